@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+// One runner for the whole repository. Tests sit beside the code they test
+// (`*.test.ts`); cross-cutting contract tests live in `tests/`.
+export default defineConfig({
+  test: {
+    include: ['{reference-impl,conformance,client,mock,scripts,tests}/**/*.test.ts'],
+    exclude: ['**/node_modules/**', 'conformance/checks/**'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+  },
+});
