@@ -1,0 +1,136 @@
+// `npm run generate`: rebuilds everything in generated/ from spec/openapi.yaml.
+// `npm run generate:check`: rebuilds into a temporary folder and exits 1, naming each file,
+// when generated/ differs from what the spec produces.
+//
+// Outputs (each starts with a banner naming this command):
+//   openapi.yaml               bundled spec (redocly bundle): one file, components with $ref
+//   openapi.json               the same document as JSON, with a top-level `x-generated` note
+//   openapi.dereferenced.json  every $ref inlined, for tools with weak $ref support
+//   types.ts                   openapi-typescript 7.13 types for openapi-fetch
+//   README.md                  what these files are and how they are made
+//
+// Output is deterministic: key order follows the source files, there are no timestamps or
+// absolute paths, and JSON is printed with two-space indentation and a final newline.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import YAML from 'yaml';
+import { bins, mustRun, repoRoot } from './lib/run.ts';
+
+const SPEC_ROOT = 'spec/openapi.yaml';
+const TYPEGEN_CONFIG = 'redocly.typegen.yaml';
+const REBUILD = 'npm run generate';
+const NOTE = `GENERATED FILE, do not edit. Rebuilt from ${SPEC_ROOT} by \`${REBUILD}\` (scripts/generate.ts); \`npm run generate:check\` fails when it is stale.`;
+
+/** openapi-typescript flags. No --enum: TypeScript enums are not erasable syntax. */
+export const TYPEGEN_FLAGS = ['--root-types', '--root-types-no-schema-prefix', '--alphabetize', '--read-write-markers'] as const;
+
+export const GENERATED_FILES = ['README.md', 'openapi.yaml', 'openapi.json', 'openapi.dereferenced.json', 'types.ts'] as const;
+
+function json(document: unknown): string {
+  return `${JSON.stringify(document, null, 2)}\n`;
+}
+
+/** Puts the `x-generated` note first, so the JSON files open with their banner. */
+function withNote(document: Record<string, unknown>): Record<string, unknown> {
+  return { 'x-generated': NOTE, ...document };
+}
+
+const readme = `<!-- ${NOTE} -->
+# generated/
+
+Everything here is written by \`${REBUILD}\` from \`${SPEC_ROOT}\` and checked by
+\`npm run generate:check\` (part of \`npm test\`). Edit the spec, never these files.
+
+| File | What | Made by |
+|---|---|---|
+| \`openapi.yaml\` | The bundled spec: one document, shared parts under \`components\` and referenced with \`$ref\`. Prism, the docs and the type generator read it. | \`redocly bundle\` |
+| \`openapi.json\` | The same document as JSON, for code that loads it with \`import\` or \`JSON.parse\` (ajv validators). | \`redocly bundle\`, printed as JSON |
+| \`openapi.dereferenced.json\` | Every \`$ref\` inlined, for tools with weak \`$ref\` support. | \`redocly bundle --dereferenced\` |
+| \`types.ts\` | TypeScript types (\`paths\`, \`webhooks\`, \`components\`, \`operations\` and one root type per schema) for \`openapi-fetch\`. | \`openapi-typescript\` ${TYPEGEN_FLAGS.join(' ')} |
+
+Banners: the YAML and TypeScript files start with a comment naming the command. JSON cannot hold
+comments, so both JSON files carry the same note as their first key, \`x-generated\` (an OpenAPI
+specification extension that every tool ignores); this README is the human-readable version.
+
+\`spec/requirements.yaml\` is not copied here: the conformance suite and the contract tests read it
+from \`spec/\` directly.
+`;
+
+/** Writes every generated file into `outDir` and returns their names. */
+export async function generate(outDir: string): Promise<string[]> {
+  fs.mkdirSync(outDir, { recursive: true });
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-generate-'));
+  try {
+    const bundledYaml = path.join(work, 'openapi.yaml');
+    const dereferencedJson = path.join(work, 'openapi.dereferenced.json');
+    await mustRun(bins.redocly, ['bundle', SPEC_ROOT, '--output', bundledYaml]);
+    await mustRun(bins.redocly, ['bundle', SPEC_ROOT, '--dereferenced', '--ext', 'json', '--output', dereferencedJson]);
+
+    const bundledText = fs.readFileSync(bundledYaml, 'utf8');
+    const bundled = YAML.parse(bundledText) as Record<string, unknown>;
+    fs.writeFileSync(path.join(outDir, 'openapi.yaml'), `# ${NOTE}\n${bundledText.endsWith('\n') ? bundledText : `${bundledText}\n`}`);
+    fs.writeFileSync(path.join(outDir, 'openapi.json'), json(withNote(bundled)));
+    const dereferenced = JSON.parse(fs.readFileSync(dereferencedJson, 'utf8')) as Record<string, unknown>;
+    fs.writeFileSync(path.join(outDir, 'openapi.dereferenced.json'), json(withNote(dereferenced)));
+
+    // openapi-typescript lints with its own (older) Redocly first; it gets a minimal config.
+    const typesTmp = path.join(work, 'types.ts');
+    await mustRun(bins.openapiTypescript, [bundledYaml, '--redocly', TYPEGEN_CONFIG, '--output', typesTmp, ...TYPEGEN_FLAGS]);
+    const types = fs.readFileSync(typesTmp, 'utf8');
+    fs.writeFileSync(path.join(outDir, 'types.ts'), `// ${NOTE}\n${types}`);
+
+    fs.writeFileSync(path.join(outDir, 'README.md'), readme);
+    return [...GENERATED_FILES];
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** Names of the files that differ between two generated folders (missing or extra included). */
+export function differingFiles(expectedDir: string, actualDir: string): string[] {
+  const names = new Set<string>([...GENERATED_FILES]);
+  if (fs.existsSync(actualDir)) for (const name of fs.readdirSync(actualDir)) names.add(name);
+  const differ: string[] = [];
+  for (const name of [...names].sort()) {
+    const expected = path.join(expectedDir, name);
+    const actual = path.join(actualDir, name);
+    if (!fs.existsSync(expected)) differ.push(`${name} (not produced by the generator: remove it)`);
+    else if (!fs.existsSync(actual)) differ.push(`${name} (missing)`);
+    else if (!fs.readFileSync(expected).equals(fs.readFileSync(actual))) differ.push(`${name} (out of date)`);
+  }
+  return differ;
+}
+
+async function main(): Promise<void> {
+  const check = process.argv.includes('--check');
+  const target = path.join(repoRoot, 'generated');
+  if (!check) {
+    const started = performance.now();
+    const files = await generate(target);
+    console.log(`generated/ rebuilt from ${SPEC_ROOT} in ${Math.round(performance.now() - started)} ms: ${files.join(', ')}`);
+    return;
+  }
+  const fresh = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-generate-check-'));
+  try {
+    await generate(fresh);
+    const differ = differingFiles(fresh, target);
+    if (differ.length > 0) {
+      console.error(`generated/ is stale; run \`${REBUILD}\` and commit the result. Files that differ:`);
+      for (const line of differ) console.error(`  - generated/${line}`);
+      process.exitCode = 1;
+      return;
+    }
+    console.log(`generated/ is up to date with ${SPEC_ROOT}.`);
+  } finally {
+    fs.rmSync(fresh, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  process.chdir(repoRoot);
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  });
+}
