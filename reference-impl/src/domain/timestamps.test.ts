@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { HttpError } from '../http/HttpError.ts';
+import { formatTimestamp, offsetAt, parseInstant, parseLastupdated } from './timestamps.ts';
+
+const iso = (value: string) => parseInstant(value)?.toISOString();
+
+describe('parseInstant (lastupdated query values)', () => {
+  it('when the value has Z or an offset, then it is that instant [FILTER-001]', () => {
+    expect(iso('2026-11-20T08:30:00.123Z')).toBe('2026-11-20T08:30:00.123Z');
+    expect(iso('2026-11-20T09:30:00.123+01:00')).toBe('2026-11-20T08:30:00.123Z');
+    expect(iso('2026-11-20T03:30:00-0500')).toBe('2026-11-20T08:30:00.000Z');
+    expect(iso('2026-11-20T10:30+02')).toBe('2026-11-20T08:30:00.000Z');
+  });
+
+  it('when the offset lost its + to URL decoding, then the space is read as + [DEC-LIST-005]', () => {
+    expect(iso('2026-11-20T09:30:00 01:00')).toBe('2026-11-20T08:30:00.000Z');
+  });
+
+  it('when the value has no offset, then it is a wall time in Europe/Amsterdam [DEC-LIST-005]', () => {
+    expect(iso('2026-11-20T09:30:00')).toBe('2026-11-20T08:30:00.000Z'); // CET, +01:00
+    expect(iso('2026-07-01T12:00:00.5')).toBe('2026-07-01T10:00:00.500Z'); // CEST, +02:00
+    expect(iso('2026-07-01 12:00')).toBe('2026-07-01T10:00:00.000Z');
+  });
+
+  it('when the value is a date alone, then it is the start of that day in Amsterdam [DEC-LIST-005]', () => {
+    expect(iso('2026-11-01')).toBe('2026-10-31T23:00:00.000Z');
+    expect(iso('2026-07-01')).toBe('2026-06-30T22:00:00.000Z');
+  });
+
+  it('when a wall time occurs twice at the autumn DST change, then the earlier instant is used [DEC-LIST-005]', () => {
+    // 2026-10-25 03:00 CEST → 02:00 CET: 02:30 happens at 00:30Z and again at 01:30Z.
+    expect(iso('2026-10-25T02:30:00')).toBe('2026-10-25T00:30:00.000Z');
+    expect(iso('2026-10-25T03:00:00')).toBe('2026-10-25T02:00:00.000Z');
+  });
+
+  it('when a wall time falls in the spring gap, then it moves forward by the gap [DEC-LIST-005]', () => {
+    // 2026-03-29 02:00 CET → 03:00 CEST: 02:30 does not exist; read as 03:30 CEST.
+    expect(iso('2026-03-29T02:30:00')).toBe('2026-03-29T01:30:00.000Z');
+  });
+
+  it('when the fraction is finer than a millisecond, then it rounds up so >= never admits an earlier instant', () => {
+    expect(iso('2026-11-20T08:30:00.123000Z')).toBe('2026-11-20T08:30:00.123Z');
+    expect(iso('2026-11-20T08:30:00.1231Z')).toBe('2026-11-20T08:30:00.124Z');
+  });
+
+  it('when the value is not a valid date or timestamp, then it is undefined', () => {
+    for (const bad of ['', 'yesterday', '2026-13-01', '2026-02-30', '2026-02-29', '2026-11-20T25:00:00', '2026-11-20T08:60',
+      '20261120', '2026-11-20T08:30:00+19:00', '1700000000000', '2026-11-20T08:30:00ZZ']) {
+      expect(parseInstant(bad), bad).toBeUndefined();
+    }
+    expect(iso('2028-02-29')).toBe('2028-02-28T23:00:00.000Z');
+  });
+
+  it('when every formatted timestamp is parsed back, then it is the same instant', () => {
+    fc.assert(fc.property(fc.date({ min: new Date('1971-01-01'), max: new Date('2199-12-31'), noInvalidDate: true }), (date) => {
+      expect(parseInstant(formatTimestamp(date))?.getTime()).toBe(date.getTime());
+    }));
+  });
+
+  it('when a wall time in Amsterdam is parsed, then formatting it back in Amsterdam gives the same wall time (outside the gap)', () => {
+    fc.assert(fc.property(fc.date({ min: new Date('1980-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }), (date) => {
+      const instant = Math.floor(date.getTime() / 1000) * 1000;
+      const wall = new Date(instant + offsetAt(instant)).toISOString().slice(0, 19);
+      const back = parseInstant(wall)!.getTime();
+      // Same wall time; at an ambiguous hour the earlier of the two instants.
+      expect(back + offsetAt(back)).toBe(instant + offsetAt(instant));
+      expect(back).toBeLessThanOrEqual(instant);
+    }));
+  });
+});
+
+describe('parseLastupdated', () => {
+  it('when the value is unparseable, then it is a 400 naming the parameter and the value [ERR-002] [DEC-LIST-005]', () => {
+    const error = (() => { try { parseLastupdated('last tuesday'); } catch (e) { return e; } })();
+    expect(error).toBeInstanceOf(HttpError);
+    expect((error as HttpError).status).toBe(400);
+    expect((error as HttpError).message).toContain('lastupdated');
+    expect((error as HttpError).message).toContain('"last tuesday"');
+    expect((error as HttpError).details).toEqual([{ pointer: 'query/lastupdated', message: (error as HttpError).message }]);
+  });
+});
+
+describe('formatTimestamp', () => {
+  it('when formatting, then it is UTC with exactly three fraction digits and Z [DEC-ITEM-009]', () => {
+    expect(formatTimestamp(new Date(Date.UTC(2026, 10, 20, 8, 30)))).toBe('2026-11-20T08:30:00.000Z');
+    expect(formatTimestamp(1_700_000_000_007)).toBe('2023-11-14T22:13:20.007Z');
+    expect(() => formatTimestamp(new Date(Number.NaN))).toThrow(RangeError);
+  });
+});

@@ -1,0 +1,100 @@
+import { badRequest } from '../http/HttpError.ts';
+
+// Timestamps on the wire (DEC-ITEM-009) and the `lastupdated` query value (DEC-LIST-005).
+
+export const SERVICE_TIME_ZONE = 'Europe/Amsterdam';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** ISO-8601 UTC with exactly three fraction digits and `Z`: `2026-11-20T08:30:00.123Z`. */
+export function formatTimestamp(value: Date | number): string {
+  const date = typeof value === 'number' ? new Date(value) : value;
+  if (Number.isNaN(date.getTime())) throw new RangeError('formatTimestamp: invalid date');
+  return date.toISOString();
+}
+
+// Date, then optionally a time (T or space), then optionally an offset. `Z`, `+01:00`, `+0100`,
+// `+01`. A space before the offset is read as `+`: an unencoded `+` in a query string arrives as a
+// space, and reading `…T10:00:00 01:00` as +01:00 is what the sender meant.
+const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(?:([Zz])|([+\- ])(\d{2})(?::?(\d{2}))?)?)?$/;
+
+/**
+ * Reads an ISO-8601 date or timestamp as an instant. Without a UTC offset the value is a wall time
+ * in `zone`; a date alone is the start of that day there; a wall time that occurs twice (the
+ * autumn DST change) is the earlier instant; one that does not occur (the spring gap) is moved
+ * forward by the gap, as java.time does. Fractions beyond milliseconds round up, so that
+ * `stored >= parsed` never admits an instant before the value. Returns undefined when unparseable.
+ */
+export function parseInstant(value: string, zone: string = SERVICE_TIME_ZONE): Date | undefined {
+  const m = ISO.exec(value.trim());
+  if (m === null) return undefined;
+  const [, y, mo, d, h = '00', mi = '00', s = '00', frac = '', zulu, sign, oh, om = '00'] = m;
+  const year = Number(y), month = Number(mo), day = Number(d);
+  const hour = Number(h), minute = Number(mi), second = Number(s);
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
+  if (hour > 23 || minute > 59 || second > 59) return undefined;
+  const millis = Number(frac.padEnd(3, '0').slice(0, 3)) + (/[1-9]/.test(frac.slice(3)) ? 1 : 0);
+  const wall = Date.UTC(year, month - 1, day, hour, minute, second) + millis;
+
+  let instant: number;
+  if (zulu !== undefined) {
+    instant = wall;
+  } else if (sign !== undefined && oh !== undefined) {
+    const offsetHours = Number(oh), offsetMinutes = Number(om);
+    if (offsetHours > 18 || offsetMinutes > 59) return undefined;
+    const offset = (offsetHours * 60 + offsetMinutes) * 60_000 * (sign === '-' ? -1 : 1);
+    instant = wall - offset;
+  } else {
+    instant = wallTimeToInstant(wall, zone);
+  }
+  const date = new Date(instant);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+/** `parseInstant` for a query parameter: an unparseable value is a 400 naming it. */
+export function parseLastupdated(value: string, name = 'lastupdated'): Date {
+  const date = parseInstant(value);
+  if (date === undefined) {
+    throw badRequest(
+      `query/${name}`,
+      `${name} must be an ISO-8601 date or timestamp such as 2026-11-20T08:30:00.000Z, 2026-11-20T09:30:00 (Europe/Amsterdam) or 2026-11-20 (received: ${JSON.stringify(value)})`,
+    );
+  }
+  return date;
+}
+
+/**
+ * The instant at which the clocks in `zone` show `wall` (a wall time expressed as UTC millis).
+ * Tries the offsets in force a day before and a day after (covering any transition between) and
+ * keeps those that round-trip; several: the earlier instant; none (a gap): the offset from before.
+ */
+export function wallTimeToInstant(wall: number, zone: string = SERVICE_TIME_ZONE): number {
+  const before = offsetAt(wall - DAY_MS, zone);
+  const after = offsetAt(wall + DAY_MS, zone);
+  const fits = [...new Set([before, after])]
+    .map((offset) => wall - offset)
+    .filter((instant) => offsetAt(instant, zone) === wall - instant);
+  return fits.length > 0 ? Math.min(...fits) : wall - before;
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** The UTC offset of `zone` at `instant`, in milliseconds (positive east of Greenwich). */
+export function offsetAt(instant: number, zone: string = SERVICE_TIME_ZONE): number {
+  let formatter = formatters.get(zone);
+  if (formatter === undefined) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit',
+      hour: '2-digit', minute: '2-digit', second: '2-digit',
+    });
+    formatters.set(zone, formatter);
+  }
+  const parts: Record<string, number> = {};
+  for (const part of formatter.formatToParts(new Date(instant))) parts[part.type] = Number(part.value);
+  const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
+  return wall - Math.floor(instant / 1000) * 1000;
+}
+
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
