@@ -48,8 +48,9 @@ export function runNodeScript(script: string, args: readonly string[], options: 
 export async function mustRun(script: string, args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
   const result = await runNodeScript(script, args, options);
   if (result.code !== 0) {
-    const name = path.basename(path.dirname(path.dirname(script)));
-    throw new Error(`${name} ${args.join(' ')} exited with ${result.code}\n${result.stdout}\n${result.stderr}`);
+    const name = Object.entries(bins).find(([, file]) => file === script)?.[0] ?? path.basename(script);
+    const tail = (text: string): string => (text.length > 4000 ? `…${text.slice(-4000)}` : text);
+    throw new Error(`${name} ${args.join(' ')} exited with ${result.code}\n${tail(result.stdout)}\n${tail(result.stderr)}`);
   }
   return result;
 }
