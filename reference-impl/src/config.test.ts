@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, DAY, HOUR, MINUTE, MiB, SECOND, VARIABLES, describeConfig, loadConfig } from './config.ts';
+
+function problemsOf(env: Record<string, string>): { variable: string; message: string }[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return [...(error as ConfigError).problems];
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('when nothing is set, then every default applies', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 8080, host: '127.0.0.1', publicBaseUrl: 'http://127.0.0.1:8080/api', databaseUrl: undefined,
+      dataDir: './data', redisUrl: undefined, bootstrapAdminToken: undefined, seedDemoData: true,
+      trustProxy: false, logLevel: 'info', allowInsecureCallbacks: false, webhookTimeoutMs: 5 * SECOND,
+      assetMaxBytes: 20 * MiB, rateLimitEnabled: true,
+    });
+    expect(config.webhookRetryScheduleMs).toEqual([5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 24 * HOUR]);
+    expect(config.sessionSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(config.warnings.some((w) => w.includes('SESSION_SECRET'))).toBe(true);
+  });
+
+  it('when nothing is set, then the size cap starts 2026-11-01T00:00 Europe/Amsterdam [LIMIT-003]', () => {
+    expect(loadConfig({}).sizeCapEnforcedFrom.toISOString()).toBe('2026-10-31T23:00:00.000Z');
+  });
+
+  it('when the session secret is not set, then each load draws a fresh random one', () => {
+    expect(loadConfig({}).sessionSecret).not.toBe(loadConfig({}).sessionSecret);
+  });
+
+  it('when values are set, then they are parsed into typed values', () => {
+    const config = loadConfig({
+      PORT: '0', HOST: '0.0.0.0', DATABASE_URL: 'postgres://u:p@db:5432/content', DATA_DIR: ':memory:',
+      REDIS_URL: 'redis://cache:6379', BOOTSTRAP_ADMIN_TOKEN: 'cst_bootstrap-token-for-tests', SEED_DEMO_DATA: 'false',
+      SIZE_CAP_ENFORCED_FROM: '2026-07-01', TRUST_PROXY: '2', LOG_LEVEL: 'DEBUG', ALLOW_INSECURE_CALLBACKS: 'yes',
+      WEBHOOK_RETRY_SCHEDULE: '1s, 500ms,1.5m,1d', WEBHOOK_TIMEOUT: '2s', ASSET_MAX_BYTES: '5MB',
+      SESSION_SECRET: 'x'.repeat(32), RATE_LIMIT_ENABLED: '0',
+    });
+    expect(config).toMatchObject({
+      port: 0, host: '0.0.0.0', publicBaseUrl: 'http://127.0.0.1:0/api', databaseUrl: 'postgres://u:p@db:5432/content',
+      dataDir: ':memory:', redisUrl: 'redis://cache:6379', bootstrapAdminToken: 'cst_bootstrap-token-for-tests',
+      seedDemoData: false, trustProxy: 2, logLevel: 'debug', allowInsecureCallbacks: true, webhookTimeoutMs: 2 * SECOND,
+      assetMaxBytes: 5_000_000, sessionSecret: 'x'.repeat(32), rateLimitEnabled: false,
+    });
+    expect(config.sizeCapEnforcedFrom.toISOString()).toBe('2026-06-30T22:00:00.000Z');
+    expect(config.webhookRetryScheduleMs).toEqual([SECOND, 500, 90 * SECOND, DAY]);
+  });
+
+  it('when PUBLIC_BASE_URL is set, then it is used without its trailing slash', () => {
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://content.example.com/api/' }).publicBaseUrl).toBe('https://content.example.com/api');
+    expect(loadConfig({ HOST: '::1', PORT: '9000' }).publicBaseUrl).toBe('http://[::1]:9000/api');
+  });
+
+  it('when TRUST_PROXY is true, a hop count or an address list, then it is kept in Express form [DEC-RATE-004]', () => {
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: 'FALSE' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,fd00::/8, 192.168.1.1, 172.16.0.0/255.240.0.0' }).trustProxy)
+      .toBe('loopback, 10.0.0.0/8,fd00::/8, 192.168.1.1, 172.16.0.0/255.240.0.0');
+  });
+
+  it('when a variable is empty, then it counts as unset', () => {
+    expect(loadConfig({ PORT: '', DATABASE_URL: '  ' })).toMatchObject({ port: 8080, databaseUrl: undefined });
+  });
+
+  it('when values are invalid, then one error names every bad variable and its value', () => {
+    const problems = problemsOf({
+      PORT: '80a', PUBLIC_BASE_URL: 'ftp://x/api', DATABASE_URL: 'mysql://db', REDIS_URL: 'cache:6379',
+      SEED_DEMO_DATA: 'maybe', SIZE_CAP_ENFORCED_FROM: 'November', TRUST_PROXY: 'my-proxy', LOG_LEVEL: 'loud',
+      ALLOW_INSECURE_CALLBACKS: '2', WEBHOOK_RETRY_SCHEDULE: '5s,,5m', WEBHOOK_TIMEOUT: '5', ASSET_MAX_BYTES: '-1',
+      SESSION_SECRET: 'short', RATE_LIMIT_ENABLED: 'nope',
+    });
+    expect(problems.map((p) => p.variable).sort()).toEqual([
+      'ALLOW_INSECURE_CALLBACKS', 'ASSET_MAX_BYTES', 'DATABASE_URL', 'LOG_LEVEL', 'PORT', 'PUBLIC_BASE_URL',
+      'RATE_LIMIT_ENABLED', 'REDIS_URL', 'SEED_DEMO_DATA', 'SESSION_SECRET', 'SIZE_CAP_ENFORCED_FROM', 'TRUST_PROXY',
+      'WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_TIMEOUT',
+    ]);
+    expect(problems.find((p) => p.variable === 'PORT')!.message).toBe('expected an integer 0…65535 (received: "80a")');
+    const error = (() => { try { loadConfig({ LOG_LEVEL: 'loud' }); } catch (e) { return e as Error; } })();
+    expect(error?.message).toContain('LOG_LEVEL');
+  });
+
+  it('when out-of-range values are given, then they are refused', () => {
+    expect(problemsOf({ PORT: '65536' })[0]!.variable).toBe('PORT');
+    expect(problemsOf({ TRUST_PROXY: '10.0.0.0/33' })[0]!.variable).toBe('TRUST_PROXY');
+    expect(problemsOf({ WEBHOOK_TIMEOUT: '0s' })[0]!.variable).toBe('WEBHOOK_TIMEOUT');
+    expect(problemsOf({ PUBLIC_BASE_URL: 'http://x/api?q=1' })[0]!.variable).toBe('PUBLIC_BASE_URL');
+  });
+
+  it('when loaded, then the config is frozen', () => {
+    const config = loadConfig({});
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(Object.isFrozen(config.webhookRetryScheduleMs)).toBe(true);
+    expect(() => { (config as { port: number }).port = 1; }).toThrow(TypeError);
+  });
+
+  it('when loading, then it reads exactly the variables that describeConfig lists', () => {
+    const read = new Set<string>();
+    const env = new Proxy({} as Record<string, string>, { get: (_t, key) => { read.add(String(key)); return undefined; } });
+    loadConfig(env);
+    expect([...read].sort()).toEqual(VARIABLES.map((v) => v.name).sort());
+    const help = describeConfig();
+    for (const v of VARIABLES) expect(help).toContain(v.name);
+    expect(help).toContain('5s,5m,30m,2h,5h,10h,24h');
+    expect(help).toContain('2026-11-01T00:00 (Europe/Amsterdam)');
+  });
+});

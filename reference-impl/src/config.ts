@@ -1,0 +1,293 @@
+import { randomBytes } from 'node:crypto';
+import ipaddr from 'ipaddr.js';
+import { formatTimestamp, parseInstant } from './domain/timestamps.ts';
+
+// The only reader of process.env. Everything else receives the frozen Config built here.
+
+export const MILLISECOND = 1;
+export const SECOND = 1000 * MILLISECOND;
+export const MINUTE = 60 * SECOND;
+export const HOUR = 60 * MINUTE;
+export const DAY = 24 * HOUR;
+export const KiB = 1024;
+export const MiB = 1024 * KiB;
+export const GiB = 1024 * MiB;
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Express's `trust proxy` setting: off, on, a number of hops, or addresses/subnets/names. */
+export type TrustProxy = boolean | number | string;
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  /** Base of `resourceUri` and `Location` values, without a trailing slash (ends in `/api`). */
+  readonly publicBaseUrl: string;
+  /** PostgreSQL connection string; undefined means embedded PGlite in `dataDir`. */
+  readonly databaseUrl: string | undefined;
+  /** Directory of the embedded database and uploaded files; `:memory:` keeps everything in memory. */
+  readonly dataDir: string;
+  /** Redis for shared rate limits; undefined means per-process memory. */
+  readonly redisUrl: string | undefined;
+  readonly bootstrapAdminToken: string | undefined;
+  readonly seedDemoData: boolean;
+  /** From this instant a `size` above 2000 is a 400 instead of a silent cap. */
+  readonly sizeCapEnforcedFrom: Date;
+  readonly trustProxy: TrustProxy;
+  readonly logLevel: LogLevel;
+  /** Skips the callback address policy (DEC-HOOK-002); for local development only. */
+  readonly allowInsecureCallbacks: boolean;
+  /** Delays before each retry of a webhook delivery (DEC-HOOK-005). */
+  readonly webhookRetryScheduleMs: readonly number[];
+  /** Time a receiver has to send response headers (DEC-HOOK-006). */
+  readonly webhookTimeoutMs: number;
+  readonly assetMaxBytes: number;
+  readonly sessionSecret: string;
+  readonly rateLimitEnabled: boolean;
+  /** Things worth logging at start (for example a generated session secret). */
+  readonly warnings: readonly string[];
+}
+
+// Every default, with its unit.
+const DEFAULTS = {
+  port: 8080,
+  host: '127.0.0.1',
+  dataDir: './data',
+  seedDemoData: true,
+  sizeCapEnforcedFrom: '2026-11-01T00:00', // Europe/Amsterdam, i.e. 2026-10-31T23:00:00.000Z
+  trustProxy: false,
+  logLevel: 'info',
+  allowInsecureCallbacks: false,
+  webhookRetryScheduleMs: [5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 24 * HOUR],
+  webhookTimeoutMs: 5 * SECOND,
+  assetMaxBytes: 20 * MiB,
+  rateLimitEnabled: true,
+} as const satisfies Record<string, unknown>;
+
+const MIN_SESSION_SECRET_LENGTH = 32;
+
+interface Variable {
+  name: string;
+  defaultText: string;
+  meaning: string;
+}
+
+/** Every environment variable the service reads, for `--help` and for the tests. */
+export const VARIABLES: readonly Variable[] = [
+  { name: 'PORT', defaultText: String(DEFAULTS.port), meaning: 'TCP port to listen on (0: any free port).' },
+  { name: 'HOST', defaultText: DEFAULTS.host, meaning: 'Address to listen on (0.0.0.0 or :: for all interfaces).' },
+  { name: 'PUBLIC_BASE_URL', defaultText: 'http://HOST:PORT/api', meaning: 'Public base URL, used in resourceUri and Location values.' },
+  { name: 'DATABASE_URL', defaultText: '(unset)', meaning: 'PostgreSQL connection string; unset: embedded PGlite in DATA_DIR/pglite.' },
+  { name: 'DATA_DIR', defaultText: DEFAULTS.dataDir, meaning: 'Directory for the embedded database and uploaded assets; ":memory:" keeps all in memory.' },
+  { name: 'REDIS_URL', defaultText: '(unset)', meaning: 'Redis for rate limits shared by several instances; unset: in-memory limits.' },
+  { name: 'BOOTSTRAP_ADMIN_TOKEN', defaultText: '(unset)', meaning: 'When set, a super-admin token with exactly this value exists at start.' },
+  { name: 'SEED_DEMO_DATA', defaultText: String(DEFAULTS.seedDemoData), meaning: 'Load demo accounts, tokens and items into an empty store at start.' },
+  { name: 'SIZE_CAP_ENFORCED_FROM', defaultText: `${DEFAULTS.sizeCapEnforcedFrom} (Europe/Amsterdam)`, meaning: 'From this moment a list size above 2000 is a 400 (before: 200 with 2000 items). ISO-8601; without offset Europe/Amsterdam.' },
+  { name: 'TRUST_PROXY', defaultText: String(DEFAULTS.trustProxy), meaning: 'Whether X-Forwarded-For counts: false, true, a number of proxy hops, or addresses/subnets/loopback,linklocal,uniquelocal.' },
+  { name: 'LOG_LEVEL', defaultText: DEFAULTS.logLevel, meaning: `One of ${LOG_LEVELS.join(', ')}.` },
+  { name: 'ALLOW_INSECURE_CALLBACKS', defaultText: String(DEFAULTS.allowInsecureCallbacks), meaning: 'Allow http: and private-address webhook callback URLs (local development only).' },
+  { name: 'WEBHOOK_RETRY_SCHEDULE', defaultText: DEFAULTS.webhookRetryScheduleMs.map(formatDuration).join(','), meaning: 'Delays before each webhook retry, comma-separated durations (ms, s, m, h, d).' },
+  { name: 'WEBHOOK_TIMEOUT', defaultText: formatDuration(DEFAULTS.webhookTimeoutMs), meaning: 'Time a webhook receiver has to answer with headers.' },
+  { name: 'ASSET_MAX_BYTES', defaultText: '20MiB', meaning: 'Largest asset upload (bytes, or with B, KB, MB, GB, KiB, MiB, GiB).' },
+  { name: 'SESSION_SECRET', defaultText: '(random per process)', meaning: `Key of session tokens, at least ${MIN_SESSION_SECRET_LENGTH} characters; unset: random, so sessions end at restart.` },
+  { name: 'RATE_LIMIT_ENABLED', defaultText: String(DEFAULTS.rateLimitEnabled), meaning: 'Per-IP rate limiting of the list endpoints (turn off for benchmarks only).' },
+];
+
+export class ConfigError extends Error {
+  readonly problems: readonly { variable: string; message: string }[];
+
+  constructor(problems: readonly { variable: string; message: string }[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  ${p.variable}: ${p.message}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+/** Builds the configuration from the environment. Throws one ConfigError naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: { variable: string; message: string }[] = [];
+  const warnings: string[] = [];
+
+  // An empty value counts as unset (`FOO=` in a compose file).
+  const raw = (name: string): string | undefined => {
+    const value = env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  };
+  function read<T>(name: string, fallback: T, parse: (value: string) => T): T {
+    const value = raw(name);
+    if (value === undefined) return fallback;
+    try {
+      return parse(value);
+    } catch (error) {
+      problems.push({ variable: name, message: `${(error as Error).message} (received: ${JSON.stringify(value)})` });
+      return fallback;
+    }
+  }
+
+  const port = read('PORT', DEFAULTS.port, parsePort);
+  const host = read<string>('HOST', DEFAULTS.host, (v) => v);
+  const publicBaseUrl = read('PUBLIC_BASE_URL', defaultBaseUrl(host, port), parseBaseUrl);
+  if (!publicBaseUrl.endsWith('/api')) warnings.push(`PUBLIC_BASE_URL ${publicBaseUrl} does not end in /api, as the interface's base address does`);
+  const databaseUrl = read<string | undefined>('DATABASE_URL', undefined, (v) => parseUrl(v, ['postgres:', 'postgresql:']));
+  const dataDir = read<string>('DATA_DIR', DEFAULTS.dataDir, (v) => v);
+  const redisUrl = read<string | undefined>('REDIS_URL', undefined, (v) => parseUrl(v, ['redis:', 'rediss:']));
+  const bootstrapAdminToken = read<string | undefined>('BOOTSTRAP_ADMIN_TOKEN', undefined, (v) => v);
+  if (bootstrapAdminToken !== undefined && bootstrapAdminToken.length < 16) {
+    warnings.push('BOOTSTRAP_ADMIN_TOKEN is shorter than 16 characters: anyone who guesses it is super admin');
+  }
+  const seedDemoData = read('SEED_DEMO_DATA', DEFAULTS.seedDemoData, parseBoolean);
+  const sizeCapEnforcedFrom = read('SIZE_CAP_ENFORCED_FROM', parseInstant(DEFAULTS.sizeCapEnforcedFrom)!, parseMoment);
+  const trustProxy = read<TrustProxy>('TRUST_PROXY', DEFAULTS.trustProxy, parseTrustProxy);
+  const logLevel = read<LogLevel>('LOG_LEVEL', DEFAULTS.logLevel, parseLogLevel);
+  const allowInsecureCallbacks = read('ALLOW_INSECURE_CALLBACKS', DEFAULTS.allowInsecureCallbacks, parseBoolean);
+  if (allowInsecureCallbacks) warnings.push('ALLOW_INSECURE_CALLBACKS is on: webhooks may target http: and private addresses');
+  const webhookRetryScheduleMs = read<readonly number[]>('WEBHOOK_RETRY_SCHEDULE', DEFAULTS.webhookRetryScheduleMs, parseDurationList);
+  const webhookTimeoutMs = read('WEBHOOK_TIMEOUT', DEFAULTS.webhookTimeoutMs, parseDuration);
+  const assetMaxBytes = read('ASSET_MAX_BYTES', DEFAULTS.assetMaxBytes, parseBytes);
+  let sessionSecret = read<string | undefined>('SESSION_SECRET', undefined, parseSessionSecret);
+  if (sessionSecret === undefined) {
+    sessionSecret = randomBytes(32).toString('base64url');
+    warnings.push('SESSION_SECRET is not set: using a random secret, so session tokens end at restart and other instances reject them');
+  }
+  const rateLimitEnabled = read('RATE_LIMIT_ENABLED', DEFAULTS.rateLimitEnabled, parseBoolean);
+  if (!rateLimitEnabled) warnings.push('RATE_LIMIT_ENABLED is false: list endpoints are not rate limited');
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze({
+    port, host, publicBaseUrl, databaseUrl, dataDir, redisUrl, bootstrapAdminToken, seedDemoData,
+    sizeCapEnforcedFrom, trustProxy, logLevel, allowInsecureCallbacks,
+    webhookRetryScheduleMs: Object.freeze([...webhookRetryScheduleMs]), webhookTimeoutMs, assetMaxBytes,
+    sessionSecret, rateLimitEnabled, warnings: Object.freeze(warnings),
+  });
+}
+
+/** The `--help` text: every variable, its default and its meaning. */
+export function describeConfig(): string {
+  const width = Math.max(...VARIABLES.map((v) => v.name.length));
+  const defaultWidth = Math.max(...VARIABLES.map((v) => v.defaultText.length));
+  const lines = VARIABLES.map((v) => `  ${v.name.padEnd(width)}  ${v.defaultText.padEnd(defaultWidth)}  ${v.meaning}`);
+  return ['Configuration (environment variables; an empty value counts as unset):', '', `  ${'NAME'.padEnd(width)}  ${'DEFAULT'.padEnd(defaultWidth)}  MEANING`, ...lines, ''].join('\n');
+}
+
+function parsePort(value: string): number {
+  if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) throw new Error('expected an integer 0…65535');
+  return Number(value);
+}
+
+function defaultBaseUrl(host: string, port: number): string {
+  // A wildcard listen address is no address to call: name the loopback instead.
+  const callable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return `http://${callable.includes(':') ? `[${callable}]` : callable}:${port}/api`;
+}
+
+function parseBaseUrl(value: string): string {
+  const url = parseUrl(value, ['http:', 'https:']);
+  const parsed = new URL(url);
+  if (parsed.search !== '' || parsed.hash !== '') throw new Error('expected a URL without query or fragment');
+  return url.replace(/\/+$/, '');
+}
+
+function parseUrl(value: string, protocols: readonly string[]): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`expected an absolute ${protocols.join(' or ')} URL`);
+  }
+  if (!protocols.includes(url.protocol)) throw new Error(`expected an absolute ${protocols.join(' or ')} URL`);
+  return value;
+}
+
+export function parseBoolean(value: string): boolean {
+  const lower = value.toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(lower)) return true;
+  if (['false', '0', 'no', 'off'].includes(lower)) return false;
+  throw new Error('expected true or false');
+}
+
+function parseMoment(value: string): Date {
+  const date = parseInstant(value);
+  if (date === undefined) throw new Error('expected an ISO-8601 date or timestamp, for example 2026-11-01T00:00 (Europe/Amsterdam) or 2026-10-31T23:00:00Z');
+  return date;
+}
+
+function parseTrustProxy(value: string): TrustProxy {
+  const lower = value.toLowerCase();
+  if (lower === 'true' || lower === 'false') return lower === 'true';
+  if (/^\d+$/.test(value)) return Number(value);
+  for (const entry of value.split(',').map((s) => s.trim())) {
+    if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) continue;
+    if (isAddressOrSubnet(entry)) continue;
+    throw new Error(`expected false, true, a number of hops, or a comma list of addresses, subnets and loopback/linklocal/uniquelocal; "${entry}" is none of these`);
+  }
+  return value;
+}
+
+function isAddressOrSubnet(entry: string): boolean {
+  const [address = '', range, ...rest] = entry.split('/');
+  if (rest.length > 0 || !ipaddr.isValid(address)) return false;
+  if (range === undefined) return true;
+  if (/^\d{1,3}$/.test(range)) return Number(range) <= (ipaddr.parse(address).kind() === 'ipv4' ? 32 : 128);
+  return ipaddr.IPv4.isValid(range) && ipaddr.parse(address).kind() === 'ipv4'; // address/netmask
+}
+
+function parseLogLevel(value: string): LogLevel {
+  const lower = value.toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(lower)) throw new Error(`expected one of ${LOG_LEVELS.join(', ')}`);
+  return lower as LogLevel;
+}
+
+const DURATION_UNITS: Record<string, number> = { ms: MILLISECOND, s: SECOND, m: MINUTE, h: HOUR, d: DAY };
+
+/** `500ms`, `5s`, `5m`, `2h`, `1d`, `1.5h`: milliseconds. A bare number is refused as ambiguous. */
+export function parseDuration(value: string): number {
+  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)$/i.exec(value.trim());
+  if (match === null) throw new Error('expected a duration such as 500ms, 5s, 5m, 2h or 1d');
+  const ms = Math.round(Number(match[1]) * DURATION_UNITS[match[2]!.toLowerCase()]!);
+  if (ms <= 0) throw new Error('expected a duration above zero');
+  return ms;
+}
+
+function parseDurationList(value: string): number[] {
+  const parts = value.split(',').map((s) => s.trim());
+  if (parts.some((p) => p === '')) throw new Error('expected a comma-separated list of durations such as 5s,5m,30m');
+  return parts.map(parseDuration);
+}
+
+/** The shortest exact form, with hours up to two days (`24h` reads better than `1d`). */
+export function formatDuration(ms: number): string {
+  if (ms >= 2 * DAY && ms % DAY === 0) return `${ms / DAY}d`;
+  for (const [unit, size] of [['h', HOUR], ['m', MINUTE], ['s', SECOND]] as const) {
+    if (ms % size === 0) return `${ms / size}${unit}`;
+  }
+  return `${ms}ms`;
+}
+
+const BYTE_UNITS: Record<string, number> = { b: 1, kb: 1000, mb: 1000 ** 2, gb: 1000 ** 3, kib: KiB, mib: MiB, gib: GiB };
+
+/** `1048576`, `20MiB`, `5MB`: bytes. */
+export function parseBytes(value: string): number {
+  const match = /^(\d+)\s*(b|kb|mb|gb|kib|mib|gib)?$/i.exec(value.trim());
+  if (match === null) throw new Error('expected a number of bytes, optionally with B, KB, MB, GB, KiB, MiB or GiB');
+  const bytes = Number(match[1]) * BYTE_UNITS[(match[2] ?? 'b').toLowerCase()]!;
+  if (bytes < 1 || !Number.isSafeInteger(bytes)) throw new Error('expected at least 1 byte');
+  return bytes;
+}
+
+function parseSessionSecret(value: string): string {
+  if (value.length < MIN_SESSION_SECRET_LENGTH) throw new Error(`expected at least ${MIN_SESSION_SECRET_LENGTH} characters`);
+  return value;
+}
+
+/** For start-up logs: the configuration without secrets. */
+export function configSummary(config: Config): Record<string, unknown> {
+  return {
+    port: config.port, host: config.host, publicBaseUrl: config.publicBaseUrl,
+    storage: config.databaseUrl === undefined ? `pglite:${config.dataDir}` : 'postgres',
+    rateLimits: config.redisUrl === undefined ? 'memory' : 'redis',
+    sizeCapEnforcedFrom: formatTimestamp(config.sizeCapEnforcedFrom), trustProxy: config.trustProxy,
+    logLevel: config.logLevel, seedDemoData: config.seedDemoData, rateLimitEnabled: config.rateLimitEnabled,
+    bootstrapAdminToken: config.bootstrapAdminToken === undefined ? 'unset' : 'set',
+  };
+}
