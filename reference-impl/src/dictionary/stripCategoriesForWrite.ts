@@ -1,0 +1,54 @@
+import type { PropertyIndex } from './indexes.ts';
+import { valueAsString } from './normaliseValue.ts';
+import type { StoredCategories, StoredCategory, StoredType } from './types.ts';
+
+// Write side of trcItemCategories: what is persisted (ONTO-004). Only ids, the value and the
+// per-language values of freetext/url survive; every label, `datatype` and
+// `valueCategoryTranslations` sent is dropped (ONTO-005, DEC-ITEM-005), so the next read fills
+// them in from the ontology in force then. Values are kept as sent: normalising happens on read.
+
+type Loose = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Loose => typeof value === 'object' && value !== null && !Array.isArray(value);
+const nonEmptyString = (value: unknown): value is string => typeof value === 'string' && value !== '';
+
+function stripType(entry: Loose): StoredType | undefined {
+  if (!nonEmptyString(entry.catid)) return undefined;
+  return { catid: entry.catid, isDefault: entry.isDefault === true };
+}
+
+function stripCategory(entry: Loose, properties: PropertyIndex | undefined): StoredCategory | undefined {
+  if (!nonEmptyString(entry.catid)) return undefined;
+  const stored: StoredCategory = { catid: entry.catid };
+  if (entry.value !== undefined) stored.value = valueAsString(entry.value);
+  if (nonEmptyString(entry.valueid)) stored.valueid = entry.valueid;
+  if (Array.isArray(entry.categoryvalues)) {
+    stored.categoryvalues = entry.categoryvalues.filter(isObject).map((v) => v.catid).filter(nonEmptyString).map((catid) => ({ catid }));
+  }
+  // Per-language values matter only for freetext and url; when the ontology is at hand, the values
+  // of other properties are not kept at all (CategoryTranslation in the spec).
+  const datatype = properties?.properties.get(entry.catid)?.property.datatype;
+  const keepsValues = datatype === undefined || datatype === 'freetext' || datatype === 'url';
+  if (keepsValues && Array.isArray(entry.categoryTranslations)) {
+    const values = entry.categoryTranslations.filter(isObject).flatMap((t) => {
+      const value = valueAsString(t.value);
+      return nonEmptyString(t.lang) && value !== null ? [{ lang: t.lang, value }] : [];
+    });
+    if (values.length > 0) stored.categoryTranslations = values;
+  }
+  return stored;
+}
+
+/**
+ * The part of a written `trcItemCategories` that is stored. Entries without a `catid` are left out:
+ * a feed maps plain-text values to ids first (mapFeedCategories). `properties`, when given, is the
+ * owner's property ontology, used only to drop per-language values of non-freetext/url properties.
+ */
+export function stripCategoriesForWrite(trcItemCategories: unknown, properties?: PropertyIndex): StoredCategories {
+  const input = isObject(trcItemCategories) ? trcItemCategories : {};
+  const list = (value: unknown): Loose[] => (Array.isArray(value) ? value.filter(isObject) : []);
+  return {
+    types: list(input.types).flatMap((t) => stripType(t) ?? []),
+    categories: list(input.categories).flatMap((c) => stripCategory(c, properties) ?? []),
+  };
+}

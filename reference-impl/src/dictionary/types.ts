@@ -1,0 +1,108 @@
+// Shapes of the two ontologies and of an item's trcItemCategories, as the spec publishes them
+// (spec/components/schemas: CategorizationOntology, PropertiesOntology, TrcItemCategories).
+
+export const DATATYPES = [
+  'yes', 'yesno', 'nullableyesno', 'choice', 'multichoice', 'freetext',
+  'integer', 'decimal', 'date', 'data', 'url', 'email', 'phone',
+] as const;
+export type Datatype = (typeof DATATYPES)[number];
+
+export type TreeEntityType = 'EVENEMENT' | 'LOCATIE' | 'ROUTE';
+
+export interface LabelTranslation { lang: string; label: string }
+export interface PropertyTranslation { lang: string; text: string }
+
+// ---------------------------------------------------------------- type ontology
+
+export interface TypeNode {
+  categorizationId: string;
+  cnetID: string;
+  categorization: string;
+  entityType?: TreeEntityType;
+  categorizationTranslations?: LabelTranslation[];
+  deprecated?: boolean;
+  child?: TypeNode[];
+}
+
+export interface TypeOntology {
+  lastModified: string;
+  categorizations: TypeNode[];
+}
+
+// ---------------------------------------------------------------- property ontology
+
+export interface PropertyOption {
+  id: string;
+  name: string;
+  propertytranslations: PropertyTranslation[];
+  deprecated?: boolean;
+}
+
+export interface Property {
+  id: string;
+  name: string;
+  datatype: Datatype;
+  propertytranslations: PropertyTranslation[];
+  options?: PropertyOption[];
+  properties?: Property[];
+  deprecated?: boolean;
+}
+
+export interface PropertyCategory {
+  id: string;
+  name: string;
+  datatype: Datatype;
+  propertytranslations: PropertyTranslation[];
+  properties: Property[];
+  deprecated?: boolean;
+}
+
+export interface PropertyOntology {
+  lastModified: string;
+  propertyCategories: PropertyCategory[];
+}
+
+/** An ontology as sent or stored: `lastModified` is the server's, so it may be absent here. */
+export type OntologyBody<T extends { lastModified: string }> = Omit<T, 'lastModified'> & { lastModified?: string };
+
+export type OntologyKind = 'types' | 'properties';
+export type OntologySource = 'base' | 'account';
+
+// ---------------------------------------------------------------- item categories, as stored
+
+export interface StoredType { catid: string; isDefault: boolean }
+
+export interface StoredCategory {
+  catid: string;
+  value?: string | null;
+  valueid?: string;
+  categoryvalues?: Array<{ catid: string }>;
+  /** Per-language values of freetext and url categories; labels are never stored. */
+  categoryTranslations?: Array<{ lang: string; value: string }>;
+}
+
+export interface StoredCategories { types: StoredType[]; categories: StoredCategory[] }
+
+// ---------------------------------------------------------------- item categories, as read
+
+export interface FilledType {
+  catid: string;
+  isDefault: boolean;
+  categoryTranslations?: LabelTranslation[];
+}
+
+export interface FilledCategoryTranslation { lang: string; label: string; value?: string }
+
+export interface FilledCategoryValue { catid: string; categoryTranslations?: LabelTranslation[] }
+
+export interface FilledCategory {
+  catid: string;
+  datatype?: Datatype;
+  value?: string | null;
+  valueid?: string;
+  categoryvalues?: FilledCategoryValue[];
+  categoryTranslations?: FilledCategoryTranslation[];
+  valueCategoryTranslations?: LabelTranslation[];
+}
+
+export interface FilledCategories { types: FilledType[]; categories: FilledCategory[] }
