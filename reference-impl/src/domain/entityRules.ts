@@ -1,0 +1,107 @@
+import { HttpError, badRequest, type HttpErrorDetail } from '../http/HttpError.ts';
+
+// Which entity type lives where, and which fields and links each type may carry.
+
+export const ENTITY_TYPES = ['EVENEMENT', 'LOCATIE', 'EVENTGROUP', 'ROUTE', 'VENUE'] as const;
+export type EntityType = (typeof ENTITY_TYPES)[number];
+
+/** Collection path segment → the one entity type it holds (ITEM-028). */
+export const COLLECTIONS = {
+  events: 'EVENEMENT',
+  locations: 'LOCATIE',
+  venues: 'VENUE',
+  eventgroups: 'EVENTGROUP',
+  routes: 'ROUTE',
+} as const satisfies Record<string, EntityType>;
+export type Collection = keyof typeof COLLECTIONS;
+
+/** Names accepted on write for an entity type, from before a rename (VER-002, May 2025). */
+const FORMER_NAMES: Readonly<Record<string, EntityType>> = { EVENEMENTGROEP: 'EVENTGROUP' };
+
+/** `resourceType` of webhook items (HOOK-001) and the stem of the event names (HOOK-005). */
+export const RESOURCE_TYPES = {
+  EVENEMENT: 'EVENT', LOCATIE: 'LOCATION', ROUTE: 'ROUTE', EVENTGROUP: 'EVENTGROUP', VENUE: 'VENUE',
+} as const satisfies Record<EntityType, string>;
+export const EVENT_NAME_STEMS = {
+  EVENEMENT: 'Event', LOCATIE: 'Location', ROUTE: 'Route', EVENTGROUP: 'EventGroup', VENUE: 'Venue',
+} as const satisfies Record<EntityType, string>;
+
+export function isCollection(value: string): value is Collection {
+  return Object.hasOwn(COLLECTIONS, value);
+}
+
+export function isEntityType(value: unknown): value is EntityType {
+  return typeof value === 'string' && (ENTITY_TYPES as readonly string[]).includes(value);
+}
+
+export function entitytypeOf(collection: Collection): EntityType {
+  return COLLECTIONS[collection];
+}
+
+export function collectionOf(entitytype: EntityType): Collection {
+  return (Object.keys(COLLECTIONS) as Collection[]).find((c) => COLLECTIONS[c] === entitytype)!;
+}
+
+/**
+ * The entity type a write to `collection` stores: the collection's own. A body may repeat it, or
+ * send `EVENEMENTGROEP` to /eventgroups (stored as EVENTGROUP); any other value is a 400 (DEC-ITEM-008).
+ */
+export function resolveWriteEntitytype(collection: Collection, value: unknown): EntityType {
+  const expected = COLLECTIONS[collection];
+  if (value === undefined || value === expected) return expected;
+  if (typeof value === 'string' && FORMER_NAMES[value] === expected) return expected;
+  throw badRequest('/entitytype', `entitytype must be ${expected} on /${collection} (received: ${JSON.stringify(value)})`);
+}
+
+/** Root fields that only one entity type carries (DEC-ITEM-015). */
+export const ENTITY_ONLY_FIELDS = {
+  priceElements: 'EVENEMENT',
+  promotions: 'EVENEMENT',
+  performers: 'EVENEMENT',
+  venueCapacity: 'VENUE',
+  routeInfo: 'ROUTE',
+} as const satisfies Record<string, EntityType>;
+
+export const LINK_TYPES = ['child', 'parent', 'alias', 'comment', 'related'] as const;
+export type LinkType = (typeof LINK_TYPES)[number];
+
+/** Link types an entity type may use: locations only `alias` and `comment` (DEC-ITEM-013, ITEM-024). */
+export function allowedLinkTypes(entitytype: EntityType): readonly LinkType[] {
+  return entitytype === 'LOCATIE' ? ['alias', 'comment'] : LINK_TYPES;
+}
+
+/**
+ * Every field and link of `body` that its entity type may not carry, as one 400 that names each
+ * (DEC-ITEM-013, DEC-ITEM-015). Returns quietly when there is none.
+ */
+export function assertEntityRules(entitytype: EntityType, body: Readonly<Record<string, unknown>>): void {
+  const details: HttpErrorDetail[] = [];
+  for (const [field, owner] of Object.entries(ENTITY_ONLY_FIELDS)) {
+    if (body[field] !== undefined && owner !== entitytype) {
+      details.push({ pointer: `/${field}`, message: `${field} is a ${owner} field; a ${entitytype} item cannot carry it` });
+    }
+  }
+  const relation = body.trcitemRelation;
+  const links = isObject(relation) ? relation.links : undefined;
+  if (Array.isArray(links)) {
+    const allowed: readonly string[] = allowedLinkTypes(entitytype);
+    links.forEach((link, index) => {
+      const linkType = isObject(link) ? link.linkType : undefined;
+      if (typeof linkType !== 'string' || !allowed.includes(linkType)) {
+        details.push({
+          pointer: `/trcitemRelation/links/${index}/linkType`,
+          message: `linkType must be one of ${allowed.join(', ')} on a ${entitytype} item (received: ${JSON.stringify(linkType)})`,
+        });
+      }
+    });
+  }
+  if (details.length === 0) return;
+  throw new HttpError(400, {
+    message: details.length === 1 ? details[0]!.message : `${details.length} fields are not allowed on a ${entitytype} item: ${details.map((d) => d.pointer).join(', ')}`,
+    details,
+  });
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

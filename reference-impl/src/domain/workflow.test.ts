@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { HttpError } from '../http/HttpError.ts';
+import { WF_STATUSES, isRemovalStatus, legacyFlags, normaliseWfstatus, parseWfstatusList } from './workflow.ts';
+
+function caught(fn: () => unknown): HttpError {
+  try { fn(); } catch (error) { if (error instanceof HttpError) return error; throw error; }
+  throw new Error('expected an HttpError');
+}
+
+describe('normaliseWfstatus', () => {
+  it('when a save has no wfstatus, then it is stored as readyforvalidation [WF-007]', () => {
+    expect(normaliseWfstatus(undefined)).toBe('readyforvalidation');
+    expect(normaliseWfstatus(null)).toBe('readyforvalidation');
+  });
+
+  it('when a save has wfstatus draft, then it is stored as readyforvalidation [WF-007]', () => {
+    expect(normaliseWfstatus('draft')).toBe('readyforvalidation');
+  });
+
+  it('when a save has wfstatus approved, then it is approved, whatever the previous status [WF-009]', () => {
+    expect(normaliseWfstatus('approved')).toBe('approved');
+  });
+
+  it('when a save has another known status, then it is stored as sent, taking an approved item offline [WF-008]', () => {
+    for (const status of ['readyforvalidation', 'rejected', 'archived', 'deleted'] as const) {
+      expect(normaliseWfstatus(status)).toBe(status);
+      expect(legacyFlags(normaliseWfstatus(status)).offline).toBe(true);
+    }
+  });
+
+  it('when the status is unknown, then it is a 400 naming the field and the value [WF-002]', () => {
+    const error = caught(() => normaliseWfstatus('published'));
+    expect(error.status).toBe(400);
+    expect(error.message).toContain('wfstatus');
+    expect(error.message).toContain('"published"');
+    expect(error.details?.[0]?.pointer).toBe('/wfstatus');
+    expect(caught(() => normaliseWfstatus('APPROVED')).status).toBe(400);
+    expect(caught(() => normaliseWfstatus(1)).status).toBe(400);
+  });
+});
+
+describe('legacyFlags', () => {
+  it('when computed, then they follow the interface table exactly [WF-010] [WF-011] [WF-012] [ITEM-017]', () => {
+    expect(legacyFlags('approved')).toEqual({ published: true, deleted: false, offline: false });
+    for (const status of ['readyforvalidation', 'rejected', 'archived', 'deleted'] as const) {
+      expect(legacyFlags(status)).toEqual({ published: false, deleted: true, offline: true });
+    }
+  });
+
+  it('when computed for any status, then offline is the negation of published [WF-011] [WF-003]', () => {
+    for (const status of WF_STATUSES) {
+      const flags = legacyFlags(status);
+      expect(flags.offline).toBe(!flags.published);
+      expect(flags.published).toBe(status === 'approved');
+    }
+  });
+});
+
+describe('isRemovalStatus', () => {
+  it('when the status is archived or deleted, then it is a removal [SYNC-003] [DEC-HOOK-003]', () => {
+    expect(WF_STATUSES.filter(isRemovalStatus)).toEqual(['archived', 'deleted']);
+  });
+});
+
+describe('parseWfstatusList', () => {
+  it('when the list holds known statuses, then they are returned once each [FILTER-002]', () => {
+    expect(parseWfstatusList('approved,archived, deleted,approved')).toEqual(['approved', 'archived', 'deleted']);
+  });
+
+  it('when the list holds an unknown status, then it is a 400 naming it [DEC-LIST-006]', () => {
+    const error = caught(() => parseWfstatusList('approved,live'));
+    expect(error.status).toBe(400);
+    expect(error.message).toContain('"live"');
+    expect(error.details?.[0]?.pointer).toBe('query/wfstatus');
+    expect(caught(() => parseWfstatusList('approved,')).status).toBe(400);
+  });
+});

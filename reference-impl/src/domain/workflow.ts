@@ -1,0 +1,56 @@
+import { badRequest } from '../http/HttpError.ts';
+
+// wfstatus, the single source of truth of an item's lifecycle, and the legacy booleans derived
+// from it (interface: "States and transitions").
+
+export const WF_STATUSES = ['draft', 'readyforvalidation', 'approved', 'rejected', 'archived', 'deleted'] as const;
+export type WfStatus = (typeof WF_STATUSES)[number];
+/** What storage holds: `draft` is normalised away on every save (WF-007). */
+export type StoredWfStatus = Exclude<WfStatus, 'draft'>;
+
+export function isWfStatus(value: unknown): value is WfStatus {
+  return typeof value === 'string' && (WF_STATUSES as readonly string[]).includes(value);
+}
+
+/**
+ * The status to store for a save: absent (or null) and `draft` become `readyforvalidation`; every
+ * other status is taken as sent, so `approved` publishes from any status and any other status
+ * takes an approved item offline (WF-007, WF-008, WF-009). An unknown value is a 400.
+ */
+export function normaliseWfstatus(value: unknown): StoredWfStatus {
+  if (value === undefined || value === null || value === 'draft') return 'readyforvalidation';
+  if (!isWfStatus(value)) {
+    throw badRequest('/wfstatus', `wfstatus must be one of ${WF_STATUSES.join(', ')} (received: ${JSON.stringify(value)})`);
+  }
+  return value as StoredWfStatus;
+}
+
+export interface LegacyFlags {
+  published: boolean;
+  deleted: boolean;
+  offline: boolean;
+}
+
+/**
+ * The deprecated booleans, always computed from wfstatus whatever a client wrote (WF-010…WF-013):
+ * only `approved` is published; `deleted: true` means merely "not approved"; offline = !published.
+ */
+export function legacyFlags(wfstatus: WfStatus): LegacyFlags {
+  const published = wfstatus === 'approved';
+  return { published, deleted: !published, offline: !published };
+}
+
+/** A move to one of these is a removal for sync clients and webhooks (SYNC-003, DEC-HOOK-003). */
+export function isRemovalStatus(wfstatus: WfStatus): boolean {
+  return wfstatus === 'archived' || wfstatus === 'deleted';
+}
+
+/** The `wfstatus` query value: a comma list of known statuses; an unknown one is a 400 (DEC-LIST-006). */
+export function parseWfstatusList(value: string, name = 'wfstatus'): WfStatus[] {
+  const parts = value.split(',').map((s) => s.trim());
+  const unknown = parts.filter((s) => !isWfStatus(s));
+  if (unknown.length > 0) {
+    throw badRequest(`query/${name}`, `${name} must be a comma-separated list of ${WF_STATUSES.join(', ')} (received: ${JSON.stringify(value)}; unknown: ${unknown.map((u) => JSON.stringify(u)).join(', ')})`);
+  }
+  return [...new Set(parts as WfStatus[])];
+}
