@@ -3,7 +3,7 @@ import type { Datatype, StoredCategory } from './types.ts';
 
 // Feed rule 5 (ONTO-009): a category sent as a plain-text `value` without `catid` is mapped to a
 // property or option id by its label. Dutch labels are tried first, then every other language;
-// letter case, diacritics and punctuation do not count ("cafe" finds "Café"). A label that fits
+// letter case, diacritics, spaces and punctuation do not count ("cafe" finds "Café"). A label that fits
 // several entries equally well is not guessed at: it is reported, like one that fits none.
 // Deprecated entries are not offered for new data.
 
@@ -15,9 +15,12 @@ export type LabelMapping =
   | { mapped: true; match: LabelMatch; lang: 'nl' | 'other' }
   | { mapped: false; text: string; reason: 'unknown' | 'ambiguous'; candidates?: string[] };
 
-/** Lower case, no diacritics, runs of anything but letters and digits as one space. */
+/**
+ * Letters and digits only, lower case, without diacritics: Dutch compounds are written with and
+ * without hyphens or spaces ("lange-afstandswandelpad", "auto's"), and feeds do both.
+ */
 export function labelKey(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
 interface LabelTables { dutch: Map<string, LabelMatch[]>; other: Map<string, LabelMatch[]> }
