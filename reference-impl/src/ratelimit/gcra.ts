@@ -43,7 +43,3 @@ export function retryAfterSeconds(waitMs: number): number {
   return Math.max(1, Math.ceil(waitMs / 1000));
 }
 
-/** How long a stored TAT stays meaningful: after it, the key is equivalent to absent. */
-export function ttlMs(newTat: number, now: number): number {
-  return Math.max(1, newTat - now);
-}
