@@ -1,5 +1,10 @@
 // The one storage interface every query module receives. Implemented over PGlite (embedded,
 // the default) and node-postgres (`DATABASE_URL`), with the same SQL on both.
+//
+// Both engines return the same JavaScript values: timestamptz/timestamp/date as Date (UTC),
+// int8 as number (bigint beyond 2^53), numeric as string, json/jsonb parsed, arrays as arrays.
+// Driver errors carrying a SQLSTATE are rethrown as `DbError` (see ./errors.ts), a unique
+// violation (23505) as `UniqueViolationError` with the constraint name.
 
 export interface QueryResult<R> {
   rows: R[];
@@ -11,9 +16,22 @@ export interface Queryable {
   query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
 }
 
-export interface Db extends Queryable {
+/** A Queryable that can also run a script of several statements without parameters (migrations). */
+export interface ScriptRunner {
+  exec(sql: string): Promise<void>;
+}
+
+/** What `transaction` hands its callback: queries and scripts inside that one transaction. */
+export type Transaction = Queryable & ScriptRunner;
+
+export interface Db extends Queryable, ScriptRunner {
   readonly engine: 'pglite' | 'postgres';
-  /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` in one transaction: committed when it resolves, rolled back when it throws.
+   * Inside `fn` use only `tx`: calling this Db's `query`, `exec` or `transaction` from inside
+   * throws (on PGlite it would wait forever for itself; on PostgreSQL it would run outside the
+   * transaction and could wait on the transaction's own locks).
+   */
+  transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }

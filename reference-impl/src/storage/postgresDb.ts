@@ -1,0 +1,114 @@
+import pg from 'pg';
+import type { Db, QueryResult, Transaction } from './db.ts';
+import { toDbError } from './errors.ts';
+import { TransactionGuard, affectedRowsOf } from './transactionGuard.ts';
+
+export interface PostgresDbOptions {
+  connectionString: string;
+  /** Schema(s) for unqualified names, e.g. one fresh schema per test file. */
+  searchPath?: string;
+  /** Pool size. */
+  max?: number;
+}
+
+/** PostgreSQL through a node-postgres pool; each transaction holds one client from BEGIN to COMMIT. */
+export async function openPostgresDb(options: PostgresDbOptions): Promise<Db> {
+  if (options.searchPath !== undefined && !/^[a-z_][a-z0-9_]*(,\s*[a-z_][a-z0-9_]*)*$/.test(options.searchPath)) {
+    throw new Error(`searchPath must be a comma list of plain lower-case schema names (received: ${options.searchPath})`);
+  }
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.max ?? 10,
+    types: TYPES,
+    application_name: 'content-service',
+    ...(options.searchPath === undefined ? {} : { options: `-c search_path=${options.searchPath}` }),
+  });
+  // An idle client losing its connection must not crash the process; the next query reports it.
+  pool.on('error', () => {});
+  const guard = new TransactionGuard();
+  try {
+    await pool.query('SELECT 1');
+  } catch (error) {
+    await pool.end();
+    throw toDbError(error);
+  }
+
+  return {
+    engine: 'postgres',
+    query<R>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<R>> {
+      guard.assertOutside('query');
+      return runQuery<R>(pool, sql, params);
+    },
+    async exec(sql: string): Promise<void> {
+      guard.assertOutside('exec');
+      await runExec(pool, sql);
+    },
+    async transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+      guard.assertOutside('transaction');
+      const client = await pool.connect().catch((error: unknown) => { throw toDbError(error); });
+      let broken: Error | undefined;
+      try {
+        await client.query('BEGIN');
+        const tx: Transaction = {
+          query: <R>(sql: string, params: readonly unknown[] = []) => runQuery<R>(client, sql, params),
+          exec: (sql: string) => runExec(client, sql),
+        };
+        const result = await guard.inside(() => fn(tx));
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        try {
+          await client.query('ROLLBACK');
+        } catch (rollbackError) {
+          broken = rollbackError as Error; // the connection is unusable: drop it from the pool
+        }
+        throw toDbError(error);
+      } finally {
+        client.release(broken);
+      }
+    },
+    async close(): Promise<void> {
+      await pool.end();
+    },
+  };
+}
+
+async function runQuery<R>(target: pg.Pool | pg.PoolClient, sql: string, params: readonly unknown[]): Promise<QueryResult<R>> {
+  try {
+    const result = await target.query(sql, [...params]);
+    return { rows: result.rows as R[], affectedRows: affectedRowsOf(result.command, result.rowCount) };
+  } catch (error) {
+    throw toDbError(error);
+  }
+}
+
+async function runExec(target: pg.Pool | pg.PoolClient, sql: string): Promise<void> {
+  try {
+    await target.query(sql); // no parameters: the simple protocol, which allows several statements
+  } catch (error) {
+    throw toDbError(error);
+  }
+}
+
+// Parse values as PGlite does, so both engines hand callers the same JavaScript values.
+const INT8 = 20, INT8_ARRAY = 1016, DATE = 1082, TIMESTAMP = 1114;
+
+function parseInt8(value: string): number | bigint {
+  const n = Number(value);
+  return Number.isSafeInteger(n) ? n : BigInt(value);
+}
+
+const TYPES = {
+  getTypeParser(oid: number, format?: 'text' | 'binary'): (value: string) => unknown {
+    const fallback = pg.types.getTypeParser(oid, format ?? 'text') as (value: string) => unknown;
+    if (format === 'binary') return fallback;
+    switch (oid) {
+      case INT8: return parseInt8;
+      case INT8_ARRAY: return (value) => (fallback(value) as (string | null)[]).map((v) => (v === null ? null : parseInt8(v)));
+      // Without a zone these are read as UTC (node-postgres would use the process's local zone).
+      case DATE: return (value) => (/^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T00:00:00Z`) : value);
+      case TIMESTAMP: return (value) => (/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d+)?$/.test(value) ? new Date(`${value.replace(' ', 'T')}Z`) : value);
+      default: return fallback;
+    }
+  },
+} as unknown as pg.CustomTypesConfig;
