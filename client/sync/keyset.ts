@@ -1,0 +1,130 @@
+// Keyset paging over a list endpoint, as the interface's paging rule states it (PAGE-001..005):
+// sort by `lastupdated` ascending, pass the last item's `lastupdated` as the next inclusive
+// lower bound, stop at the first page holding fewer than `size` items.
+//
+// Because the bound is inclusive, each page starts with the items at the previous page's last
+// stamp again. They are recognised (same trcid, same stamp) and left out of `fresh`.
+
+import { compareInstants, parseInstant } from './instant.ts';
+import type { Collection, ItemSource, SyncItem } from './types.ts';
+
+export const MIN_SYNC_SIZE = 2;
+export const MAX_PAGE_SIZE = 2000;
+
+/**
+ * `size` must be 2…2000. With size 1 the loop never ends: the inclusive bound returns the
+ * previous page's last item as the only item of the next page, a full page again, forever.
+ */
+export function assertSyncSize(size: number): void {
+  if (!Number.isInteger(size) || size < MIN_SYNC_SIZE || size > MAX_PAGE_SIZE) {
+    throw new RangeError(
+      `size must be an integer from ${MIN_SYNC_SIZE} to ${MAX_PAGE_SIZE} (received: ${size}); ` +
+        'size 1 never terminates because the inclusive lastupdated bound returns the boundary item again as a full page',
+    );
+  }
+}
+
+/** A page of `size` items that all share one `lastupdated`: the bound cannot move past it. */
+export class LastUpdatedTieError extends Error {
+  readonly collection: Collection;
+  readonly lastupdated: string;
+  readonly size: number;
+  constructor(collection: Collection, lastupdated: string, size: number) {
+    super(
+      `service bug: ${size} or more ${collection} share lastupdated=${lastupdated}, so keyset paging with size=${size} ` +
+        'cannot advance past them (lastupdated must be unique per item; DEC-ITEM-009). Stopped instead of looping forever; ' +
+        'a larger size gets past this group if it is smaller than the size.',
+    );
+    this.name = 'LastUpdatedTieError';
+    this.collection = collection;
+    this.lastupdated = lastupdated;
+    this.size = size;
+  }
+}
+
+/** The service broke a rule the procedure relies on (order, inclusive bound, required fields). */
+export class SyncProtocolError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SyncProtocolError';
+  }
+}
+
+export interface KeysetPage<T extends SyncItem> {
+  /** 1-based. */
+  number: number;
+  /** Everything the service returned. */
+  items: T[];
+  /** `items` without the boundary repeats already seen in this run. */
+  fresh: T[];
+  /** The `lastupdated` sent for this page (undefined on a first, unbounded page). */
+  from: string | undefined;
+}
+
+export interface KeysetOptions {
+  size: number;
+  /** Inclusive start; undefined = from the beginning. */
+  from?: string;
+  signal?: AbortSignal;
+}
+
+const keyOf = (item: SyncItem) => `${item.trcid}\u0000${item.lastupdated}`;
+
+function checkItem(collection: Collection, item: SyncItem, index: number, pageNumber: number): string {
+  if (typeof item?.trcid !== 'string' || item.trcid === '') {
+    throw new SyncProtocolError(`${collection} page ${pageNumber}, item ${index}: trcid missing (required in responses)`);
+  }
+  if (typeof item.lastupdated !== 'string') {
+    throw new SyncProtocolError(`${collection} page ${pageNumber}, item ${item.trcid}: lastupdated missing; keyset sync needs it`);
+  }
+  try {
+    parseInstant(item.lastupdated);
+  } catch {
+    throw new SyncProtocolError(`${collection} page ${pageNumber}, item ${item.trcid}: lastupdated ${JSON.stringify(item.lastupdated)} is not ISO-8601`);
+  }
+  return item.lastupdated;
+}
+
+export async function* keysetPages<T extends SyncItem>(
+  source: ItemSource<T>,
+  collection: Collection,
+  wfstatus: string,
+  options: KeysetOptions,
+): AsyncGenerator<KeysetPage<T>, void, undefined> {
+  const { size, signal } = options;
+  assertSyncSize(size);
+  let from = options.from;
+  let seenAtBound = new Set<string>();
+
+  for (let number = 1; ; number++) {
+    signal?.throwIfAborted();
+    const query = { wfstatus, sortField: 'lastupdated', sortOrder: 'ASC', size, ...(from !== undefined ? { lastupdated: from } : {}) } as const;
+    const items = await source.listItems(collection, query, { signal });
+    if (!Array.isArray(items)) throw new SyncProtocolError(`${collection} page ${number}: expected a JSON array of items`);
+
+    let previous: string | undefined;
+    for (const [i, item] of items.entries()) {
+      const stamp = checkItem(collection, item, i, number);
+      if (from !== undefined && compareInstants(stamp, from) < 0) {
+        throw new SyncProtocolError(`${collection} page ${number}: item ${item.trcid} has lastupdated ${stamp}, before the requested lastupdated=${from} (the filter is inclusive >=)`);
+      }
+      if (previous !== undefined && compareInstants(stamp, previous) < 0) {
+        throw new SyncProtocolError(`${collection} page ${number}: items not in ascending lastupdated order (${previous} then ${stamp}) although sortOrder=ASC`);
+      }
+      previous = stamp;
+    }
+
+    const atBound = from;
+    const fresh = atBound === undefined ? items : items.filter((it) => !(compareInstants(it.lastupdated!, atBound) === 0 && seenAtBound.has(keyOf(it))));
+    yield { number, items, fresh, from };
+
+    if (items.length < size) return;
+    const first = items[0]!.lastupdated!;
+    const last = items[items.length - 1]!.lastupdated!;
+    // Ascending and >= from: first == last means the whole full page shares one stamp, and the
+    // next request (lastupdated = that stamp) would return this same page again.
+    if (compareInstants(first, last) === 0) throw new LastUpdatedTieError(collection, last, size);
+    seenAtBound = new Set(items.filter((it) => compareInstants(it.lastupdated!, last) === 0).map(keyOf));
+    from = last;
+  }
+}

@@ -1,0 +1,48 @@
+// In-memory mirror: tests, short-lived tools, and the model the SQL store is checked against.
+
+import type { BatchResult, StoreOp, SyncStore } from './store.ts';
+import type { Collection, SyncItem } from './types.ts';
+
+export interface MemoryStore<T extends SyncItem = SyncItem> extends SyncStore<T> {
+  applyBatch(collection: Collection, ops: readonly StoreOp<T>[]): Promise<BatchResult>;
+  /** A copy of the mirrored items of a collection, keyed by trcid. */
+  snapshot(collection: Collection): Map<string, T>;
+}
+
+export function createMemoryStore<T extends SyncItem = SyncItem>(): MemoryStore<T> {
+  const items = new Map<Collection, Map<string, T>>();
+  const marks = new Map<Collection, string>();
+  const bucket = (c: Collection) => {
+    let b = items.get(c);
+    if (!b) items.set(c, (b = new Map()));
+    return b;
+  };
+  // Copies in and out, so callers cannot change the mirror behind its back.
+  const upsertNow = (c: Collection, item: T) => void bucket(c).set(item.trcid, structuredClone(item));
+
+  return {
+    getMark: async (c) => marks.get(c),
+    putMark: async (c, mark) => void marks.set(c, mark),
+    upsert: async (c, item) => upsertNow(c, item),
+    remove: async (c, trcid) => bucket(c).delete(trcid),
+    listTrcids: async (c) => [...bucket(c).keys()],
+    getItem: async (c, trcid) => {
+      const item = bucket(c).get(trcid);
+      return item === undefined ? undefined : structuredClone(item);
+    },
+    applyBatch: async (c, ops) => {
+      // Synchronous, so all-or-nothing holds trivially.
+      const result: BatchResult = { upserted: 0, removed: 0 };
+      for (const op of ops) {
+        if (op.op === 'upsert') {
+          upsertNow(c, op.item);
+          result.upserted++;
+        } else if (bucket(c).delete(op.trcid)) {
+          result.removed++;
+        }
+      }
+      return result;
+    },
+    snapshot: (c) => new Map([...bucket(c)].map(([k, v]) => [k, structuredClone(v)])),
+  };
+}

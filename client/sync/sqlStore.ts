@@ -1,0 +1,181 @@
+// A mirror in PostgreSQL (`pg`) or embedded PGlite, with the same SQL on both. Two tables per
+// store prefix, created when missing:
+//   <prefix>items (collection, trcid, lastupdated, wfstatus, item jsonb, synced_at)
+//   <prefix>marks (collection, mark, saved_at)
+// `lastupdated` and `mark` are text: the service's strings, never re-formatted (SYNC-001).
+
+import type { BatchResult, StoreOp, SyncStore } from './store.ts';
+import type { Collection, SyncItem } from './types.ts';
+
+export interface SqlResult<R> {
+  rows: R[];
+  /** node-postgres */
+  rowCount?: number | null;
+  /** PGlite */
+  affectedRows?: number;
+}
+
+export interface SqlQueryable {
+  query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<SqlResult<R>>;
+}
+
+/** A PGlite instance fits as is; wrap a `pg.Pool` with `pgPoolDatabase`. */
+export interface SqlDatabase extends SqlQueryable {
+  transaction<T>(fn: (tx: SqlQueryable) => Promise<T>): Promise<T>;
+}
+
+/** The part of `pg.Pool` used here. */
+export interface PgPoolLike extends SqlQueryable {
+  connect(): Promise<SqlQueryable & { release(err?: Error | boolean): void }>;
+}
+
+export function pgPoolDatabase(pool: PgPoolLike): SqlDatabase {
+  return {
+    query: (sql, params) => pool.query(sql, params),
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn(client);
+        await client.query('COMMIT');
+        client.release();
+        return result;
+      } catch (err) {
+        // A failed ROLLBACK means a broken connection: drop it instead of returning it to the pool.
+        await client.query('ROLLBACK').then(
+          () => client.release(),
+          () => client.release(true),
+        );
+        throw err;
+      }
+    },
+  };
+}
+
+export interface SqlStoreOptions {
+  db: SqlDatabase;
+  /** Table name prefix. Default `content_sync_`. */
+  prefix?: string;
+}
+
+export interface SqlStore<T extends SyncItem = SyncItem> extends SyncStore<T> {
+  applyBatch(collection: Collection, ops: readonly StoreOp<T>[]): Promise<BatchResult>;
+  /** Creates the tables if missing (also done lazily by the first call). */
+  init(): Promise<void>;
+  readonly tables: { items: string; marks: string };
+}
+
+const affected = (r: SqlResult<unknown>) => r.rowCount ?? r.affectedRows ?? 0;
+
+export function createSqlStore<T extends SyncItem = SyncItem>(options: SqlStoreOptions): SqlStore<T> {
+  const prefix = options.prefix ?? 'content_sync_';
+  // Table names cannot be bound parameters; allow only plain identifiers.
+  if (!/^[a-z_][a-z0-9_]{0,40}$/.test(prefix)) throw new RangeError(`prefix must match /^[a-z_][a-z0-9_]{0,40}$/ (received: ${JSON.stringify(prefix)})`);
+  const { db } = options;
+  const items = `${prefix}items`;
+  const marks = `${prefix}marks`;
+
+  let ready: Promise<void> | undefined;
+  const init = () =>
+    (ready ??= (async () => {
+      await db.query(`CREATE TABLE IF NOT EXISTS ${items} (
+        collection text NOT NULL,
+        trcid text NOT NULL,
+        lastupdated text,
+        wfstatus text,
+        item jsonb NOT NULL,
+        synced_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (collection, trcid)
+      )`);
+      await db.query(`CREATE TABLE IF NOT EXISTS ${marks} (
+        collection text PRIMARY KEY,
+        mark text NOT NULL,
+        saved_at timestamptz NOT NULL DEFAULT now()
+      )`);
+    })().catch((err: unknown) => {
+      ready = undefined; // let a later call retry, e.g. after the database came back
+      throw err;
+    }));
+
+  const upsertSql = `INSERT INTO ${items} (collection, trcid, lastupdated, wfstatus, item, synced_at)
+    VALUES ($1, $2, $3, $4, $5::jsonb, now())
+    ON CONFLICT (collection, trcid) DO UPDATE
+    SET lastupdated = EXCLUDED.lastupdated, wfstatus = EXCLUDED.wfstatus, item = EXCLUDED.item, synced_at = EXCLUDED.synced_at`;
+  const removeSql = `DELETE FROM ${items} WHERE collection = $1 AND trcid = $2`;
+  const upsertParams = (c: Collection, item: T) => [c, item.trcid, item.lastupdated ?? null, item.wfstatus ?? null, JSON.stringify(item)];
+
+  return {
+    tables: { items, marks },
+    init,
+    async getMark(c) {
+      await init();
+      const { rows } = await db.query<{ mark: string }>(`SELECT mark FROM ${marks} WHERE collection = $1`, [c]);
+      return rows[0]?.mark;
+    },
+    async putMark(c, mark) {
+      await init();
+      await db.query(
+        `INSERT INTO ${marks} (collection, mark, saved_at) VALUES ($1, $2, now())
+         ON CONFLICT (collection) DO UPDATE SET mark = EXCLUDED.mark, saved_at = EXCLUDED.saved_at`,
+        [c, mark],
+      );
+    },
+    async upsert(c, item) {
+      await init();
+      await db.query(upsertSql, upsertParams(c, item));
+    },
+    async remove(c, trcid) {
+      await init();
+      return affected(await db.query(removeSql, [c, trcid])) > 0;
+    },
+    async listTrcids(c) {
+      await init();
+      const { rows } = await db.query<{ trcid: string }>(`SELECT trcid FROM ${items} WHERE collection = $1 ORDER BY trcid`, [c]);
+      return rows.map((r) => r.trcid);
+    },
+    async getItem(c, trcid) {
+      await init();
+      const { rows } = await db.query<{ item: T }>(`SELECT item FROM ${items} WHERE collection = $1 AND trcid = $2`, [c, trcid]);
+      return rows[0]?.item;
+    },
+    async applyBatch(c, ops) {
+      await init();
+      return db.transaction(async (tx) => {
+        const result: BatchResult = { upserted: 0, removed: 0 };
+        for (const op of ops) {
+          if (op.op === 'upsert') {
+            await tx.query(upsertSql, upsertParams(c, op.item));
+            result.upserted++;
+          } else {
+            result.removed += affected(await tx.query(removeSql, [c, op.trcid])) > 0 ? 1 : 0;
+          }
+        }
+        return result;
+      });
+    },
+  };
+}
+
+export interface OpenSqlStoreOptions {
+  /** `postgres://…`: use PostgreSQL through `pg`. */
+  databaseUrl?: string;
+  /** PGlite data directory (embedded); omitted = in memory. Ignored with `databaseUrl`. */
+  dataDir?: string;
+  prefix?: string;
+}
+
+/** Opens a store and the database under it; `close()` ends the pool or PGlite. */
+export async function openSqlStore<T extends SyncItem = SyncItem>(options: OpenSqlStoreOptions = {}): Promise<{ store: SqlStore<T>; close(): Promise<void> }> {
+  if (options.databaseUrl) {
+    const { default: pg } = await import('pg');
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 4 });
+    const store = createSqlStore<T>({ db: pgPoolDatabase(pool as unknown as PgPoolLike), prefix: options.prefix });
+    await store.init();
+    return { store, close: () => pool.end() };
+  }
+  const { PGlite } = await import('@electric-sql/pglite');
+  const pglite = await PGlite.create(options.dataDir);
+  const store = createSqlStore<T>({ db: pglite as unknown as SqlDatabase, prefix: options.prefix });
+  await store.init();
+  return { store, close: () => pglite.close() };
+}

@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { PGlite } from '@electric-sql/pglite';
+import { createMemoryStore } from './memoryStore.ts';
+import { createSqlStore, type SqlDatabase } from './sqlStore.ts';
+import { applyOps, type StoreOp, type SyncStore } from './store.ts';
+import { syncItems } from './syncItems.ts';
+import { reconcile } from './reconcile.ts';
+import { createFakeContentService, type FakeItem } from './testing/fakeContentService.ts';
+import type { Collection, SyncItem } from './types.ts';
+
+let pglite: PGlite;
+let prefixes = 0;
+beforeAll(async () => {
+  pglite = await PGlite.create();
+});
+afterAll(async () => {
+  await pglite.close();
+});
+
+const freshSql = <T extends SyncItem>() => createSqlStore<T>({ db: pglite as unknown as SqlDatabase, prefix: `t${++prefixes}_` });
+
+const kinds: Array<[string, <T extends SyncItem>() => SyncStore<T>]> = [
+  ['memory', () => createMemoryStore()],
+  ['sql (PGlite)', freshSql],
+];
+
+const item = (trcid: string, extra: Record<string, unknown> = {}): SyncItem => ({
+  trcid,
+  wfstatus: 'approved',
+  lastupdated: '2026-03-01T11:00:00.123456+01:00',
+  trcItemDetails: [{ lang: 'nl', title: `Titel ${trcid}`, shortdescription: 'Grüße 🌍' }],
+  ...extra,
+});
+
+describe.each(kinds)('%s store', (_name, make) => {
+  it('when nothing is saved, then getMark is undefined; putMark keeps the exact string per collection', async () => {
+    const store = make();
+    expect(await store.getMark('events')).toBeUndefined();
+    await store.putMark('events', '2026-03-01T11:00:00.123456+01:00');
+    await store.putMark('events', '2026-03-01T11:00:00.999999+01:00');
+    await store.putMark('venues', '2026-01-01T00:00:00Z');
+    expect(await store.getMark('events')).toBe('2026-03-01T11:00:00.999999+01:00');
+    expect(await store.getMark('venues')).toBe('2026-01-01T00:00:00Z');
+    expect(await store.getMark('routes')).toBeUndefined();
+  });
+
+  it('when items are upserted and removed, then they are keyed by trcid per collection', async () => {
+    const store = make();
+    await store.upsert('events', item('a'));
+    await store.upsert('events', item('a', { slug: 'second' }));
+    await store.upsert('events', item('b'));
+    await store.upsert('locations', item('a'));
+    expect((await store.listTrcids('events')).sort()).toEqual(['a', 'b']);
+    expect(await store.getItem('events', 'a')).toEqual(item('a', { slug: 'second' }));
+    expect(await store.remove('events', 'a')).toBe(true);
+    expect(await store.remove('events', 'a')).toBe(false);
+    expect(await store.listTrcids('events')).toEqual(['b']);
+    expect(await store.listTrcids('locations')).toEqual(['a']);
+    expect(await store.getItem('events', 'a')).toBeUndefined();
+  });
+
+  it('when a batch is applied, then it counts upserts and actual removals', async () => {
+    const store = make();
+    await store.upsert('events', item('x'));
+    const ops: StoreOp[] = [
+      { op: 'upsert', item: item('y') },
+      { op: 'remove', trcid: 'x' },
+      { op: 'remove', trcid: 'never-there' },
+      { op: 'upsert', item: item('y', { slug: 'later wins' }) },
+    ];
+    expect(await applyOps(store, 'events', ops)).toEqual({ upserted: 2, removed: 1 });
+    expect(await store.getItem('events', 'y')).toMatchObject({ slug: 'later wins' });
+  });
+
+  it('property: after any sequence of operations the store equals a Map model', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.oneof(fc.record({ op: fc.constant('upsert' as const), trcid: fc.constantFrom('a', 'b', 'c'), n: fc.nat() }), fc.record({ op: fc.constant('remove' as const), trcid: fc.constantFrom('a', 'b', 'c') })), {
+          maxLength: 12,
+        }),
+        async (ops) => {
+          const store = make();
+          const model = new Map<string, SyncItem>();
+          const batch: StoreOp[] = ops.map((o) => (o.op === 'upsert' ? { op: 'upsert', item: item(o.trcid, { n: o.n }) } : { op: 'remove', trcid: o.trcid }));
+          for (const o of batch) if (o.op === 'upsert') model.set(o.item.trcid, o.item);
+          else model.delete(o.trcid);
+          await applyOps(store, 'events', batch);
+          expect((await store.listTrcids('events')).sort()).toEqual([...model.keys()].sort());
+          for (const [trcid, v] of model) expect(await store.getItem('events', trcid)).toEqual(v);
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+
+  it('when used by syncItems and reconcile, then the mirror converges [SYNC-003] [SYNC-006]', async () => {
+    const service = createFakeContentService();
+    const store = make<FakeItem>();
+    const C: Collection = 'events';
+    for (let i = 0; i < 30; i++) service.create(C, { wfstatus: i % 5 === 0 ? 'readyforvalidation' : 'approved' });
+    await syncItems(service, C, store, { size: 7 });
+    const trcids = service.all(C).map((i) => i.trcid);
+    service.update(trcids[1]!, { wfstatus: 'deleted' });
+    service.update(trcids[2]!, { wfstatus: 'rejected' }); // invisible to sync, caught by reconcile
+    service.update(trcids[3]!, { title: 'new title' });
+    service.update(trcids[0]!, { wfstatus: 'approved' });
+    await syncItems(service, C, store, { size: 7 });
+    expect(await store.getItem(C, trcids[2]!)).toBeDefined();
+    const rec = await reconcile(service, C, store, { size: 7 });
+    expect(rec.missing).toEqual([trcids[2]]);
+    const local = new Map<string, number>();
+    for (const t of await store.listTrcids(C)) local.set(t, (await store.getItem(C, t))!.version);
+    expect(local).toEqual(service.approved(C));
+    expect((await store.getItem(C, trcids[3]!))!.title).toBe('new title');
+  });
+});
+
+describe('createSqlStore', () => {
+  it('when the prefix is not a plain identifier, then it is refused', () => {
+    expect(() => createSqlStore({ db: pglite as unknown as SqlDatabase, prefix: 'x; DROP TABLE y; --' })).toThrow(RangeError);
+  });
+
+  it('when a batch fails half way, then nothing of it is written', async () => {
+    const store = freshSql();
+    await store.upsert('events', item('kept'));
+    const bad = { trcid: 'bad', toJSON: () => undefined } as unknown as SyncItem; // serialises to no JSON: the INSERT fails
+    await expect(store.applyBatch('events', [{ op: 'remove', trcid: 'kept' }, { op: 'upsert', item: item('new') }, { op: 'upsert', item: bad }])).rejects.toThrow();
+    expect(await store.listTrcids('events')).toEqual(['kept']);
+  });
+
+  it('when two stores use different prefixes, then their tables are separate', async () => {
+    const a = freshSql();
+    const b = freshSql();
+    await a.upsert('events', item('only-in-a'));
+    expect(await b.listTrcids('events')).toEqual([]);
+    expect(a.tables.items).not.toBe(b.tables.items);
+  });
+});

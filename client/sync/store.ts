@@ -1,0 +1,43 @@
+// Where a mirror lives. The sync procedure needs only these calls; a store may also apply one
+// page atomically (`applyBatch`), which keeps a crash from leaving half a page written (harmless
+// anyway: the mark is not saved, so the next run redoes the page).
+
+import type { Collection, SyncItem } from './types.ts';
+
+export type StoreOp<T extends SyncItem = SyncItem> = { op: 'upsert'; item: T } | { op: 'remove'; trcid: string };
+
+export interface BatchResult {
+  upserted: number;
+  /** Removals that found a local copy. */
+  removed: number;
+}
+
+export interface SyncStore<T extends SyncItem = SyncItem> {
+  /** The saved high-water mark: a `lastupdated` string exactly as the service sent it. */
+  getMark(collection: Collection): Promise<string | undefined>;
+  putMark(collection: Collection, mark: string): Promise<void>;
+  /** Insert or replace the item with this `trcid`. */
+  upsert(collection: Collection, item: T): Promise<void>;
+  /** True when a local copy existed. */
+  remove(collection: Collection, trcid: string): Promise<boolean>;
+  listTrcids(collection: Collection): Promise<string[]>;
+  getItem(collection: Collection, trcid: string): Promise<T | undefined>;
+  /** Optional: apply the operations in order, all or nothing. */
+  applyBatch?(collection: Collection, ops: readonly StoreOp<T>[]): Promise<BatchResult>;
+}
+
+/** Applies a page through `applyBatch` when the store has it, else call by call. */
+export async function applyOps<T extends SyncItem>(store: SyncStore<T>, collection: Collection, ops: readonly StoreOp<T>[]): Promise<BatchResult> {
+  if (ops.length === 0) return { upserted: 0, removed: 0 };
+  if (store.applyBatch) return store.applyBatch(collection, ops);
+  const result: BatchResult = { upserted: 0, removed: 0 };
+  for (const op of ops) {
+    if (op.op === 'upsert') {
+      await store.upsert(collection, op.item);
+      result.upserted++;
+    } else if (await store.remove(collection, op.trcid)) {
+      result.removed++;
+    }
+  }
+  return result;
+}

@@ -1,0 +1,74 @@
+// The interface's incremental sync procedure (SYNC-001..004, PAGE-001..005):
+//
+// 1. Start from the saved mark (none on the first run: a full backfill).
+// 2. Page with wfstatus=approved,archived,deleted, sortField=lastupdated, sortOrder=ASC, size,
+//    lastupdated=<mark> until a short page.
+// 3. Upsert approved items by trcid, remove archived and deleted ones, ignore other statuses.
+// 4. The new mark is the largest lastupdated received, kept as the service's own string, and is
+//    saved only after the whole run succeeded. A failed run leaves the old mark, and the next run
+//    repeats the work, which is idempotent.
+
+import { laterOf } from './instant.ts';
+import { keysetPages } from './keyset.ts';
+import { applyOps, type StoreOp, type SyncStore } from './store.ts';
+import type { Collection, ItemSource, SyncItem } from './types.ts';
+
+export const SYNC_WFSTATUS = 'approved,archived,deleted';
+export const DEFAULT_SYNC_SIZE = 2000;
+
+export interface SyncProgress {
+  collection: Collection;
+  pages: number;
+  fetched: number;
+  upserted: number;
+  removed: number;
+  /** Items with a status that is not synced (draft, readyforvalidation, rejected). */
+  skipped: number;
+  /** Boundary items returned again by the inclusive bound and not re-applied. */
+  repeated: number;
+  /** Largest lastupdated received so far (not saved until the run ends). */
+  mark: string | undefined;
+}
+
+export interface SyncSummary extends SyncProgress {
+  /** The mark the run started from. */
+  previousMark: string | undefined;
+}
+
+export interface SyncOptions {
+  /** Page size, 2…2000. Default 2000. */
+  size?: number;
+  onProgress?: (progress: SyncProgress) => void;
+  signal?: AbortSignal;
+}
+
+export async function syncItems<T extends SyncItem>(
+  source: ItemSource<T>,
+  collection: Collection,
+  store: SyncStore<T>,
+  options: SyncOptions = {},
+): Promise<SyncSummary> {
+  const size = options.size ?? DEFAULT_SYNC_SIZE;
+  const previousMark = await store.getMark(collection);
+  const progress: SyncProgress = { collection, pages: 0, fetched: 0, upserted: 0, removed: 0, skipped: 0, repeated: 0, mark: previousMark };
+
+  for await (const page of keysetPages(source, collection, SYNC_WFSTATUS, { size, from: previousMark, signal: options.signal })) {
+    const ops: StoreOp<T>[] = [];
+    for (const item of page.fresh) {
+      if (item.wfstatus === 'approved') ops.push({ op: 'upsert', item });
+      else if (item.wfstatus === 'archived' || item.wfstatus === 'deleted') ops.push({ op: 'remove', trcid: item.trcid });
+      else progress.skipped++;
+    }
+    const applied = await applyOps(store, collection, ops);
+    progress.pages++;
+    progress.fetched += page.items.length;
+    progress.repeated += page.items.length - page.fresh.length;
+    progress.upserted += applied.upserted;
+    progress.removed += applied.removed;
+    for (const item of page.items) progress.mark = laterOf(progress.mark, item.lastupdated);
+    options.onProgress?.({ ...progress });
+  }
+
+  if (progress.mark !== undefined && progress.mark !== previousMark) await store.putMark(collection, progress.mark);
+  return { ...progress, previousMark };
+}
