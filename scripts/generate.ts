@@ -5,7 +5,8 @@
 // Outputs (each starts with a banner naming this command):
 //   openapi.yaml               bundled spec (redocly bundle): one file, components with $ref
 //   openapi.json               the same document as JSON, with a top-level `x-generated` note
-//   openapi.dereferenced.json  every $ref inlined, for tools with weak $ref support
+//   openapi.dereferenced.json  every $ref inlined (except the back-reference of a recursive
+//                              schema), for tools with weak $ref support
 //   types.ts                   openapi-typescript 7.13 types for openapi-fetch
 //   README.md                  what these files are and how they are made
 //
@@ -46,7 +47,7 @@ Everything here is written by \`${REBUILD}\` from \`${SPEC_ROOT}\` and checked b
 |---|---|---|
 | \`openapi.yaml\` | The bundled spec: one document, shared parts under \`components\` and referenced with \`$ref\`. Prism, the docs and the type generator read it. | \`redocly bundle\` |
 | \`openapi.json\` | The same document as JSON, for code that loads it with \`import\` or \`JSON.parse\` (ajv validators). | \`redocly bundle\`, printed as JSON |
-| \`openapi.dereferenced.json\` | Every \`$ref\` inlined, for tools with weak \`$ref\` support. | \`redocly bundle --dereferenced\` |
+| \`openapi.dereferenced.json\` | Every \`$ref\` inlined, for tools with weak \`$ref\` support. Recursive schemas (sub-properties, ontology children) cannot be inlined: their back-references stay \`$ref\`s into \`components\`, which this file keeps. | \`redocly bundle\`, then \`dereference()\` in scripts/generate.ts |
 | \`types.ts\` | TypeScript types (\`paths\`, \`webhooks\`, \`components\`, \`operations\` and one root type per schema) for \`openapi-fetch\`. | \`openapi-typescript\` ${TYPEGEN_FLAGS.join(' ')} |
 
 Banners: the YAML and TypeScript files start with a comment naming the command. JSON cannot hold
@@ -57,22 +58,75 @@ specification extension that every tool ignores); this README is the human-reada
 from \`spec/\` directly.
 `;
 
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+function lookup(document: Json, ref: string): Json {
+  const segments = ref.slice(2).split('/').map((s) => decodeURIComponent(s).replaceAll('~1', '/').replaceAll('~0', '~'));
+  let node: Json | undefined = document;
+  for (const segment of segments) {
+    node = node && typeof node === 'object' && !Array.isArray(node) ? node[segment] : undefined;
+    if (node === undefined) throw new Error(`unresolvable $ref ${ref}`);
+  }
+  return node;
+}
+
+/**
+ * Inlines every local `$ref` of the bundled document. `redocly bundle --dereferenced` cannot
+ * print JSON when a schema is recursive (a property's sub-properties, an ontology node's
+ * children), so this keeps exactly those back-references as `$ref`s into `components`, which
+ * stay in the document (themselves dereferenced). Siblings of a `$ref` (summary, description)
+ * override the inlined target's, as OpenAPI 3.1 says.
+ */
+export function dereference(document: Record<string, unknown>): Record<string, unknown> {
+  const root = document as { [key: string]: Json };
+  const visit = (node: Json, stack: readonly string[]): Json => {
+    if (Array.isArray(node)) return node.map((child) => visit(child, stack));
+    if (!node || typeof node !== 'object') return node;
+    const ref = node.$ref;
+    if (typeof ref === 'string' && ref.startsWith('#/')) {
+      const { $ref: _ignored, ...siblings } = node;
+      if (stack.includes(ref)) return { ...node };
+      const target = visit(lookup(root, ref), [...stack, ref]);
+      if (Object.keys(siblings).length === 0) return target;
+      const extra = visit(siblings, stack) as { [key: string]: Json };
+      return target && typeof target === 'object' && !Array.isArray(target) ? { ...target, ...extra } : target;
+    }
+    const out: { [key: string]: Json } = {};
+    for (const [key, child] of Object.entries(node)) out[key] = visit(child, stack);
+    return out;
+  };
+  const out: { [key: string]: Json } = {};
+  for (const [key, value] of Object.entries(root)) {
+    if (key !== 'components' || !value || typeof value !== 'object' || Array.isArray(value)) {
+      out[key] = visit(value, []);
+      continue;
+    }
+    const components: { [key: string]: Json } = {};
+    for (const [kind, map] of Object.entries(value)) {
+      const entries: { [key: string]: Json } = {};
+      for (const [name, component] of Object.entries((map ?? {}) as { [key: string]: Json })) {
+        entries[name] = visit(component, [`#/components/${kind}/${name}`]);
+      }
+      components[kind] = entries;
+    }
+    out[key] = components;
+  }
+  return out;
+}
+
 /** Writes every generated file into `outDir` and returns their names. */
 export async function generate(outDir: string): Promise<string[]> {
   fs.mkdirSync(outDir, { recursive: true });
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-generate-'));
   try {
     const bundledYaml = path.join(work, 'openapi.yaml');
-    const dereferencedJson = path.join(work, 'openapi.dereferenced.json');
     await mustRun(bins.redocly, ['bundle', SPEC_ROOT, '--output', bundledYaml]);
-    await mustRun(bins.redocly, ['bundle', SPEC_ROOT, '--dereferenced', '--ext', 'json', '--output', dereferencedJson]);
 
     const bundledText = fs.readFileSync(bundledYaml, 'utf8');
     const bundled = YAML.parse(bundledText) as Record<string, unknown>;
     fs.writeFileSync(path.join(outDir, 'openapi.yaml'), `# ${NOTE}\n${bundledText.endsWith('\n') ? bundledText : `${bundledText}\n`}`);
     fs.writeFileSync(path.join(outDir, 'openapi.json'), json(withNote(bundled)));
-    const dereferenced = JSON.parse(fs.readFileSync(dereferencedJson, 'utf8')) as Record<string, unknown>;
-    fs.writeFileSync(path.join(outDir, 'openapi.dereferenced.json'), json(withNote(dereferenced)));
+    fs.writeFileSync(path.join(outDir, 'openapi.dereferenced.json'), json(withNote(dereference(bundled))));
 
     // openapi-typescript lints with its own (older) Redocly first; it gets a minimal config.
     const typesTmp = path.join(work, 'types.ts');

@@ -113,7 +113,8 @@ describe.skipIf(!hasChromium && !inCI)('API reference page (docs/build/index.htm
     expect(list).toBeDefined();
     await page.locator('.menu-item-type-group > a > [data-testid="menu-item-label"]', { hasText: 'Events' }).first().click();
     await page.locator(`[data-component-name="Menu/MenuItem"] [data-text="${list?.summary}"]`).first().click();
-    await expect.poll(() => page.evaluate(() => [...document.querySelectorAll('h1, h2')].map((h) => h.textContent?.trim())), { timeout: 10_000 }).toContain(list?.summary);
+    const headings = (): Promise<string[]> => page.locator('h1, h2').allTextContents().then((texts) => texts.map((t) => t.trim()));
+    await expect.poll(headings, { timeout: 10_000 }).toContain(list?.summary);
     await page.screenshot({ path: SCREENSHOT });
     expect(fs.statSync(SCREENSHOT).size).toBeGreaterThan(10_000);
   });
