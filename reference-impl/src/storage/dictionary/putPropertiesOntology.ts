@@ -1,0 +1,16 @@
+import type { Queryable } from '../db.ts';
+import type { OntologyBody, PropertyOntology } from '../../dictionary/types.ts';
+import { putOntologyOverride } from './putOntologyOverride.ts';
+
+/**
+ * PUT /dictionary/propertiesOntology?accountId= (ONTO-017, DICT-004): the body replaces the
+ * account's property ontology whole. Check the body first (schema, then checkPropertyOntology) and
+ * that the account exists (DEC-DICT-005); afterwards tell the ontology cache (`invalidate`).
+ * Answers the `lastModified` the server set.
+ */
+export async function putPropertiesOntology(
+  db: Queryable,
+  params: { accountId: string; ontology: OntologyBody<PropertyOntology> },
+): Promise<{ lastModified: string; changed: boolean }> {
+  return putOntologyOverride(db, { kind: 'properties', accountId: params.accountId, ontology: params.ontology });
+}
