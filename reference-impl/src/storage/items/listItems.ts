@@ -1,0 +1,77 @@
+import type { EntityType } from '../../domain/entityRules.ts';
+import type { WfStatus } from '../../domain/workflow.ts';
+import type { Queryable } from '../db.ts';
+import { ITEM_COLUMNS, type StoredItem } from './itemRow.ts';
+
+/** The sortable root fields (DEC-LIST-003), with the column each sorts on. */
+export const ITEM_SORT_COLUMNS = {
+  lastupdated: 'lastupdated',
+  creationdate: 'creationdate',
+  title: 'title',
+  trcid: 'trcid',
+  id: 'id',
+  slug: 'slug',
+  wfstatus: 'wfstatus',
+  entitytype: 'entitytype',
+  userorganisation: 'userorganisation',
+  externalId: 'external_id',
+} as const;
+export type ItemSortField = keyof typeof ITEM_SORT_COLUMNS;
+export const ITEM_SORT_FIELDS = Object.keys(ITEM_SORT_COLUMNS) as ItemSortField[];
+
+export interface ItemScope {
+  /** Organisations whose items the caller may see; 'all' for super admins. */
+  userorganisations: readonly string[] | 'all';
+  /** Statuses the caller may see; 'all' for super admins. */
+  wfstatus: readonly string[] | 'all';
+}
+
+export interface ListItemsParams {
+  entitytype: EntityType;
+  /** Always applied: nothing outside the scope is returned, whatever the filters ask (SCOPE-001). */
+  scope: ItemScope;
+  /** Requested statuses; absent: every status but `deleted` (DEC-LIST-006). Intersected with the scope. */
+  wfstatus?: readonly WfStatus[];
+  /** true: only `approved`; false: every other status (DEC-LIST-007). */
+  published?: boolean;
+  /** Inclusive lower bound, `lastupdated >= value` (FILTER-001). */
+  lastupdatedFrom?: Date;
+  trcid?: string;
+  /** Default `lastupdated` (SORT-002). */
+  sortField?: ItemSortField;
+  /** Default DESC (SORT-003). */
+  sortOrder?: 'ASC' | 'DESC';
+  limit: number;
+  offset?: number;
+}
+
+/**
+ * One page of a collection, filtered and sorted; every order ends with `id` ascending, so pages
+ * of one result never overlap or skip rows on ties (DEC-LIST-003).
+ */
+export async function listItems(db: Queryable, params: ListItemsParams): Promise<StoredItem[]> {
+  const { limit, offset = 0, sortField = 'lastupdated', sortOrder = 'DESC' } = params;
+  if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`listItems: limit must be a whole number >= 0 (received: ${limit})`);
+  if (!Number.isSafeInteger(offset) || offset < 0) throw new RangeError(`listItems: offset must be a whole number >= 0 (received: ${offset})`);
+  if (!Object.hasOwn(ITEM_SORT_COLUMNS, sortField)) throw new RangeError(`listItems: unknown sortField ${sortField}`);
+  if (sortOrder !== 'ASC' && sortOrder !== 'DESC') throw new RangeError(`listItems: sortOrder must be ASC or DESC (received: ${String(sortOrder)})`);
+
+  const values: unknown[] = [];
+  const param = (value: unknown): string => `$${values.push(value)}`;
+  const where = [`entitytype = ${param(params.entitytype)}`];
+  if (params.scope.userorganisations !== 'all') where.push(`userorganisation = ANY(${param([...params.scope.userorganisations])}::text[])`);
+  if (params.scope.wfstatus !== 'all') where.push(`wfstatus = ANY(${param([...params.scope.wfstatus])}::text[])`);
+  if (params.wfstatus === undefined) where.push(`wfstatus <> 'deleted'`);
+  else where.push(`wfstatus = ANY(${param([...params.wfstatus])}::text[])`);
+  if (params.published !== undefined) where.push(params.published ? `wfstatus = 'approved'` : `wfstatus <> 'approved'`);
+  if (params.lastupdatedFrom !== undefined) where.push(`lastupdated >= ${param(params.lastupdatedFrom)}`);
+  if (params.trcid !== undefined) where.push(`trcid = ${param(params.trcid)}`);
+
+  const column = ITEM_SORT_COLUMNS[sortField];
+  const order = column === 'id' ? `id ${sortOrder}` : `${column} ${sortOrder}, id ASC`;
+  const { rows } = await db.query<StoredItem>(
+    `SELECT ${ITEM_COLUMNS} FROM items WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ${param(limit)} OFFSET ${param(offset)}`,
+    values,
+  );
+  return rows;
+}
