@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pkg from '../../package.json' with { type: 'json' };
+import createClient from 'openapi-fetch';
 import { createTransport, USER_AGENT } from './transport.ts';
 import type { WaitEvent } from './retry.ts';
 
@@ -183,6 +184,34 @@ describe('createTransport', () => {
       expect(sockets.size).toBeLessThanOrEqual(2);
     } finally {
       server.off('connection', onConn);
+      await transport.close();
+    }
+  });
+
+  it('when openapi-fetch is given the transport as its fetch, then typed calls go through it with retries', async () => {
+    // A hand-written paths type until generated/types.ts exists.
+    interface Paths {
+      '/events': {
+        get: {
+          parameters: { query?: { size?: number; lastupdated?: string } };
+          responses: { 200: { content: { 'application/json': { status: number; n: number } } } };
+        };
+      };
+    }
+    const t = fakeTimers();
+    const transport = createTransport({ retry: t.retry });
+    const path = `/events?size=2&lastupdated=2026-03-01T11%3A00%3A00.000123%2B01%3A00`;
+    scripts.set(path, [{ status: 429, headers: { 'retry-after': '1' } }]);
+    try {
+      const client = createClient<Paths>({ baseUrl: base, fetch: transport.fetch });
+      const before = seen.length;
+      const { data, response } = await client.GET('/events', { params: { query: { size: 2, lastupdated: '2026-03-01T11:00:00.000123+01:00' } } });
+      expect(response.status).toBe(200);
+      expect(data).toMatchObject({ status: 200 });
+      expect(response).toBeInstanceOf(Response);
+      expect(seen.slice(before).map((s) => s.url)).toEqual([path, path]);
+      expect(t.waits).toHaveLength(1);
+    } finally {
       await transport.close();
     }
   });
