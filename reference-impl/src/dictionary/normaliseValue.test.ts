@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { normaliseValue, readBoolean } from './normaliseValue.ts';
 import { stripHtml } from './stripHtml.ts';
@@ -113,6 +114,21 @@ describe('stripHtml', () => {
 
   it('when line breaks and list items separate words, then they become line breaks', () => {
     expect(stripHtml('a<br>b<ul><li>c</li><li>d</li></ul>')).toBe('a\nb\nc\nd');
+  });
+
+  it('when markup is escaped many times over, then still no tag comes out [DT-010]', () => {
+    let escaped = '<b>vet</b>';
+    for (let i = 0; i < 12; i++) escaped = escaped.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    expect(stripHtml(escaped)).not.toMatch(/<[A-Za-z/!?]/);
+  });
+
+  it('for any text, the result holds no tag and stripping it again changes nothing [DT-010]', () => {
+    const piece = fc.constantFrom('<', '>', '&', ';', 'amp', 'lt', 'gt', '#39', '<b>', '</p>', '<br>', '<script>', 'a', ' ', '\n', 'é', '"');
+    fc.assert(fc.property(fc.array(piece, { maxLength: 30 }).map((parts) => parts.join('')), (text) => {
+      const once = stripHtml(text);
+      expect(once).not.toMatch(/<[A-Za-z/!?]/);
+      expect(stripHtml(once)).toBe(once);
+    }), { numRuns: 500 });
   });
 
   it('when text compares with < and >, then those stay', () => {

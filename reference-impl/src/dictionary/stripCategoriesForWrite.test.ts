@@ -37,19 +37,21 @@ describe('stripCategoriesForWrite', () => {
     expect(stripCategoriesForWrite(undefined)).toEqual({ types: [], categories: [] });
   });
 
-  it('when the ontology is known, then per-language values of properties other than freetext and url are dropped', () => {
+  it('when the ontology is known, then per-language values of properties other than freetext and url are dropped and data is stripped of HTML [DT-010]', () => {
     const properties = indexPropertyOntology(loadBaseOntologies().properties);
     const stored = stripCategoriesForWrite({
       categories: [
         { catid: 'p-1001', value: 'true', categoryTranslations: [{ lang: 'nl', value: 'ja' }] },
         { catid: 'p-1301', categoryTranslations: [{ lang: 'en', value: 'https://example.nl/en/' }] },
         { catid: 'p-9999', categoryTranslations: [{ lang: 'en', value: 'kept: unknown datatype' }] },
+        { catid: 'p-1005', value: '<p>Drempelvrij</p><script>x()</script>' },
       ],
     }, properties);
     expect(stored.categories).toEqual([
       { catid: 'p-1001', value: 'true' },
       { catid: 'p-1301', categoryTranslations: [{ lang: 'en', value: 'https://example.nl/en/' }] },
       { catid: 'p-9999', categoryTranslations: [{ lang: 'en', value: 'kept: unknown datatype' }] },
+      { catid: 'p-1005', value: 'Drempelvrij' },
     ]);
   });
 });
