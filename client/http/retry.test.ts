@@ -95,6 +95,16 @@ describe('createRetryPolicy', () => {
     expect(h.slept).toHaveLength(2);
   });
 
+  it('when the error is not a network error (e.g. an invalid URL), then it is thrown at once', async () => {
+    const h = harness();
+    const bug = new TypeError('Failed to parse URL from nope');
+    await expect(h.policy.run(async () => Promise.reject(bug))).rejects.toBe(bug);
+    const reset = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+    let calls = 0;
+    await h.policy.run(async () => (calls++ === 0 ? Promise.reject(reset) : response({ status: 200 })));
+    expect(h.waits.map((w) => w.reason)).toEqual(['network-error']);
+  });
+
   it('when the caller aborts, then the abort is not retried', async () => {
     const h = harness();
     const ac = new AbortController();

@@ -11,6 +11,8 @@
 //   one that would overrun the time budget is not taken, the last answer is returned instead.
 // - Every wait is reported through `onWait` before it starts.
 
+import { setTimeout as wait } from 'node:timers/promises';
+
 export type RetryReason = 'rate-limited' | 'server-error' | 'network-error';
 
 export interface WaitEvent {
@@ -84,7 +86,6 @@ export type ResolvedRetryOptions = Required<Omit<RetryOptions, 'onWait' | 'onGiv
 export const DEFAULT_IDEMPOTENT_METHODS = ['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE'] as const;
 
 export async function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  const { setTimeout: wait } = await import('node:timers/promises');
   await wait(ms, undefined, { signal });
 }
 
@@ -138,11 +139,19 @@ export function backoffDelay(retryNumber: number, o: Pick<ResolvedRetryOptions, 
   return Math.max(o.minDelayMs, Math.floor(random * ceiling));
 }
 
-/** Errors worth another attempt: anything thrown by fetch except the caller's abort. */
+/**
+ * Errors worth another attempt: fetch's "fetch failed" and errors carrying a socket or undici
+ * code (ECONNRESET, ECONNREFUSED, UND_ERR_HEADERS_TIMEOUT, …), anywhere in the cause chain.
+ * Not the caller's abort, and not programming errors such as an invalid URL.
+ */
 export function isNetworkError(error: unknown, signal?: AbortSignal): boolean {
   if (signal?.aborted) return false;
-  const name = (error as { name?: unknown } | null)?.name;
-  return name !== 'AbortError';
+  for (let e = error as { name?: unknown; message?: unknown; code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (e.name === 'AbortError') return false;
+    if (e.message === 'fetch failed') return true;
+    if (typeof e.code === 'string' && /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(e.code)) return true;
+  }
+  return false;
 }
 
 export function createRetryPolicy(options: RetryOptions = {}): RetryPolicy {
