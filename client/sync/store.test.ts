@@ -1,28 +1,46 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
 import { createMemoryStore } from './memoryStore.ts';
-import { createSqlStore, type SqlDatabase } from './sqlStore.ts';
+import { createSqlStore, pgPoolDatabase, type PgPoolLike, type SqlDatabase } from './sqlStore.ts';
 import { applyOps, type StoreOp, type SyncStore } from './store.ts';
 import { syncItems } from './syncItems.ts';
 import { reconcile } from './reconcile.ts';
 import { createFakeContentService, type FakeItem } from './testing/fakeContentService.ts';
 import type { Collection, SyncItem } from './types.ts';
 
+// Real PostgreSQL runs too when CLIENT_TEST_DATABASE_URL is set (postgres://…); tables get a
+// per-run prefix and are dropped afterwards.
+const PG_URL = process.env.CLIENT_TEST_DATABASE_URL;
+const RUN = Math.random().toString(36).slice(2, 8);
 let pglite: PGlite;
+let pool: pg.Pool | undefined;
 let prefixes = 0;
+const pgTables: string[] = [];
 beforeAll(async () => {
   pglite = await PGlite.create();
+  if (PG_URL) pool = new pg.Pool({ connectionString: PG_URL, max: 2 });
 });
 afterAll(async () => {
   await pglite.close();
+  if (pool) {
+    for (const t of pgTables) await pool.query(`DROP TABLE IF EXISTS ${t}`);
+    await pool.end();
+  }
 });
 
 const freshSql = <T extends SyncItem>() => createSqlStore<T>({ db: pglite as unknown as SqlDatabase, prefix: `t${++prefixes}_` });
+const freshPg = <T extends SyncItem>() => {
+  const store = createSqlStore<T>({ db: pgPoolDatabase(pool as unknown as PgPoolLike), prefix: `cs_test_${RUN}_${++prefixes}_` });
+  pgTables.push(store.tables.items, store.tables.marks);
+  return store;
+};
 
 const kinds: Array<[string, <T extends SyncItem>() => SyncStore<T>]> = [
   ['memory', () => createMemoryStore()],
   ['sql (PGlite)', freshSql],
+  ...(PG_URL ? [['sql (PostgreSQL)', freshPg] as [string, <T extends SyncItem>() => SyncStore<T>]] : []),
 ];
 
 const item = (trcid: string, extra: Record<string, unknown> = {}): SyncItem => ({
@@ -121,8 +139,8 @@ describe('createSqlStore', () => {
     expect(() => createSqlStore({ db: pglite as unknown as SqlDatabase, prefix: 'x; DROP TABLE y; --' })).toThrow(RangeError);
   });
 
-  it('when a batch fails half way, then nothing of it is written', async () => {
-    const store = freshSql();
+  it.each([['PGlite', () => freshSql()], ...(PG_URL ? [['PostgreSQL', () => freshPg()] as const] : [])] as const)('when a batch fails half way on %s, then nothing of it is written', async (_name, make) => {
+    const store = make();
     await store.upsert('events', item('kept'));
     const bad = { trcid: 'bad', toJSON: () => undefined } as unknown as SyncItem; // serialises to no JSON: the INSERT fails
     await expect(store.applyBatch('events', [{ op: 'remove', trcid: 'kept' }, { op: 'upsert', item: item('new') }, { op: 'upsert', item: bad }])).rejects.toThrow();
