@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import { stripCategoriesForWrite } from '../dictionary/stripCategoriesForWrite.ts';
+import { HttpError, badRequest } from '../http/HttpError.ts';
+import { normaliseCalendarForWrite } from './calendar.ts';
+import { assertEntityRules, resolveWriteEntitytype, type Collection, type EntityType } from './entityRules.ts';
+import { normaliseWfstatus, type StoredWfStatus } from './workflow.ts';
+
+// Turns a POST or PUT body (already checked against the spec: unknown root fields are refused
+// there) into what storage keeps: the server columns and the document.
+
+type Loose = Record<string, unknown>;
+
+export interface WritingToken {
+  /** Organisations whose items the token may write; 'all' for super admins (DEC-ITEM-007). */
+  organisations: readonly string[] | 'all';
+  /** The organisations of the token's account, in order: the first writable one is the default. */
+  accountOrganisations: readonly string[];
+}
+
+export interface PrepareItemWriteParams {
+  collection: Collection;
+  body: unknown;
+  token: WritingToken;
+  /** The stored item a PUT replaces; absent on create. */
+  existing?: { trcid: string; userorganisation: string; externalId: string | null };
+  /** For tests: the UUID inside generated trcids. */
+  newUuid?: () => string;
+}
+
+/** Columns and document of the write; the field names match storage's insertItem/updateItem. */
+export interface PreparedItem {
+  entitytype: EntityType;
+  trcid: string;
+  wfstatus: StoredWfStatus;
+  userorganisation: string;
+  externalId: string | null;
+  slug: string | null;
+  title: string | null;
+  doc: Loose;
+}
+
+// Fields kept in columns (not in the document) or set by the server (DEC-ITEM-005): the
+// server-set ones are accepted in a body and ignored, so a GET-modify-PUT round trip works;
+// `isprivate` is accepted and dropped (ITEM-018).
+const COLUMN_FIELDS = ['trcid', 'entitytype', 'wfstatus', 'userorganisation', 'externalId', 'slug'];
+const IGNORED_FIELDS = ['id', 'creationdate', 'lastupdated', 'published', 'deleted', 'offline', 'isprivate'];
+
+export function prepareItemWrite(params: PrepareItemWriteParams): PreparedItem {
+  const { body, existing } = params;
+  if (!isObject(body)) throw badRequest('/', `the request body must be a JSON object (received: ${describe(body)})`);
+  assertNoNulCharacters(body, '');
+
+  const entitytype = resolveWriteEntitytype(params.collection, body.entitytype);
+  assertEntityRules(entitytype, body);
+  const wfstatus = normaliseWfstatus(body.wfstatus);
+  const trcid = resolveTrcid(body.trcid, existing, params.newUuid ?? randomUUID);
+  const userorganisation = resolveUserorganisation(body.userorganisation, existing, params.token);
+  const externalId = typeof body.externalId === 'string' ? body.externalId : existing?.externalId ?? null;
+  const slug = typeof body.slug === 'string' ? body.slug : null;
+
+  const doc: Loose = {};
+  for (const [field, value] of Object.entries(body)) {
+    if (value === null || value === undefined || COLUMN_FIELDS.includes(field) || IGNORED_FIELDS.includes(field)) continue;
+    doc[field] = value;
+  }
+  if (doc.trcItemCategories !== undefined) doc.trcItemCategories = stripCategoriesForWrite(doc.trcItemCategories);
+  if (doc.calendar !== undefined) doc.calendar = normaliseCalendarForWrite(doc.calendar);
+  if (isObject(doc.seoMetadata) && 'schemaOrg' in doc.seoMetadata) {
+    const { schemaOrg: _generated, ...seoMetadata } = doc.seoMetadata;
+    doc.seoMetadata = seoMetadata;
+  }
+  assertOneDetailPerLanguage(doc.trcItemDetails);
+
+  return { entitytype, trcid, wfstatus, userorganisation, externalId, slug, title: sortTitle(doc), doc };
+}
+
+/**
+ * The title lists sort on (DEC-LIST-003): the title in `translations.primaryLanguage`, else the
+ * title of the first `trcItemDetails` entry; null when there is none.
+ */
+export function sortTitle(item: Readonly<Loose>): string | null {
+  const details = Array.isArray(item.trcItemDetails) ? item.trcItemDetails.filter(isObject) : [];
+  const primary = isObject(item.translations) ? item.translations.primaryLanguage : undefined;
+  const inPrimary = primary === undefined ? undefined : details.find((d) => d.lang === primary);
+  const title = (inPrimary ?? details[0])?.title;
+  return typeof title === 'string' ? title : null;
+}
+
+/** DEC-ITEM-006: generated when absent on create; fixed once stored. */
+function resolveTrcid(value: unknown, existing: PrepareItemWriteParams['existing'], newUuid: () => string): string {
+  if (value !== undefined && value !== null && (typeof value !== 'string' || value.trim() === '')) {
+    throw badRequest('/trcid', `trcid must be a non-empty string (received: ${describe(value)})`);
+  }
+  if (existing === undefined) return typeof value === 'string' ? value : `trc-${newUuid()}`;
+  if (typeof value === 'string' && value !== existing.trcid) {
+    throw badRequest('/trcid', `trcid cannot be changed (stored: ${JSON.stringify(existing.trcid)}, received: ${JSON.stringify(value)})`);
+  }
+  return existing.trcid;
+}
+
+/**
+ * DEC-ITEM-007: a sent organisation must be one the token may write (403 otherwise). Absent on
+ * create: the first organisation of the token's account that it may write. Absent on PUT: the
+ * stored one is kept (a full replacement keeps server-side ownership).
+ */
+function resolveUserorganisation(value: unknown, existing: PrepareItemWriteParams['existing'], token: WritingToken): string {
+  const writable = (organisation: string) => token.organisations === 'all' || token.organisations.includes(organisation);
+  if (value !== undefined && value !== null) {
+    if (typeof value !== 'string' || value === '') throw badRequest('/userorganisation', `userorganisation must be a non-empty string (received: ${describe(value)})`);
+    if (!writable(value)) {
+      throw new HttpError(403, { message: `userorganisation ${JSON.stringify(value)} is not one of this token's organisations`, details: [{ pointer: '/userorganisation', message: 'not one of this token\'s organisations' }] });
+    }
+    return value;
+  }
+  if (existing !== undefined) return existing.userorganisation;
+  const fallback = token.accountOrganisations.find(writable) ?? (token.organisations === 'all' ? undefined : token.organisations[0]);
+  if (fallback === undefined) throw badRequest('/userorganisation', 'userorganisation is required: the token\'s account has no organisation to default to');
+  return fallback;
+}
+
+function assertOneDetailPerLanguage(details: unknown): void {
+  if (!Array.isArray(details)) return;
+  const seen = new Map<unknown, number>();
+  details.forEach((detail, index) => {
+    const lang = isObject(detail) ? detail.lang : undefined;
+    if (lang === undefined) return;
+    const first = seen.get(lang);
+    if (first !== undefined) {
+      throw badRequest(`/trcItemDetails/${index}/lang`, `trcItemDetails holds one entry per language: ${JSON.stringify(lang)} appears at ${first} and ${index}`);
+    }
+    seen.set(lang, index);
+  });
+}
+
+/** PostgreSQL text and jsonb cannot hold U+0000: refuse it as a client error, not a storage failure. */
+function assertNoNulCharacters(value: unknown, pointer: string): void {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) throw badRequest(pointer || '/', `${pointer || 'the body'} contains the character U+0000, which cannot be stored`);
+  } else if (Array.isArray(value)) {
+    value.forEach((entry, index) => assertNoNulCharacters(entry, `${pointer}/${index}`));
+  } else if (isObject(value)) {
+    for (const [key, entry] of Object.entries(value)) {
+      const path = `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+      if (key.includes('\u0000')) throw badRequest(pointer || '/', `a field name under ${pointer || 'the body'} contains the character U+0000, which cannot be stored`);
+      assertNoNulCharacters(entry, path);
+    }
+  }
+}
+
+function describe(value: unknown): string {
+  return Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value === 'object' ? 'an object' : JSON.stringify(value);
+}
+
+function isObject(value: unknown): value is Loose {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
