@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import type { EntityType } from '../../domain/entityRules.ts';
+import { prepareItemWrite } from '../../domain/itemWrite.ts';
 import type { StoredWfStatus } from '../../domain/workflow.ts';
 import { UniqueViolationError } from '../errors.ts';
 import { describeEachEngine } from '../testing/testDb.ts';
@@ -165,5 +166,16 @@ describeEachEngine('item storage', (ctx) => {
     await expect(listItems(ctx.db, { ...base, limit: -1 })).rejects.toThrow(RangeError);
     await expect(listItems(ctx.db, { ...base, limit: 1, offset: 1.5 })).rejects.toThrow(RangeError);
     await expect(listItems(ctx.db, { ...base, limit: 1, sortField: 'doc' as never })).rejects.toThrow(RangeError);
+  });
+
+  it('when a prepared write is stored and replaced, then storage keeps exactly the prepared columns and document [DEC-ITEM-001] [WRITE-002]', async () => {
+    const token = { organisations: ['org-write'], accountOrganisations: ['org-write'] };
+    const body = { trcItemDetails: [{ lang: 'nl', title: 'Zomerconcert' }], calendar: { calendarType: 'none' }, isprivate: true };
+    const created = await insertItem(ctx.db, prepareItemWrite({ collection: 'venues', body, token }));
+    expect(created).toMatchObject({ entitytype: 'VENUE', wfstatus: 'readyforvalidation', userorganisation: 'org-write', title: 'Zomerconcert' });
+    expect(created.doc).toEqual({ trcItemDetails: [{ lang: 'nl', title: 'Zomerconcert' }], calendar: { calendarType: 'NONE' } });
+    const replacement = prepareItemWrite({ collection: 'venues', body: { wfstatus: 'approved', venueCapacity: { totalCapacity: 10 } }, token, existing: created });
+    const updated = await updateItem(ctx.db, { ...replacement, id: created.id });
+    expect(updated).toMatchObject({ id: created.id, trcid: created.trcid, wfstatus: 'approved', title: null, doc: { venueCapacity: { totalCapacity: 10 } } });
   });
 });
