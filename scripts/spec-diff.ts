@@ -150,7 +150,8 @@ async function main(): Promise<void> {
       const root = checkoutSpec(ref, path.join(work, 'base'));
       basePath = path.join(work, 'base.yaml');
       await bundle(root, basePath);
-      baseLabel = `${ref === short ? ref : `${ref} (${short})`}:${SPEC_ROOT}`;
+      const name = args[0] ? (args[0] === short ? short : `${args[0]} (${short})`) : `${short} (last commit on main that changed spec/)`;
+      baseLabel = `${name}:${SPEC_ROOT}`;
     }
     const headPath = path.join(work, 'head.yaml');
     await bundle(path.resolve(headFile ?? path.join(repoRoot, SPEC_ROOT)), headPath);
