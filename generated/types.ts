@@ -2348,7 +2348,13 @@ export interface components {
              * @constant
              */
             entitytype: "EVENEMENT";
-        } & (components["schemas"]["EventFields"] & WithRequired<components["schemas"]["TrcItemCommon"], "trcid" | "creationdate">);
+        } & (components["schemas"]["EventFields"] & WithRequired<components["schemas"]["TrcItemCommon"], "trcid" | "creationdate"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            entitytype: "EVENEMENT";
+        });
         /**
          * @description An event as a client writes it (`POST /events`, `PUT /events/{id}`). Every field is optional.
          *     `entitytype`, when sent, must be `EVENEMENT` (DEC-ITEM-008). Read-only fields (`id`,
@@ -2390,7 +2396,13 @@ export interface components {
              * @constant
              */
             entitytype: "EVENTGROUP";
-        } & (components["schemas"]["EventGroupFields"] & WithRequired<components["schemas"]["TrcItemCommon"], "trcid" | "creationdate">);
+        } & (components["schemas"]["EventGroupFields"] & WithRequired<components["schemas"]["TrcItemCommon"], "trcid" | "creationdate"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            entitytype: "EVENTGROUP";
+        });
         /**
          * @description An event group as a client writes it (`POST /eventgroups`, `PUT /eventgroups/{id}`). Every field
          *     is optional. `entitytype`, when sent, must be `EVENTGROUP` or its pre-May-2025 name
@@ -2770,7 +2782,13 @@ export interface components {
              * @constant
              */
             entitytype: "LOCATIE";
-        } & (components["schemas"]["LocationFields"] & WithRequired<components["schemas"]["TrcItemCommon"], "trcid" | "creationdate">);
+        } & (components["schemas"]["LocationFields"] & WithRequired<components["schemas"]["TrcItemCommon"], "trcid" | "creationdate"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            entitytype: "LOCATIE";
+        });
         /**
          * @description A location as a client writes it (`POST /locations`, `PUT /locations/{id}`). Every field is optional.
          *     `entitytype`, when sent, must be `LOCATIE` (DEC-ITEM-008). Read-only fields (`id`,
@@ -3109,7 +3127,13 @@ export interface components {
              * @constant
              */
             entitytype: "ROUTE";
-        } & (components["schemas"]["RouteFields"] & WithRequired<components["schemas"]["TrcItemCommon"], "trcid" | "creationdate">);
+        } & (components["schemas"]["RouteFields"] & WithRequired<components["schemas"]["TrcItemCommon"], "trcid" | "creationdate"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            entitytype: "ROUTE";
+        });
         /**
          * @description Difficulty of the route (DEC-ITEM-016).
          * @example easy
@@ -3318,6 +3342,11 @@ export interface components {
             primaryLanguage?: components["schemas"]["LanguageCode"];
         };
         /**
+         * @description Any TRCItem: an event, a location, a venue, an event group or a route, told apart by
+         *     `entitytype`. Each variant carries `entitytype` as a constant, so exactly one matches.
+         */
+        TrcItem: components["schemas"]["Event"] | components["schemas"]["Location"] | components["schemas"]["Venue"] | components["schemas"]["EventGroup"] | components["schemas"]["Route"];
+        /**
          * @description Classification of the item through the two ontologies: `types` from the type ontology and
          *     `categories` (properties) from the property ontology. Items store only ids (and values);
          *     labels and translations are filled in on every read from the ontology in force at that time, so
@@ -3509,7 +3538,13 @@ export interface components {
              * @constant
              */
             entitytype: "VENUE";
-        } & (components["schemas"]["VenueFields"] & WithRequired<components["schemas"]["TrcItemCommon"], "trcid" | "creationdate">);
+        } & (components["schemas"]["VenueFields"] & WithRequired<components["schemas"]["TrcItemCommon"], "trcid" | "creationdate"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            entitytype: "VENUE";
+        });
         /**
          * @description Capacity of a venue (venues only, DEC-ITEM-014, DEC-ITEM-015): total capacity in persons, the
          *     smallest and largest group it takes, the number of meeting rooms and the floor area in square
@@ -3598,6 +3633,8 @@ export interface components {
          */
         ListBadRequest: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Policy": components["headers"]["XRateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -3616,6 +3653,22 @@ export interface components {
         /** @description The request body is larger than the limit. */
         PayloadTooLarge: {
             headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description Missing, malformed, unknown, expired or revoked credentials (DEC-ERR-002). The per-IP rate limit
+         *     runs at the edge, before authentication, so this answer carries the rate limit headers too
+         *     (DEC-RATE-002).
+         */
+        RateLimitedUnauthorized: {
+            headers: {
+                "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Policy": components["headers"]["XRateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4041,6 +4094,7 @@ export type TimeSlot = components['schemas']['TimeSlot'];
 export type Timestamp = components['schemas']['Timestamp'];
 export type TokenResponse = components['schemas']['TokenResponse'];
 export type Translations = components['schemas']['Translations'];
+export type TrcItem = components['schemas']['TrcItem'];
 export type TrcItemCategories = components['schemas']['TrcItemCategories'];
 export type TrcItemCommon = components['schemas']['TrcItemCommon'];
 export type TrcItemDetail = components['schemas']['TrcItemDetail'];
@@ -4059,6 +4113,7 @@ export type ResponseForbidden = components['responses']['Forbidden'];
 export type ResponseListBadRequest = components['responses']['ListBadRequest'];
 export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
+export type ResponseRateLimitedUnauthorized = components['responses']['RateLimitedUnauthorized'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseUnsupportedMediaType = components['responses']['UnsupportedMediaType'];
@@ -4787,18 +4842,7 @@ export interface operations {
                     "application/json": components["schemas"]["DictionaryRoot"];
                 };
             };
-            /** @description Missing, malformed, unknown, expired or revoked credentials (DEC-ERR-002). The rate limit headers are sent here too. */
-            401: {
-                headers: {
-                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
-                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                    "X-RateLimit-Policy": components["headers"]["XRateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["RateLimitedUnauthorized"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -5076,7 +5120,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["ListBadRequest"];
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["RateLimitedUnauthorized"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -5340,7 +5384,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["ListBadRequest"];
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["RateLimitedUnauthorized"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -5726,7 +5770,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["ListBadRequest"];
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["RateLimitedUnauthorized"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -5984,7 +6028,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["ListBadRequest"];
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["RateLimitedUnauthorized"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -6298,7 +6342,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["ListBadRequest"];
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["RateLimitedUnauthorized"];
             429: components["responses"]["TooManyRequests"];
         };
     };
