@@ -90,12 +90,14 @@ describeEachEngine('lastupdated stamping under concurrent commits', (ctx) => {
       return insertItem(tx, draft(o));
     });
     await started.promise;
-    const t2Item = await ctx.db.transaction((tx) => insertItem(tx, draft(o)));
-
-    const between = await sync(ctx.db, o, 10);
-    expect(between.seen.map((i) => i.id)).toEqual([t2Item.id]);
-
-    release.resolve();
+    let t2Item, between;
+    try {
+      t2Item = await ctx.db.transaction((tx) => insertItem(tx, draft(o)));
+      between = await sync(ctx.db, o, 10);
+      expect(between.seen.map((i) => i.id)).toEqual([t2Item.id]);
+    } finally {
+      release.resolve(); // never leave T1 open: the Db could not close
+    }
     const t1Item = await t1;
     expect(t1Item.lastupdated.getTime()).toBeGreaterThan(t2Item.lastupdated.getTime());
     const after = await sync(ctx.db, o, 10, between.mark);
@@ -115,12 +117,15 @@ describeEachEngine('lastupdated stamping under concurrent commits', (ctx) => {
     let t2Done = false;
     const t2 = ctx.db.transaction((tx) => insertItem(tx, draft(o))).then((item) => { t2Done = true; return item; });
 
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(t2Done).toBe(false); // T2 cannot stamp while T1 holds the stamp row
-    const before = await sync(ctx.db, o, 10);
-    expect(before.seen).toEqual([]);
-
-    release.resolve();
+    let before;
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(t2Done).toBe(false); // T2 cannot stamp while T1 holds the stamp row
+      before = await sync(ctx.db, o, 10);
+      expect(before.seen).toEqual([]);
+    } finally {
+      release.resolve(); // never leave T1 open: the Db could not close
+    }
     const [t1Item, t2Item] = await Promise.all([t1, t2]);
     expect(t2Item.lastupdated.getTime()).toBeGreaterThan(t1Item.lastupdated.getTime());
     const after = await sync(ctx.db, o, 10, before.mark);
