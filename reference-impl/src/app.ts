@@ -1,0 +1,63 @@
+import express, { type RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import { createBearerResolver, type SessionVerifier } from './auth/resolveBearer.ts';
+import { authenticate } from './http/authenticate.ts';
+import { errorHandler, notFound } from './http/errorHandler.ts';
+import { loadOpenApiDocument } from './http/openapiDocument.ts';
+import { createRequestValidator, type SizeCapRule } from './http/validateRequest.ts';
+import { rateLimit } from './ratelimit/middleware.ts';
+import type { RateLimitStore } from './ratelimit/store.ts';
+import { healthRoutes } from './routes/health.ts';
+import type { Db } from './storage/db.ts';
+
+/** What the app is built from. Clock and stores are injectable so tests control them. */
+export interface AppDeps {
+  db: Db;
+  logger: Logger;
+  rateLimitStore: RateLimitStore;
+  /** Milliseconds since the epoch. */
+  now: () => number;
+  sessions?: SessionVerifier;
+}
+
+/** What every route module receives. */
+export interface RouteContext extends AppDeps {
+  config: Config;
+  /** Middleware validating the request of an operation against the spec. */
+  validate: ReturnType<typeof createRequestValidator>;
+  /** Rejects requests without a valid bearer token (401). */
+  auth: RequestHandler;
+  /** The per-IP limit of the list endpoints and `/dictionary` (RATE-001); a no-op when disabled. */
+  rateLimited: RequestHandler;
+  /** LIMIT-002/003 for the `size` of the item lists. */
+  sizeCap: SizeCapRule;
+}
+
+export const BASE_PATH = '/api';
+
+export function createApp(config: Config, deps: AppDeps): express.Express {
+  const doc = loadOpenApiDocument();
+  const context: RouteContext = {
+    ...deps,
+    config,
+    validate: createRequestValidator(doc),
+    auth: authenticate({ resolve: createBearerResolver({ db: deps.db, sessions: deps.sessions }) }),
+    rateLimited: config.rateLimitEnabled ? rateLimit({ store: deps.rateLimitStore }) : (_req, _res, next) => next(),
+    sizeCap: { max: 2000, enforcedFrom: config.sizeCapEnforcedFrom, now: deps.now },
+  };
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  app.set('query parser', 'simple');
+  app.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
+
+  const api = express.Router();
+  api.use(healthRoutes(context));
+  app.use(BASE_PATH, api);
+
+  app.use(notFound({ doc, basePath: BASE_PATH }));
+  app.use(errorHandler({ logger: deps.logger }));
+  return app;
+}

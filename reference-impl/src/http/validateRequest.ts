@@ -1,0 +1,255 @@
+import type { Request, RequestHandler, Response } from 'express';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { badRequest, HttpError, type HttpErrorDetail } from './HttpError.ts';
+import { indexOperations, loadOpenApiDocument, resolveRef, type JsonObject, type OperationRef } from './openapiDocument.ts';
+
+// Request validation compiled from the spec's own schemas (the spec is the single source of
+// truth): path, query and header parameters are coerced from strings by their schema type, then
+// validated with ajv; JSON bodies are validated as they are. Handlers read the result through
+// `validated(res)` and never look at raw `req.query`.
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+const SPEC_ID = 'openapi.json';
+const MAX_DETAILS = 20;
+
+export interface ValidatedRequest {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  headers: Record<string, unknown>;
+  body: unknown;
+}
+
+/** The one rule the schema cannot hold: an oversized `size` on the item lists (LIMIT-002/003, ERR-001). */
+export interface SizeCapRule {
+  max: number;
+  enforcedFrom: Date;
+  now: () => number;
+}
+
+interface CompiledParameter {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required: boolean;
+  kind: 'integer' | 'number' | 'boolean' | 'array' | 'string' | 'other';
+  itemKind: 'integer' | 'number' | 'boolean' | 'string' | 'other';
+  validate: ValidateFunction;
+  schema: JsonObject;
+}
+
+interface CompiledOperation {
+  ref: OperationRef;
+  parameters: CompiledParameter[];
+  body?: { required: boolean; validate: ValidateFunction };
+}
+
+export interface RequestValidator {
+  /** Middleware validating the request of `operationId`; `sizeCap` applies LIMIT-002/003 to `size`. */
+  (operationId: string, options?: { sizeCap?: SizeCapRule }): RequestHandler;
+  operations: ReadonlyMap<string, OperationRef>;
+}
+
+export function createRequestValidator(doc: JsonObject = loadOpenApiDocument()): RequestValidator {
+  const ajv = new Ajv2020({ strict: false, allErrors: true, coerceTypes: false, useDefaults: false });
+  addFormats(ajv);
+  ajv.addSchema(doc, SPEC_ID);
+  const operations = indexOperations(doc);
+  const compiled = new Map<string, CompiledOperation>();
+
+  function compileOperation(operationId: string): CompiledOperation {
+    const ref = operations.get(operationId);
+    if (ref === undefined) throw new Error(`validateRequest: no operation ${operationId} in the spec`);
+    // Every schema is compiled by its pointer into the document, so its `$ref`s resolve there.
+    const pathPointer = ref.pointer.slice(1, ref.pointer.lastIndexOf('/'));
+    const raw = [
+      ...((ref.pathItem.parameters as unknown[]) ?? []).map((node, i) => ({ node, at: `${pathPointer}/parameters/${i}` })),
+      ...((ref.operation.parameters as unknown[]) ?? []).map((node, i) => ({ node, at: `${ref.pointer.slice(1)}/parameters/${i}` })),
+    ];
+    const parameters = raw.map(({ node, at }): CompiledParameter => {
+      const parameter = resolveRef(doc, node);
+      const schema = resolveRef(doc, parameter.schema);
+      const items = schema.items === undefined ? undefined : resolveRef(doc, schema.items);
+      return {
+        name: String(parameter.name),
+        in: parameter.in as CompiledParameter['in'],
+        required: parameter.required === true,
+        kind: kindOf(schema),
+        itemKind: items === undefined ? 'other' : (kindOf(items) as CompiledParameter['itemKind']),
+        validate: ajv.compile({ $ref: `${SPEC_ID}#${resolveTarget(doc, at)}/schema` }),
+        schema,
+      };
+    });
+    const requestBody = ref.operation.requestBody === undefined ? undefined : resolveRef(doc, ref.operation.requestBody);
+    const jsonSchema = (requestBody?.content as JsonObject | undefined)?.['application/json'] as JsonObject | undefined;
+    const body = jsonSchema === undefined ? undefined : {
+      required: requestBody!.required === true,
+      validate: ajv.compile({ $ref: `${SPEC_ID}${ref.pointer}/requestBody/content/application~1json/schema` }),
+    };
+    return { ref, parameters, body };
+  }
+
+  const validator = function validateRequest(operationId: string, options: { sizeCap?: SizeCapRule } = {}): RequestHandler {
+    let operation: CompiledOperation | undefined;
+    return function validateRequestHandler(req: Request, res: Response, next) {
+      operation ??= compiled.get(operationId) ?? compileOperation(operationId);
+      compiled.set(operationId, operation);
+      setValidated(res, validateAgainst(operation, req, options.sizeCap));
+      next();
+    };
+  } as RequestValidator;
+  validator.operations = operations;
+  return validator;
+}
+
+function validateAgainst(operation: CompiledOperation, req: Request, sizeCap: SizeCapRule | undefined): ValidatedRequest {
+  const result: ValidatedRequest = { params: {}, query: {}, headers: {}, body: undefined };
+  const details: HttpErrorDetail[] = [];
+  const rawQuery = req.query as Record<string, string | string[] | undefined>;
+
+  const known = new Set(operation.parameters.filter((p) => p.in === 'query').map((p) => p.name));
+  for (const name of Object.keys(rawQuery)) {
+    if (!known.has(name)) {
+      const knownList = [...known].join(', ') || 'none';
+      details.push({ pointer: `query/${name}`, message: `unknown query parameter ${name} (known: ${knownList})` });
+    }
+  }
+
+  for (const parameter of operation.parameters) {
+    const raw = parameter.in === 'path' ? req.params[parameter.name]
+      : parameter.in === 'query' ? rawQuery[parameter.name]
+      : req.headers[parameter.name.toLowerCase()];
+    if (raw === undefined || raw === '') {
+      if (parameter.required) details.push({ pointer: `${parameter.in}/${parameter.name}`, message: `${parameter.name} is required` });
+      continue;
+    }
+    if (Array.isArray(raw)) {
+      details.push({ pointer: `${parameter.in}/${parameter.name}`, message: `${parameter.name} must be given once (received it ${raw.length} times)` });
+      continue;
+    }
+    let value = coerce(parameter, raw);
+    if (sizeCap !== undefined && parameter.name === 'size' && typeof value === 'number' && value > sizeCap.max) {
+      // From the enforcement date the exact interface body (no details); before it, a silent cap.
+      if (sizeCap.now() >= sizeCap.enforcedFrom.getTime()) {
+        throw new HttpError(400, { message: `size must not exceed ${sizeCap.max} (requested: ${value})` });
+      }
+      value = sizeCap.max;
+    }
+    if (!parameter.validate(value)) {
+      details.push(...describe(parameter.validate.errors, `${parameter.in}/${parameter.name}`, parameter.name, raw));
+      continue;
+    }
+    const target = parameter.in === 'path' ? result.params : parameter.in === 'query' ? result.query : result.headers;
+    target[parameter.name] = value;
+  }
+
+  if (operation.body !== undefined) {
+    // Express 5 leaves req.body undefined unless the JSON parser read a JSON body.
+    if (req.body === undefined) {
+      if (operation.body.required) {
+        details.push({ pointer: '', message: `a JSON body is required (Content-Type: application/json; received: ${req.headers['content-type'] ?? 'none'})` });
+      }
+    } else if (!operation.body.validate(req.body)) {
+      details.push(...describe(operation.body.validate.errors, '', 'body', undefined));
+    } else {
+      result.body = req.body;
+    }
+  }
+
+  if (details.length > 0) {
+    const shown = details.slice(0, MAX_DETAILS);
+    const sentences = shown.map(sentence);
+    const message = sentences.length === 1 ? sentences[0]! : `The request has ${details.length} problems: ${sentences.join('; ')}`;
+    throw new HttpError(400, { message, details: shown });
+  }
+  return result;
+}
+
+/** A detail as a sentence: parameter messages already name the parameter; body ones get their pointer. */
+function sentence(detail: HttpErrorDetail): string {
+  if (!detail.pointer.startsWith('/') && detail.pointer !== '') return detail.message;
+  if (detail.message.startsWith('unknown field') || detail.message.startsWith('a JSON body')) return `Request body is invalid: ${detail.message}`;
+  return `Request body is invalid: ${detail.pointer || '(root)'} ${detail.message}`;
+}
+
+/** The pointer (without `#`) of a parameter object, following a chain of parameter `$ref`s. */
+function resolveTarget(doc: JsonObject, pointer: string): string {
+  let current = pointer;
+  for (let hops = 0; hops < 32; hops += 1) {
+    const node = pointerAt(doc, current);
+    if (typeof node.$ref !== 'string') return current;
+    current = node.$ref.slice(1);
+  }
+  throw new Error(`parameter reference cycle at ${pointer}`);
+}
+
+function pointerAt(doc: JsonObject, pointer: string): JsonObject {
+  let node: unknown = doc;
+  for (const raw of pointer.split('/').slice(1)) node = (node as JsonObject)[raw.replace(/~1/g, '/').replace(/~0/g, '~')];
+  return node as JsonObject;
+}
+
+function kindOf(schema: JsonObject): CompiledParameter['kind'] {
+  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+  return type === 'integer' || type === 'number' || type === 'boolean' || type === 'array' || type === 'string' ? type : 'other';
+}
+
+function coerceScalar(kind: string, raw: string): unknown {
+  if (kind === 'integer' && /^[+-]?\d{1,15}$/.test(raw)) return Number(raw);
+  if (kind === 'number' && raw.trim() !== '' && Number.isFinite(Number(raw))) return Number(raw);
+  if (kind === 'boolean' && (raw === 'true' || raw === 'false')) return raw === 'true';
+  return raw;
+}
+
+/** Query and header values arrive as strings; form-style arrays are comma lists (`explode: false`). */
+function coerce(parameter: CompiledParameter, raw: string): unknown {
+  if (parameter.kind === 'array') return raw.split(',').map((part) => coerceScalar(parameter.itemKind, part.trim()));
+  return coerceScalar(parameter.kind, raw);
+}
+
+/** ajv errors as details whose messages name the field, what was received and what was expected. */
+function describe(errors: ErrorObject[] | null | undefined, base: string, name: string, raw: string | undefined): HttpErrorDetail[] {
+  const seen = new Set<string>();
+  const details: HttpErrorDetail[] = [];
+  for (const error of errors ?? []) {
+    // `oneOf`/`anyOf` summaries repeat what their branches said.
+    if (error.keyword === 'oneOf' || error.keyword === 'anyOf' || error.keyword === 'if') continue;
+    const pointer = base === '' ? error.instancePath : base + error.instancePath;
+    let message: string;
+    if (error.keyword === 'unevaluatedProperties' || error.keyword === 'additionalProperties') {
+      const field = String((error.params as { unevaluatedProperty?: string; additionalProperty?: string }).unevaluatedProperty
+        ?? (error.params as { additionalProperty?: string }).additionalProperty);
+      message = `unknown field ${field}`;
+      details.push({ pointer: `${pointer}/${field}`, message });
+      continue;
+    }
+    if (error.keyword === 'enum') {
+      message = `must be one of ${((error.params as { allowedValues: unknown[] }).allowedValues).map(String).join(', ')}`;
+    } else if (error.keyword === 'const') {
+      message = `must be ${JSON.stringify((error.params as { allowedValue: unknown }).allowedValue)}`;
+    } else {
+      message = error.message ?? 'is invalid';
+    }
+    if (raw !== undefined) message = `${name} ${message} (received: ${raw})`;
+    const key = `${pointer} ${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    details.push({ pointer, message });
+  }
+  return details.length > 0 ? details : [{ pointer: base, message: `${name} is invalid` }];
+}
+
+const VALIDATED = Symbol('validated');
+
+function setValidated(res: Response, value: ValidatedRequest): void {
+  (res.locals as Record<symbol, unknown>)[VALIDATED] = value;
+}
+
+/** The request as validated against the spec; only valid behind `validateRequest()`. */
+export function validated(res: Response): ValidatedRequest {
+  const value = (res.locals as Record<symbol, unknown>)[VALIDATED] as ValidatedRequest | undefined;
+  if (value === undefined) throw new Error('validated: no validated request; is validateRequest() mounted before this handler?');
+  return value;
+}
+
+export { badRequest };

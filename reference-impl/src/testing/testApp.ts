@@ -1,0 +1,45 @@
+import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import { createApp, type AppDeps } from '../app.ts';
+import { loadConfig, type Config } from '../config.ts';
+import { createLogger } from '../logger.ts';
+import { createMemoryStore } from '../ratelimit/memoryStore.ts';
+import type { Db } from '../storage/db.ts';
+
+export interface TestApp {
+  /** Ends in `/api`. */
+  baseUrl: string;
+  config: Config;
+  /** The app's clock; tests move it with `clock.set()`. Defaults to real time. */
+  clock: { now(): number; set(ms: number | undefined): void };
+  close(): Promise<void>;
+}
+
+/**
+ * The app on a random local port over `db`. `env` overrides configuration variables (strings, as
+ * in the environment); `deps` overrides dependencies.
+ */
+export async function startTestApp(db: Db, options: { env?: Record<string, string>; deps?: Partial<AppDeps> } = {}): Promise<TestApp> {
+  let fixed: number | undefined;
+  const clock = { now: () => fixed ?? Date.now(), set: (ms: number | undefined) => { fixed = ms; } };
+  const config = loadConfig({ PORT: '0', DATA_DIR: ':memory:', LOG_LEVEL: 'silent', SEED_DEMO_DATA: 'false', SESSION_SECRET: 'x'.repeat(40), ...options.env });
+  const app = createApp(config, {
+    db,
+    logger: createLogger({ level: config.logLevel }),
+    rateLimitStore: createMemoryStore({ now: clock.now }),
+    now: clock.now,
+    ...options.deps,
+  });
+  const server: Server = createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/api`,
+    config,
+    clock,
+    close: () => new Promise<void>((resolve, reject) => {
+      server.closeAllConnections();
+      server.close((error) => (error ? reject(error) : resolve()));
+    }),
+  };
+}
