@@ -33,8 +33,14 @@ export interface RequestOptions {
   token?: TokenChoice;
   /** `wait` (default): wait out a 429 and retry a few times. `return`: hand the 429 to the caller. */
   on429?: 'wait' | 'return';
-  /** Check the response against the spec (default true). */
-  validate?: boolean;
+  /**
+   * Check the response against the spec. `true` (default): a problem fails the check at once,
+   * on all its requirements. `'defer'`: problems are kept on the response; the check asserts
+   * its own expectation first and then calls `res.assertConforms([ids])` to attribute them.
+   * A deferred problem never asserted still fails the check when it ends. `false`: only for
+   * the suite's own housekeeping (cleanup).
+   */
+  validate?: boolean | 'defer';
   timeoutMs?: number;
 }
 
@@ -50,6 +56,10 @@ export interface HttpResponse {
   date: Date | undefined;
   url: string;
   exchange: Exchange;
+  /** Spec problems of this response (always empty unless validate was 'defer'). */
+  problems: SpecProblem[];
+  /** Throws a spec CheckFailure about `requirements` (default: all of the check's) if the response does not conform. */
+  assertConforms(requirements?: readonly string[]): void;
 }
 
 export interface HttpClient {
@@ -60,6 +70,8 @@ export interface HttpClient {
   delete(path: string, options?: RequestOptions): Promise<HttpResponse>;
   /** The URL a path resolves to. */
   url(path: string, query?: Record<string, QueryValue>): string;
+  /** Exchanges with deferred spec problems that no check asserted. */
+  unacknowledged(): Exchange[];
   close(): Promise<void>;
 }
 
@@ -117,6 +129,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const sleep = options.sleep ?? sleepReal;
   const now = options.now ?? Date.now;
   const timeoutMs = options.timeoutMs ?? 15_000;
+  const deferred = new Set<Exchange>();
   let seq = 0;
 
   for (const [name, value] of Object.entries(options.tokens) as [TokenName, string | undefined][]) {
@@ -185,7 +198,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       exchange.durationMs = now() - started;
       exchange.response = { status: res.statusCode, ...recorded({ headers: resHeaders, text, bytes: bytes.length }) };
       const dateHeader = resHeaders.date ? new Date(resHeaders.date) : undefined;
-      return {
+      const response: HttpResponse = {
         status: res.statusCode,
         headers: resHeaders,
         bytes,
@@ -194,7 +207,14 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         date: dateHeader && !Number.isNaN(dateHeader.getTime()) ? dateHeader : undefined,
         url: target,
         exchange,
+        problems: [],
+        assertConforms(requirements) {
+          deferred.delete(exchange);
+          const failure = specFailure(method, response, response.problems, requirements);
+          if (failure) throw failure;
+        },
       };
+      return response;
     } catch (error) {
       exchange.durationMs = now() - started;
       const err = error as Error & { code?: string };
@@ -211,25 +231,33 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     }
   }
 
-  function check(method: string, res: HttpResponse, validate: boolean): void {
-    let problems: SpecProblem[] = [];
-    if (validate && options.validator) {
-      problems = options.validator.validate({ method, path: specPath(new URL(res.url)), status: res.status, headers: res.headers, body: res.bytes });
-      if (problems.length > 0) res.exchange.problems = problems;
+  function specFailure(method: string, res: HttpResponse, problems: readonly SpecProblem[], requirements?: readonly string[]): CheckFailure | undefined {
+    const first = problems[0];
+    if (!first) return undefined;
+    const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
+    return new CheckFailure({
+      kind: 'spec',
+      message: `${method} ${new URL(res.url).pathname} → ${res.status} does not conform to the spec: ${first.message}${more}`,
+      received: first.received,
+      expected: first.expected,
+      pointer: first.pointer,
+      requirements,
+      exchanges: [res.exchange],
+    });
+  }
+
+  function check(method: string, res: HttpResponse, validate: boolean | 'defer'): void {
+    if (validate !== false && options.validator) {
+      res.problems = options.validator.validate({ method, path: specPath(new URL(res.url)), status: res.status, headers: res.headers, body: res.bytes });
+      if (res.problems.length > 0) res.exchange.problems = res.problems;
     }
     options.record(res.exchange);
-    const first = problems[0];
-    if (first) {
-      const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
-      throw new CheckFailure({
-        kind: 'spec',
-        message: `${method} ${new URL(res.url).pathname} → ${res.status} does not conform to the spec: ${first.message}${more}`,
-        received: first.received,
-        expected: first.expected,
-        pointer: first.pointer,
-        exchanges: [res.exchange],
-      });
+    if (validate === 'defer') {
+      if (res.problems.length > 0) deferred.add(res.exchange);
+      return;
     }
+    const failure = specFailure(method, res, res.problems);
+    if (failure) throw failure;
   }
 
   async function send(method: string, path: string, opts: RequestOptions = {}): Promise<HttpResponse> {
@@ -253,6 +281,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     put: (path, opts) => send('PUT', path, opts),
     delete: (path, opts) => send('DELETE', path, opts),
     url,
-    close: () => agent.close(),
+    unacknowledged: () => [...deferred],
+    // destroy, not close: a timed-out check may still have requests in flight.
+    close: () => agent.destroy(),
   };
 }

@@ -1,0 +1,42 @@
+// `npm run conformance -- …` / `npx content-conformance …`. See --help, and conformance/README.md.
+
+import process from 'node:process';
+import { ConfigError, resolveConfig } from './config/config.ts';
+import { helpText } from './config/options.ts';
+import { verifyReportFile } from './results/verifyReport.ts';
+import { EXIT, runConformance, suiteVersion } from './runner/runConformance.ts';
+
+export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const version = await suiteVersion();
+  let command;
+  try {
+    command = await resolveConfig(argv, env, process.cwd());
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`content-conformance: could not run: ${error.message}\n`);
+      return EXIT.cannotRun;
+    }
+    throw error;
+  }
+  switch (command.kind) {
+    case 'help':
+      process.stdout.write(`${helpText(version)}\n`);
+      return EXIT.pass;
+    case 'version':
+      process.stdout.write(`${version}\n`);
+      return EXIT.pass;
+    case 'verify-report': {
+      const outcome = await verifyReportFile(command.file, version).catch((e: Error) => ({ ok: false, message: e.message }));
+      (outcome.ok ? process.stdout : process.stderr).write(`${command.file}: ${outcome.message}\n`);
+      return outcome.ok ? EXIT.pass : EXIT.fail;
+    }
+    case 'run': {
+      const color = command.config.color && Boolean((process.stdout as { isTTY?: boolean }).isTTY);
+      return runConformance({ ...command.config, color }, { stdout: process.stdout, stderr: process.stderr });
+    }
+  }
+}
+
+if (import.meta.main) {
+  process.exitCode = await main(process.argv.slice(2));
+}

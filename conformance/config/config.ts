@@ -1,0 +1,181 @@
+// Turns argv + environment into one typed, validated configuration. A ConfigError here means
+// exit code 2: the suite could not run.
+
+import { randomInt } from 'node:crypto';
+import { isAbsolute, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { ExpectedFailure } from '../plan/expectedFailures.ts';
+import { ExpectedFailuresError, loadExpectedFailures } from '../plan/expectedFailures.ts';
+import { newRunId } from '../runtime/runId.ts';
+import type { OptionName, OptionSpec } from './options.ts';
+import { OPTIONS } from './options.ts';
+
+export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export type Profile = 'consumer' | 'full' | 'certification';
+export const PROFILES: readonly Profile[] = ['consumer', 'full', 'certification'];
+export type ReporterName = 'console' | 'junit' | 'json' | 'html';
+export const REPORTERS: readonly ReporterName[] = ['console', 'junit', 'json', 'html'];
+
+export interface Tokens {
+  consumer?: string;
+  full?: string;
+  admin?: string;
+}
+
+export interface ConformanceConfig {
+  baseUrl: string | undefined;
+  tokens: Tokens;
+  accountId: string | undefined;
+  callbackUrl: string | undefined;
+  receiver: { host: string; port: number; tls: boolean };
+  profile: Profile;
+  only: string[];
+  skip: string[];
+  expectedFailuresFile: string | undefined;
+  expectedFailures: ExpectedFailure[];
+  reportDir: string;
+  reporters: ReporterName[];
+  seed: number;
+  numRuns: number;
+  timeoutMs: number;
+  checkTimeoutMs: number;
+  retryAfterCapMs: number;
+  specFile: string;
+  requirementsFile: string;
+  dryRun: boolean;
+  color: boolean;
+  runId: string;
+}
+
+export type Command =
+  | { kind: 'run'; config: ConformanceConfig }
+  | { kind: 'help' }
+  | { kind: 'version' }
+  | { kind: 'verify-report'; file: string };
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+type Values = Partial<Record<OptionName, string | boolean | string[]>>;
+
+function fromEnv(env: NodeJS.ProcessEnv): Values {
+  const values: Values = {};
+  for (const [name, spec] of Object.entries(OPTIONS) as [OptionName, OptionSpec][]) {
+    const raw = spec.env ? env[spec.env] : undefined;
+    if (raw === undefined || raw === '') continue;
+    if (spec.type === 'boolean') values[name] = /^(1|true|yes|on)$/i.test(raw);
+    else values[name] = spec.multiple ? [raw] : raw;
+  }
+  return values;
+}
+
+function integer(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined) return fallback;
+  if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(`--${name} must be a whole number (received: ${raw})`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`--${name} must be between ${min} and ${max} (received: ${raw})`);
+  return value;
+}
+
+function httpUrl(name: string, raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`--${name} must be an absolute URL (received: ${raw})`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`--${name} must be an http or https URL (received: ${raw})`);
+  if (url.search || url.hash) throw new ConfigError(`--${name} must not have a query or fragment (received: ${raw})`);
+  return raw.replace(/\/+$/, '');
+}
+
+function list(value: string | boolean | string[] | undefined): string[] {
+  const items = Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
+  return items.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+}
+
+export async function resolveConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Command> {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({ args: [...argv], options: OPTIONS as Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }>, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new ConfigError(`${(error as Error).message} (see --help)`);
+  }
+  const cli = parsed.values as Values;
+  if (cli.help) return { kind: 'help' };
+  if (cli.version) return { kind: 'version' };
+  const [command, ...rest] = parsed.positionals;
+  if (command === 'verify-report') {
+    if (rest.length !== 1) throw new ConfigError('usage: content-conformance verify-report FILE');
+    return { kind: 'verify-report', file: resolve(cwd, rest[0]!) };
+  }
+  if (command !== undefined) throw new ConfigError(`unknown command ${JSON.stringify(command)} (see --help)`);
+
+  const v: Values = { ...fromEnv(env), ...cli };
+  const str = (name: OptionName) => (typeof v[name] === 'string' ? (v[name] as string) : undefined);
+  const path = (name: OptionName, fallback: string) => {
+    const given = str(name);
+    return given === undefined ? fallback : isAbsolute(given) ? given : resolve(cwd, given);
+  };
+
+  const dryRun = v['dry-run'] === true;
+  const baseUrl = httpUrl('base-url', str('base-url'));
+  if (!baseUrl && !dryRun) throw new ConfigError('--base-url (or CONFORMANCE_BASE_URL) is required');
+
+  const profile = (str('profile') ?? 'consumer') as Profile;
+  if (!PROFILES.includes(profile)) throw new ConfigError(`--profile must be one of ${PROFILES.join(', ')} (received: ${profile})`);
+
+  const accountId = str('account-id');
+  if (accountId !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(accountId)) {
+    throw new ConfigError(`--account-id must be 1 to 64 characters of A-Z a-z 0-9 _ - (received: ${accountId})`);
+  }
+
+  const reporters = list(v.reporters);
+  for (const r of reporters) if (!REPORTERS.includes(r as ReporterName)) throw new ConfigError(`--reporters accepts ${REPORTERS.join(', ')} (received: ${r})`);
+
+  const expectedFailuresFile = str('expected-failures') === undefined ? undefined : path('expected-failures', '');
+  let expectedFailures: ExpectedFailure[] = [];
+  if (expectedFailuresFile) {
+    try {
+      expectedFailures = await loadExpectedFailures(expectedFailuresFile);
+    } catch (error) {
+      if (error instanceof ExpectedFailuresError) throw new ConfigError(error.message);
+      throw error;
+    }
+  }
+
+  const color = v['no-color'] !== true && !env.NO_COLOR && env.FORCE_COLOR !== '0';
+  const config: ConformanceConfig = {
+    baseUrl,
+    tokens: { consumer: str('token'), full: str('full-token'), admin: str('admin-token') },
+    accountId,
+    callbackUrl: httpUrl('callback-url', str('callback-url')),
+    receiver: {
+      host: str('receiver-host') ?? '127.0.0.1',
+      port: integer('receiver-port', str('receiver-port'), 0, 0, 65535),
+      tls: v['receiver-tls'] === true,
+    },
+    profile,
+    only: list(v.only),
+    skip: list(v.skip),
+    expectedFailuresFile,
+    expectedFailures,
+    reportDir: path('report-dir', resolve(cwd, 'reports/conformance')),
+    reporters: reporters.length > 0 ? (reporters as ReporterName[]) : [...REPORTERS],
+    seed: integer('seed', str('seed'), randomInt(0, 2 ** 31 - 1), -(2 ** 31), 2 ** 31 - 1),
+    numRuns: integer('num-runs', str('num-runs'), 25, 1, 100_000),
+    timeoutMs: integer('timeout', str('timeout'), 15_000, 100, 600_000),
+    checkTimeoutMs: integer('check-timeout', str('check-timeout'), 120_000, 1_000, 3_600_000),
+    retryAfterCapMs: integer('retry-after-cap', str('retry-after-cap'), 10_000, 500, 600_000),
+    specFile: path('spec', resolve(PACKAGE_ROOT, 'generated/openapi.json')),
+    requirementsFile: path('requirements', resolve(PACKAGE_ROOT, 'spec/requirements.yaml')),
+    dryRun,
+    color,
+    runId: newRunId(),
+  };
+  return { kind: 'run', config };
+}

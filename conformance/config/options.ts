@@ -1,0 +1,67 @@
+// The command-line options, each with its environment variable (for CI) and help text.
+// Flags win over the environment; the environment wins over defaults.
+
+export interface OptionSpec {
+  type: 'string' | 'boolean';
+  env?: string;
+  value?: string;
+  multiple?: boolean;
+  short?: string;
+  help: string;
+}
+
+export const OPTIONS = {
+  'base-url': { type: 'string', env: 'CONFORMANCE_BASE_URL', value: 'URL', help: 'Base URL of the target, normally ending in /api (required).' },
+  token: { type: 'string', env: 'CONFORMANCE_TOKEN', value: 'TOKEN', help: 'A consumer token (live data only). Prefer the environment variable: flags show in `ps`.' },
+  'full-token': { type: 'string', env: 'CONFORMANCE_FULL_TOKEN', value: 'TOKEN', help: 'A token that also sees archived and deleted items.' },
+  'admin-token': { type: 'string', env: 'CONFORMANCE_ADMIN_TOKEN', value: 'TOKEN', help: 'A ROLE_ADMIN token of --account-id (token management, webhooks, ontology).' },
+  'account-id': { type: 'string', env: 'CONFORMANCE_ACCOUNT_ID', value: 'ID', help: 'The account the admin token belongs to.' },
+  'callback-url': { type: 'string', env: 'CONFORMANCE_CALLBACK_URL', value: 'URL', help: 'Public URL where the target reaches the suite\'s webhook receiver (e.g. a tunnel to --receiver-port). Default: the receiver\'s own 127.0.0.1 URL.' },
+  'receiver-host': { type: 'string', env: 'CONFORMANCE_RECEIVER_HOST', value: 'HOST', help: 'Interface the webhook receiver listens on (default 127.0.0.1).' },
+  'receiver-port': { type: 'string', env: 'CONFORMANCE_RECEIVER_PORT', value: 'PORT', help: 'Port of the webhook receiver (default: a free port).' },
+  'receiver-tls': { type: 'boolean', env: 'CONFORMANCE_RECEIVER_TLS', help: 'Serve the receiver over HTTPS with a self-signed certificate (written to the report dir as receiver-cert.pem for the target to trust).' },
+  profile: { type: 'string', env: 'CONFORMANCE_PROFILE', value: 'NAME', help: 'consumer (read-only, default), full (writes tagged test data), certification (full; a skipped MUST check fails).' },
+  only: { type: 'string', env: 'CONFORMANCE_ONLY', value: 'PATTERNS', multiple: true, help: 'Run only checks whose id, requirement ids or tags match (comma-separated, globs: HOOK-*, auth.*).' },
+  skip: { type: 'string', env: 'CONFORMANCE_SKIP', value: 'PATTERNS', multiple: true, help: 'Skip checks whose id, requirement ids or tags match (e.g. rate-limit).' },
+  'expected-failures': { type: 'string', env: 'CONFORMANCE_EXPECTED_FAILURES', value: 'FILE', help: 'YAML/JSON list of {check | requirement, reason} known to fail on this target.' },
+  'report-dir': { type: 'string', env: 'CONFORMANCE_REPORT_DIR', value: 'DIR', help: 'Where reports go (default ./reports/conformance).' },
+  reporters: { type: 'string', env: 'CONFORMANCE_REPORTERS', value: 'LIST', help: 'Any of console,junit,json,html (default: all).' },
+  seed: { type: 'string', env: 'CONFORMANCE_SEED', value: 'N', help: 'Seed for generated inputs; printed on every run, pass it back to replay.' },
+  'num-runs': { type: 'string', env: 'CONFORMANCE_NUM_RUNS', value: 'N', help: 'Runs per property-based check (default 25).' },
+  timeout: { type: 'string', env: 'CONFORMANCE_TIMEOUT', value: 'MS', help: 'Per-request timeout in milliseconds (default 15000).' },
+  'check-timeout': { type: 'string', env: 'CONFORMANCE_CHECK_TIMEOUT', value: 'MS', help: 'Per-check timeout in milliseconds (default 120000).' },
+  'retry-after-cap': { type: 'string', env: 'CONFORMANCE_RETRY_AFTER_CAP', value: 'MS', help: 'Longest wait after a 429 (default 10000).' },
+  spec: { type: 'string', env: 'CONFORMANCE_SPEC', value: 'FILE', help: 'Bundled spec (default: generated/openapi.json of this package).' },
+  requirements: { type: 'string', env: 'CONFORMANCE_REQUIREMENTS', value: 'FILE', help: 'Requirement catalogue (default: spec/requirements.yaml of this package).' },
+  'dry-run': { type: 'boolean', env: 'CONFORMANCE_DRY_RUN', help: 'List what would run, what each check writes and what is skipped, then exit.' },
+  'no-color': { type: 'boolean', help: 'Plain console output (also when NO_COLOR is set or output is not a terminal).' },
+  help: { type: 'boolean', short: 'h', help: 'Show this help.' },
+  version: { type: 'boolean', help: 'Print the suite version.' },
+} satisfies Record<string, OptionSpec>;
+
+export type OptionName = keyof typeof OPTIONS;
+
+export function helpText(version: string): string {
+  const lines = [
+    `content-conformance ${version}: certifies a Content Service deployment against the interface.`,
+    '',
+    'Usage:',
+    '  content-conformance --base-url URL [options]',
+    '  content-conformance verify-report FILE      check the SHA-256 of a JSON or HTML report',
+    '',
+    'Options (environment variable in brackets):',
+  ];
+  for (const [name, spec] of Object.entries(OPTIONS) as [string, OptionSpec][]) {
+    const flag = `--${name}${spec.value ? ` ${spec.value}` : ''}`;
+    lines.push(`  ${flag.padEnd(30)}${spec.help}${spec.env ? ` [${spec.env}]` : ''}`);
+  }
+  lines.push(
+    '',
+    'Exit codes: 0 every required check passed; 1 a check failed; 2 the suite could not run',
+    '(bad configuration, unreachable target, spec or requirements error).',
+    '',
+    'Example:',
+    '  CONFORMANCE_TOKEN=… npx content-conformance --base-url https://content.example.com/api',
+  );
+  return lines.join('\n');
+}

@@ -1,0 +1,61 @@
+// JUnit XML for CI dashboards: one <testsuite> per requirement group, one <testcase> per check.
+// MUST failures are <failure>s; SHOULD/DECISION failures and expected failures are <skipped>
+// with the reason (they do not fail the run), so dashboards stay in line with the exit code.
+
+import type { CheckResult, RunResult } from '../results/result.ts';
+import type { FileReporter } from '../runner/events.ts';
+import { escapeXml } from './xml.ts';
+
+function failureText(c: CheckResult): string {
+  const f = c.failure;
+  if (!f) return '';
+  const lines = [f.message];
+  if (f.pointer) lines.push(`At: ${f.pointer}`);
+  if (f.received !== undefined) lines.push(`Received: ${f.received}`);
+  if (f.expected !== undefined) lines.push(`Expected: ${f.expected}`);
+  lines.push(`Requirements: ${f.requirements.join(', ')}`);
+  for (const e of f.exchanges) lines.push(`${e.request.method} ${e.request.url} → ${e.response?.status ?? e.error ?? '-'}`);
+  return lines.join('\n');
+}
+
+function testcase(c: CheckResult): string {
+  const attrs = `classname="${escapeXml(c.group)}" name="${escapeXml(`${c.id}: ${c.title}`)}" time="${(c.durationMs / 1000).toFixed(3)}"`;
+  const props = `<properties><property name="level" value="${c.level}"/><property name="requirements" value="${escapeXml(c.requirements.join(','))}"/></properties>`;
+  let body = '';
+  if (c.status === 'failed' && c.failureLevel === 'MUST') {
+    body = `<failure message="${escapeXml(c.failure?.message ?? '')}" type="${c.failure?.kind ?? 'assertion'}">${escapeXml(failureText(c))}</failure>`;
+  } else if (c.status === 'failed') {
+    body = `<skipped message="${escapeXml(`${c.failureLevel} not met (does not fail the run): ${c.failure?.message ?? ''}`)}"/>`;
+  } else if (c.status === 'unexpected-pass') {
+    body = `<failure message="${escapeXml(`unexpected pass; listed as expected failure: ${c.expectedFailureReason ?? ''}`)}" type="unexpected-pass"/>`;
+  } else if (c.status === 'expected-failure') {
+    body = `<skipped message="${escapeXml(`expected failure: ${c.expectedFailureReason ?? ''}`)}"/>`;
+  } else if (c.status === 'skipped') {
+    body = `<skipped message="${escapeXml(c.skipReason ?? '')}"/>`;
+  }
+  return `    <testcase ${attrs}>${props}${body}</testcase>`;
+}
+
+export function renderJunit(result: RunResult): string {
+  const groups = new Map<string, CheckResult[]>();
+  for (const c of result.checks) groups.set(c.group, [...(groups.get(c.group) ?? []), c]);
+  const isFailure = (c: CheckResult) => (c.status === 'failed' && c.failureLevel === 'MUST') || c.status === 'unexpected-pass';
+  const isSkipped = (c: CheckResult) => !isFailure(c) && c.status !== 'passed';
+  const suites = [...groups.entries()].map(([group, checks]) => {
+    const time = checks.reduce((t, c) => t + c.durationMs, 0) / 1000;
+    return [
+      `  <testsuite name="${escapeXml(group)}" tests="${checks.length}" failures="${checks.filter(isFailure).length}" errors="0" skipped="${checks.filter(isSkipped).length}" time="${time.toFixed(3)}" timestamp="${result.startedAt}">`,
+      ...checks.map(testcase),
+      '  </testsuite>',
+    ].join('\n');
+  });
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="content-conformance ${escapeXml(result.target)}" tests="${result.checks.length}" failures="${result.checks.filter(isFailure).length}" skipped="${result.checks.filter(isSkipped).length}" time="${(result.durationMs / 1000).toFixed(3)}">`,
+    ...suites,
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+export const junitReporter: FileReporter = { kind: 'junit', fileName: 'junit.xml', render: renderJunit };

@@ -1,0 +1,186 @@
+// Runs checks inside the vitest worker: builds each check's ctx, times it out, turns whatever
+// it throws into a CheckOutcome, and runs the cleanup at the end. Knows nothing of reports.
+
+import type { ConformanceConfig } from '../config/config.ts';
+import type { Exchange } from '../http/exchange.ts';
+import { createHttpClient } from '../http/httpClient.ts';
+import type { HttpClient } from '../http/httpClient.ts';
+import { createRedactor } from '../http/redact.ts';
+import type { Redactor } from '../http/redact.ts';
+import type { Check } from '../model/check.ts';
+import { CheckFailure, CheckSkipped, isCheckFailure } from '../model/failure.ts';
+import type { CheckInfo } from '../plan/select.ts';
+import { startReceiver } from '../receiver/receiver.ts';
+import type { Receiver } from '../receiver/receiver.ts';
+import type { CheckOutcome, CleanupOutcome, FailureRecord, UnverifiedNote } from '../results/outcome.ts';
+import { formatValue } from '../results/outcome.ts';
+import { loadSpec } from '../spec/loadSpec.ts';
+import type { LoadedSpec } from '../spec/loadSpec.ts';
+import { loadRequirements } from '../spec/requirements.ts';
+import type { RequirementCatalogue } from '../spec/requirements.ts';
+import { createResponseValidator } from '../spec/responseValidator.ts';
+import type { ResponseValidator } from '../spec/responseValidator.ts';
+import { createCleanupRegistry } from './cleanup.ts';
+import { createCheckContext } from './context.ts';
+
+export interface RuntimeOptions {
+  config: ConformanceConfig;
+  needsReceiver: boolean;
+  receiverTls?: { key: string; cert: string };
+}
+
+export interface Runtime {
+  readonly spec: LoadedSpec;
+  readonly receiver: Receiver | undefined;
+  runCheck(check: Check, info: CheckInfo): Promise<CheckOutcome>;
+  runCleanup(): Promise<CleanupOutcome>;
+  close(): Promise<void>;
+}
+
+const EVIDENCE_HEAD = 2;
+const EVIDENCE_TAIL = 3;
+
+function sample(all: readonly Exchange[], failure: readonly Exchange[]): Exchange[] {
+  const picked = new Map<number, Exchange>();
+  for (const e of [...failure, ...all.slice(0, EVIDENCE_HEAD), ...all.slice(-EVIDENCE_TAIL)]) picked.set(e.seq, e);
+  return [...picked.values()].sort((a, b) => a.seq - b.seq);
+}
+
+export function toFailureRecord(error: unknown, info: CheckInfo, exchanges: readonly Exchange[], redactor: Redactor): FailureRecord {
+  const last = exchanges.slice(-1);
+  if (isCheckFailure(error)) {
+    const f = error;
+    const named = (f.requirements ?? []).filter((r) => info.requirements.includes(r));
+    return {
+      kind: f.kind,
+      message: redactor.text(f.message),
+      received: redactOpt(formatValue(f.received), redactor),
+      expected: redactOpt(formatValue(f.expected), redactor),
+      pointer: f.pointer,
+      requirements: named.length > 0 ? named : [...info.requirements],
+      exchanges: f.exchanges.length > 0 ? [...f.exchanges] : last,
+    };
+  }
+  const err = error instanceof Error ? error : new Error(String(error));
+  return {
+    kind: 'error',
+    message: redactor.text(`${err.name}: ${err.message}`),
+    requirements: [...info.requirements],
+    exchanges: last,
+    stack: err.stack ? redactor.text(err.stack.split('\n').slice(0, 8).join('\n')) : undefined,
+  };
+}
+
+function redactOpt(value: string | undefined, redactor: Redactor): string | undefined {
+  return value === undefined ? undefined : redactor.text(value);
+}
+
+export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
+  const { config } = options;
+  const spec = await loadSpec(config.specFile);
+  const validator: ResponseValidator = createResponseValidator(spec.document);
+  const requirements: RequirementCatalogue = await loadRequirements(config.requirementsFile);
+  const redactor = createRedactor();
+  const cleanup = createCleanupRegistry();
+  const receiver = options.needsReceiver
+    ? await startReceiver({
+        host: config.receiver.host,
+        port: config.receiver.port,
+        publicUrl: config.callbackUrl,
+        tls: options.receiverTls,
+      })
+    : undefined;
+  const cleanupExchanges: Exchange[] = [];
+  let cleanupHttp: HttpClient | undefined;
+  let tagCounter = 0;
+  const { tokens: _tokens, expectedFailures: _expected, ...publicConfig } = config;
+
+  const makeHttp = (record: (e: Exchange) => void, validate: boolean) =>
+    createHttpClient({
+      baseUrl: config.baseUrl!,
+      tokens: config.tokens,
+      redactor,
+      record,
+      validator: validate ? validator : undefined,
+      timeoutMs: config.timeoutMs,
+      retryAfterCapMs: config.retryAfterCapMs,
+    });
+
+  async function runCheck(check: Check, info: CheckInfo): Promise<CheckOutcome> {
+    const exchanges: Exchange[] = [];
+    const unverified: UnverifiedNote[] = [];
+    const notes: string[] = [];
+    const verified: string[] = [];
+    const http = makeHttp((e) => exchanges.push(e), true);
+    const ctx = createCheckContext({
+      config: publicConfig,
+      tokens: config.tokens,
+      http,
+      cleanup,
+      cleanupHttp: () => (cleanupHttp ??= makeHttp((e) => cleanupExchanges.push(e), false)),
+      receiver: () => {
+        if (!receiver) throw new Error(`${check.id} uses the webhook receiver; declare needs: ['webhook']`);
+        return receiver;
+      },
+      spec,
+      validator,
+      requirements,
+      redactor,
+      check: { id: info.id, requirements: info.requirements, level: info.level },
+      exchanges,
+      unverified,
+      verified,
+      notes,
+      nextTag: () => ++tagCounter,
+    });
+    const started = Date.now();
+    let timer: NodeJS.Timeout | undefined;
+    const base = { checkId: info.id, unverified, verified, notes };
+    try {
+      await Promise.race([
+        check.run(ctx),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`the check did not finish within ${config.checkTimeoutMs} ms (--check-timeout)`)), config.checkTimeoutMs);
+        }),
+      ]);
+      // A deferred spec problem the check never asserted still fails it: every response is checked.
+      const unasserted = http.unacknowledged()[0];
+      if (unasserted) {
+        const first = unasserted.problems![0]!;
+        throw new CheckFailure({
+          kind: 'spec',
+          message: `${unasserted.request.method} ${new URL(unasserted.request.url).pathname} → ${unasserted.response?.status} does not conform to the spec: ${first.message}`,
+          received: first.received,
+          expected: first.expected,
+          pointer: first.pointer,
+          exchanges: [unasserted],
+        });
+      }
+      return { ...base, status: 'passed', durationMs: Date.now() - started, exchangeCount: exchanges.length, evidence: sample(exchanges, []) };
+    } catch (error) {
+      if (error instanceof CheckSkipped) {
+        return { ...base, status: 'skipped', skipReason: redactor.text(error.message), durationMs: Date.now() - started, exchangeCount: exchanges.length, evidence: sample(exchanges, []) };
+      }
+      const failure = toFailureRecord(error, info, exchanges, redactor);
+      return { ...base, status: 'failed', failure, durationMs: Date.now() - started, exchangeCount: exchanges.length, evidence: sample(exchanges, failure.exchanges) };
+    } finally {
+      clearTimeout(timer);
+      // Closing the client aborts whatever a timed-out check still has in flight.
+      await http.close().catch(() => {});
+    }
+  }
+
+  return {
+    spec,
+    receiver,
+    runCheck,
+    async runCleanup() {
+      const results = await cleanup.run();
+      return { results, exchanges: cleanupExchanges.slice(-20) };
+    },
+    async close() {
+      await cleanupHttp?.close().catch(() => {});
+      await receiver?.close();
+    },
+  };
+}

@@ -1,0 +1,53 @@
+// Reusable assertions that read like sentences. Each throws a CheckFailure with what was
+// received, what was expected and the exchange, narrowed to the requirements it is about.
+
+import { isDeepStrictEqual } from 'node:util';
+import type { HttpResponse } from '../http/httpClient.ts';
+import { CheckFailure } from '../model/failure.ts';
+
+export interface AssertOptions {
+  /** The requirements a failure is about (default: all of the check's). */
+  requirements?: readonly string[];
+  message?: string;
+}
+
+function label(res: HttpResponse): string {
+  return `${res.exchange.request.method} ${new URL(res.url).pathname}${new URL(res.url).search}`;
+}
+
+export function assertStatus(res: HttpResponse, expected: number | readonly number[], options: AssertOptions = {}): void {
+  const allowed = typeof expected === 'number' ? [expected] : expected;
+  if (allowed.includes(res.status)) return;
+  throw new CheckFailure({
+    message: options.message ?? `${label(res)} answered ${res.status}, expected ${allowed.join(' or ')}`,
+    received: res.status,
+    expected: allowed.join(' or '),
+    pointer: 'status',
+    requirements: options.requirements,
+    exchanges: [res.exchange],
+  });
+}
+
+export function assertBodyIsArray(res: HttpResponse, options: AssertOptions = {}): unknown[] {
+  if (Array.isArray(res.body)) return res.body;
+  const received = res.body === undefined ? `non-JSON body (${res.headers['content-type'] ?? 'no Content-Type'}): ${res.text.slice(0, 80)}` : Array.isArray(res.body) ? 'array' : `JSON ${res.body === null ? 'null' : typeof res.body}`;
+  throw new CheckFailure({
+    message: options.message ?? `${label(res)} did not answer a bare JSON array`,
+    received,
+    expected: 'a bare JSON array',
+    pointer: '',
+    requirements: options.requirements,
+    exchanges: [res.exchange],
+  });
+}
+
+export function assertBodyEquals(res: HttpResponse, expected: unknown, options: AssertOptions = {}): void {
+  if (isDeepStrictEqual(res.body, expected)) return;
+  throw new CheckFailure({
+    message: options.message ?? `${label(res)} answered a different body`,
+    received: res.body === undefined ? res.text.slice(0, 500) : res.body,
+    expected,
+    requirements: options.requirements,
+    exchanges: [res.exchange],
+  });
+}
