@@ -26,13 +26,12 @@ export interface LoggerOptions {
 
 /** The service's structured logger: JSON lines, secrets redacted. */
 export function createLogger(options: LoggerOptions): Logger {
-  return pino(
-    {
-      level: options.level,
-      base: { service: 'content-service' },
-      redact: { paths: [...REDACT_PATHS], censor: REDACTED },
-      timestamp: pino.stdTimeFunctions.isoTime,
-    },
-    options.destination ?? pino.destination({ sync: false }),
-  );
+  const settings = {
+    level: options.level,
+    base: { service: 'content-service' },
+    redact: { paths: [...REDACT_PATHS], censor: REDACTED },
+    timestamp: pino.stdTimeFunctions.isoTime,
+  };
+  // Without a destination pino writes synchronously to stdout: no line is lost at a crash.
+  return options.destination === undefined ? pino(settings) : pino(settings, options.destination);
 }
