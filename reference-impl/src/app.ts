@@ -10,6 +10,7 @@ import { rateLimit } from './ratelimit/middleware.ts';
 import type { RateLimitStore } from './ratelimit/store.ts';
 import { healthRoutes } from './routes/health.ts';
 import type { Db } from './storage/db.ts';
+import type { ItemChangeRecorder } from './webhooks/itemChange.ts';
 
 /** What the app is built from. Clock and stores are injectable so tests control them. */
 export interface AppDeps {
@@ -19,6 +20,8 @@ export interface AppDeps {
   /** Milliseconds since the epoch. */
   now: () => number;
   sessions?: SessionVerifier;
+  /** Writes the webhook outbox event of every item write, inside the write's transaction. */
+  recordItemChange: ItemChangeRecorder;
 }
 
 /** What every route module receives. */
@@ -55,6 +58,7 @@ export function createApp(config: Config, deps: AppDeps): express.Express {
 
   const api = express.Router();
   api.use(healthRoutes(context));
+  // route modules: one line each, in the order of spec/openapi.yaml
   app.use(BASE_PATH, api);
 
   app.use(notFound({ doc, basePath: BASE_PATH }));

@@ -5,6 +5,7 @@ import { loadConfig, type Config } from '../config.ts';
 import { createLogger } from '../logger.ts';
 import { createMemoryStore } from '../ratelimit/memoryStore.ts';
 import type { Db } from '../storage/db.ts';
+import { ignoreItemChanges } from '../webhooks/itemChange.ts';
 
 export interface TestApp {
   /** Ends in `/api`. */
@@ -28,6 +29,7 @@ export async function startTestApp(db: Db, options: { env?: Record<string, strin
     logger: createLogger({ level: config.logLevel }),
     rateLimitStore: createMemoryStore({ now: clock.now }),
     now: clock.now,
+    recordItemChange: ignoreItemChanges,
     ...options.deps,
   });
   const server: Server = createServer(app);
