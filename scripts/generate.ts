@@ -50,6 +50,12 @@ Everything here is written by \`${REBUILD}\` from \`${SPEC_ROOT}\` and checked b
 | \`openapi.dereferenced.json\` | Every \`$ref\` inlined, for tools with weak \`$ref\` support. Recursive schemas (sub-properties, ontology children) cannot be inlined: their back-references stay \`$ref\`s into \`components\`, which this file keeps. | \`redocly bundle\`, then \`dereference()\` in scripts/generate.ts |
 | \`types.ts\` | TypeScript types (\`paths\`, \`webhooks\`, \`components\`, \`operations\` and one root type per schema) for \`openapi-fetch\`. | \`openapi-typescript\` ${TYPEGEN_FLAGS.join(' ')} |
 
+\`types.ts\` is made with \`--read-write-markers\`: \`readOnly\` fields are wrapped in \`$Read<…>\`, so
+openapi-fetch 0.17 refuses them in request bodies and keeps them in responses
+(\`scripts/typegen.typecheck.ts\` proves it at compile time). A root type such as \`Event\` carries the
+markers: write \`Readable<Event>\` for what a response holds and \`Writable<EventDraft>\` for what a
+request may send. There is no \`--enum\`: TypeScript enums are not erasable syntax; enums are unions.
+
 Banners: the YAML and TypeScript files start with a comment naming the command. JSON cannot hold
 comments, so both JSON files carry the same note as their first key, \`x-generated\` (an OpenAPI
 specification extension that every tool ignores); this README is the human-readable version.
