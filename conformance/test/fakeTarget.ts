@@ -14,6 +14,7 @@ export type Fault =
   | 'unauthorizedAs403'
   | 'sizeCapIgnored'
   | 'sizeCapWrongMessage'
+  | 'sizeCapEarly'
   | 'missingRateLimitHeaders'
   | 'healthNeedsToken'
   | 'itemMissingTrcid';
@@ -72,7 +73,8 @@ export async function startFakeTarget(options: FakeTargetOptions = {}): Promise<
       const rate = faults.has('missingRateLimitHeaders') ? {} : RATE;
       if (!authorized && !faults.has('listWithoutAuth')) return refuse(rate);
       const size = Number(url.searchParams.get('size') ?? '20');
-      if (size > 2000 && !faults.has('sizeCapIgnored') && now() >= new Date('2026-10-31T23:00:00Z')) {
+      const enforced = now() >= new Date('2026-10-31T23:00:00Z') || faults.has('sizeCapEarly');
+      if (size > 2000 && !faults.has('sizeCapIgnored') && enforced) {
         const message = faults.has('sizeCapWrongMessage') ? `size must be at most 2000` : `size must not exceed 2000 (requested: ${size})`;
         return sendJson(res, 400, { status: 400, error: 'Bad Request', message }, rate);
       }

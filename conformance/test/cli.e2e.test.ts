@@ -1,0 +1,243 @@
+// Test the tester: the whole CLI against a tiny fake Content Service. A correct target passes;
+// each deliberately broken variant fails on the requirement it breaks, and only there.
+
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RequirementVerdict, RunResult } from '../results/result.ts';
+import type { Fault } from './fakeTarget.ts';
+import { GOOD_TOKEN, startFakeTarget } from './fakeTarget.ts';
+import { MINI_SPEC, runCli } from './runCli.ts';
+
+const TOKEN_ENV = { CONFORMANCE_TOKEN: GOOD_TOKEN };
+
+function verdicts(result: RunResult, ids: readonly string[]): Record<string, RequirementVerdict | undefined> {
+  return Object.fromEntries(ids.map((id) => [id, result.requirements.find((r) => r.id === id)?.verdict]));
+}
+
+async function runAgainst(faults: readonly Fault[], extraArgs: readonly string[] = [], now?: () => Date) {
+  const target = await startFakeTarget({ faults, now });
+  try {
+    const run = await runCli(['--base-url', target.baseUrl, '--spec', MINI_SPEC, '--seed', '7', ...extraArgs], { env: TOKEN_ENV });
+    return { run, result: run.code === 2 ? undefined : await run.result() };
+  } finally {
+    await target.close();
+  }
+}
+
+const WATCHED = ['HEALTH-001', 'DEC-MISC-001', 'AUTH-002', 'DEC-ERR-002', 'LIST-001', 'LIMIT-002', 'LIMIT-003', 'ERR-001'];
+
+describe('content-conformance against a correct target', () => {
+  let outcome: Awaited<ReturnType<typeof runAgainst>>;
+  beforeAll(async () => {
+    outcome = await runAgainst([]);
+  });
+
+  it('when every check passes, then it exits 0 and the covered requirements pass', () => {
+    expect(outcome.run.stderr).toBe('');
+    expect(outcome.run.code).toBe(0);
+    expect(verdicts(outcome.result!, WATCHED)).toEqual({
+      'HEALTH-001': 'pass',
+      'DEC-MISC-001': 'decision-pass',
+      'AUTH-002': 'pass',
+      'DEC-ERR-002': 'decision-pass',
+      'LIST-001': 'pass',
+      'LIMIT-002': 'not-verified', // the fake's clock (today) is past 1 November 2026
+      'LIMIT-003': 'pass',
+      'ERR-001': 'pass',
+    });
+  });
+
+  it('when requirements have no check yet, then the verdict is incomplete, not pass', () => {
+    expect(outcome.result!.verdict).toBe('incomplete');
+    expect(outcome.result!.requirements.find((r) => r.id === 'HOOK-011')).toMatchObject({ verdict: 'not-verified', reason: 'no check covers it yet' });
+  });
+
+  it('when a requirement binds clients, then it is shown as covered by the client library tests', () => {
+    expect(outcome.result!.requirements.find((r) => r.id === 'SYNC-001')?.verdict).toBe('client-library');
+  });
+
+  it('when the run ends, then progress was shown per requirement group and all reports exist', () => {
+    expect(outcome.run.stdout).toMatch(/\nHEALTH\n {2}✓ health\.responds[\s\S]*\nAUTH\n[\s\S]*\nLIST\n[\s\S]*\nLIMIT\n/);
+    expect(outcome.run.stdout).toContain(`Report (junit): ${join(outcome.run.reportDir, 'junit.xml')}`);
+    expect(outcome.run.stdout).toContain(`Report (html): ${join(outcome.run.reportDir, 'report.html')}`);
+    expect(outcome.run.stdout).toContain('Seed: 7 (replay with --seed 7)');
+  });
+
+  it('when the result is written, then its integrity hash verifies and the token never appears', async () => {
+    const verify = await runCli(['verify-report', join(outcome.run.reportDir, 'result.json')]);
+    expect(verify.code).toBe(0);
+    const html = await runCli(['verify-report', join(outcome.run.reportDir, 'report.html')]);
+    expect(html.stdout).toContain('the page matches its embedded result');
+    expect(JSON.stringify(await outcome.run.result())).not.toContain(GOOD_TOKEN);
+  });
+});
+
+// Each fault, the verdicts it must produce, and the exit code (decisions never fail a vendor).
+const FAULTS: { fault: Fault; exit: number; expect: Record<string, RequirementVerdict> }[] = [
+  { fault: 'listWrappedInObject', exit: 1, expect: { 'LIST-001': 'fail', 'AUTH-002': 'pass', 'LIMIT-003': 'pass' } },
+  { fault: 'itemMissingTrcid', exit: 1, expect: { 'LIST-001': 'fail', 'HEALTH-001': 'pass' } },
+  { fault: 'listWithoutAuth', exit: 1, expect: { 'AUTH-002': 'fail', 'LIST-001': 'pass' } },
+  { fault: 'unauthorizedAs403', exit: 0, expect: { 'AUTH-002': 'pass', 'DEC-ERR-002': 'decision-fail' } },
+  { fault: 'healthNeedsToken', exit: 0, expect: { 'HEALTH-001': 'pass', 'DEC-MISC-001': 'decision-fail' } },
+  { fault: 'sizeCapIgnored', exit: 1, expect: { 'LIMIT-003': 'fail', 'ERR-001': 'fail', 'LIST-001': 'pass' } },
+  { fault: 'sizeCapWrongMessage', exit: 1, expect: { 'LIMIT-003': 'pass', 'ERR-001': 'fail' } },
+];
+
+// Sequential: each case is a CLI process with its own vitest; in parallel they only contend for CPU.
+describe('content-conformance against broken targets', () => {
+  for (const { fault, exit, expect: expected } of FAULTS) {
+    it(`when the target has fault ${fault}, then ${Object.entries(expected).filter(([, v]) => v.includes('fail')).map(([k]) => k).join(', ')} fail(s) and nothing else does`, async () => {
+      const { run, result } = await runAgainst([fault]);
+      expect(run.code, run.stderr).toBe(exit);
+      expect(verdicts(result!, Object.keys(expected))).toEqual(expected);
+      const failing = result!.requirements.filter((r) => r.verdict === 'fail' || r.verdict === 'decision-fail').map((r) => r.id);
+      expect(failing.sort()).toEqual(Object.entries(expected).filter(([, v]) => v.includes('fail')).map(([k]) => k).sort());
+    });
+  }
+
+  it('when the response lacks documented headers, then spec validation fails the check that saw it', async () => {
+    const { run, result } = await runAgainst(['missingRateLimitHeaders']);
+    expect(run.code).toBe(1);
+    const bare = result!.checks.find((c) => c.id === 'lists.bare-array')!;
+    expect(bare.failure).toMatchObject({ kind: 'spec', pointer: 'header/X-RateLimit-Limit', received: '(absent)' });
+    expect(bare.failure!.exchanges[0]!.problems!.map((p) => p.pointer)).toEqual(['header/X-RateLimit-Limit', 'header/X-RateLimit-Policy']);
+  });
+
+  it('when the target\'s clock is before 1 November 2026, then the lenient size rule is checked instead', async () => {
+    const october = () => new Date('2026-10-15T12:00:00Z');
+    const ok = await runAgainst([], [], october);
+    expect(verdicts(ok.result!, ['LIMIT-002', 'LIMIT-003', 'ERR-001'])).toEqual({ 'LIMIT-002': 'pass', 'LIMIT-003': 'not-verified', 'ERR-001': 'not-verified' });
+    const early = await runAgainst(['sizeCapEarly'], [], october);
+    expect(early.run.code).toBe(1);
+    expect(verdicts(early.result!, ['LIMIT-002'])).toEqual({ 'LIMIT-002': 'fail' });
+    expect(early.result!.checks.find((c) => c.id === 'limits.size-cap')!.notes[0]).toBe('server time 2026-10-15T12:00:00.000Z is before 2026-10-31T23:00:00.000Z (1 November 2026, Europe/Amsterdam)');
+  });
+
+  it('when the root failure is reported, then the console shows it first with Received/Expected and a curl line', async () => {
+    const { run } = await runAgainst(['listWrappedInObject', 'sizeCapWrongMessage']);
+    const summary = run.stdout.slice(run.stdout.indexOf('Root failure'));
+    expect(summary).toMatch(/^Root failure: lists\.bare-array \(MUST\)/);
+    expect(summary).toContain('Received: JSON object');
+    expect(summary).toContain('Expected: a bare JSON array');
+    expect(summary).toContain(`Reproduce: curl -sS -i '`);
+    expect(summary.indexOf('limits.size-cap')).toBeGreaterThan(summary.indexOf('Also failing (MUST): 1'));
+  });
+});
+
+describe('content-conformance options', () => {
+  let target: Awaited<ReturnType<typeof startFakeTarget>>;
+  beforeAll(async () => {
+    target = await startFakeTarget({ faults: ['sizeCapWrongMessage'] });
+  });
+  afterAll(async () => target.close());
+
+  it('when a check is listed as an expected failure, then the run passes and says why', async () => {
+    const file = join(await import('node:os').then((os) => os.tmpdir()), `ctf-expected-${process.pid}.yaml`);
+    await writeFile(file, '- requirement: ERR-001\n  reason: the fake words the size message differently\n');
+    const run = await runCli(['--base-url', target.baseUrl, '--spec', MINI_SPEC, '--expected-failures', file], { env: TOKEN_ENV });
+    expect(run.code).toBe(0);
+    const result = await run.result();
+    expect(result.checks.find((c) => c.id === 'limits.size-cap')).toMatchObject({ status: 'expected-failure', expectedFailureReason: 'the fake words the size message differently' });
+    expect(result.requirements.find((r) => r.id === 'ERR-001')?.verdict).toBe('expected-failure');
+  });
+
+  it('when an expected failure passes, then the run fails as an unexpected pass', async () => {
+    const file = join(await import('node:os').then((os) => os.tmpdir()), `ctf-expected2-${process.pid}.json`);
+    await writeFile(file, JSON.stringify([{ check: 'health.responds', reason: 'stale entry' }]));
+    const run = await runCli(['--base-url', target.baseUrl, '--spec', MINI_SPEC, '--expected-failures', file, '--only', 'health.*'], { env: TOKEN_ENV });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('Unexpected passes (remove them from the expected-failures file): 1');
+  });
+
+  it('when a MUST check is skipped under the certification profile, then it counts as a failure', async () => {
+    const run = await runCli(['--base-url', target.baseUrl, '--spec', MINI_SPEC, '--profile', 'certification', '--only', 'lists.*,health.*'], { env: {} });
+    expect(run.code).toBe(1);
+    const result = await run.result();
+    expect(result.checks.find((c) => c.id === 'lists.bare-array')).toMatchObject({ status: 'failed', failure: { kind: 'not-verified', message: 'could not verify: needs a consumer token (--token). The certification profile allows no skips of MUST checks.' } });
+    expect(result.checks.find((c) => c.id === 'auth.missing-token-401')).toMatchObject({ status: 'failed', failure: { kind: 'not-verified' } });
+  });
+
+  it('when no consumer token is given in the consumer profile, then token checks are skipped with the reason', async () => {
+    const run = await runCli(['--base-url', target.baseUrl, '--spec', MINI_SPEC], { env: {} });
+    const result = await run.result();
+    expect(result.checks.find((c) => c.id === 'lists.bare-array')).toMatchObject({ status: 'skipped', skipReason: 'needs a consumer token (--token)' });
+    expect(run.stdout).toContain('○ lists.bare-array skipped: needs a consumer token (--token)');
+  });
+
+  it('when --skip names a tag or a requirement glob, then those checks are skipped', async () => {
+    const run = await runCli(['--base-url', target.baseUrl, '--spec', MINI_SPEC, '--skip', 'smoke,LIMIT-*', '--reporters', 'json'], { env: TOKEN_ENV });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('');
+    const result = await run.result();
+    expect(result.checks.map((c) => [c.id, c.status, c.skipReason])).toEqual([
+      ['health.responds', 'skipped', 'excluded by --skip smoke'],
+      ['auth.missing-token-401', 'skipped', 'excluded by --skip smoke'],
+      ['lists.bare-array', 'skipped', 'excluded by --skip smoke'],
+      ['limits.size-cap', 'skipped', 'excluded by --skip LIMIT-*'],
+    ]);
+  });
+
+  it('when --dry-run is given, then the plan lists what runs, what it writes and why others are skipped, without contacting the target', async () => {
+    const before = target.requests.length;
+    const run = await runCli(['--base-url', target.baseUrl, '--spec', MINI_SPEC, '--dry-run', '--profile', 'full'], { env: TOKEN_ENV });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Tokens: consumer ✓ · full ✗ · admin ✗');
+    expect(run.stdout).toMatch(/run {2}lists\.bare-array \[MUST\] LIST-001/);
+    expect(run.stdout).toContain('4 of 4 checks would run.');
+    expect(target.requests.length).toBe(before);
+  });
+});
+
+describe('content-conformance could-not-run cases (exit 2)', () => {
+  it('when the target is unreachable, then it exits 2 naming the probe', async () => {
+    const run = await runCli(['--base-url', 'http://127.0.0.1:9/api', '--spec', MINI_SPEC]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('target unreachable: GET http://127.0.0.1:9/api/actuator/health failed (ECONNREFUSED');
+  });
+
+  it('when the base URL misses /api, then the probe says so', async () => {
+    const target = await startFakeTarget();
+    try {
+      const run = await runCli(['--base-url', target.url, '--spec', MINI_SPEC]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain('both answered 404 (the base URL normally ends in /api)');
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('when the consumer token is refused, then it exits 2', async () => {
+    const target = await startFakeTarget();
+    try {
+      const run = await runCli(['--base-url', target.baseUrl, '--spec', MINI_SPEC], { env: { CONFORMANCE_TOKEN: 'wrong-token' } });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain('the consumer token was refused');
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('when the configuration is invalid, then it exits 2 with the reason', async () => {
+    expect((await runCli([])).stderr).toContain('--base-url (or CONFORMANCE_BASE_URL) is required');
+    const bad = await runCli(['--base-url', 'http://x', '--profile', 'gold']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--profile must be one of consumer, full, certification (received: gold)');
+    expect((await runCli(['--base-url', 'http://x', '--only', 'NOPE-*'])).stderr).toContain('match no check, requirement or tag: NOPE-*');
+    expect((await runCli(['--bogus'])).code).toBe(2);
+  });
+
+  it('when the spec cannot be read, then it exits 2 with a spec error', async () => {
+    const run = await runCli(['--base-url', 'http://127.0.0.1:9', '--spec', '/nonexistent/openapi.json']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('spec error: cannot read the bundled spec /nonexistent/openapi.json');
+  });
+
+  it('when --help is asked, then every option is listed with its environment variable and exit 0', async () => {
+    const run = await runCli(['--help']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('--base-url URL');
+    expect(run.stdout).toContain('[CONFORMANCE_EXPECTED_FAILURES]');
+    expect(run.stdout).toContain('Exit codes: 0');
+  });
+});
