@@ -46,11 +46,14 @@ async function allMenuItems(page: Page): Promise<MenuItem[]> {
     );
     for (const item of items) seen.set(`${item.href}|${item.label}`, item);
   };
-  const groups = page.locator('.menu-item-type-group > a > [data-testid="menu-item-label"]');
+  const groups = page.locator('.menu-item-type-group > a');
   const count = await groups.count();
   for (let i = 0; i < count; i++) {
-    await groups.nth(i).click();
-    await page.waitForTimeout(100);
+    const group = groups.nth(i);
+    const href = (await group.getAttribute('href')) ?? '';
+    await group.locator('[data-testid="menu-item-label"]').click();
+    // Wait until the group's entries (#/<group>/<operation>) are rendered.
+    await page.locator(`[data-component-name="Menu/MenuItem"] a[href^="#${href}/"]`).first().waitFor({ timeout: 10_000 });
     await collect();
   }
   return [...seen.values()];
@@ -115,7 +118,9 @@ describe.skipIf(!hasChromium && !inCI)('API reference page (docs/build/index.htm
     await page.locator(`[data-component-name="Menu/MenuItem"] [data-text="${list?.summary}"]`).first().click();
     const headings = (): Promise<string[]> => page.locator('h1, h2').allTextContents().then((texts) => texts.map((t) => t.trim()));
     await expect.poll(headings, { timeout: 10_000 }).toContain(list?.summary);
-    await page.screenshot({ path: SCREENSHOT });
+    await page.mouse.move(1439, 999); // no hover highlight in the picture
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 300)));
+    await page.screenshot({ path: SCREENSHOT, animations: 'disabled', caret: 'hide' });
     expect(fs.statSync(SCREENSHOT).size).toBeGreaterThan(10_000);
   });
 });
