@@ -1,0 +1,126 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { XMLParser } from 'fast-xml-parser';
+import { describe, expect, it } from 'vitest';
+import { integrityOf, verifyResultObject } from '../results/integrity.ts';
+import type { RunResult } from '../results/result.ts';
+import { verifyReportFile } from '../results/verifyReport.ts';
+import { extractEmbeddedResult, renderHtml } from './html.ts';
+import { renderJson } from './json.ts';
+import { renderJunit } from './junit.ts';
+
+const exchange = {
+  seq: 1,
+  startedAt: '2026-11-22T00:00:00.000Z',
+  durationMs: 3,
+  request: { method: 'GET', url: 'http://t/api/events?size=5', headers: { authorization: 'Bearer $CONFORMANCE_TOKEN' }, bodyBytes: 0, truncated: false },
+  response: { status: 200, headers: { 'content-type': 'application/json' }, body: '{"results":[]}', bodyBytes: 14, truncated: false },
+};
+
+const result: RunResult = {
+  schema: 'content-conformance-result/1',
+  suite: { name: 'content-conformance', version: '9.9.9' },
+  target: 'http://t/api',
+  profile: 'full',
+  seed: 3,
+  runId: 'ctf-abcdef',
+  spec: { file: 'openapi.json', sha256: 'f'.repeat(64) },
+  startedAt: '2026-11-22T00:00:00.000Z',
+  finishedAt: '2026-11-22T00:00:01.000Z',
+  durationMs: 1000,
+  verdict: 'fail',
+  exitCode: 1,
+  rootFailure: 'lists.bare-array',
+  summary: { checks: { passed: 1, failed: 2, skipped: 1, 'expected-failure': 0, 'unexpected-pass': 0 }, requirements: { pass: 1, fail: 1, warn: 1, 'not-verified': 0, 'expected-failure': 0, 'decision-pass': 0, 'decision-fail': 0, 'client-library': 1 } },
+  checks: [
+    { id: 'health.responds', title: 'Health <ok>', group: 'HEALTH', requirements: ['HEALTH-001'], level: 'MUST', tags: [], needs: [], writes: undefined, order: 'normal', dependsOn: [], status: 'passed', durationMs: 5, unverified: [], verified: [], notes: ['a note & more'], exchangeCount: 1, evidence: [] },
+    { id: 'lists.bare-array', title: 'Bare array', group: 'LIST', requirements: ['LIST-001'], level: 'MUST', tags: [], needs: [], writes: undefined, order: 'normal', dependsOn: [], status: 'failed', failureLevel: 'MUST', durationMs: 7, failure: { kind: 'assertion', message: 'GET /api/events?size=5 did not answer a bare JSON array', received: 'JSON object', expected: 'a bare JSON array', pointer: '', requirements: ['LIST-001'], exchanges: [exchange] }, unverified: [], verified: [], notes: [], exchangeCount: 1, evidence: [exchange] },
+    { id: 'sync.reconcile', title: 'Reconcile', group: 'SYNC', requirements: ['SYNC-006'], level: 'SHOULD', tags: [], needs: [], writes: undefined, order: 'normal', dependsOn: [], status: 'failed', failureLevel: 'SHOULD', durationMs: 1, failure: { kind: 'assertion', message: 'should <warn>', requirements: ['SYNC-006'], exchanges: [] }, unverified: [], verified: [], notes: [], exchangeCount: 0, evidence: [] },
+    { id: 'hooks.sign', title: 'Sign', group: 'HOOK', requirements: ['HOOK-011'], level: 'MUST', tags: [], needs: ['webhook'], writes: 'a token', order: 'normal', dependsOn: [], status: 'skipped', skipReason: 'needs an admin token', durationMs: 0, unverified: [], verified: [], notes: [], exchangeCount: 0, evidence: [] },
+  ],
+  requirements: [
+    { id: 'HEALTH-001', level: 'MUST', subject: 'service', section: 's', statement: 'Health', verdict: 'pass', checks: ['health.responds'] },
+    { id: 'LIST-001', level: 'MUST', subject: 'service', section: 's', statement: 'Bare array', verdict: 'fail', checks: ['lists.bare-array'] },
+    { id: 'SYNC-006', level: 'SHOULD', subject: 'service', section: 's', statement: 'Reconcile', verdict: 'warn', checks: ['sync.reconcile'] },
+    { id: 'SYNC-001', level: 'MUST', subject: 'client', section: 's', statement: 'Mark', verdict: 'client-library', checks: [], reason: 'a client obligation: covered by the client library tests' },
+  ],
+  cleanup: [{ description: 'x: soft-delete /events/1', ok: false, error: 'DELETE /events/1 answered 500' }],
+};
+
+describe('renderJunit', () => {
+  it('when rendered, then it is well-formed with a suite per group and MUST failures as failures', () => {
+    const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(renderJunit(result));
+    expect(doc.testsuites).toMatchObject({ tests: '4', failures: '1', skipped: '2' });
+    const suites = doc.testsuites.testsuite as { name: string; testcase: { name: string; failure?: { message: string }; skipped?: { message: string } } }[];
+    expect(suites.map((s) => s.name)).toEqual(['HEALTH', 'LIST', 'SYNC', 'HOOK']);
+    expect(suites[1]!.testcase.failure!.message).toBe('GET /api/events?size=5 did not answer a bare JSON array');
+    expect(suites[2]!.testcase.skipped!.message).toBe('SHOULD not met (does not fail the run): should <warn>');
+    expect(suites[0]!.testcase.name).toBe('health.responds: Health <ok>');
+  });
+});
+
+describe('renderHtml', () => {
+  const html = renderHtml(result);
+
+  it('when rendered, then the page states target, suite version, spec hash, profile and verdict', () => {
+    expect(html).toContain('<code>http://t/api</code>');
+    expect(html).toContain('content-conformance 9.9.9');
+    expect(html).toContain(`<code>${'f'.repeat(64)}</code>`);
+    expect(html).toContain('<tr><th>Profile</th><td>full</td></tr>');
+    expect(html).toContain('<div class="verdict fail">FAIL</div>');
+  });
+
+  it('when rendered, then it is self-contained: no external links, scripts or stylesheets', () => {
+    expect(html).not.toMatch(/<link|<img|src=|https?:\/\/(?!t\/api)/);
+    expect(html.match(/<script/g)).toHaveLength(1);
+    expect(html).toContain('<script type="application/json" id="conformance-result">');
+  });
+
+  it('when rendered, then evidence, client-library rows and escaped text appear', () => {
+    expect(html).toContain('Root failure');
+    expect(html).toContain('GET http://t/api/events?size=5');
+    expect(html).toContain('authorization: Bearer $CONFORMANCE_TOKEN');
+    expect(html).toContain('covered by the client library tests');
+    expect(html).toContain('Health &lt;ok&gt;');
+    expect(html).toContain('a note &amp; more');
+    expect(html).toContain('DELETE /events/1 answered 500');
+  });
+
+  it('when the embedded result is extracted, then it carries the same integrity as the JSON report', () => {
+    const embedded = extractEmbeddedResult(html) as { integrity: { value: string } };
+    expect(embedded.integrity.value).toBe(integrityOf(result).value);
+    expect(JSON.parse(renderJson(result)).integrity.value).toBe(integrityOf(result).value);
+  });
+});
+
+describe('integrity', () => {
+  it('when nothing changed, then the hash verifies; when one value changed, then it does not', () => {
+    const sealed = JSON.parse(renderJson(result));
+    expect(verifyResultObject(sealed).ok).toBe(true);
+    sealed.verdict = 'pass';
+    expect(verifyResultObject(sealed)).toMatchObject({ ok: false });
+    expect(verifyResultObject({ ...result }).message).toBe('the report carries no integrity hash');
+  });
+
+  it('when key order or whitespace differ, then the hash is the same (canonical form)', () => {
+    const sealed = JSON.parse(renderJson(result));
+    const reordered = Object.fromEntries(Object.entries(sealed).reverse());
+    expect(verifyResultObject(JSON.parse(JSON.stringify(reordered, null, 7))).ok).toBe(true);
+  });
+
+  it('when a report file is edited, then verify-report says so for JSON and for HTML', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ctf-verify-'));
+    const json = join(dir, 'result.json');
+    const html = join(dir, 'report.html');
+    await writeFile(json, renderJson(result));
+    await writeFile(html, renderHtml(result));
+    expect(await verifyReportFile(json, '9.9.9')).toMatchObject({ ok: true });
+    expect(await verifyReportFile(html, '9.9.9')).toEqual({ ok: true, message: `integrity ok: sha256 ${integrityOf(result).value}; the page matches its embedded result` });
+    expect((await verifyReportFile(html, '1.0.0')).message).toContain('page not re-rendered (written by suite 9.9.9, this is 1.0.0)');
+    await writeFile(html, renderHtml(result).replace('<div class="verdict fail">FAIL</div>', '<div class="verdict pass">PASS</div>'));
+    expect(await verifyReportFile(html, '9.9.9')).toMatchObject({ ok: false, message: 'the page was edited: it differs from the page rendered from its embedded result' });
+    await writeFile(json, renderJson(result).replace('"verdict": "fail"', '"verdict": "pass"'));
+    expect((await verifyReportFile(json, '9.9.9')).message).toMatch(/^integrity mismatch/);
+  });
+});
