@@ -1,0 +1,174 @@
+import { fileURLToPath } from 'node:url';
+import { request } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ConformanceConfig } from '../config/config.ts';
+import { defineCheck } from '../model/check.ts';
+import type { CheckDefinition } from '../model/check.ts';
+import { CheckFailure } from '../model/failure.ts';
+import type { CheckInfo } from '../plan/select.ts';
+import { sendJson, startServer } from '../test/startServer.ts';
+import type { TestServer } from '../test/startServer.ts';
+import { createRuntime } from './runtime.ts';
+import type { Runtime } from './runtime.ts';
+
+const rate = { 'x-ratelimit-limit': '20', 'x-ratelimit-policy': '20;w=1;burst=40' };
+let server: TestServer | undefined;
+let runtime: Runtime | undefined;
+afterEach(async () => {
+  await runtime?.close();
+  await server?.close();
+  runtime = server = undefined;
+});
+
+function config(baseUrl: string, extra: Partial<ConformanceConfig> = {}): ConformanceConfig {
+  return {
+    baseUrl,
+    tokens: { consumer: 'runtime-test-consumer-token' },
+    accountId: undefined,
+    callbackUrl: undefined,
+    receiver: { host: '127.0.0.1', port: 0, tls: false },
+    profile: 'full',
+    only: [],
+    skip: [],
+    expectedFailuresFile: undefined,
+    expectedFailures: [],
+    reportDir: '/tmp',
+    reporters: [],
+    seed: 5,
+    numRuns: 10,
+    timeoutMs: 2_000,
+    checkTimeoutMs: 2_000,
+    retryAfterCapMs: 1_000,
+    specFile: fileURLToPath(new URL('../test/fixtures/mini-openapi.json', import.meta.url)),
+    requirementsFile: fileURLToPath(new URL('../../spec/requirements.yaml', import.meta.url)),
+    dryRun: false,
+    color: false,
+    runId: 'ctf-test01',
+    ...extra,
+  };
+}
+
+function info(id: string, requirements: string[]): CheckInfo {
+  return { id, title: id, group: 'G', requirements, level: 'MUST', tags: [], needs: [], writes: undefined, order: 'normal', dependsOn: [] };
+}
+
+async function runOne(definition: Omit<CheckDefinition, 'title'>, extra: Partial<ConformanceConfig> = {}, needsReceiver = false) {
+  server ??= await startServer((req, res) => {
+    if (req.method === 'DELETE') return sendJson(res, req.url === '/api/events/gone' ? 500 : 204, {});
+    if (req.url?.startsWith('/api/events')) return sendJson(res, 200, req.url.includes('bad') ? { not: 'a list' } : [], rate);
+    sendJson(res, 404, { status: 404, error: 'Not Found', message: 'x' });
+  });
+  runtime = await createRuntime({ config: config(`${server.url}/api`, extra), needsReceiver });
+  const check = defineCheck({ title: definition.id, ...definition });
+  return runtime.runCheck(check, info(check.id, [...check.requirements]));
+}
+
+describe('runtime.runCheck', () => {
+  it('when the check returns, then it passed with its exchanges as evidence and the token redacted', async () => {
+    const outcome = await runOne({ id: 'a.pass', requirements: ['LIST-001'], run: async (ctx) => void (await ctx.http.get('/events')) });
+    expect(outcome).toMatchObject({ status: 'passed', exchangeCount: 1 });
+    expect(outcome.evidence[0]!.request.headers.authorization).toBe('Bearer $CONFORMANCE_TOKEN');
+  });
+
+  it('when a CheckFailure is thrown, then received/expected are kept and the failure is narrowed to known requirements', async () => {
+    const outcome = await runOne({
+      id: 'a.fail',
+      requirements: ['LIST-001', 'DEC-ERR-002'],
+      run: async (ctx) => {
+        const res = await ctx.http.get('/events');
+        throw new CheckFailure({ message: 'nope', received: { n: 1 }, expected: 'two', requirements: ['DEC-ERR-002', 'NOT-MINE-001'], exchanges: [res.exchange] });
+      },
+    });
+    expect(outcome.failure).toMatchObject({ kind: 'assertion', message: 'nope', received: '{"n":1}', expected: 'two', requirements: ['DEC-ERR-002'] });
+    expect(outcome.failure!.exchanges).toHaveLength(1);
+  });
+
+  it('when a response breaks the spec, then the check fails with the pointer even if the check ignores it', async () => {
+    const outcome = await runOne({ id: 'a.spec', requirements: ['LIST-001'], run: async (ctx) => void (await ctx.http.get('/events?kind=bad')) });
+    expect(outcome.failure).toMatchObject({ kind: 'spec', pointer: '' });
+    const deferred = await runOne({ id: 'a.deferred', requirements: ['LIST-001'], run: async (ctx) => void (await ctx.http.get('/events?kind=bad', { validate: 'defer' })) });
+    expect(deferred).toMatchObject({ status: 'failed', failure: { kind: 'spec' } });
+  });
+
+  it('when the check throws something else, then it is an error with a stack', async () => {
+    const outcome = await runOne({ id: 'a.bug', requirements: ['LIST-001'], run: async () => void (null as unknown as { x: number }).x });
+    expect(outcome.failure!.kind).toBe('error');
+    expect(outcome.failure!.message).toMatch(/^TypeError: /);
+    expect(outcome.failure!.stack).toContain('runtime.test.ts');
+  });
+
+  it('when the check calls ctx.skip, then it is skipped with the reason', async () => {
+    const outcome = await runOne({ id: 'a.skip', requirements: ['LIST-001'], run: async (ctx) => ctx.skip('no venues on this target') });
+    expect(outcome).toMatchObject({ status: 'skipped', skipReason: 'no venues on this target' });
+  });
+
+  it('when the check overruns --check-timeout, then it fails saying so', async () => {
+    const outcome = await runOne({ id: 'a.slow', requirements: ['LIST-001'], run: (ctx) => ctx.sleep(5_000) }, { checkTimeoutMs: 100 });
+    expect(outcome.failure!.message).toBe('Error: the check did not finish within 100 ms (--check-timeout)');
+  });
+
+  it('when a check learns a secret, then it is redacted from notes and failures', async () => {
+    const outcome = await runOne({
+      id: 'a.secret',
+      requirements: ['LIST-001'],
+      run: async (ctx) => {
+        ctx.secret('whsec-super-secret-value');
+        ctx.note('got whsec-super-secret-value');
+        throw new CheckFailure({ message: 'secret whsec-super-secret-value leaked', received: 'whsec-super-secret-value' });
+      },
+    });
+    expect(JSON.stringify(outcome)).not.toContain('whsec-super-secret-value');
+    expect(outcome.notes).toEqual(['got <redacted secret>']);
+  });
+
+  it('when tags and seeds are asked for, then they carry the run id and a per-check seed', async () => {
+    let seen: { tags: string[]; seed: number } | undefined;
+    await runOne({ id: 'a.tags', requirements: ['LIST-001'], run: async (ctx) => void (seen = { tags: [ctx.tag('My Event'), ctx.tag()], seed: ctx.fc.seed }) });
+    expect(seen!.tags).toEqual(['ctf-test01-my-event-1', 'ctf-test01-item-2']);
+    expect(seen!.seed).not.toBe(5);
+  });
+
+  it('when cleanup runs, then registered items are soft-deleted newest first and failures are reported', async () => {
+    await runOne({
+      id: 'a.writes',
+      requirements: ['LIST-001'],
+      needs: ['write'],
+      writes: 'two events',
+      run: async (ctx) => {
+        ctx.cleanup.softDelete('/events/gone');
+        ctx.cleanup.softDelete('/events/one');
+      },
+    });
+    const cleanup = await runtime!.runCleanup();
+    expect(cleanup.results).toEqual([
+      { description: 'a.writes: soft-delete /events/one', ok: true },
+      { description: 'a.writes: soft-delete /events/gone', ok: false, error: 'DELETE /events/gone answered 500' },
+    ]);
+    expect(cleanup.exchanges.map((e) => e.request.method)).toEqual(['DELETE', 'DELETE']);
+  });
+
+  it('when a check uses the receiver without declaring webhook, then it is told to', async () => {
+    const outcome = await runOne({ id: 'a.hook', requirements: ['LIST-001'], run: async (ctx) => void ctx.receiver.url });
+    expect(outcome.failure!.message).toContain("declare needs: ['webhook']");
+  });
+
+  it('when the receiver is needed, then checks get it and deliveries reach their endpoint', async () => {
+    const outcome = await runOne(
+      {
+        id: 'a.receive',
+        requirements: ['HOOK-007'],
+        needs: ['webhook'],
+        writes: 'nothing (test)',
+        run: async (ctx) => {
+          const endpoint = ctx.receiver.endpoint('probe');
+          const res = await request(endpoint.url, { method: 'POST', body: '{"items":[]}' });
+          await res.body.dump();
+          await endpoint.waitForCount(1, 1000);
+        },
+      },
+      {},
+      true,
+    );
+    expect(outcome.status).toBe('passed');
+  });
+});
