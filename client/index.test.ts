@@ -3,7 +3,7 @@ import * as api from './index.ts';
 
 describe('client/index.ts', () => {
   it('when imported, then the public functions are there', () => {
-    for (const name of ['createTransport', 'createRetryPolicy', 'createHttpSource', 'syncItems', 'reconcile', 'fetchAssetsSince', 'createMemoryStore', 'createSqlStore', 'openSqlStore', 'verifyWebhook', 'signWebhook', 'createMemoryDeduper', 'webhookReceiver']) {
+    for (const name of ['createTransport', 'createRetryPolicy', 'createContentClient', 'syncItems', 'reconcile', 'fetchAssetsSince', 'createMemoryStore', 'createSqlStore', 'openSqlStore', 'verifyWebhook', 'signWebhook', 'createMemoryDeduper', 'webhookReceiver']) {
       expect(typeof (api as Record<string, unknown>)[name], name).toBe('function');
     }
   });

@@ -1,12 +1,15 @@
 // Public API of the Content Service client toolkit (`content-service-toolkit/client`).
 
-// HTTP: retrying undici transport (a fetch function for openapi-fetch) and plain sources.
+// HTTP: retrying undici transport (a fetch function for openapi-fetch).
 export { createTransport, USER_AGENT } from './http/transport.ts';
 export type { FetchFunction, Transport, TransportOptions } from './http/transport.ts';
 export { createRetryPolicy, parseRetryAfter, backoffDelay, DEFAULT_IDEMPOTENT_METHODS } from './http/retry.ts';
 export type { GiveUpEvent, RetryOptions, RetryPolicy, RetryReason, RetryableResponse, WaitEvent } from './http/retry.ts';
-export { createHttpSource, ServiceError } from './http/httpSource.ts';
-export type { HttpSourceOptions } from './http/httpSource.ts';
+export { ServiceError } from './http/serviceError.ts';
+
+// The typed client: openapi-fetch over generated/types.ts, plus the sources sync reads.
+export { createContentClient } from './http/contentClient.ts';
+export type { AssetsQuery, ContentCalls, ContentClient, ContentClientOptions, ListQuery } from './http/contentClient.ts';
 
 // Sync: the interface's incremental sync procedure, reconciliation, assets polling, stores.
 export { syncItems, SYNC_WFSTATUS, DEFAULT_SYNC_SIZE } from './sync/syncItems.ts';
@@ -25,7 +28,7 @@ export type { MemoryStore } from './sync/memoryStore.ts';
 export { createSqlStore, openSqlStore, pgPoolDatabase } from './sync/sqlStore.ts';
 export type { OpenSqlStoreOptions, PgPoolLike, SqlDatabase, SqlQueryable, SqlStore, SqlStoreOptions } from './sync/sqlStore.ts';
 export { COLLECTIONS } from './sync/types.ts';
-export type { AssetPage, AssetRecord, AssetSource, Collection, ItemSource, ListAssetsQuery, ListItemsQuery, SourceCallOptions, SyncItem, WfStatus } from './sync/types.ts';
+export type { AssetPage, AssetRecord, AssetSource, Collection, ContentAsset, ContentItem, ItemOf, ItemSource, ListAssetsQuery, ListItemsQuery, SourceCallOptions, SyncItem, WfStatus } from './sync/types.ts';
 
 // Webhooks: verification, dedupe, Express receiver.
 export { verifyWebhook, signWebhook, getHeader, TIMESTAMP_HEADER, SIGNATURE_HEADER, DELIVERY_HEADER, DEFAULT_TOLERANCE_SECONDS } from './webhooks/verify.ts';

@@ -8,7 +8,7 @@ import type { AssetRecord, AssetSource, ListAssetsQuery } from './types.ts';
 /** The assets list semantics: inclusive filter on modified-else-created, sort by it asc, id tiebreaker, zero-based page. */
 function fakeAssets(assets: AssetRecord[]) {
   const calls: ListAssetsQuery[] = [];
-  const source: AssetSource = {
+  const source: AssetSource<AssetRecord> = {
     async listAssets(query) {
       calls.push({ ...query });
       const key = (a: AssetRecord) => assetStamp(a)!;
@@ -58,7 +58,7 @@ describe('fetchAssetsSince', () => {
   });
 
   it('when the service ignores page, then it stops with a SyncProtocolError', async () => {
-    const source: AssetSource = { listAssets: async (q) => ({ size: q.size, page: 0, hits: 100, results: [{ id: 'a', created: at(1) }, { id: 'b', created: at(2) }] }) };
+    const source: AssetSource<AssetRecord> = { listAssets: async (q) => ({ size: q.size, page: 0, hits: 100, results: [{ id: 'a', created: at(1) }, { id: 'b', created: at(2) }] }) };
     await expect(fetchAssetsSince(source, undefined, { size: 2 })).rejects.toThrow(SyncProtocolError);
   });
 

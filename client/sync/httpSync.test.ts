@@ -1,15 +1,16 @@
-// End to end over real HTTP: syncItems → createHttpSource → createTransport (undici, retries)
+// End to end over real HTTP: syncItems → createContentClient (openapi-fetch) → createTransport (undici, retries)
 // → a node:http server wrapping the scripted fake, which throttles with 429 + Retry-After.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createTransport } from '../http/transport.ts';
-import { createHttpSource, ServiceError } from '../http/httpSource.ts';
+import { createContentClient } from '../http/contentClient.ts';
+import { ServiceError } from '../http/serviceError.ts';
 import type { WaitEvent } from '../http/retry.ts';
 import { syncItems } from './syncItems.ts';
 import { createMemoryStore } from './memoryStore.ts';
-import { createFakeContentService, FakeServiceError, type FakeItem } from './testing/fakeContentService.ts';
+import { createFakeContentService, FakeServiceError } from './testing/fakeContentService.ts';
 import { COLLECTIONS, type Collection, type ListItemsQuery } from './types.ts';
 
 const TOKEN = 'cst_test-token';
@@ -34,7 +35,7 @@ beforeAll(async () => {
     const collection = url.pathname.replace(/^\/api\//, '') as Collection;
     if (!COLLECTIONS.includes(collection)) return send(404, { status: 404, error: 'Not Found', message: url.pathname });
     const q = Object.fromEntries(url.searchParams) as Record<string, string>;
-    const query: ListItemsQuery = { wfstatus: q.wfstatus!, sortField: 'lastupdated', sortOrder: 'ASC', size: Number(q.size), ...(q.lastupdated !== undefined ? { lastupdated: q.lastupdated } : {}) };
+    const query: ListItemsQuery = { wfstatus: q.wfstatus!.split(',') as ListItemsQuery['wfstatus'], sortField: 'lastupdated', sortOrder: 'ASC', size: Number(q.size), ...(q.lastupdated !== undefined ? { lastupdated: q.lastupdated } : {}) };
     try {
       send(200, await service.listItems(collection, query));
     } catch (e) {
@@ -63,19 +64,18 @@ describe('syncItems over HTTP', () => {
         onWait: (e) => waits.push(e),
       },
     });
-    const source = createHttpSource<FakeItem>({ baseUrl, token: TOKEN, fetch: transport.fetch });
-    const store = createMemoryStore<FakeItem>();
+    const store = createMemoryStore();
     throttleEvery = 3;
     try {
-      const summary = await syncItems(source, 'events', store, { size: 6 });
+      const summary = await syncItems(createContentClient({ baseUrl, token: TOKEN, transport }), 'events', store, { size: 6 });
       expect(summary.pages).toBeGreaterThan(5);
       expect(waits.length).toBeGreaterThan(2);
       for (const w of waits) {
         expect(w).toMatchObject({ status: 429, reason: 'rate-limited', retryAfterMs: 1000 });
         expect(w.delayMs).toBeGreaterThanOrEqual(1000);
       }
-      const local = new Map([...store.snapshot('events')].map(([k, v]) => [k, v.version]));
-      expect(local).toEqual(service.approved('events'));
+      const local = new Map([...store.snapshot('events')].map(([k, v]) => [k, v.lastupdated]));
+      expect(local).toEqual(new Map(service.all('events').filter((i) => i.wfstatus === 'approved').map((i) => [i.trcid, i.lastupdated])));
       // Stamps like 2026-03-01T11:00:00.000123+01:00 survived the query string (the fake is strict).
       expect(service.calls.some((c) => c.query.lastupdated?.endsWith('+01:00'))).toBe(true);
     } finally {
@@ -86,9 +86,9 @@ describe('syncItems over HTTP', () => {
 
   it('when the token is wrong, then a ServiceError carries the status and message, and the mark is untouched', async () => {
     const transport = createTransport({ retry: false });
-    const store = createMemoryStore<FakeItem>();
+    const store = createMemoryStore();
     try {
-      const err = await syncItems(createHttpSource<FakeItem>({ baseUrl, token: 'wrong', fetch: transport.fetch }), 'events', store).catch((e: unknown) => e);
+      const err = await syncItems(createContentClient({ baseUrl, token: 'wrong', transport }), 'events', store).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ServiceError);
       expect(err).toMatchObject({ status: 401, message: expect.stringContaining('bad token') });
       expect(await store.getMark('events')).toBeUndefined();

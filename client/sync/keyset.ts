@@ -6,7 +6,7 @@
 // stamp again. They are recognised (same trcid, same stamp) and left out of `fresh`.
 
 import { compareInstants, parseInstant } from './instant.ts';
-import type { Collection, ItemSource, SyncItem } from './types.ts';
+import type { Collection, ItemSource, ListItemsQuery, SyncItem, WfStatus } from './types.ts';
 
 export const MIN_SYNC_SIZE = 2;
 export const MAX_PAGE_SIZE = 2000;
@@ -88,7 +88,7 @@ function checkItem(collection: Collection, item: SyncItem, index: number, pageNu
 export async function* keysetPages<T extends SyncItem>(
   source: ItemSource<T>,
   collection: Collection,
-  wfstatus: string,
+  wfstatus: readonly WfStatus[],
   options: KeysetOptions,
 ): AsyncGenerator<KeysetPage<T>, void, undefined> {
   const { size, signal } = options;
@@ -98,7 +98,7 @@ export async function* keysetPages<T extends SyncItem>(
 
   for (let number = 1; ; number++) {
     signal?.throwIfAborted();
-    const query = { wfstatus, sortField: 'lastupdated', sortOrder: 'ASC', size, ...(from !== undefined ? { lastupdated: from } : {}) } as const;
+    const query: ListItemsQuery = { wfstatus: [...wfstatus], sortField: 'lastupdated', sortOrder: 'ASC', size, ...(from !== undefined ? { lastupdated: from } : {}) };
     const items = await source.listItems(collection, query, { signal });
     if (!Array.isArray(items)) throw new SyncProtocolError(`${collection} page ${number}: expected a JSON array of items`);
 

@@ -1,15 +1,15 @@
 // In-memory mirror: tests, short-lived tools, and the model the SQL store is checked against.
 
 import type { BatchResult, StoreOp, SyncStore } from './store.ts';
-import type { Collection, SyncItem } from './types.ts';
+import type { Collection, ContentItem, SyncItem } from './types.ts';
 
-export interface MemoryStore<T extends SyncItem = SyncItem> extends SyncStore<T> {
+export interface MemoryStore<T extends SyncItem = ContentItem> extends SyncStore<T> {
   applyBatch(collection: Collection, ops: readonly StoreOp<T>[]): Promise<BatchResult>;
   /** A copy of the mirrored items of a collection, keyed by trcid. */
   snapshot(collection: Collection): Map<string, T>;
 }
 
-export function createMemoryStore<T extends SyncItem = SyncItem>(): MemoryStore<T> {
+export function createMemoryStore<T extends SyncItem = ContentItem>(): MemoryStore<T> {
   const items = new Map<Collection, Map<string, T>>();
   const marks = new Map<Collection, string>();
   const bucket = (c: Collection) => {

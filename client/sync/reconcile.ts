@@ -41,7 +41,7 @@ export async function reconcile<T extends SyncItem>(
   let pages = 0;
   // Keyset paging over approved items only: an item changed during the listing moves to the
   // end of the order and is still seen before the short page ends the loop.
-  for await (const page of keysetPages(source, collection, 'approved', { size, signal: options.signal })) {
+  for await (const page of keysetPages(source, collection, ['approved'], { size, signal: options.signal })) {
     pages++;
     for (const item of page.items) if (item.wfstatus === undefined || item.wfstatus === 'approved') published.add(item.trcid);
   }

@@ -5,7 +5,7 @@
 // `lastupdated` and `mark` are text: the service's strings, never re-formatted (SYNC-001).
 
 import type { BatchResult, StoreOp, SyncStore } from './store.ts';
-import type { Collection, SyncItem } from './types.ts';
+import type { Collection, ContentItem, SyncItem } from './types.ts';
 
 export interface SqlResult<R> {
   rows: R[];
@@ -58,7 +58,7 @@ export interface SqlStoreOptions {
   prefix?: string;
 }
 
-export interface SqlStore<T extends SyncItem = SyncItem> extends SyncStore<T> {
+export interface SqlStore<T extends SyncItem = ContentItem> extends SyncStore<T> {
   applyBatch(collection: Collection, ops: readonly StoreOp<T>[]): Promise<BatchResult>;
   /** Creates the tables if missing (also done lazily by the first call). */
   init(): Promise<void>;
@@ -67,7 +67,7 @@ export interface SqlStore<T extends SyncItem = SyncItem> extends SyncStore<T> {
 
 const affected = (r: SqlResult<unknown>) => r.rowCount ?? r.affectedRows ?? 0;
 
-export function createSqlStore<T extends SyncItem = SyncItem>(options: SqlStoreOptions): SqlStore<T> {
+export function createSqlStore<T extends SyncItem = ContentItem>(options: SqlStoreOptions): SqlStore<T> {
   const prefix = options.prefix ?? 'content_sync_';
   // Table names cannot be bound parameters; allow only plain identifiers.
   if (!/^[a-z_][a-z0-9_]{0,40}$/.test(prefix)) throw new RangeError(`prefix must match /^[a-z_][a-z0-9_]{0,40}$/ (received: ${JSON.stringify(prefix)})`);
@@ -165,7 +165,7 @@ export interface OpenSqlStoreOptions {
 }
 
 /** Opens a store and the database under it; `close()` ends the pool or PGlite. */
-export async function openSqlStore<T extends SyncItem = SyncItem>(options: OpenSqlStoreOptions = {}): Promise<{ store: SqlStore<T>; close(): Promise<void> }> {
+export async function openSqlStore<T extends SyncItem = ContentItem>(options: OpenSqlStoreOptions = {}): Promise<{ store: SqlStore<T>; close(): Promise<void> }> {
   if (options.databaseUrl) {
     const { default: pg } = await import('pg');
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 4 });

@@ -43,7 +43,9 @@ const kinds: Array<[string, <T extends SyncItem>() => SyncStore<T>]> = [
   ...(PG_URL ? [['sql (PostgreSQL)', freshPg] as [string, <T extends SyncItem>() => SyncStore<T>]] : []),
 ];
 
-const item = (trcid: string, extra: Record<string, unknown> = {}): SyncItem => ({
+// Extra fields stand for everything a real item carries beyond what sync reads.
+type TestItem = SyncItem & Record<string, unknown>;
+const item = (trcid: string, extra: Record<string, unknown> = {}): TestItem => ({
   trcid,
   wfstatus: 'approved',
   lastupdated: '2026-03-01T11:00:00.123456+01:00',
@@ -81,7 +83,7 @@ describe.each(kinds)('%s store', (_name, make) => {
   it('when a batch is applied, then it counts upserts and actual removals', async () => {
     const store = make();
     await store.upsert('events', item('x'));
-    const ops: StoreOp[] = [
+    const ops: StoreOp<TestItem>[] = [
       { op: 'upsert', item: item('y') },
       { op: 'remove', trcid: 'x' },
       { op: 'remove', trcid: 'never-there' },
@@ -100,7 +102,7 @@ describe.each(kinds)('%s store', (_name, make) => {
         async (ops) => {
           const store = make();
           const model = new Map<string, SyncItem>();
-          const batch: StoreOp[] = ops.map((o) => (o.op === 'upsert' ? { op: 'upsert', item: item(o.trcid, { n: o.n }) } : { op: 'remove', trcid: o.trcid }));
+          const batch: StoreOp<TestItem>[] = ops.map((o) => (o.op === 'upsert' ? { op: 'upsert', item: item(o.trcid, { n: o.n }) } : { op: 'remove', trcid: o.trcid }));
           for (const o of batch) if (o.op === 'upsert') model.set(o.item.trcid, o.item);
           else model.delete(o.trcid);
           await applyOps(store, 'events', batch);

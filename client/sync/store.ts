@@ -2,9 +2,9 @@
 // page atomically (`applyBatch`), which keeps a crash from leaving half a page written (harmless
 // anyway: the mark is not saved, so the next run redoes the page).
 
-import type { Collection, SyncItem } from './types.ts';
+import type { Collection, ContentItem, SyncItem } from './types.ts';
 
-export type StoreOp<T extends SyncItem = SyncItem> = { op: 'upsert'; item: T } | { op: 'remove'; trcid: string };
+export type StoreOp<T extends SyncItem = ContentItem> = { op: 'upsert'; item: T } | { op: 'remove'; trcid: string };
 
 export interface BatchResult {
   upserted: number;
@@ -12,7 +12,7 @@ export interface BatchResult {
   removed: number;
 }
 
-export interface SyncStore<T extends SyncItem = SyncItem> {
+export interface SyncStore<T extends SyncItem = ContentItem> {
   /** The saved high-water mark: a `lastupdated` string exactly as the service sent it. */
   getMark(collection: Collection): Promise<string | undefined>;
   putMark(collection: Collection, mark: string): Promise<void>;

@@ -40,7 +40,7 @@ describe('syncItems', () => {
     const store = createMemoryStore<FakeItem>();
     const summary = await syncItems(service, C, store, { size: 3 });
 
-    expect(service.calls[0]!.query).toEqual({ wfstatus: 'approved,archived,deleted', sortField: 'lastupdated', sortOrder: 'ASC', size: 3 });
+    expect(service.calls[0]!.query).toEqual({ wfstatus: ['approved', 'archived', 'deleted'], sortField: 'lastupdated', sortOrder: 'ASC', size: 3 });
     expect(service.calls[0]!.query).not.toHaveProperty('lastupdated');
     const all = service.all(C);
     const lastSynced = all.filter((i) => SYNCED.has(i.wfstatus)).at(-1)!.lastupdated;

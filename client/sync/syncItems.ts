@@ -11,9 +11,10 @@
 import { laterOf } from './instant.ts';
 import { keysetPages } from './keyset.ts';
 import { applyOps, type StoreOp, type SyncStore } from './store.ts';
-import type { Collection, ItemSource, SyncItem } from './types.ts';
+import type { Collection, ItemSource, SyncItem, WfStatus } from './types.ts';
 
-export const SYNC_WFSTATUS = 'approved,archived,deleted';
+/** Sent as `wfstatus=approved,archived,deleted` (SYNC-002). */
+export const SYNC_WFSTATUS = ['approved', 'archived', 'deleted'] as const satisfies readonly WfStatus[];
 export const DEFAULT_SYNC_SIZE = 2000;
 
 export interface SyncProgress {

@@ -1,22 +1,30 @@
-// Shapes the sync procedure needs. They are the minimal structural subset of the generated
-// types (`TrcItem`, the assets page), so the typed client's results fit them directly.
+// Shapes the sync procedure needs, taken from the generated types. `SyncItem` and `AssetRecord`
+// are the minimal constraints the sync code reads; the defaults of the type parameters are the
+// full generated response types, so a typed client's results flow through unchanged. Responses
+// may carry fields the spec does not name: they are kept (nothing here strips unknown fields).
+
+import type { Asset, AssetPage as GeneratedAssetPage, operations, paths, Readable, TrcItem, TrcItemCommon, WfStatus } from '../../generated/types.ts';
+
+export type { WfStatus };
 
 export const COLLECTIONS = ['events', 'locations', 'routes', 'eventgroups', 'venues'] as const;
 export type Collection = (typeof COLLECTIONS)[number];
 
-export type WfStatus = 'draft' | 'readyforvalidation' | 'approved' | 'rejected' | 'archived' | 'deleted';
+/** Any TRCItem as a list or detail read returns it (read-only fields included). */
+export type ContentItem = Readable<TrcItem>;
 
-/** What sync reads of a TRCItem; every other field is kept as given. */
-export interface SyncItem {
-  trcid: string;
-  wfstatus?: WfStatus | (string & {});
-  lastupdated?: string;
-  [field: string]: unknown;
-}
+/** The item type of one collection's list, e.g. `ItemOf<'events'>` is `Readable<Event>`. */
+export type ItemOf<C extends Collection> = Readable<NonNullable<paths[`/${C}`]['get']>['responses'][200]['content']['application/json']>[number];
 
-/** Query of a list endpoint, as the sync procedure sends it (SYNC-002). */
+/** A response asset. */
+export type ContentAsset = Readable<Asset>;
+
+/** What sync reads of an item: `trcid` (always present in responses), `wfstatus`, `lastupdated`. */
+export type SyncItem = { trcid: string } & Pick<Readable<TrcItemCommon>, 'wfstatus' | 'lastupdated'>;
+
+/** Query of a list endpoint as the sync procedure sends it (SYNC-002); `wfstatus` goes out comma-separated. */
 export interface ListItemsQuery {
-  wfstatus: string;
+  wfstatus: WfStatus[];
   sortField: 'lastupdated';
   sortOrder: 'ASC';
   size: number;
@@ -24,30 +32,28 @@ export interface ListItemsQuery {
   lastupdated?: string;
 }
 
+// Compile-time guards (tsc fails here): the sync queries stay valid queries of the generated operations.
+type Assert<T extends true> = T;
+type ListQueryOf<C extends Collection> = NonNullable<NonNullable<paths[`/${C}`]['get']>['parameters']['query']>;
+export type ListQueryFitsEveryList = Assert<{ [C in Collection]: ListItemsQuery extends ListQueryOf<C> ? true : false }[Collection] extends true ? true : false>;
+
 export interface SourceCallOptions {
   signal?: AbortSignal;
 }
 
-/** One list call of the service. Implemented over the typed client (`GET /{collection}`). */
-export interface ItemSource<T extends SyncItem = SyncItem> {
+/** One list call of the service (`GET /{collection}`); `createContentClient` implements it. */
+export interface ItemSource<T extends SyncItem = ContentItem> {
   listItems(collection: Collection, query: ListItemsQuery, options?: SourceCallOptions): Promise<T[]>;
 }
 
-export interface AssetRecord {
-  id: string;
-  created?: string;
-  modified?: string;
-  [field: string]: unknown;
-}
+/** What the assets poll reads of an asset. `created` is optional here so partial fakes fit. */
+export type AssetRecord = Pick<ContentAsset, 'id' | 'modified'> & Partial<Pick<ContentAsset, 'created'>>;
 
-export interface AssetPage<A extends AssetRecord = AssetRecord> {
-  size: number;
-  page: number;
-  hits: number;
-  results: A[];
-}
+/** The assets page `{size, page, hits, results[]}` with the asset type of the caller's choice. */
+export type AssetPage<A extends AssetRecord = ContentAsset> = Omit<Readable<GeneratedAssetPage>, 'results'> & { results: A[] };
 
-export interface ListAssetsQuery {
+/** Query of `GET /assets` as the poll sends it. */
+export type ListAssetsQuery = {
   sortField: 'modified';
   sortOrder: 'asc';
   size: number;
@@ -55,9 +61,10 @@ export interface ListAssetsQuery {
   page: number;
   /** Inclusive; matches `modified`, else `created`. Omitted to list everything. */
   lastupdated?: string;
-}
+};
+export type AssetsQueryFits = Assert<ListAssetsQuery extends NonNullable<operations['listAssets']['parameters']['query']> ? true : false>;
 
-/** `GET /assets`. Implemented over the typed client. */
-export interface AssetSource<A extends AssetRecord = AssetRecord> {
+/** `GET /assets`; `createContentClient` implements it. */
+export interface AssetSource<A extends AssetRecord = ContentAsset> {
   listAssets(query: ListAssetsQuery, options?: SourceCallOptions): Promise<AssetPage<A>>;
 }

@@ -8,19 +8,16 @@
 
 import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { CallbackItem as GeneratedCallbackItem, Readable } from '../../generated/types.ts';
 import { createMemoryDeduper, type DeliveryDeduper } from './dedupe.ts';
 import { verifyWebhook } from './verify.ts';
 
-/** One entry of the CallbackBody (`items[]`). Replaced by the generated type once it exists. */
-export interface CallbackItem {
-  /** `<internal id>_<event type name>`, unique within the delivery. */
-  id: string;
-  trcid: string;
-  resourceUri: string;
-  resourceType: 'EVENT' | 'LOCATION' | 'ROUTE' | 'EVENTGROUP' | 'VENUE' | (string & {});
-  actionType: 'UPDATED' | 'DELETED' | (string & {});
-  [extra: string]: unknown;
-}
+/**
+ * One entry of the CallbackBody (`items[]`), as the spec types it. The receiver checks that
+ * `trcid`, `resourceUri` and `actionType` are strings and passes every entry on unchanged, so
+ * fields or enum values the spec does not name reach `onItems` too: keep a default branch.
+ */
+export type CallbackItem = Readable<GeneratedCallbackItem>;
 
 export interface DeliveryMeta {
   deliveryId: string;

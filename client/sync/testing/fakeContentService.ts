@@ -124,7 +124,7 @@ export function createFakeContentService(options: FakeServiceOptions = {}): Fake
       if (!Number.isInteger(query.size) || query.size < 1) throw new FakeServiceError(400, `size must be at least 1 (requested: ${query.size})`);
       if (query.size > 2000) throw new FakeServiceError(400, `size must not exceed 2000 (requested: ${query.size})`);
       if (query.sortField !== 'lastupdated' || query.sortOrder.toUpperCase() !== 'ASC') throw new FakeServiceError(400, 'fake supports sortField=lastupdated, sortOrder=ASC only');
-      const statuses = query.wfstatus.split(',');
+      const statuses: readonly string[] = query.wfstatus;
       for (const s of statuses) if (!STATUSES.includes(s as WfStatus)) throw new FakeServiceError(400, `unknown wfstatus ${s}`);
       const from = query.lastupdated;
       if (from !== undefined && strict && !emitted.has(from)) {
