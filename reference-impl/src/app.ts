@@ -8,7 +8,9 @@ import { loadOpenApiDocument } from './http/openapiDocument.ts';
 import { createRequestValidator, type SizeCapRule } from './http/validateRequest.ts';
 import { rateLimit } from './ratelimit/middleware.ts';
 import type { RateLimitStore } from './ratelimit/store.ts';
+import { dictionaryRoutes } from './routes/dictionary.ts';
 import { healthRoutes } from './routes/health.ts';
+import { itemRoutes } from './routes/items.ts';
 import type { Db } from './storage/db.ts';
 import type { ItemChangeRecorder } from './webhooks/itemChange.ts';
 
@@ -59,6 +61,8 @@ export function createApp(config: Config, deps: AppDeps): express.Express {
   const api = express.Router();
   api.use(healthRoutes(context));
   // route modules: one line each, in the order of spec/openapi.yaml
+  api.use(itemRoutes(context));
+  api.use(dictionaryRoutes(context));
   app.use(BASE_PATH, api);
 
   app.use(notFound({ doc, basePath: BASE_PATH }));

@@ -1,0 +1,41 @@
+import type { Collection } from '../domain/entityRules.ts';
+import type { Db } from '../storage/db.ts';
+import { getItemById } from '../storage/items/getItemById.ts';
+import type { StoredItem } from '../storage/items/itemRow.ts';
+import { lockItemWrites } from '../storage/items/lockItemWrites.ts';
+import { updateItem } from '../storage/items/updateItem.ts';
+import { entitytypeOf } from '../domain/entityRules.ts';
+import { canDelete, itemNotFound } from './access.ts';
+import { writeItem, type ItemWriteDeps, type ItemWriter } from './writeItem.ts';
+
+// The three item writes of the interface, each one transaction with its outbox event.
+
+/** POST /{collection} (WRITE-001, DEC-ITEM-002). */
+export async function createItem(db: Db, deps: ItemWriteDeps, params: { collection: Collection; body: unknown; writer: ItemWriter }): Promise<StoredItem> {
+  return (await writeItem(db, deps, { collection: params.collection, writer: params.writer, body: params.body })).item;
+}
+
+/** PUT /{collection}/{id}: a full replacement of the writable fields (DEC-ITEM-001). */
+export async function replaceItem(db: Db, deps: ItemWriteDeps, params: { collection: Collection; id: string; body: unknown; writer: ItemWriter }): Promise<StoredItem> {
+  return (await writeItem(db, deps, { collection: params.collection, writer: params.writer, match: { id: params.id }, body: params.body })).item;
+}
+
+/**
+ * DELETE /{collection}/{id}: a soft delete, everything kept but `wfstatus: deleted` and a new
+ * `lastupdated` (DEC-ITEM-003), recorded as DELETED (DEC-HOOK-003). 404 when the writer cannot
+ * see the item or it is deleted already.
+ */
+export async function softDeleteItem(db: Db, deps: Pick<ItemWriteDeps, 'recordItemChange'>, params: { collection: Collection; id: string; writer: ItemWriter }): Promise<StoredItem> {
+  const entitytype = entitytypeOf(params.collection);
+  return db.transaction(async (tx) => {
+    await lockItemWrites(tx);
+    const current = await getItemById(tx, { entitytype, id: params.id });
+    if (current === null || !canDelete(params.writer, current)) throw itemNotFound(params.collection, params.id);
+    const item = await updateItem(tx, { ...current, entitytype, wfstatus: 'deleted' });
+    if (item === null) throw new Error(`item ${current.id} vanished under the item write lock`);
+    await deps.recordItemChange(tx, {
+      itemId: item.id, trcid: item.trcid, entitytype: item.entitytype, userorganisation: item.userorganisation, action: 'DELETED',
+    });
+    return item;
+  });
+}

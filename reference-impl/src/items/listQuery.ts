@@ -1,0 +1,36 @@
+import type { EntityType } from '../domain/entityRules.ts';
+import { parseLastupdated } from '../domain/timestamps.ts';
+import type { WfStatus } from '../domain/workflow.ts';
+import type { ItemSortField, ListItemsParams } from '../storage/items/listItems.ts';
+import type { ItemScopeHolder } from './access.ts';
+
+// A list request (already checked against the spec, LIST-001) as a storage query. The scope comes
+// from the caller, never from the query: filters can only narrow it (SCOPE-001, DEC-LIST-006).
+
+export const DEFAULT_PAGE_SIZE = 20; // DEC-LIST-001
+
+export interface ListQuery {
+  params: ListItemsParams;
+  excludePatternDates: boolean;
+}
+
+export function listQueryOf(query: Readonly<Record<string, unknown>>, entitytype: EntityType, scope: ItemScopeHolder): ListQuery {
+  const size = typeof query.size === 'number' ? query.size : DEFAULT_PAGE_SIZE;
+  const page = typeof query.page === 'number' ? query.page : 0;
+  const params: ListItemsParams = {
+    entitytype,
+    scope: { userorganisations: scope.organisations, wfstatus: scope.wfstatus },
+    sortField: (query.sortField as ItemSortField | undefined) ?? 'lastupdated',
+    // DEC-LIST-004: either letter case.
+    sortOrder: typeof query.sortOrder === 'string' && query.sortOrder.toUpperCase() === 'ASC' ? 'ASC' : 'DESC',
+    limit: size,
+    // DEC-LIST-002: zero-based, on the same filtered and sorted result; a page far past the end is empty.
+    offset: Math.min(page * size, Number.MAX_SAFE_INTEGER),
+  };
+  // The spec types lastupdated as a string: its form is DEC-LIST-005's, read here (400 if unparseable).
+  if (typeof query.lastupdated === 'string') params.lastupdatedFrom = parseLastupdated(query.lastupdated);
+  if (Array.isArray(query.wfstatus)) params.wfstatus = query.wfstatus as WfStatus[];
+  if (typeof query.published === 'boolean') params.published = query.published;
+  if (typeof query.trcid === 'string') params.trcid = query.trcid;
+  return { params, excludePatternDates: query.excludePatternDates === true };
+}

@@ -1,0 +1,81 @@
+import { Router, type Request, type Response } from 'express';
+import type { RouteContext } from '../app.ts';
+import { checkPropertyOntology } from '../dictionary/checkOntology.ts';
+import { filterDeprecated } from '../dictionary/filterDeprecated.ts';
+import { keepKnownPropertyOntologyFields } from '../dictionary/keepKnownOntologyFields.ts';
+import type { AccountOntologies } from '../dictionary/ontologyCache.ts';
+import { HttpError } from '../http/HttpError.ts';
+import { ADMIN_ROLES, isSuperAdmin, principalOf, requireRoles, type Principal } from '../http/principal.ts';
+import { validated } from '../http/validateRequest.ts';
+import { sharedOntologyCache } from '../items/sharedOntologyCache.ts';
+import { getAccountOntologyVersions } from '../storage/dictionary/getAccountOntologyVersions.ts';
+import { listUserOrganisations } from '../storage/dictionary/listUserOrganisations.ts';
+import { putPropertiesOntology } from '../storage/dictionary/putPropertiesOntology.ts';
+
+// The dictionary (DICT-001..006): the root, both ontologies of an account, the property ontology
+// replacement and the organisation → account lookup.
+
+const RESOURCES = ['categorizationOntology', 'propertiesOntology', 'userorganisations'] as const;
+
+export function dictionaryRoutes(ctx: RouteContext): Router {
+  const router = Router();
+  const ontologies = sharedOntologyCache(ctx.db);
+
+  /** `accountId` when given (404 when unknown, DEC-DICT-005); else the caller's own account, else the base (DICT-002, AUTH-008). */
+  async function ontologiesFor(res: Response): Promise<AccountOntologies> {
+    const accountId = validated(res).query.accountId as string | undefined;
+    if (accountId !== undefined) {
+      const found = await ontologies.ontologiesForAccount(accountId);
+      if (found === undefined) throw new HttpError(404, { message: `No account with id ${accountId}` });
+      return found;
+    }
+    return (await ontologies.ontologiesForAccount(principalOf(res).accountId)) ?? (await ontologies.ontologiesForAccount(null))!;
+  }
+
+  // Only the root is rate limited (RATE-001); before authentication, like the item lists.
+  router.get('/dictionary', ctx.rateLimited, ctx.auth, ctx.validate('getDictionary'), (_req: Request, res: Response) => {
+    res.json({ resources: RESOURCES.map((name) => ({ name, href: `${ctx.config.publicBaseUrl}/dictionary/${name}` })) });
+  });
+
+  router.get('/dictionary/categorizationOntology', ctx.auth, ctx.validate('getCategorizationOntology'), async (_req: Request, res: Response) => {
+    const { types } = await ontologiesFor(res);
+    // ONTO-012: deprecated nodes (and their children) are left out unless asked for (DEC-DICT-004, DEC-DICT-010).
+    res.json(validated(res).query.includeDeprecated === true ? types : filterDeprecated(types));
+  });
+
+  router.get('/dictionary/propertiesOntology', ctx.auth, ctx.validate('getPropertiesOntology'), async (_req: Request, res: Response) => {
+    res.json((await ontologiesFor(res)).properties);
+  });
+
+  router.put('/dictionary/propertiesOntology', ctx.auth, requireRoles(ADMIN_ROLES), ctx.validate('replacePropertiesOntology'), async (_req: Request, res: Response) => {
+    const request = validated(res);
+    const accountId = request.query.accountId as string;
+    assertMayWriteOntologyOf(principalOf(res), accountId);
+    if ((await getAccountOntologyVersions(ctx.db, { accountId })) === undefined) {
+      throw new HttpError(404, { message: `No account with id ${accountId}` });
+    }
+    const ontology = keepKnownPropertyOntologyFields(request.body as { propertyCategories?: unknown });
+    const problems = checkPropertyOntology(ontology);
+    if (problems.length > 0) {
+      const message = problems.length === 1 ? problems[0]!.message : `The ontology has ${problems.length} problems: ${problems.slice(0, 5).map((p) => `${p.pointer}: ${p.message}`).join('; ')}`;
+      throw new HttpError(400, { message, details: problems.slice(0, 20) });
+    }
+    await putPropertiesOntology(ctx.db, { accountId, ontology });
+    ontologies.invalidate(accountId);
+    // The stored ontology as the next GET answers it, with the lastModified the server set.
+    res.json((await ontologies.ontologiesForAccount(accountId))!.properties);
+  });
+
+  // Open to every valid token (DEC-DICT-012); sorted by userorganisation in storage.
+  router.get('/dictionary/userorganisations', ctx.auth, ctx.validate('listUserOrganisations'), async (_req: Request, res: Response) => {
+    res.json(await listUserOrganisations(ctx.db));
+  });
+
+  return router;
+}
+
+/** DEC-DICT-005: an admin writes its own account's ontology; a super admin any account's. */
+function assertMayWriteOntologyOf(principal: Principal, accountId: string): void {
+  if (isSuperAdmin(principal) || principal.accountId === accountId) return;
+  throw new HttpError(403, { message: `ROLE_ADMIN of account ${principal.accountId} cannot write the ontology of account ${accountId}` });
+}

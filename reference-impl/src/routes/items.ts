@@ -1,0 +1,68 @@
+import { Router, type Request, type Response } from 'express';
+import type { RouteContext } from '../app.ts';
+import { COLLECTIONS, type Collection } from '../domain/entityRules.ts';
+import { principalOf } from '../http/principal.ts';
+import { validated } from '../http/validateRequest.ts';
+import { canRead, itemNotFound } from '../items/access.ts';
+import { createItem, replaceItem, softDeleteItem } from '../items/itemWrites.ts';
+import { listQueryOf } from '../items/listQuery.ts';
+import { renderItems, renderOne } from '../items/renderItem.ts';
+import { sharedOntologyCache } from '../items/sharedOntologyCache.ts';
+import type { ItemWriteDeps } from '../items/writeItem.ts';
+import { getItemById } from '../storage/items/getItemById.ts';
+import { listItems } from '../storage/items/listItems.ts';
+
+// The five item collections (ITEM-028): list, create, detail read, replace, soft delete.
+
+/** The spec's operationIds per collection. */
+const OPERATIONS: Readonly<Record<Collection, { list: string; create: string; get: string; update: string; remove: string }>> = {
+  events: { list: 'listEvents', create: 'createEvent', get: 'getEvent', update: 'updateEvent', remove: 'deleteEvent' },
+  locations: { list: 'listLocations', create: 'createLocation', get: 'getLocation', update: 'updateLocation', remove: 'deleteLocation' },
+  venues: { list: 'listVenues', create: 'createVenue', get: 'getVenue', update: 'updateVenue', remove: 'deleteVenue' },
+  eventgroups: { list: 'listEventGroups', create: 'createEventGroup', get: 'getEventGroup', update: 'updateEventGroup', remove: 'deleteEventGroup' },
+  routes: { list: 'listRoutes', create: 'createRoute', get: 'getRoute', update: 'updateRoute', remove: 'deleteRoute' },
+};
+
+export function itemRoutes(ctx: RouteContext): Router {
+  const router = Router();
+  const ontologies = sharedOntologyCache(ctx.db);
+  const writeDeps: ItemWriteDeps = { recordItemChange: ctx.recordItemChange, ontologies };
+
+  for (const collection of Object.keys(COLLECTIONS) as Collection[]) {
+    const entitytype = COLLECTIONS[collection];
+    const ops = OPERATIONS[collection];
+    const detailUrl = (id: string) => `${ctx.config.publicBaseUrl}/${collection}/${id}`;
+
+    // Rate limited per client IP before authentication, as at an edge: a 401 carries the rate headers too (RATE-001).
+    router.get(`/${collection}`, ctx.rateLimited, ctx.auth, ctx.validate(ops.list, { sizeCap: ctx.sizeCap }), async (_req: Request, res: Response) => {
+      const { params, excludePatternDates } = listQueryOf(validated(res).query, entitytype, principalOf(res));
+      const items = await listItems(ctx.db, params);
+      res.json(await renderItems(ontologies, items, { excludePatternDates }));
+    });
+
+    router.post(`/${collection}`, ctx.auth, ctx.validate(ops.create), async (_req: Request, res: Response) => {
+      const item = await createItem(ctx.db, writeDeps, { collection, body: validated(res).body, writer: principalOf(res) });
+      res.status(201).location(detailUrl(item.id)).json(await renderOne(ontologies, item));
+    });
+
+    // Detail reads: not rate limited, not capped (DETAIL-002); 404 for whatever the caller may not see (DEC-ITEM-004).
+    router.get(`/${collection}/:id`, ctx.auth, ctx.validate(ops.get), async (_req: Request, res: Response) => {
+      const id = validated(res).params.id as string;
+      const item = await getItemById(ctx.db, { entitytype, id });
+      if (item === null || !canRead(principalOf(res), item)) throw itemNotFound(collection, id);
+      res.json(await renderOne(ontologies, item));
+    });
+
+    router.put(`/${collection}/:id`, ctx.auth, ctx.validate(ops.update), async (_req: Request, res: Response) => {
+      const request = validated(res);
+      const item = await replaceItem(ctx.db, writeDeps, { collection, id: request.params.id as string, body: request.body, writer: principalOf(res) });
+      res.json(await renderOne(ontologies, item));
+    });
+
+    router.delete(`/${collection}/:id`, ctx.auth, ctx.validate(ops.remove), async (_req: Request, res: Response) => {
+      await softDeleteItem(ctx.db, writeDeps, { collection, id: validated(res).params.id as string, writer: principalOf(res) });
+      res.status(204).end();
+    });
+  }
+  return router;
+}
