@@ -1,8 +1,10 @@
 // Test the tester: the whole CLI against a tiny fake Content Service. A correct target passes;
 // each deliberately broken variant fails on the requirement it breaks, and only there.
 
+import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequirementVerdict, RunResult } from '../results/result.ts';
 import type { Fault } from './fakeTarget.ts';
@@ -239,5 +241,23 @@ describe('content-conformance could-not-run cases (exit 2)', () => {
     expect(run.stdout).toContain('--base-url URL');
     expect(run.stdout).toContain('[CONFORMANCE_EXPECTED_FAILURES]');
     expect(run.stdout).toContain('Exit codes: 0');
+  });
+});
+
+describe('bin/content-conformance.mjs', () => {
+  const shim = fileURLToPath(new URL('../../bin/content-conformance.mjs', import.meta.url));
+  const systemNode = ['/usr/bin/node', '/usr/local/bin/node'].find((p) => existsSync(p));
+
+  it('when run with a Node that strips types, then it runs the CLI in-process', async () => {
+    const run = await runCli(['--version'], { command: [process.execPath, shim] });
+    expect(run).toMatchObject({ code: 0, stdout: `${JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version}\n` });
+  });
+
+  it.skipIf(!systemNode)('when run with an older Node, then it re-executes with the pinned one and keeps the exit code', async () => {
+    const version = await runCli(['--version'], { command: [systemNode!, shim] });
+    expect(version.code).toBe(0);
+    const unreachable = await runCli(['--base-url', 'http://127.0.0.1:9/api', '--spec', MINI_SPEC], { command: [systemNode!, shim] });
+    expect(unreachable.code).toBe(2);
+    expect(unreachable.stderr).toContain('target unreachable');
   });
 });
