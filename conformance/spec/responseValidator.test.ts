@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { escapeToken, joinPointer, resolveLocal } from './jsonPointer.ts';
 import { parseSpec } from './loadSpec.ts';
 import { createResponseValidator } from './responseValidator.ts';
 
@@ -137,5 +138,53 @@ describe('validateSchema', () => {
   it('when given a component pointer, then the value is validated against it', () => {
     expect(validator.validateSchema('/components/schemas/Health', { status: 'UP' })).toEqual([]);
     expect(validator.validateSchema('/components/schemas/Health', { status: 'MAYBE' })[0]).toMatchObject({ pointer: '/status' });
+  });
+});
+
+// The real contract, when it has been generated: the validator must accept everything the spec
+// itself documents (no false positives from OpenAPI keywords) and still catch a broken item.
+const GENERATED = new URL('../../generated/openapi.json', import.meta.url);
+describe.skipIf(!existsSync(GENERATED))('against generated/openapi.json', () => {
+  const real = parseSpec(readFileSync(GENERATED));
+  const realValidator = createResponseValidator(real.document);
+  type Obj = Record<string, any>;
+
+  function documentedJsonExamples(): { where: string; schemaPointer: string; value: unknown }[] {
+    const doc = real.document as Obj;
+    const out: { where: string; schemaPointer: string; value: unknown }[] = [];
+    for (const [path, rawItem] of Object.entries<Obj>(doc.paths)) {
+      const item = resolveLocal<Obj>(doc, rawItem, `/paths/${escapeToken(path)}`);
+      for (const method of ['get', 'put', 'post', 'delete', 'patch']) {
+        const op = item.value[method];
+        if (!op) continue;
+        for (const [status, rawRes] of Object.entries<Obj>(op.responses ?? {})) {
+          const res = resolveLocal<Obj>(doc, rawRes, joinPointer(item.pointer, method, 'responses', status));
+          for (const [media, rawMedia] of Object.entries<Obj>(res.value.content ?? {})) {
+            const mt = resolveLocal<Obj>(doc, rawMedia, joinPointer(res.pointer, 'content', media));
+            if (!/json/.test(media) || !mt.value.schema) continue;
+            for (const [name, ex] of Object.entries<Obj>(mt.value.examples ?? {})) {
+              out.push({ where: `${method.toUpperCase()} ${path} ${status} ${name}`, schemaPointer: joinPointer(mt.pointer, 'schema'), value: resolveLocal<Obj>(doc, ex, '').value.value });
+            }
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  it('when every documented JSON response example is validated, then none is rejected', () => {
+    const examples = documentedJsonExamples();
+    expect(examples.length).toBeGreaterThan(50);
+    const rejected = examples.map((e) => ({ where: e.where, problems: realValidator.validateSchema(e.schemaPointer, e.value) })).filter((r) => r.problems.length > 0);
+    expect(rejected).toEqual([]);
+  });
+
+  it('when an event in a list breaks its schema, then the pointer names the member', () => {
+    const op = realValidator.findOperation('GET', '/events')!;
+    const schemaPointer = joinPointer(op.pointer, 'responses', '200', 'content', 'application/json', 'schema');
+    const good = documentedJsonExamples().find((e) => e.where.startsWith('GET /events 200'))!.value as Obj[];
+    const broken = structuredClone(good);
+    delete broken[0]!.trcid;
+    expect(realValidator.validateSchema(schemaPointer, broken)[0]).toMatchObject({ pointer: '/0/trcid', received: '(absent)' });
   });
 });
