@@ -11,6 +11,7 @@ import type { RateLimitStore } from './ratelimit/store.ts';
 import { dictionaryRoutes } from './routes/dictionary.ts';
 import { healthRoutes } from './routes/health.ts';
 import { itemRoutes } from './routes/items.ts';
+import { tokenRoutes } from './routes/tokens.ts';
 import type { Db } from './storage/db.ts';
 import type { ItemChangeRecorder } from './webhooks/itemChange.ts';
 
@@ -63,6 +64,7 @@ export function createApp(config: Config, deps: AppDeps): express.Express {
   // route modules: one line each, in the order of spec/openapi.yaml
   api.use(itemRoutes(context));
   api.use(dictionaryRoutes(context));
+  api.use(tokenRoutes(context));
   app.use(BASE_PATH, api);
 
   app.use(notFound({ doc, basePath: BASE_PATH }));

@@ -44,7 +44,11 @@ export interface Config {
   readonly webhookTimeoutMs: number;
   readonly assetMaxBytes: number;
   readonly sessionSecret: string;
+  /** Key that encrypts webhook signing secrets at rest; undefined: they are stored unencrypted. */
+  readonly webhookSecretKey: string | undefined;
   readonly rateLimitEnabled: boolean;
+  /** YAML file of the inbound feeds; undefined: the shipped demo file (feeds/feeds.yaml). */
+  readonly feedsFile: string | undefined;
   /** Things worth logging at start (for example a generated session secret). */
   readonly warnings: readonly string[];
 }
@@ -87,11 +91,13 @@ export const VARIABLES: readonly Variable[] = [
   { name: 'TRUST_PROXY', defaultText: String(DEFAULTS.trustProxy), meaning: 'Whether X-Forwarded-For counts: false, true, a number of proxy hops, or addresses/subnets/loopback,linklocal,uniquelocal.' },
   { name: 'LOG_LEVEL', defaultText: DEFAULTS.logLevel, meaning: `One of ${LOG_LEVELS.join(', ')}.` },
   { name: 'ALLOW_INSECURE_CALLBACKS', defaultText: String(DEFAULTS.allowInsecureCallbacks), meaning: 'Allow http: and private-address webhook callback URLs (local development only).' },
-  { name: 'WEBHOOK_RETRY_SCHEDULE', defaultText: DEFAULTS.webhookRetryScheduleMs.map(formatDuration).join(','), meaning: 'Delays before each webhook retry, comma-separated durations (ms, s, m, h, d).' },
+  { name: 'WEBHOOK_RETRY_SCHEDULE', defaultText: DEFAULTS.webhookRetryScheduleMs.map(formatDuration).join(','), meaning: 'Webhook retries: comma-separated durations (ms, s, m, h, d), each a delay after a failed attempt, except the last: the time after the first attempt of the final one.' },
   { name: 'WEBHOOK_TIMEOUT', defaultText: formatDuration(DEFAULTS.webhookTimeoutMs), meaning: 'Time a webhook receiver has to answer with headers.' },
   { name: 'ASSET_MAX_BYTES', defaultText: '20MiB', meaning: 'Largest asset upload (bytes, or with B, KB, MB, GB, KiB, MiB, GiB).' },
   { name: 'SESSION_SECRET', defaultText: '(random per process)', meaning: `Key of session tokens, at least ${MIN_SESSION_SECRET_LENGTH} characters; unset: random, so sessions end at restart.` },
+  { name: 'WEBHOOK_SECRET_KEY', defaultText: '(unset)', meaning: `Key encrypting webhook signing secrets at rest (AES-256-GCM), at least ${MIN_SESSION_SECRET_LENGTH} characters; the same on every instance; unset: stored unencrypted.` },
   { name: 'RATE_LIMIT_ENABLED', defaultText: String(DEFAULTS.rateLimitEnabled), meaning: 'Per-IP rate limiting of the list endpoints (turn off for benchmarks only).' },
+  { name: 'FEEDS_FILE', defaultText: '(the demo feeds.yaml)', meaning: 'YAML file of the inbound partner feeds (format: reference-impl/src/feeds/feeds.yaml).' },
 ];
 
 export class ConfigError extends Error {
@@ -150,15 +156,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionSecret = randomBytes(32).toString('base64url');
     warnings.push('SESSION_SECRET is not set: using a random secret, so session tokens end at restart and other instances reject them');
   }
+  // Not derived from SESSION_SECRET: rotating that (to end sessions) must not make every stored
+  // signing secret unreadable; and a random default would lose them all at restart.
+  const webhookSecretKey = read<string | undefined>('WEBHOOK_SECRET_KEY', undefined, parseSessionSecret);
+  if (webhookSecretKey === undefined) warnings.push('WEBHOOK_SECRET_KEY is not set: webhook signing secrets are stored unencrypted');
   const rateLimitEnabled = read('RATE_LIMIT_ENABLED', DEFAULTS.rateLimitEnabled, parseBoolean);
   if (!rateLimitEnabled) warnings.push('RATE_LIMIT_ENABLED is false: list endpoints are not rate limited');
+  const feedsFile = read<string | undefined>('FEEDS_FILE', undefined, (v) => v);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
     port, host, publicBaseUrl, databaseUrl, dataDir, redisUrl, bootstrapAdminToken, seedDemoData,
     sizeCapEnforcedFrom, trustProxy, logLevel, allowInsecureCallbacks,
     webhookRetryScheduleMs: Object.freeze([...webhookRetryScheduleMs]), webhookTimeoutMs, assetMaxBytes,
-    sessionSecret, rateLimitEnabled, warnings: Object.freeze(warnings),
+    sessionSecret, webhookSecretKey, rateLimitEnabled, feedsFile, warnings: Object.freeze(warnings),
   });
 }
 

@@ -1,0 +1,49 @@
+import { Router, type Response } from 'express';
+import type { RouteContext } from '../app.ts';
+import { HttpError } from '../http/HttpError.ts';
+import { principalOf } from '../http/principal.ts';
+import { validated } from '../http/validateRequest.ts';
+import { refreshSession } from '../sessions/refreshSession.ts';
+import { signIn } from '../sessions/signIn.ts';
+import { signOut } from '../sessions/signOut.ts';
+import type { TokenResponse } from '../sessions/tokenPair.ts';
+
+/** POST /auth/signin, /auth/refresh and /auth/logout (SESSION-001..003, DEC-AUTH-001..003, 012..014). */
+export function authRoutes(context: RouteContext): Router {
+  const router = Router();
+  const deps = { db: context.db, secret: context.config.sessionSecret, now: context.now };
+
+  router.post('/auth/signin', context.validate('signIn'), async (_req, res) => {
+    const { username, password } = validated(res).body as { username: string; password: string };
+    const tokens = await signIn(deps, { username, password });
+    if (tokens === null) throw unauthorized('invalid username or password', 'Bearer');
+    sendTokens(res, tokens);
+  });
+
+  router.post('/auth/refresh', context.validate('refreshSession'), async (_req, res) => {
+    const { refresh_token: refreshToken } = validated(res).body as { refresh_token: string };
+    const outcome = await refreshSession(deps, refreshToken);
+    if (!outcome.ok) {
+      throw unauthorized(outcome.reason === 'reused'
+        ? 'refresh token was already used; the session is revoked'
+        : 'refresh token is unknown, expired or revoked', 'Bearer error="invalid_token"');
+    }
+    sendTokens(res, outcome.tokens);
+  });
+
+  router.post('/auth/logout', context.auth, context.validate('signOut'), async (_req, res) => {
+    await signOut(deps, principalOf(res));
+    res.json({ message: "Signed out; the session's access and refresh tokens are revoked." });
+  });
+
+  return router;
+}
+
+/** DEC-AUTH-014: credentials are never cached. */
+function sendTokens(res: Response, tokens: TokenResponse): void {
+  res.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' }).json(tokens);
+}
+
+function unauthorized(message: string, challenge: string): HttpError {
+  return new HttpError(401, { message, headers: { 'WWW-Authenticate': challenge } });
+}

@@ -1,0 +1,21 @@
+import { ACCESS_TOKEN_SECONDS, issueAccessToken, type AccessClaims, type AccessTokenKey } from './accessToken.ts';
+
+/** A refresh token lives 14 days from its issue (DEC-AUTH-002). */
+export const REFRESH_TOKEN_MS = 14 * 24 * 60 * 60 * 1000;
+
+/** The answer of sign-in and refresh (DEC-AUTH-001, DEC-AUTH-014). */
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  refresh_token: string;
+}
+
+export async function tokenResponse(key: AccessTokenKey, claims: AccessClaims, refreshToken: string): Promise<TokenResponse> {
+  return {
+    access_token: await issueAccessToken(key, claims),
+    token_type: 'Bearer',
+    expires_in: ACCESS_TOKEN_SECONDS,
+    refresh_token: refreshToken,
+  };
+}

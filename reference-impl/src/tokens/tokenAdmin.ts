@@ -1,0 +1,169 @@
+// Token administration (TOKEN-002..013, DEC-AUTH-006..011, DEC-HOOK-001/002/010): the operations
+// behind /accounts/{accountId}/tokens. Routes only translate HTTP; rules live here.
+import { randomUUID } from 'node:crypto';
+import { generateTokenValue, hashToken } from '../auth/tokenHash.ts';
+import { badRequest, HttpError } from '../http/HttpError.ts';
+import { assertAccountAccess, type Principal } from '../http/principal.ts';
+import type { Db } from '../storage/db.ts';
+import { deleteToken } from '../storage/tokens/deleteToken.ts';
+import { getAccountOrganisations } from '../storage/tokens/getAccountOrganisations.ts';
+import { getAccountToken } from '../storage/tokens/getAccountToken.ts';
+import { insertToken } from '../storage/tokens/insertToken.ts';
+import type { TokenFields } from '../storage/tokens/tokenRow.ts';
+import { updateToken } from '../storage/tokens/updateToken.ts';
+import { dropPendingDeliveries } from '../storage/webhooks/dropPendingDeliveries.ts';
+import { validateCallbackUrl } from '../webhooks/callbackUrl.ts';
+import { readDeliveryLog, type DeliveryView } from '../webhooks/deliveryLog.ts';
+import { generateSigningSecret } from '../webhooks/sign.ts';
+import type { Resolver } from '../webhooks/ssrfGuard.ts';
+import { assertGrantable, assertManageable, assertOrganisationsOfAccount } from './grants.ts';
+import type { SecretBox } from './secretBox.ts';
+import { tokenView, type AccountTokenView } from './tokenView.ts';
+
+export interface TokenAdminDeps {
+  db: Db;
+  secrets: SecretBox;
+  now: () => number;
+  allowInsecureCallbacks: boolean;
+  /** DNS for the registration-time callBackUrl check; the system resolver when absent. */
+  resolve?: Resolver;
+}
+
+export interface TokenFilterInput {
+  userorganisations?: string[];
+  wfstatus?: string[];
+}
+
+export interface CreateTokenInput {
+  name: string;
+  roles: string[];
+  callBackUrl?: string;
+  apiTokenFilter?: TokenFilterInput;
+  useOptimizedImages?: boolean;
+}
+
+/** PUT: only the fields present change (DEC-AUTH-008); callBackUrl "" removes the webhook. */
+export type UpdateTokenInput = Partial<CreateTokenInput>;
+
+/** 404 unless the caller may act on the account and it exists; its organisations otherwise. */
+async function accountScope(deps: TokenAdminDeps, caller: Principal, accountId: string): Promise<string[]> {
+  assertAccountAccess(caller, accountId);
+  const organisations = await getAccountOrganisations(deps.db, { accountId });
+  if (organisations === null) throw new HttpError(404, { message: `No account with id ${accountId}` });
+  return organisations;
+}
+
+function noToken(accountId: string, tokenId: string): HttpError {
+  return new HttpError(404, { message: `No token ${tokenId} in account ${accountId}` });
+}
+
+/** DEC-HOOK-002 at registration; the 400 carries the checker's reason. */
+async function checkedCallbackUrl(deps: TokenAdminDeps, url: string): Promise<string> {
+  const result = await validateCallbackUrl(url, { allowInsecure: deps.allowInsecureCallbacks, ...(deps.resolve ? { resolve: deps.resolve } : {}) });
+  if (!result.ok) throw badRequest('/callBackUrl', result.reason);
+  return result.url;
+}
+
+export async function createAccountToken(deps: TokenAdminDeps, caller: Principal, accountId: string, input: CreateTokenInput): Promise<AccountTokenView> {
+  const organisations = await accountScope(deps, caller, accountId);
+  assertGrantable(caller, input.roles);
+  assertOrganisationsOfAccount(input.apiTokenFilter?.userorganisations, organisations, accountId);
+  const callbackUrl = input.callBackUrl === undefined ? null : await checkedCallbackUrl(deps, input.callBackUrl);
+
+  const id = randomUUID();
+  const token = generateTokenValue();
+  const signingSecret = callbackUrl === null ? undefined : generateSigningSecret();
+  const row = await insertToken(deps.db, {
+    id, accountId, tokenHash: hashToken(token), created: new Date(deps.now()),
+    name: input.name, roles: input.roles, callbackUrl,
+    signingSecret: signingSecret === undefined ? null : deps.secrets.seal(signingSecret, id),
+    filterUserorganisations: input.apiTokenFilter?.userorganisations ?? null,
+    filterWfstatus: input.apiTokenFilter?.wfstatus ?? null,
+    useOptimizedImages: input.useOptimizedImages ?? false,
+  });
+  return tokenView(row, organisations, { token, signingSecret });
+}
+
+export async function updateAccountToken(deps: TokenAdminDeps, caller: Principal, accountId: string, tokenId: string, input: UpdateTokenInput): Promise<AccountTokenView> {
+  const organisations = await accountScope(deps, caller, accountId);
+  if (input.roles !== undefined) assertGrantable(caller, input.roles);
+  assertOrganisationsOfAccount(input.apiTokenFilter?.userorganisations, organisations, accountId);
+  // Checked before the transaction: a DNS lookup must not hold the token's row lock.
+  const newUrl = input.callBackUrl === undefined || input.callBackUrl === '' ? undefined : await checkedCallbackUrl(deps, input.callBackUrl);
+
+  return deps.db.transaction(async (tx) => {
+    const current = await getAccountToken(tx, { accountId, tokenId, forUpdate: true });
+    if (current === null) throw noToken(accountId, tokenId);
+    assertManageable(caller, current.roles);
+
+    const fields: TokenFields = {
+      name: input.name ?? current.name,
+      roles: input.roles ?? current.roles,
+      callbackUrl: current.callback_url,
+      signingSecret: current.signing_secret,
+      filterUserorganisations: input.apiTokenFilter === undefined ? current.filter_userorganisations : (input.apiTokenFilter.userorganisations ?? null),
+      filterWfstatus: input.apiTokenFilter === undefined ? current.filter_wfstatus : (input.apiTokenFilter.wfstatus ?? null),
+      useOptimizedImages: input.useOptimizedImages ?? current.use_optimized_images,
+    };
+    let signingSecret: string | undefined;
+    if (input.callBackUrl === '') {
+      // TOKEN-005: the webhook and its secret go; so does the work still waiting for them.
+      fields.callbackUrl = null;
+      fields.signingSecret = null;
+      await dropPendingDeliveries(tx, { tokenId });
+    } else if (newUrl !== undefined) {
+      // TOKEN-006/007: register or move; an existing secret is kept. TOKEN-008: a token that
+      // had no webhook gets its first secret, shown in this answer only.
+      if (current.callback_url === null && current.signing_secret === null) {
+        signingSecret = generateSigningSecret();
+        fields.signingSecret = deps.secrets.seal(signingSecret, tokenId);
+      }
+      fields.callbackUrl = newUrl;
+    }
+    const row = await updateToken(tx, { id: tokenId, ...fields });
+    if (row === null) throw noToken(accountId, tokenId);
+    return tokenView(row, organisations, { signingSecret });
+  });
+}
+
+export async function deleteAccountToken(deps: TokenAdminDeps, caller: Principal, accountId: string, tokenId: string): Promise<void> {
+  await accountScope(deps, caller, accountId);
+  await deps.db.transaction(async (tx) => {
+    const current = await getAccountToken(tx, { accountId, tokenId, forUpdate: true });
+    if (current === null) throw noToken(accountId, tokenId);
+    assertManageable(caller, current.roles);
+    await deleteToken(tx, { accountId, tokenId });
+  });
+}
+
+/**
+ * TOKEN-010..012: a new secret, shown once. Deliveries are signed at send time with the secret
+ * stored then, so the old one stops verifying at once, for retries of older deliveries too.
+ */
+export async function rotateTokenSecret(deps: TokenAdminDeps, caller: Principal, accountId: string, tokenId: string): Promise<AccountTokenView> {
+  const organisations = await accountScope(deps, caller, accountId);
+  return deps.db.transaction(async (tx) => {
+    const current = await getAccountToken(tx, { accountId, tokenId, forUpdate: true });
+    if (current === null) throw noToken(accountId, tokenId);
+    assertManageable(caller, current.roles);
+    if (current.callback_url === null) {
+      throw new HttpError(409, { message: `token ${tokenId} has no callBackUrl; register one with PUT before rotating its secret` });
+    }
+    const signingSecret = generateSigningSecret();
+    const row = await updateToken(tx, {
+      id: tokenId, name: current.name, roles: current.roles, callbackUrl: current.callback_url,
+      signingSecret: deps.secrets.seal(signingSecret, tokenId), filterUserorganisations: current.filter_userorganisations,
+      filterWfstatus: current.filter_wfstatus, useOptimizedImages: current.use_optimized_images,
+    });
+    if (row === null) throw noToken(accountId, tokenId);
+    return tokenView(row, organisations, { signingSecret });
+  });
+}
+
+/** DEC-HOOK-007/011: the token's deliveries with their attempts, newest first. */
+export async function listTokenDeliveries(deps: TokenAdminDeps, caller: Principal, accountId: string, tokenId: string, page: { size: number; page: number }): Promise<DeliveryView[]> {
+  await accountScope(deps, caller, accountId);
+  const token = await getAccountToken(deps.db, { accountId, tokenId });
+  if (token === null) throw noToken(accountId, tokenId);
+  return readDeliveryLog(deps.db, { tokenId, ...page });
+}
