@@ -148,6 +148,11 @@ export async function resolveConfig(argv: readonly string[], env: NodeJS.Process
     }
   }
 
+  const receiverHost = str('receiver-host') ?? '127.0.0.1';
+  if (!['127.0.0.1', '::1', 'localhost'].includes(receiverHost) && str('callback-url') === undefined) {
+    throw new ConfigError(`--receiver-host ${receiverHost} needs --callback-url: the URL at which the target reaches this host`);
+  }
+
   const color = v['no-color'] !== true && !env.NO_COLOR && env.FORCE_COLOR !== '0';
   const config: ConformanceConfig = {
     baseUrl,
@@ -155,7 +160,7 @@ export async function resolveConfig(argv: readonly string[], env: NodeJS.Process
     accountId,
     callbackUrl: httpUrl('callback-url', str('callback-url')),
     receiver: {
-      host: str('receiver-host') ?? '127.0.0.1',
+      host: receiverHost,
       port: integer('receiver-port', str('receiver-port'), 0, 0, 65535),
       tls: v['receiver-tls'] === true,
     },
