@@ -16,7 +16,7 @@ import { createWebhookServices, type WebhookServices, type WebhookServicesDeps }
 
 export const TEST_WEBHOOK_ENV = {
   ALLOW_INSECURE_CALLBACKS: 'true',
-  WEBHOOK_RETRY_SCHEDULE: '50ms,100ms',
+  WEBHOOK_RETRY_SCHEDULE: '50ms,500ms', // a retry after 50 ms, the last attempt 500 ms after the first
   WEBHOOK_TIMEOUT: '300ms',
   RATE_LIMIT_ENABLED: 'false',
 } as const;
@@ -34,6 +34,8 @@ export function captureLogs(): LogCapture {
 
 export interface WebhookHarness {
   app: TestApp;
+  /** The delivery services' clock: real time plus `offsetMs` (tests move it to get fresh timestamps). */
+  clock: { offsetMs: number; now(): number };
   logs: LogCapture;
   /** The current services; `restart()` replaces them. */
   services: WebhookServices;
@@ -51,10 +53,11 @@ export async function startWebhookHarness(db: Db, options: { env?: Record<string
   const app = await startTestApp(db, { env, deps: { logger: logs.logger, recordItemChange } });
   // resourceUri values must name the app's real port, known only now.
   const config = loadConfig({ ...env, SESSION_SECRET: 'x'.repeat(40), LOG_LEVEL: 'debug', PUBLIC_BASE_URL: app.baseUrl });
-  const make = (worker: WebhookServicesDeps['worker']) => createWebhookServices({ db, config, logger: logs.logger, now: app.clock.now, worker: { pollMs: 20, ...worker } });
+  const clock = { offsetMs: 0, now: () => Date.now() + clock.offsetMs };
+  const make = (worker: WebhookServicesDeps['worker']) => createWebhookServices({ db, config, logger: logs.logger, now: clock.now, worker: { pollMs: 20, ...worker } });
   services = make(options.worker);
   return {
-    app, logs,
+    app, logs, clock,
     get services() { return services!; },
     async replaceServices(overrides) {
       await services!.worker.stop();
