@@ -9,6 +9,7 @@ import { createRequestValidator, type SizeCapRule } from './http/validateRequest
 import { rateLimit } from './ratelimit/middleware.ts';
 import type { RateLimitStore } from './ratelimit/store.ts';
 import { dictionaryRoutes } from './routes/dictionary.ts';
+import { feedRoutes } from './routes/feeds.ts';
 import { healthRoutes } from './routes/health.ts';
 import { itemRoutes } from './routes/items.ts';
 import { tokenRoutes } from './routes/tokens.ts';
@@ -65,6 +66,7 @@ export function createApp(config: Config, deps: AppDeps): express.Express {
   api.use(itemRoutes(context));
   api.use(dictionaryRoutes(context));
   api.use(tokenRoutes(context));
+  api.use(feedRoutes(context));
   app.use(BASE_PATH, api);
 
   app.use(notFound({ doc, basePath: BASE_PATH }));

@@ -16,8 +16,8 @@ export interface UpdateFeedRunParams {
 export async function updateFeedRun(db: Queryable, params: UpdateFeedRunParams): Promise<boolean> {
   const { rows } = await db.query(
     `UPDATE feed_runs
-        SET report = $2::text::jsonb, heartbeat_at = $3,
-            status = COALESCE($4, status), finished_at = CASE WHEN $4::text IS NULL THEN NULL ELSE $3 END
+        SET report = $2::text::jsonb, heartbeat_at = $3::timestamptz,
+            status = COALESCE($4::text, status), finished_at = CASE WHEN $4::text IS NULL THEN NULL ELSE $3::timestamptz END
       WHERE id = $1 AND status = 'running'
      RETURNING id`,
     [params.id, JSON.stringify(params.report), params.at, params.finish ?? null],
