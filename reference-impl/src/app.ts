@@ -8,11 +8,14 @@ import { loadOpenApiDocument } from './http/openapiDocument.ts';
 import { createRequestValidator, type SizeCapRule } from './http/validateRequest.ts';
 import { rateLimit } from './ratelimit/middleware.ts';
 import type { RateLimitStore } from './ratelimit/store.ts';
+import { assetRoutes } from './routes/assets.ts';
+import { authRoutes } from './routes/auth.ts';
 import { dictionaryRoutes } from './routes/dictionary.ts';
 import { feedRoutes } from './routes/feeds.ts';
 import { healthRoutes } from './routes/health.ts';
 import { itemRoutes } from './routes/items.ts';
 import { tokenRoutes } from './routes/tokens.ts';
+import { createSessionVerifier } from './sessions/sessionVerifier.ts';
 import type { Db } from './storage/db.ts';
 import type { ItemChangeRecorder } from './webhooks/itemChange.ts';
 
@@ -23,6 +26,7 @@ export interface AppDeps {
   rateLimitStore: RateLimitStore;
   /** Milliseconds since the epoch. */
   now: () => number;
+  /** Default: session tokens issued by `POST /auth/signin` of this app (same secret and clock). */
   sessions?: SessionVerifier;
   /** Writes the webhook outbox event of every item write, inside the write's transaction. */
   recordItemChange: ItemChangeRecorder;
@@ -49,7 +53,7 @@ export function createApp(config: Config, deps: AppDeps): express.Express {
     ...deps,
     config,
     validate: createRequestValidator(doc),
-    auth: authenticate({ resolve: createBearerResolver({ db: deps.db, sessions: deps.sessions }) }),
+    auth: authenticate({ resolve: createBearerResolver({ db: deps.db, sessions: sessionsOf(config, deps) }) }),
     rateLimited: config.rateLimitEnabled ? rateLimit({ store: deps.rateLimitStore }) : (_req, _res, next) => next(),
     sizeCap: { max: 2000, enforcedFrom: config.sizeCapEnforcedFrom, now: deps.now },
   };
@@ -65,11 +69,17 @@ export function createApp(config: Config, deps: AppDeps): express.Express {
   // route modules: one line each, in the order of spec/openapi.yaml
   api.use(itemRoutes(context));
   api.use(dictionaryRoutes(context));
+  api.use(assetRoutes(context));
   api.use(tokenRoutes(context));
+  api.use(authRoutes(context));
   api.use(feedRoutes(context));
   app.use(BASE_PATH, api);
 
   app.use(notFound({ doc, basePath: BASE_PATH }));
   app.use(errorHandler({ logger: deps.logger }));
   return app;
+}
+
+function sessionsOf(config: Config, deps: AppDeps): SessionVerifier {
+  return deps.sessions ?? createSessionVerifier({ db: deps.db, secret: config.sessionSecret, now: deps.now });
 }

@@ -1,0 +1,32 @@
+import { formatTimestamp } from '../domain/timestamps.ts';
+import type { AssetRow } from '../storage/assets/assetRow.ts';
+
+/** The Asset of the spec (DEC-ASSET-002): fields without a value are absent, not null. */
+export interface AssetJson {
+  id: string;
+  filename: string;
+  mimetype: string;
+  size: number;
+  width?: number;
+  height?: number;
+  title?: string;
+  description?: string;
+  url: string;
+  created: string;
+  modified?: string;
+}
+
+/** `{base_url}/assets/<id>/<filename>` (ASSET-003). */
+export function assetUrl(baseUrl: string, row: Pick<AssetRow, 'id' | 'filename'>): string {
+  return `${baseUrl}/assets/${row.id}/${encodeURIComponent(row.filename)}`;
+}
+
+export function assetJson(row: AssetRow, baseUrl: string): AssetJson {
+  const json: AssetJson = { id: row.id, filename: row.filename, mimetype: row.mimetype, size: Number(row.size), url: assetUrl(baseUrl, row), created: formatTimestamp(row.created) };
+  if (row.width !== null) json.width = row.width;
+  if (row.height !== null) json.height = row.height;
+  if (row.title !== null) json.title = row.title;
+  if (row.description !== null) json.description = row.description;
+  if (row.modified !== null) json.modified = formatTimestamp(row.modified);
+  return json;
+}

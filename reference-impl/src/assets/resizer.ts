@@ -1,0 +1,106 @@
+import sharp from 'sharp';
+import { HttpError } from '../http/HttpError.ts';
+import { ByteLru } from './byteLru.ts';
+import type { Variant } from './variantSize.ts';
+
+export interface ResizerOptions {
+  /** Sources above this many pixels (all frames) are refused: decompression-bomb guard. */
+  maxInputPixels?: number;
+  /** Outputs above this many pixels are refused (w, h ≤ 4000 already bound it). */
+  maxOutputPixels?: number;
+  /** Resizes running at once; more wait their turn, so a burst cannot exhaust memory. */
+  maxConcurrent?: number;
+  /** Memory for finished variants. */
+  cacheBytes?: number;
+  /** A resize taking longer is abandoned. */
+  timeoutSeconds?: number;
+}
+
+export const RESIZER_DEFAULTS = {
+  maxInputPixels: 100_000_000,
+  maxOutputPixels: 4000 * 4000,
+  maxConcurrent: 4,
+  cacheBytes: 64 * 1024 * 1024,
+  timeoutSeconds: 20,
+} as const satisfies Required<ResizerOptions>;
+
+export interface Resizer {
+  /**
+   * The bytes of `variant` of the image in `input`, from the cache or made now. `key` names the
+   * variant uniquely (the ETag does). Identical requests in flight share one resize.
+   */
+  resize(key: string, input: () => string | Buffer, mimetype: string, variant: Variant): Promise<{ bytes: Buffer; cached: boolean }>;
+  readonly stats: { readonly hits: number; readonly misses: number; readonly cachedVariants: number; readonly cachedBytes: number };
+}
+
+export function createResizer(options: ResizerOptions = {}): Resizer {
+  const limits = { ...RESIZER_DEFAULTS, ...options };
+  const cache = new ByteLru(limits.cacheBytes);
+  const inFlight = new Map<string, Promise<Buffer>>();
+  const gate = createGate(limits.maxConcurrent);
+  const counters = { hits: 0, misses: 0 };
+
+  async function render(input: string | Buffer, mimetype: string, variant: Variant): Promise<Buffer> {
+    if (variant.width * variant.height > limits.maxOutputPixels) {
+      throw new HttpError(422, { message: `resized image of ${variant.width}×${variant.height} pixels exceeds the limit of ${limits.maxOutputPixels} pixels` });
+    }
+    const animated = mimetype === 'image/gif' || mimetype === 'image/webp';
+    try {
+      // The output keeps the input's format: sharp writes what it read unless told otherwise.
+      return await sharp(input, { limitInputPixels: limits.maxInputPixels, animated })
+        .autoOrient()
+        .resize(variant.width, variant.height, { fit: variant.fit, position: 'centre', withoutEnlargement: true })
+        .timeout({ seconds: limits.timeoutSeconds })
+        .toBuffer();
+    } catch (error) {
+      const reason = (error as Error).message;
+      const message = /pixel limit/i.test(reason)
+        ? `the image is larger than the resize limit of ${limits.maxInputPixels} pixels; request it without w and h`
+        : `the image cannot be resized: ${reason}`;
+      throw new HttpError(422, { message, cause: error });
+    }
+  }
+
+  return {
+    async resize(key, input, mimetype, variant) {
+      const hit = cache.get(key);
+      if (hit !== undefined) {
+        counters.hits += 1;
+        return { bytes: hit, cached: true };
+      }
+      counters.misses += 1;
+      let pending = inFlight.get(key);
+      if (pending === undefined) {
+        pending = gate(() => render(input(), mimetype, variant))
+          .then((bytes) => { cache.set(key, bytes); return bytes; })
+          .finally(() => inFlight.delete(key));
+        inFlight.set(key, pending);
+      }
+      return { bytes: await pending, cached: false };
+    },
+    stats: {
+      get hits() { return counters.hits; },
+      get misses() { return counters.misses; },
+      get cachedVariants() { return cache.size; },
+      get cachedBytes() { return cache.bytes; },
+    },
+  };
+}
+
+/** Runs at most `limit` tasks at once, the rest in arrival order. */
+function createGate(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async (task) => {
+    // A finishing task hands its slot straight to the next waiter, so none can jump the queue.
+    if (running < limit) running += 1;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next === undefined) running -= 1;
+      else next();
+    }
+  };
+}

@@ -1,0 +1,117 @@
+import { pipeline, type Readable } from 'node:stream';
+import { Router, type Response } from 'express';
+import type { RouteContext } from '../app.ts';
+import { assetJson, assetUrl } from '../assets/assetJson.ts';
+import { createAssetFileStore, type AssetFileStore } from '../assets/fileStore.ts';
+import { fileEtag, matchesIfNoneMatch } from '../assets/fileEtag.ts';
+import { listAssetsParams, type AssetListQuery } from '../assets/listParams.ts';
+import { createResizer, type Resizer } from '../assets/resizer.ts';
+import { isImage } from '../assets/sniff.ts';
+import { uploadAsset } from '../assets/uploadAsset.ts';
+import { variantSize, type ResizeMode } from '../assets/variantSize.ts';
+import { HttpError } from '../http/HttpError.ts';
+import { principalOf } from '../http/principal.ts';
+import { validated } from '../http/validateRequest.ts';
+import { getAssetById } from '../storage/assets/getAssetById.ts';
+import { listAssets } from '../storage/assets/listAssets.ts';
+import { updateAsset } from '../storage/assets/updateAsset.ts';
+
+export interface AssetRouteOptions {
+  /** Default: files under DATA_DIR/assets, or in memory for `:memory:`. */
+  store?: AssetFileStore;
+  /** Default: `createResizer()` with its documented limits. */
+  resizer?: Resizer;
+}
+
+const CACHE_CONTROL = 'public, max-age=86400'; // DEC-ASSET-008
+const EDITABLE = new Set(['filename', 'title', 'description']);
+const READ_ONLY = new Set(['id', 'mimetype', 'size', 'width', 'height', 'url', 'created', 'modified']);
+
+/**
+ * GET/POST /assets, PUT /assets/{id}, GET /assets/{id}/{filename} (ASSET-001..016, DEC-ASSET-*).
+ * Not rate limited (RATE-005); assets never produce a webhook (HOOK-009).
+ */
+export function assetRoutes(context: RouteContext, options: AssetRouteOptions = {}): Router {
+  const router = Router();
+  const store = options.store ?? createAssetFileStore(context.config.dataDir);
+  const resizer = options.resizer ?? createResizer();
+  const baseUrl = context.config.publicBaseUrl;
+
+  router.get('/assets', context.auth, context.validate('listAssets'), async (_req, res) => {
+    const params = listAssetsParams(principalOf(res).accountId, validated(res).query as AssetListQuery);
+    const { hits, rows } = await listAssets(context.db, params);
+    res.json({ size: params.size, page: params.page, hits, results: rows.map((row) => assetJson(row, baseUrl)) });
+  });
+
+  router.post('/assets', context.auth, context.validate('uploadAsset'), async (req, res) => {
+    const deps = { db: context.db, store, maxBytes: context.config.assetMaxBytes, now: context.now };
+    const row = await uploadAsset(deps, req, principalOf(res).accountId);
+    res.status(201).location(assetUrl(baseUrl, row)).json(assetJson(row, baseUrl));
+  });
+
+  router.put('/assets/:id', context.auth, context.validate('updateAsset'), async (_req, res) => {
+    const { params, body } = validated(res);
+    const update = editableFields(body as Record<string, unknown>);
+    const row = await updateAsset(context.db, { id: params.id as string, accountId: principalOf(res).accountId, ...update, modified: new Date(context.now()) });
+    if (row === null) throw new HttpError(404, { message: `No asset with id ${String(params.id)}` });
+    res.json(assetJson(row, baseUrl));
+  });
+
+  router.get('/assets/:id/:filename', context.auth, context.validate('getAssetFile'), async (req, res) => {
+    const { params, query } = validated(res);
+    // Any valid token reads any file (DEC-ASSET-004); the file name is informational (DEC-ASSET-005).
+    const row = await getAssetById(context.db, { id: params.id as string });
+    const file = row === null ? undefined : await store.open(row.id);
+    if (row === null || file === undefined) throw new HttpError(404, { message: `No asset with id ${String(params.id)}` });
+
+    const request = { w: query.w as number | undefined, h: query.h as number | undefined, mode: (query.mode as ResizeMode | undefined) ?? 'fit' };
+    const variant = isImage(row.mimetype) && row.width !== null && row.height !== null
+      ? variantSize({ width: row.width, height: row.height }, request)
+      : undefined;
+    const etag = fileEtag(row.sha256, variant);
+    res.set({ ETag: etag, 'Cache-Control': CACHE_CONTROL, 'X-Content-Type-Options': 'nosniff' });
+    if (matchesIfNoneMatch(req.headers['if-none-match'], etag)) {
+      res.status(304).end();
+      return;
+    }
+    res.type(row.mimetype);
+    if (variant === undefined) {
+      sendStream(res, file.size, file.stream());
+      return;
+    }
+    const { bytes, cached } = await resizer.resize(etag, () => file.sharpInput(), row.mimetype, variant);
+    res.set('X-Asset-Cache', cached ? 'hit' : 'miss').send(bytes);
+  });
+
+  return router;
+}
+
+/**
+ * DEC-ASSET-002/007: `filename` absent is kept, `title` and `description` absent are removed; the
+ * read-only fields of an asset as read are ignored; anything else is a 400 naming it.
+ */
+function editableFields(body: Record<string, unknown>): { filename: string | undefined; title: string | null; description: string | null } {
+  const unknown = Object.keys(body).filter((key) => !EDITABLE.has(key) && !READ_ONLY.has(key));
+  if (unknown.length > 0) {
+    throw new HttpError(400, {
+      message: `Request body is invalid: unknown field ${unknown.join(', ')} (editable: filename, title, description)`,
+      details: unknown.map((key) => ({ pointer: `/${key}`, message: `unknown field ${key}` })),
+    });
+  }
+  return {
+    filename: body.filename as string | undefined,
+    title: (body.title as string | undefined) ?? null,
+    description: (body.description as string | undefined) ?? null,
+  };
+}
+
+function sendStream(res: Response, size: number, stream: Readable): void {
+  res.set('Content-Length', String(size));
+  if (res.req.method === 'HEAD') {
+    stream.destroy();
+    res.end();
+    return;
+  }
+  // pipeline closes the file when the client goes away mid-download.
+  pipeline(stream, res, () => {});
+}

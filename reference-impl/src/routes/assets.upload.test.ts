@@ -1,0 +1,186 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { makeBombPng, makeExe, makeImage, makePdf, uploadAsset } from '../assets/testing/assetFixtures.ts';
+import { client, newTestAccount, type TestAccount } from '../items/testing/itemsHarness.ts';
+import { describeEachEngine } from '../storage/testing/testDb.ts';
+import { startTestApp, type TestApp } from '../testing/testApp.ts';
+
+const MAX_BYTES = 200_000;
+
+/** Files under `root` (recursively), staging included: what an upload left on disk. */
+async function filesUnder(root: string): Promise<string[]> {
+  const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
+  return entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
+}
+
+describeEachEngine('POST /assets', (engine) => {
+  let app: TestApp;
+  let dataDir: string;
+  let account: TestAccount;
+  const recordItemChange = vi.fn(async () => {});
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'assets-test-'));
+    app = await startTestApp(engine.db, { env: { DATA_DIR: dataDir, ASSET_MAX_BYTES: String(MAX_BYTES) }, deps: { recordItemChange } });
+    account = await newTestAccount(engine.db);
+  });
+  afterAll(async () => {
+    await app.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const hits = async () => (await client(app.baseUrl, account.full).get('/assets?size=1')).body.hits as number;
+
+  it('when a JPEG, PNG and PDF are uploaded, then 201 with the asset, its Location, sniffed type and image size [ASSET-006, ASSET-001, ASSET-003, DEC-ASSET-001, DEC-ASSET-002]', async () => {
+    const cases = [
+      { bytes: await makeImage('jpeg', 64, 48), filename: 'grachten.jpg', mimetype: 'image/jpeg', width: 64, height: 48 },
+      { bytes: await makeImage('png', 30, 20), filename: 'logo.png', mimetype: 'image/png', width: 30, height: 20 },
+      { bytes: makePdf(), filename: 'plattegrond.pdf', mimetype: 'application/pdf', width: undefined, height: undefined },
+    ];
+    for (const c of cases) {
+      const response = await uploadAsset(app.baseUrl, account.full, { bytes: c.bytes, filename: c.filename, contentType: 'application/octet-stream', title: `Titel ${c.filename}`, description: 'Beschrijving' });
+      const asset = (await response.json()) as Record<string, unknown>;
+      expect(response.status, JSON.stringify(asset)).toBe(201);
+      expect(asset).toMatchObject({ filename: c.filename, mimetype: c.mimetype, size: c.bytes.length, title: `Titel ${c.filename}`, description: 'Beschrijving' });
+      expect(asset.width).toBe(c.width);
+      expect(asset.height).toBe(c.height);
+      expect(asset.modified).toBeUndefined();
+      expect(asset.created).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+      expect(asset.url).toBe(`${app.config.publicBaseUrl}/assets/${String(asset.id)}/${c.filename}`);
+      expect(response.headers.get('location')).toBe(asset.url);
+
+      const file = await fetch(`${app.baseUrl}/assets/${String(asset.id)}/${c.filename}`, { headers: { authorization: `Bearer ${account.full}` } });
+      expect(file.status).toBe(200);
+      expect(file.headers.get('content-type')).toBe(c.mimetype);
+      expect(Buffer.from(await file.arrayBuffer()).equals(c.bytes)).toBe(true);
+    }
+  });
+
+  it('when an upload is stored, then the file is on disk under DATA_DIR/assets, named by id only', async () => {
+    const response = await uploadAsset(app.baseUrl, account.full, { bytes: await makeImage('png', 8, 8), filename: '../../etc/passwd.png' });
+    expect(response.status).toBe(201);
+    const asset = (await response.json()) as { id: string; filename: string };
+    expect(asset.filename).toBe('passwd.png');
+    expect(await filesUnder(join(dataDir, 'assets'))).toContain(join(dataDir, 'assets', asset.id.slice(0, 2), asset.id));
+  });
+
+  it('when the client claims image/jpeg for a text file or an executable named .jpg, then 415 and nothing is stored [ERR-004, DEC-ASSET-001]', async () => {
+    const before = await hits();
+    const filesBefore = await filesUnder(dataDir);
+    const text = await uploadAsset(app.baseUrl, account.full, { bytes: Buffer.from('just some text, not a photo\n'.repeat(50)), filename: 'photo.jpg', contentType: 'image/jpeg' });
+    expect(text.status).toBe(415);
+    expect(await text.json()).toMatchObject({ status: 415, error: 'Unsupported Media Type' });
+    const exe = await uploadAsset(app.baseUrl, account.full, { bytes: makeExe(), filename: 'photo.jpg', contentType: 'image/jpeg' });
+    expect(exe.status).toBe(415);
+    expect(((await exe.json()) as { message: string }).message).toMatch(/^file type application\/x-msdownload is not accepted; accepted: image\/jpeg, image\/png/);
+    const empty = await uploadAsset(app.baseUrl, account.full, { bytes: Buffer.alloc(0), filename: 'empty.png', contentType: 'image/png' });
+    expect(empty.status).toBe(415);
+    expect(await hits()).toBe(before);
+    expect(await filesUnder(dataDir)).toEqual(filesBefore);
+  });
+
+  it('when the bytes start like a JPEG but are not one, then 415 and nothing is stored', async () => {
+    const before = await hits();
+    const filesBefore = await filesUnder(dataDir);
+    const fake = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(5000)]);
+    const response = await uploadAsset(app.baseUrl, account.full, { bytes: fake, filename: 'broken.jpg' });
+    expect(response.status).toBe(415);
+    expect(((await response.json()) as { message: string }).message).toBe('file starts like image/jpeg but is not a readable image');
+    expect(await hits()).toBe(before);
+    expect(await filesUnder(dataDir)).toEqual(filesBefore);
+  });
+
+  it('when the upload is one byte over the limit, then 413 and nothing is stored: no row, no file, no staged part [ERR-003]', async () => {
+    const before = await hits();
+    const filesBefore = await filesUnder(dataDir);
+    const response = await uploadAsset(app.baseUrl, account.full, { bytes: makePdf(MAX_BYTES + 1), filename: 'big.pdf' });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({ status: 413, error: 'Payload Too Large', message: `upload exceeds the limit of ${MAX_BYTES} bytes` });
+    expect(await hits()).toBe(before);
+    expect(await filesUnder(dataDir)).toEqual(filesBefore);
+  });
+
+  it('when the upload is far over the limit, then 413 from its Content-Length before the body is read [ERR-003]', async () => {
+    const before = await hits();
+    const filesBefore = await filesUnder(dataDir);
+    const response = await uploadAsset(app.baseUrl, account.full, { bytes: makePdf(MAX_BYTES * 5), filename: 'huge.pdf' });
+    expect(response.status).toBe(413);
+    expect(((await response.json()) as { message: string }).message).toContain('Content-Length');
+    expect(await hits()).toBe(before);
+    expect(await filesUnder(dataDir)).toEqual(filesBefore);
+  });
+
+  it('when the upload is exactly at the limit, then it is accepted', async () => {
+    const response = await uploadAsset(app.baseUrl, account.full, { bytes: makePdf(MAX_BYTES), filename: 'exact.pdf' });
+    expect(response.status).toBe(201);
+    expect(((await response.json()) as { size: number }).size).toBe(MAX_BYTES);
+  });
+
+  it('when an image claims 10^10 pixels in a few dozen bytes, then it is stored with its claimed size, and resizing it is a 422, not a 500', async () => {
+    const bomb = makeBombPng();
+    const response = await uploadAsset(app.baseUrl, account.full, { bytes: bomb, filename: 'bomb.png' });
+    expect(response.status).toBe(201);
+    const asset = (await response.json()) as { id: string; width: number; height: number };
+    expect([asset.width, asset.height]).toEqual([100_000, 100_000]);
+    const url = `${app.baseUrl}/assets/${asset.id}/bomb.png`;
+    const resized = await fetch(`${url}?w=100`, { headers: { authorization: `Bearer ${account.full}` } });
+    expect(resized.status).toBe(422);
+    expect(((await resized.json()) as { message: string }).message).toMatch(/larger than the resize limit/);
+    const original = await fetch(url, { headers: { authorization: `Bearer ${account.full}` } });
+    expect(original.status).toBe(200);
+    expect(Buffer.from(await original.arrayBuffer()).equals(bomb)).toBe(true);
+  });
+
+  describe('the multipart rules', () => {
+    it('when the body is not multipart/form-data, then 415 [DEC-ERR-003]', async () => {
+      const response = await fetch(`${app.baseUrl}/assets`, { method: 'POST', headers: { authorization: `Bearer ${account.full}`, 'content-type': 'image/png' }, body: await makeImage('png', 4, 4) });
+      expect(response.status).toBe(415);
+      expect(((await response.json()) as { message: string }).message).toMatch(/multipart\/form-data/);
+    });
+
+    it('when there is no file part, then 400', async () => {
+      const form = new FormData();
+      form.append('title', 'no file');
+      const response = await fetch(`${app.baseUrl}/assets`, { method: 'POST', headers: { authorization: `Bearer ${account.full}` }, body: form });
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { message: string }).message).toBe('multipart body has no file part');
+    });
+
+    it('when a part is unknown or the title is too long, then 400 and nothing is stored', async () => {
+      const before = await hits();
+      const png = await makeImage('png', 4, 4);
+      const unknown = await uploadAsset(app.baseUrl, account.full, { bytes: png, extra: { owner: 'someone else' } });
+      expect(unknown.status).toBe(400);
+      const long = await uploadAsset(app.baseUrl, account.full, { bytes: png, title: 'x'.repeat(501) });
+      expect(long.status).toBe(400);
+      expect(((await long.json()) as { message: string }).message).toBe('title must be at most 500 characters');
+      expect(await hits()).toBe(before);
+    });
+
+    it('when there is no bearer token, then 401 before the body matters', async () => {
+      const response = await uploadAsset(app.baseUrl, 'not-a-token', { bytes: await makeImage('png', 4, 4) });
+      expect(response.status).toBe(401);
+    });
+  });
+
+  it('when assets are uploaded and updated, then no webhook event is ever recorded [ASSET-015]', async () => {
+    const response = await uploadAsset(app.baseUrl, account.full, { bytes: await makeImage('gif', 10, 10), filename: 'a.gif' });
+    expect(response.status).toBe(201);
+    const asset = (await response.json()) as { id: string; width: number };
+    expect(asset.width).toBe(10);
+    expect((await client(app.baseUrl, account.full).put(`/assets/${asset.id}`, { title: 'renamed' })).status).toBe(200);
+    expect(recordItemChange).not.toHaveBeenCalled();
+  });
+
+  it('when a WebP is uploaded, then its type and size are sniffed too', async () => {
+    const response = await uploadAsset(app.baseUrl, account.full, { bytes: await makeImage('webp', 40, 30), filename: 'x.bin', contentType: 'text/plain' });
+    expect(response.status).toBe(201);
+    const asset = (await response.json()) as { mimetype: string; width: number; height: number };
+    expect(asset).toMatchObject({ mimetype: 'image/webp', width: 40, height: 30 });
+    expect((await sharp(await makeImage('webp', 40, 30)).metadata()).format).toBe('webp');
+  });
+});
