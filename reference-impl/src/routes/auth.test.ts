@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client, eventBody, newTestAccount } from '../items/testing/itemsHarness.ts';
 import { createTestUser } from '../sessions/testing/testUsers.ts';
 import { describeEachEngine } from '../storage/testing/testDb.ts';
 import { createTestAccount, createTestToken } from '../testing/fixtures.ts';
@@ -14,7 +15,7 @@ describeEachEngine('session sign-in (/auth/signin, /auth/refresh, /auth/logout)'
   const organisations = [`${accountId}-org-a`, `${accountId}-org-b`];
 
   beforeAll(async () => {
-    app = await startTestApp(engine.db);
+    app = await startTestApp(engine.db, { env: { RATE_LIMIT_ENABLED: 'false' } });
     await createTestAccount(engine.db, { accountId, organisations });
   });
   afterAll(() => app.close());
@@ -99,6 +100,27 @@ describeEachEngine('session sign-in (/auth/signin, /auth/refresh, /auth/logout)'
       const unsigned = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${payload}.AAAA`;
       expect((await listAssets(forged)).status).toBe(401);
       expect((await listAssets(unsigned)).status).toBe(401);
+    });
+  });
+
+  describe('a session token on the item lists', () => {
+    it('when a session writes and lists events, then it sees every status of its account\'s organisations and nothing of other accounts [AUTH-003, DEC-AUTH-015]', async () => {
+      const tokens = await signIn(await createTestUser(engine.db, { accountId }));
+      const api = client(app.baseUrl, tokens.access_token);
+      const own = await api.post('/events', eventBody());
+      expect(own.status).toBe(201);
+      expect(own.body.wfstatus).toBe('readyforvalidation');
+      expect(organisations).toContain(own.body.userorganisation);
+
+      const other = await newTestAccount(engine.db);
+      const foreign = await client(app.baseUrl, other.full).post('/events', eventBody());
+      expect(foreign.status).toBe(201);
+
+      const listed = await api.get('/events?wfstatus=readyforvalidation&size=2000');
+      expect(listed.status).toBe(200);
+      const ids = (listed.body as { id: string }[]).map((item) => item.id);
+      expect(ids).toContain(own.body.id);
+      expect(ids).not.toContain(foreign.body.id);
     });
   });
 
