@@ -14,6 +14,7 @@ import { dictionaryRoutes } from './routes/dictionary.ts';
 import { feedRoutes } from './routes/feeds.ts';
 import { healthRoutes } from './routes/health.ts';
 import { itemRoutes } from './routes/items.ts';
+import { routeExportRoutes } from './routes/routeExports.ts';
 import { tokenRoutes } from './routes/tokens.ts';
 import { createSessionVerifier } from './sessions/sessionVerifier.ts';
 import type { Db } from './storage/db.ts';
@@ -68,6 +69,7 @@ export function createApp(config: Config, deps: AppDeps): express.Express {
   api.use(healthRoutes(context));
   // route modules: one line each, in the order of spec/openapi.yaml
   api.use(itemRoutes(context));
+  api.use(routeExportRoutes(context));
   api.use(dictionaryRoutes(context));
   api.use(assetRoutes(context));
   api.use(tokenRoutes(context));

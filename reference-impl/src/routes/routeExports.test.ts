@@ -1,0 +1,164 @@
+import { randomUUID } from 'node:crypto';
+import type { ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadOpenApiDocument } from '../http/openapiDocument.ts';
+import { client, eventBody, newTestAccount, type TestAccount } from '../items/testing/itemsHarness.ts';
+import { specExample } from '../items/testing/responseSchemas.ts';
+import { describeEachEngine } from '../storage/testing/testDb.ts';
+import { startTestApp, type TestApp } from '../testing/testApp.ts';
+
+// GET /routes/{id}/geojson and /gpx: created through the API, downloaded, parsed back.
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+
+function geoJsonSchema(): ValidateFunction {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addSchema(loadOpenApiDocument(), 'openapi.json');
+  return ajv.compile({ $ref: 'openapi.json#/components/schemas/GeoJsonFeatureCollection' });
+}
+
+const gpxParser = new XMLParser({
+  ignoreAttributes: false, attributeNamePrefix: '@_', parseTagValue: false, parseAttributeValue: false,
+  isArray: (name) => ['wpt', 'trk', 'trkseg', 'trkpt'].includes(name),
+});
+
+interface Waypoint { xcoordinate: string; ycoordinate: string }
+interface RouteDraft {
+  trcid?: string;
+  userorganisation?: string;
+  wfstatus?: string;
+  trcItemDetails: Array<{ lang: string; title: string; shortdescription?: string }>;
+  routeInfo: { waypoints: Waypoint[]; pointsOfInterest: Array<Waypoint & { name?: string; trcid?: string }>; routeType?: string; distance?: number; duration?: number; difficulty?: string };
+}
+
+describeEachEngine('route downloads', (ctx) => {
+  let app: TestApp;
+  let account: TestAccount;
+  let other: TestAccount;
+  const validateGeoJson = geoJsonSchema();
+  beforeAll(async () => {
+    app = await startTestApp(ctx.db); // rate limiting on: the downloads must not be limited
+    account = await newTestAccount(ctx.db);
+    other = await newTestAccount(ctx.db);
+  });
+  afterAll(() => app.close());
+
+  const full = () => client(app.baseUrl, account.full);
+  function vecht(overrides: Partial<RouteDraft> = {}): RouteDraft {
+    const draft = specExample<RouteDraft>('RouteVechtDraft');
+    return { ...draft, trcid: `trc-${randomUUID()}`, userorganisation: account.organisations[0], ...overrides };
+  }
+  async function createRoute(body: RouteDraft): Promise<string> {
+    const created = await full().post('/routes', body);
+    expect(created.status).toBe(201);
+    return created.body.id as string;
+  }
+  const download = (path: string, token = account.full) => fetch(`${app.baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
+
+  describe('GET /routes/{id}/geojson', () => {
+    it('when a route is downloaded, then a FeatureCollection: the LineString of its waypoints as [lon, lat] and its POIs as Points [ROUTE-001] [DEC-ITEM-017] [DEC-ITEM-012] [DEC-ITEM-026]', async () => {
+      const body = vecht();
+      const id = await createRoute(body);
+      const response = await download(`/routes/${id}/geojson`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^application\/geo\+json/);
+      const collection = JSON.parse(await response.text());
+      expect(validateGeoJson(collection), JSON.stringify(validateGeoJson.errors)).toBe(true);
+      const [route, ...pois] = collection.features;
+      expect(route.geometry.type).toBe('LineString');
+      expect(route.geometry.coordinates).toEqual(body.routeInfo.waypoints.map((w) => [Number(w.xcoordinate), Number(w.ycoordinate)]));
+      expect(route.geometry.coordinates[0]).toEqual([5.118, 52.099]); // x = longitude first
+      const { trcid } = body;
+      expect(route.properties).toEqual({ id, trcid, title: 'Fietsroute langs de Vecht', routeType: 'cycling', distance: 42.5, duration: 180, difficulty: 'easy' });
+      expect(pois).toEqual(body.routeInfo.pointsOfInterest.map((p) => ({
+        type: 'Feature',
+        geometry: { type: 'Point', coordinates: [Number(p.xcoordinate), Number(p.ycoordinate)] },
+        properties: { name: p.name, ...(p.trcid === undefined ? {} : { trcid: p.trcid }) },
+      })));
+    });
+
+    it('when a route has one waypoint, then its feature has null geometry [DEC-ITEM-026]', async () => {
+      const id = await createRoute(vecht({ routeInfo: { waypoints: [{ xcoordinate: '5.1', ycoordinate: '52.1' }], pointsOfInterest: [] } }));
+      const collection = await (await download(`/routes/${id}/geojson`)).json() as { features: unknown[] };
+      expect(validateGeoJson(collection)).toBe(true);
+      expect(collection.features).toEqual([{ type: 'Feature', geometry: null, properties: expect.objectContaining({ id }) }]);
+    });
+
+    it('when downloads are asked many times, then they are not rate limited [DEC-ITEM-027]', async () => {
+      const id = await createRoute(vecht());
+      const answers = await Promise.all(Array.from({ length: 50 }, () => download(`/routes/${id}/geojson`)));
+      expect(answers.map((a) => a.status)).toEqual(Array(50).fill(200));
+      expect(answers[0]!.headers.get('x-ratelimit-limit')).toBeNull();
+      await Promise.all(answers.map((a) => a.body?.cancel()));
+    });
+  });
+
+  describe('GET /routes/{id}/gpx', () => {
+    it('when a route is downloaded, then valid GPX 1.1 with metadata, one wpt per POI and one trkpt per waypoint [ROUTE-002] [DEC-ITEM-017]', async () => {
+      const body = vecht();
+      const id = await createRoute(body);
+      const response = await download(`/routes/${id}/gpx`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^application\/gpx\+xml/);
+      const xml = await response.text();
+      expect(XMLValidator.validate(xml)).toBe(true);
+      const { gpx } = gpxParser.parse(xml);
+      expect(gpx).toMatchObject({ '@_version': '1.1', '@_xmlns': 'http://www.topografix.com/GPX/1/1', '@_creator': 'Content Service' });
+      expect(gpx.metadata).toMatchObject({
+        name: 'Fietsroute langs de Vecht',
+        desc: body.trcItemDetails[0]!.shortdescription,
+        link: { '@_href': `${app.config.publicBaseUrl}/routes/${id}`, text: body.trcid },
+      });
+      expect(gpx.metadata.time).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+      expect(gpx.wpt.map((w: Record<string, string>) => [w['@_lat'], w['@_lon'], w.name])).toEqual(body.routeInfo.pointsOfInterest.map((p) => [p.ycoordinate, p.xcoordinate, p.name]));
+      expect(gpx.trk).toHaveLength(1);
+      expect(gpx.trk[0].trkseg[0].trkpt.map((p: Record<string, string>) => [p['@_lat'], p['@_lon']])).toEqual(body.routeInfo.waypoints.map((w) => [w.ycoordinate, w.xcoordinate]));
+    });
+
+    it('when the title holds &, <, quotes and emoji, then the GPX escapes them and parses back to the same text', async () => {
+      const title = 'Tom & Jerry\'s <fiets>route "langs" de Vecht 🚲';
+      const id = await createRoute(vecht({ trcItemDetails: [{ lang: 'nl', title, shortdescription: 'a < b && c > d' }] }));
+      const xml = await (await download(`/routes/${id}/gpx`)).text();
+      expect(xml).toContain('Tom &amp; Jerry&apos;s &lt;fiets&gt;route &quot;langs&quot; de Vecht 🚲');
+      expect(XMLValidator.validate(xml)).toBe(true);
+      const { gpx } = gpxParser.parse(xml);
+      expect(gpx.metadata.name).toBe(title);
+      expect(gpx.metadata.desc).toBe('a < b && c > d');
+      expect(gpx.trk[0].name).toBe(title);
+    });
+  });
+
+  describe('scope', () => {
+    it('when the route is another account\'s, soft-deleted, not visible to the token, unknown or not a route, then 404 like a detail read (a malformed id 400) [DEC-ITEM-004]', async () => {
+      const id = await createRoute(vecht());
+      for (const format of ['geojson', 'gpx']) {
+        expect((await download(`/routes/${id}/${format}`, other.full)).status).toBe(404);
+        expect((await download(`/routes/${id}/${format}`, account.live)).status).toBe(404); // live only: readyforvalidation is hidden
+        expect((await download(`/routes/${randomUUID()}/${format}`)).status).toBe(404);
+        expect((await download(`/routes/not-a-uuid/${format}`)).status).toBe(400); // ids are UUIDs (ItemId)
+      }
+      const event = await full().post('/events', eventBody());
+      expect((await download(`/routes/${event.body.id}/geojson`)).status).toBe(404);
+
+      expect((await full().delete(`/routes/${id}`)).status).toBe(204);
+      const gone = await download(`/routes/${id}/gpx`);
+      expect(gone.status).toBe(404);
+      expect(gone.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(await gone.json()).toMatchObject({ status: 404, message: `No route with id ${id}` });
+    });
+
+    it('when the route is approved, then a live token may download it', async () => {
+      const id = await createRoute(vecht({ wfstatus: 'approved' }));
+      expect((await download(`/routes/${id}/geojson`, account.live)).status).toBe(200);
+    });
+
+    it('when no token is sent, then 401', async () => {
+      const id = await createRoute(vecht());
+      expect((await fetch(`${app.baseUrl}/routes/${id}/gpx`)).status).toBe(401);
+    });
+  });
+});

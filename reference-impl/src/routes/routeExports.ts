@@ -1,0 +1,38 @@
+import { Router, type Request, type Response } from 'express';
+import type { RouteContext } from '../app.ts';
+import { GEOJSON_MEDIA_TYPE, routeToGeoJson } from '../exports/geojson.ts';
+import { GPX_MEDIA_TYPE, routeToGpx } from '../exports/gpx.ts';
+import { routeData } from '../exports/routeData.ts';
+import { principalOf } from '../http/principal.ts';
+import { validated } from '../http/validateRequest.ts';
+import { canRead, itemNotFound } from '../items/access.ts';
+import type { Db } from '../storage/db.ts';
+import { getItemById } from '../storage/items/getItemById.ts';
+import type { StoredItem } from '../storage/items/itemRow.ts';
+
+// GET /routes/{id}/geojson and /gpx (ROUTE-001, ROUTE-002): detail reads, so not rate limited and
+// with the detail read's 404 for an unknown, out-of-scope or soft-deleted route (DEC-ITEM-004,
+// DEC-ITEM-027).
+
+export function routeExportRoutes(ctx: RouteContext): Router {
+  const router = Router();
+  const resourceUrl = (id: string) => `${ctx.config.publicBaseUrl}/routes/${id}`;
+
+  router.get('/routes/:id/geojson', ctx.auth, ctx.validate('getRouteGeoJson'), async (_req: Request, res: Response) => {
+    const route = await readableRoute(ctx.db, res);
+    res.type(GEOJSON_MEDIA_TYPE).send(JSON.stringify(routeToGeoJson(routeData(route))));
+  });
+
+  router.get('/routes/:id/gpx', ctx.auth, ctx.validate('getRouteGpx'), async (_req: Request, res: Response) => {
+    const route = await readableRoute(ctx.db, res);
+    res.type(GPX_MEDIA_TYPE).send(routeToGpx(routeData(route), { resourceUrl: resourceUrl(route.id) }));
+  });
+  return router;
+}
+
+async function readableRoute(db: Db, res: Response): Promise<StoredItem> {
+  const id = validated(res).params.id as string;
+  const item = await getItemById(db, { entitytype: 'ROUTE', id });
+  if (item === null || !canRead(principalOf(res), item)) throw itemNotFound('routes', id);
+  return item;
+}
