@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeImage, makeNoiseJpeg, makePdf, uploadAsset } from '../assets/testing/assetFixtures.ts';
+import { makeAnimation, makeImage, makeNoiseJpeg, makePdf, uploadAsset } from '../assets/testing/assetFixtures.ts';
 import { newTestAccount } from '../items/testing/itemsHarness.ts';
 import { describeEachEngine } from '../storage/testing/testDb.ts';
 import { startTestApp, type TestApp } from '../testing/testApp.ts';
@@ -101,6 +101,18 @@ describeEachEngine('GET /assets/{id}/{filename}', (engine) => {
         const response = await get(image.id, '?w=40');
         expect(response.headers.get('content-type')).toBe(`image/${format}`);
         expect(await sizeOf(response)).toEqual({ width: 40, height: 20, format });
+      }
+    });
+
+    it('when an animated GIF or WebP is resized, then every frame is, and it stays animated', async () => {
+      for (const format of ['gif', 'webp'] as const) {
+        const animation = await upload(await makeAnimation(format, 100, 50, 3), `anim.${format}`);
+        for (const [query, width, height] of [['?w=40', 40, 20], ['?w=30&h=30&mode=cover', 30, 30]] as const) {
+          const response = await get(animation.id, query);
+          expect(response.status, `${format} ${query}`).toBe(200);
+          const meta = await sharp(Buffer.from(await response.arrayBuffer()), { animated: true }).metadata();
+          expect({ format: meta.format, pages: meta.pages, width: meta.width, pageHeight: meta.pageHeight }).toEqual({ format, pages: 3, width, pageHeight: height });
+        }
       }
     });
 

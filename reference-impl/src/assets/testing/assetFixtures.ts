@@ -8,6 +8,13 @@ export async function makeImage(format: 'jpeg' | 'png' | 'webp' | 'gif', width: 
   return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 80, b: 40 } } }).toFormat(format).toBuffer();
 }
 
+/** An animated GIF or WebP of `frames` differently coloured frames of width × height. */
+export async function makeAnimation(format: 'gif' | 'webp', width: number, height: number, frames = 3): Promise<Buffer> {
+  const pages = await Promise.all(Array.from({ length: frames }, (_, i) =>
+    sharp({ create: { width, height, channels: 4, background: { r: 60 * i, g: 120, b: 200 - 50 * i, alpha: 1 } } }).png().toBuffer()));
+  return sharp(pages, { join: { animated: true } }).toFormat(format).toBuffer();
+}
+
 /** A JPEG of random noise: incompressible, so its size is about width × height × 3 / 4 bytes. */
 export async function makeNoiseJpeg(width: number, height: number): Promise<Buffer> {
   const pixels = randomBytes(width * height * 3);
