@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeAll, expect, it } from 'vitest';
-import { HOUR, MINUTE } from '../config.ts';
+import { HOUR, MINUTE, loadConfig } from '../config.ts';
 import { sharedOntologyCache } from '../items/sharedOntologyCache.ts';
 import { createLogger } from '../logger.ts';
 import { emptyFeedRunReport } from '../storage/feeds/feedRunRow.ts';
@@ -12,6 +12,7 @@ import { ignoreItemChanges } from '../webhooks/itemChange.ts';
 import type { FeedDefinition } from './feedConfig.ts';
 import { createFeedRuns, STALE_RUN_AFTER, type FeedRuns } from './feedRuns.ts';
 import { createFeedScheduler, minuteInCycle, type FeedScheduler } from './feedScheduler.ts';
+import { startFeedScheduler } from './startFeedScheduler.ts';
 
 // The poller of FEED-008, driven directly (poll) and through its croner jobs (start/stop), with
 // partner documents served from memory.
@@ -126,5 +127,18 @@ describeEachEngine('feed scheduler', (ctx) => {
 
   it('when everyHours does not divide a day, then the scheduler refuses it', () => {
     expect(() => createFeedScheduler({ feeds: [], runs, db: ctx.db, logger, now: Date.now, everyHours: 5 })).toThrow(/divide 24/);
+  });
+
+  it('when started for the server, then the configured feeds are polled and the stop is registered with the lifecycle', async () => {
+    const stops: Array<{ name: string; stop: () => Promise<void> | void }> = [];
+    const started = startFeedScheduler({
+      config: loadConfig({ LOG_LEVEL: 'silent' }), db: ctx.db, logger, now: Date.now, recordItemChange: ignoreItemChanges,
+      lifecycle: { onStop: (name, stop) => { stops.push({ name, stop }); } },
+    });
+    expect([...started.nextPolls().keys()]).toEqual(['uitagenda-amsterdam']);
+    expect(started.nextPolls().get('uitagenda-amsterdam')).toBeInstanceOf(Date);
+    expect(stops.map((s) => s.name)).toEqual(['feed scheduler']);
+    await stops[0]!.stop();
+    expect(started.nextPolls().get('uitagenda-amsterdam')).toBeNull();
   });
 });
