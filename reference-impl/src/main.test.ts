@@ -1,0 +1,105 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+// `npm start` as a user runs it: a child process, its printed URL and token, SIGTERM.
+
+const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
+const START_TIMEOUT_MS = 120_000; // PGlite compiles its WebAssembly at start; slow on a busy machine
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+const children: ChildProcess[] = [];
+afterAll(() => { for (const child of children) if (child.exitCode === null) child.kill('SIGKILL'); });
+
+function start(env: Record<string, string>, args: string[] = []): Started {
+  const base = { ...process.env };
+  for (const name of ['DATABASE_URL', 'REDIS_URL', 'BOOTSTRAP_ADMIN_TOKEN', 'PUBLIC_BASE_URL', 'HOST', 'SEED_DEMO_DATA']) delete base[name];
+  const child = spawn(process.execPath, [MAIN, ...args], { env: { ...base, PORT: '0', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let text = '';
+  child.stdout!.on('data', (chunk) => { text += chunk; });
+  child.stderr!.on('data', (chunk) => { text += chunk; });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => text, exited };
+}
+
+async function waitFor(started: Started, pattern: RegExp): Promise<RegExpExecArray> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  for (;;) {
+    const match = pattern.exec(started.output());
+    if (match !== null) return match;
+    if (started.child.exitCode !== null) throw new Error(`exited with ${started.child.exitCode} before printing ${pattern}:\n${started.output()}`);
+    if (Date.now() > deadline) throw new Error(`nothing matching ${pattern} within ${START_TIMEOUT_MS} ms:\n${started.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function stop(started: Started): Promise<{ code: number | null; ms: number }> {
+  const at = Date.now();
+  started.child.kill('SIGTERM');
+  const code = await started.exited;
+  return { code, ms: Date.now() - at };
+}
+
+describe('npm start', () => {
+  it('when started with --help, then it lists every variable and exits 0', async () => {
+    const started = start({}, ['--help']);
+    expect(await started.exited).toBe(0);
+    for (const name of ['PORT', 'DATABASE_URL', 'DATA_DIR', 'REDIS_URL', 'BOOTSTRAP_ADMIN_TOKEN', 'SEED_DEMO_DATA', 'SIZE_CAP_ENFORCED_FROM', 'TRUST_PROXY', 'LOG_LEVEL']) {
+      expect(started.output()).toContain(name);
+    }
+  });
+
+  it('when a variable is invalid, then it says which and exits 2', async () => {
+    const started = start({ PORT: 'eighty' });
+    expect(await started.exited).toBe(2);
+    expect(started.output()).toContain('PORT');
+  });
+
+  it('when started on an empty in-memory store, then it prints the URL and demo tokens, serves the demo data and stops on SIGTERM with 0 [VER-001] [AUTH-005]', async () => {
+    const started = start({ DATA_DIR: ':memory:' });
+    const [, baseUrl] = await waitFor(started, /API:\s+(http:\/\/127\.0\.0\.1:\d+\/api)\n/);
+    const [, token] = await waitFor(started, /live consumer\s+(cst_[A-Za-z0-9_-]{43})/);
+    const events = await fetch(`${baseUrl}/events`, { headers: { authorization: `Bearer ${token}` } });
+    expect(events.status).toBe(200);
+    const items = await events.json() as Array<{ wfstatus: string; entitytype: string }>;
+    expect(items.length).toBeGreaterThan(0);
+    expect(items.every((i) => i.wfstatus === 'approved' && i.entitytype === 'EVENEMENT')).toBe(true);
+    // Logs never carry a token (only the one-time summary does).
+    const logLines = started.output().split('\n').filter((line) => line.startsWith('{'));
+    expect(logLines.some((line) => line.includes('cst_'))).toBe(false);
+    const { code, ms } = await stop(started);
+    expect(code).toBe(0);
+    expect(ms).toBeLessThan(10_000);
+  }, 3 * START_TIMEOUT_MS);
+
+  it('when restarted on a store with data, then no demo token is printed and BOOTSTRAP_ADMIN_TOKEN works [DEC-AUTH-006]', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'content-service-'));
+    try {
+      const first = start({ DATA_DIR: dataDir });
+      await waitFor(first, /Try:/);
+      expect((await stop(first)).code).toBe(0);
+
+      const bootstrap = `bootstrap-${'x'.repeat(32)}`;
+      const second = start({ DATA_DIR: dataDir, BOOTSTRAP_ADMIN_TOKEN: bootstrap });
+      const [, baseUrl] = await waitFor(second, /API:\s+(http:\/\/127\.0\.0\.1:\d+\/api)\n/);
+      await waitFor(second, /no demo token is shown/);
+      expect(second.output()).not.toMatch(/cst_[A-Za-z0-9_-]{43}/);
+      expect(second.output()).not.toContain(bootstrap);
+      const all = await fetch(`${baseUrl}/events?wfstatus=deleted`, { headers: { authorization: `Bearer ${bootstrap}` } });
+      expect(all.status).toBe(200);
+      expect(((await all.json()) as unknown[]).length).toBeGreaterThan(0);
+      expect((await stop(second)).code).toBe(0);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 4 * START_TIMEOUT_MS);
+});

@@ -1,0 +1,96 @@
+// `npm start`: the reference service. Configuration comes from the environment (`--help` lists
+// it); the human summary (URLs, demo tokens) goes to stdout once, everything else is structured
+// pino logs, which never hold a token or secret.
+
+import { ConfigError, configSummary, describeConfig, loadConfig, type Config } from './config.ts';
+import { createLogger } from './logger.ts';
+import type { SeedResult } from './seed/seedDemoData.ts';
+import { startService, type RunningService } from './server.ts';
+
+const HELP = `Content Service reference implementation.
+
+Usage: npm start            (or: node reference-impl/src/main.ts)
+       npm start -- --help  this text
+
+Runs on embedded PGlite in DATA_DIR unless DATABASE_URL names a PostgreSQL database; seeds demo
+accounts, tokens and items into an empty store unless SEED_DEMO_DATA=false.
+
+`;
+
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  process.stdout.write(HELP + describeConfig());
+  process.exit(0);
+}
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  process.stderr.write(`${error.message}\n\nSee: npm start -- --help\n`);
+  process.exit(2);
+}
+
+const logger = createLogger({ level: config.logLevel });
+for (const warning of config.warnings) logger.warn(warning);
+logger.info({ config: configSummary(config) }, 'starting');
+
+let service: RunningService;
+try {
+  service = await startService(config, logger);
+} catch (error) {
+  logger.fatal({ err: error }, 'start failed');
+  process.exit(1);
+}
+logger.info({ baseUrl: service.baseUrl, seeded: service.seed?.seeded ?? false, items: service.seed?.items ?? 0 }, 'listening');
+process.stdout.write(summary(service));
+
+let stopping = false;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'stopping: finishing in-flight requests');
+    service.stop().then(
+      () => { logger.info('stopped'); process.exit(0); },
+      (error: unknown) => { logger.error({ err: error }, 'stop failed'); process.exit(1); },
+    );
+  });
+}
+
+/** What a person starting the service needs: where it is, where the docs are, a token to try. */
+function summary(running: RunningService): string {
+  const lines = [
+    '',
+    'Content Service reference implementation',
+    `  API:   ${running.baseUrl}`,
+    running.docsUrl === undefined ? '  Docs:  not built; run `npm run docs`, then they are served at /docs/' : `  Docs:  ${running.docsUrl}`,
+    '',
+    ...tokenLines(running.seed, running.config),
+    '',
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+function tokenLines(seed: SeedResult | undefined, running: Config): string[] {
+  const bootstrap = running.bootstrapAdminToken === undefined ? [] : ['  BOOTSTRAP_ADMIN_TOKEN is a super-admin token (every organisation and status).'];
+  if (seed?.seeded === true && seed.tokens.length > 0) {
+    const width = Math.max(...seed.tokens.map((t) => t.label.length));
+    const demo = seed.tokens[0]!;
+    return [
+      `Demo data seeded: ${seed.items} items. Demo tokens, shown only now (stored as hashes; keep them):`,
+      ...seed.tokens.map((t) => `  ${t.label.padEnd(width)}  ${t.token}  (${t.roles.join(', ')}; ${t.scope})`),
+      ...bootstrap,
+      '',
+      'Try:',
+      `  curl -H "Authorization: Bearer ${demo.token}" ${running.publicBaseUrl}/events`,
+    ];
+  }
+  return [
+    'The store holds data already, so no demo token is shown (tokens are stored only as hashes).',
+    ...(bootstrap.length > 0 ? bootstrap : [
+      'To get a token: set BOOTSTRAP_ADMIN_TOKEN to a long random value and restart; it is then a',
+      'super-admin token, with which POST /api/accounts/{accountId}/tokens creates account tokens.',
+    ]),
+  ];
+}

@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { client } from '../items/testing/itemsHarness.ts';
+import { responseProblems } from '../items/testing/responseSchemas.ts';
+import { sharedOntologyCache } from '../items/sharedOntologyCache.ts';
+import { listItems } from '../storage/items/listItems.ts';
+import { describeEachEngine } from '../storage/testing/testDb.ts';
+import { startTestApp, type TestApp } from '../testing/testApp.ts';
+import { ignoreItemChanges } from '../webhooks/itemChange.ts';
+import { ensureBootstrapAdminToken } from './bootstrapAdminToken.ts';
+import { demoItems } from './demoItems.ts';
+import { seedDemoData, type SeedResult } from './seedDemoData.ts';
+
+const COLLECTIONS = { events: 'EVENEMENT', locations: 'LOCATIE', venues: 'VENUE', eventgroups: 'EVENTGROUP', routes: 'ROUTE' } as const;
+const STATUSES = ['readyforvalidation', 'approved', 'rejected', 'archived', 'deleted'];
+const LIST_OPERATIONS = { events: 'listEvents', locations: 'listLocations', venues: 'listVenues', eventgroups: 'listEventGroups', routes: 'listRoutes' } as const;
+
+describeEachEngine('demo data', (ctx) => {
+  let app: TestApp;
+  let seed: SeedResult;
+  const token = (label: string) => seed.tokens.find((t) => t.label === label)!.token;
+  beforeAll(async () => {
+    seed = await seedDemoData(ctx.db, { recordItemChange: ignoreItemChanges, ontologies: sharedOntologyCache(ctx.db) });
+    app = await startTestApp(ctx.db, { env: { RATE_LIMIT_ENABLED: 'false' } });
+  });
+  afterAll(() => app.close());
+
+  it('when the store is empty, then items of every entity type in every status are seeded [ITEM-001] [ITEM-028]', async () => {
+    expect(seed.seeded).toBe(true);
+    expect(seed.items).toBe(demoItems().length);
+    for (const entitytype of Object.values(COLLECTIONS)) {
+      const items = await listItems(ctx.db, { entitytype, scope: { userorganisations: 'all', wfstatus: 'all' }, wfstatus: STATUSES as never, limit: 1000 });
+      expect(new Set(items.map((i) => i.wfstatus)), entitytype).toEqual(new Set(STATUSES));
+    }
+  });
+
+  it('when the demo tokens are used, then each sees its scope and every list validates against the spec [AUTH-004] [AUTH-005] [DEC-AUTH-004]', async () => {
+    const live = client(app.baseUrl, token('live consumer'));
+    const sync = client(app.baseUrl, token('sync (sees archived and deleted)'));
+    const superAdmin = client(app.baseUrl, token('super admin'));
+    for (const [collection, operation] of Object.entries(LIST_OPERATIONS)) {
+      const everything = await superAdmin.get(`/${collection}?wfstatus=${STATUSES.join(',')}&size=100`);
+      expect(new Set(everything.body.map((i: any) => i.wfstatus)), collection).toEqual(new Set(STATUSES));
+      expect(responseProblems(operation, 200, everything.body), collection).toEqual([]);
+    }
+    const liveEvents = (await live.get('/events')).body;
+    expect(liveEvents.length).toBeGreaterThan(0);
+    expect(liveEvents.every((i: any) => i.wfstatus === 'approved' && i.userorganisation.startsWith('amsterdam-'))).toBe(true);
+    expect((await sync.get('/events?wfstatus=deleted')).body.length).toBeGreaterThan(0);
+    // Every admin may write its own account's property ontology.
+    const ontology = (await client(app.baseUrl, token('admin of zeeland')).get('/dictionary/propertiesOntology')).body;
+    expect((await client(app.baseUrl, token('admin of zeeland')).put('/dictionary/propertiesOntology?accountId=zeeland', ontology)).status).toBe(200);
+  });
+
+  it('when the demo accounts are listed, then their ontology overrides are in place [DICT-005] [ONTO-015]', async () => {
+    const organisations = (await client(app.baseUrl, token('live consumer')).get('/dictionary/userorganisations')).body;
+    const byOrganisation = Object.fromEntries(organisations.map((o: any) => [o.userorganisation, o]));
+    expect(byOrganisation['utrecht-toerisme'].ontology).toEqual({ categorization: 'account', properties: 'base' });
+    expect(byOrganisation['vvv-zeeland'].ontology).toEqual({ categorization: 'base', properties: 'account' });
+    expect(byOrganisation['amsterdam-marketing'].ontology).toEqual({ categorization: 'base', properties: 'base' });
+  });
+
+  it('when the store holds data, then nothing is seeded again', async () => {
+    const again = await seedDemoData(ctx.db, { recordItemChange: ignoreItemChanges, ontologies: sharedOntologyCache(ctx.db) });
+    expect(again).toEqual({ seeded: false, tokens: [], items: 0 });
+  });
+
+  it('when the bootstrap admin token is ensured twice, then it exists once and is a super admin [DEC-AUTH-005] [DEC-AUTH-006]', async () => {
+    const value = `bootstrap-${'y'.repeat(40)}`;
+    expect(await ensureBootstrapAdminToken(ctx.db, value)).toEqual({ created: true });
+    expect(await ensureBootstrapAdminToken(ctx.db, value)).toEqual({ created: false });
+    const { rows } = await ctx.db.query<{ n: number }>("SELECT count(*)::int AS n FROM api_tokens WHERE name LIKE 'bootstrap%'");
+    expect(rows[0]!.n).toBe(1);
+    const admin = client(app.baseUrl, value);
+    expect((await admin.get('/events?wfstatus=deleted')).body.length).toBeGreaterThan(0);
+    expect((await admin.get('/venues?wfstatus=approved')).body.map((i: any) => i.userorganisation)).toEqual(expect.arrayContaining(['utrecht-toerisme', 'amsterdam-marketing']));
+  });
+});

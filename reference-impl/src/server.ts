@@ -1,0 +1,175 @@
+import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import express from 'express';
+import { BASE_PATH, createApp, type AppDeps } from './app.ts';
+import { SECOND, type Config } from './config.ts';
+import type { Logger } from './logger.ts';
+import { sharedOntologyCache } from './items/sharedOntologyCache.ts';
+import { createMemoryStore } from './ratelimit/memoryStore.ts';
+import { createRedisStore } from './ratelimit/redisStore.ts';
+import type { RateLimitStore } from './ratelimit/store.ts';
+import { ensureBootstrapAdminToken } from './seed/bootstrapAdminToken.ts';
+import { seedDemoData, type SeedResult } from './seed/seedDemoData.ts';
+import type { Db } from './storage/db.ts';
+import { runMigrations } from './storage/migrate.ts';
+import { openDb } from './storage/openDb.ts';
+import { ignoreItemChanges } from './webhooks/itemChange.ts';
+
+// Start and stop of the whole service: storage, seed, HTTP, background workers, in that order,
+// and the reverse at shutdown. `main.ts` only reads the command line and prints.
+
+/** How long in-flight requests may take to finish at shutdown before their connections are cut. */
+export const SHUTDOWN_DEADLINE_MS = 10 * SECOND;
+
+export const DOCS_FILE = fileURLToPath(new URL('../../docs/build/index.html', import.meta.url));
+
+/** Where parts of the service register what must happen at shutdown. */
+export interface Lifecycle {
+  /** Steps run in reverse order of registration, after HTTP stopped and before storage closes. */
+  onStop(name: string, stop: () => Promise<void> | void): void;
+}
+
+interface RunnableLifecycle extends Lifecycle {
+  stopAll(): Promise<void>;
+}
+
+function createLifecycle(logger: Logger): RunnableLifecycle {
+  const steps: Array<{ name: string; stop: () => Promise<void> | void }> = [];
+  return {
+    onStop(name, stop) { steps.push({ name, stop }); },
+    async stopAll() {
+      for (const step of steps.splice(0).reverse()) {
+        try {
+          await step.stop();
+        } catch (error) {
+          logger.error({ err: error, step: step.name }, 'shutdown step failed');
+        }
+      }
+    },
+  };
+}
+
+/** What the app's dependencies and the background services are built from. */
+export interface ServiceContext {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  now: () => number;
+  lifecycle: Lifecycle;
+}
+
+/**
+ * REGISTRATION POINT for dependencies other parts provide to the app: the webhook outbox
+ * recorder replaces `ignoreItemChanges` here; a session verifier may be added (createApp builds
+ * one from the config when absent).
+ */
+export function serviceAppDeps(ctx: ServiceContext, rateLimitStore: RateLimitStore): AppDeps {
+  return { db: ctx.db, logger: ctx.logger, now: ctx.now, rateLimitStore, recordItemChange: ignoreItemChanges };
+}
+
+/**
+ * REGISTRATION POINT for background workers (the webhook delivery worker, session cleanup, the
+ * feed scheduler): start each here and register its stop with `ctx.lifecycle.onStop`. Runs after
+ * the HTTP server listens; stops run after it stopped accepting and finished in-flight requests,
+ * before storage closes.
+ */
+export async function startBackgroundServices(ctx: ServiceContext): Promise<void> {
+  void ctx;
+}
+
+export interface RunningService {
+  /** The configuration in force, with the port actually bound (PORT=0 picks a free one). */
+  config: Config;
+  db: Db;
+  /** Ends in `/api`. */
+  baseUrl: string;
+  /** The docs URL, or undefined when docs/build/index.html is not built. */
+  docsUrl: string | undefined;
+  seed: SeedResult | undefined;
+  bootstrapToken: { created: boolean } | undefined;
+  /** Graceful: stop accepting, finish in-flight requests (until the deadline), stop workers, close storage. */
+  stop(): Promise<void>;
+}
+
+/** Opens storage, migrates, seeds, listens and starts the background services. */
+export async function startService(config: Config, logger: Logger, options: { now?: () => number } = {}): Promise<RunningService> {
+  const now = options.now ?? Date.now;
+  const lifecycle = createLifecycle(logger);
+  const db = await openDb(config);
+  try {
+    const migrated = await runMigrations(db);
+    if (migrated.length > 0) logger.info({ migrations: migrated }, 'storage migrated');
+    const rateLimitStore = await openRateLimitStore(config, logger);
+    lifecycle.onStop('rate limit store', () => rateLimitStore.close?.());
+
+    const context: ServiceContext = { config, db, logger, now, lifecycle };
+    const deps = serviceAppDeps(context, rateLimitStore);
+    const seed = config.seedDemoData
+      ? await seedDemoData(db, { recordItemChange: deps.recordItemChange, ontologies: sharedOntologyCache(db) })
+      : undefined;
+    const bootstrapToken = config.bootstrapAdminToken === undefined ? undefined : await ensureBootstrapAdminToken(db, config.bootstrapAdminToken);
+
+    // Listen first: with PORT=0 the port, and with it the public base URL, is known only then.
+    const handler = express();
+    const server = createServer(handler);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => { server.off('error', reject); resolve(); });
+    });
+    const bound = withBoundPort(config, (server.address() as AddressInfo).port);
+    context.config = bound;
+    handler.disable('x-powered-by');
+    const docsBuilt = existsSync(DOCS_FILE);
+    if (docsBuilt) handler.get(['/docs', '/docs/', '/docs/index.html'], (_req, res) => { res.sendFile(DOCS_FILE); });
+    handler.use(createApp(bound, { ...deps }));
+
+    await startBackgroundServices(context);
+    const origin = bound.publicBaseUrl.slice(0, -BASE_PATH.length);
+    return {
+      config: bound, db, baseUrl: bound.publicBaseUrl, docsUrl: docsBuilt ? `${origin}/docs/` : undefined, seed, bootstrapToken,
+      stop: onceOnly(async () => {
+        await closeServer(server, SHUTDOWN_DEADLINE_MS);
+        await lifecycle.stopAll();
+        await db.close();
+      }),
+    };
+  } catch (error) {
+    await lifecycle.stopAll();
+    await db.close().catch(() => {});
+    throw error;
+  }
+}
+
+async function openRateLimitStore(config: Config, logger: Logger): Promise<RateLimitStore> {
+  if (config.redisUrl === undefined) return createMemoryStore();
+  const store = createRedisStore({ redis: config.redisUrl, log: { warn: (msg) => logger.warn(msg), info: (msg) => logger.info(msg) } });
+  if (!(await store.ready())) logger.warn('rate limit: Redis not reachable at start; limiting per instance in memory until it is');
+  return store;
+}
+
+/** The configuration with the port bound; a base URL derived from PORT=0 names the real port. */
+export function withBoundPort(config: Config, port: number): Config {
+  if (config.port === port) return config;
+  const url = new URL(config.publicBaseUrl);
+  // Only the derived default names port 0; an explicit PUBLIC_BASE_URL (a proxy's) stays as it is.
+  if (url.port !== '0') return Object.freeze({ ...config, port });
+  url.port = String(port);
+  return Object.freeze({ ...config, port, publicBaseUrl: url.toString().replace(/\/+$/, '') });
+}
+
+/** Stops accepting, lets in-flight requests finish, and cuts what is still open at the deadline. */
+function closeServer(server: Server, deadlineMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => server.closeAllConnections(), deadlineMs);
+    timer.unref();
+    server.close(() => { clearTimeout(timer); resolve(); });
+    server.closeIdleConnections();
+  });
+}
+
+function onceOnly(fn: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  return () => (running ??= fn());
+}
