@@ -33,7 +33,7 @@ describeEachEngine('writeItem', (ctx) => {
     const seenCurrent: Array<string | null> = [];
     const write = (title: string) => writeItem(ctx.db, deps(), {
       collection: 'events', writer, match: { externalId }, externalId,
-      body: (current) => { seenCurrent.push(current?.wfstatus ?? null); return { trcItemDetails: [{ lang: 'nl', title }] }; },
+      bodyFor: (current) => { seenCurrent.push(current?.wfstatus ?? null); return { trcItemDetails: [{ lang: 'nl', title }] }; },
     });
     const first = await write('Eerste');
     expect(first.previous).toBeNull();
@@ -77,7 +77,7 @@ describeEachEngine('writeItem', (ctx) => {
     // The body names no organisation, so the owner is only known inside the transaction: the write starts again for it.
     const moved = await writeItem(ctx.db, deps(), {
       collection: 'events', writer: superAdmin, match: { id: created.item.id },
-      body: () => ({ userorganisation: to.organisation, trcItemCategories: { categories: [category] } }),
+      bodyFor: () => ({ userorganisation: to.organisation, trcItemCategories: { categories: [category] } }),
     });
     expect(moved.item.userorganisation).toBe(to.organisation);
     expect((moved.item.doc.trcItemCategories as any).categories[0]).toEqual({ catid: 'p-own', value: '3' });

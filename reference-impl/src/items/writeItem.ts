@@ -38,18 +38,18 @@ export type ItemMatch =
   /** The feed item with this externalId; created when there is none (feed imports). */
   | { externalId: string };
 
-export type ItemBody = unknown;
-
 export interface WriteItemParams {
   collection: Collection;
   writer: ItemWriter;
   /** Absent: create a new item. */
   match?: ItemMatch;
+  /** The TRCItem as written (every field optional). Give this or `bodyFor`. */
+  body?: unknown;
   /**
-   * The TRCItem as written (every field optional), or a function of the current stored item (null
-   * when there is none), called under the write lock: feed updates decide there what to keep.
+   * The body as a function of the current stored item (null when there is none), called under the
+   * write lock: feed updates decide there what of the stored item to keep.
    */
-  body: ItemBody | ((current: StoredItem | null) => ItemBody | Promise<ItemBody>);
+  bodyFor?: (current: StoredItem | null) => unknown;
   /**
    * Feed imports only: the `externalId` (`<feed>:<partner id>`, DEC-FEED-003). Any `externalId`
    * in the body is ignored: it is read-only through the API, kept on PUT (DEC-ITEM-020).
@@ -107,9 +107,7 @@ async function writeInTransaction(
   const entitytype = entitytypeOf(params.collection);
   await lockItemWrites(tx);
   const current = await findCurrent(tx, params);
-  const body = typeof params.body === 'function'
-    ? await (params.body as (current: StoredItem | null) => unknown)(current)
-    : params.body;
+  const body = params.bodyFor === undefined ? params.body : await params.bodyFor(current);
 
   const prepared = prepareItemWrite({
     collection: params.collection,
@@ -157,7 +155,9 @@ async function findCurrent(tx: Queryable, params: WriteItemParams): Promise<Stor
 
 /** The organisation the write will most likely store, so its ontologies can be read beforehand. */
 async function likelyOwner(db: Db, params: WriteItemParams): Promise<string | undefined> {
-  const sent = typeof params.body === 'object' && params.body !== null ? (params.body as { userorganisation?: unknown }).userorganisation : undefined;
+  const sent = params.bodyFor === undefined && typeof params.body === 'object' && params.body !== null
+    ? (params.body as { userorganisation?: unknown }).userorganisation
+    : undefined;
   if (typeof sent === 'string' && sent !== '') return sent;
   const { match, writer } = params;
   if (match !== undefined) {

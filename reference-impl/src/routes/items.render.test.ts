@@ -44,7 +44,7 @@ describeEachEngine('item rendering', (ctx) => {
       const api = client(app.baseUrl, account.full);
       for (const { collection, entitytype, draft, ops } of COLLECTIONS) {
         for (const wfstatus of ['draft', 'readyforvalidation', 'approved', 'rejected', 'archived', 'deleted']) {
-          const body = { ...specExample(draft), trcid: `trc-${collection}-${randomUUID()}`, userorganisation: account.organisations[0], wfstatus };
+          const body = { ...specExample<Record<string, unknown>>(draft), trcid: `trc-${collection}-${randomUUID()}`, userorganisation: account.organisations[0], wfstatus };
           const created = await api.post(`/${collection}`, body);
           expect(created.status, `${collection} ${wfstatus}: ${JSON.stringify(created.body)}`).toBe(201);
           expect(created.body.entitytype).toBe(entitytype);
@@ -67,7 +67,7 @@ describeEachEngine('item rendering', (ctx) => {
 
     it('when the spec\'s legacy EVENEMENTGROEP example is written, then the answer is an EVENTGROUP valid against the schema [VER-002]', async () => {
       const api = client(app.baseUrl, account.full);
-      const created = await api.post('/eventgroups', { ...specExample('EventGroupLegacyEntitytypeDraft'), userorganisation: account.organisations[0] });
+      const created = await api.post('/eventgroups', { ...specExample<Record<string, unknown>>('EventGroupLegacyEntitytypeDraft'), userorganisation: account.organisations[0] });
       expect(created.status).toBe(201);
       expect(created.body.entitytype).toBe('EVENTGROUP');
       expect(responseProblems('createEventGroup', 201, created.body)).toEqual([]);
@@ -75,7 +75,7 @@ describeEachEngine('item rendering', (ctx) => {
 
     it('when the event example is created, then the answer matches the spec\'s created example but for server values [DEC-ITEM-002] [ITEM-020] [DEC-ITEM-011]', async () => {
       const api = client(app.baseUrl, account.full);
-      const created = await api.post('/events', { ...specExample('EventGrachtenfestivalDraft'), trcid: `trc-${randomUUID()}`, userorganisation: account.organisations[0] });
+      const created = await api.post('/events', { ...specExample<Record<string, unknown>>('EventGrachtenfestivalDraft'), trcid: `trc-${randomUUID()}`, userorganisation: account.organisations[0] });
       const expected = specExample<Record<string, any>>('EventGrachtenfestivalCreated');
       const serverValues = { id: created.body.id, trcid: created.body.trcid, userorganisation: created.body.userorganisation, creationdate: created.body.creationdate, lastupdated: created.body.lastupdated };
       const { schemaOrg: _generated, ...seoMetadata } = expected.seoMetadata;
