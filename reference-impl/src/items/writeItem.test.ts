@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { putPropertiesOntology } from '../storage/dictionary/putPropertiesOntology.ts';
 import { getItemById } from '../storage/items/getItemById.ts';
+import type { StoredItem } from '../storage/items/itemRow.ts';
 import { describeEachEngine } from '../storage/testing/testDb.ts';
 import { createTestAccount } from '../testing/fixtures.ts';
 import type { ItemChange } from '../webhooks/itemChange.ts';
@@ -33,7 +34,7 @@ describeEachEngine('writeItem', (ctx) => {
     const seenCurrent: Array<string | null> = [];
     const write = (title: string) => writeItem(ctx.db, deps(), {
       collection: 'events', writer, match: { externalId }, externalId,
-      bodyFor: (current) => { seenCurrent.push(current?.wfstatus ?? null); return { trcItemDetails: [{ lang: 'nl', title }] }; },
+      body: (current: StoredItem | null) => { seenCurrent.push(current?.wfstatus ?? null); return { trcItemDetails: [{ lang: 'nl', title }] }; },
     });
     const first = await write('Eerste');
     expect(first.previous).toBeNull();
@@ -77,7 +78,7 @@ describeEachEngine('writeItem', (ctx) => {
     // The body names no organisation, so the owner is only known inside the transaction: the write starts again for it.
     const moved = await writeItem(ctx.db, deps(), {
       collection: 'events', writer: superAdmin, match: { id: created.item.id },
-      bodyFor: () => ({ userorganisation: to.organisation, trcItemCategories: { categories: [category] } }),
+      body: () => ({ userorganisation: to.organisation, trcItemCategories: { categories: [category] } }),
     });
     expect(moved.item.userorganisation).toBe(to.organisation);
     expect((moved.item.doc.trcItemCategories as any).categories[0]).toEqual({ catid: 'p-own', value: '3' });

@@ -43,13 +43,12 @@ export interface WriteItemParams {
   writer: ItemWriter;
   /** Absent: create a new item. */
   match?: ItemMatch;
-  /** The TRCItem as written (every field optional). Give this or `bodyFor`. */
-  body?: unknown;
   /**
-   * The body as a function of the current stored item (null when there is none), called under the
-   * write lock: feed updates decide there what of the stored item to keep.
+   * The TRCItem as written (every field optional), or a function of the current stored item (null
+   * when there is none), called under the write lock: feed updates decide there what to keep
+   * (annotate its parameter: `(current: StoredItem | null) => …`).
    */
-  bodyFor?: (current: StoredItem | null) => unknown;
+  body: unknown;
   /**
    * Feed imports only: the `externalId` (`<feed>:<partner id>`, DEC-FEED-003). Any `externalId`
    * in the body is ignored: it is read-only through the API, kept on PUT (DEC-ITEM-020).
@@ -62,6 +61,8 @@ export interface WriteItemResult {
   /** The item before this write; null when it was created. */
   previous: StoredItem | null;
 }
+
+type BodyOf = (current: StoredItem | null) => unknown;
 
 /** Raised inside the transaction when the owner turned out different from the one prepared for. */
 class OwnerChanged extends Error {
@@ -107,7 +108,7 @@ async function writeInTransaction(
   const entitytype = entitytypeOf(params.collection);
   await lockItemWrites(tx);
   const current = await findCurrent(tx, params);
-  const body = params.bodyFor === undefined ? params.body : await params.bodyFor(current);
+  const body = typeof params.body === 'function' ? await (params.body as BodyOf)(current) : params.body;
 
   const prepared = prepareItemWrite({
     collection: params.collection,
@@ -155,7 +156,7 @@ async function findCurrent(tx: Queryable, params: WriteItemParams): Promise<Stor
 
 /** The organisation the write will most likely store, so its ontologies can be read beforehand. */
 async function likelyOwner(db: Db, params: WriteItemParams): Promise<string | undefined> {
-  const sent = params.bodyFor === undefined && typeof params.body === 'object' && params.body !== null
+  const sent = typeof params.body === 'object' && params.body !== null
     ? (params.body as { userorganisation?: unknown }).userorganisation
     : undefined;
   if (typeof sent === 'string' && sent !== '') return sent;
