@@ -29,7 +29,7 @@ export interface Resizer {
    * The bytes of `variant` of the image in `input`, from the cache or made now. `key` names the
    * variant uniquely (the ETag does). Identical requests in flight share one resize.
    */
-  resize(key: string, input: () => string | Buffer, mimetype: string, variant: Variant): Promise<{ bytes: Buffer; cached: boolean }>;
+  resize(key: string, input: () => Promise<string | Buffer>, mimetype: string, variant: Variant): Promise<{ bytes: Buffer; cached: boolean }>;
   readonly stats: { readonly hits: number; readonly misses: number; readonly cachedVariants: number; readonly cachedBytes: number };
 }
 
@@ -71,7 +71,7 @@ export function createResizer(options: ResizerOptions = {}): Resizer {
       counters.misses += 1;
       let pending = inFlight.get(key);
       if (pending === undefined) {
-        pending = gate(() => render(input(), mimetype, variant))
+        pending = gate(async () => render(await input(), mimetype, variant))
           .then((bytes) => { cache.set(key, bytes); return bytes; })
           .finally(() => inFlight.delete(key));
         inFlight.set(key, pending);

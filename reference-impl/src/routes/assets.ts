@@ -4,6 +4,7 @@ import type { RouteContext } from '../app.ts';
 import { assetJson, assetUrl } from '../assets/assetJson.ts';
 import { createAssetFileStore, type AssetFileStore } from '../assets/fileStore.ts';
 import { fileEtag, matchesIfNoneMatch } from '../assets/fileEtag.ts';
+import { createFileInfoCache } from '../assets/fileInfoCache.ts';
 import { listAssetsParams, type AssetListQuery } from '../assets/listParams.ts';
 import { createResizer, type Resizer } from '../assets/resizer.ts';
 import { isImage } from '../assets/sniff.ts';
@@ -36,6 +37,7 @@ export function assetRoutes(context: RouteContext, options: AssetRouteOptions = 
   const store = options.store ?? createAssetFileStore(context.config.dataDir);
   const resizer = options.resizer ?? createResizer();
   const baseUrl = context.config.publicBaseUrl;
+  const fileInfo = createFileInfoCache((id) => getAssetById(context.db, { id }));
 
   router.get('/assets', context.auth, context.validate('listAssets'), async (_req, res) => {
     const params = listAssetsParams(principalOf(res).accountId, validated(res).query as AssetListQuery);
@@ -53,16 +55,15 @@ export function assetRoutes(context: RouteContext, options: AssetRouteOptions = 
     const { params, body } = validated(res);
     const update = editableFields(body as Record<string, unknown>);
     const row = await updateAsset(context.db, { id: params.id as string, accountId: principalOf(res).accountId, ...update, modified: new Date(context.now()) });
-    if (row === null) throw new HttpError(404, { message: `No asset with id ${String(params.id)}` });
+    if (row === null) throw noSuchAsset(params.id);
     res.json(assetJson(row, baseUrl));
   });
 
   router.get('/assets/:id/:filename', context.auth, context.validate('getAssetFile'), async (req, res) => {
     const { params, query } = validated(res);
     // Any valid token reads any file (DEC-ASSET-004); the file name is informational (DEC-ASSET-005).
-    const row = await getAssetById(context.db, { id: params.id as string });
-    const file = row === null ? undefined : await store.open(row.id);
-    if (row === null || file === undefined) throw new HttpError(404, { message: `No asset with id ${String(params.id)}` });
+    const row = await fileInfo(params.id as string);
+    if (row === null) throw noSuchAsset(params.id);
 
     const request = { w: query.w as number | undefined, h: query.h as number | undefined, mode: (query.mode as ResizeMode | undefined) ?? 'fit' };
     const variant = isImage(row.mimetype) && row.width !== null && row.height !== null
@@ -74,13 +75,20 @@ export function assetRoutes(context: RouteContext, options: AssetRouteOptions = 
       res.status(304).end();
       return;
     }
-    res.type(row.mimetype);
+    // The file itself is opened only when needed: a cached variant or a 304 never touches it.
+    const open = async () => {
+      const file = await store.open(row.id);
+      if (file === undefined) throw noSuchAsset(row.id);
+      return file;
+    };
     if (variant === undefined) {
+      const file = await open();
+      res.type(row.mimetype);
       sendStream(res, file.size, file.stream());
       return;
     }
-    const { bytes, cached } = await resizer.resize(etag, () => file.sharpInput(), row.mimetype, variant);
-    res.set('X-Asset-Cache', cached ? 'hit' : 'miss').send(bytes);
+    const { bytes, cached } = await resizer.resize(etag, async () => (await open()).sharpInput(), row.mimetype, variant);
+    res.type(row.mimetype).set('X-Asset-Cache', cached ? 'hit' : 'miss').send(bytes);
   });
 
   return router;
@@ -103,6 +111,10 @@ function editableFields(body: Record<string, unknown>): { filename: string | und
     title: (body.title as string | undefined) ?? null,
     description: (body.description as string | undefined) ?? null,
   };
+}
+
+function noSuchAsset(id: unknown): HttpError {
+  return new HttpError(404, { message: `No asset with id ${String(id)}` });
 }
 
 function sendStream(res: Response, size: number, stream: Readable): void {
