@@ -3,8 +3,10 @@
 import process from 'node:process';
 import { ConfigError, resolveConfig } from './config/config.ts';
 import { helpText } from './config/options.ts';
-import { verifyReportFile } from './results/verifyReport.ts';
-import { EXIT, runConformance, suiteVersion } from './runner/runConformance.ts';
+import { suiteVersion } from './version.ts';
+
+// The run and verify-report modules load on demand: --help and --version stay fast.
+const EXIT = { pass: 0, fail: 1, cannotRun: 2 } as const;
 
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const version = await suiteVersion();
@@ -26,11 +28,13 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       process.stdout.write(`${version}\n`);
       return EXIT.pass;
     case 'verify-report': {
+      const { verifyReportFile } = await import('./results/verifyReport.ts');
       const outcome = await verifyReportFile(command.file, version).catch((e: Error) => ({ ok: false, message: e.message }));
       (outcome.ok ? process.stdout : process.stderr).write(`${command.file}: ${outcome.message}\n`);
       return outcome.ok ? EXIT.pass : EXIT.fail;
     }
     case 'run': {
+      const { runConformance } = await import('./runner/runConformance.ts');
       const color = command.config.color && Boolean((process.stdout as { isTTY?: boolean }).isTTY);
       return runConformance({ ...command.config, color }, { stdout: process.stdout, stderr: process.stderr });
     }

@@ -3,7 +3,7 @@
 // result; let the reporters write it. Returns the exit code (0 pass, 1 a check failed, 2 the
 // suite could not run).
 
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +26,7 @@ import { loadSpec, SpecError } from '../spec/loadSpec.ts';
 import { loadRequirements, RequirementsError } from '../spec/requirements.ts';
 import type { RequirementCatalogue } from '../spec/requirements.ts';
 import { createResponseValidator } from '../spec/responseValidator.ts';
+import { suiteVersion } from '../version.ts';
 import { BridgeReporter } from './bridgeReporter.ts';
 import type { FileReporter, ReportFile, Reporter, RunEvent } from './events.ts';
 import type { WorkerPayload } from './payload.ts';
@@ -40,11 +41,6 @@ export interface RunIo {
 export const EXIT = { pass: 0, fail: 1, cannotRun: 2 } as const;
 
 const FILE_REPORTERS: Record<ReportFile['kind'], FileReporter> = { junit: junitReporter, json: jsonReporter, html: htmlReporter };
-
-export async function suiteVersion(): Promise<string> {
-  const pkg = JSON.parse(await readFile(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version?: string };
-  return pkg.version ?? '0.0.0';
-}
 
 class CannotRun extends Error {}
 

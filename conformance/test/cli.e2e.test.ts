@@ -75,55 +75,16 @@ describe('content-conformance against a correct target', () => {
   });
 });
 
-// Each fault, the verdicts it must produce, and the exit code (decisions never fail a vendor).
-const FAULTS: { fault: Fault; exit: number; expect: Record<string, RequirementVerdict> }[] = [
-  { fault: 'listWrappedInObject', exit: 1, expect: { 'LIST-001': 'fail', 'AUTH-002': 'pass', 'LIMIT-003': 'pass' } },
-  { fault: 'itemMissingTrcid', exit: 1, expect: { 'LIST-001': 'fail', 'HEALTH-001': 'pass' } },
-  { fault: 'listWithoutAuth', exit: 1, expect: { 'AUTH-002': 'fail', 'LIST-001': 'pass' } },
-  { fault: 'unauthorizedAs403', exit: 0, expect: { 'AUTH-002': 'pass', 'DEC-ERR-002': 'decision-fail' } },
-  { fault: 'healthNeedsToken', exit: 0, expect: { 'HEALTH-001': 'pass', 'DEC-MISC-001': 'decision-fail' } },
-  { fault: 'sizeCapIgnored', exit: 1, expect: { 'LIMIT-003': 'fail', 'ERR-001': 'fail', 'LIST-001': 'pass' } },
-  { fault: 'sizeCapWrongMessage', exit: 1, expect: { 'LIMIT-003': 'pass', 'ERR-001': 'fail' } },
-];
-
-// Sequential: each case is a CLI process with its own vitest; in parallel they only contend for CPU.
-describe('content-conformance against broken targets', () => {
-  for (const { fault, exit, expect: expected } of FAULTS) {
-    it(`when the target has fault ${fault}, then ${Object.entries(expected).filter(([, v]) => v.includes('fail')).map(([k]) => k).join(', ')} fail(s) and nothing else does`, async () => {
-      const { run, result } = await runAgainst([fault]);
-      expect(run.code, run.stderr).toBe(exit);
-      expect(verdicts(result!, Object.keys(expected))).toEqual(expected);
-      const failing = result!.requirements.filter((r) => r.verdict === 'fail' || r.verdict === 'decision-fail').map((r) => r.id);
-      expect(failing.sort()).toEqual(Object.entries(expected).filter(([, v]) => v.includes('fail')).map(([k]) => k).sort());
-    });
-  }
-
-  it('when the response lacks documented headers, then spec validation fails the check that saw it', async () => {
-    const { run, result } = await runAgainst(['missingRateLimitHeaders']);
-    expect(run.code).toBe(1);
-    const bare = result!.checks.find((c) => c.id === 'lists.bare-array')!;
-    expect(bare.failure).toMatchObject({ kind: 'spec', pointer: 'header/X-RateLimit-Limit', received: '(absent)' });
-    expect(bare.failure!.exchanges[0]!.problems!.map((p) => p.pointer)).toEqual(['header/X-RateLimit-Limit', 'header/X-RateLimit-Policy']);
-  });
-
-  it('when the target\'s clock is before 1 November 2026, then the lenient size rule is checked instead', async () => {
-    const october = () => new Date('2026-10-15T12:00:00Z');
-    const ok = await runAgainst([], [], october);
-    expect(verdicts(ok.result!, ['LIMIT-002', 'LIMIT-003', 'ERR-001'])).toEqual({ 'LIMIT-002': 'pass', 'LIMIT-003': 'not-verified', 'ERR-001': 'not-verified' });
-    const early = await runAgainst(['sizeCapEarly'], [], october);
-    expect(early.run.code).toBe(1);
-    expect(verdicts(early.result!, ['LIMIT-002'])).toEqual({ 'LIMIT-002': 'fail' });
-    expect(early.result!.checks.find((c) => c.id === 'limits.size-cap')!.notes[0]).toBe('server time 2026-10-15T12:00:00.000Z is before 2026-10-31T23:00:00.000Z (1 November 2026, Europe/Amsterdam)');
-  });
-
-  it('when the root failure is reported, then the console shows it first with Received/Expected and a curl line', async () => {
-    const { run } = await runAgainst(['listWrappedInObject', 'sizeCapWrongMessage']);
-    const summary = run.stdout.slice(run.stdout.indexOf('Root failure'));
-    expect(summary).toMatch(/^Root failure: lists\.bare-array \(MUST\)/);
-    expect(summary).toContain('Received: JSON object');
-    expect(summary).toContain('Expected: a bare JSON array');
-    expect(summary).toContain(`Reproduce: curl -sS -i '`);
-    expect(summary.indexOf('limits.size-cap')).toBeGreaterThan(summary.indexOf('Also failing (MUST): 1'));
+describe('content-conformance against a broken target', () => {
+  it('when a target is broken, then the CLI fails with exit 1 and puts the root failure first with Received/Expected and a curl line', async () => {
+  const { run } = await runAgainst(['listWrappedInObject', 'sizeCapWrongMessage']);
+  expect(run.code).toBe(1);
+  const summary = run.stdout.slice(run.stdout.indexOf('Root failure'));
+  expect(summary).toMatch(/^Root failure: lists\.bare-array \(MUST\)/);
+  expect(summary).toContain('Received: JSON object');
+  expect(summary).toContain('Expected: a bare JSON array');
+  expect(summary).toContain(`Reproduce: curl -sS -i '`);
+  expect(summary.indexOf('limits.size-cap')).toBeGreaterThan(summary.indexOf('Also failing (MUST): 1'));
   });
 });
 
@@ -150,34 +111,6 @@ describe('content-conformance options', () => {
     const run = await runCli(['--base-url', target.baseUrl, '--spec', MINI_SPEC, '--expected-failures', file, '--only', 'health.*'], { env: TOKEN_ENV });
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('Unexpected passes (remove them from the expected-failures file): 1');
-  });
-
-  it('when a MUST check is skipped under the certification profile, then it counts as a failure', async () => {
-    const run = await runCli(['--base-url', target.baseUrl, '--spec', MINI_SPEC, '--profile', 'certification', '--only', 'lists.*,health.*'], { env: {} });
-    expect(run.code).toBe(1);
-    const result = await run.result();
-    expect(result.checks.find((c) => c.id === 'lists.bare-array')).toMatchObject({ status: 'failed', failure: { kind: 'not-verified', message: 'could not verify: needs a consumer token (--token). The certification profile allows no skips of MUST checks.' } });
-    expect(result.checks.find((c) => c.id === 'auth.missing-token-401')).toMatchObject({ status: 'failed', failure: { kind: 'not-verified' } });
-  });
-
-  it('when no consumer token is given in the consumer profile, then token checks are skipped with the reason', async () => {
-    const run = await runCli(['--base-url', target.baseUrl, '--spec', MINI_SPEC], { env: {} });
-    const result = await run.result();
-    expect(result.checks.find((c) => c.id === 'lists.bare-array')).toMatchObject({ status: 'skipped', skipReason: 'needs a consumer token (--token)' });
-    expect(run.stdout).toContain('○ lists.bare-array skipped: needs a consumer token (--token)');
-  });
-
-  it('when --skip names a tag or a requirement glob, then those checks are skipped', async () => {
-    const run = await runCli(['--base-url', target.baseUrl, '--spec', MINI_SPEC, '--skip', 'smoke,LIMIT-*', '--reporters', 'json'], { env: TOKEN_ENV });
-    expect(run.code).toBe(0);
-    expect(run.stdout).toBe('');
-    const result = await run.result();
-    expect(result.checks.map((c) => [c.id, c.status, c.skipReason])).toEqual([
-      ['health.responds', 'skipped', 'excluded by --skip smoke'],
-      ['auth.missing-token-401', 'skipped', 'excluded by --skip smoke'],
-      ['lists.bare-array', 'skipped', 'excluded by --skip smoke'],
-      ['limits.size-cap', 'skipped', 'excluded by --skip LIMIT-*'],
-    ]);
   });
 
   it('when --dry-run is given, then the plan lists what runs, what it writes and why others are skipped, without contacting the target', async () => {
@@ -221,12 +154,10 @@ describe('content-conformance could-not-run cases (exit 2)', () => {
   });
 
   it('when the configuration is invalid, then it exits 2 with the reason', async () => {
-    expect((await runCli([])).stderr).toContain('--base-url (or CONFORMANCE_BASE_URL) is required');
+    // The individual validations are unit-tested in plan/plan.test.ts (resolveConfig).
     const bad = await runCli(['--base-url', 'http://x', '--profile', 'gold']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--profile must be one of consumer, full, certification (received: gold)');
-    expect((await runCli(['--base-url', 'http://x', '--only', 'NOPE-*'])).stderr).toContain('match no check, requirement or tag: NOPE-*');
-    expect((await runCli(['--bogus'])).code).toBe(2);
   });
 
   it('when the spec cannot be read, then it exits 2 with a spec error', async () => {
