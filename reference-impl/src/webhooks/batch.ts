@@ -2,7 +2,7 @@
 // items, each item's latest change only, serialised ONCE into the bytes every attempt sends.
 import { randomUUID } from 'node:crypto';
 import { EVENT_NAME_STEMS, RESOURCE_TYPES, collectionOf, isEntityType } from '../domain/entityRules.ts';
-import type { Db } from '../storage/db.ts';
+import type { Db, Queryable } from '../storage/db.ts';
 import { deleteQueuedChanges } from '../storage/webhooks/deleteQueuedChanges.ts';
 import { insertDelivery } from '../storage/webhooks/insertDelivery.ts';
 import { listTokensWithQueuedChanges } from '../storage/webhooks/listTokensWithQueuedChanges.ts';
@@ -61,6 +61,31 @@ export function serialiseCallbackBody(items: readonly CallbackItem[]): Buffer {
   return Buffer.from(JSON.stringify({ items }), 'utf8');
 }
 
+export interface MakeDeliveryParams {
+  tokenId: string;
+  publicBaseUrl: string;
+  now: () => number;
+  /** Claim the new delivery at once (the worker that makes it sends it). */
+  lease?: { until: Date; claimId: string };
+}
+
+/**
+ * Inside `tx`: turns the token's oldest queued changes into one delivery. Null when nothing is
+ * queued or the token already has a pending delivery (made by another instance meanwhile).
+ */
+export async function makeDelivery(tx: Queryable, params: MakeDeliveryParams): Promise<{ id: string; body: Buffer; itemCount: number } | null> {
+  const changes = await takeQueuedChanges(tx, { tokenId: params.tokenId, limit: ROWS_PER_BATCH });
+  if (changes.length === 0) return null;
+  const batch = collapseChanges(changes, { publicBaseUrl: params.publicBaseUrl });
+  const delivery = { id: randomUUID(), body: serialiseCallbackBody(batch.items), itemCount: batch.items.length };
+  const inserted = await insertDelivery(tx, {
+    ...delivery, tokenId: params.tokenId, createdAt: new Date(params.now()), ...(params.lease ? { lease: params.lease } : {}),
+  });
+  if (!inserted) return null;
+  await deleteQueuedChanges(tx, { ids: batch.consumedIds });
+  return delivery;
+}
+
 export interface MakeDeliveriesOptions {
   publicBaseUrl: string;
   now: () => number;
@@ -80,19 +105,8 @@ export async function makeDeliveries(db: Db, options: MakeDeliveriesOptions): Pr
       await deleteQueuedChanges(db, { tokenId: token.tokenId });
       continue;
     }
-    const created = await db.transaction(async (tx) => {
-      const changes = await takeQueuedChanges(tx, { tokenId: token.tokenId, limit: ROWS_PER_BATCH });
-      if (changes.length === 0) return false;
-      const batch = collapseChanges(changes, { publicBaseUrl: options.publicBaseUrl });
-      const inserted = await insertDelivery(tx, {
-        id: randomUUID(), tokenId: token.tokenId, body: serialiseCallbackBody(batch.items),
-        itemCount: batch.items.length, createdAt: new Date(options.now()),
-      });
-      if (!inserted) return false; // another instance made this token's delivery first
-      await deleteQueuedChanges(tx, { ids: batch.consumedIds });
-      return true;
-    });
-    if (created) made += 1;
+    const created = await db.transaction((tx) => makeDelivery(tx, { tokenId: token.tokenId, publicBaseUrl: options.publicBaseUrl, now: options.now }));
+    if (created !== null) made += 1;
   }
   return made;
 }

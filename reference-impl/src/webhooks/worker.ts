@@ -10,11 +10,12 @@ import { randomUUID } from 'node:crypto';
 import type { Agent } from 'undici';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import type { Db } from '../storage/db.ts';
+import type { Db, Queryable } from '../storage/db.ts';
+import { getTokenWebhook } from '../storage/tokens/getTokenWebhook.ts';
 import { claimDueDeliveries, type ClaimedDelivery } from '../storage/webhooks/claimDueDeliveries.ts';
 import { recordAttempt } from '../storage/webhooks/recordAttempt.ts';
 import { createSecretBox, SecretUnreadableError, type SecretBox } from '../tokens/secretBox.ts';
-import { makeDeliveries } from './batch.ts';
+import { makeDeliveries, makeDelivery } from './batch.ts';
 import type { ItemChangeRecorder } from './itemChange.ts';
 import { createOutboxRecorder } from './outbox.ts';
 import { nextAttemptAt, type RetrySchedule } from './retrySchedule.ts';
@@ -74,12 +75,18 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   let agent: Agent | undefined;
   let nudgedAt = -Infinity;
   let wake: (() => void) | undefined;
+  // A finished attempt that came while a pass was running must not be lost: the next delivery
+  // of its token can be made only now. (Nudges do not set it: a burst of writes would otherwise
+  // keep the loop busy looking at tokens whose delivery is still in flight.)
+  let wakeRequested = false;
 
   function wakeUp(): void {
+    wakeRequested = true;
     wake?.();
   }
 
   function sleep(ms: number): Promise<void> {
+    if (wakeRequested) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(done, ms);
       function done() {
@@ -111,28 +118,53 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     return made > 0 || claimed.length > 0;
   }
 
-  async function deliver(delivery: ClaimedDelivery, claimId: string, dispatcher: Agent): Promise<void> {
-    const startedAt = now();
-    const outcome = await attemptDelivery(delivery, dispatcher);
-    if (abandoned) return;
-    const attemptsMade = delivery.attemptCount + 1;
-    // Transient: retry on the schedule, counted from the first attempt; past its end, drop.
-    const next = outcome.outcome !== 'transient' ? null : nextAttemptAt({
-      firstAttemptAt: delivery.firstAttemptAt?.getTime() ?? startedAt, attemptsMade, now: now(),
-      schedule: options.schedule, random: options.random,
-    });
-    const state = outcome.outcome === 'delivered' ? 'delivered'
-      : outcome.outcome === 'permanent' ? 'failed'
-      : next === null ? 'dropped' : 'pending';
-    const recorded = await recordAttempt(db, {
-      deliveryId: delivery.id, claimId, at: new Date(startedAt), status: outcome.status,
-      latencyMs: outcome.latencyMs, error: outcome.error, outcome: outcome.outcome, state,
-      nextAttemptAt: next === null ? null : new Date(next),
-    });
-    const fields = { deliveryId: delivery.id, tokenId: delivery.tokenId, attempt: attemptsMade, status: outcome.status, latencyMs: outcome.latencyMs, state };
-    if (!recorded) logger.warn(fields, 'webhook attempt not recorded: the delivery was taken over or its token deleted');
-    else if (state === 'delivered') logger.debug(fields, 'webhook delivered');
-    else logger.warn({ ...fields, error: outcome.error }, state === 'pending' ? 'webhook attempt failed; will retry' : `webhook delivery ${state}`);
+  /**
+   * Sends a claimed delivery and records the attempt. When it is settled and the token has more
+   * changes queued, the same transaction makes and claims the token's next delivery, which is
+   * sent straight away: one transaction per delivery while a receiver keeps up.
+   */
+  async function deliver(first: ClaimedDelivery, firstClaimId: string, dispatcher: Agent): Promise<void> {
+    let current: { delivery: ClaimedDelivery; claimId: string } | null = { delivery: first, claimId: firstClaimId };
+    while (current !== null && !abandoned) {
+      const { delivery, claimId }: { delivery: ClaimedDelivery; claimId: string } = current;
+      const startedAt = now();
+      const outcome = await attemptDelivery(delivery, dispatcher);
+      if (abandoned) return;
+      const attemptsMade = delivery.attemptCount + 1;
+      // Transient: retry on the schedule, counted from the first attempt; past its end, drop.
+      const next: number | null = outcome.outcome !== 'transient' ? null : nextAttemptAt({
+        firstAttemptAt: delivery.firstAttemptAt?.getTime() ?? startedAt, attemptsMade, now: now(),
+        schedule: options.schedule, random: options.random,
+      });
+      const state: 'pending' | 'delivered' | 'failed' | 'dropped' = outcome.outcome === 'delivered' ? 'delivered'
+        : outcome.outcome === 'permanent' ? 'failed'
+        : next === null ? 'dropped' : 'pending';
+      const result: { recorded: boolean; following: { delivery: ClaimedDelivery; claimId: string } | null } = await db.transaction(async (tx) => {
+        const recorded = await recordAttempt(tx, {
+          deliveryId: delivery.id, claimId, at: new Date(startedAt), status: outcome.status,
+          latencyMs: outcome.latencyMs, error: outcome.error, outcome: outcome.outcome, state,
+          nextAttemptAt: next === null ? null : new Date(next),
+        });
+        return { recorded, following: recorded && state !== 'pending' && running ? await claimFollowing(tx, delivery.tokenId) : null };
+      });
+      const fields = { deliveryId: delivery.id, tokenId: delivery.tokenId, attempt: attemptsMade, status: outcome.status, latencyMs: outcome.latencyMs, state };
+      if (!result.recorded) logger.warn(fields, 'webhook attempt not recorded: the delivery was taken over or its token deleted');
+      else if (state === 'delivered') logger.debug(fields, 'webhook delivered');
+      else logger.warn({ ...fields, error: outcome.error }, state === 'pending' ? 'webhook attempt failed; will retry' : `webhook delivery ${state}`);
+      current = result.following;
+    }
+  }
+
+  /** Inside `tx`: the token's next delivery from its queued changes, already claimed by us. */
+  async function claimFollowing(tx: Queryable, tokenId: string): Promise<{ delivery: ClaimedDelivery; claimId: string } | null> {
+    const claimId = randomUUID();
+    const made = await makeDelivery(tx, { tokenId, publicBaseUrl: options.publicBaseUrl, now, lease: { until: new Date(now() + leaseMs), claimId } });
+    if (made === null) return null;
+    const webhook = await getTokenWebhook(tx, { tokenId });
+    return {
+      claimId,
+      delivery: { id: made.id, tokenId, body: made.body, itemCount: made.itemCount, attemptCount: 0, firstAttemptAt: null, callbackUrl: webhook?.callbackUrl ?? null, signingSecret: webhook?.signingSecret ?? null },
+    };
   }
 
   /** One attempt, or the reason none could be made (a permanent failure, recorded like one). */
@@ -156,6 +188,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   async function loop(): Promise<void> {
     while (running) {
       let busy = false;
+      wakeRequested = false;
       try {
         busy = await pass();
       } catch (error) {
@@ -201,7 +234,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     },
     nudge() {
       nudgedAt = performance.now();
-      wakeUp();
+      wake?.();
     },
   };
 }
