@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RequirementVerdict, RunResult } from '../results/result.ts';
 import type { Fault } from './fakeTarget.ts';
 import { GOOD_TOKEN, startFakeTarget } from './fakeTarget.ts';
+import { startFaultProxy } from '../selftest/faultProxy.ts';
 import { MINI_SPEC } from './runCli.ts';
 import { runInProcess } from './runInProcess.ts';
 
@@ -43,6 +44,18 @@ describe('the suite against broken targets', () => {
     const result = await runAgainst([]);
     expect(failing(result)).toEqual([]);
     expect(result.exitCode).toBe(0);
+  });
+
+  it('when the traffic goes through the fault proxy without modifiers, then the verdicts are the same', async () => {
+    const target = await startFakeTarget();
+    const proxy = await startFaultProxy({ target: target.baseUrl, modifiers: [] });
+    close = async () => {
+      await proxy.close();
+      await target.close();
+    };
+    const result = await runInProcess(['--base-url', proxy.url, '--spec', MINI_SPEC, '--seed', '7'], { CONFORMANCE_TOKEN: GOOD_TOKEN });
+    expect(failing(result)).toEqual([]);
+    expect(result.summary.checks.passed).toBe(result.checks.length);
   });
 
   for (const { fault, exit, expect: expected } of FAULTS) {
