@@ -5,6 +5,7 @@
 import { ConfigError, configSummary, describeConfig, loadConfig, type Config } from './config.ts';
 import { createLogger } from './logger.ts';
 import type { SeedResult } from './seed/seedDemoData.ts';
+import { formatDemoUsers } from './sessions/seedDemoUsers.ts';
 import { startService, type RunningService } from './server.ts';
 
 const HELP = `Content Service reference implementation.
@@ -81,6 +82,7 @@ function tokenLines(seed: SeedResult | undefined, running: Config): string[] {
       `Demo data seeded: ${seed.items} items. Demo tokens, shown only now (stored as hashes; keep them):`,
       ...seed.tokens.map((t) => `  ${t.label.padEnd(width)}  ${t.token}  (${t.roles.join(', ')}; ${t.scope})`),
       ...bootstrap,
+      ...(seed.users.length > 0 ? ['', 'Demo users for POST /api/auth/signin {username, password}, shown only now:', formatDemoUsers(seed.users)] : []),
       '',
       'Try:',
       `  curl -H "Authorization: Bearer ${demo.token}" ${running.publicBaseUrl}/events`,

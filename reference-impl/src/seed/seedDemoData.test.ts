@@ -61,7 +61,7 @@ describeEachEngine('demo data', (ctx) => {
 
   it('when the store holds data, then nothing is seeded again', async () => {
     const again = await seedDemoData(ctx.db, { recordItemChange: ignoreItemChanges, ontologies: sharedOntologyCache(ctx.db) });
-    expect(again).toEqual({ seeded: false, tokens: [], items: 0 });
+    expect(again).toEqual({ seeded: false, tokens: [], items: 0, users: [] });
   });
 
   it('when the bootstrap admin token is ensured twice, then it exists once and is a super admin [DEC-AUTH-005] [DEC-AUTH-006]', async () => {

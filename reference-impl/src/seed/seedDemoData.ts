@@ -5,6 +5,7 @@ import { writeItem, type ItemWriteDeps, type ItemWriter } from '../items/writeIt
 import type { Db } from '../storage/db.ts';
 import { insertAccount } from '../storage/accounts/insertAccount.ts';
 import { isStoreEmpty } from '../storage/accounts/isStoreEmpty.ts';
+import { seedDemoUsers, type DemoUser } from '../sessions/seedDemoUsers.ts';
 import { seedOntologyOverrides } from '../storage/dictionary/seedOntologyOverrides.ts';
 import { ensureToken } from '../storage/tokens/ensureToken.ts';
 import { demoItems } from './demoItems.ts';
@@ -28,6 +29,8 @@ export interface SeedResult {
   seeded: boolean;
   tokens: DemoToken[];
   items: number;
+  /** Users for `POST /auth/signin`, an editor and an admin per account; passwords shown only now. */
+  users: DemoUser[];
 }
 
 const ALL_STATUSES = ['readyforvalidation', 'approved', 'rejected', 'archived', 'deleted'] as const;
@@ -36,7 +39,7 @@ const ALL_STATUSES = ['readyforvalidation', 'approved', 'rejected', 'archived', 
 const SEED_WRITER: ItemWriter = { organisations: 'all', accountOrganisations: [], wfstatus: 'all' };
 
 export async function seedDemoData(db: Db, deps: ItemWriteDeps): Promise<SeedResult> {
-  if (!(await isStoreEmpty(db))) return { seeded: false, tokens: [], items: 0 };
+  if (!(await isStoreEmpty(db))) return { seeded: false, tokens: [], items: 0, users: [] };
 
   const accounts = loadDemoAccounts();
   for (const account of accounts) await insertAccount(db, account);
@@ -58,10 +61,12 @@ export async function seedDemoData(db: Db, deps: ItemWriteDeps): Promise<SeedRes
     tokens.push({ ...token, token: value });
   }
 
+  const users = await seedDemoUsers(db, { accountIds: accounts.map((account) => account.id) });
+
   let items = 0;
   for (const item of demoItems()) {
     await writeItem(db, deps, { collection: item.collection, writer: SEED_WRITER, body: item.body });
     items++;
   }
-  return { seeded: true, tokens, items };
+  return { seeded: true, tokens, items, users };
 }
