@@ -15,7 +15,7 @@ import { seedDemoData, type SeedResult } from './seed/seedDemoData.ts';
 import type { Db } from './storage/db.ts';
 import { runMigrations } from './storage/migrate.ts';
 import { openDb } from './storage/openDb.ts';
-import { ignoreItemChanges } from './webhooks/itemChange.ts';
+import { createWebhookServices, type WebhookServices } from './webhooks/worker.ts';
 
 // Start and stop of the whole service: storage, seed, HTTP, background workers, in that order,
 // and the reverse at shutdown. `main.ts` only reads the command line and prints.
@@ -66,7 +66,21 @@ export interface ServiceContext {
  * one from the config when absent).
  */
 export function serviceAppDeps(ctx: ServiceContext, rateLimitStore: RateLimitStore): AppDeps {
-  return { db: ctx.db, logger: ctx.logger, now: ctx.now, rateLimitStore, recordItemChange: ignoreItemChanges };
+  return { db: ctx.db, logger: ctx.logger, now: ctx.now, rateLimitStore, recordItemChange: webhookServicesOf(ctx).recordItemChange };
+}
+
+// The outbox recorder (an app dependency) and the delivery worker (a background service) of one
+// start share one wake-up channel, so they are made once per ServiceContext.
+const webhookServices = new WeakMap<ServiceContext, WebhookServices>();
+
+function webhookServicesOf(ctx: ServiceContext): WebhookServices {
+  let services = webhookServices.get(ctx);
+  if (services === undefined) {
+    // resourceUri is read from ctx.config at each batch: with PORT=0 it names the real port only after listening.
+    services = createWebhookServices({ db: ctx.db, config: ctx.config, logger: ctx.logger, now: ctx.now, publicBaseUrl: () => ctx.config.publicBaseUrl });
+    webhookServices.set(ctx, services);
+  }
+  return services;
 }
 
 /**
@@ -76,7 +90,9 @@ export function serviceAppDeps(ctx: ServiceContext, rateLimitStore: RateLimitSto
  * before storage closes.
  */
 export async function startBackgroundServices(ctx: ServiceContext): Promise<void> {
-  void ctx;
+  const { worker } = webhookServicesOf(ctx);
+  worker.start();
+  ctx.lifecycle.onStop('webhook worker', () => worker.stop());
 }
 
 export interface RunningService {

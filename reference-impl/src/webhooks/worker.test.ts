@@ -232,7 +232,7 @@ describeEachEngine('webhook deliveries', (ctx) => {
     await write(h, account.orgs[0]!);
     await waitFor('the next change delivered', () => r.requests.length === 4);
     expect((await api(h.app.baseUrl, token.token).get('/actuator/health')).status).toBe(200);
-    expect((await account.deliveries(token.id))[0]!.state).toBe('delivered');
+    await waitFor('the new delivery recorded as delivered', async () => (await account.deliveries(token.id))[0]!.state === 'delivered');
   });
 
   it('when the secret is rotated between two attempts, then the retry verifies only with the new secret [TOKEN-010] [HOOK-011]', async () => {

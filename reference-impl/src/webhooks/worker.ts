@@ -27,7 +27,8 @@ export interface DeliveryWorkerOptions {
   logger: Logger;
   /** Epoch ms: attempt times, due times and leases. */
   now: () => number;
-  publicBaseUrl: string;
+  /** Base of resourceUri; a function when it is known only once the server listens (PORT=0). */
+  publicBaseUrl: string | (() => string);
   schedule: RetrySchedule;
   /** Budget for the receiver's response headers (DEC-HOOK-006). */
   timeoutMs: number;
@@ -68,6 +69,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const pollMs = options.pollMs ?? DEFAULT_POLL_MS;
   const maxInFlight = options.maxInFlight ?? 16;
   const leaseMs = options.leaseMs ?? Math.max(30_000, 2 * options.timeoutMs + 10_000);
+  const baseUrl = typeof options.publicBaseUrl === 'string' ? () => options.publicBaseUrl as string : options.publicBaseUrl;
   const inFlight = new Set<Promise<void>>();
   let running = false;
   let abandoned = false;
@@ -99,7 +101,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   }
 
   async function pass(): Promise<boolean> {
-    const made = await makeDeliveries(db, { publicBaseUrl: options.publicBaseUrl, now });
+    const made = await makeDeliveries(db, { publicBaseUrl: baseUrl(), now });
     const free = maxInFlight - inFlight.size;
     if (free <= 0 || !running) return made > 0;
     const at = now();
@@ -158,7 +160,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   /** Inside `tx`: the token's next delivery from its queued changes, already claimed by us. */
   async function claimFollowing(tx: Queryable, tokenId: string): Promise<{ delivery: ClaimedDelivery; claimId: string } | null> {
     const claimId = randomUUID();
-    const made = await makeDelivery(tx, { tokenId, publicBaseUrl: options.publicBaseUrl, now, lease: { until: new Date(now() + leaseMs), claimId } });
+    const made = await makeDelivery(tx, { tokenId, publicBaseUrl: baseUrl(), now, lease: { until: new Date(now() + leaseMs), claimId } });
     if (made === null) return null;
     const webhook = await getTokenWebhook(tx, { tokenId });
     return {
@@ -254,6 +256,8 @@ export interface WebhookServicesDeps {
   config: Config;
   logger: Logger;
   now: () => number;
+  /** Overrides `config.publicBaseUrl`, read at each batch (server.ts learns the port after listening). */
+  publicBaseUrl?: () => string;
   /** Overrides for tests and benchmarks. */
   worker?: Partial<Pick<DeliveryWorkerOptions, 'pollMs' | 'maxInFlight' | 'leaseMs' | 'random' | 'ca'>>;
 }
@@ -269,7 +273,7 @@ export interface WebhookServices {
 export function createWebhookServices(deps: WebhookServicesDeps): WebhookServices {
   const secrets = createSecretBox(deps.config.webhookSecretKey);
   const worker = createDeliveryWorker({
-    db: deps.db, logger: deps.logger, now: deps.now, publicBaseUrl: deps.config.publicBaseUrl,
+    db: deps.db, logger: deps.logger, now: deps.now, publicBaseUrl: deps.publicBaseUrl ?? deps.config.publicBaseUrl,
     schedule: scheduleFromConfig(deps.config.webhookRetryScheduleMs), timeoutMs: deps.config.webhookTimeoutMs,
     secrets, allowInsecure: deps.config.allowInsecureCallbacks, ...deps.worker,
   });
