@@ -23,6 +23,8 @@ export type BenchEngine = 'pglite' | 'postgres';
 
 export interface WebhookBenchOptions {
   engine: BenchEngine;
+  /** PostgreSQL server; default $BENCH_DATABASE_URL, $TEST_DATABASE_URL or the local test server. */
+  databaseUrl?: string;
   /** Item writes per run (default 1000). */
   writes?: number;
   /** Concurrent writers (default 8; PGlite runs them one at a time anyway). */
@@ -49,13 +51,13 @@ export interface WebhookBenchResult {
 
 const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
 
-async function openBenchDb(engine: BenchEngine): Promise<{ db: Db; close(): Promise<void> }> {
+async function openBenchDb(engine: BenchEngine, databaseUrl: string | undefined): Promise<{ db: Db; close(): Promise<void> }> {
   if (engine === 'pglite') {
     const db = await openPgliteDb({ dataDir: ':memory:' });
     await runMigrations(db);
     return { db, close: () => db.close() };
   }
-  const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? DEFAULT_PG_URL;
+  const url = databaseUrl ?? process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? DEFAULT_PG_URL;
   const schema = `bench_${randomBytes(6).toString('hex')}`;
   const admin = async (sql: string) => {
     const client = new pg.Client({ connectionString: url });
@@ -79,7 +81,7 @@ export async function runWebhookBench(options: WebhookBenchOptions): Promise<Web
   const writes = options.writes ?? 1000;
   const writers = options.writers ?? 8;
   const print = options.print ?? ((line: string) => console.log(line));
-  const { db, close } = await openBenchDb(options.engine);
+  const { db, close } = await openBenchDb(options.engine, options.databaseUrl);
 
   // Receipt time of every item, from the bodies the receiver gets.
   const receivedAt = new Map<string, number>();
