@@ -1,0 +1,97 @@
+// `npm run bench [-- options]`: seeds each engine with realistic items and prints the list
+// endpoint's latency, backfill and request-rate figures beside the same work done directly, the
+// Prism mock under the same load, and the other components' benches when present. Not a test:
+// see docs/benchmarks.md for what each figure means.
+
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Engine } from './bench/protocol.ts';
+import { formatReport } from './bench/report.ts';
+import { FULL_DEFAULTS, QUICK_DEFAULTS, REPO_ROOT, runBench, type BenchOptions } from './bench/run.ts';
+
+const HELP = `Usage: npm run bench -- [options]
+
+  --engine pglite|postgres|both   engines to measure (default: both)
+  --items N                       items to seed (default ${FULL_DEFAULTS.items}; --quick: ${QUICK_DEFAULTS.items})
+  --quick                         small smoke run (few items, short runs): proves it works, figures mean nothing
+  --iterations N                  sequential GET /events?size=2000 requests (default ${FULL_DEFAULTS.latencyIterations})
+  --connections N                 autocannon connections (default ${FULL_DEFAULTS.connections})
+  --duration S                    autocannon seconds per run (default ${FULL_DEFAULTS.durationS})
+  --pglite memory|disk            PGlite in memory or in a temporary directory (default: disk, as npm start)
+  --no-mock                       skip the Prism comparison
+  --no-extras                     skip the webhooks, images and client benches
+  --cpu-prof                      write a CPU profile of each service process to reports/bench/profiles/
+  --out DIR                       where the JSON report goes (default reports/bench)
+  --database-url URL              PostgreSQL server (default $BENCH_DATABASE_URL, $TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/test);
+                                  the bench works in a fresh schema and drops it afterwards`;
+
+function positiveNumber(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number (received: ${value})`);
+  return n;
+}
+
+export function parseBenchArgs(argv: readonly string[], log: (line: string) => void = console.log): BenchOptions | 'help' {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      engine: { type: 'string', default: 'both' },
+      items: { type: 'string' },
+      quick: { type: 'boolean', default: false },
+      iterations: { type: 'string' },
+      connections: { type: 'string' },
+      duration: { type: 'string' },
+      pglite: { type: 'string', default: 'disk' },
+      'no-mock': { type: 'boolean', default: false },
+      'no-extras': { type: 'boolean', default: false },
+      'cpu-prof': { type: 'boolean', default: false },
+      out: { type: 'string' },
+      'database-url': { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) return 'help';
+  const engines: Engine[] = values.engine === 'both' ? ['pglite', 'postgres']
+    : values.engine === 'pglite' || values.engine === 'postgres' ? [values.engine]
+      : (() => { throw new Error(`--engine must be pglite, postgres or both (received: ${values.engine})`); })();
+  if (values.pglite !== 'memory' && values.pglite !== 'disk') throw new Error(`--pglite must be memory or disk (received: ${values.pglite})`);
+  const defaults = values.quick ? QUICK_DEFAULTS : FULL_DEFAULTS;
+  const outDir = path.resolve(REPO_ROOT, values.out ?? 'reports/bench');
+  return {
+    engines,
+    quick: values.quick,
+    items: Math.floor(positiveNumber('items', values.items) ?? defaults.items),
+    latencyIterations: Math.floor(positiveNumber('iterations', values.iterations) ?? defaults.latencyIterations),
+    latencyWarmup: defaults.latencyWarmup,
+    backfillSize: defaults.backfillSize,
+    connections: Math.floor(positiveNumber('connections', values.connections) ?? defaults.connections),
+    durationS: positiveNumber('duration', values.duration) ?? defaults.durationS,
+    warmupS: defaults.warmupS,
+    mock: !values['no-mock'],
+    extras: !values['no-extras'],
+    databaseUrl: values['database-url'] ?? process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+    pgliteStorage: values.pglite,
+    outDir,
+    cpuProfileDir: values['cpu-prof'] ? path.join(outDir, 'profiles') : undefined,
+    log,
+  };
+}
+
+async function main(): Promise<void> {
+  const options = parseBenchArgs(process.argv.slice(2));
+  if (options === 'help') {
+    console.log(HELP);
+    return;
+  }
+  const report = await runBench(options);
+  console.log(`\n${formatReport(report)}`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+    process.exitCode = 1;
+  });
+}

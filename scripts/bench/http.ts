@@ -1,0 +1,127 @@
+// The load generator's side: sequential requests, a keyset backfill over HTTP, autocannon runs.
+// All of it runs in the bench's own process, not in the service's.
+
+import { createRequire } from 'node:module';
+import { Client } from 'undici';
+import { countFresh, type BackfillResult } from './protocol.ts';
+import { summarise, type LatencySummary } from './stats.ts';
+
+/** One keep-alive connection for sequential requests. */
+function clientFor(url: URL): Client {
+  return new Client(url.origin, { keepAliveTimeout: 30_000, bodyTimeout: 120_000, headersTimeout: 120_000 });
+}
+
+async function get(client: Client, path: string, token: string): Promise<{ status: number; body: Buffer }> {
+  const response = await client.request({ method: 'GET', path, headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
+  const body = Buffer.from(await response.body.arrayBuffer());
+  return { status: response.statusCode, body };
+}
+
+/**
+ * `iterations` requests one after the other on one connection, each timed from sending to the last
+ * byte of the body received (the body is not parsed).
+ */
+export async function sequentialLatency(url: string, token: string, options: { iterations: number; warmup: number }): Promise<LatencySummary & { bytes: number }> {
+  const target = new URL(url);
+  const client = clientFor(target);
+  const path = `${target.pathname}${target.search}`;
+  try {
+    let bytes = 0;
+    for (let i = 0; i < options.warmup; i++) await expectOk(await get(client, path, token), url);
+    const samples: number[] = [];
+    for (let i = 0; i < options.iterations; i++) {
+      const started = performance.now();
+      const response = await get(client, path, token);
+      samples.push(performance.now() - started);
+      expectOk(response, url);
+      bytes = response.body.length;
+    }
+    return { ...summarise(samples), bytes };
+  } finally {
+    await client.close();
+  }
+}
+
+function expectOk(response: { status: number; body: Buffer }, url: string): { status: number; body: Buffer } {
+  if (response.status !== 200) throw new Error(`GET ${url} answered ${response.status}: ${response.body.toString('utf8').slice(0, 300)}`);
+  return response;
+}
+
+/**
+ * The interface's sync procedure over HTTP, one collection after the other: sortField=lastupdated,
+ * sortOrder=ASC, the wanted statuses, the last item's lastupdated as the next inclusive bound,
+ * until a short page. Each page is parsed (JSON.parse, as a client must to find the mark).
+ */
+export async function httpBackfill(baseUrl: string, token: string, options: { collections: readonly string[]; size: number; wfstatus: readonly string[] }): Promise<BackfillResult & { parseMs: number }> {
+  const target = new URL(baseUrl);
+  const client = clientFor(target);
+  let items = 0, pages = 0, bytes = 0, parseMs = 0;
+  const started = performance.now();
+  try {
+    for (const collection of options.collections) {
+      let mark: string | undefined;
+      let atMark = new Set<string>();
+      for (;;) {
+        const query = new URLSearchParams({ wfstatus: options.wfstatus.join(','), sortField: 'lastupdated', sortOrder: 'ASC', size: String(options.size) });
+        if (mark !== undefined) query.set('lastupdated', mark);
+        const path = `${target.pathname}/${collection}?${query}`;
+        const response = expectOk(await get(client, path, token), `${baseUrl}/${collection}?${query}`);
+        pages++;
+        bytes += response.body.length;
+        const parsing = performance.now();
+        const page = JSON.parse(response.body.toString('utf8')) as Array<{ id: string; lastupdated: string }>;
+        parseMs += performance.now() - parsing;
+        const next = countFresh(page, mark, atMark);
+        items += next.fresh;
+        mark = next.mark;
+        atMark = next.atMark;
+        if (page.length < options.size) break;
+      }
+    }
+  } finally {
+    await client.close();
+  }
+  const ms = performance.now() - started;
+  return { items, pages, ms, itemsPerSecond: items / (ms / 1000), bytes, parseMs };
+}
+
+// autocannon ships no types: the part of its API used here.
+interface AutocannonResult {
+  duration: number;
+  '2xx': number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  latency: { p50: number; p99: number; average: number };
+  throughput: { average: number };
+}
+type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  latencyP50: number;
+  latencyP99: number;
+  durationS: number;
+  connections: number;
+}
+
+/** autocannon against one URL (a short warm-up first, not counted). */
+export async function loadTest(url: string, options: { token: string; connections: number; durationS: number; warmupS: number }): Promise<LoadResult> {
+  const base = { url, connections: options.connections, headers: { authorization: `Bearer ${options.token}`, accept: 'application/json' } };
+  if (options.warmupS > 0) await autocannon({ ...base, duration: options.warmupS });
+  const result = await autocannon({ ...base, duration: options.durationS });
+  return {
+    requestsPerSecond: result['2xx'] / result.duration,
+    requests: result['2xx'],
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    latencyP50: result.latency.p50,
+    latencyP99: result.latency.p99,
+    durationS: result.duration,
+    connections: options.connections,
+  };
+}

@@ -1,0 +1,98 @@
+// The bench's printed table.
+
+import type { BenchReport, EngineReport, ExtraResult, TargetCheck } from './run.ts';
+
+const ENGINE_NAMES = { pglite: 'PGlite (embedded)', postgres: 'PostgreSQL' } as const;
+
+const int = (n: number): string => Math.round(n).toLocaleString('en');
+const ms = (n: number): string => (n >= 100 ? `${int(n)} ms` : `${n.toFixed(1)} ms`);
+const times = (n: number): string => `${n.toFixed(2)}×`;
+const bytes = (n: number): string => (n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : n >= 1e3 ? `${(n / 1e3).toFixed(1)} kB` : `${n} B`);
+
+function table(rows: readonly (readonly string[])[], header: readonly string[]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
+  return [line(header), widths.map((w) => '─'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+function mark(check: TargetCheck | undefined): string {
+  if (check === undefined) return '';
+  const symbol = check.met ? '✓' : '✗';
+  return check.informative ? `${check.target} (${symbol}, info)` : `${check.target} ${symbol}`;
+}
+
+function engineSection(e: EngineReport, report: BenchReport): string {
+  const check = (name: string) => report.targets.find((t) => t.engine === e.engine && t.name === name);
+  const { seed } = e;
+  const mockRps = report.mock !== undefined && 'rps20' in report.mock ? report.mock.rps20.requestsPerSecond : undefined;
+  const rows: string[][] = [
+    ['GET /events?size=2000 p50 (sequential)', ms(e.page2000.http.p50), ms(e.page2000.direct.p50), times(e.page2000.ratioP50), mark(check('GET /events?size=2000 p50 vs direct'))],
+    ['GET /events?size=2000 p99', ms(e.page2000.http.p99), ms(e.page2000.direct.p99), times(e.page2000.ratioP99), ''],
+    [`keyset backfill, size=${e.backfill.size} (${int(e.backfill.http.items)} items, ${e.backfill.http.pages} pages)`,
+      `${int(e.backfill.http.itemsPerSecond)} items/s`, `${int(e.backfill.direct.itemsPerSecond)} items/s`, times(e.backfill.ratio), mark(check('keyset backfill over HTTP'))],
+    [`GET /events?size=20, ${e.rps20.http.connections} connections, ${e.rps20.http.durationS.toFixed(0)} s`,
+      `${int(e.rps20.http.requestsPerSecond)} req/s`, `${int(e.rps20.direct.requestsPerSecond)} req/s`, times(1 / e.rps20.ratio), ''],
+  ];
+  if (mockRps !== undefined) {
+    rows.push(['  the same request, service ÷ Prism mock', `${int(e.rps20.http.requestsPerSecond)} ÷ ${int(mockRps)}`, '', times(e.rps20.http.requestsPerSecond / mockRps), mark(check('GET /events?size=20 req/s vs Prism mock'))]);
+  }
+  for (const [label, extra] of [['webhooks', e.webhooks], ['client backfill', e.client]] as const) {
+    if (extra !== undefined) rows.push(...extraRows(label, extra));
+  }
+  const header = `${ENGINE_NAMES[e.engine]}: ${e.location}. Seeded ${int(seed.items)} items in ${(seed.ms / 1000).toFixed(1)} s ` +
+    `(${int(seed.itemsPerSecond)} items/s, bulk insert with the item stamp rule; doc ${bytes(seed.avgDocBytes)} on average; load average before: ${e.loadavgBefore.join(' ')})`;
+  const cpu = e.rps20.cpu;
+  const cpuLine = `CPU during the size=20 autocannon run: service process ${cpu.service ?? '?'}% of one core, load generator (autocannon, this process) ${cpu.loadGenerator}%, ` +
+    `whole machine ${cpu.machineBusy ?? '?'}% busy (PostgreSQL's own processes are in the machine figure).`;
+  const pageLine = `Page sizes: size=2000 body ${bytes(e.page2000.http.bytes)} over HTTP, ${bytes(e.page2000.direct.bytes)} direct; backfill moved ${bytes(e.backfill.http.bytes)}, client-side JSON.parse ${ms(e.backfill.http.parseMs)} of ${ms(e.backfill.http.ms)}.`;
+  return `${header}\n${table(rows, ['measure', 'HTTP', 'direct', 'HTTP cost', 'target'])}\n${cpuLine}\n${pageLine}`;
+}
+
+/** Numeric fields of another component's result (two levels deep), one row each. */
+export function extraRows(label: string, extra: ExtraResult): string[][] {
+  if (!extra.ok) return [[`${label}: failed (${(extra.error ?? '').split('\n')[0]})`, '', '', '', '']];
+  const rows: string[][] = [];
+  const visit = (value: unknown, prefix: string, depth: number): void => {
+    if (typeof value === 'number') rows.push([`${label} ${prefix}`.trimEnd(), Number.isInteger(value) ? int(value) : value.toFixed(value >= 100 ? 0 : 2), '', '', '']);
+    else if (typeof value === 'string' && depth > 0 && value.length <= 40) rows.push([`${label} ${prefix}`, value, '', '', '']);
+    else if (typeof value === 'boolean') rows.push([`${label} ${prefix}`, value ? 'yes' : 'no', '', '', '']);
+    else if (typeof value === 'object' && value !== null && !Array.isArray(value) && depth < 3) {
+      for (const [key, child] of Object.entries(value)) visit(child, prefix === '' ? key : `${prefix}.${key}`, depth + 1);
+    }
+  };
+  visit(extra.result, '', 0);
+  return rows.length > 0 ? rows : [[`${label}: ran (no numeric result)`, '', '', '', '']];
+}
+
+export function formatReport(report: BenchReport): string {
+  const out: string[] = [];
+  const { host, options } = report;
+  out.push(`Content Service bench, ${report.startedAt} → ${report.finishedAt}${options.quick ? ' (QUICK smoke run: figures are not meaningful)' : ''}`);
+  out.push(`Host: ${host.cpus} cores (${host.cpuModel}), ${host.memoryGiB} GiB, Node ${host.node}, ${host.platform}; load average at start ${host.loadavgAtStart.join(' ')}.`);
+  out.push(`The load generator (undici for sequential requests and the backfill, autocannon for req/s) runs in this process on the same ${host.cpus} cores as the service process, PostgreSQL and Prism: ` +
+    'every HTTP figure pays for its client too. "direct" = listItems (SQL) + renderItems (render, ontology fill) + JSON.stringify inside the service process, no HTTP. ' +
+    '"HTTP cost" = time through HTTP ÷ time direct (1.00× = no overhead). Rate limiter off (RATE_LIMIT_ENABLED=false), LOG_LEVEL=silent.');
+  for (const engine of options.engines) {
+    const e = report.engines[engine];
+    if (e !== undefined) out.push('', engineSection(e, report));
+  }
+  if (report.mock !== undefined) {
+    out.push('');
+    if ('rps20' in report.mock) {
+      const m = report.mock;
+      out.push(`Prism mock 5.16 (stateless, static examples): prism ${m.flags.join(' ')}, env SCARF_ANALYTICS=false, no -m; started in ${(m.startMs / 1000).toFixed(1)} s; paths without /api.`);
+      out.push(table([[
+        `GET /events?size=20, ${m.rps20.connections} connections, ${m.rps20.durationS.toFixed(0)} s`, `${int(m.rps20.requestsPerSecond)} req/s`,
+        `p50 ${m.rps20.latencyP50} ms, p99 ${m.rps20.latencyP99} ms`, `mock ${m.cpu.mock ?? '?'}%, generator ${m.cpu.loadGenerator}%`,
+      ]], ['measure', 'HTTP', 'latency', 'CPU (% of a core)']));
+    } else {
+      out.push(`Prism mock: failed (${report.mock.error})`);
+    }
+  }
+  if (report.images !== undefined) out.push('', table(extraRows('images', report.images), ['measure', 'value', '', '', '']));
+  if (report.missing.length > 0) out.push('', `Not run (module or export not present yet): ${report.missing.join('; ')}.`);
+  out.push('', 'Targets (set for PostgreSQL; PGlite shown for information):');
+  for (const t of report.targets) out.push(`  ${t.met ? '✓' : '✗'} [${t.engine}${t.informative ? ', info' : ''}] ${t.name}: ${t.measured} (target ${t.target})`);
+  if (report.reportFile !== undefined) out.push('', `JSON: ${report.reportFile}`);
+  return out.join('\n');
+}

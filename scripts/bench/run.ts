@@ -1,0 +1,331 @@
+// The bench: for each engine, a service process seeded with N items; then, through real HTTP from
+// this process and directly inside the service process, the same list work; then the Prism mock
+// under the same load; then the other components' benches when they exist.
+
+import { fork, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { startPrism } from '../../mock/start.ts';
+import type { Collection } from '../../reference-impl/src/domain/entityRules.ts';
+import { httpBackfill, loadTest, sequentialLatency, type LoadResult } from './http.ts';
+import type {
+  BackfillResult, DirectBackfillParams, DirectListParams, DirectRpsParams, Engine, InitParams, InitResult, RpsResult,
+} from './protocol.ts';
+import { CpuMeter, type LatencySummary } from './stats.ts';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface BenchOptions {
+  engines: Engine[];
+  items: number;
+  quick: boolean;
+  /** Sequential GET /events?size=2000 requests (and as many direct runs). */
+  latencyIterations: number;
+  latencyWarmup: number;
+  /** Page size of the backfill (the interface's maximum, 2000, in a full run). */
+  backfillSize: number;
+  connections: number;
+  durationS: number;
+  warmupS: number;
+  /** Run the Prism mock comparison. */
+  mock: boolean;
+  /** Run the other components' benches when present. */
+  extras: boolean;
+  databaseUrl: string;
+  pgliteStorage: 'memory' | 'disk';
+  /** Directory of the JSON report; undefined: none written. */
+  outDir: string | undefined;
+  /** Write a CPU profile of each service process (node --cpu-prof) into this directory. */
+  cpuProfileDir: string | undefined;
+  log: (line: string) => void;
+}
+
+export const FULL_DEFAULTS = {
+  items: 100_000, latencyIterations: 50, latencyWarmup: 5, backfillSize: 2000, connections: 10, durationS: 10, warmupS: 2,
+} as const;
+export const QUICK_DEFAULTS = {
+  items: 300, latencyIterations: 5, latencyWarmup: 1, backfillSize: 50, connections: 4, durationS: 1, warmupS: 0.5,
+} as const;
+
+export const SYNC_STATUSES = ['approved', 'archived', 'deleted'] as const;
+export const ALL_COLLECTIONS: readonly Collection[] = ['events', 'locations', 'routes', 'venues', 'eventgroups'];
+/** Targets (on PostgreSQL, issue 3): page within 1.5× of direct; backfill ≥ 20,000 items/s; service rps ≥ mock rps. */
+export const TARGETS = { pageRatioMax: 1.5, backfillItemsPerSecondMin: 20_000, serviceOverMockMin: 1 } as const;
+
+export interface EngineReport {
+  engine: Engine;
+  location: string;
+  openMs: number;
+  migrateMs: number;
+  seed: InitResult['seed'];
+  loadavgBefore: number[];
+  page2000: { http: LatencySummary & { bytes: number }; direct: LatencySummary & { bytes: number }; ratioP50: number; ratioP99: number; iterations: number };
+  backfill: { http: BackfillResult & { parseMs: number }; direct: BackfillResult; ratio: number; size: number; wfstatus: readonly string[]; collections: readonly string[] };
+  rps20: { http: LoadResult; direct: RpsResult; ratio: number; cpu: Record<string, number> };
+  client?: ExtraResult;
+  webhooks?: ExtraResult;
+}
+
+export interface ExtraResult {
+  source: string;
+  ok: boolean;
+  result?: unknown;
+  error?: string;
+  ms: number;
+}
+
+export interface MockReport {
+  flags: string[];
+  env: Record<string, string>;
+  startMs: number;
+  rps20: LoadResult;
+  cpu: Record<string, number>;
+}
+
+export interface BenchReport {
+  startedAt: string;
+  finishedAt: string;
+  host: { cpus: number; cpuModel: string; memoryGiB: number; node: string; platform: string; loadavgAtStart: number[] };
+  options: Omit<BenchOptions, 'log'>;
+  engines: Partial<Record<Engine, EngineReport>>;
+  mock?: MockReport | { error: string };
+  images?: ExtraResult;
+  missing: string[];
+  targets: TargetCheck[];
+  reportFile?: string;
+}
+
+export interface TargetCheck {
+  engine: Engine | 'mock';
+  name: string;
+  target: string;
+  measured: string;
+  met: boolean;
+  /** Only informative (the target is set for PostgreSQL). */
+  informative: boolean;
+}
+
+/** The service process of one engine, driven over IPC. */
+class ServiceProcess {
+  readonly child: ChildProcess;
+  private next = 1;
+  private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+
+  constructor(cpuProfileDir: string | undefined) {
+    const script = fileURLToPath(new URL('./service.ts', import.meta.url));
+    this.child = fork(script, [], {
+      execPath: process.execPath,
+      execArgv: cpuProfileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', cpuProfileDir],
+      env: { ...process.env, BENCH_SERVICE_CHILD: '1' },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    this.child.on('message', (message: { id: number; ok: boolean; result?: unknown; error?: string }) => {
+      const waiter = this.pending.get(message.id);
+      if (waiter === undefined) return;
+      this.pending.delete(message.id);
+      if (message.ok) waiter.resolve(message.result);
+      else waiter.reject(new Error(`service process: ${message.error}`));
+    });
+    this.child.on('exit', (code, signal) => {
+      for (const waiter of this.pending.values()) waiter.reject(new Error(`service process exited (${code ?? signal})`));
+      this.pending.clear();
+    });
+  }
+
+  call<T>(cmd: 'init', params: InitParams): Promise<T>;
+  call<T>(cmd: 'directList', params: DirectListParams): Promise<T>;
+  call<T>(cmd: 'directBackfill', params: DirectBackfillParams): Promise<T>;
+  call<T>(cmd: 'directRps', params: DirectRpsParams): Promise<T>;
+  call<T>(cmd: 'close'): Promise<T>;
+  call<T>(cmd: string, params?: unknown): Promise<T> {
+    const id = this.next++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.child.send({ id, cmd, params });
+    });
+  }
+
+  /** Closes the store (drops the schema / temporary directory) and waits for the process to end. */
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+    try {
+      await this.call('close');
+    } finally {
+      this.child.disconnect();
+      const timer = setTimeout(() => this.child.kill('SIGKILL'), 30_000);
+      await exited;
+      clearTimeout(timer);
+    }
+  }
+}
+
+async function runEngine(engine: Engine, options: BenchOptions, report: BenchReport): Promise<EngineReport> {
+  const { log } = options;
+  const loadavgBefore = os.loadavg().map((n) => Math.round(n * 100) / 100);
+  log(`\n[${engine}] starting the service process; seeding ${options.items.toLocaleString('en')} items…`);
+  const service = new ServiceProcess(options.cpuProfileDir);
+  try {
+    const init = await service.call<InitResult>('init', {
+      engine, items: options.items, databaseUrl: options.databaseUrl, pgliteStorage: options.pgliteStorage,
+    });
+    log(`[${engine}] seeded ${init.seed.items} items in ${(init.seed.ms / 1000).toFixed(1)} s (${Math.round(init.seed.itemsPerSecond)} items/s); serving ${init.baseUrl}`);
+
+    // 2. The 2000-item page, sequentially: HTTP, then the same work directly.
+    const pageQuery = { size: 2000 };
+    const httpPage = await sequentialLatency(`${init.baseUrl}/events?size=2000`, init.token, { iterations: options.latencyIterations, warmup: options.latencyWarmup });
+    const directPage = await service.call<LatencySummary & { bytes: number }>('directList', { collection: 'events', query: pageQuery, iterations: options.latencyIterations, warmup: options.latencyWarmup });
+    log(`[${engine}] GET /events?size=2000 p50 ${httpPage.p50.toFixed(1)} ms (direct ${directPage.p50.toFixed(1)} ms)`);
+
+    // 3. Full keyset backfill of every collection.
+    const backfillParams = { collections: ALL_COLLECTIONS, size: options.backfillSize, wfstatus: SYNC_STATUSES };
+    const httpSync = await httpBackfill(init.baseUrl, init.token, backfillParams);
+    const directSync = await service.call<BackfillResult>('directBackfill', backfillParams);
+    if (httpSync.items !== directSync.items) throw new Error(`[${engine}] backfill over HTTP saw ${httpSync.items} items, directly ${directSync.items}`);
+    log(`[${engine}] backfill ${httpSync.items} items: ${Math.round(httpSync.itemsPerSecond)} items/s (direct ${Math.round(directSync.itemsPerSecond)} items/s)`);
+
+    // 4. Requests/s of the 20-item page: autocannon, then the same concurrency directly.
+    const meter = new CpuMeter({ service: service.child.pid });
+    const http20 = await loadTest(`${init.baseUrl}/events?size=20`, { token: init.token, connections: options.connections, durationS: options.durationS, warmupS: options.warmupS });
+    const cpu = meter.stop();
+    if (http20.non2xx > 0 || http20.errors > 0) throw new Error(`[${engine}] autocannon: ${http20.non2xx} non-2xx answers, ${http20.errors} errors`);
+    const direct20 = await service.call<RpsResult>('directRps', {
+      collection: 'events', query: { size: 20 }, concurrency: options.connections, durationMs: options.durationS * 1000, warmupMs: options.warmupS * 1000,
+    });
+    log(`[${engine}] GET /events?size=20 ${Math.round(http20.requestsPerSecond)} req/s (direct ${Math.round(direct20.requestsPerSecond)}/s)`);
+
+    const result: EngineReport = {
+      engine, location: init.location, openMs: init.openMs, migrateMs: init.migrateMs, seed: init.seed, loadavgBefore,
+      page2000: { http: httpPage, direct: directPage, ratioP50: httpPage.p50 / directPage.p50, ratioP99: httpPage.p99 / directPage.p99, iterations: options.latencyIterations },
+      backfill: { http: httpSync, direct: directSync, ratio: directSync.itemsPerSecond / httpSync.itemsPerSecond, ...backfillParams },
+      rps20: { http: http20, direct: direct20, ratio: http20.requestsPerSecond / direct20.requestsPerSecond, cpu },
+    };
+
+    // 5a. The client's backfill through the typed client, against this service (its issue asks for PostgreSQL).
+    if (options.extras && engine === 'postgres') {
+      result.client = await runExtra(report, 'client', ['client/bench.ts'], 'runClientBench', { baseUrl: init.baseUrl, token: init.token }, log);
+    }
+    return result;
+  } finally {
+    await service.stop();
+  }
+}
+
+async function runMock(options: BenchOptions): Promise<MockReport> {
+  const flags = ['-v', 'silent'];
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const prism = await startPrism({ port, args: flags });
+  try {
+    const meter = new CpuMeter({ mock: prism.child.pid });
+    const rps20 = await loadTest(`${prism.url}/events?size=20`, { token: 'any-bearer-value', connections: options.connections, durationS: options.durationS, warmupS: options.warmupS });
+    const cpu = meter.stop();
+    if (rps20.non2xx > 0 || rps20.errors > 0) throw new Error(`Prism: ${rps20.non2xx} non-2xx answers, ${rps20.errors} errors`);
+    options.log(`[mock] Prism GET /events?size=20 ${Math.round(rps20.requestsPerSecond)} req/s`);
+    return { flags: ['mock', 'generated/openapi.yaml', '-p', String(port), '-h', '127.0.0.1', ...flags], env: { SCARF_ANALYTICS: 'false' }, startMs: prism.firstAnswerMs, rps20, cpu };
+  } finally {
+    await prism.stop();
+  }
+}
+
+/** Calls another component's bench function when its module exists; never fails the run. */
+async function runExtra(report: BenchReport, name: string, candidates: readonly string[], exportName: string, args: unknown, log: (line: string) => void): Promise<ExtraResult | undefined> {
+  const file = candidates.find((candidate) => existsSync(path.join(REPO_ROOT, candidate)));
+  if (file === undefined) {
+    report.missing.push(`${name}: ${exportName} (looked for ${candidates.join(', ')})`);
+    return undefined;
+  }
+  const started = performance.now();
+  try {
+    const module = (await import(pathToFileURL(path.join(REPO_ROOT, file)).href)) as Record<string, unknown>;
+    const fn = module[exportName];
+    if (typeof fn !== 'function') {
+      report.missing.push(`${name}: ${file} has no export ${exportName}`);
+      return undefined;
+    }
+    log(`[${name}] ${file} ${exportName}(${JSON.stringify(args, (key, value: unknown) => (key === 'token' ? '…' : value))})…`);
+    const result: unknown = await (fn as (a: unknown) => Promise<unknown>)(args);
+    return { source: `${file} ${exportName}`, ok: true, result, ms: performance.now() - started };
+  } catch (error) {
+    log(`[${name}] failed: ${(error as Error).message}`);
+    return { source: `${file} ${exportName}`, ok: false, error: (error as Error).stack ?? String(error), ms: performance.now() - started };
+  }
+}
+
+export const WEBHOOK_BENCH_FILES = ['scripts/bench/webhooks.ts', 'reference-impl/src/webhooks/bench.ts'];
+export const IMAGE_BENCH_FILES = ['scripts/bench/images.ts'];
+
+export async function runBench(options: BenchOptions): Promise<BenchReport> {
+  const { log } = options;
+  const { log: _log, ...recorded } = options;
+  const report: BenchReport = {
+    startedAt: new Date().toISOString(),
+    finishedAt: '',
+    host: {
+      cpus: os.availableParallelism(), cpuModel: os.cpus()[0]?.model ?? 'unknown', memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+      node: process.version, platform: `${os.platform()} ${os.release()}`, loadavgAtStart: os.loadavg().map((n) => Math.round(n * 100) / 100),
+    },
+    options: recorded,
+    engines: {},
+    missing: [],
+    targets: [],
+  };
+  if (report.host.loadavgAtStart[0]! > report.host.cpus * 0.5) {
+    log(`warning: load average ${report.host.loadavgAtStart.join(' ')} on ${report.host.cpus} cores: other work is running, figures will be low and noisy`);
+  }
+  if (options.cpuProfileDir !== undefined) await mkdir(options.cpuProfileDir, { recursive: true });
+
+  for (const engine of options.engines) {
+    report.engines[engine] = await runEngine(engine, options, report);
+    if (options.extras) {
+      const webhooks = await runExtra(report, `webhooks (${engine})`, WEBHOOK_BENCH_FILES, 'runWebhookBench', { engine }, log);
+      if (webhooks !== undefined) report.engines[engine]!.webhooks = webhooks;
+    }
+  }
+  if (options.mock) {
+    try {
+      report.mock = await runMock(options);
+    } catch (error) {
+      report.mock = { error: (error as Error).message };
+      log(`[mock] failed: ${(error as Error).message}`);
+    }
+  }
+  if (options.extras) {
+    report.images = await runExtra(report, 'images', IMAGE_BENCH_FILES, 'runImageBench', undefined, log);
+  }
+  report.targets = checkTargets(report);
+  report.finishedAt = new Date().toISOString();
+  if (options.outDir !== undefined) {
+    await mkdir(options.outDir, { recursive: true });
+    const file = path.join(options.outDir, `${report.startedAt.replace(/[:.]/g, '-')}.json`);
+    report.reportFile = file;
+    await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
+  }
+  return report;
+}
+
+export function checkTargets(report: BenchReport): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  const mockRps = report.mock !== undefined && 'rps20' in report.mock ? report.mock.rps20.requestsPerSecond : undefined;
+  for (const engine of Object.keys(report.engines) as Engine[]) {
+    const e = report.engines[engine]!;
+    const informative = engine !== 'postgres';
+    checks.push({
+      engine, informative, name: 'GET /events?size=2000 p50 vs direct', target: `≤ ${TARGETS.pageRatioMax}×`,
+      measured: `${e.page2000.ratioP50.toFixed(2)}×`, met: e.page2000.ratioP50 <= TARGETS.pageRatioMax,
+    });
+    checks.push({
+      engine, informative, name: 'keyset backfill over HTTP', target: `≥ ${TARGETS.backfillItemsPerSecondMin.toLocaleString('en')} items/s`,
+      measured: `${Math.round(e.backfill.http.itemsPerSecond).toLocaleString('en')} items/s`, met: e.backfill.http.itemsPerSecond >= TARGETS.backfillItemsPerSecondMin,
+    });
+    if (mockRps !== undefined) {
+      checks.push({
+        engine, informative, name: 'GET /events?size=20 req/s vs Prism mock', target: '≥ 1× mock',
+        measured: `${(e.rps20.http.requestsPerSecond / mockRps).toFixed(2)}×`, met: e.rps20.http.requestsPerSecond >= mockRps * TARGETS.serviceOverMockMin,
+      });
+    }
+  }
+  return checks;
+}

@@ -1,0 +1,209 @@
+// The bench's service process (forked by scripts/bench.ts, one per engine): opens the store, seeds
+// it, serves the reference app over HTTP (rate limiter off, logging silent) and, on request over
+// IPC, does the same work as the list endpoint directly in this very process: listItems (the SQL
+// query) + renderItems (render and ontology fill, through the app's shared ontology cache) +
+// JSON.stringify. The load generator runs in the parent, so it never shares this event loop.
+
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { createBearerResolver } from '../../reference-impl/src/auth/resolveBearer.ts';
+import { COLLECTIONS, type Collection } from '../../reference-impl/src/domain/entityRules.ts';
+import type { Principal } from '../../reference-impl/src/http/principal.ts';
+import { listQueryOf } from '../../reference-impl/src/items/listQuery.ts';
+import { renderItems } from '../../reference-impl/src/items/renderItem.ts';
+import { sharedOntologyCache } from '../../reference-impl/src/items/sharedOntologyCache.ts';
+import type { Db } from '../../reference-impl/src/storage/db.ts';
+import { listItems } from '../../reference-impl/src/storage/items/listItems.ts';
+import { runMigrations } from '../../reference-impl/src/storage/migrate.ts';
+import { openPgliteDb } from '../../reference-impl/src/storage/pgliteDb.ts';
+import { openPostgresDb } from '../../reference-impl/src/storage/postgresDb.ts';
+import { startTestApp, type TestApp } from '../../reference-impl/src/testing/testApp.ts';
+import { countFresh, type BackfillResult, type DirectBackfillParams, type DirectListParams, type DirectRpsParams, type InitParams, type InitResult, type ListQueryInput, type RpsResult } from './protocol.ts';
+import { seedAccounts, seedItems } from './seed.ts';
+import { summarise, type LatencySummary } from './stats.ts';
+
+type Command =
+  | { cmd: 'init'; params: InitParams }
+  | { cmd: 'directList'; params: DirectListParams }
+  | { cmd: 'directBackfill'; params: DirectBackfillParams }
+  | { cmd: 'directRps'; params: DirectRpsParams }
+  | { cmd: 'cpu' }
+  | { cmd: 'close' };
+
+interface State {
+  db: Db;
+  app: TestApp;
+  principal: Principal;
+  cleanup: () => Promise<void>;
+}
+
+let state: State | undefined;
+
+const mustState = (): State => {
+  if (state === undefined) throw new Error('service not initialised');
+  return state;
+};
+
+/** The list endpoint's work without HTTP: what the route handler does after validation and auth. */
+async function directPage(s: State, collection: Collection, query: ListQueryInput): Promise<{ text: string; items: Record<string, unknown>[] }> {
+  const { params, excludePatternDates } = listQueryOf(query, COLLECTIONS[collection], s.principal);
+  const stored = await listItems(s.db, params);
+  const items = await renderItems(sharedOntologyCache(s.db), stored, { excludePatternDates });
+  return { text: JSON.stringify(items), items };
+}
+
+async function init(params: InitParams): Promise<InitResult> {
+  const opened = performance.now();
+  let db: Db;
+  let cleanup: () => Promise<void>;
+  let location: string;
+  if (params.engine === 'pglite') {
+    const dir = params.pgliteStorage === 'disk' ? await mkdtemp(join(tmpdir(), 'bench-pglite-')) : ':memory:';
+    db = await openPgliteDb({ dataDir: dir });
+    location = dir === ':memory:' ? 'in memory' : `${dir}/pglite`;
+    cleanup = async () => {
+      await db.close();
+      if (dir !== ':memory:') await rm(dir, { recursive: true, force: true });
+    };
+  } else {
+    const schema = `bench_${randomBytes(5).toString('hex')}`;
+    await withAdmin(params.databaseUrl, (client) => client.query(`CREATE SCHEMA ${schema}`));
+    try {
+      db = await openPostgresDb({ connectionString: params.databaseUrl, searchPath: schema, max: params.poolSize ?? 10 });
+    } catch (error) {
+      await withAdmin(params.databaseUrl, (client) => client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
+      throw error;
+    }
+    location = `schema ${schema}`;
+    cleanup = async () => {
+      await db.close();
+      await withAdmin(params.databaseUrl, (client) => client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
+    };
+  }
+  const openMs = performance.now() - opened;
+  try {
+    const migrating = performance.now();
+    await runMigrations(db);
+    const migrateMs = performance.now() - migrating;
+    const { token } = await seedAccounts(db);
+    const seed = await seedItems(db, { items: params.items });
+    const app = await startTestApp(db, { env: { RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'silent' } });
+    const principal = await createBearerResolver({ db })(token);
+    if (principal === null) throw new Error('the bench token does not resolve');
+    state = {
+      db, app, principal,
+      cleanup: async () => {
+        await app.close();
+        await cleanup();
+      },
+    };
+    return { baseUrl: app.baseUrl, token, seed, migrateMs, openMs, location };
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+}
+
+async function withAdmin<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+async function directList(params: DirectListParams): Promise<LatencySummary & { bytes: number }> {
+  const s = mustState();
+  let bytes = 0;
+  for (let i = 0; i < params.warmup; i++) await directPage(s, params.collection, params.query);
+  const samples: number[] = [];
+  for (let i = 0; i < params.iterations; i++) {
+    const started = performance.now();
+    const { text } = await directPage(s, params.collection, params.query);
+    samples.push(performance.now() - started);
+    if (i === params.iterations - 1) bytes = Buffer.byteLength(text);
+  }
+  return { ...summarise(samples), bytes };
+}
+
+/** The sync procedure (PAGE-001..005) per collection, directly: same queries, same stop rule. */
+async function directBackfill(params: DirectBackfillParams): Promise<BackfillResult> {
+  const s = mustState();
+  let items = 0, pages = 0, bytes = 0;
+  const started = performance.now();
+  for (const collection of params.collections) {
+    let mark: string | undefined;
+    let atMark = new Set<string>();
+    for (;;) {
+      const query: ListQueryInput = { wfstatus: [...params.wfstatus], sortField: 'lastupdated', sortOrder: 'ASC', size: params.size, ...(mark === undefined ? {} : { lastupdated: mark }) };
+      const page = await directPage(s, collection, query);
+      pages++;
+      bytes += page.text.length; // characters (UTF-8 bytes would cost a pass over the text)
+      const next = countFresh(page.items as Array<{ id: string; lastupdated: string }>, mark, atMark);
+      items += next.fresh;
+      mark = next.mark;
+      atMark = next.atMark;
+      if (page.items.length < params.size) break;
+    }
+  }
+  const ms = performance.now() - started;
+  return { items, pages, ms, itemsPerSecond: items / (ms / 1000), bytes };
+}
+
+/** `concurrency` loops doing the list endpoint's work for `durationMs`: the direct requests/s. */
+async function directRps(params: DirectRpsParams): Promise<RpsResult> {
+  const s = mustState();
+  const run = async (ms: number): Promise<{ samples: number[]; ms: number }> => {
+    const samples: number[] = [];
+    const started = performance.now();
+    const deadline = started + ms;
+    await Promise.all(Array.from({ length: params.concurrency }, async () => {
+      while (performance.now() < deadline) {
+        const t = performance.now();
+        await directPage(s, params.collection, params.query);
+        samples.push(performance.now() - t);
+      }
+    }));
+    return { samples, ms: performance.now() - started };
+  };
+  if (params.warmupMs > 0) await run(params.warmupMs);
+  const { samples, ms } = await run(params.durationMs);
+  return { requests: samples.length, ms, requestsPerSecond: samples.length / (ms / 1000), latency: summarise(samples) };
+}
+
+async function handle(command: Command): Promise<unknown> {
+  switch (command.cmd) {
+    case 'init': return init(command.params);
+    case 'directList': return directList(command.params);
+    case 'directBackfill': return directBackfill(command.params);
+    case 'directRps': return directRps(command.params);
+    case 'cpu': {
+      const usage = process.cpuUsage();
+      return { cpuMs: (usage.user + usage.system) / 1000 };
+    }
+    case 'close': {
+      await state?.cleanup();
+      state = undefined;
+      return null;
+    }
+  }
+}
+
+// Only when forked as the bench's service process (scripts/bench/run.ts sets the variable).
+if (process.send !== undefined && process.env.BENCH_SERVICE_CHILD === '1') {
+  process.on('message', (message: { id: number } & Command) => {
+    handle(message).then(
+      (result) => process.send!({ id: message.id, ok: true, result }),
+      (error: unknown) => process.send!({ id: message.id, ok: false, error: error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error) }),
+    );
+  });
+  process.on('disconnect', () => {
+    void (state?.cleanup() ?? Promise.resolve()).finally(() => process.exit(0));
+  });
+}
