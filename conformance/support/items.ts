@@ -1,0 +1,362 @@
+// Test data on the target: items the suite creates in its own organisation, tagged with the run
+// id (trcid, slug, title) and soft-deleted at the end of the run; helpers to read them back, to
+// list with a query and to page through a list (by page number or keyset), and a run-scoped
+// cache so that checks can share fixtures instead of writing the same items again.
+//
+//   const org = await findOwnOrganisation(ctx);
+//   const event = await createItem(ctx, '/events', { wfstatus: 'approved' });
+//   const pages = await pageByKeyset(ctx, '/events', { wfstatus: 'approved' }, { size: 3, token: 'full' });
+
+import type { HttpResponse, QueryValue, TokenChoice } from '../http/httpClient.ts';
+import { CheckFailure } from '../model/failure.ts';
+import type { CheckContext } from '../runtime/context.ts';
+import { assertBodyIsArray, assertStatus } from './assert.ts';
+import type { Collection } from './collections.ts';
+import { COLLECTIONS } from './collections.ts';
+
+export type CollectionPath = Collection['path'];
+export type WfStatus = 'draft' | 'readyforvalidation' | 'approved' | 'rejected' | 'archived' | 'deleted';
+export const WF_STATUSES: readonly WfStatus[] = ['draft', 'readyforvalidation', 'approved', 'rejected', 'archived', 'deleted'];
+/** Every status, for a list query that must see everything the token may see. */
+export const ALL_STATUSES = 'draft,readyforvalidation,approved,rejected,archived,deleted';
+
+/** A TRCItem as the target returned it (open: unknown fields are kept). */
+export type Item = Record<string, unknown> & { id?: string; trcid?: string; entitytype?: string; wfstatus?: string; lastupdated?: string };
+export type Query = Record<string, QueryValue>;
+
+type Ctx = Pick<CheckContext, 'http' | 'tokens' | 'config' | 'runId' | 'tag' | 'cleanup' | 'note'>;
+
+// ---------------------------------------------------------------- run-scoped fixtures
+
+const fixtures = new Map<string, Promise<unknown>>();
+
+/**
+ * The value `make` produced the first time any check of this run asked for `key` (same target,
+ * same run id). Checks share fixtures this way instead of writing the same items again; a
+ * shared fixture must be treated as read-only. A failure is shared too (same root cause).
+ */
+export function runFixture<T>(ctx: Pick<CheckContext, 'runId' | 'config'>, key: string, make: () => Promise<T>): Promise<T> {
+  const cacheKey = `${ctx.runId}\u0000${ctx.config.baseUrl ?? ''}\u0000${key}`;
+  let value = fixtures.get(cacheKey) as Promise<T> | undefined;
+  if (!value) {
+    value = make();
+    fixtures.set(cacheKey, value);
+  }
+  return value;
+}
+
+// ---------------------------------------------------------------- tokens and organisation
+
+/**
+ * The token the suite writes with: the one that sees every status (`--full-token`), else the
+ * admin token, else the consumer token. It also reads back and cleans up what it wrote, so an
+ * item written in a status a live token cannot see is still found and soft-deleted.
+ */
+export function writerToken(ctx: Pick<CheckContext, 'tokens'>): 'full' | 'admin' | 'consumer' {
+  if (ctx.tokens.full) return 'full';
+  if (ctx.tokens.admin) return 'admin';
+  return 'consumer';
+}
+
+export interface UserOrganisation {
+  userorganisation: string;
+  accountId: string;
+  [key: string]: unknown;
+}
+
+/** `GET /dictionary/userorganisations` (open to any valid token). */
+export async function listUserOrganisations(ctx: Ctx, token: TokenChoice = writerToken(ctx)): Promise<UserOrganisation[]> {
+  const res = await ctx.http.get('/dictionary/userorganisations', { token });
+  assertStatus(res, 200, { requirements: ['DICT-005'] });
+  return assertBodyIsArray(res, { requirements: ['DICT-005'] }) as UserOrganisation[];
+}
+
+/**
+ * The suite's own organisation: the first userorganisation of `--account-id` in
+ * `GET /dictionary/userorganisations`. Undefined without `--account-id` (items are then written
+ * without `userorganisation`, and the target puts them in the writing token's default one).
+ */
+export async function findOwnOrganisation(ctx: Ctx): Promise<string | undefined> {
+  const accountId = ctx.config.accountId;
+  if (!accountId) return undefined;
+  return runFixture(ctx, `own-organisation:${accountId}`, async () => {
+    const all = await listUserOrganisations(ctx);
+    const own = all.find((o) => o.accountId === accountId);
+    if (!own) {
+      throw new CheckFailure({
+        kind: 'error',
+        message: `GET /dictionary/userorganisations lists no organisation of account ${accountId} (--account-id); the suite writes its test data there`,
+        received: all.map((o) => `${o.userorganisation} (${o.accountId})`).join(', ') || '(none)',
+        expected: `an entry with accountId ${accountId}`,
+      });
+    }
+    return own.userorganisation;
+  });
+}
+
+// ---------------------------------------------------------------- paths
+
+export function collectionOf(path: CollectionPath): Collection {
+  return COLLECTIONS.find((c) => c.path === path)!;
+}
+
+export function collectionOfEntityType(entitytype: string): Collection | undefined {
+  return COLLECTIONS.find((c) => c.entitytype === entitytype);
+}
+
+export function detailPath(collection: CollectionPath, id: string): string {
+  return `${collection}/${encodeURIComponent(id)}`;
+}
+
+// ---------------------------------------------------------------- creating items
+
+export interface CreatedItem {
+  collection: CollectionPath;
+  id: string;
+  trcid: string;
+  /** `/events/<id>` */
+  path: string;
+  /** The item as the writer token reads it back right after the write. */
+  item: Item;
+  /** The POST answer. */
+  created: HttpResponse;
+  /** What was sent. */
+  body: Record<string, unknown>;
+  token: TokenChoice;
+}
+
+export interface CreateOptions {
+  /** Tag label (`ctf-k3x9q2-<label>-<n>`); default: the entity type in lower case. */
+  label?: string;
+  token?: TokenChoice;
+  /** Put the title tag into trcItemDetails when the draft has none. Default true. */
+  title?: string;
+  /** Set `userorganisation` to the suite's own organisation when the draft has none. Default true. */
+  ownOrganisation?: boolean;
+  /** The requirements a failed create is about (default: the check's). */
+  requirements?: readonly string[];
+}
+
+/**
+ * POST a draft to a collection, tagged with the run id: `trcid` and `slug` are a fresh tag and
+ * the Dutch title starts with it, unless the draft sets them. Registers the soft delete at the
+ * end of the run as soon as the id is known, then reads the item back with the same token.
+ */
+export async function createItem(ctx: Ctx, collection: CollectionPath, draft: Record<string, unknown> = {}, options: CreateOptions = {}): Promise<CreatedItem> {
+  const token = options.token ?? writerToken(ctx);
+  const { entitytype } = collectionOf(collection);
+  const tag = ctx.tag(options.label ?? entitytype);
+  const body: Record<string, unknown> = { trcid: tag, slug: tag, ...draft };
+  if (body.trcItemDetails === undefined) body.trcItemDetails = [{ lang: 'nl', title: `${tag} ${options.title ?? 'conformance test item'}` }];
+  if (body.userorganisation === undefined && options.ownOrganisation !== false) {
+    const org = await findOwnOrganisation(ctx);
+    if (org !== undefined) body.userorganisation = org;
+  }
+  const created = await ctx.http.post(collection, { json: body, token, validate: 'defer' });
+  const requirements = options.requirements;
+  assertStatus(created, [200, 201], { requirements, message: `POST ${collection} answered ${created.status}; expected the item to be created` });
+  acknowledgeCreateAnswer(ctx, created, requirements);
+  const trcid = typeof body.trcid === 'string' ? body.trcid : (created.body as Item | undefined)?.trcid;
+  const id = (await idOfCreated(ctx, collection, created, trcid, token, requirements)) as string;
+  ctx.cleanup.softDelete(detailPath(collection, id), token);
+  const item = await readBack(ctx, collection, id, trcid, token, requirements);
+  return { collection, id, trcid: String(item.trcid ?? trcid), path: detailPath(collection, id), item, created, body, token };
+}
+
+/**
+ * The create answer's shape beyond "created" is our decision (DEC-ITEM-002: 201, Location, the
+ * stored item), so status, header and content-type problems of a 2xx answer are noted here and
+ * judged by the decision check; a body that is there must still be a valid item.
+ */
+function acknowledgeCreateAnswer(ctx: Ctx, res: HttpResponse, requirements: readonly string[] | undefined): void {
+  const decisionOnly = res.problems.length > 0 && res.problems.every((p) => p.kind === 'status' || p.kind === 'header' || p.kind === 'content-type');
+  if (decisionOnly) {
+    ctx.note(`POST ${new URL(res.url).pathname} answered ${res.status}: ${res.problems.map((p) => p.message).join('; ')} (DEC-ITEM-002)`);
+    try {
+      res.assertConforms();
+    } catch {
+      // acknowledged: judged by items.create-answer
+    }
+    return;
+  }
+  res.assertConforms(requirements);
+}
+
+async function idOfCreated(ctx: Ctx, collection: CollectionPath, res: HttpResponse, trcid: string | undefined, token: TokenChoice, requirements?: readonly string[]): Promise<string> {
+  const fromBody = (res.body as Item | undefined)?.id;
+  if (typeof fromBody === 'string' && fromBody) return fromBody;
+  const location = res.headers.location;
+  if (location) {
+    const last = new URL(location, res.url).pathname.split('/').filter(Boolean).at(-1);
+    if (last) return decodeURIComponent(last);
+  }
+  if (trcid) {
+    const found = await listItems(ctx, collection, { trcid, wfstatus: ALL_STATUSES }, { token });
+    const id = found.items[0]?.id;
+    if (typeof id === 'string') return id;
+  }
+  throw new CheckFailure({
+    message: `POST ${collection} created an item, but neither its answer (id, Location) nor a list by trcid ${trcid} names its id`,
+    received: res.body ?? res.text.slice(0, 200),
+    expected: 'the id of the created item',
+    requirements,
+    exchanges: [res.exchange],
+  });
+}
+
+async function readBack(ctx: Ctx, collection: CollectionPath, id: string, trcid: string | undefined, token: TokenChoice, requirements?: readonly string[]): Promise<Item> {
+  const res = await ctx.http.get(detailPath(collection, id), { token });
+  if (res.status === 200 && res.body && typeof res.body === 'object') return res.body as Item;
+  // A detail read of a deleted item is a 404 (DEC-ITEM-004); the list still has it.
+  if (res.status === 404 && trcid) {
+    const found = await listItems(ctx, collection, { trcid, wfstatus: ALL_STATUSES }, { token });
+    if (found.items[0]) return found.items[0];
+  }
+  throw new CheckFailure({
+    message: `the item just created (${collection}/${id}) cannot be read back with the token that wrote it`,
+    received: res.status,
+    expected: '200 with the item',
+    requirements,
+    exchanges: [res.exchange],
+  });
+}
+
+/** PUT a full replacement body to an item (DEC-ITEM-001) and return the answer. */
+export async function putItem(ctx: Ctx, item: Pick<CreatedItem, 'path' | 'token'>, body: Record<string, unknown>, options: { token?: TokenChoice } = {}): Promise<HttpResponse> {
+  return ctx.http.put(item.path, { json: body, token: options.token ?? item.token, validate: 'defer' });
+}
+
+/** Read one item by its detail path; `undefined` on 404. */
+export async function readItem(ctx: Ctx, path: string, token: TokenChoice = writerToken(ctx)): Promise<{ res: HttpResponse; item: Item | undefined }> {
+  const res = await ctx.http.get(path, { token, validate: 'defer' });
+  return { res, item: res.status === 200 ? (res.body as Item) : undefined };
+}
+
+/** The item with this trcid, read through the list (every status the token may see). */
+export async function findByTrcid(ctx: Ctx, collection: CollectionPath, trcid: string, token: TokenChoice = writerToken(ctx)): Promise<Item | undefined> {
+  return (await listItems(ctx, collection, { trcid, wfstatus: ALL_STATUSES }, { token })).items[0];
+}
+
+/**
+ * The writable part of an item as read back: what a GET-modify-PUT round trip sends. Server-set
+ * fields are dropped (they would be ignored anyway, DEC-ITEM-005).
+ */
+export function writableCopy(item: Item): Record<string, unknown> {
+  const { id: _id, creationdate: _c, lastupdated: _l, published: _p, deleted: _d, offline: _o, externalId: _e, isprivate: _i, ...rest } = item;
+  return structuredClone(rest);
+}
+
+// ---------------------------------------------------------------- listing and paging
+
+export interface ListOptions {
+  token?: TokenChoice;
+  /** `true` (default) fails on a spec problem at once; `'defer'` leaves it to the check. */
+  validate?: true | 'defer';
+  requirements?: readonly string[];
+}
+
+export interface ListAnswer {
+  res: HttpResponse;
+  items: Item[];
+}
+
+/** One list call; fails unless it answers 200 with a bare array. */
+export async function listItems(ctx: Ctx, collection: CollectionPath, query: Query, options: ListOptions = {}): Promise<ListAnswer> {
+  const res = await ctx.http.get(collection, { query, token: options.token ?? writerToken(ctx), validate: options.validate ?? true });
+  assertStatus(res, 200, { requirements: options.requirements });
+  return { res, items: assertBodyIsArray(res, { requirements: options.requirements }) as Item[] };
+}
+
+export interface PageOptions extends ListOptions {
+  size: number;
+  /** Stop (and fail) after this many pages: a target that never answers a short page must not loop. */
+  maxPages?: number;
+}
+
+export interface Page extends ListAnswer {
+  /** 0-based page number or keyset step. */
+  index: number;
+  /** The lastupdated bound sent (keyset), when there was one. */
+  from?: string;
+}
+
+/** `page=0,1,2,…` with a fixed size until a page holds fewer than `size` items (PAGE-001, PAGE-002). */
+export async function pageByNumber(ctx: Ctx, collection: CollectionPath, query: Query, options: PageOptions): Promise<Page[]> {
+  const pages: Page[] = [];
+  const maxPages = options.maxPages ?? 50;
+  for (let page = 0; ; page++) {
+    const answer = await listItems(ctx, collection, { ...query, size: options.size, page }, options);
+    pages.push({ ...answer, index: page });
+    if (answer.items.length < options.size) return pages;
+    if (pages.length >= maxPages) throw tooManyPages(collection, options, pages);
+  }
+}
+
+/**
+ * Keyset paging as the interface describes it (PAGE-003): `sortField=lastupdated`,
+ * `sortOrder=ASC`, the last item's `lastupdated` as the next inclusive bound, until a short
+ * page. The boundary items come back on the next page (PAGE-004); callers dedupe by id.
+ * `from` starts at a bound. Fails if a full page does not advance the bound.
+ */
+export async function pageByKeyset(ctx: Ctx, collection: CollectionPath, query: Query, options: PageOptions & { from?: string }): Promise<Page[]> {
+  const pages: Page[] = [];
+  const maxPages = options.maxPages ?? 50;
+  let from = options.from;
+  for (let step = 0; ; step++) {
+    const answer = await listItems(ctx, collection, { ...query, sortField: 'lastupdated', sortOrder: 'ASC', size: options.size, lastupdated: from }, options);
+    pages.push({ ...answer, index: step, from });
+    if (answer.items.length < options.size) return pages;
+    const last = answer.items.at(-1)?.lastupdated;
+    if (typeof last !== 'string') {
+      throw new CheckFailure({ message: `keyset page ${step} of ${collection}: the last item has no lastupdated`, received: answer.items.at(-1), expected: 'an item with lastupdated', requirements: options.requirements, exchanges: [answer.res.exchange] });
+    }
+    if (from !== undefined && Date.parse(last) <= Date.parse(from)) {
+      throw new CheckFailure({
+        message: `keyset paging of ${collection} with size ${options.size} does not advance: a full page ends at the bound it started from (${from}); ${options.size} or more items share one lastupdated, or the order is not ascending`,
+        received: last,
+        expected: `a lastupdated later than ${from}`,
+        requirements: options.requirements,
+        exchanges: [answer.res.exchange],
+      });
+    }
+    if (pages.length >= maxPages) throw tooManyPages(collection, options, pages);
+    from = last;
+  }
+}
+
+function tooManyPages(collection: CollectionPath, options: PageOptions, pages: Page[]): CheckFailure {
+  return new CheckFailure({
+    message: `${collection}: still full pages after ${pages.length} pages of ${options.size}; the suite stops here instead of paging on`,
+    received: `${pages.length} full pages`,
+    expected: 'a page holding fewer items than size',
+    requirements: options.requirements,
+    exchanges: [pages.at(-1)!.res.exchange],
+  });
+}
+
+/** Items of the pages in order, each id once (keyset pages repeat the boundary item). */
+export function distinctItems(pages: readonly Page[]): Item[] {
+  const seen = new Set<string>();
+  const out: Item[] = [];
+  for (const page of pages) {
+    for (const item of page.items) {
+      const key = String(item.id ?? item.trcid);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(item);
+    }
+  }
+  return out;
+}
+
+/** Only the items whose trcid is one of `trcids`, in the order they came. */
+export function onlyThese(items: readonly Item[], trcids: Iterable<string>): Item[] {
+  const wanted = new Set(trcids);
+  return items.filter((i) => typeof i.trcid === 'string' && wanted.has(i.trcid));
+}
+
+/** The Dutch (else first) title of an item. */
+export function titleOf(item: Item): string | undefined {
+  const details = Array.isArray(item.trcItemDetails) ? (item.trcItemDetails as { lang?: string; title?: string }[]) : [];
+  return (details.find((d) => d.lang === 'nl') ?? details[0])?.title;
+}
