@@ -7,11 +7,13 @@ import { expandCalendar } from '../domain/calendar.ts';
 import { formatTimestamp } from '../domain/timestamps.ts';
 import { legacyFlags } from '../domain/workflow.ts';
 import type { StoredItem } from '../storage/items/itemRow.ts';
+import { schemaOrgOf } from './schemaOrg.ts';
 
 // The response document of an item, for detail reads, lists and write answers alike
 // (DEC-ITEM-002): the stored document plus the server columns, the legacy booleans derived from
 // wfstatus (WF-010..013), the calendar normalised and expanded (DEC-ITEM-010/011) and the labels
-// of types and categories from the ontologies of the account OWNING the item (ONTO-008). Nothing
+// of types and categories from the ontologies of the account OWNING the item (ONTO-008), and the
+// schema.org JSON-LD derived from the item (ITEM-010). Nothing
 // computed here is stored, so every read shows the rules and ontologies in force now.
 
 export type RenderedItem = Record<string, unknown>;
@@ -41,9 +43,12 @@ export function renderItem(stored: StoredItem, options: RenderOptions): Rendered
     if (field in rendered) continue; // a server column always wins over a stray document field
     rendered[field] = value;
   }
-  if (isObject(doc.calendar)) {
-    rendered.calendar = expandCalendar(doc.calendar, { excludePatternDates: options.excludePatternDates === true });
+  const calendar = isObject(doc.calendar) ? expandCalendar(doc.calendar) : undefined;
+  if (calendar !== undefined) {
+    rendered.calendar = options.excludePatternDates === true ? expandCalendar(doc.calendar as Record<string, unknown>, { excludePatternDates: true }) : calendar;
   }
+  // Always present, derived from the item as it is now (ITEM-010); never stored.
+  rendered.seoMetadata = { ...(isObject(doc.seoMetadata) ? doc.seoMetadata : {}), schemaOrg: schemaOrgOf(stored.entitytype, calendar === undefined ? doc : { ...doc, calendar }) };
   if (isObject(doc.trcItemCategories)) {
     rendered.trcItemCategories = fillItemCategories(doc.trcItemCategories as Partial<StoredCategories>, options.ontologies, itemLanguages(doc));
   }

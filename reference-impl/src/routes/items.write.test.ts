@@ -113,18 +113,18 @@ describeEachEngine('item writes', (ctx) => {
       expect((await full().get(`/events/${created.body.id}`)).body).not.toHaveProperty('isprivate');
     });
 
-    it('when server fields are sent, then they are ignored [DEC-ITEM-005] [ITEM-005] [ITEM-006] [DEC-ITEM-020]', async () => {
+    it('when server fields are sent, then they are ignored [DEC-ITEM-005] [ITEM-005] [ITEM-006] [DEC-ITEM-020] [ITEM-010]', async () => {
       const id = randomUUID();
       const created = await full().post('/events', eventBody({
         id, creationdate: '2001-01-01T00:00:00.000Z', lastupdated: '2001-01-01T00:00:00.000Z', externalId: 'feed:forged',
-        seoMetadata: { title: 'SEO', schemaOrg: { '@type': 'Event' } },
+        seoMetadata: { title: 'SEO', schemaOrg: { '@type': 'Forged' } },
       }));
       expect(created.status).toBe(201);
       expect(created.body.id).not.toBe(id);
       expect(created.body.creationdate).not.toBe('2001-01-01T00:00:00.000Z');
       expect(created.body.lastupdated).not.toBe('2001-01-01T00:00:00.000Z');
       expect(created.body).not.toHaveProperty('externalId');
-      expect(created.body.seoMetadata).toEqual({ title: 'SEO' });
+      expect(created.body.seoMetadata).toEqual({ title: 'SEO', schemaOrg: { '@context': 'https://schema.org', '@type': 'Event', name: expect.any(String), startDate: '2027-08-14T20:15:00+02:00', endDate: '2027-08-14T21:30:00+02:00' } });
       const replaced = await full().put(`/events/${created.body.id}`, { ...created.body, creationdate: '2001-01-01T00:00:00.000Z', externalId: 'feed:forged' });
       expect(replaced.status).toBe(200);
       expect(replaced.body.creationdate).toBe(created.body.creationdate);

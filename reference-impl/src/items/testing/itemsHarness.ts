@@ -40,7 +40,7 @@ export interface Answer<T = any> {
 /** A minimal HTTP client for one base URL and bearer token. */
 export function client(baseUrl: string, token?: string) {
   async function call<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> {
-    const response = await fetch(`${baseUrl}${path}`, {
+    const send = () => fetch(`${baseUrl}${path}`, {
       method,
       headers: {
         ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
@@ -48,6 +48,12 @@ export function client(baseUrl: string, token?: string) {
         ...headers,
       },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    // A pooled keep-alive connection the server closed just as it was reused (late timers on a busy
+    // machine) resets; a GET is safe to send once more.
+    const response = await send().catch((error: unknown) => {
+      if (method === 'GET' && (error as { cause?: { code?: string } }).cause?.code === 'ECONNRESET') return send();
+      throw error;
     });
     const text = await response.text();
     let parsed: unknown = text;

@@ -1,0 +1,150 @@
+import { sortTitle } from '../domain/itemWrite.ts';
+import { wallTimeToInstant } from '../domain/timestamps.ts';
+import type { EntityType } from '../domain/entityRules.ts';
+
+// `seoMetadata.schemaOrg` (ITEM-010): the schema.org JSON-LD object the server derives from the
+// item on every read. Read-only: a value sent on write is dropped (DEC-ITEM-005), so it always
+// reflects the item as it is. Only what the item states is said; nothing is guessed.
+
+type Loose = Record<string, unknown>;
+
+/** schema.org types by the default type's cnetID in the base tree; the longest matching prefix wins. */
+const TYPES_BY_CNET_ID: Readonly<Record<string, string>> = {
+  '1.1': 'MusicEvent', '1.2': 'TheaterEvent', '1.2.4': 'DanceEvent', '1.3': 'ExhibitionEvent', '1.4': 'Festival',
+  '1.6': 'SportsEvent', '1.7': 'ScreeningEvent', '1.8': 'EducationEvent', '1.11': 'ChildrensEvent',
+  '2.1': 'Museum', '2.2': 'FoodEstablishment', '2.2.1': 'Restaurant', '2.2.2': 'CafeOrCoffeeShop',
+  '2.3': 'LodgingBusiness', '2.3.1': 'Hotel', '2.3.2': 'BedAndBreakfast', '2.3.3': 'Campground',
+  '2.4': 'TouristAttraction', '2.4.1': 'AmusementPark', '2.4.2': 'Zoo', '2.4.3': 'LandmarksOrHistoricalBuildings',
+  '2.5': 'Park', '2.5.3': 'Beach', '2.6': 'PerformingArtsTheater', '2.6.4': 'MovieTheater',
+  '2.7': 'Store', '2.7.1': 'ShoppingCenter', '2.8': 'EventVenue',
+};
+
+const FALLBACK_TYPES: Readonly<Record<EntityType, string>> = {
+  EVENEMENT: 'Event', LOCATIE: 'Place', VENUE: 'EventVenue', EVENTGROUP: 'EventSeries', ROUTE: 'TouristTrip',
+};
+
+const TOURIST_TYPES: Readonly<Record<string, { nl: string; en: string }>> = {
+  walking: { nl: 'Wandelaars', en: 'Walkers' }, cycling: { nl: 'Fietsers', en: 'Cyclists' }, driving: { nl: 'Automobilisten', en: 'Drivers' },
+};
+
+/** `item` is the stored document with its calendar expanded (the days of patterns included). */
+export function schemaOrgOf(entitytype: EntityType, item: Readonly<Loose>): Loose {
+  const out: Loose = { '@context': 'https://schema.org', '@type': schemaType(entitytype, item) };
+  const name = sortTitle(item);
+  if (name !== null) out.name = name;
+  const address = postalAddress(item.location);
+  const geo = coordinates(item.location);
+
+  if (entitytype === 'EVENEMENT' || entitytype === 'EVENTGROUP') {
+    const dates = isObject(item.calendar) ? eventDates(item.calendar, entitytype === 'EVENTGROUP') : {};
+    Object.assign(out, dates);
+    // The place by its address; by its coordinates only when it has no address.
+    if (address !== undefined || geo !== undefined) out.location = compact({ '@type': 'Place', address, geo: address === undefined ? geo : undefined });
+    const offer = firstOffer(item.priceElements);
+    if (offer !== undefined) out.offers = offer;
+  } else if (entitytype === 'ROUTE') {
+    const routeType = isObject(item.routeInfo) ? TOURIST_TYPES[String(item.routeInfo.routeType)] : undefined;
+    if (routeType !== undefined) out.touristType = primaryLanguage(item) === 'nl' ? routeType.nl : routeType.en;
+  } else {
+    if (entitytype === 'VENUE' && isObject(item.venueCapacity) && typeof item.venueCapacity.totalCapacity === 'number') {
+      out.maximumAttendeeCapacity = item.venueCapacity.totalCapacity;
+    }
+    if (address !== undefined) out.address = address;
+    // As the spec's examples show it: a location with its coordinates, a venue by its address.
+    if (geo !== undefined && (entitytype === 'LOCATIE' || address === undefined)) out.geo = geo;
+  }
+  return out;
+}
+
+function schemaType(entitytype: EntityType, item: Readonly<Loose>): string {
+  if (entitytype === 'VENUE' || entitytype === 'ROUTE') return FALLBACK_TYPES[entitytype];
+  const categories = isObject(item.trcItemCategories) ? item.trcItemCategories : {};
+  const types = (Array.isArray(categories.types) ? categories.types : []).filter(isObject);
+  const catid = (types.find((t) => t.isDefault === true) ?? types[0])?.catid;
+  if (typeof catid === 'string') {
+    const parts = catid.split('.');
+    for (let length = parts.length; length > 1; length--) {
+      const type = TYPES_BY_CNET_ID[parts.slice(0, length).join('.')];
+      // A group is a Festival only when typed as one; other event types do not fit a container.
+      if (type !== undefined && (entitytype !== 'EVENTGROUP' || type === 'Festival')) return type;
+    }
+  }
+  return FALLBACK_TYPES[entitytype];
+}
+
+/** An event's first day with its first time slot as local times with their Amsterdam offset; a group's first and last day. */
+function eventDates(calendar: Loose, datesOnly: boolean): Loose {
+  let first: Loose | undefined, last: Loose | undefined;
+  for (const day of (Array.isArray(calendar.singleDates) ? calendar.singleDates : []) as Loose[]) {
+    if (!isObject(day) || typeof day.date !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(day.date)) continue;
+    if (first === undefined || day.date < String(first.date)) first = day;
+    if (last === undefined || day.date > String(last.date)) last = day;
+  }
+  if (first === undefined || last === undefined) return {};
+  const firstDay = String(first.date).slice(0, 10);
+  if (datesOnly) return { startDate: firstDay, endDate: String(last.date).slice(0, 10) };
+  const slot = (Array.isArray(first.when) ? first.when : []).find(isObject);
+  const start = typeof slot?.timestart === 'string' ? slot.timestart : undefined;
+  if (start === undefined) return { startDate: firstDay };
+  const out: Loose = { startDate: localWithOffset(firstDay, start) };
+  if (typeof slot?.timeend === 'string') {
+    // An end at or before the start (22:00–02:00, or 24:00) is on the next day.
+    const endDay = slot.timeend <= start ? nextDay(firstDay) : firstDay;
+    out.endDate = localWithOffset(endDay, slot.timeend === '24:00' ? '00:00' : slot.timeend);
+  }
+  return out;
+}
+
+/** `2027-08-14T20:15:00+02:00`: the wall time in Europe/Amsterdam with the offset in force then. */
+function localWithOffset(day: string, time: string): string {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  const [hh, mm] = time.split(':').map(Number) as [number, number];
+  const wall = Date.UTC(y, m - 1, d, hh, mm);
+  const offsetMinutes = Math.round((wall - wallTimeToInstant(wall)) / 60_000);
+  const sign = offsetMinutes < 0 ? '-' : '+';
+  const abs = Math.abs(offsetMinutes);
+  return `${day}T${time}:00${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+}
+
+function nextDay(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+}
+
+function postalAddress(location: unknown): Loose | undefined {
+  if (!isObject(location) || !isObject(location.address)) return undefined;
+  const a = location.address;
+  const street = [a.street, a.housenr].filter((p) => typeof p === 'string' && p !== '').join(' ');
+  const address = compact({
+    '@type': 'PostalAddress', streetAddress: street || undefined, postalCode: a.zipcode, addressLocality: a.city, addressCountry: a.country,
+  });
+  return Object.keys(address).length > 1 ? address : undefined;
+}
+
+/** DEC-ITEM-012: x is the longitude, y the latitude, as decimal strings. */
+function coordinates(location: unknown): Loose | undefined {
+  if (!isObject(location)) return undefined;
+  const latitude = Number(location.ycoordinate), longitude = Number(location.xcoordinate);
+  if (typeof location.ycoordinate !== 'string' || typeof location.xcoordinate !== 'string' || !Number.isFinite(latitude) || !Number.isFinite(longitude)) return undefined;
+  return { '@type': 'GeoCoordinates', latitude, longitude };
+}
+
+/** The first price of the item, in euros (DEC-ITEM-023). */
+function firstOffer(priceElements: unknown): Loose | undefined {
+  const first = (Array.isArray(priceElements) ? priceElements : []).find(isObject);
+  if (first === undefined || typeof first.from !== 'number') return undefined;
+  return { '@type': 'Offer', price: first.from.toFixed(2), priceCurrency: 'EUR' };
+}
+
+function primaryLanguage(item: Readonly<Loose>): string | undefined {
+  if (isObject(item.translations) && typeof item.translations.primaryLanguage === 'string') return item.translations.primaryLanguage;
+  const first = (Array.isArray(item.trcItemDetails) ? item.trcItemDetails : []).find(isObject);
+  return typeof first?.lang === 'string' ? first.lang : undefined;
+}
+
+function compact(value: Loose): Loose {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== null && v !== ''));
+}
+
+function isObject(value: unknown): value is Loose {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
