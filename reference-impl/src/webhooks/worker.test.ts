@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachEngine, type EngineContext } from '../storage/testing/testDb.ts';
 import { createTestAccount, createTestToken } from '../testing/fixtures.ts';
@@ -250,6 +251,25 @@ describeEachEngine('webhook deliveries', (ctx) => {
     expect(check(r.requests[1]!, rotated.body.signingSecret)).toBe(true);
     expect(check(r.requests[1]!, token.signingSecret)).toBe(false);
     expect(header(r.requests[1]!, 'x-service-delivery')).toBe(header(r.requests[0]!, 'x-service-delivery'));
+    const logs = h.logs.text();
+    expect(logs).toContain(header(r.requests[0]!, 'x-service-delivery')); // the worker did log the delivery
+    expect(logs).not.toContain(token.signingSecret);
+    expect(logs).not.toContain(rotated.body.signingSecret);
+  });
+
+  it('when settled deliveries are older than the retention, then the worker removes them from the log; pending ones stay', async () => {
+    const h = await harness({ WEBHOOK_RETRY_SCHEDULE: '1h,2h' }, { retentionMs: 60_000 });
+    const ok = await receiver();
+    const failing = await receiver(answer(503));
+    const account = await newAccount(ctx, h);
+    const settled = await account.hookToken(`${ok.url}/hook`);
+    const waiting = await account.hookToken(`${failing.url}/hook`);
+    await write(h, account.orgs[0]!);
+    await waitFor('both attempts', async () => (await account.deliveries(settled.id))[0]?.state === 'delivered' && (await account.deliveries(waiting.id))[0]?.attempts.length === 1);
+    await ctx.db.query(`UPDATE webhook_deliveries SET created_at = created_at - interval '2 minutes' WHERE token_id = ANY($1::uuid[])`, [[settled.id, waiting.id]]);
+    await (await h.replaceServices({ retentionMs: 60_000 })).worker.start();
+    await waitFor('the settled delivery pruned', async () => (await account.deliveries(settled.id)).length === 0);
+    expect(await account.deliveries(waiting.id)).toHaveLength(1);
   });
 
   it('when the worker is replaced in the middle of a retry (a restart), then the pending delivery arrives with the same X-Service-Delivery [HOOK-012] [HOOK-021]', async () => {
@@ -330,7 +350,8 @@ describeEachEngine('webhook deliveries', (ctx) => {
     expect(parse(r.requests[0]!).items[0]!.id).toBe(`${item.id}_EventUpdated`);
   });
 
-  describe('through the item routes', () => {
+  describe('through the item and asset routes', () => {
+    const writer = (token: string) => api(h.app.baseUrl, token);
     let h: WebhookHarness;
     beforeAll(async () => {
       h = await startWebhookHarness(ctx.db);
@@ -355,6 +376,25 @@ describeEachEngine('webhook deliveries', (ctx) => {
       const deleted = parse(r.requests.at(-1)!).items.find((i) => i.id === `${created.body.id}_EventDeleted`)!;
       expect(deleted).toMatchObject({ actionType: 'DELETED', resourceType: 'EVENT', resourceUri: uri });
       expect((await fetch(deleted.resourceUri, { headers: { authorization: `Bearer ${hook.token}` } })).status).toBe(404);
+    });
+
+    it('when an asset is uploaded and changed, then no webhook is sent; an item write right after is [HOOK-009]', async () => {
+      const r = await receiver();
+      const account = await newAccount(ctx, h);
+      const hook = await account.hookToken(`${r.url}/hook`);
+      const png = await sharp({ create: { width: 2, height: 2, channels: 3, background: '#c00' } }).png().toBuffer();
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'dot.png');
+      const upload = await fetch(`${h.app.baseUrl}/assets`, { method: 'POST', headers: { authorization: `Bearer ${hook.token}` }, body: form });
+      expect(upload.status).toBe(201);
+      const asset = (await upload.json()) as { id: string };
+      expect((await api(h.app.baseUrl, hook.token).put(`/assets/${asset.id}`, { title: 'Dot' })).status).toBe(200);
+      const item = await writer(hook.token).post('/events', { trcItemDetails: [{ lang: 'nl', title: 'After the asset' }] });
+      expect(item.status).toBe(201);
+      await waitFor('the item', () => r.requests.length >= 1);
+      await sleep(100);
+      const ids = r.requests.flatMap((q) => parse(q).items.map((i) => i.id));
+      expect(ids).toEqual([`${item.body.id}_EventUpdated`]);
     });
   });
 });

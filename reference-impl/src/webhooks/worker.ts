@@ -13,6 +13,7 @@ import type { Config } from '../config.ts';
 import type { Db, Queryable } from '../storage/db.ts';
 import { getTokenWebhook } from '../storage/tokens/getTokenWebhook.ts';
 import { claimDueDeliveries, type ClaimedDelivery } from '../storage/webhooks/claimDueDeliveries.ts';
+import { pruneDeliveries } from '../storage/webhooks/pruneDeliveries.ts';
 import { recordAttempt } from '../storage/webhooks/recordAttempt.ts';
 import { createSecretBox, SecretUnreadableError, type SecretBox } from '../tokens/secretBox.ts';
 import { makeDeliveries, makeDelivery } from './batch.ts';
@@ -45,6 +46,8 @@ export interface DeliveryWorkerOptions {
   leaseMs?: number;
   /** Jitter source of the retry schedule. */
   random?: () => number;
+  /** How long settled deliveries stay in the log (default 7 days). */
+  retentionMs?: number;
 }
 
 export interface DeliveryWorker {
@@ -63,6 +66,8 @@ const DEFAULT_POLL_MS = 250;
 // After a nudge the change may not be committed yet; look again this often for this long.
 const NUDGE_POLL_MS = 5;
 const NUDGE_WINDOW_MS = 250;
+const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+const PRUNE_EVERY_MS = 10 * 60 * 1000;
 
 export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   const { db, logger, now } = options;
@@ -100,7 +105,14 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     });
   }
 
+  let prunedAt = -Infinity;
+
   async function pass(): Promise<boolean> {
+    if (performance.now() - prunedAt > PRUNE_EVERY_MS) {
+      prunedAt = performance.now();
+      const pruned = await pruneDeliveries(db, { before: new Date(now() - (options.retentionMs ?? DEFAULT_RETENTION_MS)) });
+      if (pruned > 0) logger.info({ pruned }, 'webhook delivery log pruned');
+    }
     const made = await makeDeliveries(db, { publicBaseUrl: baseUrl(), now });
     const free = maxInFlight - inFlight.size;
     if (free <= 0 || !running) return made > 0;
@@ -259,7 +271,7 @@ export interface WebhookServicesDeps {
   /** Overrides `config.publicBaseUrl`, read at each batch (server.ts learns the port after listening). */
   publicBaseUrl?: () => string;
   /** Overrides for tests and benchmarks. */
-  worker?: Partial<Pick<DeliveryWorkerOptions, 'pollMs' | 'maxInFlight' | 'leaseMs' | 'random' | 'ca'>>;
+  worker?: Partial<Pick<DeliveryWorkerOptions, 'pollMs' | 'maxInFlight' | 'leaseMs' | 'random' | 'ca' | 'retentionMs'>>;
 }
 
 export interface WebhookServices {
