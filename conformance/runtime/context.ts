@@ -19,7 +19,11 @@ import { deriveSeed } from './runId.ts';
 export type ContextConfig = Readonly<Omit<ConformanceConfig, 'tokens' | 'expectedFailures'>>;
 
 export interface CheckCleanup {
-  add(description: string, action: () => Promise<void>): void;
+  /**
+   * Run `action` at the end of the run (newest first). It gets the cleanup's own HTTP client:
+   * the check's client is closed by then (e.g. to PUT back an ontology the check replaced).
+   */
+  add(description: string, action: (http: HttpClient) => Promise<void>): void;
   /** Soft-delete an item the check created (`DELETE /events/{id}`, DEC-ITEM-003) at the end of the run. */
   softDelete(detailPath: string, token?: TokenChoice): void;
 }
@@ -88,7 +92,7 @@ export function createCheckContext(parts: ContextParts): CheckContext {
     runId: config.runId,
     tag: (label = 'item') => `${config.runId}-${label.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${parts.nextTag()}`,
     cleanup: {
-      add: (description, action) => parts.cleanup.add(`${check.id}: ${description}`, action),
+      add: (description, action) => parts.cleanup.add(`${check.id}: ${description}`, () => action(parts.cleanupHttp())),
       softDelete(detailPath, token) {
         parts.cleanup.add(`${check.id}: soft-delete ${detailPath}`, async () => {
           const res = await parts.cleanupHttp().delete(detailPath, { token, validate: false });

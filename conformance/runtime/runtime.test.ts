@@ -147,6 +147,24 @@ describe('runtime.runCheck', () => {
     expect(cleanup.exchanges.map((e) => e.request.method)).toEqual(['DELETE', 'DELETE']);
   });
 
+  it('when a cleanup step is added, then it runs at the end with the cleanup\'s own HTTP client', async () => {
+    await runOne({
+      id: 'a.restore',
+      requirements: ['LIST-001'],
+      needs: ['write'],
+      writes: 'a change undone at the end',
+      run: async (ctx) => {
+        ctx.cleanup.add('restore', async (http) => {
+          const res = await http.get('/events', { token: 'consumer' });
+          if (res.status !== 200) throw new Error(`GET /events answered ${res.status}`);
+        });
+      },
+    });
+    const cleanup = await runtime!.runCleanup();
+    expect(cleanup.results).toEqual([{ description: 'a.restore: restore', ok: true }]);
+    expect(cleanup.exchanges.map((e) => `${e.request.method} ${new URL(e.request.url).pathname}`)).toEqual(['GET /api/events']);
+  });
+
   it('when a check uses the receiver without declaring webhook, then it is told to', async () => {
     const outcome = await runOne({ id: 'a.hook', requirements: ['LIST-001'], run: async (ctx) => void ctx.receiver.url });
     expect(outcome.failure!.message).toContain("declare needs: ['webhook']");
