@@ -4702,6 +4702,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /**
+             * @description The image cannot be resized within the service's limits: the source has more than 100
+             *     megapixels, or its header cannot be read (DEC-ASSET-009). The original stays available
+             *     without `w` and `h`.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     signOut: {

@@ -101,6 +101,13 @@ describe('validateRequest on POST /locations', () => {
     expect(body.details).toContainEqual({ pointer: '/trcItemDetails/0/title', message: 'must be string' });
   });
 
+  it('when a required field is missing, then its pointer and the spec's wording [DEC-ERR-001]', async () => {
+    const { status, body } = await post(JSON.stringify({ trcItemDetails: [{ title: 'Zonder taal' }] }));
+    expect(status).toBe(400);
+    expect(body.details).toContainEqual({ pointer: '/trcItemDetails/0/lang', message: 'is required' });
+    expect(body.message).toContain('/trcItemDetails/0/lang is required');
+  });
+
   it('when read-only fields are sent, then they are accepted (ignored later) [DEC-ITEM-005]', async () => {
     const { status } = await post(JSON.stringify({ id: '3f1b6d2e-8c4a-4e7b-9f10-2a5c7d9e1b34', published: true, trcItemDetails: [{ lang: 'nl', title: 'Rijksmuseum' }] }));
     expect(status).toBe(200);

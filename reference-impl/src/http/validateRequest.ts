@@ -169,6 +169,8 @@ function validateAgainst(operation: CompiledOperation, req: Request, sizeCap: Si
 function sentence(detail: HttpErrorDetail): string {
   if (!detail.pointer.startsWith('/') && detail.pointer !== '') return detail.message;
   if (detail.message.startsWith('unknown field') || detail.message.startsWith('a JSON body')) return `Request body is invalid: ${detail.message}`;
+  // A missing top-level field is named; a nested one keeps its pointer.
+  if (detail.message === 'is required' && detail.pointer.lastIndexOf('/') === 0) return `Request body is invalid: ${detail.pointer.slice(1)} is required`;
   return `Request body is invalid: ${detail.pointer || '(root)'} ${detail.message}`;
 }
 
@@ -221,6 +223,11 @@ function describe(errors: ErrorObject[] | null | undefined, base: string, name: 
         ?? (error.params as { additionalProperty?: string }).additionalProperty);
       message = `unknown field ${field}`;
       details.push({ pointer: `${pointer}/${field}`, message });
+      continue;
+    }
+    if (error.keyword === 'required') {
+      const field = String((error.params as { missingProperty: string }).missingProperty);
+      details.push({ pointer: `${pointer}/${field}`, message: 'is required' });
       continue;
     }
     if (error.keyword === 'enum') {
