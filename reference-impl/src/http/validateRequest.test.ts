@@ -101,7 +101,7 @@ describe('validateRequest on POST /locations', () => {
     expect(body.details).toContainEqual({ pointer: '/trcItemDetails/0/title', message: 'must be string' });
   });
 
-  it('when a required field is missing, then its pointer and the spec's wording [DEC-ERR-001]', async () => {
+  it('when a required field is missing, then its pointer and the wording of the spec examples [DEC-ERR-001]', async () => {
     const { status, body } = await post(JSON.stringify({ trcItemDetails: [{ title: 'Zonder taal' }] }));
     expect(status).toBe(400);
     expect(body.details).toContainEqual({ pointer: '/trcItemDetails/0/lang', message: 'is required' });
