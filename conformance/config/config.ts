@@ -22,7 +22,23 @@ export interface Tokens {
   consumer?: string;
   full?: string;
   admin?: string;
+  /** Sign-in credentials of a first-party user (session checks, need `session`). */
+  sessionUser?: string;
+  sessionPassword?: string;
 }
+
+/** Timing of the webhook checks, in milliseconds (see --webhook-wait, --webhook-quiet, --webhook-slow). */
+export interface WebhookTiming {
+  /** Longest wait for an expected delivery or retry (returns as soon as it arrives). */
+  waitMs: number;
+  /** How long to watch for a delivery that must not come (always waited in full). */
+  quietMs: number;
+  /** How long the receiver holds an answer to provoke the target's timeout. */
+  slowMs: number;
+}
+
+export const DEFAULT_WEBHOOK_TIMING: WebhookTiming = { waitMs: 15_000, quietMs: 6_000, slowMs: 6_000 };
+export const DEFAULT_ASSET_OVERSIZE_BYTES = 21 * 1024 * 1024;
 
 export interface ConformanceConfig {
   baseUrl: string | undefined;
@@ -42,6 +58,12 @@ export interface ConformanceConfig {
   timeoutMs: number;
   checkTimeoutMs: number;
   retryAfterCapMs: number;
+  /** Webhook check timing; absent: DEFAULT_WEBHOOK_TIMING. */
+  webhook?: WebhookTiming;
+  /** Bytes of the upload that must be refused with 413; 0: skip; absent: DEFAULT_ASSET_OVERSIZE_BYTES. */
+  assetOversizeBytes?: number;
+  /** An inbound feed of the suite's account (--feed-id), when given. */
+  feedId?: string;
   specFile: string;
   requirementsFile: string;
   dryRun: boolean;
@@ -134,6 +156,10 @@ export async function resolveConfig(argv: readonly string[], env: NodeJS.Process
     throw new ConfigError(`--account-id must be 1 to 64 characters of A-Z a-z 0-9 _ - (received: ${accountId})`);
   }
 
+  if ((str('session-user') === undefined) !== (str('session-password') === undefined)) {
+    throw new ConfigError('--session-user and --session-password go together (or CONFORMANCE_SESSION_USER and CONFORMANCE_SESSION_PASSWORD)');
+  }
+
   const reporters = list(v.reporters);
   for (const r of reporters) if (!REPORTERS.includes(r as ReporterName)) throw new ConfigError(`--reporters accepts ${REPORTERS.join(', ')} (received: ${r})`);
 
@@ -156,7 +182,10 @@ export async function resolveConfig(argv: readonly string[], env: NodeJS.Process
   const color = v['no-color'] !== true && !env.NO_COLOR && env.FORCE_COLOR !== '0';
   const config: ConformanceConfig = {
     baseUrl,
-    tokens: { consumer: str('token'), full: str('full-token'), admin: str('admin-token') },
+    tokens: {
+      consumer: str('token'), full: str('full-token'), admin: str('admin-token'),
+      sessionUser: str('session-user'), sessionPassword: str('session-password'),
+    },
     accountId,
     callbackUrl: httpUrl('callback-url', str('callback-url')),
     receiver: {
@@ -176,6 +205,13 @@ export async function resolveConfig(argv: readonly string[], env: NodeJS.Process
     timeoutMs: integer('timeout', str('timeout'), 15_000, 100, 600_000),
     checkTimeoutMs: integer('check-timeout', str('check-timeout'), 120_000, 1_000, 3_600_000),
     retryAfterCapMs: integer('retry-after-cap', str('retry-after-cap'), 10_000, 500, 600_000),
+    webhook: {
+      waitMs: integer('webhook-wait', str('webhook-wait'), DEFAULT_WEBHOOK_TIMING.waitMs, 100, 3_600_000),
+      quietMs: integer('webhook-quiet', str('webhook-quiet'), DEFAULT_WEBHOOK_TIMING.quietMs, 0, 3_600_000),
+      slowMs: integer('webhook-slow', str('webhook-slow'), DEFAULT_WEBHOOK_TIMING.slowMs, 100, 600_000),
+    },
+    assetOversizeBytes: integer('asset-oversize', str('asset-oversize'), DEFAULT_ASSET_OVERSIZE_BYTES, 0, 2 ** 31 - 1),
+    feedId: str('feed-id'),
     specFile: path('spec', resolve(PACKAGE_ROOT, 'generated/openapi.json')),
     requirementsFile: path('requirements', resolve(PACKAGE_ROOT, 'spec/requirements.yaml')),
     dryRun,

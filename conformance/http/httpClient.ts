@@ -91,6 +91,8 @@ export interface HttpClientOptions {
   userAgent?: string;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
+  /** Sees every response unredacted, before the check does (e.g. to watch for secrets shown again). */
+  onResponse?: (response: HttpResponse) => void;
 }
 
 const sleepReal = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -132,8 +134,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const deferred = new Set<Exchange>();
   let seq = 0;
 
-  for (const [name, value] of Object.entries(options.tokens) as [TokenName, string | undefined][]) {
-    options.redactor.addSecret(value, `$${TOKEN_ENV[name]}`);
+  for (const name of Object.keys(TOKEN_ENV) as TokenName[]) {
+    options.redactor.addSecret(options.tokens[name], `$${TOKEN_ENV[name]}`);
   }
 
   function url(path: string, query?: Record<string, QueryValue>): string {
@@ -247,6 +249,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   }
 
   function check(method: string, res: HttpResponse, validate: boolean | 'defer'): void {
+    options.onResponse?.(res);
     if (validate !== false && options.validator) {
       res.problems = options.validator.validate({ method, path: specPath(new URL(res.url)), status: res.status, headers: res.headers, body: res.bytes });
       if (res.problems.length > 0) res.exchange.problems = res.problems;

@@ -19,10 +19,11 @@ import { isLevel } from './levels.ts';
  * - `consumer`, `full`, `admin`: that token (admin also needs --account-id);
  * - `write`: a profile that writes (it creates items, tagged with the run id and soft-deleted at the end);
  * - `webhook`: a profile that writes, an admin token and the suite's webhook receiver;
- * - `mutating`: it changes shared state that cleanup cannot fully undo (e.g. an account ontology).
+ * - `mutating`: it changes shared state that cleanup cannot fully undo (e.g. an account ontology);
+ * - `session`: sign-in credentials of a first-party user (--session-user, --session-password).
  */
-export type Need = 'consumer' | 'full' | 'admin' | 'write' | 'webhook' | 'mutating';
-export const NEEDS: readonly Need[] = ['consumer', 'full', 'admin', 'write', 'webhook', 'mutating'];
+export type Need = 'consumer' | 'full' | 'admin' | 'write' | 'webhook' | 'mutating' | 'session';
+export const NEEDS: readonly Need[] = ['consumer', 'full', 'admin', 'write', 'webhook', 'mutating', 'session'];
 
 export interface CheckDefinition {
   /** Stable id `<topic>.<name>`, equal to the file name: conformance/checks/<topic>/<id>.ts. */

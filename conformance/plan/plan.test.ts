@@ -117,6 +117,21 @@ describe('resolveConfig', () => {
     await expect(resolveConfig(['--base-url', 'http://x', '--expected-failures', '/nonexistent.yaml'], {}, '/')).rejects.toThrow('cannot read /nonexistent.yaml');
   });
 
+  it('when session credentials, webhook timing and the oversize upload are given, then they are typed; defaults otherwise', async () => {
+    const c = await config(['--webhook-quiet', '1500', '--webhook-slow', '1500', '--asset-oversize', '0', '--feed-id', 'uitagenda'], { CONFORMANCE_SESSION_USER: 'editor', CONFORMANCE_SESSION_PASSWORD: 'pw-123456', CONFORMANCE_WEBHOOK_WAIT: '9000' });
+    expect(c).toMatchObject({ tokens: { sessionUser: 'editor', sessionPassword: 'pw-123456' }, webhook: { waitMs: 9000, quietMs: 1500, slowMs: 1500 }, assetOversizeBytes: 0, feedId: 'uitagenda' });
+    expect(await config([])).toMatchObject({ webhook: { waitMs: 15000, quietMs: 6000, slowMs: 6000 }, assetOversizeBytes: 21 * 1024 * 1024 });
+    await expect(resolveConfig(['--base-url', 'http://x', '--session-user', 'editor'], {}, '/')).rejects.toThrow('--session-user and --session-password go together');
+  });
+
+  it('when a check needs a session and no credentials are given, then it is skipped saying which options', async () => {
+    const session = defineCheck({ id: 'sessions.sign-in', title: 't', requirements: ['HEALTH-001'], needs: ['session'], run });
+    const without = planChecks([session], catalogue, await config([]));
+    expect(without[0]!.skipReason).toBe('needs sign-in credentials (--session-user, --session-password)');
+    const withCredentials = planChecks([session], catalogue, await config(['--session-user', 'u', '--session-password', 'p']));
+    expect(withCredentials[0]!.run).toBe(true);
+  });
+
   it('when verify-report is the command, then the file is resolved against the working directory', async () => {
     expect(await resolveConfig(['verify-report', 'r/result.json'], {}, '/work')).toEqual({ kind: 'verify-report', file: '/work/r/result.json' });
   });

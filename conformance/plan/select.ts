@@ -56,6 +56,7 @@ export function unmetNeed(check: CheckInfo, config: Pick<ConformanceConfig, 'tok
       return 'needs an admin token and its account (--admin-token, --account-id)';
     }
     if (need === 'write' && !config.tokens.consumer) return 'needs a consumer token to write with (--token)';
+    if (need === 'session' && (!config.tokens.sessionUser || !config.tokens.sessionPassword)) return 'needs sign-in credentials (--session-user, --session-password)';
   }
   return undefined;
 }

@@ -13,6 +13,7 @@ import type { LoadedSpec } from '../spec/loadSpec.ts';
 import type { RequirementCatalogue } from '../spec/requirements.ts';
 import type { ResponseValidator } from '../spec/responseValidator.ts';
 import type { CleanupRegistry } from './cleanup.ts';
+import type { SecretSighting, SecretWatch } from './secretWatch.ts';
 import { deriveSeed } from './runId.ts';
 
 /** The configuration a check may read: no tokens (those are in ctx.tokens, and redacted). */
@@ -60,6 +61,13 @@ export interface CheckContext {
   note(text: string): void;
   /** Hide a secret the check learned (e.g. a signingSecret) from every report. */
   secret(value: string, label?: string): void;
+  /**
+   * A secret the target must never show again (TOKEN-002): hidden like `secret`, and every later
+   * response of the run, in any check, is scanned for it (see secretSightings).
+   */
+  watchSecret(value: string, label: string): void;
+  /** Responses of this run so far that showed a watched secret again. */
+  secretSightings(): readonly SecretSighting[];
   sleep(ms: number): Promise<void>;
 }
 
@@ -81,6 +89,8 @@ export interface ContextParts {
   verified: string[];
   notes: string[];
   nextTag: () => number;
+  /** Run-wide; absent in contexts built without one (watchSecret then only redacts). */
+  secretWatch?: SecretWatch;
 }
 
 export function createCheckContext(parts: ContextParts): CheckContext {
@@ -126,6 +136,11 @@ export function createCheckContext(parts: ContextParts): CheckContext {
     secret(value, label = '<redacted secret>') {
       parts.redactor.addSecret(value, label);
     },
+    watchSecret(value, label) {
+      parts.redactor.addSecret(value, `<${label}>`);
+      parts.secretWatch?.watch(value, label);
+    },
+    secretSightings: () => parts.secretWatch?.sightings ?? [],
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   };
 }

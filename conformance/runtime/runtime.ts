@@ -22,6 +22,7 @@ import { createResponseValidator } from '../spec/responseValidator.ts';
 import type { ResponseValidator } from '../spec/responseValidator.ts';
 import { createCleanupRegistry } from './cleanup.ts';
 import { createCheckContext } from './context.ts';
+import { createSecretWatch } from './secretWatch.ts';
 
 export interface RuntimeOptions {
   config: ConformanceConfig;
@@ -81,6 +82,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const validator: ResponseValidator = createResponseValidator(spec.document);
   const requirements: RequirementCatalogue = await loadRequirements(config.requirementsFile);
   const redactor = createRedactor();
+  redactor.addSecret(config.tokens.sessionPassword, '$CONFORMANCE_SESSION_PASSWORD');
+  const secretWatch = createSecretWatch();
   const cleanup = createCleanupRegistry();
   const receiver = options.needsReceiver
     ? await startReceiver({
@@ -95,7 +98,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   let tagCounter = 0;
   const { tokens: _tokens, expectedFailures: _expected, ...publicConfig } = config;
 
-  const makeHttp = (record: (e: Exchange) => void, validate: boolean) =>
+  const makeHttp = (record: (e: Exchange) => void, validate: boolean, checkId?: string) =>
     createHttpClient({
       baseUrl: config.baseUrl!,
       tokens: config.tokens,
@@ -104,6 +107,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       validator: validate ? validator : undefined,
       timeoutMs: config.timeoutMs,
       retryAfterCapMs: config.retryAfterCapMs,
+      onResponse: checkId === undefined ? undefined : (res) => secretWatch.scan(checkId, res),
     });
 
   async function runCheck(check: Check, info: CheckInfo): Promise<CheckOutcome> {
@@ -111,7 +115,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     const unverified: UnverifiedNote[] = [];
     const notes: string[] = [];
     const verified: string[] = [];
-    const http = makeHttp((e) => exchanges.push(e), true);
+    const http = makeHttp((e) => exchanges.push(e), true, info.id);
     const ctx = createCheckContext({
       config: publicConfig,
       tokens: config.tokens,
@@ -132,6 +136,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       verified,
       notes,
       nextTag: () => ++tagCounter,
+      secretWatch,
     });
     const started = Date.now();
     let timer: NodeJS.Timeout | undefined;
