@@ -180,7 +180,7 @@ describeEachEngine('token administration', (ctx) => {
 
     it('when the URL is invalid, then 400 and nothing changes [DEC-HOOK-002]', async () => {
       const created = (await create({ name: 'a', roles: ['ROLE_EXTERNAL_USER'], callBackUrl: HOOK })).body;
-      const answer = await put(created.id, { callBackUrl: 'https://127.0.0.1.nip.invalid/x', name: 'changed' });
+      const answer = await put(created.id, { callBackUrl: 'https://192.168.1.20/x', name: 'changed' });
       expect(answer.status).toBe(400);
       expect(answer.body.message).toContain('callBackUrl');
       const { rows } = await ctx.db.query('SELECT name, callback_url FROM api_tokens WHERE id = $1', [created.id]);
