@@ -1,0 +1,283 @@
+// Webhook checks: a token whose callBackUrl is one of the receiver's endpoints, the events its
+// deliveries should carry, and the assertions every delivery must pass (headers, freshness,
+// signature verified with the client library's verifier, CallbackBody schema).
+//
+//   const hook = await hookToken(ctx, 'signed');
+//   const event = await createItem(ctx, '/events', { wfstatus: 'approved' });
+//   const { delivery } = await waitForCallback(ctx, hook, callbackId(event.id, '/events', 'UPDATED'));
+//   assertSignedDelivery(ctx, delivery, hook.secret);
+
+import { createHmac } from 'node:crypto';
+import { signWebhook, verifyWebhook } from '../../client/webhooks/verify.ts';
+import { DEFAULT_WEBHOOK_TIMING } from '../config/config.ts';
+import type { WebhookTiming } from '../config/config.ts';
+import type { Exchange } from '../http/exchange.ts';
+import { CheckFailure } from '../model/failure.ts';
+import type { CheckFailureInit } from '../model/failure.ts';
+import type { Delivery, ReceiverEndpoint } from '../receiver/receiver.ts';
+import type { CheckContext } from '../runtime/context.ts';
+import type { CollectionPath } from './items.ts';
+import { deleteTokenQuietly, mintToken } from './tokens.ts';
+import type { MintedToken } from './tokens.ts';
+
+export type ActionType = 'UPDATED' | 'DELETED';
+
+export interface Resource {
+  path: CollectionPath;
+  entitytype: string;
+  /** CallbackItem.resourceType (HOOK-001). */
+  resourceType: 'EVENT' | 'LOCATION' | 'ROUTE' | 'EVENTGROUP' | 'VENUE';
+  /** The event type names are `<name>Updated` and `<name>Deleted` (HOOK-005). */
+  name: 'Event' | 'Location' | 'Route' | 'EventGroup' | 'Venue';
+}
+
+export const RESOURCES: readonly Resource[] = [
+  { path: '/events', entitytype: 'EVENEMENT', resourceType: 'EVENT', name: 'Event' },
+  { path: '/locations', entitytype: 'LOCATIE', resourceType: 'LOCATION', name: 'Location' },
+  { path: '/routes', entitytype: 'ROUTE', resourceType: 'ROUTE', name: 'Route' },
+  { path: '/eventgroups', entitytype: 'EVENTGROUP', resourceType: 'EVENTGROUP', name: 'EventGroup' },
+  { path: '/venues', entitytype: 'VENUE', resourceType: 'VENUE', name: 'Venue' },
+];
+
+export function resourceOf(path: CollectionPath): Resource {
+  return RESOURCES.find((r) => r.path === path)!;
+}
+
+/** `EventUpdated`, `VenueDeleted`, …: one of the ten event types (HOOK-005). */
+export function eventType(path: CollectionPath, action: ActionType): string {
+  return `${resourceOf(path).name}${action === 'UPDATED' ? 'Updated' : 'Deleted'}`;
+}
+
+/** CallbackItem.id: `<internal id>_<event type>` (HOOK-001). */
+export function callbackId(itemId: string, path: CollectionPath, action: ActionType): string {
+  return `${itemId}_${eventType(path, action)}`;
+}
+
+export function timing(ctx: Pick<CheckContext, 'config'>): WebhookTiming {
+  return ctx.config.webhook ?? DEFAULT_WEBHOOK_TIMING;
+}
+
+// ---------------------------------------------------------------- tokens with a webhook
+
+export interface HookToken {
+  id: string;
+  bearer: string | undefined;
+  secret: string;
+  endpoint: ReceiverEndpoint;
+  minted: MintedToken;
+  /** Delete the token now (its webhook would otherwise hear of later checks' items). */
+  dispose(): Promise<void>;
+}
+
+export interface HookTokenOptions {
+  /** apiTokenFilter.userorganisations (DEC-AUTH-004); default: the account's. */
+  organisations?: readonly string[];
+  /** apiTokenFilter.wfstatus; default: the target's (live only). */
+  wfstatus?: readonly string[];
+  /** Requirements a failure to set it up is about (default: the check's). */
+  requirements?: readonly string[];
+}
+
+/**
+ * A token whose callBackUrl is the receiver endpoint `<check id>.<label>`, with the endpoint
+ * verifying deliveries with its signing secret. Deleted at the end of the run; call dispose()
+ * when the check is done with it.
+ */
+export async function hookToken(ctx: CheckContext, label: string, options: HookTokenOptions = {}): Promise<HookToken> {
+  const endpoint = ctx.receiver.endpoint(`${ctx.check.id}.${label}`);
+  const filter = options.organisations || options.wfstatus
+    ? { apiTokenFilter: { ...(options.organisations ? { userorganisations: [...options.organisations] } : {}), ...(options.wfstatus ? { wfstatus: [...options.wfstatus] } : {}) } }
+    : {};
+  const minted = await mintToken(ctx, { name: ctx.tag(`hook ${label}`), callBackUrl: endpoint.url, ...filter }, { requirements: options.requirements });
+  if (!minted.secret) {
+    throw new CheckFailure({
+      message: `POST ${new URL(minted.response.url).pathname} with a callBackUrl answered no signingSecret`,
+      received: Object.keys(minted.answer),
+      expected: 'a signingSecret member (returned once when a callback URL is given)',
+      pointer: '/signingSecret',
+      requirements: ['TOKEN-002', 'TOKEN-003'],
+      exchanges: [minted.response.exchange],
+    });
+  }
+  endpoint.setSecret(minted.secret);
+  let disposed = false;
+  return {
+    id: minted.id,
+    bearer: minted.bearer,
+    secret: minted.secret,
+    endpoint,
+    minted,
+    async dispose() {
+      if (disposed) return;
+      disposed = true;
+      await deleteTokenQuietly(ctx, minted.id);
+    },
+  };
+}
+
+/** Runs `body` with the tokens, then deletes them whatever happened. */
+export async function disposing<T>(tokens: readonly { dispose(): Promise<void> }[], body: () => Promise<T>): Promise<T> {
+  try {
+    return await body();
+  } finally {
+    await Promise.all(tokens.map((t) => t.dispose().catch(() => {})));
+  }
+}
+
+// ---------------------------------------------------------------- deliveries
+
+export interface CallbackItem {
+  id: string;
+  trcid?: unknown;
+  resourceUri?: unknown;
+  resourceType?: unknown;
+  actionType?: unknown;
+  [member: string]: unknown;
+}
+
+/** The items of a delivery's body (empty when the body is not a CallbackBody). */
+export function callbackItems(delivery: Delivery): CallbackItem[] {
+  const body = delivery.json() as { items?: unknown } | undefined;
+  if (!body || !Array.isArray(body.items)) return [];
+  return body.items.filter((i): i is CallbackItem => typeof i === 'object' && i !== null && typeof (i as { id?: unknown }).id === 'string');
+}
+
+export function holds(id: string): (delivery: Delivery) => boolean {
+  return (d) => callbackItems(d).some((i) => i.id === id);
+}
+
+/** The delivery as an exchange, so reports show it like any request (the receiver's answer as the response). */
+export function deliveryExchange(delivery: Delivery): Exchange {
+  const body = delivery.rawBody.toString('utf8');
+  return {
+    seq: delivery.seq,
+    startedAt: new Date(delivery.receivedAt).toISOString(),
+    durationMs: 0,
+    request: {
+      method: delivery.method,
+      url: `(webhook delivery to the suite's receiver) ${delivery.path}`,
+      headers: delivery.headers,
+      body: body.length > 4096 ? `${body.slice(0, 4096)}…` : body,
+      bodyBytes: delivery.rawBody.length,
+      truncated: body.length > 4096,
+    },
+    response: { status: delivery.response.hangUp ? 0 : delivery.response.status, headers: {}, bodyBytes: 0, truncated: false },
+    note: delivery.response.hangUp ? 'the receiver hung up without answering' : delivery.response.delayMs ? `the receiver held its answer ${delivery.response.delayMs} ms` : undefined,
+  };
+}
+
+/** A CheckFailure whose evidence is the given deliveries. */
+export function deliveryFailure(init: Omit<CheckFailureInit, 'exchanges'>, deliveries: readonly Delivery[]): CheckFailure {
+  return new CheckFailure({ ...init, exchanges: deliveries.map(deliveryExchange) });
+}
+
+/** The first delivery at the hook's endpoint holding the callback id, and that item. */
+export async function waitForCallback(ctx: CheckContext, hook: Pick<HookToken, 'endpoint'>, id: string, requirements?: readonly string[]): Promise<{ delivery: Delivery; item: CallbackItem }> {
+  try {
+    const delivery = await hook.endpoint.waitFor(holds(id), timing(ctx).waitMs, `delivery holding ${id}`);
+    return { delivery, item: callbackItems(delivery).find((i) => i.id === id)! };
+  } catch (error) {
+    if (error instanceof CheckFailure) {
+      const seen = hook.endpoint.deliveries.flatMap((d) => callbackItems(d).map((i) => i.id));
+      throw deliveryFailure({
+        message: `${error.message}; item ids delivered there: ${seen.slice(-10).join(', ') || '(none)'}`,
+        received: seen.length > 0 ? seen.slice(-10) : 'no delivery',
+        expected: `a delivery holding ${id} within ${timing(ctx).waitMs} ms (--webhook-wait)`,
+        requirements,
+      }, hook.endpoint.deliveries.slice(-3));
+    }
+    throw error;
+  }
+}
+
+// ---------------------------------------------------------------- a delivery's form
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const SIGNATURE_RE = /^sha256=[0-9a-f]{64}$/;
+const TOLERANCE_SECONDS = 300;
+
+/** Which wrong signing scheme, if any, produced the signature: the diagnosis for a mismatch. */
+function diagnoseSignature(delivery: Delivery, secret: string): string | undefined {
+  const given = delivery.headers['x-service-signature'];
+  const ts = delivery.headers['x-service-timestamp'] ?? '';
+  const hmac = (key: Buffer | string, ...parts: (string | Buffer)[]) => {
+    const h = createHmac('sha256', key);
+    for (const p of parts) h.update(p);
+    return `sha256=${h.digest('hex')}`;
+  };
+  const variants: [string, string][] = [
+    ['the body only, without "<timestamp>."', hmac(secret, delivery.rawBody)],
+    ['"<timestamp><body>" without the dot', hmac(secret, ts, delivery.rawBody)],
+    ['the base64-decoded secret as the key', hmac(Buffer.from(secret, 'base64url'), `${ts}.`, delivery.rawBody)],
+  ];
+  try {
+    variants.push(['a re-serialised body (JSON.stringify of the parsed body)', signWebhook(secret, ts, JSON.stringify(delivery.json()))]);
+  } catch {
+    // not JSON or not a timestamp: nothing to compare
+  }
+  return variants.find(([, sig]) => sig === given)?.[0];
+}
+
+export interface SignedDeliveryOptions {
+  /** Check the body against CallbackBody too (default true). */
+  body?: boolean;
+}
+
+/**
+ * One delivery, as Events rules 5–7 and the CallbackBody require: a POST with the three headers,
+ * a timestamp within 300 s of the receiver's clock, a signature the client library's verifier
+ * accepts with `secret`, and a body valid against CallbackBody. Failures are narrowed to the
+ * rule they break: HOOK-002 (POST), HOOK-010 (timestamp), HOOK-011 (signature form), HOOK-012
+ * (delivery id), HOOK-013 and AUTH-009 (signature over "<timestamp>.<raw body>"), HOOK-001 (body).
+ */
+export function assertSignedDelivery(ctx: CheckContext, delivery: Delivery, secret: string, options: SignedDeliveryOptions = {}): void {
+  const fail = (init: Omit<CheckFailureInit, 'exchanges'>) => deliveryFailure(init, [delivery]);
+  if (delivery.method !== 'POST') throw fail({ message: `a webhook delivery used ${delivery.method}`, received: delivery.method, expected: 'POST', requirements: ['HOOK-002'] });
+
+  const ts = delivery.headers['x-service-timestamp'];
+  if (ts === undefined || !/^\d{1,12}$/.test(ts)) {
+    throw fail({ message: 'X-Service-Timestamp is missing or not Unix epoch seconds', received: ts ?? '(absent)', expected: 'whole epoch seconds, e.g. 1795321353', pointer: 'header/X-Service-Timestamp', requirements: ['HOOK-010'] });
+  }
+  const skew = Number(ts) - Math.floor(delivery.receivedAt / 1000);
+  if (Math.abs(skew) > TOLERANCE_SECONDS) {
+    throw fail({ message: `X-Service-Timestamp is ${skew} s off the receiver's clock; a receiver rejects more than ${TOLERANCE_SECONDS} s`, received: `${ts} (${new Date(Number(ts) * 1000).toISOString()})`, expected: `within ${TOLERANCE_SECONDS} s of ${new Date(delivery.receivedAt).toISOString()}`, pointer: 'header/X-Service-Timestamp', requirements: ['HOOK-010'] });
+  }
+  const signature = delivery.headers['x-service-signature'];
+  if (signature === undefined || !SIGNATURE_RE.test(signature)) {
+    throw fail({ message: 'X-Service-Signature is missing or not "sha256=" and 64 lower-case hex digits', received: signature ?? '(absent)', expected: 'sha256=<64 lower-case hex digits>', pointer: 'header/X-Service-Signature', requirements: ['HOOK-011'] });
+  }
+  const id = delivery.headers['x-service-delivery'];
+  if (id === undefined || !UUID_RE.test(id)) {
+    throw fail({ message: 'X-Service-Delivery is missing or not a UUID', received: id ?? '(absent)', expected: 'a UUID', pointer: 'header/X-Service-Delivery', requirements: ['HOOK-012'] });
+  }
+  const verified = verifyWebhook(delivery.rawBody, delivery.headers, secret, { now: delivery.receivedAt, toleranceSeconds: TOLERANCE_SECONDS });
+  if (!verified.ok) {
+    const wrong = diagnoseSignature(delivery, secret);
+    throw fail({
+      message: `the signature does not verify with the token's signingSecret (client verifier: ${verified.reason})${wrong ? `; it matches an HMAC over ${wrong}` : ''}`,
+      received: signature,
+      expected: `sha256=hex(HMAC-SHA256(signingSecret, "${ts}." + raw body))`,
+      pointer: 'header/X-Service-Signature',
+      requirements: ['HOOK-013', 'AUTH-009'],
+    });
+  }
+  if (options.body === false) return;
+  const body = delivery.json();
+  const problems = body === undefined
+    ? [{ message: 'the body is not JSON', pointer: '', received: delivery.rawBody.toString('utf8', 0, 200), expected: 'a CallbackBody' }]
+    : ctx.spec.validator.validateSchema('/components/schemas/CallbackBody', body);
+  const first = problems[0];
+  if (first) {
+    throw fail({ message: `the delivery body is not a valid CallbackBody: ${first.message}`, received: first.received, expected: first.expected, pointer: first.pointer, requirements: ['HOOK-001'] });
+  }
+}
+
+/** Does the delivery verify with this secret (client verifier, receiver's clock)? */
+export function verifiesWith(delivery: Delivery, secret: string): boolean {
+  return verifyWebhook(delivery.rawBody, delivery.headers, secret, { now: delivery.receivedAt, toleranceSeconds: TOLERANCE_SECONDS }).ok;
+}
+
+/** The deliveries at an endpoint that carry this X-Service-Delivery, in arrival order. */
+export function attemptsOf(endpoint: ReceiverEndpoint, deliveryId: string): Delivery[] {
+  return endpoint.deliveries.filter((d) => d.headers['x-service-delivery'] === deliveryId);
+}
