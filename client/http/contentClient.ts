@@ -5,7 +5,7 @@
 
 import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from '../../generated/types.ts';
-import { COLLECTIONS, type AssetPage, type AssetSource, type Collection, type ContentAsset, type ContentItem, type ItemOf, type ItemSource, type ListAssetsQuery, type SourceCallOptions } from '../sync/types.ts';
+import { COLLECTIONS, type AssetPage, type AssetSource, type Collection, type ContentAsset, type ContentItem, type ItemOf, type ItemSource, type SourceCallOptions } from '../sync/types.ts';
 import { ServiceError } from './serviceError.ts';
 import { createTransport, type FetchFunction, type Transport, type TransportOptions } from './transport.ts';
 
@@ -41,7 +41,7 @@ export interface ContentCalls extends ItemSource<ContentItem>, AssetSource<Conte
    */
   getResource(resourceUri: string, options?: SourceCallOptions): Promise<ContentItem | undefined>;
   /** One page of `GET /assets`; throws `ServiceError` on a non-2xx answer. */
-  listAssets(query?: AssetsQuery | ListAssetsQuery, options?: SourceCallOptions): Promise<AssetPage<ContentAsset>>;
+  listAssets(query?: AssetsQuery, options?: SourceCallOptions): Promise<AssetPage<ContentAsset>>;
   /** Closes the transport the client created (nothing when one was passed in). */
   close(): Promise<void>;
 }
