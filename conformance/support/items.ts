@@ -360,3 +360,142 @@ export function titleOf(item: Item): string | undefined {
   const details = Array.isArray(item.trcItemDetails) ? (item.trcItemDetails as { lang?: string; title?: string }[]) : [];
   return (details.find((d) => d.lang === 'nl') ?? details[0])?.title;
 }
+
+// ---------------------------------------------------------------- shared fixtures
+
+export interface CatalogueEntry extends CreatedItem {
+  /** The status written (undefined: none sent). */
+  written: WfStatus | undefined;
+  /** The status the target should store (draft and none normalise to readyforvalidation). */
+  status: WfStatus;
+}
+
+export interface Catalogue {
+  collection: CollectionPath;
+  entries: CatalogueEntry[];
+  /** lastupdated of the first entry as the target sent it: a lower bound of the whole catalogue. */
+  from: string;
+  trcids: string[];
+}
+
+/** Statuses written to the catalogue, in creation order (undefined: no wfstatus sent). */
+export const CATALOGUE_STATUSES: readonly (WfStatus | undefined)[] = ['approved', 'approved', undefined, 'draft', 'rejected', 'archived', 'deleted', 'approved', 'approved'];
+/** Title keys: pairs of equal titles for the id tiebreaker. */
+const CATALOGUE_TITLES = ['a', 'a', 'b', 'b', 'c', 'c', 'd', 'e', 'f'];
+const SLUG_LETTERS = 'zyxwvutsr';
+
+/**
+ * Nine event groups written once per run with the writer token, one after the other: four
+ * approved, one with no wfstatus, one draft, one rejected, one archived, one deleted. Titles come
+ * in equal pairs (`<run id> cat a`, …), trcids (`<run id>-cat-0` …) and slugs (reverse letters)
+ * sort in known orders. Read-only for the checks that share it.
+ */
+export function catalogue(ctx: Ctx): Promise<Catalogue> {
+  return runFixture(ctx, 'catalogue', async () => {
+    const collection: CollectionPath = '/eventgroups';
+    const entries: CatalogueEntry[] = [];
+    for (const [i, written] of CATALOGUE_STATUSES.entries()) {
+      const draft: Record<string, unknown> = {
+        trcid: `${ctx.runId}-cat-${i}`,
+        slug: `${ctx.runId}-cat-${SLUG_LETTERS[i]}`,
+        trcItemDetails: [{ lang: 'nl', title: `${ctx.runId} cat ${CATALOGUE_TITLES[i]}` }],
+      };
+      if (written !== undefined) draft.wfstatus = written;
+      const created = await createItem(ctx, collection, draft);
+      const status: WfStatus = written === undefined || written === 'draft' ? 'readyforvalidation' : written;
+      entries.push({ ...created, written, status });
+    }
+    const from = entries[0]!.item.lastupdated;
+    if (typeof from !== 'string') {
+      throw new CheckFailure({ message: 'the item just created has no lastupdated', received: entries[0]!.item, expected: 'lastupdated set by the server', requirements: ['ITEM-006'], exchanges: [entries[0]!.created.exchange] });
+    }
+    return { collection, entries, from, trcids: entries.map((e) => e.trcid) };
+  });
+}
+
+/** Every catalogue item the full token lists: `lastupdated >= from`, all statuses, size 2000. */
+export async function listCatalogue(ctx: Ctx, cat: Catalogue, query: Query = {}, options: ListOptions = {}): Promise<ListAnswer & { own: Item[] }> {
+  const answer = await listItems(ctx, cat.collection, { lastupdated: cat.from, wfstatus: ALL_STATUSES, size: 2000, ...query }, { token: writerToken(ctx), ...options });
+  return { ...answer, own: onlyThese(answer.items, cat.trcids) };
+}
+
+// ---------------------------------------------------------------- ontologies
+
+export interface Ontologies {
+  accountId: string;
+  categorization: Record<string, unknown> & { categorizations?: unknown[] };
+  properties: Record<string, unknown> & { propertyCategories?: unknown[] };
+}
+
+/** The type and property ontologies of the account that owns `userorganisation` (DICT-007). */
+export function ownerOntologies(ctx: Ctx, userorganisation: string): Promise<Ontologies> {
+  return runFixture(ctx, `ontologies:${userorganisation}`, async () => {
+    const orgs = await listUserOrganisations(ctx);
+    const owner = orgs.find((o) => o.userorganisation === userorganisation);
+    if (!owner) {
+      throw new CheckFailure({ message: `GET /dictionary/userorganisations does not list ${userorganisation}, the organisation of an item`, received: orgs.map((o) => o.userorganisation).join(', '), expected: userorganisation, requirements: ['DICT-005', 'DICT-007'] });
+    }
+    const [categorization, properties] = await Promise.all([
+      ctx.http.get('/dictionary/categorizationOntology', { query: { accountId: owner.accountId } }),
+      ctx.http.get('/dictionary/propertiesOntology', { query: { accountId: owner.accountId } }),
+    ]);
+    assertStatus(categorization, 200, { requirements: ['DICT-001'] });
+    assertStatus(properties, 200, { requirements: ['DICT-003'] });
+    return { accountId: owner.accountId, categorization: categorization.body as Ontologies['categorization'], properties: properties.body as Ontologies['properties'] };
+  });
+}
+
+export interface TypeNode {
+  cnetID: string;
+  categorization: string;
+  entityType?: string;
+  deprecated?: boolean;
+  categorizationTranslations?: { lang: string; label: string }[];
+  child?: TypeNode[];
+}
+
+/** Every type node with the entity type of its top-level node. */
+export function typeNodes(ontology: Ontologies['categorization']): (TypeNode & { tree: string | undefined })[] {
+  const out: (TypeNode & { tree: string | undefined })[] = [];
+  const walk = (nodes: TypeNode[] | undefined, tree: string | undefined) => {
+    for (const n of nodes ?? []) {
+      const t = tree ?? n.entityType;
+      out.push({ ...n, tree: t });
+      walk(n.child, t);
+    }
+  };
+  walk(ontology.categorizations as TypeNode[] | undefined, undefined);
+  return out;
+}
+
+export interface PropertyNode {
+  id: string;
+  name: string;
+  datatype: string;
+  deprecated?: boolean;
+  propertytranslations?: { lang: string; text: string }[];
+  options?: { id: string; name: string; deprecated?: boolean; propertytranslations?: { lang: string; text: string }[] }[];
+  properties?: PropertyNode[];
+}
+
+/** Every property (nested ones too) of a property ontology. */
+export function propertyNodes(ontology: Ontologies['properties']): PropertyNode[] {
+  const out: PropertyNode[] = [];
+  const walk = (nodes: PropertyNode[] | undefined) => {
+    for (const n of nodes ?? []) {
+      out.push(n);
+      walk(n.properties);
+    }
+  };
+  for (const c of (ontology.propertyCategories ?? []) as { properties?: PropertyNode[] }[]) walk(c.properties);
+  return out;
+}
+
+/** One minimal item per collection, shared by the checks of a run: a tagged title and nothing else (every field is optional on write). */
+export function minimalItems(ctx: Ctx): Promise<CreatedItem[]> {
+  return runFixture(ctx, 'minimal-items', async () => {
+    const out: CreatedItem[] = [];
+    for (const { path } of COLLECTIONS) out.push(await createItem(ctx, path, { trcid: undefined, slug: undefined }, { label: 'minimal', requirements: ['WRITE-001', 'ITEM-021'] }));
+    return out;
+  });
+}

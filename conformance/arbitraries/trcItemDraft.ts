@@ -1,0 +1,87 @@
+// A TRCItem draft of one entity type, as a client writes it: only writable fields, valid against
+// the draft schema (EventDraft, LocationDraft, …), with the rules the schema cannot say kept too
+// (one trcItemDetails entry per language, pattern end not before its start). Categories come
+// from the target's own ontology, or are left out.
+//
+//   fc.sample(trcItemDraft(doc, { entitytype: 'EVENEMENT', ontology: { typeCatids: ['1.1.1'] } }), 1)
+
+import fc from 'fast-check';
+import { arbitraryFromSchema } from './fromSchema.ts';
+import type { SchemaConstraints, SchemaDocument } from './fromSchema.ts';
+
+export type EntityType = 'EVENEMENT' | 'LOCATIE' | 'VENUE' | 'EVENTGROUP' | 'ROUTE';
+
+export const DRAFT_SCHEMA: Record<EntityType, string> = {
+  EVENEMENT: '#/components/schemas/EventDraft',
+  LOCATIE: '#/components/schemas/LocationDraft',
+  VENUE: '#/components/schemas/VenueDraft',
+  EVENTGROUP: '#/components/schemas/EventGroupDraft',
+  ROUTE: '#/components/schemas/RouteDraft',
+};
+
+export interface DraftOntology {
+  /** cnetIDs of the type ontology for this entity type (the LOCATIE tree for venues). */
+  typeCatids: readonly string[];
+  /** Property ids of datatype freetext: their `value` is stored as written. */
+  freetextPropertyIds?: readonly string[];
+}
+
+export interface TrcItemDraftConstraints extends SchemaConstraints {
+  entitytype: EntityType;
+  /** Ids from the target's ontology; without it the draft has no trcItemCategories. */
+  ontology?: DraftOntology;
+  /** Include calendar.patternDates (the server then adds computed days to singleDates). Default false. */
+  patternDates?: boolean;
+  /** Leave out trcid, slug, userorganisation and wfstatus (the suite sets them). Default true. */
+  leaveIdentityOut?: boolean;
+}
+
+const LANGS = ['nl', 'en', 'de', 'fr', 'fy', 'en-GB'];
+
+function localDate(): fc.Arbitrary<string> {
+  return fc.date({ min: new Date('2025-01-01T00:00:00Z'), max: new Date('2030-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+}
+
+export function trcItemDraft(doc: SchemaDocument, constraints: TrcItemDraftConstraints): fc.Arbitrary<Record<string, unknown>> {
+  const { entitytype, ontology, patternDates = false, leaveIdentityOut = true, ...schemaConstraints } = constraints;
+  const omit = [...(schemaConstraints.omit ?? [])];
+  if (leaveIdentityOut) omit.push('/trcid', '/slug', '/userorganisation', '/wfstatus');
+  if (!patternDates) omit.push('/calendar/patternDates');
+  if (!ontology) omit.push('/trcItemCategories');
+
+  const overrides: Record<string, fc.Arbitrary<unknown>> = { ...schemaConstraints.overrides };
+  const text = (max: number) => fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz ABCDEFGHIJéü&<>-.,'), minLength: 1, maxLength: max });
+  // One entry per language (DEC-ITEM-022); at least one, so the item has a title.
+  overrides['/trcItemDetails'] ??= fc
+    .uniqueArray(fc.constantFrom(...LANGS), { minLength: 1, maxLength: Math.min(3, schemaConstraints.maxItems ?? 3) })
+    .chain((langs) =>
+      fc.tuple(...langs.map((lang) => fc.record({ lang: fc.constant(lang), title: text(40), shortdescription: text(60), longdescription: text(80) }, { requiredKeys: ['lang', 'title'] }))),
+    );
+  overrides['/translations'] ??= fc.uniqueArray(fc.constantFrom(...LANGS), { minLength: 1, maxLength: 3 }).map((langs) => ({ primaryLanguage: langs[0], availableLanguages: langs }));
+  if (patternDates) {
+    overrides['/calendar/patternDates'] ??= fc.array(
+      fc.tuple(localDate(), fc.integer({ min: 0, max: 20 }), fc.uniqueArray(fc.constantFrom('MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'), { maxLength: 3 })).map(([start, days, weekdays]) => {
+        const end = new Date(Date.parse(`${start}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+        return weekdays.length > 0 ? { startdate: start, enddate: end, weekdays } : { startdate: start, enddate: end };
+      }),
+      { maxLength: 2 },
+    );
+  }
+  if (ontology) overrides['/trcItemCategories'] ??= categoriesFrom(ontology);
+
+  const draft = arbitraryFromSchema(doc, { $ref: DRAFT_SCHEMA[entitytype] }, { mode: 'write', numbers: 'cents', ...schemaConstraints, omit, overrides });
+  return draft.map((value) => ({ ...(value as Record<string, unknown>), entitytype }));
+}
+
+function categoriesFrom(ontology: DraftOntology): fc.Arbitrary<Record<string, unknown>> {
+  const types = ontology.typeCatids.length === 0
+    ? fc.constant([])
+    : fc.uniqueArray(fc.constantFrom(...ontology.typeCatids), { minLength: 1, maxLength: 2 }).map((ids) => ids.map((catid, i) => ({ catid, isDefault: i === 0 })));
+  const freetext = ontology.freetextPropertyIds ?? [];
+  const categories = freetext.length === 0
+    ? fc.constant([])
+    : fc.uniqueArray(fc.constantFrom(...freetext), { maxLength: 2 }).chain((ids) =>
+        fc.tuple(...ids.map((catid) => fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz '), minLength: 1, maxLength: 30 }).map((value) => ({ catid, value })))),
+      );
+  return fc.record({ types, categories }).map(({ types, categories }) => (categories.length > 0 ? { types, categories } : { types }));
+}

@@ -1,0 +1,29 @@
+import { defineCheck } from '../../model/check.ts';
+import { CheckFailure } from '../../model/failure.ts';
+import { ALL_STATUSES, catalogue, listItems, writerToken } from '../../support/items.ts';
+
+export default defineCheck({
+  id: 'filters.trcid',
+  title: 'trcid=<x> returns exactly the item with that trcid (approved for the consumer token, any status for the full token), and nothing for a trcid no item has',
+  requirements: ['FILTER-004'],
+  tags: ['filters'],
+  needs: ['write', 'full', 'consumer'],
+  writes: 'the run\'s shared catalogue (nine event groups, tagged with the run id)',
+  run: async (ctx) => {
+    const cat = await catalogue(ctx);
+    const approved = cat.entries.find((e) => e.status === 'approved')!;
+    const archived = cat.entries.find((e) => e.status === 'archived')!;
+    const cases = [
+      { token: 'consumer' as const, query: { trcid: approved.trcid }, expect: [approved.trcid] },
+      { token: writerToken(ctx), query: { trcid: archived.trcid, wfstatus: ALL_STATUSES }, expect: [archived.trcid] },
+      { token: writerToken(ctx), query: { trcid: `${ctx.runId}-no-such-item`, wfstatus: ALL_STATUSES }, expect: [] },
+    ];
+    for (const c of cases) {
+      const { items, res } = await listItems(ctx, cat.collection, c.query, { token: c.token });
+      const got = items.map((i) => i.trcid);
+      if (JSON.stringify(got) !== JSON.stringify(c.expect)) {
+        throw new CheckFailure({ message: `GET ${cat.collection}?trcid=${c.query.trcid} (${c.token} token) did not return exactly that item`, received: got, expected: c.expect, exchanges: [res.exchange] });
+      }
+    }
+  },
+});

@@ -1,0 +1,22 @@
+import { defineCheck } from '../../model/check.ts';
+import { ALL_STATUSES, catalogue, listCatalogue, pageByNumber, writerToken } from '../../support/items.ts';
+import { assertPagesAreDisjointAndComplete, assertSortedBy } from '../../support/listAssertions.ts';
+
+export default defineCheck({
+  id: 'sorting.id-tiebreaker',
+  title: 'Items with equal titles are ordered by id ascending in both sort orders, so paging by title with size 1 neither repeats nor drops an item',
+  requirements: ['DEC-LIST-003'],
+  tags: ['sorting', 'decision'],
+  needs: ['write', 'full'],
+  writes: 'the run\'s shared catalogue (nine event groups with titles in equal pairs, tagged with the run id)',
+  run: async (ctx) => {
+    const cat = await catalogue(ctx);
+    for (const order of ['ASC', 'DESC'] as const) {
+      const { own, res } = await listCatalogue(ctx, cat, { sortField: 'title', sortOrder: order });
+      assertSortedBy(own, 'title', order, res, { tiebreaker: true });
+    }
+    const all = await listCatalogue(ctx, cat, { sortField: 'title', sortOrder: 'ASC' });
+    const pages = await pageByNumber(ctx, cat.collection, { lastupdated: cat.from, wfstatus: ALL_STATUSES, sortField: 'title', sortOrder: 'ASC' }, { size: 2, token: writerToken(ctx) });
+    assertPagesAreDisjointAndComplete(pages, all.own);
+  },
+});
