@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { BASE_PATH, createApp, type AppDeps } from './app.ts';
 import { SECOND, type Config } from './config.ts';
+import { startFeedScheduler } from './feeds/startFeedScheduler.ts';
 import type { Logger } from './logger.ts';
 import { sharedOntologyCache } from './items/sharedOntologyCache.ts';
 import { createMemoryStore } from './ratelimit/memoryStore.ts';
@@ -93,6 +94,8 @@ export async function startBackgroundServices(ctx: ServiceContext): Promise<void
   const { worker } = webhookServicesOf(ctx);
   worker.start();
   ctx.lifecycle.onStop('webhook worker', () => worker.stop());
+  // Feed imports write outbox events like any other write (FEED-008, HOOK-002).
+  startFeedScheduler({ ...ctx, recordItemChange: webhookServicesOf(ctx).recordItemChange });
 }
 
 export interface RunningService {
