@@ -20,7 +20,8 @@ const HELP = `Usage: npm run bench -- [options]
   --pglite memory|disk            PGlite in memory or in a temporary directory (default: disk, as npm start)
   --no-mock                       skip the Prism comparison
   --no-extras                     skip the webhooks, images and client benches
-  --cpu-prof                      write a CPU profile of each service process to reports/bench/profiles/
+  --cpu-prof                      write a CPU profile of the service process per phase to reports/bench/profiles/
+                                  (open in Chrome DevTools; profiling slows the figures down)
   --out DIR                       where the JSON report goes (default reports/bench)
   --database-url URL              PostgreSQL server (default $BENCH_DATABASE_URL, $TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/test);
                                   the bench works in a fresh schema and drops it afterwards`;

@@ -109,10 +109,9 @@ export interface LoadResult {
   connections: number;
 }
 
-/** autocannon against one URL (a short warm-up first, not counted). */
-export async function loadTest(url: string, options: { token: string; connections: number; durationS: number; warmupS: number }): Promise<LoadResult> {
+/** autocannon against one URL for `durationS` seconds. */
+export async function loadTest(url: string, options: { token: string; connections: number; durationS: number }): Promise<LoadResult> {
   const base = { url, connections: options.connections, headers: { authorization: `Bearer ${options.token}`, accept: 'application/json' } };
-  if (options.warmupS > 0) await autocannon({ ...base, duration: options.warmupS });
   const result = await autocannon({ ...base, duration: options.durationS });
   return {
     requestsPerSecond: result['2xx'] / result.duration,

@@ -1,6 +1,6 @@
 // The bench's printed table.
 
-import type { BenchReport, EngineReport, ExtraResult, TargetCheck } from './run.ts';
+import { webhookFigures, type BenchReport, type EngineReport, type ExtraResult, type TargetCheck } from './run.ts';
 
 const ENGINE_NAMES = { pglite: 'PGlite (embedded)', postgres: 'PostgreSQL' } as const;
 
@@ -25,27 +25,62 @@ function engineSection(e: EngineReport, report: BenchReport): string {
   const check = (name: string) => report.targets.find((t) => t.engine === e.engine && t.name === name);
   const { seed } = e;
   const mockRps = report.mock !== undefined && 'rps20' in report.mock ? report.mock.rps20.requestsPerSecond : undefined;
+  const cpuOf = (http: string, direct: string, unit: string): string => {
+    const h = e.phases[http]?.serviceCpuMsPerUnit, d = e.phases[direct]?.serviceCpuMsPerUnit;
+    if (h === undefined || d === undefined || Number.isNaN(h) || Number.isNaN(d)) return '';
+    return `${h.toFixed(1)} | ${d.toFixed(1)} ms/${unit}`;
+  };
   const rows: string[][] = [
-    ['GET /events?size=2000 p50 (sequential)', ms(e.page2000.http.p50), ms(e.page2000.direct.p50), times(e.page2000.ratioP50), mark(check('GET /events?size=2000 p50 vs direct'))],
-    ['GET /events?size=2000 p99', ms(e.page2000.http.p99), ms(e.page2000.direct.p99), times(e.page2000.ratioP99), ''],
+    ['GET /events?size=2000 p50 (sequential)', ms(e.page2000.http.p50), ms(e.page2000.direct.p50), times(e.page2000.ratioP50), cpuOf('page2000-http', 'page2000-direct', 'request'), mark(check('GET /events?size=2000 p50 vs direct'))],
+    ['GET /events?size=2000 p99', ms(e.page2000.http.p99), ms(e.page2000.direct.p99), times(e.page2000.ratioP99), '', ''],
     [`keyset backfill, size=${e.backfill.size} (${int(e.backfill.http.items)} items, ${e.backfill.http.pages} pages)`,
-      `${int(e.backfill.http.itemsPerSecond)} items/s`, `${int(e.backfill.direct.itemsPerSecond)} items/s`, times(e.backfill.ratio), mark(check('keyset backfill over HTTP'))],
+      `${int(e.backfill.http.itemsPerSecond)} items/s`, `${int(e.backfill.direct.itemsPerSecond)} items/s`, times(e.backfill.ratio), cpuOf('backfill-http', 'backfill-direct', '1000 items'), mark(check('keyset backfill over HTTP'))],
     [`GET /events?size=20, ${e.rps20.http.connections} connections, ${e.rps20.http.durationS.toFixed(0)} s`,
-      `${int(e.rps20.http.requestsPerSecond)} req/s`, `${int(e.rps20.direct.requestsPerSecond)} req/s`, times(1 / e.rps20.ratio), ''],
+      `${int(e.rps20.http.requestsPerSecond)} req/s`, `${int(e.rps20.direct.requestsPerSecond)} req/s`, times(1 / e.rps20.ratio), cpuOf('rps20-http', 'rps20-direct', 'request'), ''],
   ];
   if (mockRps !== undefined) {
-    rows.push(['  the same request, service ÷ Prism mock', `${int(e.rps20.http.requestsPerSecond)} ÷ ${int(mockRps)}`, '', times(e.rps20.http.requestsPerSecond / mockRps), mark(check('GET /events?size=20 req/s vs Prism mock'))]);
+    rows.push(['  the same request, service ÷ Prism mock', `${int(e.rps20.http.requestsPerSecond)} ÷ ${int(mockRps)}`, '', times(e.rps20.http.requestsPerSecond / mockRps), '', mark(check('GET /events?size=20 req/s vs Prism mock'))]);
   }
-  for (const [label, extra] of [['webhooks', e.webhooks], ['client backfill', e.client]] as const) {
-    if (extra !== undefined) rows.push(...extraRows(label, extra));
-  }
+  if (e.client !== undefined) rows.push(...clientRows(e));
+  if (e.webhooks !== undefined) rows.push(...webhookRows(e, check));
   const header = `${ENGINE_NAMES[e.engine]}: ${e.location}. Seeded ${int(seed.items)} items in ${(seed.ms / 1000).toFixed(1)} s ` +
     `(${int(seed.itemsPerSecond)} items/s, bulk insert with the item stamp rule; doc ${bytes(seed.avgDocBytes)} on average; load average before: ${e.loadavgBefore.join(' ')})`;
   const cpu = e.rps20.cpu;
   const cpuLine = `CPU during the size=20 autocannon run: service process ${cpu.service ?? '?'}% of one core, load generator (autocannon, this process) ${cpu.loadGenerator}%, ` +
     `whole machine ${cpu.machineBusy ?? '?'}% busy (PostgreSQL's own processes are in the machine figure).`;
   const pageLine = `Page sizes: size=2000 body ${bytes(e.page2000.http.bytes)} over HTTP, ${bytes(e.page2000.direct.bytes)} direct; backfill moved ${bytes(e.backfill.http.bytes)}, client-side JSON.parse ${ms(e.backfill.http.parseMs)} of ${ms(e.backfill.http.ms)}.`;
-  return `${header}\n${table(rows, ['measure', 'HTTP', 'direct', 'HTTP cost', 'target'])}\n${cpuLine}\n${pageLine}`;
+  return `${header}\n${table(rows.map((r) => (r.length === 5 ? [...r.slice(0, 4), '', r[4]!] : r)), ['measure', 'HTTP', 'direct', 'HTTP cost', 'service CPU, HTTP | direct', 'target'])}\n${cpuLine}\n${pageLine}`;
+}
+
+function clientRows(e: EngineReport): string[][] {
+  const r = e.client?.result as { itemsPerSecond?: number; items?: number; store?: string; size?: number; throttledWaits?: number } | undefined;
+  if (e.client?.ok !== true || typeof r?.itemsPerSecond !== 'number') return extraRows('client backfill', e.client!);
+  return [[`client backfill through the typed client (${r.store} mirror, size=${r.size}, ${int(r.items ?? 0)} items)`,
+    `${int(r.itemsPerSecond)} items/s`, '', '',
+    `beside the bench's own HTTP backfill: ${int(e.backfill.http.itemsPerSecond)} items/s (client ÷ bench ${times(r.itemsPerSecond / e.backfill.http.itemsPerSecond)})`]];
+}
+
+function webhookRows(e: EngineReport, check: (name: string) => TargetCheck | undefined): string[][] {
+  const w = webhookFigures(e.webhooks);
+  if (w === undefined) return extraRows('webhooks', e.webhooks!);
+  return [
+    [`webhooks: write→receipt p50 (${int(w.writes)} writes, streaming)`, ms(w.p50), '', '', mark(check('webhooks write→receipt p50'))],
+    ['webhooks: write→receipt p99', ms(w.p99), '', '', ''],
+    ['webhooks: deliveries while writing', `${int(w.streamingItemsPerSecond)} items/s`, `${int(w.streamingPostsPerSecond)} POSTs/s`, '', ''],
+    ['webhooks: deliveries draining a queued backlog', `${int(w.drainItemsPerSecond)} items/s`, `${int(w.drainPostsPerSecond)} POSTs/s`, '', mark(check('webhook deliveries/s (drain of queued changes)'))],
+  ];
+}
+
+function imageRows(extra: ExtraResult): string[][] {
+  type Phase = { requestsPerSecond: number; latencyMs: { p50: number; p99: number }; requests: number };
+  const r = extra.result as { cold?: Phase; cached?: Phase; revalidated?: Phase; concurrency?: number; source?: { width: number; height: number } } | undefined;
+  if (!extra.ok || r?.cold === undefined || r.cached === undefined || r.revalidated === undefined) return extraRows('images', extra);
+  const row = (label: string, p: Phase) => [label, `${int(p.requestsPerSecond)} req/s`, `p50 ${ms(p.latencyMs.p50)}`, `p99 ${ms(p.latencyMs.p99)}`, `${int(p.requests)} requests`];
+  return [
+    row(`resize, every request a new variant (${r.source?.width}×${r.source?.height} JPEG, ${r.concurrency} in flight)`, r.cold),
+    row('the same variant again (variant cache)', r.cached),
+    row('revalidation (If-None-Match → 304)', r.revalidated),
+  ];
 }
 
 /** Numeric fields of another component's result (two levels deep), one row each. */
@@ -84,12 +119,13 @@ export function formatReport(report: BenchReport): string {
       out.push(table([[
         `GET /events?size=20, ${m.rps20.connections} connections, ${m.rps20.durationS.toFixed(0)} s`, `${int(m.rps20.requestsPerSecond)} req/s`,
         `p50 ${m.rps20.latencyP50} ms, p99 ${m.rps20.latencyP99} ms`, `mock ${m.cpu.mock ?? '?'}%, generator ${m.cpu.loadGenerator}%`,
-      ]], ['measure', 'HTTP', 'latency', 'CPU (% of a core)']));
+        Number.isNaN(m.mockCpuMsPerRequest) ? '' : `${m.mockCpuMsPerRequest.toFixed(2)} ms/request`,
+      ]], ['measure', 'HTTP', 'latency', 'CPU (% of a core)', 'Prism CPU']));
     } else {
       out.push(`Prism mock: failed (${report.mock.error})`);
     }
   }
-  if (report.images !== undefined) out.push('', table(extraRows('images', report.images), ['measure', 'value', '', '', '']));
+  if (report.images !== undefined) out.push('', 'Images (scripts/bench/images.ts: the app on PGlite in memory, files on disk):', table(imageRows(report.images), ['measure', 'HTTP', 'latency', '', '']));
   if (report.missing.length > 0) out.push('', `Not run (module or export not present yet): ${report.missing.join('; ')}.`);
   out.push('', 'Targets (set for PostgreSQL; PGlite shown for information):');
   for (const t of report.targets) out.push(`  ${t.met ? '✓' : '✗'} [${t.engine}${t.informative ? ', info' : ''}] ${t.name}: ${t.measured} (target ${t.target})`);

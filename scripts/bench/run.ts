@@ -14,7 +14,7 @@ import { httpBackfill, loadTest, sequentialLatency, type LoadResult } from './ht
 import type {
   BackfillResult, DirectBackfillParams, DirectListParams, DirectRpsParams, Engine, InitParams, InitResult, RpsResult,
 } from './protocol.ts';
-import { CpuMeter, type LatencySummary } from './stats.ts';
+import { CpuMeter, processCpuMs, type LatencySummary } from './stats.ts';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -38,7 +38,7 @@ export interface BenchOptions {
   pgliteStorage: 'memory' | 'disk';
   /** Directory of the JSON report; undefined: none written. */
   outDir: string | undefined;
-  /** Write a CPU profile of each service process (node --cpu-prof) into this directory. */
+  /** Write a CPU profile of the service process per phase into this directory (profiling slows the figures). */
   cpuProfileDir: string | undefined;
   log: (line: string) => void;
 }
@@ -54,6 +54,8 @@ export const SYNC_STATUSES = ['approved', 'archived', 'deleted'] as const;
 export const ALL_COLLECTIONS: readonly Collection[] = ['events', 'locations', 'routes', 'venues', 'eventgroups'];
 /** Targets (on PostgreSQL, issue 3): page within 1.5× of direct; backfill ≥ 20,000 items/s; service rps ≥ mock rps. */
 export const TARGETS = { pageRatioMax: 1.5, backfillItemsPerSecondMin: 20_000, serviceOverMockMin: 1 } as const;
+/** Targets of the webhooks (issue 4, on PostgreSQL): write→receipt p50 ≤ 200 ms, ≥ 500 deliveries/s. */
+export const WEBHOOK_TARGETS = { p50MsMax: 200, deliveriesPerSecondMin: 500 } as const;
 
 export interface EngineReport {
   engine: Engine;
@@ -65,8 +67,22 @@ export interface EngineReport {
   page2000: { http: LatencySummary & { bytes: number }; direct: LatencySummary & { bytes: number }; ratioP50: number; ratioP99: number; iterations: number };
   backfill: { http: BackfillResult & { parseMs: number }; direct: BackfillResult; ratio: number; size: number; wfstatus: readonly string[]; collections: readonly string[] };
   rps20: { http: LoadResult; direct: RpsResult; ratio: number; cpu: Record<string, number> };
+  /** CPU time per measured phase; units: requests (page2000, rps20) or thousands of items (backfill). */
+  phases: Record<string, PhaseCpu>;
   client?: ExtraResult;
   webhooks?: ExtraResult;
+}
+
+export interface PhaseCpu {
+  wallMs: number;
+  /** CPU time of the service process (user + system), from /proc; NaN where unavailable. */
+  serviceCpuMs: number;
+  /** CPU time of the bench process (the load generator; idle during direct phases). */
+  generatorCpuMs: number;
+  units: number;
+  serviceCpuMsPerUnit: number;
+  /** Percent of one core per process, and the machine's busy percent. */
+  shares: Record<string, number>;
 }
 
 export interface ExtraResult {
@@ -83,6 +99,8 @@ export interface MockReport {
   startMs: number;
   rps20: LoadResult;
   cpu: Record<string, number>;
+  /** CPU time of the Prism process per request. */
+  mockCpuMsPerRequest: number;
 }
 
 export interface BenchReport {
@@ -114,11 +132,11 @@ class ServiceProcess {
   private next = 1;
   private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
 
-  constructor(cpuProfileDir: string | undefined) {
+  constructor() {
     const script = fileURLToPath(new URL('./service.ts', import.meta.url));
     this.child = fork(script, [], {
       execPath: process.execPath,
-      execArgv: cpuProfileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', cpuProfileDir],
+      execArgv: [],
       env: { ...process.env, BENCH_SERVICE_CHILD: '1' },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
@@ -139,7 +157,8 @@ class ServiceProcess {
   call<T>(cmd: 'directList', params: DirectListParams): Promise<T>;
   call<T>(cmd: 'directBackfill', params: DirectBackfillParams): Promise<T>;
   call<T>(cmd: 'directRps', params: DirectRpsParams): Promise<T>;
-  call<T>(cmd: 'close'): Promise<T>;
+  call<T>(cmd: 'close' | 'profileStart'): Promise<T>;
+  call<T>(cmd: 'profileStop', params: { file: string }): Promise<T>;
   call<T>(cmd: string, params?: unknown): Promise<T> {
     const id = this.next++;
     return new Promise<T>((resolve, reject) => {
@@ -167,46 +186,83 @@ async function runEngine(engine: Engine, options: BenchOptions, report: BenchRep
   const { log } = options;
   const loadavgBefore = os.loadavg().map((n) => Math.round(n * 100) / 100);
   log(`\n[${engine}] starting the service process; seeding ${options.items.toLocaleString('en')} items…`);
-  const service = new ServiceProcess(options.cpuProfileDir);
+  const service = new ServiceProcess();
+  // Every measured phase: the CPU time of the service process and of this one (the load generator)
+  // beside the wall time, so that figures taken on a busy machine can still be compared per
+  // operation; with a profile directory also one CPU profile of the service process per phase.
+  const phases: Record<string, PhaseCpu> = {};
+  const phase = async <T>(name: string, units: (value: T) => number, fn: () => Promise<T>): Promise<T> => {
+    if (options.cpuProfileDir !== undefined) await service.call('profileStart');
+    const pid = service.child.pid!;
+    const serviceBefore = processCpuMs(pid);
+    const meter = new CpuMeter({ service: pid });
+    const selfBefore = process.cpuUsage();
+    const started = performance.now();
+    let value: T;
+    try {
+      value = await fn();
+    } finally {
+      if (options.cpuProfileDir !== undefined) {
+        const file = await service.call<string>('profileStop', { file: path.join(options.cpuProfileDir, `${engine}-${name}.cpuprofile`) });
+        log(`[${engine}] profile of ${name}: ${file}`);
+      }
+    }
+    const wallMs = performance.now() - started;
+    const self = process.cpuUsage(selfBefore);
+    const serviceAfter = processCpuMs(pid);
+    const serviceCpuMs = serviceBefore === undefined || serviceAfter === undefined ? Number.NaN : serviceAfter - serviceBefore;
+    const n = units(value);
+    phases[name] = { wallMs, serviceCpuMs, generatorCpuMs: (self.user + self.system) / 1000, units: n, serviceCpuMsPerUnit: serviceCpuMs / n, shares: meter.stop() };
+    return value;
+  };
+
   try {
     const init = await service.call<InitResult>('init', {
       engine, items: options.items, databaseUrl: options.databaseUrl, pgliteStorage: options.pgliteStorage,
     });
     log(`[${engine}] seeded ${init.seed.items} items in ${(init.seed.ms / 1000).toFixed(1)} s (${Math.round(init.seed.itemsPerSecond)} items/s); serving ${init.baseUrl}`);
 
-    // 2. The 2000-item page, sequentially: HTTP, then the same work directly.
+    // 2. The 2000-item page, sequentially: HTTP, then the same work directly (warm-ups not measured).
+    const pageUrl = `${init.baseUrl}/events?size=2000`;
     const pageQuery = { size: 2000 };
-    const httpPage = await sequentialLatency(`${init.baseUrl}/events?size=2000`, init.token, { iterations: options.latencyIterations, warmup: options.latencyWarmup });
-    const directPage = await service.call<LatencySummary & { bytes: number }>('directList', { collection: 'events', query: pageQuery, iterations: options.latencyIterations, warmup: options.latencyWarmup });
+    await sequentialLatency(pageUrl, init.token, { iterations: options.latencyWarmup, warmup: 0 });
+    const httpPage = await phase('page2000-http', (r) => r.n, () => sequentialLatency(pageUrl, init.token, { iterations: options.latencyIterations, warmup: 0 }));
+    await service.call('directList', { collection: 'events', query: pageQuery, iterations: options.latencyWarmup, warmup: 0 });
+    const directPage = await phase('page2000-direct', (r) => r.n, () => service.call<LatencySummary & { bytes: number }>('directList', { collection: 'events', query: pageQuery, iterations: options.latencyIterations, warmup: 0 }));
     log(`[${engine}] GET /events?size=2000 p50 ${httpPage.p50.toFixed(1)} ms (direct ${directPage.p50.toFixed(1)} ms)`);
 
-    // 3. Full keyset backfill of every collection.
+    // 3. Full keyset backfill of every collection (units: thousands of items).
     const backfillParams = { collections: ALL_COLLECTIONS, size: options.backfillSize, wfstatus: SYNC_STATUSES };
-    const httpSync = await httpBackfill(init.baseUrl, init.token, backfillParams);
-    const directSync = await service.call<BackfillResult>('directBackfill', backfillParams);
+    const httpSync = await phase('backfill-http', (r) => r.items / 1000, () => httpBackfill(init.baseUrl, init.token, backfillParams));
+    const directSync = await phase('backfill-direct', (r) => r.items / 1000, () => service.call<BackfillResult>('directBackfill', backfillParams));
     if (httpSync.items !== directSync.items) throw new Error(`[${engine}] backfill over HTTP saw ${httpSync.items} items, directly ${directSync.items}`);
     log(`[${engine}] backfill ${httpSync.items} items: ${Math.round(httpSync.itemsPerSecond)} items/s (direct ${Math.round(directSync.itemsPerSecond)} items/s)`);
 
     // 4. Requests/s of the 20-item page: autocannon, then the same concurrency directly.
-    const meter = new CpuMeter({ service: service.child.pid });
-    const http20 = await loadTest(`${init.baseUrl}/events?size=20`, { token: init.token, connections: options.connections, durationS: options.durationS, warmupS: options.warmupS });
-    const cpu = meter.stop();
+    const url20 = `${init.baseUrl}/events?size=20`;
+    const load = { token: init.token, connections: options.connections };
+    if (options.warmupS > 0) await loadTest(url20, { ...load, durationS: options.warmupS });
+    const http20 = await phase('rps20-http', (r) => r.requests, () => loadTest(url20, { ...load, durationS: options.durationS }));
     if (http20.non2xx > 0 || http20.errors > 0) throw new Error(`[${engine}] autocannon: ${http20.non2xx} non-2xx answers, ${http20.errors} errors`);
-    const direct20 = await service.call<RpsResult>('directRps', {
-      collection: 'events', query: { size: 20 }, concurrency: options.connections, durationMs: options.durationS * 1000, warmupMs: options.warmupS * 1000,
-    });
+    const rpsParams = { collection: 'events' as const, query: { size: 20 }, concurrency: options.connections, warmupMs: 0 };
+    if (options.warmupS > 0) await service.call('directRps', { ...rpsParams, durationMs: options.warmupS * 1000 });
+    const direct20 = await phase('rps20-direct', (r) => r.requests, () => service.call<RpsResult>('directRps', { ...rpsParams, durationMs: options.durationS * 1000 }));
     log(`[${engine}] GET /events?size=20 ${Math.round(http20.requestsPerSecond)} req/s (direct ${Math.round(direct20.requestsPerSecond)}/s)`);
+    const cpu = phases['rps20-http']!.shares;
 
     const result: EngineReport = {
       engine, location: init.location, openMs: init.openMs, migrateMs: init.migrateMs, seed: init.seed, loadavgBefore,
       page2000: { http: httpPage, direct: directPage, ratioP50: httpPage.p50 / directPage.p50, ratioP99: httpPage.p99 / directPage.p99, iterations: options.latencyIterations },
       backfill: { http: httpSync, direct: directSync, ratio: directSync.itemsPerSecond / httpSync.itemsPerSecond, ...backfillParams },
       rps20: { http: http20, direct: direct20, ratio: http20.requestsPerSecond / direct20.requestsPerSecond, cpu },
+      phases,
     };
 
     // 5a. The client's backfill through the typed client, against this service (its issue asks for PostgreSQL).
     if (options.extras && engine === 'postgres') {
-      result.client = await runExtra(report, 'client', ['client/bench.ts'], 'runClientBench', { baseUrl: init.baseUrl, token: init.token }, log);
+      result.client = await runExtra(report, 'client', CLIENT_BENCH_FILES, 'runClientBench', {
+        baseUrl: init.baseUrl, token: init.token, size: options.backfillSize, print: prefixed(log, '[client] '),
+      }, log);
     }
     return result;
   } finally {
@@ -219,12 +275,19 @@ async function runMock(options: BenchOptions): Promise<MockReport> {
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   const prism = await startPrism({ port, args: flags });
   try {
-    const meter = new CpuMeter({ mock: prism.child.pid });
-    const rps20 = await loadTest(`${prism.url}/events?size=20`, { token: 'any-bearer-value', connections: options.connections, durationS: options.durationS, warmupS: options.warmupS });
+    const url = `${prism.url}/events?size=20`;
+    const load = { token: 'any-bearer-value', connections: options.connections };
+    if (options.warmupS > 0) await loadTest(url, { ...load, durationS: options.warmupS });
+    const pid = prism.child.pid;
+    const before = pid === undefined ? undefined : processCpuMs(pid);
+    const meter = new CpuMeter({ mock: pid });
+    const rps20 = await loadTest(url, { ...load, durationS: options.durationS });
     const cpu = meter.stop();
+    const after = pid === undefined ? undefined : processCpuMs(pid);
+    const mockCpuMsPerRequest = before === undefined || after === undefined ? Number.NaN : (after - before) / rps20.requests;
     if (rps20.non2xx > 0 || rps20.errors > 0) throw new Error(`Prism: ${rps20.non2xx} non-2xx answers, ${rps20.errors} errors`);
     options.log(`[mock] Prism GET /events?size=20 ${Math.round(rps20.requestsPerSecond)} req/s`);
-    return { flags: ['mock', 'generated/openapi.yaml', '-p', String(port), '-h', '127.0.0.1', ...flags], env: { SCARF_ANALYTICS: 'false' }, startMs: prism.firstAnswerMs, rps20, cpu };
+    return { flags: ['mock', 'generated/openapi.yaml', '-p', String(port), '-h', '127.0.0.1', ...flags], env: { SCARF_ANALYTICS: 'false' }, startMs: prism.firstAnswerMs, rps20, cpu, mockCpuMsPerRequest };
   } finally {
     await prism.stop();
   }
@@ -256,6 +319,9 @@ async function runExtra(report: BenchReport, name: string, candidates: readonly 
 
 export const WEBHOOK_BENCH_FILES = ['scripts/bench/webhooks.ts', 'reference-impl/src/webhooks/bench.ts'];
 export const IMAGE_BENCH_FILES = ['scripts/bench/images.ts'];
+export const CLIENT_BENCH_FILES = ['client/bench.ts'];
+
+const prefixed = (log: (line: string) => void, prefix: string) => (line: string) => log(`${prefix}${line}`);
 
 export async function runBench(options: BenchOptions): Promise<BenchReport> {
   const { log } = options;
@@ -280,7 +346,9 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
   for (const engine of options.engines) {
     report.engines[engine] = await runEngine(engine, options, report);
     if (options.extras) {
-      const webhooks = await runExtra(report, `webhooks (${engine})`, WEBHOOK_BENCH_FILES, 'runWebhookBench', { engine }, log);
+      const webhooks = await runExtra(report, `webhooks (${engine})`, WEBHOOK_BENCH_FILES, 'runWebhookBench', {
+        engine, databaseUrl: options.databaseUrl, ...(options.quick ? { writes: 40 } : {}), print: prefixed(log, `[webhooks ${engine}] `),
+      }, log);
       if (webhooks !== undefined) report.engines[engine]!.webhooks = webhooks;
     }
   }
@@ -293,7 +361,9 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
     }
   }
   if (options.extras) {
-    report.images = await runExtra(report, 'images', IMAGE_BENCH_FILES, 'runImageBench', undefined, log);
+    report.images = await runExtra(report, 'images', IMAGE_BENCH_FILES, 'runImageBench', {
+      ...(options.quick ? { coldRequests: 6, seconds: 0.5 } : {}), print: prefixed(log, '[images] '),
+    }, log);
   }
   report.targets = checkTargets(report);
   report.finishedAt = new Date().toISOString();
@@ -320,6 +390,17 @@ export function checkTargets(report: BenchReport): TargetCheck[] {
       engine, informative, name: 'keyset backfill over HTTP', target: `≥ ${TARGETS.backfillItemsPerSecondMin.toLocaleString('en')} items/s`,
       measured: `${Math.round(e.backfill.http.itemsPerSecond).toLocaleString('en')} items/s`, met: e.backfill.http.itemsPerSecond >= TARGETS.backfillItemsPerSecondMin,
     });
+    const hooks = webhookFigures(e.webhooks);
+    if (hooks !== undefined) {
+      checks.push({
+        engine, informative, name: 'webhooks write→receipt p50', target: `≤ ${WEBHOOK_TARGETS.p50MsMax} ms`,
+        measured: `${hooks.p50} ms`, met: hooks.p50 <= WEBHOOK_TARGETS.p50MsMax,
+      });
+      checks.push({
+        engine, informative, name: 'webhook deliveries/s (drain of queued changes)', target: `≥ ${WEBHOOK_TARGETS.deliveriesPerSecondMin}/s`,
+        measured: `${Math.round(hooks.drainItemsPerSecond)}/s`, met: hooks.drainItemsPerSecond >= WEBHOOK_TARGETS.deliveriesPerSecondMin,
+      });
+    }
     if (mockRps !== undefined) {
       checks.push({
         engine, informative, name: 'GET /events?size=20 req/s vs Prism mock', target: '≥ 1× mock',
@@ -328,4 +409,22 @@ export function checkTargets(report: BenchReport): TargetCheck[] {
     }
   }
   return checks;
+}
+
+export interface WebhookFigures {
+  p50: number; p99: number; streamingItemsPerSecond: number; streamingPostsPerSecond: number;
+  drainItemsPerSecond: number; drainPostsPerSecond: number; writes: number;
+}
+
+/** The figures of runWebhookBench's result (scripts/bench/webhooks.ts), when it has that shape. */
+export function webhookFigures(extra: ExtraResult | undefined): WebhookFigures | undefined {
+  if (extra?.ok !== true) return undefined;
+  const r = extra.result as { writes?: number; streaming?: { latencyMs?: { p50?: number; p99?: number }; itemsPerSecond?: number; postsPerSecond?: number }; drain?: { itemsPerSecond?: number; postsPerSecond?: number } };
+  const p50 = r?.streaming?.latencyMs?.p50, p99 = r?.streaming?.latencyMs?.p99;
+  if (typeof p50 !== 'number' || typeof p99 !== 'number' || typeof r.drain?.itemsPerSecond !== 'number') return undefined;
+  return {
+    p50, p99, writes: r.writes ?? Number.NaN,
+    streamingItemsPerSecond: r.streaming?.itemsPerSecond ?? Number.NaN, streamingPostsPerSecond: r.streaming?.postsPerSecond ?? Number.NaN,
+    drainItemsPerSecond: r.drain.itemsPerSecond, drainPostsPerSecond: r.drain.postsPerSecond ?? Number.NaN,
+  };
 }

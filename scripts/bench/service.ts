@@ -5,6 +5,8 @@
 // JSON.stringify. The load generator runs in the parent, so it never shares this event loop.
 
 import { randomBytes } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +33,8 @@ type Command =
   | { cmd: 'directBackfill'; params: DirectBackfillParams }
   | { cmd: 'directRps'; params: DirectRpsParams }
   | { cmd: 'cpu' }
+  | { cmd: 'profileStart' }
+  | { cmd: 'profileStop'; params: { file: string } }
   | { cmd: 'close' };
 
 interface State {
@@ -41,6 +45,7 @@ interface State {
 }
 
 let state: State | undefined;
+let profiler: Session | undefined;
 
 const mustState = (): State => {
   if (state === undefined) throw new Error('service not initialised');
@@ -186,6 +191,22 @@ async function handle(command: Command): Promise<unknown> {
     case 'cpu': {
       const usage = process.cpuUsage();
       return { cpuMs: (usage.user + usage.system) / 1000 };
+    }
+    case 'profileStart': {
+      profiler ??= new Session();
+      profiler.connect();
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.setSamplingInterval', { interval: 200 });
+      await profiler.post('Profiler.start');
+      return null;
+    }
+    case 'profileStop': {
+      if (profiler === undefined) throw new Error('no profile running');
+      const { profile } = await profiler.post('Profiler.stop');
+      profiler.disconnect();
+      profiler = undefined;
+      await writeFile(command.params.file, JSON.stringify(profile));
+      return command.params.file;
     }
     case 'close': {
       await state?.cleanup();
