@@ -16,6 +16,7 @@ import type { SyncCommand } from './args.ts';
 export interface CollectionResult {
   collection: Collection;
   ok: boolean;
+  /** Distinct items received (a page's repeat of the previous page's last item is not counted). */
   fetched: number;
   upserted: number;
   removed: number;
@@ -101,8 +102,9 @@ export async function openMirror(command: SyncCommand, deps: MirrorDeps = {}): P
         size: command.size,
         signal,
         onProgress: (p) => {
-          Object.assign(result, { fetched: p.fetched, upserted: p.upserted, removed: p.removed, skipped: p.skipped, pages: p.pages });
-          hooks.onProgress?.(p);
+          // Distinct items: the boundary repeats of the inclusive bound within this run are left out.
+          Object.assign(result, { fetched: p.fetched - p.repeated, upserted: p.upserted, removed: p.removed, skipped: p.skipped, pages: p.pages });
+          hooks.onProgress?.({ ...p, fetched: result.fetched });
         },
       });
       result.mark = summary.mark ?? null;

@@ -37,6 +37,8 @@ export function createProgress(stream: ProgressStream, collections: readonly Col
   let drawn = 0;
   let frame = 0;
   let lastDraw = 0;
+  // Keeps the spinner turning while a slow page loads; unref'd, so it never holds the process.
+  let ticker: ReturnType<typeof setInterval> | undefined;
 
   const body = (line: Line): string => {
     const p = line.progress;
@@ -80,6 +82,7 @@ export function createProgress(stream: ProgressStream, collections: readonly Col
   return {
     onStart(collection, phase, from) {
       lines.get(collection)!.state = phase;
+      if (tty) ticker ??= setInterval(() => redraw(false), 150).unref();
       if (tty) redraw(true);
       else stream.write(`${collection}: ${phase === 'reconcile' ? 'reconciling' : from === undefined ? 'full backfill' : `changes since ${from}`}\n`);
     },
@@ -100,6 +103,8 @@ export function createProgress(stream: ProgressStream, collections: readonly Col
       update(result.collection, true);
     },
     finish() {
+      clearInterval(ticker);
+      ticker = undefined;
       if (tty) redraw(true);
     },
   };
