@@ -1,0 +1,119 @@
+// Assets for the checks: tiny images made in memory and uploaded as multipart/form-data
+// (DEC-ASSET-001: one `file` part, optional `title` and `description`). The interface has no
+// asset delete, so uploads stay on the target: keep them few and small (a few hundred bytes),
+// named with the run id.
+
+import sharp from 'sharp';
+import type { HttpResponse, TokenChoice } from '../http/httpClient.ts';
+import { CheckFailure } from '../model/failure.ts';
+import type { CheckContext } from '../runtime/context.ts';
+import { writerToken } from './items.ts';
+
+export interface Asset {
+  id: string;
+  filename?: string;
+  mimetype?: string;
+  size?: number;
+  width?: number;
+  height?: number;
+  url?: string;
+  created?: string;
+  modified?: string;
+  title?: string;
+  description?: string;
+  [member: string]: unknown;
+}
+
+export interface AssetPage {
+  size: number;
+  page: number;
+  hits: number;
+  results: Asset[];
+}
+
+/** A PNG of one colour; the colour makes files of equal dimensions differ in content. */
+export async function png(width: number, height: number, colour: { r: number; g: number; b: number } = { r: 200, g: 30, b: 60 }): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: colour } }).png().toBuffer();
+}
+
+export async function jpeg(width: number, height: number): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: { r: 20, g: 120, b: 200 } } }).jpeg({ quality: 80 }).toBuffer();
+}
+
+/** Width, height and format of image bytes, or undefined when they are not an image. */
+export async function imageInfo(bytes: Buffer): Promise<{ width: number; height: number; format: string } | undefined> {
+  try {
+    const meta = await sharp(bytes).metadata();
+    return meta.width && meta.height && meta.format ? { width: meta.width, height: meta.height, format: meta.format } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface Part {
+  name: string;
+  data: Buffer | string;
+  filename?: string;
+  contentType?: string;
+}
+
+/** A multipart/form-data body. */
+export function multipart(parts: readonly Part[]): { body: Buffer; contentType: string } {
+  const boundary = `----content-conformance-${Math.random().toString(36).slice(2)}`;
+  const chunks: Buffer[] = [];
+  for (const part of parts) {
+    const disposition = `form-data; name="${part.name}"${part.filename === undefined ? '' : `; filename="${part.filename.replace(/"/g, '')}"`}`;
+    const head = [`--${boundary}`, `Content-Disposition: ${disposition}`, ...(part.contentType ? [`Content-Type: ${part.contentType}`] : []), '', ''].join('\r\n');
+    chunks.push(Buffer.from(head), Buffer.isBuffer(part.data) ? part.data : Buffer.from(part.data), Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+export interface UploadOptions {
+  filename: string;
+  contentType?: string;
+  title?: string;
+  description?: string;
+  token?: TokenChoice;
+  timeoutMs?: number;
+}
+
+/** POST /assets; the answer is returned as is (validation deferred), for the check to judge. */
+export async function postAsset(ctx: CheckContext, bytes: Buffer, options: UploadOptions): Promise<HttpResponse> {
+  const parts: Part[] = [{ name: 'file', data: bytes, filename: options.filename, contentType: options.contentType ?? 'application/octet-stream' }];
+  if (options.title !== undefined) parts.push({ name: 'title', data: options.title });
+  if (options.description !== undefined) parts.push({ name: 'description', data: options.description });
+  const { body, contentType } = multipart(parts);
+  return ctx.http.post('/assets', { body, headers: { 'content-type': contentType }, token: options.token ?? writerToken(ctx), validate: 'defer', timeoutMs: options.timeoutMs });
+}
+
+/** Uploads and fails unless the target answers 2xx with an asset id (ASSET-006). */
+export async function uploadAsset(ctx: CheckContext, bytes: Buffer, options: UploadOptions & { requirements?: readonly string[] }): Promise<{ res: HttpResponse; asset: Asset }> {
+  const res = await postAsset(ctx, bytes, options);
+  if (res.status < 200 || res.status >= 300) {
+    throw new CheckFailure({ message: `POST /assets (${bytes.length} bytes, ${options.filename}) answered ${res.status}`, received: res.status, expected: '201 with the asset', pointer: 'status', requirements: options.requirements, exchanges: [res.exchange] });
+  }
+  const asset = res.body as Asset | undefined;
+  if (typeof asset?.id !== 'string') {
+    throw new CheckFailure({ message: 'POST /assets answered no asset id', received: res.text.slice(0, 300), expected: 'the asset with its id', pointer: '/id', requirements: options.requirements, exchanges: [res.exchange] });
+  }
+  res.assertConforms(options.requirements);
+  return { res, asset };
+}
+
+/** GET /assets with a query; fails unless 200 with a page object. */
+export async function listAssets(ctx: CheckContext, query: Record<string, string | number | undefined>, options: { token?: TokenChoice; requirements?: readonly string[] } = {}): Promise<{ res: HttpResponse; page: AssetPage }> {
+  const res = await ctx.http.get('/assets', { query, token: options.token ?? writerToken(ctx), validate: 'defer' });
+  const page = res.body as Partial<AssetPage> | undefined;
+  if (res.status !== 200 || !page || !Array.isArray(page.results)) {
+    throw new CheckFailure({ message: `GET /assets?${new URLSearchParams(query as Record<string, string>)} answered ${res.status} ${res.status === 200 ? 'without a results array' : ''}`, received: res.status === 200 ? res.text.slice(0, 200) : res.status, expected: '200 with {size, page, hits, results[]}', requirements: options.requirements, exchanges: [res.exchange] });
+  }
+  res.assertConforms(options.requirements);
+  return { res, page: page as AssetPage };
+}
+
+/** The asset's file path relative to the base URL (`/assets/<id>/<filename>`), from its url or its id. */
+export function filePath(asset: Asset, filename = asset.filename ?? 'file'): string {
+  return `/assets/${encodeURIComponent(asset.id)}/${encodeURIComponent(filename)}`;
+}
