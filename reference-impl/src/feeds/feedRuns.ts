@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { MINUTE, SECOND } from '../config.ts';
 import type { ItemWriteDeps } from '../items/writeItem.ts';
 import type { Db } from '../storage/db.ts';
+import { getOrganisationOntologyVersions } from '../storage/dictionary/getOrganisationOntologyVersions.ts';
 import { isUniqueViolation } from '../storage/errors.ts';
 import { failStaleFeedRun } from '../storage/feeds/failStaleFeedRun.ts';
 import { emptyFeedRunReport, ONE_RUNNING_RUN_CONSTRAINT, type FeedRunReport, type FeedRunTrigger, type StoredFeedRun } from '../storage/feeds/feedRunRow.ts';
@@ -35,6 +36,9 @@ export class FeedRunInProgressError extends Error {
     this.runId = runId;
   }
 }
+
+/** A feed whose configuration does not fit the store (its organisation is unknown or another account's). */
+class FeedSetupError extends Error {}
 
 export interface FeedRunsDeps {
   db: Db;
@@ -96,6 +100,7 @@ export function createFeedRuns(deps: FeedRunsDeps): FeedRuns {
     const heartbeat = setInterval(() => void progress(true).catch(() => {}), HEARTBEAT_EVERY);
     heartbeat.unref();
     try {
+      await assertOwner(feed);
       const collected = await collectEntries(feed, scope, fetchFor(feed));
       report.fetched = collected.entries.length;
       if (collected.notFound !== undefined) report.errors.push({ externalId: collected.notFound, message: `no entry with id ${collected.notFound.slice(feed.name.length + 1)} in the feed${scope.feedInfoId === undefined ? '' : ` (sub-feed ${scope.feedInfoId})`}` });
@@ -104,7 +109,7 @@ export function createFeedRuns(deps: FeedRunsDeps): FeedRuns {
       await importEntries({ db: deps.db, itemWrites: deps.itemWrites, validate }, { feed, entries: collected.entries, report, onProgress: progress });
     } catch (error) {
       status = 'failed';
-      if (error instanceof FeedFetchError) {
+      if (error instanceof FeedFetchError || error instanceof FeedSetupError) {
         report.errors.push({ message: error.message.slice(0, 2000) });
       } else {
         deps.logger.error({ err: error, feedId: feed.id, runId: run.runId }, 'feed run stopped by an unexpected error');
@@ -119,6 +124,15 @@ export function createFeedRuns(deps: FeedRunsDeps): FeedRuns {
     } catch (error) {
       deps.logger.error({ err: error, feedId: feed.id, runId: run.runId }, 'feed run could not record its end');
       return { ...run, status, report, finishedAt: at() };
+    }
+  }
+
+  // Checked per run, not at start: accounts and organisations are data and may change.
+  async function assertOwner(feed: FeedDefinition): Promise<void> {
+    const owner = (await getOrganisationOntologyVersions(deps.db, { userorganisations: [feed.userorganisation] })).get(feed.userorganisation);
+    if (owner === undefined) throw new FeedSetupError(`the feed's userorganisation ${feed.userorganisation} is not a known organisation; nothing was fetched`);
+    if (owner.accountId !== feed.accountId) {
+      throw new FeedSetupError(`the feed's userorganisation ${feed.userorganisation} belongs to account ${owner.accountId}, not to the feed's account ${feed.accountId}; nothing was fetched`);
     }
   }
 

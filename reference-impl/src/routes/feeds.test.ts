@@ -15,7 +15,7 @@ import type { ItemChange } from '../webhooks/itemChange.ts';
 
 const FEED_IDS = [
   'new', 'overwrite', 'approved', 'rejected', 'size', 'subfeeds', 'external', 'unchanged', 'categories',
-  'async', 'busy', 'broken', 'shape', 'down', 'invalid', 'scope',
+  'async', 'busy', 'broken', 'shape', 'down', 'invalid', 'scope', 'orphan', 'misowned',
 ] as const;
 type FeedId = (typeof FEED_IDS)[number];
 
@@ -62,7 +62,7 @@ describeEachEngine('inbound feeds', (ctx) => {
     superAdmin = await superAdminToken(ctx.db, other.accountId);
     externalAdmin = (await createTestToken(ctx.db, { accountId: account.accountId, roles: ['ROLE_EXTERNAL_USER'] })).token;
     feedsFile = writeFeedsFile(FEED_IDS.map((id) => ({
-      id, name: name(id), accountId: account.accountId, userorganisation: account.organisations[0], url: partner.url(`/${id}.json`),
+      id, name: name(id), accountId: id === 'misowned' ? other.accountId : account.accountId, userorganisation: id === 'orphan' ? 'no-such-organisation' : account.organisations[0], url: partner.url(`/${id}.json`),
       ...(id === 'subfeeds' ? { subFeeds: [{ feedInfoId: 'musea' }, { feedInfoId: 'theater' }, { feedInfoId: 'festivals', url: partner.url('/subfeeds-festivals.json') }] } : {}),
     })), partner.cert);
     app = await startTestApp(ctx.db, {
@@ -366,6 +366,23 @@ describeEachEngine('inbound feeds', (ctx) => {
       expect(answer.body.errors).toEqual([{ message: expect.stringMatching(/^fetching https:\/\/127\.0\.0\.1:\d+\/down\.json failed: status 502$/) }]);
       const started = await run('down', '');
       expect((await runUntilDone('down', started.body.runId)).status).toBe('failed');
+    });
+  });
+
+  describe('feed configuration', () => {
+    it('when the feed\'s organisation is not known to the store, then the run fails before fetching, saying so', async () => {
+      serve('orphan', [entry('o1')]);
+      const requested = partner.requests.length;
+      const answer = await run('orphan', 'size=1');
+      expect(answer.body).toMatchObject({ status: 'failed', fetched: 0 });
+      expect(answer.body.errors).toEqual([{ message: 'the feed\'s userorganisation no-such-organisation is not a known organisation; nothing was fetched' }]);
+      expect(partner.requests.length).toBe(requested);
+    });
+
+    it('when the feed\'s organisation belongs to another account than the feed, then the run fails before fetching', async () => {
+      const answer = await run('misowned', 'size=1', other.admin);
+      expect(answer.body).toMatchObject({ status: 'failed', fetched: 0 });
+      expect(answer.body.errors[0]!.message).toBe(`the feed's userorganisation ${account.organisations[0]} belongs to account ${account.accountId}, not to the feed's account ${other.accountId}; nothing was fetched`);
     });
   });
 
