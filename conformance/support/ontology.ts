@@ -1,0 +1,87 @@
+// Ontology helpers for checks: pick usable type nodes and properties from an account's
+// ontologies, and the labels an item's types and categories must get from them.
+
+import type { Exchange } from '../http/exchange.ts';
+import { CheckFailure } from '../model/failure.ts';
+import type { Ontologies, PropertyNode, TypeNode } from './items.ts';
+import { propertyNodes, typeNodes } from './items.ts';
+
+export type Label = { lang: string; label?: string; value?: string | null };
+
+/** A type node of `tree` (EVENEMENT, LOCATIE, ROUTE) that is not deprecated, a leaf if possible. */
+export function pickTypeNode(ontology: Ontologies['categorization'], tree: string): (TypeNode & { tree: string | undefined }) | undefined {
+  const nodes = typeNodes(ontology).filter((n) => n.tree === tree && n.deprecated !== true);
+  return nodes.find((n) => !n.child || n.child.length === 0) ?? nodes[0];
+}
+
+/** A property of `datatype` that is not deprecated (with at least `options` live options). */
+export function pickProperty(ontology: Ontologies['properties'], datatype: string, options = 0): PropertyNode | undefined {
+  return propertyNodes(ontology).find((p) => p.datatype === datatype && p.deprecated !== true && liveOptions(p).length >= options);
+}
+
+export function liveOptions(p: PropertyNode): NonNullable<PropertyNode['options']> {
+  return (p.options ?? []).filter((o) => o.deprecated !== true);
+}
+
+/**
+ * The label of a type node in `lang`: its translation (DEC-DICT-007), else its (Dutch) name for
+ * nl; undefined when the ontology does not say (then any non-empty label will do).
+ */
+export function typeLabel(node: TypeNode, lang: string): string | undefined {
+  const translated = node.categorizationTranslations?.find((t) => t.lang === lang)?.label;
+  if (translated !== undefined) return translated;
+  if (!node.categorizationTranslations) return lang === 'nl' ? node.categorization : undefined;
+  return node.categorization;
+}
+
+/** The label of a property or option in `lang`: its translation, else its (Dutch) name. */
+export function propertyLabel(node: { name: string; propertytranslations?: { lang: string; text: string }[] }, lang: string): string {
+  return node.propertytranslations?.find((t) => t.lang === lang)?.text ?? node.name;
+}
+
+/** The Dutch label of an option (what `value` of a choice gets). */
+export function dutchLabel(node: { name: string; propertytranslations?: { lang: string; text: string }[] }): string {
+  return propertyLabel(node, 'nl');
+}
+
+/**
+ * `labels` (an entry's categoryTranslations) are the ontology's labels for the item's languages:
+ * one per language of the item, each equal to `expected(lang)`; none for another language.
+ */
+export function assertLabelsFilledIn(labels: unknown, languages: readonly string[], expected: (lang: string) => string | undefined, where: string, exchanges: readonly Exchange[], requirements: readonly string[]): void {
+  const list = Array.isArray(labels) ? (labels as Label[]) : [];
+  const byLang = new Map(list.map((l) => [l.lang, l.label]));
+  for (const lang of languages) {
+    const want = expected(lang);
+    const got = byLang.get(lang);
+    if (want === undefined ? typeof got === 'string' && got !== '' : got === want) continue;
+    throw new CheckFailure({
+      message: `${where}: the ${lang} label is not the one the owning account's ontology has`,
+      received: byLang.has(lang) ? got : `(no ${lang} label; got ${JSON.stringify(list)})`,
+      expected: want ?? `a ${lang} label`,
+      requirements,
+      exchanges,
+    });
+  }
+  const stray = list.find((l) => !languages.includes(l.lang));
+  if (stray) {
+    throw new CheckFailure({ message: `${where}: a label in ${stray.lang}, a language the item does not have`, received: stray, expected: `labels for ${languages.join(', ')} only`, requirements, exchanges });
+  }
+}
+
+/** No label anywhere in the item equals `bogus` (translations sent on write are ignored). */
+export function findLabel(value: unknown, bogus: string, path = ''): string | undefined {
+  if (typeof value === 'string') return value === bogus ? path : undefined;
+  if (Array.isArray(value)) {
+    for (const [i, v] of value.entries()) {
+      const hit = findLabel(v, bogus, `${path}/${i}`);
+      if (hit) return hit;
+    }
+  } else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      const hit = findLabel(v, bogus, `${path}/${k}`);
+      if (hit) return hit;
+    }
+  }
+  return undefined;
+}
