@@ -281,3 +281,69 @@ export function verifiesWith(delivery: Delivery, secret: string): boolean {
 export function attemptsOf(endpoint: ReceiverEndpoint, deliveryId: string): Delivery[] {
   return endpoint.deliveries.filter((d) => d.headers['x-service-delivery'] === deliveryId);
 }
+
+// ---------------------------------------------------------------- retries
+
+/**
+ * The attempts of one delivery: `first`, then up to `count - 1` more deliveries holding the same
+ * callback item, each awaited at most `waitMs`. Fewer come back when the target did not retry
+ * in time. A retry is recognised by its content, not its X-Service-Delivery, so that a retry
+ * with a new delivery id is caught (HOOK-012) instead of timing out.
+ */
+export async function collectAttempts(endpoint: ReceiverEndpoint, first: Delivery, itemId: string, count: number, waitMs: number): Promise<Delivery[]> {
+  const attempts = [first];
+  while (attempts.length < count) {
+    const last = attempts.at(-1)!;
+    const next = await endpoint.waitFor((d) => d.seq > last.seq && holds(itemId)(d), waitMs, `attempt ${attempts.length + 1} of the delivery holding ${itemId}`).catch(() => undefined);
+    if (!next) break;
+    attempts.push(next);
+  }
+  return attempts;
+}
+
+/**
+ * Retries of one delivery (Events rules 5 and 9): every attempt carries the same X-Service-Delivery
+ * (HOOK-012), is signed afresh (its own timestamp, tracking the time between attempts within
+ * 1.5 s, HOOK-010) and verifies with the secret (HOOK-013), and the body bytes are identical
+ * (DEC-HOOK-008; checked last, as a decision).
+ */
+export function assertRetriesOfOneDelivery(ctx: CheckContext, attempts: readonly Delivery[], secret: string): void {
+  const [first, ...retries] = attempts;
+  if (!first) return;
+  const id = first.headers['x-service-delivery'];
+  for (const attempt of attempts) assertSignedDelivery(ctx, attempt, secret);
+  for (const retry of retries) {
+    if (retry.headers['x-service-delivery'] !== id) {
+      throw deliveryFailure({ message: 'a retry carries another X-Service-Delivery than the first attempt: receivers cannot deduplicate it', received: retry.headers['x-service-delivery'], expected: id, pointer: 'header/X-Service-Delivery', requirements: ['HOOK-012'] }, [first, retry]);
+    }
+    const elapsed = (retry.receivedAt - first.receivedAt) / 1000;
+    const stamped = Number(retry.headers['x-service-timestamp']) - Number(first.headers['x-service-timestamp']);
+    if (Math.abs(stamped - elapsed) > 1.5) {
+      throw deliveryFailure({
+        message: `a retry ${elapsed.toFixed(1)} s after the first attempt carries a timestamp ${stamped} s after the first one's: each attempt is signed afresh, with the time of signing`,
+        received: `X-Service-Timestamp ${retry.headers['x-service-timestamp']} (first attempt: ${first.headers['x-service-timestamp']})`,
+        expected: `about ${Math.round(elapsed)} s later than the first attempt's`,
+        pointer: 'header/X-Service-Timestamp',
+        requirements: ['HOOK-010'],
+      }, [first, retry]);
+    }
+  }
+  ctx.verified(['HOOK-012', 'HOOK-010', 'HOOK-013']);
+  for (const retry of retries) {
+    if (!retry.rawBody.equals(first.rawBody)) {
+      throw deliveryFailure({ message: 'a retry\'s body differs from the first attempt\'s', received: retry.rawBody.toString('utf8', 0, 300), expected: first.rawBody.toString('utf8', 0, 300), requirements: ['DEC-HOOK-008'] }, [first, retry]);
+    }
+  }
+}
+
+/** DEC-HOOK-008: JSON and the service's User-Agent on a delivery. */
+export function assertDeliveryHeadersDecided(delivery: Delivery): void {
+  const type = delivery.headers['content-type'] ?? '';
+  const agent = delivery.headers['user-agent'] ?? '';
+  const encoding = delivery.headers['content-encoding'];
+  const problem = !/^application\/json\b/i.test(type) ? ['Content-Type', type || '(absent)', 'application/json']
+    : agent !== 'ContentService-Webhooks/1' ? ['User-Agent', agent || '(absent)', 'ContentService-Webhooks/1']
+      : encoding !== undefined && encoding !== 'identity' ? ['Content-Encoding', encoding, 'none (never compressed)']
+        : undefined;
+  if (problem) throw deliveryFailure({ message: `the delivery's ${problem[0]} is ${problem[1]}`, received: problem[1], expected: problem[2], pointer: `header/${problem[0]}`, requirements: ['DEC-HOOK-008'] }, [delivery]);
+}
