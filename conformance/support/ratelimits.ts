@@ -1,0 +1,59 @@
+// Rate-limit checks: the six limited operations, a concurrent burst, a paced series and the
+// refill wait. The suite shares the target's per-IP budget with every other check, so these
+// checks run last (order: 'last') and wait for the bucket to refill first.
+
+import type { HttpResponse } from '../http/httpClient.ts';
+import type { CheckContext } from '../runtime/context.ts';
+
+/** The six rate-limited operations (Limits: rate limit scope). */
+export const LIMITED: readonly { path: string; query?: Record<string, number> }[] = [
+  { path: '/events', query: { size: 1 } },
+  { path: '/locations', query: { size: 1 } },
+  { path: '/routes', query: { size: 1 } },
+  { path: '/eventgroups', query: { size: 1 } },
+  { path: '/venues', query: { size: 1 } },
+  { path: '/dictionary' },
+];
+
+/**
+ * How long a drained bucket takes to refill: burst 40 at 20 per second is 2 s (DEC-RATE-001),
+ * plus a margin.
+ */
+export const REFILL_MS = 2_500;
+
+/** `count` concurrent GETs of a limited list; 429s are handed back, never waited out. */
+export async function burst(ctx: CheckContext, count: number, path = '/events', query: Record<string, number> | undefined = { size: 1 }): Promise<HttpResponse[]> {
+  return Promise.all(Array.from({ length: count }, () => ctx.http.get(path, { query, on429: 'return', validate: 'defer' })));
+}
+
+/** GETs sent at a fixed rate (not waiting for answers), for `durationMs`. */
+export async function paced(ctx: CheckContext, perSecond: number, durationMs: number, path = '/events'): Promise<HttpResponse[]> {
+  const count = Math.floor((durationMs * perSecond) / 1000);
+  const interval = 1000 / perSecond;
+  const start = Date.now();
+  const sent: Promise<HttpResponse>[] = [];
+  for (let i = 0; i < count; i++) {
+    const due = start + i * interval - Date.now();
+    if (due > 0) await ctx.sleep(due);
+    sent.push(ctx.http.get(path, { query: { size: 1 }, on429: 'return', validate: 'defer' }));
+  }
+  return Promise.all(sent);
+}
+
+/** Spec problems of the given answers are the check's to attribute; forget the rest. */
+export function acknowledge(answers: readonly HttpResponse[]): void {
+  for (const res of answers) {
+    res.problems = [];
+    res.assertConforms();
+  }
+}
+
+export function countBy(answers: readonly HttpResponse[]): Record<number, number> {
+  const counts: Record<number, number> = {};
+  for (const r of answers) counts[r.status] = (counts[r.status] ?? 0) + 1;
+  return counts;
+}
+
+export function describeCounts(answers: readonly HttpResponse[]): string {
+  return Object.entries(countBy(answers)).map(([status, n]) => `${n} × ${status}`).join(', ');
+}
