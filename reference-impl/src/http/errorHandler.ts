@@ -3,13 +3,16 @@ import type { Logger } from 'pino';
 import { HttpError } from './HttpError.ts';
 import { HTTP_METHODS, type JsonObject } from './openapiDocument.ts';
 
-/** Errors the JSON body parser raises, with the status the client gets (DEC-ERR-003). */
+/** Errors the JSON body parser and the router raise, with the status the client gets (DEC-ERR-003). */
 function bodyParserError(error: unknown): HttpError | undefined {
   const type = (error as { type?: unknown }).type;
   if (type === 'entity.parse.failed') return new HttpError(400, { message: `Request body is not valid JSON: ${(error as Error).message}`, cause: error });
   if (type === 'entity.too.large') return new HttpError(413, { message: `Request body exceeds the limit of ${(error as { limit?: number }).limit ?? '?'} bytes`, cause: error });
-  if (type === 'encoding.unsupported' || type === 'charset.unsupported') return new HttpError(415, { message: (error as Error).message, cause: error });
+  // DEC-ERR-003: a wrong Content-Type (here its charset) is a 400; 415 belongs to POST /assets only.
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported') return new HttpError(400, { message: `${(error as Error).message}; JSON bodies must be UTF-8 without a content coding other than gzip, deflate or br`, cause: error });
   if (type === 'request.aborted') return new HttpError(400, { message: 'Request body was aborted', cause: error });
+  // The router cannot percent-decode a path segment (`/events/%E0%A4%A`): the client's error, not a 500.
+  if (error instanceof URIError && (error as { status?: unknown }).status === 400) return new HttpError(400, { message: `${error.message}: path segments must be percent-encoded UTF-8`, cause: error });
   return undefined;
 }
 

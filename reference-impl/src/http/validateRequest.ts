@@ -127,6 +127,10 @@ function validateAgainst(operation: CompiledOperation, req: Request, sizeCap: Si
       details.push({ pointer: `${parameter.in}/${parameter.name}`, message: `${parameter.name} must be given once (received it ${raw.length} times)` });
       continue;
     }
+    if (raw.includes('\u0000')) {
+      details.push({ pointer: `${parameter.in}/${parameter.name}`, message: `${parameter.name} contains the character U+0000, which cannot be stored` });
+      continue;
+    }
     let value = coerce(parameter, raw);
     if (sizeCap !== undefined && parameter.name === 'size' && typeof value === 'number' && value > sizeCap.max) {
       // From the enforcement date the exact interface body (no details); before it, a silent cap.
@@ -149,6 +153,10 @@ function validateAgainst(operation: CompiledOperation, req: Request, sizeCap: Si
       if (operation.body.required) {
         details.push({ pointer: '', message: `a JSON body is required (Content-Type: application/json; received: ${req.headers['content-type'] ?? 'none'})` });
       }
+    } else if (nulPointer(req.body) !== undefined) {
+      // PostgreSQL text and jsonb cannot hold U+0000 (DEC-ITEM-028): a client error, not a storage failure.
+      const pointer = nulPointer(req.body)!;
+      details.push({ pointer, message: 'contains the character U+0000, which cannot be stored' });
     } else if (!operation.body.validate(req.body)) {
       details.push(...describe(operation.body.validate.errors, '', 'body', undefined));
     } else {
@@ -163,6 +171,26 @@ function validateAgainst(operation: CompiledOperation, req: Request, sizeCap: Si
     throw new HttpError(400, { message, details: shown });
   }
   return result;
+}
+
+/** The JSON pointer of the first string or field name holding U+0000, else undefined. Iterative: bodies may nest deeply. */
+function nulPointer(body: unknown): string | undefined {
+  const stack: Array<[unknown, string]> = [[body, '']];
+  while (stack.length > 0) {
+    const [value, pointer] = stack.pop()!;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return pointer;
+    } else if (Array.isArray(value)) {
+      value.forEach((entry, index) => stack.push([entry, `${pointer}/${index}`]));
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, entry] of Object.entries(value)) {
+        const at = `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+        if (key.includes('\u0000')) return at;
+        stack.push([entry, at]);
+      }
+    }
+  }
+  return undefined;
 }
 
 /** A detail as a sentence: parameter messages already name the parameter; body ones get their pointer. */
