@@ -3608,6 +3608,20 @@ export interface components {
         WfStatus: "draft" | "readyforvalidation" | "approved" | "rejected" | "archived" | "deleted";
     };
     responses: {
+        /**
+         * @description The request is invalid before any data is read: a path id of the wrong form (not a UUID, not
+         *     percent-encoded UTF-8), an unknown or repeated query parameter (DEC-LIST-008), the character U+0000
+         *     in a value (DEC-ITEM-028), or a body that is sent although the operation takes none and is not
+         *     JSON or not UTF-8 (DEC-ERR-003). The message names what was received and what was expected.
+         */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The write conflicts with stored data, for example a `trcid` that another item already has (DEC-ITEM-006). */
         Conflict: {
             headers: {
@@ -3650,7 +3664,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The request body is larger than the limit. */
+        /** @description The request body is larger than the limit, 1 MiB for JSON bodies (DEC-ERR-003) and the upload limit for assets (DEC-ASSET-001). */
         PayloadTooLarge: {
             headers: {
                 [name: string]: unknown;
@@ -4108,6 +4122,7 @@ export type VenueFields = components['schemas']['VenueFields'];
 export type Waypoint = components['schemas']['Waypoint'];
 export type Weekday = components['schemas']['Weekday'];
 export type WfStatus = components['schemas']['WfStatus'];
+export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseConflict = components['responses']['Conflict'];
 export type ResponseForbidden = components['responses']['Forbidden'];
 export type ResponseListBadRequest = components['responses']['ListBadRequest'];
@@ -4212,6 +4227,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     updateAccountToken: {
@@ -4268,6 +4284,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     deleteAccountToken: {
@@ -4297,6 +4314,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             /** @description No such account or token in the caller's scope (DEC-ERR-002). */
@@ -4402,6 +4420,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountTokenWithSecret"] & unknown;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             /** @description No such account or token in the caller's scope (DEC-ERR-002). */
@@ -4609,6 +4628,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getAssetFile: {
@@ -4789,6 +4809,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     signIn: {
@@ -4833,6 +4854,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getDictionary: {
@@ -4853,6 +4875,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DictionaryRoot"];
+                };
+            };
+            /** @description An unknown query parameter (DEC-LIST-008), or a body that is not JSON (DEC-ERR-003). Carries the rate limit headers like every answer of this endpoint. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Policy": components["headers"]["XRateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             401: components["responses"]["RateLimitedUnauthorized"];
@@ -5044,6 +5077,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserOrganisation"][];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
         };
     };
@@ -5187,6 +5221,7 @@ export interface operations {
                 };
             };
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getEventGroup: {
@@ -5213,6 +5248,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventGroup"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
         };
@@ -5268,6 +5304,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     deleteEventGroup: {
@@ -5292,6 +5329,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description The `userorganisation` of the stored event group is not one of the token's organisations (DEC-ITEM-007). */
             403: {
@@ -5451,6 +5489,7 @@ export interface operations {
                 };
             };
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getEvent: {
@@ -5477,6 +5516,7 @@ export interface operations {
                     "application/json": components["schemas"]["Event"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
         };
@@ -5532,6 +5572,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     deleteEvent: {
@@ -5556,6 +5597,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description The `userorganisation` of the stored event is not one of the token's organisations (DEC-ITEM-007). */
             403: {
@@ -5684,6 +5726,7 @@ export interface operations {
                     "application/json": components["schemas"]["FeedRun"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             /** @description No such feed or run in the caller's scope. */
@@ -5837,6 +5880,7 @@ export interface operations {
                 };
             };
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getLocation: {
@@ -5863,6 +5907,7 @@ export interface operations {
                     "application/json": components["schemas"]["Location"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
         };
@@ -5918,6 +5963,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     deleteLocation: {
@@ -5942,6 +5988,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description The `userorganisation` of the stored location is not one of the token's organisations (DEC-ITEM-007). */
             403: {
@@ -6095,6 +6142,7 @@ export interface operations {
                 };
             };
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getRoute: {
@@ -6121,6 +6169,7 @@ export interface operations {
                     "application/json": components["schemas"]["Route"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
         };
@@ -6176,6 +6225,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     deleteRoute: {
@@ -6200,6 +6250,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description The `userorganisation` of the stored route is not one of the token's organisations (DEC-ITEM-007). */
             403: {
@@ -6237,6 +6288,7 @@ export interface operations {
                     "application/geo+json": components["schemas"]["GeoJsonFeatureCollection"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
         };
@@ -6265,6 +6317,7 @@ export interface operations {
                     "application/gpx+xml": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
         };
@@ -6409,6 +6462,7 @@ export interface operations {
                 };
             };
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getVenue: {
@@ -6435,6 +6489,7 @@ export interface operations {
                     "application/json": components["schemas"]["Venue"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
         };
@@ -6490,6 +6545,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     deleteVenue: {
@@ -6514,6 +6570,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description The `userorganisation` of the stored venue is not one of the token's organisations (DEC-ITEM-007). */
             403: {
