@@ -51,6 +51,13 @@ describe('loadConfig', () => {
     expect(config.webhookRetryScheduleMs).toEqual([SECOND, 500, 90 * SECOND, DAY]);
   });
 
+  it('when WEBHOOK_LEASE is set, then it must be longer than WEBHOOK_TIMEOUT; unset, the worker default applies', () => {
+    expect(loadConfig({}).webhookLeaseMs).toBeUndefined();
+    expect(loadConfig({ WEBHOOK_TIMEOUT: '1s', WEBHOOK_LEASE: '1500ms' }).webhookLeaseMs).toBe(1500);
+    expect(problemsOf({ WEBHOOK_LEASE: '5s' })[0]!.variable).toBe('WEBHOOK_LEASE');
+    expect(problemsOf({ WEBHOOK_LEASE: 'soon' })[0]!.variable).toBe('WEBHOOK_LEASE');
+  });
+
   it('when PUBLIC_BASE_URL is set, then it is used without its trailing slash', () => {
     expect(loadConfig({ PUBLIC_BASE_URL: 'https://content.example.com/api/' }).publicBaseUrl).toBe('https://content.example.com/api');
     expect(loadConfig({ HOST: '::1', PORT: '9000' }).publicBaseUrl).toBe('http://[::1]:9000/api');

@@ -42,6 +42,11 @@ export interface Config {
   readonly webhookRetryScheduleMs: readonly number[];
   /** Time a receiver has to send response headers (DEC-HOOK-006). */
   readonly webhookTimeoutMs: number;
+  /**
+   * How long a worker's claim on a delivery holds; after a crash the delivery is re-sent when it
+   * runs out. Undefined: the worker's default (30 s, or 2 × the timeout + 10 s when longer).
+   */
+  readonly webhookLeaseMs: number | undefined;
   readonly assetMaxBytes: number;
   readonly sessionSecret: string;
   /** Key that encrypts webhook signing secrets at rest; undefined: they are stored unencrypted. */
@@ -93,6 +98,7 @@ export const VARIABLES: readonly Variable[] = [
   { name: 'ALLOW_INSECURE_CALLBACKS', defaultText: String(DEFAULTS.allowInsecureCallbacks), meaning: 'Allow http: and private-address webhook callback URLs (local development only).' },
   { name: 'WEBHOOK_RETRY_SCHEDULE', defaultText: DEFAULTS.webhookRetryScheduleMs.map(formatDuration).join(','), meaning: 'Webhook retries: comma-separated durations (ms, s, m, h, d), each a delay after a failed attempt, except the last: the time after the first attempt of the final one.' },
   { name: 'WEBHOOK_TIMEOUT', defaultText: formatDuration(DEFAULTS.webhookTimeoutMs), meaning: 'Time a webhook receiver has to answer with headers.' },
+  { name: 'WEBHOOK_LEASE', defaultText: '30s (or 2 x WEBHOOK_TIMEOUT + 10s)', meaning: 'How long an instance holds a claimed webhook delivery; after a crash another instance re-sends it when the lease runs out. Longer than WEBHOOK_TIMEOUT.' },
   { name: 'ASSET_MAX_BYTES', defaultText: '20MiB', meaning: 'Largest asset upload (bytes, or with B, KB, MB, GB, KiB, MiB, GiB).' },
   { name: 'SESSION_SECRET', defaultText: '(random per process)', meaning: `Key of session tokens, at least ${MIN_SESSION_SECRET_LENGTH} characters; unset: random, so sessions end at restart.` },
   { name: 'WEBHOOK_SECRET_KEY', defaultText: '(unset)', meaning: `Key encrypting webhook signing secrets at rest (AES-256-GCM), at least ${MIN_SESSION_SECRET_LENGTH} characters; the same on every instance; unset: stored unencrypted.` },
@@ -150,6 +156,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (allowInsecureCallbacks) warnings.push('ALLOW_INSECURE_CALLBACKS is on: webhooks may target http: and private addresses');
   const webhookRetryScheduleMs = read<readonly number[]>('WEBHOOK_RETRY_SCHEDULE', DEFAULTS.webhookRetryScheduleMs, parseDurationList);
   const webhookTimeoutMs = read('WEBHOOK_TIMEOUT', DEFAULTS.webhookTimeoutMs, parseDuration);
+  const webhookLeaseMs = read<number | undefined>('WEBHOOK_LEASE', undefined, (v) => {
+    const ms = parseDuration(v);
+    if (ms <= webhookTimeoutMs) throw new Error(`expected a duration longer than WEBHOOK_TIMEOUT (${formatDuration(webhookTimeoutMs)}): a lease shorter than an attempt would let another instance send the delivery while it is still in flight`);
+    return ms;
+  });
   const assetMaxBytes = read('ASSET_MAX_BYTES', DEFAULTS.assetMaxBytes, parseBytes);
   let sessionSecret = read<string | undefined>('SESSION_SECRET', undefined, parseSessionSecret);
   if (sessionSecret === undefined) {
@@ -168,7 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return Object.freeze({
     port, host, publicBaseUrl, databaseUrl, dataDir, redisUrl, bootstrapAdminToken, seedDemoData,
     sizeCapEnforcedFrom, trustProxy, logLevel, allowInsecureCallbacks,
-    webhookRetryScheduleMs: Object.freeze([...webhookRetryScheduleMs]), webhookTimeoutMs, assetMaxBytes,
+    webhookRetryScheduleMs: Object.freeze([...webhookRetryScheduleMs]), webhookTimeoutMs, webhookLeaseMs, assetMaxBytes,
     sessionSecret, webhookSecretKey, rateLimitEnabled, feedsFile, warnings: Object.freeze(warnings),
   });
 }

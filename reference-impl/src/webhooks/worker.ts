@@ -287,7 +287,8 @@ export function createWebhookServices(deps: WebhookServicesDeps): WebhookService
   const worker = createDeliveryWorker({
     db: deps.db, logger: deps.logger, now: deps.now, publicBaseUrl: deps.publicBaseUrl ?? deps.config.publicBaseUrl,
     schedule: scheduleFromConfig(deps.config.webhookRetryScheduleMs), timeoutMs: deps.config.webhookTimeoutMs,
-    secrets, allowInsecure: deps.config.allowInsecureCallbacks, ...deps.worker,
+    secrets, allowInsecure: deps.config.allowInsecureCallbacks,
+    ...(deps.config.webhookLeaseMs === undefined ? {} : { leaseMs: deps.config.webhookLeaseMs }), ...deps.worker,
   });
   return { recordItemChange: createOutboxRecorder({ onQueued: () => worker.nudge() }), worker, secrets };
 }
