@@ -5,6 +5,7 @@ import { createBearerResolver, type SessionVerifier } from './auth/resolveBearer
 import { authenticate } from './http/authenticate.ts';
 import { errorHandler, notFound } from './http/errorHandler.ts';
 import { loadOpenApiDocument } from './http/openapiDocument.ts';
+import { storageUnavailable } from './http/storageUnavailable.ts';
 import { createRequestValidator, type SizeCapRule } from './http/validateRequest.ts';
 import { rateLimit } from './ratelimit/middleware.ts';
 import type { RateLimitStore } from './ratelimit/store.ts';
@@ -78,6 +79,7 @@ export function createApp(config: Config, deps: AppDeps): express.Express {
   app.use(BASE_PATH, api);
 
   app.use(notFound({ doc, basePath: BASE_PATH }));
+  app.use(storageUnavailable());
   app.use(errorHandler({ logger: deps.logger }));
   return app;
 }

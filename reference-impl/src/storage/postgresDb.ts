@@ -47,6 +47,10 @@ export async function openPostgresDb(options: PostgresDbOptions): Promise<Db> {
       guard.assertOutside('transaction');
       const client = await pool.connect().catch((error: unknown) => { throw toDbError(error); });
       let broken: Error | undefined;
+      // A checked-out client whose connection drops (pg_terminate_backend, a database restart)
+      // emits 'error'; unheard, that would end the process. Heard, the client leaves the pool.
+      const onConnectionError = (error: Error) => { broken ??= error; };
+      client.on('error', onConnectionError);
       try {
         await client.query('BEGIN');
         const tx: Transaction = {
@@ -64,6 +68,7 @@ export async function openPostgresDb(options: PostgresDbOptions): Promise<Db> {
         }
         throw toDbError(error);
       } finally {
+        client.off('error', onConnectionError);
         client.release(broken);
       }
     },
