@@ -36,6 +36,13 @@ export async function png(width: number, height: number, colour: { r: number; g:
   return sharp({ create: { width, height, channels: 3, background: colour } }).png().toBuffer();
 }
 
+/** A PNG of random pixels: its byte size grows with its area (solid colours compress to nearly the same size). */
+export async function noisyPng(width: number, height: number): Promise<Buffer> {
+  const pixels = Buffer.alloc(width * height * 3);
+  for (let i = 0; i < pixels.length; i++) pixels[i] = (i * 2654435761) >>> 24;
+  return sharp(pixels, { raw: { width, height, channels: 3 } }).png().toBuffer();
+}
+
 export async function jpeg(width: number, height: number): Promise<Buffer> {
   return sharp({ create: { width, height, channels: 3, background: { r: 20, g: 120, b: 200 } } }).jpeg({ quality: 80 }).toBuffer();
 }
@@ -116,4 +123,27 @@ export async function listAssets(ctx: CheckContext, query: Record<string, string
 /** The asset's file path relative to the base URL (`/assets/<id>/<filename>`), from its url or its id. */
 export function filePath(asset: Asset, filename = asset.filename ?? 'file'): string {
   return `/assets/${encodeURIComponent(asset.id)}/${encodeURIComponent(filename)}`;
+}
+
+/** The Europe/Amsterdam wall-clock time of an instant, without offset: `2026-11-22T05:42:14.488`. */
+export function amsterdamWallTime(instant: string | Date): string {
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    timeZone: 'Europe/Amsterdam', hourCycle: 'h23', fractionalSecondDigits: 3,
+    year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+  }).formatToParts(new Date(instant));
+  const get = (type: string) => parts.find((p) => p.type === type)!.value;
+  return `${get('year')}-${get('month')}-${get('day')}T${get('hour')}:${get('minute')}:${get('second')}.${get('fractionalSecond')}`;
+}
+
+/** Uploads `count` tiny distinct PNGs one after the other (distinct `created` instants), named `<tag>-<i>.png`. */
+export async function uploadSeries(ctx: CheckContext, label: string, count: number, options: { sameBytes?: boolean; requirements?: readonly string[] } = {}): Promise<Asset[]> {
+  const out: Asset[] = [];
+  const same = await png(3, 3);
+  for (let i = 0; i < count; i++) {
+    const bytes = options.sameBytes ? same : await png(3 + i, 3, { r: 10 * i, g: 100, b: 200 - 10 * i });
+    const { asset } = await uploadAsset(ctx, bytes, { filename: `${ctx.tag(label)}-${i}.png`, contentType: 'image/png', requirements: options.requirements });
+    out.push(asset);
+    await ctx.sleep(5); // distinct millisecond timestamps
+  }
+  return out;
 }
