@@ -100,7 +100,7 @@ export function summaryLines(result: RunResult, files: readonly { kind: string; 
   lines.push(
     '',
     `Checks:       ${s.checks.passed} passed, ${s.checks.failed} failed, ${s.checks.skipped} skipped, ${s.checks['expected-failure']} expected failures, ${s.checks['unexpected-pass']} unexpected passes`,
-    `Requirements: ${s.requirements.pass} pass, ${s.requirements.fail} fail, ${s.requirements.warn} warn, ${s.requirements['not-verified']} not verified, ${s.requirements['expected-failure']} expected failure, decisions ${s.requirements['decision-pass']} pass / ${s.requirements['decision-fail']} fail, ${s.requirements['client-library']} covered by the client library tests`,
+    `Requirements: ${s.requirements.pass} pass, ${s.requirements.fail} fail, ${s.requirements.warn} warn, ${s.requirements['not-verified']} not verified, ${s.requirements['not-verifiable'] ?? 0} not verifiable black-box, ${s.requirements['expected-failure']} expected failure, decisions ${s.requirements['decision-pass']} pass / ${s.requirements['decision-fail']} fail, ${s.requirements['client-library']} covered by the client library tests`,
   );
   for (const f of files) lines.push(`Report (${f.kind}): ${f.path}`);
   lines.push(`Seed: ${result.seed} (replay with --seed ${result.seed}); run id ${result.runId}; ${duration(result.durationMs)}`);

@@ -26,7 +26,7 @@ const result: RunResult = {
   verdict: 'fail',
   exitCode: 1,
   rootFailure: 'lists.bare-array',
-  summary: { checks: { passed: 1, failed: 1, skipped: 0, 'expected-failure': 0, 'unexpected-pass': 0 }, requirements: { pass: 1, fail: 1, warn: 0, 'not-verified': 0, 'expected-failure': 0, 'decision-pass': 0, 'decision-fail': 0, 'client-library': 1 } },
+  summary: { checks: { passed: 1, failed: 1, skipped: 0, 'expected-failure': 0, 'unexpected-pass': 0 }, requirements: { pass: 1, fail: 1, warn: 0, 'not-verified': 0, 'not-verifiable': 0, 'expected-failure': 0, 'decision-pass': 0, 'decision-fail': 0, 'client-library': 1 } },
   checks: [
     { id: 'health.responds', title: 'Health', group: 'HEALTH', requirements: ['HEALTH-001'], level: 'MUST', tags: [], needs: [], writes: undefined, order: 'normal', dependsOn: [], status: 'passed', durationMs: 12, unverified: [], verified: [], notes: [], exchangeCount: 1, evidence: [] },
     { id: 'lists.bare-array', title: 'Bare array', group: 'LIST', requirements: ['LIST-001'], level: 'MUST', tags: [], needs: [], writes: undefined, order: 'normal', dependsOn: [], status: 'failed', failureLevel: 'MUST', durationMs: 30, failure: { kind: 'assertion', message: 'GET /api/events?size=5 did not answer a bare JSON array', received: 'JSON object', expected: 'a bare JSON array', pointer: '', requirements: ['LIST-001'], exchanges: [] }, unverified: [], verified: [], notes: [], exchangeCount: 1, evidence: [] },

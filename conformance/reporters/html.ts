@@ -20,6 +20,7 @@ const VERDICT_LABEL: Record<RequirementVerdict, string> = {
   fail: 'fail',
   warn: 'warn',
   'not-verified': 'not verified',
+  'not-verifiable': 'not verifiable black-box',
   'expected-failure': 'expected failure',
   'decision-pass': 'decision: pass',
   'decision-fail': 'decision: fail',
@@ -44,7 +45,7 @@ table{border-collapse:collapse;width:100%;margin:6px 0}th,td{border-bottom:1px s
 table.facts th{width:180px;text-transform:none;font-size:13px;letter-spacing:0}code,pre{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 pre{background:#f6f8fa;border:1px solid var(--line);border-radius:4px;padding:8px;overflow-x:auto;white-space:pre-wrap;word-break:break-word;margin:4px 0}
 .chip{display:inline-block;border-radius:10px;padding:1px 8px;font-size:12px;font-weight:600;color:#fff;white-space:nowrap}
-.v-pass,.s-passed{background:var(--pass)}.v-fail,.s-failed,.s-unexpected-pass{background:var(--fail)}.v-warn{background:var(--warn)}.v-not-verified,.s-skipped{background:var(--nv)}
+.v-pass,.s-passed{background:var(--pass)}.v-fail,.s-failed,.s-unexpected-pass{background:var(--fail)}.v-warn{background:var(--warn)}.v-not-verified,.s-skipped{background:var(--nv)}.v-not-verifiable{background:var(--nv);opacity:.7}
 .v-expected-failure,.s-expected-failure{background:var(--exp)}.v-decision-pass{background:var(--dec);opacity:.75}.v-decision-fail{background:var(--dec)}.v-client-library{background:var(--lib)}
 .cards{display:flex;flex-wrap:wrap;gap:8px;margin:8px 0}.card{border:1px solid var(--line);border-radius:6px;padding:6px 12px;min-width:120px}.card b{display:block;font-size:20px}
 .muted{color:var(--muted)}details{margin:4px 0}summary{cursor:pointer;color:var(--muted)}.failure{border-left:3px solid var(--fail);padding:4px 10px;margin:6px 0;background:#fff8f8}
@@ -170,9 +171,9 @@ export function renderHtml(result: RunResult): string {
 <tr><th>Result SHA-256</th><td><code>${h(sealed.integrity.value)}</code></td></tr>
 </table>
 <div class="cards">
-${card(s.pass, 'pass', 'v-pass')}${card(s.fail, 'fail', 'v-fail')}${card(s.warn, 'warn', 'v-warn')}${card(s['not-verified'], 'not verified', 'v-not-verified')}${card(s['expected-failure'], 'expected failure', 'v-expected-failure')}${card(s['decision-pass'], 'decision: pass', 'v-decision-pass')}${card(s['decision-fail'], 'decision: fail', 'v-decision-fail')}${card(s['client-library'], 'client library', 'v-client-library')}
+${card(s.pass, 'pass', 'v-pass')}${card(s.fail, 'fail', 'v-fail')}${card(s.warn, 'warn', 'v-warn')}${card(s['not-verified'], 'not verified', 'v-not-verified')}${card(s['not-verifiable'] ?? 0, 'not verifiable black-box', 'v-not-verifiable')}${card(s['expected-failure'], 'expected failure', 'v-expected-failure')}${card(s['decision-pass'], 'decision: pass', 'v-decision-pass')}${card(s['decision-fail'], 'decision: fail', 'v-decision-fail')}${card(s['client-library'], 'client library', 'v-client-library')}
 </div>
-<p class="muted">MUST failures fail the run; SHOULD failures warn; DECISION requirements (behaviour the interface leaves open and this project's spec decided) are reported apart and never fail a vendor. "Not verified" is not a pass.</p>
+<p class="muted">MUST failures fail the run; SHOULD failures warn; DECISION requirements (behaviour the interface leaves open and this project's spec decided) are reported apart and never fail a vendor. "Not verified" is not a pass. "Not verifiable black-box" marks requirements no test run can observe (an inbound feed the suite does not control, a 24-hour horizon); the row says where they are verified instead.</p>
 ${root ? `<h2>Root failure</h2>${failureBlock(root)}` : ''}
 <h2>Requirements of the interface</h2>
 ${groupedRequirements(interfaceReqs, checks)}

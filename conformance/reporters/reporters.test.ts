@@ -32,7 +32,7 @@ const result: RunResult = {
   verdict: 'fail',
   exitCode: 1,
   rootFailure: 'lists.bare-array',
-  summary: { checks: { passed: 1, failed: 2, skipped: 1, 'expected-failure': 0, 'unexpected-pass': 0 }, requirements: { pass: 1, fail: 1, warn: 1, 'not-verified': 0, 'expected-failure': 0, 'decision-pass': 0, 'decision-fail': 0, 'client-library': 1 } },
+  summary: { checks: { passed: 1, failed: 2, skipped: 1, 'expected-failure': 0, 'unexpected-pass': 0 }, requirements: { pass: 1, fail: 1, warn: 1, 'not-verified': 0, 'not-verifiable': 1, 'expected-failure': 0, 'decision-pass': 0, 'decision-fail': 0, 'client-library': 1 } },
   checks: [
     { id: 'health.responds', title: 'Health <ok>', group: 'HEALTH', requirements: ['HEALTH-001'], level: 'MUST', tags: [], needs: [], writes: undefined, order: 'normal', dependsOn: [], status: 'passed', durationMs: 5, unverified: [], verified: [], notes: ['a note & more'], exchangeCount: 1, evidence: [] },
     { id: 'lists.bare-array', title: 'Bare array', group: 'LIST', requirements: ['LIST-001'], level: 'MUST', tags: [], needs: [], writes: undefined, order: 'normal', dependsOn: [], status: 'failed', failureLevel: 'MUST', durationMs: 7, failure: { kind: 'assertion', message: 'GET /api/events?size=5 did not answer a bare JSON array', received: 'JSON object', expected: 'a bare JSON array', pointer: '', requirements: ['LIST-001'], exchanges: [exchange] }, unverified: [], verified: [], notes: [], exchangeCount: 1, evidence: [exchange] },
@@ -44,6 +44,7 @@ const result: RunResult = {
     { id: 'LIST-001', level: 'MUST', subject: 'service', section: 's', statement: 'Bare array', verdict: 'fail', checks: ['lists.bare-array'] },
     { id: 'SYNC-006', level: 'SHOULD', subject: 'service', section: 's', statement: 'Reconcile', verdict: 'warn', checks: ['sync.reconcile'] },
     { id: 'SYNC-001', level: 'MUST', subject: 'client', section: 's', statement: 'Mark', verdict: 'client-library', checks: [], reason: 'a client obligation: covered by the client library tests' },
+    { id: 'HOOK-019', level: 'MUST', subject: 'service', section: 's', statement: 'Token stays active', verdict: 'not-verifiable', checks: [], reason: 'not verifiable black-box (unobservable), covered by: the worker tests' },
   ],
   cleanup: [{ description: 'x: soft-delete /events/1', ok: false, error: 'DELETE /events/1 answered 500' }],
 };
@@ -82,6 +83,7 @@ describe('renderHtml', () => {
     expect(html).toContain('GET http://t/api/events?size=5');
     expect(html).toContain('authorization: Bearer $CONFORMANCE_TOKEN');
     expect(html).toContain('covered by the client library tests');
+    expect(html).toMatch(/<tr id="req-HOOK-019">.*not verifiable black-box \(unobservable\), covered by: the worker tests.*<span class="chip v-not-verifiable">not verifiable black-box<\/span>/s);
     expect(html).toContain('Health &lt;ok&gt;');
     expect(html).toContain('a note &amp; more');
     expect(html).toContain('DELETE /events/1 answered 500');

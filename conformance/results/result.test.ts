@@ -6,7 +6,7 @@ import type { CheckOutcome } from './outcome.ts';
 import type { BuildInput } from './result.ts';
 import { buildResult } from './result.ts';
 
-const req = (id: string, level: Requirement['level'], subject: Requirement['subject'] = 'service'): Requirement => ({ id, level, subject, section: 's', statement: `${id} statement` });
+const req = (id: string, level: Requirement['level'], subject: Requirement['subject'] = 'service', extra: Partial<Requirement> = {}): Requirement => ({ id, level, subject, section: 's', statement: `${id} statement`, ...extra });
 const catalogue = createCatalogue([
   req('HEALTH-001', 'MUST'),
   req('LIST-001', 'MUST'),
@@ -14,6 +14,8 @@ const catalogue = createCatalogue([
   req('DEC-ERR-002', 'DECISION'),
   req('SYNC-001', 'MUST', 'client'),
   req('HOOK-014', 'MUST', 'receiver'),
+  req('FEED-004', 'MUST', 'service', { verify: 'needs-feed', note: 'Needs an inbound feed.' }),
+  req('HOOK-019', 'MUST', 'service', { verify: 'unobservable', note: 'verified by the reference service tests (worker.test.ts).' }),
 ]);
 
 function entry(id: string, requirements: string[], options: Partial<PlanEntry['check']> & { run?: boolean; skipReason?: string } = {}): PlanEntry {
@@ -95,6 +97,34 @@ describe('buildResult', () => {
     const r = build(plan, [], CERTIFICATION);
     expect(r.checks[0]).toMatchObject({ status: 'failed', failureLevel: 'MUST', failure: { kind: 'not-verified' } });
     expect(r.exitCode).toBe(1);
+  });
+
+  it('when a requirement is needs-feed or unobservable and no check saw it, then it is reported as not verifiable black-box and the certification still passes', () => {
+    const plan = [entry('a.h', ['HEALTH-001']), entry('a.l', ['LIST-001'])];
+    const r = build(plan, [passed('a.h'), passed('a.l')], CERTIFICATION);
+    expect(r.requirements.find((x) => x.id === 'FEED-004')).toMatchObject({ verdict: 'not-verifiable', reason: 'not verifiable black-box (needs-feed), covered by: Needs an inbound feed.' });
+    expect(r.requirements.find((x) => x.id === 'HOOK-019')).toMatchObject({ verdict: 'not-verifiable', reason: 'not verifiable black-box (unobservable), covered by: verified by the reference service tests (worker.test.ts).' });
+    expect(r.summary.requirements['not-verifiable']).toBe(2);
+    expect(r).toMatchObject({ verdict: 'pass', exitCode: 0 });
+  });
+
+  it('when a check of only needs-feed MUSTs is skipped under certification, then it stays skipped and does not fail the run', () => {
+    const plan = [entry('a.h', ['HEALTH-001']), entry('a.l', ['LIST-001']), entry('feeds.size', ['FEED-004'], { run: false, skipReason: 'needs --feed-id' })];
+    const r = build(plan, [passed('a.h'), passed('a.l')], CERTIFICATION);
+    expect(r.checks.find((c) => c.id === 'feeds.size')).toMatchObject({ status: 'skipped' });
+    expect(verdictOf(r, 'FEED-004')).toBe('not-verifiable');
+    expect(r).toMatchObject({ verdict: 'pass', exitCode: 0 });
+    // A skipped check that also covers an observable MUST still fails under certification.
+    const mixed = build([entry('a.h', ['HEALTH-001']), entry('feeds.mixed', ['LIST-001', 'FEED-004'], { run: false, skipReason: 'x' })], [passed('a.h')], CERTIFICATION);
+    expect(mixed.checks[1]).toMatchObject({ status: 'failed', failure: { kind: 'not-verified' } });
+  });
+
+  it('when a check does observe a needs-feed requirement, then its verdict counts as for any other', () => {
+    const plan = [entry('a.h', ['HEALTH-001']), entry('a.l', ['LIST-001']), entry('feeds.size', ['FEED-004'])];
+    expect(verdictOf(build(plan, [passed('a.h'), passed('a.l'), passed('feeds.size')], CERTIFICATION), 'FEED-004')).toBe('pass');
+    const failing = build(plan, [passed('a.h'), passed('a.l'), failed('feeds.size', ['FEED-004'])], CERTIFICATION);
+    expect(verdictOf(failing, 'FEED-004')).toBe('fail');
+    expect(failing).toMatchObject({ verdict: 'fail', exitCode: 1 });
   });
 
   it('when a failure is listed as expected, then it does not fail the run; when it passes, it does', () => {

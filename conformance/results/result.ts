@@ -4,7 +4,9 @@
 // Levels decide consequences: a MUST failure fails the run, a SHOULD failure warns, a DECISION
 // failure is reported apart and never fails. "Could not verify" is not a pass: under the
 // certification profile a skipped MUST check fails, and uncovered MUST requirements leave the
-// run incomplete (exit 1).
+// run incomplete (exit 1). Requirements a black-box run cannot observe (`verify: needs-feed |
+// unobservable` in the catalogue) are reported as "not verifiable black-box" with the note saying
+// where they are verified instead; they never fail a run nor leave it incomplete.
 
 import type { ExpectedFailure } from '../plan/expectedFailures.ts';
 import { findExpectedFailure } from '../plan/expectedFailures.ts';
@@ -12,7 +14,8 @@ import type { CheckInfo, PlanEntry } from '../plan/select.ts';
 import type { Level, Subject } from '../model/levels.ts';
 import { strongestLevel } from '../model/levels.ts';
 import type { CleanupResult } from '../runtime/cleanup.ts';
-import type { RequirementCatalogue } from '../spec/requirements.ts';
+import type { Requirement, RequirementCatalogue } from '../spec/requirements.ts';
+import { isBlackbox } from '../spec/requirements.ts';
 import type { CheckOutcome, FailureRecord, UnverifiedNote } from './outcome.ts';
 import type { Exchange } from '../http/exchange.ts';
 
@@ -40,6 +43,8 @@ export type RequirementVerdict =
   | 'fail'
   | 'warn'
   | 'not-verified'
+  /** verify: needs-feed | unobservable, and no check saw it: reported with where it is verified instead. */
+  | 'not-verifiable'
   | 'expected-failure'
   | 'decision-pass'
   | 'decision-fail'
@@ -101,6 +106,19 @@ function failureLevel(check: CheckInfo, failure: FailureRecord, catalogue: Requi
   return strongestLevel(levels) ?? check.level;
 }
 
+/** Whether a check covers a MUST a black-box run can observe (a skip of only needs-feed or unobservable MUSTs is no certification failure). */
+function coversObservableMust(check: CheckInfo, catalogue: RequirementCatalogue): boolean {
+  if (check.level !== 'MUST') return false;
+  const known = check.requirements.map((id) => catalogue.get(id)).filter((r): r is Requirement => r !== undefined);
+  if (known.length < check.requirements.length) return true;
+  return known.some((r) => r.level === 'MUST' && isBlackbox(r));
+}
+
+/** The reason shown for a requirement a black-box run cannot observe. */
+export function notVerifiableReason(req: Requirement): string {
+  return `not verifiable black-box (${req.verify ?? 'blackbox'}), covered by: ${req.note ?? 'no note given'}`;
+}
+
 export type ResolveInput = Pick<BuildInput, 'info' | 'catalogue' | 'expectedFailures' | 'missingReason'>;
 
 /** One check's result from its plan entry and outcome: certification and expected failures applied. */
@@ -122,7 +140,7 @@ export function resolveCheckResult(entry: PlanEntry, outcome: CheckOutcome | und
     delete (result as Partial<CheckOutcome>).checkId;
   }
 
-  if (result.status === 'skipped' && input.info.profile === 'certification' && check.level === 'MUST') {
+  if (result.status === 'skipped' && input.info.profile === 'certification' && coversObservableMust(check, input.catalogue)) {
     result.status = 'failed';
     result.failure = {
       kind: 'not-verified',
@@ -170,12 +188,13 @@ export function requirementResults(checks: readonly CheckResult[], catalogue: Re
     const covering = checks.filter((c) => c.requirements.includes(req.id));
     const base = { id: req.id, level: req.level, subject: req.subject, section: req.section, statement: req.statement, checks: covering.map((c) => c.id) };
     if (req.subject !== 'service') return { ...base, verdict: 'client-library', reason: `a ${req.subject} obligation: covered by the client library tests` };
-    if (covering.length === 0) return { ...base, verdict: 'not-verified', reason: 'no check covers it yet' };
     const parts = covering.map((c) => contribution(c, req.id));
     const has = (k: Contribution) => parts.some((p) => p.kind === k);
     if (has('fail')) return { ...base, verdict: req.level === 'MUST' ? 'fail' : req.level === 'SHOULD' ? 'warn' : 'decision-fail' };
     if (has('expected')) return { ...base, verdict: 'expected-failure' };
     if (has('pass')) return { ...base, verdict: req.level === 'DECISION' ? 'decision-pass' : 'pass' };
+    if (!isBlackbox(req)) return { ...base, verdict: 'not-verifiable', reason: notVerifiableReason(req) };
+    if (covering.length === 0) return { ...base, verdict: 'not-verified', reason: 'no check covers it yet' };
     return { ...base, verdict: 'not-verified', reason: parts.map((p) => p.reason).filter(Boolean).join('; ') };
   });
 }
@@ -211,7 +230,7 @@ export function buildResult(input: BuildInput): RunResult {
     summary: {
       checks: count(['passed', 'failed', 'skipped', 'expected-failure', 'unexpected-pass'], checks.map((c) => c.status)),
       requirements: count(
-        ['pass', 'fail', 'warn', 'not-verified', 'expected-failure', 'decision-pass', 'decision-fail', 'client-library'],
+        ['pass', 'fail', 'warn', 'not-verified', 'not-verifiable', 'expected-failure', 'decision-pass', 'decision-fail', 'client-library'],
         requirements.map((r) => r.verdict),
       ),
     },

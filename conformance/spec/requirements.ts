@@ -11,6 +11,19 @@ export interface Requirement {
   subject: Subject;
   section: string;
   statement: string;
+  /** How the suite can check it (spec/requirements.yaml `verify`); absent: black-box, by HTTP. */
+  verify?: Verify;
+  /** Where a requirement the suite cannot observe is verified instead (`note`). */
+  note?: string;
+}
+
+/** Requirements a black-box run cannot observe: reported as such, never failing or incomplete. */
+export const VERIFY_VALUES = ['blackbox', 'needs-feed', 'unobservable'] as const;
+export type Verify = (typeof VERIFY_VALUES)[number];
+
+/** Whether a black-box run can observe the requirement (not needs-feed, not unobservable). */
+export function isBlackbox(req: Pick<Requirement, 'verify'>): boolean {
+  return req.verify === undefined || req.verify === 'blackbox';
 }
 
 export interface RequirementCatalogue {
@@ -46,15 +59,21 @@ export function parseRequirements(text: string, source = 'requirements.yaml'): R
   const out: Requirement[] = [];
   list.forEach((raw: Record<string, unknown>, index) => {
     const where = `${source} entry ${index} (${String(raw?.id ?? '?')})`;
-    const { id, level, subject, section, statement } = raw ?? {};
+    const { id, level, subject, section, statement, verify, note } = raw ?? {};
     if (typeof id !== 'string' || !/^[A-Z]+(?:-[A-Z]+)*-\d{3}$/.test(id)) throw new RequirementsError(`${where}: id must look like FAMILY-NNN`);
     if (seen.has(id)) throw new RequirementsError(`${where}: duplicate id ${id}`);
     if (!isLevel(level)) throw new RequirementsError(`${where}: level must be MUST, SHOULD or DECISION (received: ${String(level)})`);
     if (typeof subject !== 'string' || !(SUBJECTS as readonly string[]).includes(subject)) {
       throw new RequirementsError(`${where}: subject must be one of ${SUBJECTS.join(', ')} (received: ${String(subject)})`);
     }
+    if (verify !== undefined && !(VERIFY_VALUES as readonly unknown[]).includes(verify)) {
+      throw new RequirementsError(`${where}: verify must be one of ${VERIFY_VALUES.join(', ')} (received: ${String(verify)})`);
+    }
     seen.add(id);
-    out.push({ id, level, subject: subject as Subject, section: String(section ?? ''), statement: String(statement ?? '') });
+    const entry: Requirement = { id, level, subject: subject as Subject, section: String(section ?? ''), statement: String(statement ?? '') };
+    if (verify !== undefined && verify !== 'blackbox') entry.verify = verify as Verify;
+    if (typeof note === 'string' && note !== '') entry.note = note;
+    out.push(entry);
   });
   return createCatalogue(out);
 }
