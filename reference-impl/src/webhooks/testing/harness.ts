@@ -16,7 +16,8 @@ import { createWebhookServices, type WebhookServices, type WebhookServicesDeps }
 
 export const TEST_WEBHOOK_ENV = {
   ALLOW_INSECURE_CALLBACKS: 'true',
-  WEBHOOK_RETRY_SCHEDULE: '50ms,500ms', // a retry after 50 ms, the last attempt 500 ms after the first
+  // A retry after 50 ms and the last attempt 2 s after the first: room for slow attempts on a busy machine.
+  WEBHOOK_RETRY_SCHEDULE: '50ms,2s',
   WEBHOOK_TIMEOUT: '300ms',
   RATE_LIMIT_ENABLED: 'false',
 } as const;
@@ -85,7 +86,7 @@ export async function writeItem(db: Db, record: ItemChangeRecorder, params: { us
 }
 
 /** Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
-export async function waitFor<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 5000): Promise<T> {
+export async function waitFor<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
