@@ -81,20 +81,28 @@ describe('npm start', () => {
     expect(ms).toBeLessThan(10_000);
   }, 3 * START_TIMEOUT_MS);
 
-  it('when restarted on a store with data, then no demo token is printed and BOOTSTRAP_ADMIN_TOKEN works [DEC-AUTH-006]', async () => {
+  it('when restarted on a store with data, then the demo tokens are printed with new values and BOOTSTRAP_ADMIN_TOKEN works [DEC-AUTH-006]', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'content-service-'));
+    const liveToken = (output: string) => /live consumer\s+(cst_[A-Za-z0-9_-]{43})/.exec(output)?.[1];
     try {
       const first = start({ DATA_DIR: dataDir });
       await waitFor(first, /Try:/);
+      const oldToken = liveToken(first.output());
       expect((await stop(first)).code).toBe(0);
 
       const bootstrap = `bootstrap-${'x'.repeat(32)}`;
       const second = start({ DATA_DIR: dataDir, BOOTSTRAP_ADMIN_TOKEN: bootstrap });
       const [, baseUrl] = await waitFor(second, /API:\s+(http:\/\/127\.0\.0\.1:\d+\/api)\n/);
-      await waitFor(second, /no demo token is shown/);
-      expect(second.output()).not.toMatch(/cst_[A-Za-z0-9_-]{43}/);
+      await waitFor(second, /Try:/);
+      expect(second.output()).toContain('new values for this run');
       expect(second.output()).not.toContain(bootstrap);
-      const all = await fetch(`${baseUrl}/events?wfstatus=deleted`, { headers: { authorization: `Bearer ${bootstrap}` } });
+      const newToken = liveToken(second.output());
+      expect(newToken).toBeDefined();
+      expect(newToken).not.toBe(oldToken);
+      const get = (token: string | undefined, path: string) => fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
+      expect((await get(newToken, '/events')).status).toBe(200);
+      expect((await get(oldToken, '/events')).status).toBe(401);
+      const all = await get(bootstrap, '/events?wfstatus=deleted');
       expect(all.status).toBe(200);
       expect(((await all.json()) as unknown[]).length).toBeGreaterThan(0);
       expect((await stop(second)).code).toBe(0);

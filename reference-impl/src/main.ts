@@ -88,6 +88,17 @@ function tokenLines(seed: SeedResult | undefined, running: Config): string[] {
       `  curl -H "Authorization: Bearer ${demo.token}" ${running.publicBaseUrl}/events`,
     ];
   }
+  if (seed !== undefined && seed.tokens.length > 0) {
+    const width = Math.max(...seed.tokens.map((t) => t.label.length));
+    return [
+      'Demo tokens, with new values for this run (only hashes are stored, so earlier values no longer work):',
+      ...seed.tokens.map((t) => `  ${t.label.padEnd(width)}  ${t.token}  (${t.roles.join(', ')}; ${t.scope})`),
+      ...bootstrap,
+      '',
+      'Try:',
+      `  curl -H "Authorization: Bearer ${seed.tokens[0]!.token}" ${running.publicBaseUrl}/events`,
+    ];
+  }
   return [
     'The store holds data already, so no demo token is shown (tokens are stored only as hashes).',
     ...(bootstrap.length > 0 ? bootstrap : [

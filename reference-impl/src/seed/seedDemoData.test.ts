@@ -3,7 +3,7 @@ import { client } from '../items/testing/itemsHarness.ts';
 import { responseProblems } from '../items/testing/responseSchemas.ts';
 import { sharedOntologyCache } from '../items/sharedOntologyCache.ts';
 import { listItems } from '../storage/items/listItems.ts';
-import { describeEachEngine } from '../storage/testing/testDb.ts';
+import { describeEachEngine, openTestDb } from '../storage/testing/testDb.ts';
 import { startTestApp, type TestApp } from '../testing/testApp.ts';
 import { ignoreItemChanges } from '../webhooks/itemChange.ts';
 import { ensureBootstrapAdminToken } from './bootstrapAdminToken.ts';
@@ -59,9 +59,29 @@ describeEachEngine('demo data', (ctx) => {
     expect(byOrganisation['amsterdam-marketing'].ontology).toEqual({ categorization: 'base', properties: 'base' });
   });
 
-  it('when the store holds data, then nothing is seeded again', async () => {
+  it('when the store holds data, then nothing is seeded again and the demo tokens get new values that work', async () => {
+    const before = seed.tokens;
     const again = await seedDemoData(ctx.db, { recordItemChange: ignoreItemChanges, ontologies: sharedOntologyCache(ctx.db) });
-    expect(again).toEqual({ seeded: false, tokens: [], items: 0, users: [] });
+    expect(again).toMatchObject({ seeded: false, items: 0, users: [] });
+    expect(again.tokens.map((t) => [t.label, t.roles, t.scope])).toEqual(before.map((t) => [t.label, t.roles, t.scope]));
+    const live = (tokens: typeof before) => tokens.find((t) => t.label === 'live consumer')!.token;
+    expect(live(again.tokens)).not.toBe(live(before));
+    expect((await client(app.baseUrl, live(again.tokens)).get('/events')).status).toBe(200);
+    expect((await client(app.baseUrl, live(before)).get('/events')).status).toBe(401);
+    seed = again;
+  });
+
+  it('when two instances seed one empty store at once, then exactly one seeds', async () => {
+    const other = await openTestDb(ctx.engine);
+    try {
+      const deps = { recordItemChange: ignoreItemChanges, ontologies: sharedOntologyCache(other.db) };
+      const results = await Promise.all([seedDemoData(other.db, deps), seedDemoData(other.db, deps)]);
+      expect(results.map((r) => r.seeded).sort()).toEqual([false, true]);
+      const { rows } = await other.db.query<{ n: number }>("SELECT count(*)::int AS n FROM items");
+      expect(rows[0]!.n).toBe(demoItems().length);
+    } finally {
+      await other.close();
+    }
   });
 
   it('when the bootstrap admin token is ensured twice, then it exists once and is a super admin [DEC-AUTH-005] [DEC-AUTH-006]', async () => {

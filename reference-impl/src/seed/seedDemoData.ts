@@ -3,17 +3,22 @@ import { loadDemoAccounts } from '../dictionary/loadData.ts';
 import type { Role } from '../http/principal.ts';
 import { writeItem, type ItemWriteDeps, type ItemWriter } from '../items/writeItem.ts';
 import type { Db } from '../storage/db.ts';
+import { claimAccount } from '../storage/accounts/claimAccount.ts';
 import { insertAccount } from '../storage/accounts/insertAccount.ts';
 import { isStoreEmpty } from '../storage/accounts/isStoreEmpty.ts';
+import { listTokensByNamePrefix } from '../storage/tokens/listTokensByNamePrefix.ts';
+import { setTokenHash } from '../storage/tokens/setTokenHash.ts';
 import { seedDemoUsers, type DemoUser } from '../sessions/seedDemoUsers.ts';
 import { seedOntologyOverrides } from '../storage/dictionary/seedOntologyOverrides.ts';
 import { ensureToken } from '../storage/tokens/ensureToken.ts';
 import { demoItems } from './demoItems.ts';
-import { ensureSystemAccount } from './systemAccount.ts';
+import { SYSTEM_ACCOUNT } from './systemAccount.ts';
 
 // Demo data for `npm start`: the demo accounts and their ontology overrides, a token of each kind
 // and items of every entity type in every status. Only into an EMPTY store, so a restart never
-// duplicates or overwrites anything, and never into a store someone already uses.
+// duplicates or overwrites anything, and never into a store someone already uses. On later starts
+// the demo tokens get new values, printed again: only hashes are stored, so the old values cannot
+// be shown, and the quick start must always print a token that works.
 
 export interface DemoToken {
   label: string;
@@ -33,18 +38,23 @@ export interface SeedResult {
   users: DemoUser[];
 }
 
+const DEMO_TOKEN_PREFIX = 'demo ';
+
 const ALL_STATUSES = ['readyforvalidation', 'approved', 'rejected', 'archived', 'deleted'] as const;
 
 /** The item writer of the seed: every organisation, as a super admin. */
 const SEED_WRITER: ItemWriter = { organisations: 'all', accountOrganisations: [], wfstatus: 'all' };
 
 export async function seedDemoData(db: Db, deps: ItemWriteDeps): Promise<SeedResult> {
-  if (!(await isStoreEmpty(db))) return { seeded: false, tokens: [], items: 0, users: [] };
+  if (!(await isStoreEmpty(db))) return { seeded: false, tokens: await reissueDemoTokens(db), items: 0, users: [] };
+  // Of several instances starting on one empty database, only the one that claims the system
+  // account seeds; the others start with what it writes.
+  if (!(await claimAccount(db, SYSTEM_ACCOUNT))) return { seeded: false, tokens: [], items: 0, users: [] };
+  const systemAccount = SYSTEM_ACCOUNT.id;
 
   const accounts = loadDemoAccounts();
   for (const account of accounts) await insertAccount(db, account);
   await seedOntologyOverrides(db);
-  const systemAccount = await ensureSystemAccount(db);
 
   const [first] = accounts;
   if (first === undefined) throw new Error('demoAccounts.yaml holds no account');
@@ -57,7 +67,7 @@ export async function seedDemoData(db: Db, deps: ItemWriteDeps): Promise<SeedRes
   const tokens: DemoToken[] = [];
   for (const { wfstatus, ...token } of planned) {
     const value = generateTokenValue();
-    await ensureToken(db, { accountId: token.accountId, name: `demo ${token.label}`, roles: token.roles, tokenHash: hashToken(value), filterWfstatus: wfstatus });
+    await ensureToken(db, { accountId: token.accountId, name: `${DEMO_TOKEN_PREFIX}${token.label}`, roles: token.roles, tokenHash: hashToken(value), filterWfstatus: wfstatus });
     tokens.push({ ...token, token: value });
   }
 
@@ -69,4 +79,20 @@ export async function seedDemoData(db: Db, deps: ItemWriteDeps): Promise<SeedRes
     items++;
   }
   return { seeded: true, tokens, items, users };
+}
+
+/** New values for the demo tokens of an earlier seed; empty when there are none. */
+async function reissueDemoTokens(db: Db): Promise<DemoToken[]> {
+  const organisationsOf = new Map(loadDemoAccounts().map((account) => [account.id, account.organisations.join(', ')]));
+  const tokens: DemoToken[] = [];
+  for (const row of await listTokensByNamePrefix(db, { prefix: DEMO_TOKEN_PREFIX })) {
+    const value = generateTokenValue();
+    await setTokenHash(db, { id: row.id, tokenHash: hashToken(value) });
+    const roles = row.roles as Role[];
+    const organisations = organisationsOf.get(row.account_id) ?? row.account_id;
+    const scope = roles.includes('ROLE_SUPER_ADMIN') ? 'every organisation and status'
+      : row.filter_wfstatus === null ? `approved items of ${organisations}` : `every status of ${organisations}`;
+    tokens.push({ label: row.name.slice(DEMO_TOKEN_PREFIX.length), token: value, accountId: row.account_id, roles, scope });
+  }
+  return tokens;
 }
