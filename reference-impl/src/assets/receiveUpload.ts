@@ -84,6 +84,9 @@ export function receiveUpload(req: IncomingMessage, options: ReceiveUploadOption
         fail(badRequest(`/${name}`, `multipart part ${name} must be given once`));
       } else if (info.valueTruncated || [...value].length > TEXT_PARTS[name]) {
         fail(badRequest(`/${name}`, `${name} must be at most ${TEXT_PARTS[name]} characters`));
+      } else if (value.includes('\u0000')) {
+        // PostgreSQL text cannot hold U+0000 (DEC-ITEM-028): a client error, not a storage failure.
+        fail(badRequest(`/${name}`, `${name} contains the character U+0000, which cannot be stored`));
       } else {
         fields[name] = value;
       }

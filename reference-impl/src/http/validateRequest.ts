@@ -148,15 +148,15 @@ function validateAgainst(operation: CompiledOperation, req: Request, sizeCap: Si
   }
 
   if (operation.body !== undefined) {
+    let problem: HttpErrorDetail | undefined;
     // Express 5 leaves req.body undefined unless the JSON parser read a JSON body.
     if (req.body === undefined) {
       if (operation.body.required) {
         details.push({ pointer: '', message: `a JSON body is required (Content-Type: application/json; received: ${req.headers['content-type'] ?? 'none'})` });
       }
-    } else if (nulPointer(req.body) !== undefined) {
-      // PostgreSQL text and jsonb cannot hold U+0000 (DEC-ITEM-028): a client error, not a storage failure.
-      const pointer = nulPointer(req.body)!;
-      details.push({ pointer, message: 'contains the character U+0000, which cannot be stored' });
+    } else if ((problem = unstorable(req.body)) !== undefined) {
+      // PostgreSQL cannot hold U+0000 (DEC-ITEM-028); a client error, not a storage failure or a stack overflow.
+      details.push(problem);
     } else if (!operation.body.validate(req.body)) {
       details.push(...describe(operation.body.validate.errors, '', 'body', undefined));
     } else {
@@ -173,21 +173,31 @@ function validateAgainst(operation: CompiledOperation, req: Request, sizeCap: Si
   return result;
 }
 
-/** The JSON pointer of the first string or field name holding U+0000, else undefined. Iterative: bodies may nest deeply. */
-function nulPointer(body: unknown): string | undefined {
-  const stack: Array<[unknown, string]> = [[body, '']];
+/** JSON bodies nesting deeper are refused: recursive code further on (and JSON.stringify) would overflow the stack. */
+export const MAX_BODY_DEPTH = 100;
+
+/**
+ * What makes a JSON body unstorable before any schema is applied: a string or field name holding
+ * U+0000, or nesting deeper than MAX_BODY_DEPTH. Iterative, so the check itself never overflows.
+ */
+function unstorable(body: unknown): HttpErrorDetail | undefined {
+  const stack: Array<[unknown, string, number]> = [[body, '', 0]];
   while (stack.length > 0) {
-    const [value, pointer] = stack.pop()!;
+    const [value, pointer, depth] = stack.pop()!;
     if (typeof value === 'string') {
-      if (value.includes('\u0000')) return pointer;
-    } else if (Array.isArray(value)) {
-      value.forEach((entry, index) => stack.push([entry, `${pointer}/${index}`]));
-    } else if (value !== null && typeof value === 'object') {
-      for (const [key, entry] of Object.entries(value)) {
-        const at = `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
-        if (key.includes('\u0000')) return at;
-        stack.push([entry, at]);
-      }
+      if (value.includes('\u0000')) return { pointer, message: 'contains the character U+0000, which cannot be stored' };
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    if (depth >= MAX_BODY_DEPTH) return { pointer, message: `nests deeper than ${MAX_BODY_DEPTH} levels` };
+    if (Array.isArray(value)) {
+      value.forEach((entry, index) => stack.push([entry, `${pointer}/${index}`, depth + 1]));
+      continue;
+    }
+    for (const [key, entry] of Object.entries(value)) {
+      const at = `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+      if (key.includes('\u0000')) return { pointer: at, message: 'contains the character U+0000, which cannot be stored' };
+      stack.push([entry, at, depth + 1]);
     }
   }
   return undefined;
