@@ -20,6 +20,8 @@ export interface FailureRecord {
 export interface UnverifiedNote {
   requirements: string[];
   reason: string;
+  /** The target can no longer show it (ctx.unobservable): reported as not verifiable black-box. */
+  unobservable?: boolean;
 }
 
 export interface CheckOutcome {

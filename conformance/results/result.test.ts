@@ -108,6 +108,16 @@ describe('buildResult', () => {
     expect(r).toMatchObject({ verdict: 'pass', exitCode: 0 });
   });
 
+  it('when a check notes a requirement as unobservable on this target (a rule whose date has passed), then it is not verifiable black-box, not incomplete', () => {
+    const plan = [entry('a.cap', ['LIST-001', 'HEALTH-001'])];
+    const r = build(plan, [passed('a.cap', { unverified: [{ requirements: ['HEALTH-001'], reason: 'the clock is past the date', unobservable: true }] })], CERTIFICATION);
+    expect(r.requirements.find((x) => x.id === 'HEALTH-001')).toMatchObject({ verdict: 'not-verifiable', reason: 'not verifiable black-box on this target: a.cap: the clock is past the date' });
+    expect(r).toMatchObject({ verdict: 'pass', exitCode: 0 });
+    // Another check that could have verified it but did not keeps it "not verified".
+    const both = build([...plan, entry('b.other', ['HEALTH-001'])], [passed('a.cap', { unverified: [{ requirements: ['HEALTH-001'], reason: 'past', unobservable: true }] }), passed('b.other', { unverified: [{ requirements: ['HEALTH-001'], reason: 'no data' }] })], CERTIFICATION);
+    expect(verdictOf(both, 'HEALTH-001')).toBe('not-verified');
+  });
+
   it('when a check of only needs-feed MUSTs is skipped under certification, then it stays skipped and does not fail the run', () => {
     const plan = [entry('a.h', ['HEALTH-001']), entry('a.l', ['LIST-001']), entry('feeds.size', ['FEED-004'], { run: false, skipReason: 'needs --feed-id' })];
     const r = build(plan, [passed('a.h'), passed('a.l')], CERTIFICATION);

@@ -168,7 +168,7 @@ export function resolveCheckResult(entry: PlanEntry, outcome: CheckOutcome | und
   return result;
 }
 
-type Contribution = 'fail' | 'expected' | 'pass' | 'unverified';
+type Contribution = 'fail' | 'expected' | 'pass' | 'unverified' | 'unobservable';
 
 function contribution(check: CheckResult, requirement: string): { kind: Contribution; reason?: string } {
   if ((check.status === 'failed' || check.status === 'expected-failure') && check.failure) {
@@ -178,7 +178,8 @@ function contribution(check: CheckResult, requirement: string): { kind: Contribu
   }
   if (check.status === 'passed' || check.status === 'unexpected-pass') {
     const note = check.unverified.find((u) => u.requirements.includes(requirement));
-    return note ? { kind: 'unverified', reason: `${check.id}: ${note.reason}` } : { kind: 'pass' };
+    if (!note) return { kind: 'pass' };
+    return { kind: note.unobservable ? 'unobservable' : 'unverified', reason: `${check.id}: ${note.reason}` };
   }
   return { kind: 'unverified', reason: `${check.id} skipped: ${check.skipReason ?? 'no reason given'}` };
 }
@@ -194,6 +195,7 @@ export function requirementResults(checks: readonly CheckResult[], catalogue: Re
     if (has('expected')) return { ...base, verdict: 'expected-failure' };
     if (has('pass')) return { ...base, verdict: req.level === 'DECISION' ? 'decision-pass' : 'pass' };
     if (!isBlackbox(req)) return { ...base, verdict: 'not-verifiable', reason: notVerifiableReason(req) };
+    if (has('unobservable') && !has('unverified')) return { ...base, verdict: 'not-verifiable', reason: `not verifiable black-box on this target: ${parts.map((p) => p.reason).filter(Boolean).join('; ')}` };
     if (covering.length === 0) return { ...base, verdict: 'not-verified', reason: 'no check covers it yet' };
     return { ...base, verdict: 'not-verified', reason: parts.map((p) => p.reason).filter(Boolean).join('; ') };
   });

@@ -53,6 +53,12 @@ export interface CheckContext {
   /** Record that some of the check's requirements could not be verified in this run, and why. */
   unverified(requirements: readonly string[], reason: string): void;
   /**
+   * Record that some requirements cannot be observed on this target any more (e.g. a rule that
+   * held only before a date the target's clock is past): reported as not verifiable black-box,
+   * not as "not verified", so a certification is not left incomplete by it.
+   */
+  unobservable(requirements: readonly string[], reason: string): void;
+  /**
    * Declare requirements fully verified so far. Matters only when the check then fails on
    * another requirement: without it, the check's other requirements count as not verified.
    */
@@ -126,6 +132,9 @@ export function createCheckContext(parts: ContextParts): CheckContext {
     },
     unverified(requirements, reason) {
       parts.unverified.push({ requirements: [...requirements], reason });
+    },
+    unobservable(requirements, reason) {
+      parts.unverified.push({ requirements: [...requirements], reason, unobservable: true });
     },
     verified(requirements) {
       for (const r of requirements) if (!parts.verified.includes(r)) parts.verified.push(r);

@@ -44,7 +44,7 @@ describe('content-conformance against a correct target', () => {
       'AUTH-002': 'pass',
       'DEC-ERR-002': 'decision-pass',
       'LIST-001': 'pass',
-      'LIMIT-002': 'not-verified', // the fake's clock (today) is past 1 November 2026
+      'LIMIT-002': 'not-verifiable', // the fake's clock (today) is past 1 November 2026: never observable again
       'LIMIT-003': 'pass',
       'ERR-001': 'pass',
     });

@@ -49,7 +49,8 @@ export default defineCheck({
       assertBodyEquals(res, { status: 400, error: 'Bad Request', message: `size must not exceed ${MAX} (requested: ${size})` }, { requirements: ['ERR-001'] });
       res.assertConforms(['ERR-001']);
     }
-    if (lenient.length === 0) ctx.unverified(['LIMIT-002'], 'the target\'s clock is past 1 November 2026, so the earlier behaviour cannot be observed');
+    // The earlier rule can never be observed again once the target's clock is past the date.
+    if (lenient.length === 0) ctx.unobservable(['LIMIT-002'], 'the target\'s clock is past 1 November 2026, so the earlier behaviour cannot be observed');
     if (enforced.length === 0) ctx.unverified(['ERR-001', 'LIMIT-003'], 'the target\'s clock is before 1 November 2026, so the 400 rule is not in force yet');
   },
 });
