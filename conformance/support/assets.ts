@@ -3,6 +3,9 @@
 // asset delete, so uploads stay on the target: keep them few and small (a few hundred bytes),
 // named with the run id.
 
+import { request as httpRequest } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import sharp from 'sharp';
 import type { HttpResponse, TokenChoice } from '../http/httpClient.ts';
 import { CheckFailure } from '../model/failure.ts';
@@ -133,6 +136,46 @@ export function amsterdamWallTime(instant: string | Date): string {
   }).formatToParts(new Date(instant));
   const get = (type: string) => parts.find((p) => p.type === type)!.value;
   return `${get('year')}-${get('month')}-${get('day')}T${get('hour')}:${get('minute')}:${get('second')}.${get('fractionalSecond')}`;
+}
+
+export interface RawAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+}
+
+/**
+ * POST /assets outside the suite's HTTP client, keeping the answer even when the target answers
+ * before the whole body was sent and closes the connection (a legitimate way to refuse a large
+ * upload, RFC 9110 §15.5.14, which undici reports as EPIPE instead of the answer). For the 413
+ * check only; the exchange is not recorded, so the check notes what it saw.
+ */
+export async function postAssetRaw(ctx: CheckContext, bytes: Buffer, options: UploadOptions): Promise<RawAnswer> {
+  const { body, contentType } = multipart([{ name: 'file', data: bytes, filename: options.filename, contentType: options.contentType ?? 'application/octet-stream' }]);
+  const choice = options.token ?? writerToken(ctx);
+  const value = typeof choice === 'object' ? choice.bearer : choice === 'none' ? undefined : ctx.tokens[choice];
+  const url = new URL(ctx.http.url('/assets'));
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise<RawAnswer>((resolve, reject) => {
+    let answered = false;
+    const req = send(url, {
+      method: 'POST',
+      headers: { 'content-type': contentType, 'content-length': String(body.length), accept: 'application/json', ...(value ? { authorization: `Bearer ${value}` } : {}) },
+      timeout: options.timeoutMs ?? 60_000,
+    }, (res) => {
+      answered = true;
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('timeout', () => req.destroy(new Error('no answer in time')));
+    // A write error after the answer arrived is the early refusal itself.
+    req.on('error', (error) => {
+      if (!answered) reject(error);
+    });
+    req.end(body);
+  });
 }
 
 /** Uploads `count` tiny distinct PNGs one after the other (distinct `created` instants), named `<tag>-<i>.png`. */
