@@ -375,6 +375,11 @@ export interface Catalogue {
   entries: CatalogueEntry[];
   /** lastupdated of the first entry as the target sent it: a lower bound of the whole catalogue. */
   from: string;
+  /**
+   * 1 ms before `from`: the bound the checks that are not about the inclusive filter use, so that
+   * an exclusive lastupdated filter fails the checks about the filter (FILTER-001, PAGE-004), not every check.
+   */
+  before: string;
   trcids: string[];
 }
 
@@ -409,13 +414,13 @@ export function catalogue(ctx: Ctx): Promise<Catalogue> {
     if (typeof from !== 'string') {
       throw new CheckFailure({ message: 'the item just created has no lastupdated', received: entries[0]!.item, expected: 'lastupdated set by the server', requirements: ['ITEM-006'], exchanges: [entries[0]!.created.exchange] });
     }
-    return { collection, entries, from, trcids: entries.map((e) => e.trcid) };
+    return { collection, entries, from, before: new Date(Date.parse(from) - 1).toISOString(), trcids: entries.map((e) => e.trcid) };
   });
 }
 
-/** Every catalogue item the full token lists: `lastupdated >= from`, all statuses, size 2000. */
+/** Every catalogue item the full token lists: `lastupdated >= before`, all statuses, size 2000. */
 export async function listCatalogue(ctx: Ctx, cat: Catalogue, query: Query = {}, options: ListOptions = {}): Promise<ListAnswer & { own: Item[] }> {
-  const answer = await listItems(ctx, cat.collection, { lastupdated: cat.from, wfstatus: ALL_STATUSES, size: 2000, ...query }, { token: writerToken(ctx), ...options });
+  const answer = await listItems(ctx, cat.collection, { lastupdated: cat.before, wfstatus: ALL_STATUSES, size: 2000, ...query }, { token: writerToken(ctx), ...options });
   return { ...answer, own: onlyThese(answer.items, cat.trcids) };
 }
 

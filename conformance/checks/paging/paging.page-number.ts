@@ -15,7 +15,7 @@ export default defineCheck({
   dependsOn: ['lists.bare-array'],
   run: async (ctx) => {
     const cat = await catalogue(ctx);
-    const query = { lastupdated: cat.from, wfstatus: ALL_STATUSES, sortField: 'lastupdated', sortOrder: 'ASC' };
+    const query = { lastupdated: cat.before, wfstatus: ALL_STATUSES, sortField: 'lastupdated', sortOrder: 'ASC' };
     // PAGE-002: the parameter is accepted.
     await listItems(ctx, cat.collection, { ...query, size: SIZE, page: 1 }, { requirements: ['PAGE-002'] });
     ctx.verified(['PAGE-002']);

@@ -21,7 +21,7 @@ export default defineCheck({
     });
     await assertProperty(ctx, fc.asyncProperty(combos, async (combo) => {
       // Bounded below by the catalogue, so the answer is small and the suite's items are all in it.
-      const bound = combo.lastupdated !== undefined && instant(combo.lastupdated) > instant(cat.from) ? combo.lastupdated : cat.from;
+      const bound = combo.lastupdated !== undefined && instant(combo.lastupdated) > instant(cat.before) ? combo.lastupdated : cat.before;
       const effective: FilterCombination = { ...combo, lastupdated: bound };
       const { items, res } = await listItems(ctx, cat.collection, { ...toQuery(effective), size: 2000 }, { token: writerToken(ctx) });
       assertEveryItemSatisfies(items, effective, res);

@@ -2,14 +2,14 @@ import fc from 'fast-check';
 import { defineCheck } from '../../model/check.ts';
 import { assertProperty } from '../../runtime/property.ts';
 import { ALL_STATUSES, catalogue, listCatalogue, pageByKeyset, pageByNumber, writerToken } from '../../support/items.ts';
-import { assertBoundaryItemComesBack, assertPagesAreDisjointAndComplete } from '../../support/listAssertions.ts';
+import { assertBoundaryItemComesBack, assertContainsAll, assertPagesAreDisjointAndComplete } from '../../support/listAssertions.ts';
 
 const MAX_RUNS = 10;
 
 export default defineCheck({
   id: 'properties.paging-partitions',
   title: 'Property: paging the suite\'s items at any size from 2 to 8, by keyset (lastupdated) or by page number, until a short page, yields each item exactly once, in the order of the unpaged list',
-  requirements: ['PAGE-001', 'PAGE-003', 'PAGE-004', 'DEC-LIST-002'],
+  requirements: ['PAGE-001', 'PAGE-003', 'PAGE-004', 'FILTER-001', 'DEC-LIST-002'],
   tags: ['paging', 'property'],
   needs: ['write', 'full'],
   writes: 'the run\'s shared catalogue (nine event groups, tagged with the run id)',
@@ -21,10 +21,11 @@ export default defineCheck({
       const token = writerToken(ctx);
       if (by === 'keyset') {
         const pages = await pageByKeyset(ctx, cat.collection, { wfstatus: ALL_STATUSES }, { size, from: cat.from, token, requirements: ['PAGE-001', 'PAGE-003'] });
+        assertContainsAll(pages[0]!.items, [cat.entries[0]!.item], pages[0]!.res, { requirements: ['PAGE-004', 'FILTER-001'], message: `the first keyset page (lastupdated=${cat.from}, the first item's own lastupdated) does not return that item; the bound is inclusive` });
         for (let i = 1; i < pages.length; i++) assertBoundaryItemComesBack(pages[i - 1]!, pages[i]!, { requirements: ['PAGE-004'] });
         assertPagesAreDisjointAndComplete(pages, all.own, { keyset: true, requirements: ['PAGE-001', 'PAGE-003'] });
       } else {
-        const query = { lastupdated: cat.from, wfstatus: ALL_STATUSES, sortField: 'lastupdated', sortOrder: 'ASC' };
+        const query = { lastupdated: cat.before, wfstatus: ALL_STATUSES, sortField: 'lastupdated', sortOrder: 'ASC' };
         const pages = await pageByNumber(ctx, cat.collection, query, { size, token, requirements: ['DEC-LIST-002'] });
         assertPagesAreDisjointAndComplete(pages, all.own, { requirements: ['DEC-LIST-002'] });
       }

@@ -26,7 +26,7 @@ export default defineCheck({
     const approved = cat.entries.filter((e) => e.status === 'approved');
     let refused: CheckFailure | undefined;
     for (const query of QUERIES) {
-      const res = await ctx.http.get(cat.collection, { token: 'consumer', query: { lastupdated: cat.from, size: 2000, ...query }, validate: 'defer' });
+      const res = await ctx.http.get(cat.collection, { token: 'consumer', query: { lastupdated: cat.before, size: 2000, ...query }, validate: 'defer' });
       if (res.status >= 400 && res.status < 500 && query.wfstatus !== undefined) {
         // Refusing to list statuses outside the token's scope also shows none of them; our decision drops them silently.
         res.assertConforms(['DEC-LIST-006']);

@@ -55,7 +55,7 @@ export default defineCheck({
         const foreign = items.find((i) => i.userorganisation !== ownOrg);
         if (foreign) throw new CheckFailure({ message: `a token restricted to ${ownOrg} listed an item of ${String(foreign.userorganisation)} on ${path}`, received: `${String(foreign.trcid)} (${String(foreign.userorganisation)})`, expected: `items of ${ownOrg} only`, requirements: ['AUTH-004'], exchanges: [res.exchange] });
       }
-      const inScope = await listItems(ctx, cat.collection, { lastupdated: cat.from, wfstatus: ALL_STATUSES, size: 2000 }, { token: org });
+      const inScope = await listItems(ctx, cat.collection, { lastupdated: cat.before, wfstatus: ALL_STATUSES, size: 2000 }, { token: org });
       assertContainsAll(onlyThese(inScope.items, cat.trcids), cat.entries.map((e) => e.item), inScope.res, { requirements: ['AUTH-004'], message: `a token of ${ownOrg} provisioned for every status does not see every status of its own items` });
       if (other) {
         const { items, res } = await listItems(ctx, '/events', { trcid: other.trcid, wfstatus: ALL_STATUSES }, { token: org });
@@ -66,7 +66,7 @@ export default defineCheck({
       }
 
       // AUTH-005 and SCOPE-001: the status filter.
-      const seen = await listItems(ctx, cat.collection, { lastupdated: cat.from, wfstatus: ALL_STATUSES, size: 2000 }, { token: live, validate: 'defer' });
+      const seen = await listItems(ctx, cat.collection, { lastupdated: cat.before, wfstatus: ALL_STATUSES, size: 2000 }, { token: live, validate: 'defer' });
       seen.res.assertConforms(['SCOPE-001']);
       const hidden = seen.items.find((i: Item) => i.wfstatus !== 'approved');
       if (hidden) throw new CheckFailure({ message: 'a token provisioned for approved items only listed another status', received: `${String(hidden.trcid)} (${String(hidden.wfstatus)})`, expected: 'approved items only', requirements: hidden.wfstatus === 'archived' || hidden.wfstatus === 'deleted' ? ['AUTH-005', 'SCOPE-001'] : ['SCOPE-001', 'AUTH-004'], exchanges: [seen.res.exchange] });

@@ -16,7 +16,7 @@ export default defineCheck({
       assertSortedBy(own, 'title', order, res, { tiebreaker: true });
     }
     const all = await listCatalogue(ctx, cat, { sortField: 'title', sortOrder: 'ASC' });
-    const pages = await pageByNumber(ctx, cat.collection, { lastupdated: cat.from, wfstatus: ALL_STATUSES, sortField: 'title', sortOrder: 'ASC' }, { size: 2, token: writerToken(ctx) });
+    const pages = await pageByNumber(ctx, cat.collection, { lastupdated: cat.before, wfstatus: ALL_STATUSES, sortField: 'title', sortOrder: 'ASC' }, { size: 2, token: writerToken(ctx) });
     assertPagesAreDisjointAndComplete(pages, all.own);
   },
 });
