@@ -1,4 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventBody } from '../items/testing/itemsHarness.ts';
 import { listMigrations } from '../storage/migrate.ts';
@@ -23,11 +27,15 @@ describe.skipIf(skipWithoutServices({ redis: true }))('several instances on one 
   let group: InstanceGroup;
   let a: Instance;
   let b: Instance;
+  let dataDir: string;
 
   beforeAll(async () => {
     database = await createScratchDatabase();
+    // Asset files live in DATA_DIR: one directory for both, as a shared volume would be.
+    dataDir = await mkdtemp(join(tmpdir(), 'scaleout-'));
     group = createInstanceGroup({
       DATABASE_URL: database.url,
+      DATA_DIR: dataDir,
       REDIS_URL: TEST_REDIS_URL,
       BOOTSTRAP_ADMIN_TOKEN: BOOTSTRAP,
       SEED_DEMO_DATA: 'false',
@@ -46,6 +54,7 @@ describe.skipIf(skipWithoutServices({ redis: true }))('several instances on one 
   afterAll(async () => {
     await group?.closeAll();
     await database?.drop();
+    if (dataDir !== undefined) await rm(dataDir, { recursive: true, force: true });
   });
 
   /** A fresh account with its own organisation, and tokens written straight into the database. */
@@ -277,5 +286,21 @@ describe.skipIf(skipWithoutServices({ redis: true }))('several instances on one 
       expect(listed.body[0].trcItemCategories.categories[0].categoryTranslations[0].label).toBe(label);
     }
     expect(base).not.toMatch(/^Toegankelijk /);
+  });
+
+  it('when an asset is uploaded through one instance and DATA_DIR is shared, then the other serves its file and lists it [ASSET-003]', async () => {
+    const account = await newAccount();
+    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 200, g: 30, b: 30 } } }).png().toBuffer();
+    const form = new FormData();
+    form.set('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'scale-out.png');
+    const uploaded = await fetch(`${a.baseUrl}/assets`, { method: 'POST', headers: { authorization: `Bearer ${account.full}` }, body: form });
+    expect(uploaded.status).toBe(201);
+    const asset = await uploaded.json() as { id: string; url: string };
+    const onB = asset.url.replace(a.baseUrl, b.baseUrl);
+    const file = await fetch(onB, { headers: { authorization: `Bearer ${account.full}` } });
+    expect(file.status).toBe(200);
+    expect(Buffer.from(await file.arrayBuffer()).equals(png)).toBe(true);
+    const listed = await clientFor(account.full).get(b.baseUrl, '/assets');
+    expect(listed.body.results.map((x: { id: string }) => x.id)).toContain(asset.id);
   });
 });
