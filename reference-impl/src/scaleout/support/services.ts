@@ -2,7 +2,7 @@
 // As there: unreachable means skipped locally, but a failure with CI=true.
 
 import { Redis } from 'ioredis';
-import { postgresProbe, skipPostgres, TEST_DATABASE_URL } from '../../storage/testing/testDb.ts';
+import { skipPostgres } from '../../storage/testing/testDb.ts';
 
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -32,4 +32,3 @@ export function skipWithoutServices(needs: { redis: boolean }): boolean {
   return skipPostgres();
 }
 
-export { postgresProbe, TEST_DATABASE_URL };
