@@ -12,7 +12,7 @@ export default defineCheck({
   tags: ['tokens', 'webhooks'],
   needs: ['webhook'],
   writes: 'two tokens (deleted at once) and two events (soft-deleted)',
-  dependsOn: ['tokens.create'],
+  dependsOn: ['tokens.create', 'webhooks.delivery-signed'],
   run: async (ctx) => {
     const hook = await hookToken(ctx, 'rotate');
     const old = hook.secret;

@@ -28,7 +28,7 @@ export default defineCheck({
   tags: ['tokens', 'webhooks'],
   needs: ['webhook'],
   writes: 'three tokens (deleted at once) and three events (soft-deleted)',
-  dependsOn: ['tokens.create'],
+  dependsOn: ['tokens.create', 'webhooks.delivery-signed'],
   run: async (ctx) => {
     const first = ctx.receiver.endpoint(`${ctx.check.id}.first`);
     const moved = ctx.receiver.endpoint(`${ctx.check.id}.moved`);
