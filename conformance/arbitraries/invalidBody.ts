@@ -15,8 +15,8 @@ export interface InvalidBody {
   decision: string;
 }
 
-export type InvalidBodyKind = 'malformedJson' | 'contentType' | 'wrongType' | 'badEnum' | 'unknownField' | 'nul' | 'tooLong' | 'duplicateLanguage' | 'entitytype' | 'foreignField' | 'patternOrder' | 'notAnObject';
-export const INVALID_BODY_KINDS: readonly InvalidBodyKind[] = ['malformedJson', 'contentType', 'wrongType', 'badEnum', 'unknownField', 'nul', 'tooLong', 'duplicateLanguage', 'entitytype', 'foreignField', 'patternOrder', 'notAnObject'];
+export type InvalidBodyKind = 'malformedJson' | 'contentType' | 'wrongType' | 'badEnum' | 'unknownField' | 'nul' | 'tooLong' | 'duplicateLanguage' | 'entitytype' | 'foreignField' | 'patternOrder' | 'notAnObject' | 'missingKey' | 'badFormat';
+export const INVALID_BODY_KINDS: readonly InvalidBodyKind[] = ['malformedJson', 'contentType', 'wrongType', 'badEnum', 'unknownField', 'nul', 'tooLong', 'duplicateLanguage', 'entitytype', 'foreignField', 'patternOrder', 'notAnObject', 'missingKey', 'badFormat'];
 
 export interface InvalidBodyConstraints {
   /** Entity type of the collection the body goes to (`entitytype` and `foreignField` cases depend on it). */
@@ -72,6 +72,24 @@ export function invalidBody(constraints: InvalidBodyConstraints): fc.Arbitrary<I
         ? fc.constant(obj({ routeInfo: { routeType: 'walking' } }, 'routeInfo on an event', 'DEC-ITEM-015'))
         : fc.constant(obj({ priceElements: [{ from: 1, till: 2 }] }, `priceElements on a ${constraints.entitytype}`, 'DEC-ITEM-015')),
     patternOrder: fc.constant(obj({ calendar: { patternDates: [{ startdate: '2027-08-10', enddate: '2027-08-01' }] } }, 'a pattern ends before it starts', 'DEC-ITEM-024')),
+    missingKey: fc
+      .constantFrom<[string, Record<string, unknown>]>(
+        ['a trcItemDetails entry without lang', { trcItemDetails: [{ title: 'x' }] }],
+        ['a type without catid', { trcItemCategories: { types: [{ isDefault: true }] } }],
+        ['a single date without date', { calendar: { singleDates: [{ when: [{ timestart: '10:00' }] }] } }],
+        ['a link without trcid', { trcitemRelation: { links: [{ linkType: 'alias' }] } }],
+        ['a contact mail without email', { contactinfo: { mail: [{ descriptioncode: 'info' }] } }],
+      )
+      .map(([reason, body]) => obj(body, reason, 'DEC-ITEM-021')),
+    badFormat: fc
+      .constantFrom<[string, Record<string, unknown>]>(
+        ['an upper-case language code', { trcItemDetails: [{ lang: 'NL', title: 'x' }] }],
+        ['a country that is not ISO 3166-1 alpha-2', { location: { address: { country: 'Netherlands' } } }],
+        ['a time of 25:00', { calendar: { singleDates: [{ date: '2027-05-01', when: [{ timestart: '25:00' }] }] } }],
+        ['a date that is not a date', { calendar: { singleDates: [{ date: '1 May 2027' }] } }],
+        ['a longitude with a comma', { location: { xcoordinate: '4,9', ycoordinate: '52.3' } }],
+      )
+      .map(([reason, body]) => obj(body, reason, 'DEC-ITEM-023')),
     notAnObject: fc.constantFrom('[]', '"item"', '42', 'null').map((text) => ({ text, contentType: JSON_TYPE, reason: `the body is ${text}, not an object`, decision: 'DEC-ERR-001' })),
   };
   return fc.oneof(...(constraints.kinds ?? INVALID_BODY_KINDS).map((k) => cases[k]));

@@ -23,6 +23,11 @@ describe('firstMismatch', () => {
     expect(firstMismatch({ calendar: { calendarType: 'singledates' } }, { calendar: { calendarType: 'NONE' } })).toBeDefined();
   });
 
+  it('when a blank category value comes back as null, then it is the same (no value); a changed text is not', () => {
+    expect(firstMismatch({ trcItemCategories: { categories: [{ catid: 'p', value: ' ' }] } }, { trcItemCategories: { categories: [{ catid: 'p', value: null }] } })).toBeUndefined();
+    expect(firstMismatch({ trcItemCategories: { categories: [{ catid: 'p', value: ' x ' }] } }, { trcItemCategories: { categories: [{ catid: 'p', value: 'x' }] } })).toBeDefined();
+  });
+
   it('when a number is 0 or -0, or a string equals a number, then JSON equality decides', () => {
     expect(firstMismatch({ from: -0 }, { from: 0 })).toBeUndefined();
     expect(firstMismatch({ from: 1 }, { from: '1' })).toBeDefined();

@@ -1,7 +1,8 @@
 // "Every writable field preserved": what a client sent is found again in what the server
 // returns. The server may add (ids, timestamps, labels, computed days, defaults such as
 // isDefault: false) and normalise where the interface says so (calendarType upper case, a
-// SingleDate date as a local timestamp), but not drop or change what was sent.
+// SingleDate date as a local timestamp, a blank category value as null), but not drop or
+// change what was sent.
 
 export interface Mismatch {
   /** JSON pointer into the sent body. */
@@ -19,6 +20,8 @@ export function canonicalLocal(value: string): string {
 }
 
 function equalAt(pointer: string, sent: unknown, received: unknown): boolean {
+  // A blank category value carries nothing; `null` is how the interface writes "no value".
+  if (/\/categories\/\d+\/value$/.test(pointer) && typeof sent === 'string' && sent.trim() === '' && (received === null || received === undefined)) return true;
   if (typeof sent === 'string' && typeof received === 'string') {
     if (/\/calendarType$/.test(pointer)) return sent.toUpperCase() === received.toUpperCase();
     if (/\/singleDates\/\d+\/date$/.test(pointer)) return canonicalLocal(sent) === canonicalLocal(received);

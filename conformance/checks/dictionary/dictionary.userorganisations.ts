@@ -6,7 +6,7 @@ import type { UserOrganisation } from '../../support/items.ts';
 export default defineCheck({
   id: 'dictionary.userorganisations',
   title: 'GET /dictionary/userorganisations lists each organisation with its accountId and the ontology in use (open to a consumer token, sorted by userorganisation), including the organisations of --account-id',
-  requirements: ['DICT-005', 'DEC-DICT-002', 'DEC-DICT-012'],
+  requirements: ['DICT-005', 'DEC-DICT-002', 'DEC-DICT-012', 'DEC-MISC-002'],
   tags: ['dictionary'],
   needs: ['consumer'],
   run: async (ctx) => {
@@ -25,6 +25,8 @@ export default defineCheck({
     res.assertConforms(['DEC-DICT-002']);
     const names = all.map((o) => o.userorganisation);
     const sorted = [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const odd = all.find((o) => !/^[A-Za-z0-9_-]{1,64}$/.test(o.accountId));
+    if (odd) throw new CheckFailure({ message: `the account id of ${odd.userorganisation} is not 1–64 characters [A-Za-z0-9_-]`, received: odd.accountId, expected: '[A-Za-z0-9_-]{1,64}', requirements: ['DEC-MISC-002'], exchanges: [res.exchange] });
     if (names.join('\n') !== sorted.join('\n')) throw new CheckFailure({ message: 'the organisations are not sorted by userorganisation', received: names, expected: sorted, requirements: ['DEC-DICT-012'], exchanges: [res.exchange] });
   },
 });

@@ -14,7 +14,7 @@ export default defineCheck({
   run: async (ctx) => {
     let target: string | undefined;
     for (const { path } of COLLECTIONS) {
-      const id = (await listItems(ctx, path, { size: 1 })).items[0]?.id;
+      const id = (await listItems(ctx, path, { size: 1 }, { token: 'consumer' })).items[0]?.id;
       if (typeof id === 'string') {
         target = `${path}/${encodeURIComponent(id)}`;
         break;

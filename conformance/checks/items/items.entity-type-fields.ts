@@ -17,12 +17,13 @@ const CASES: Case[] = [
   { collection: '/routes', body: { performers: [{ label: 'x' }] }, field: 'performers', requirements: ['ITEM-013'], what: 'performers on a route' },
   { collection: '/events', body: { routeInfo: { routeType: 'walking' } }, field: 'routeInfo', requirements: ['ITEM-014'], what: 'routeInfo on an event' },
   { collection: '/locations', body: { trcitemRelation: { links: [{ linkType: 'child', trcid: 'x' }] } }, field: 'trcitemRelation', requirements: ['ITEM-024'], what: 'a child link on a location' },
+  { collection: '/events', body: { venueCapacity: { totalCapacity: 100 } }, field: 'venueCapacity', requirements: ['DEC-ITEM-014'], what: 'venueCapacity on an event' },
 ];
 
 export default defineCheck({
   id: 'items.entity-type-fields',
   title: 'Fields of one entity type never show on another (priceElements, promotions, performers on events only; routeInfo on routes only; a location links only as alias or comment): such a write is refused with a 400 naming the field, or the field is not stored',
-  requirements: ['ITEM-011', 'ITEM-012', 'ITEM-013', 'ITEM-014', 'ITEM-024', 'ITEM-025', 'ITEM-015', 'DEC-ITEM-015', 'DEC-ITEM-013'],
+  requirements: ['ITEM-011', 'ITEM-012', 'ITEM-013', 'ITEM-014', 'ITEM-024', 'ITEM-025', 'ITEM-015', 'DEC-ITEM-015', 'DEC-ITEM-013', 'DEC-ITEM-014'],
   tags: ['items', 'write'],
   needs: ['write'],
   writes: 'nothing on a conforming target (each write must be refused); a target that stores one anyway gets it tagged and soft-deleted',

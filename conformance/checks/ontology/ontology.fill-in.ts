@@ -9,7 +9,7 @@ const LANGS = ['nl', 'en'];
 export default defineCheck({
   id: 'ontology.fill-in',
   title: 'Types and categories are stored as ids and their labels filled in on every read from the owning account\'s ontology, for the item\'s languages; translations sent on write are ignored',
-  requirements: ['ONTO-001', 'ONTO-002', 'ONTO-003', 'ONTO-004', 'ONTO-005', 'ONTO-008', 'ONTO-014', 'DICT-007', 'DEC-DICT-008'],
+  requirements: ['ONTO-001', 'ONTO-002', 'ONTO-003', 'ONTO-004', 'ONTO-005', 'ONTO-008', 'ONTO-014', 'DICT-007', 'DEC-DICT-003', 'DEC-DICT-006', 'DEC-DICT-007', 'DEC-DICT-008'],
   tags: ['ontology'],
   needs: ['write', 'consumer'],
   writes: 'one approved event with a type and three categories (tagged with the run id)',

@@ -29,7 +29,7 @@ function editProperty(onto: Onto, id: string, edit: (p: PropertyNode) => Propert
 export default defineCheck({
   id: 'ontology.rename-visible',
   title: 'PUT /dictionary/propertiesOntology?accountId= (admin only) replaces the account\'s property ontology: a renamed property shows at once on an existing item, a removed one comes back without translations, an added one is listed; the original is put back at the end',
-  requirements: ['ONTO-006', 'ONTO-007', 'ONTO-010', 'ONTO-015', 'ONTO-016', 'ONTO-017', 'DICT-004', 'AUTH-007', 'DEC-DICT-009'],
+  requirements: ['ONTO-006', 'ONTO-007', 'ONTO-010', 'ONTO-015', 'ONTO-016', 'ONTO-017', 'DICT-004', 'AUTH-007', 'DEC-DICT-009', 'DEC-DICT-011'],
   tags: ['ontology', 'admin'],
   needs: ['write', 'admin', 'mutating'],
   writes: 'replaces the property ontology of --account-id for a moment (the original is PUT back at the end; an account on the base ontology keeps a copy of it as its own), and one event (tagged with the run id)',
@@ -103,6 +103,12 @@ export default defineCheck({
       if (deprecate && propertyNodes(now).find((p) => p.id === deprecate.id)?.deprecated !== true) {
         fail(`the property ${deprecate.id} marked deprecated is not returned with deprecated: true`, propertyNodes(now).find((p) => p.id === deprecate.id), 'deprecated: true', ['DEC-DICT-009']);
       }
+      // A broken replacement is refused and changes nothing: the same property id twice.
+      const twice = structuredClone(body) as Onto;
+      (twice.propertyCategories as Category[])[0]!.properties!.push({ ...added });
+      const broken = await ctx.http.put(path, { token: 'admin', query, json: twice, validate: 'defer' });
+      if (broken.status !== 400) fail(`a replacement with the property id ${added.id} twice answered ${broken.status}`, broken.status, 400, ['DEC-DICT-011']);
+      broken.assertConforms(['DEC-DICT-011']);
     } finally {
       await restore(ctx.http).catch((error: unknown) => ctx.note(`restoring the ontology failed: ${(error as Error).message}; the cleanup tries again`));
       const back = await ctx.http.get(path, { token: 'admin', query, validate: false }).catch(() => undefined);

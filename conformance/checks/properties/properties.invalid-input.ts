@@ -8,7 +8,7 @@ import { COLLECTIONS } from '../../support/collections.ts';
 import type { HttpResponse } from '../../http/httpClient.ts';
 import { writerToken } from '../../support/items.ts';
 
-const DECISIONS = ['DEC-LIST-001', 'DEC-LIST-002', 'DEC-LIST-003', 'DEC-LIST-004', 'DEC-LIST-005', 'DEC-LIST-006', 'DEC-LIST-007', 'DEC-LIST-008', 'DEC-ITEM-010', 'DEC-ERR-001', 'DEC-ERR-003', 'DEC-ITEM-005', 'DEC-ITEM-008', 'DEC-ITEM-015', 'DEC-ITEM-019', 'DEC-ITEM-022', 'DEC-ITEM-024', 'DEC-ITEM-028'];
+const DECISIONS = ['DEC-LIST-001', 'DEC-LIST-002', 'DEC-LIST-003', 'DEC-LIST-004', 'DEC-LIST-005', 'DEC-LIST-006', 'DEC-LIST-007', 'DEC-LIST-008', 'DEC-ITEM-010', 'DEC-ERR-001', 'DEC-ERR-003', 'DEC-ITEM-005', 'DEC-ITEM-008', 'DEC-ITEM-015', 'DEC-ITEM-019', 'DEC-ITEM-022', 'DEC-ITEM-024', 'DEC-ITEM-028', 'DEC-ITEM-021', 'DEC-ITEM-023'];
 
 export default defineCheck({
   id: 'properties.invalid-input',

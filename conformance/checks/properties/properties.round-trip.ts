@@ -22,7 +22,7 @@ const FIELD_REQUIREMENT: Record<string, string> = {
 export default defineCheck({
   id: 'properties.round-trip',
   title: 'Property: a generated draft of any entity type (only writable fields, valid per its draft schema, catids from the owner\'s ontology) reads back with every field preserved after POST, and again after a PUT of another draft, which replaces it',
-  requirements: ['WRITE-001', 'WRITE-002', 'ITEM-007', 'ITEM-008', 'ITEM-009', 'ITEM-010', 'ITEM-011', 'ITEM-012', 'ITEM-013', 'ITEM-014', 'ITEM-015', 'ITEM-019', 'ITEM-020', 'ITEM-023', 'ITEM-024', 'ITEM-025', 'ITEM-026', 'ITEM-027', 'ONTO-004', 'DEC-ITEM-001'],
+  requirements: ['WRITE-001', 'WRITE-002', 'ITEM-007', 'ITEM-008', 'ITEM-009', 'ITEM-010', 'ITEM-011', 'ITEM-012', 'ITEM-013', 'ITEM-014', 'ITEM-015', 'ITEM-019', 'ITEM-020', 'ITEM-023', 'ITEM-024', 'ITEM-025', 'ITEM-026', 'ITEM-027', 'ONTO-004', 'DEC-ITEM-001', 'DEC-ITEM-013', 'DEC-ITEM-014', 'DEC-ITEM-016'],
   tags: ['items', 'property', 'write'],
   needs: ['write'],
   writes: `up to ${MAX_RUNS} generated items of random entity types (tagged with the run id in trcid, slug and title), more while a failure shrinks`,
