@@ -1,3 +1,4 @@
+import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeImage } from '../assets/testing/assetFixtures.ts';
 import type { Collection } from '../domain/entityRules.ts';
@@ -157,6 +158,25 @@ describeEachEngine('the authorisation matrix', (ctx) => {
   afterAll(async () => {
     await http?.close();
     await app?.close();
+  });
+
+  it('when a credential is forged or put where it does not belong, then 401: a token in the query string, a session JWT signed with another key or with alg none, or claiming super admin (DEC-ERR-002, API2)', async () => {
+    const session = bearers.session!;
+    const [, payload] = session.split('.');
+    const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString('utf8')) as Record<string, unknown>;
+    const otherKey = new TextEncoder().encode('not-the-session-secret-'.repeat(3));
+    const forged = [
+      await new SignJWT({ ...claims, roles: ['ROLE_SUPER_ADMIN'] }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(otherKey),
+      `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${payload}.`,
+      `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from(JSON.stringify({ ...claims, roles: ['ROLE_SUPER_ADMIN'] })).toString('base64url')}.${session.split('.')[2]}`,
+    ];
+    for (const bearer of forged) {
+      const answer = await http.send({ method: 'GET', path: '/accounts/amsterdam/tokens/00000000-0000-4000-8000-000000000000/deliveries', headers: { authorization: `Bearer ${bearer}` } });
+      expect(answer.status, bearer).toBe(401);
+    }
+    for (const path of [`/events?access_token=${f.world.tokens.admin}`, `/events/${f.world.items.events.approved.id}?token=${f.world.tokens.admin}`, `/assets?api_key=${f.world.tokens.admin}`]) {
+      expect((await http.send({ method: 'GET', path })).status, path).toBe(401);
+    }
   });
 
   it.each(ROWS.map((row) => [`${row.operationId} on ${row.target}`, row] as const))('when every kind of caller asks for %s, then each gets exactly its status', async (_name, row) => {
