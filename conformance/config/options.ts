@@ -20,7 +20,7 @@ export const OPTIONS = {
   'receiver-host': { type: 'string', env: 'CONFORMANCE_RECEIVER_HOST', value: 'HOST', help: 'Interface the webhook receiver listens on (default 127.0.0.1).' },
   'receiver-port': { type: 'string', env: 'CONFORMANCE_RECEIVER_PORT', value: 'PORT', help: 'Port of the webhook receiver (default: a free port).' },
   'receiver-tls': { type: 'boolean', env: 'CONFORMANCE_RECEIVER_TLS', help: 'Serve the receiver over HTTPS with a self-signed certificate (written to the report dir as receiver-cert.pem for the target to trust).' },
-  'session-user': { type: 'string', env: 'CONFORMANCE_SESSION_USER', value: 'NAME', help: 'A first-party user for POST /auth/signin (session checks).' },
+  'session-user': { type: 'string', env: 'CONFORMANCE_SESSION_USER', value: 'NAME', help: 'A first-party user of --account-id for POST /auth/signin (session checks).' },
   'session-password': { type: 'string', env: 'CONFORMANCE_SESSION_PASSWORD', value: 'PASSWORD', help: 'That user\'s password. Prefer the environment variable.' },
   'webhook-wait': { type: 'string', env: 'CONFORMANCE_WEBHOOK_WAIT', value: 'MS', help: 'Longest wait for an expected webhook delivery or retry (default 15000).' },
   'webhook-quiet': { type: 'string', env: 'CONFORMANCE_WEBHOOK_QUIET', value: 'MS', help: 'How long to watch for a delivery that must not come, e.g. a retry after a 4xx (default 6000: the interface\'s first retry comes ~5 s after a failure; a test deployment with a short retry schedule can use less).' },

@@ -6,7 +6,7 @@ import { filePath, imageInfo, png, uploadAsset } from '../../support/assets.ts';
 export default defineCheck({
   id: 'assets.upload',
   title: 'POST /assets uploads an image (id, created); the file is served at {base_url}/assets/<id>/<filename>, resized with w, h and mode',
-  requirements: ['ASSET-006', 'ASSET-001', 'ASSET-003', 'ASSET-005', 'DEC-ASSET-001', 'DEC-ASSET-003', 'DEC-ASSET-005'],
+  requirements: ['ASSET-006', 'ASSET-001', 'ASSET-003', 'ASSET-005', 'DEC-ASSET-001', 'DEC-ASSET-003', 'DEC-ASSET-005', 'DEC-ASSET-008'],
   tags: ['assets'],
   needs: ['write'],
   writes: 'one 40×30 PNG asset (the interface has no asset delete)',
@@ -57,5 +57,15 @@ export default defineCheck({
       throw new CheckFailure({ message: `GET /assets/${asset.id}/any-other-name.png answered ${other.status}; the filename segment is informational`, received: other.status, expected: '200 with the file', requirements: ['DEC-ASSET-005'], exchanges: [other.exchange] });
     }
     other.assertConforms(['DEC-ASSET-005']);
+
+    // DEC-ASSET-008: cacheable with a strong ETag per variant, 304 on If-None-Match, the format kept.
+    const etag = file.headers.etag;
+    const resized = got[0]!.res;
+    if (!etag || etag.startsWith('W/') || !/public/.test(file.headers['cache-control'] ?? '') || !/max-age=86400/.test(file.headers['cache-control'] ?? '') || resized.headers.etag === etag || got[0]!.info!.format !== 'png') {
+      throw new CheckFailure({ message: 'the file answers are not cacheable as decided', received: { etag: etag ?? '(absent)', 'cache-control': file.headers['cache-control'] ?? '(absent)', 'resized etag': resized.headers.etag ?? '(absent)', 'resized format': got[0]!.info!.format }, expected: { etag: 'a strong ETag, another one per variant', 'cache-control': 'public, max-age=86400', 'resized format': 'png' }, requirements: ['DEC-ASSET-008'], exchanges: [file.exchange, resized.exchange] });
+    }
+    const again = await ctx.http.get(path, { headers: { 'if-none-match': etag }, validate: 'defer' });
+    if (again.status !== 304) throw new CheckFailure({ message: `GET ${path} with If-None-Match of its ETag answered ${again.status}`, received: again.status, expected: 304, pointer: 'status', requirements: ['DEC-ASSET-008'], exchanges: [again.exchange] });
+    again.assertConforms(['DEC-ASSET-008']);
   },
 });

@@ -20,7 +20,7 @@ function fail(message: string, received: unknown, expected: unknown, requirement
 export default defineCheck({
   id: 'ratelimits.burst',
   title: 'A burst of 100 concurrent list requests is throttled with 429 (never 503), Retry-After in whole seconds ≥ 1 and the X-RateLimit-* headers; after Retry-After a request passes; a client at 15 requests per second is not throttled',
-  requirements: ['RATE-004', 'ERR-005', 'RATE-001', 'RATE-002', 'DEC-RATE-003', 'DEC-RATE-001'],
+  requirements: ['RATE-004', 'ERR-005', 'RATE-001', 'RATE-002', 'DEC-RATE-003', 'DEC-RATE-004', 'DEC-RATE-006', 'DEC-RATE-001'],
   tags: ['rate-limit'],
   needs: ['consumer'],
   // Drains the per-IP budget every other check shares.
@@ -62,6 +62,15 @@ export default defineCheck({
     }
     ctx.verified(['RATE-001']);
 
+    // Decisions, while the budget is drained: an unauthenticated request counts against the IP
+    // (DEC-RATE-006), and a client-chosen X-Forwarded-For does not mint a fresh bucket (DEC-RATE-004).
+    const anonymous = await Promise.all(Array.from({ length: PROBE }, () => ctx.http.get('/events', { query: { size: 1 }, token: 'none', on429: 'return', validate: 'defer' })));
+    const spoofed = await Promise.all(['203.0.113.7', '198.51.100.23', '2001:db8::1'].map((ip) => ctx.http.get('/events', { query: { size: 1 }, headers: { 'x-forwarded-for': ip }, on429: 'return', validate: 'defer' })));
+    acknowledge([...anonymous, ...spoofed]);
+    const decisions: CheckFailure[] = [];
+    if (!anonymous.some((r) => r.status === 429)) decisions.push(fail(`with the budget drained, ${PROBE} GET /events without a token were never throttled: the limit applies before authentication`, describeCounts(anonymous), 'a 429', ['DEC-RATE-006'], anonymous));
+    if (spoofed.every((r) => r.status === 200)) decisions.push(fail('with the budget drained, requests with a made-up X-Forwarded-For passed: a client can mint fresh buckets', describeCounts(spoofed), 'the same 429 (X-Forwarded-For is trusted only from a configured proxy)', ['DEC-RATE-004'], spoofed));
+
     // Waiting as Retry-After says is enough for one request to pass.
     const wait = Math.max(...refused.map((r) => Number(r.headers['retry-after']))) * 1000;
     await ctx.sleep(wait);
@@ -85,6 +94,9 @@ export default defineCheck({
     acknowledge(flood);
     const passed = flood.filter((r) => r.status === 200).length;
     ctx.unverified(['DEC-RATE-001'], `information, not judged (timing over a network is not exact): from rest ${counts[200] ?? 0} of ${BURST} concurrent requests passed (decided: 41); drained, then ${FLOOD_PER_SECOND}/s for ${SERIES_MS / 1000} s passed ${passed} (${(passed / (SERIES_MS / 1000)).toFixed(1)}/s; decided: 20/s)`);
+
+    const first = decisions[0];
+    if (first) throw first;
 
     // DEC-RATE-003: the 429 body.
     const sample = refused[0]!;

@@ -10,7 +10,7 @@ const POLICY = 'x-ratelimit-policy';
 export default defineCheck({
   id: 'ratelimits.headers',
   title: 'X-RateLimit-Limit (20) and X-RateLimit-Policy (burst 40) on every limited list, the same on all, without a remaining count; not on unlimited endpoints',
-  requirements: ['RATE-006', 'RATE-002', 'RATE-003', 'DEC-RATE-002', 'DEC-RATE-005'],
+  requirements: ['RATE-006', 'RATE-002', 'RATE-003', 'DEC-RATE-002', 'DEC-RATE-005', 'DEC-RATE-006'],
   tags: ['rate-limit'],
   needs: ['consumer'],
   run: async (ctx) => {
@@ -66,6 +66,12 @@ export default defineCheck({
     if (policy.replace(/\s+/g, '') !== '20;w=1;burst=40') {
       throw new CheckFailure({ message: `X-RateLimit-Policy is ${policy}`, received: policy, expected: '20;w=1;burst=40', pointer: `header/${POLICY}`, requirements: ['DEC-RATE-002'], exchanges: [first.exchange] });
     }
+    // DEC-RATE-006: refused requests to a limited endpoint carry the headers too.
+    const refused = await ctx.http.get('/events', { query: { size: 1 }, token: 'none', validate: 'defer' });
+    if (refused.status !== 401 || refused.headers[LIMIT] === undefined) {
+      throw new CheckFailure({ message: `GET /events without a token answered ${refused.status} ${refused.headers[LIMIT] === undefined ? 'without' : 'with'} X-RateLimit-Limit`, received: { status: refused.status, [LIMIT]: refused.headers[LIMIT] ?? '(absent)' }, expected: { status: 401, [LIMIT]: '20' }, requirements: ['DEC-RATE-006'], exchanges: [refused.exchange] });
+    }
+    refused.assertConforms(['DEC-RATE-006']);
     // DEC-RATE-005: of the dictionary only the root is limited.
     for (const path of ['/dictionary/categorizationOntology', '/dictionary/propertiesOntology', '/dictionary/userorganisations']) {
       const res = await ctx.http.get(path, { validate: 'defer' });

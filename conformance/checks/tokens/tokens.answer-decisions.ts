@@ -13,7 +13,7 @@ const noStore = (res: HttpResponse) => /(^|,)\s*no-store\s*(,|$)/i.test(res.head
 export default defineCheck({
   id: 'tokens.answer-decisions',
   title: 'Token answers as decided: 201, cst_ token value, 43-character secret, hasSigningSecret, Cache-Control: no-store, unknown fields 400, rotate without callBackUrl 409, no role escalation',
-  requirements: ['DEC-AUTH-009', 'DEC-AUTH-006', 'DEC-HOOK-001', 'DEC-AUTH-007', 'DEC-HOOK-009', 'DEC-AUTH-011', 'DEC-AUTH-010'],
+  requirements: ['DEC-AUTH-009', 'DEC-AUTH-006', 'DEC-HOOK-001', 'DEC-AUTH-007', 'DEC-HOOK-009', 'DEC-AUTH-011', 'DEC-AUTH-010', 'DEC-AUTH-008', 'DEC-MISC-002'],
   tags: ['tokens'],
   needs: ['webhook'],
   writes: 'two tokens (deleted at once)',
@@ -30,7 +30,11 @@ export default defineCheck({
       expect(plain.response, plain.answer.hasSigningSecret === false, 'a token created without a callBackUrl does not say hasSigningSecret: false', plain.answer.hasSigningSecret, false, 'DEC-AUTH-007', '/hasSigningSecret');
       expect(created, noStore(created), 'the creation answer (it holds secrets) is cacheable', created.headers['cache-control'] ?? '(absent)', 'Cache-Control: no-store', 'DEC-HOOK-009', 'header/Cache-Control');
 
+      expect(created, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(hooked.id), 'the token id is not a UUID', hooked.id, 'a UUID', 'DEC-MISC-002', '/id');
       const put = await updateToken(ctx, hooked.id, { name: ctx.tag('renamed') });
+      const kept = tokenAnswer(put);
+      const same = (k: string) => JSON.stringify(kept[k]) === JSON.stringify(hooked.answer[k]);
+      expect(put, ['roles', 'callBackUrl', 'apiTokenFilter', 'useOptimizedImages', 'created'].every(same), 'a PUT of only the name changed other fields', Object.fromEntries(['roles', 'callBackUrl', 'apiTokenFilter', 'useOptimizedImages'].map((k) => [k, kept[k]])), Object.fromEntries(['roles', 'callBackUrl', 'apiTokenFilter', 'useOptimizedImages'].map((k) => [k, hooked.answer[k]])), 'DEC-AUTH-008');
       assertStatus(put, 200, { requirements: ['DEC-HOOK-009'] });
       put.assertConforms(['DEC-HOOK-009']);
       expect(put, noStore(put), 'the update answer is cacheable', put.headers['cache-control'] ?? '(absent)', 'Cache-Control: no-store', 'DEC-HOOK-009', 'header/Cache-Control');
