@@ -19,14 +19,18 @@ import { buildWorld, type SecurityWorld } from './support/world.ts';
 // check after every batch.
 //
 // Replay: FUZZ_SEED=<seed printed at start> reruns the same cases; FUZZ_RUNS=<n> changes the
-// number of requests per engine; FUZZ_ONLY=<batch>:<index> sends just that case.
+// number of requests per engine; FUZZ_ONLY=<batch>:<index> sends just that case. On a slow machine
+// no new batch starts once the engine's time budget is spent (after at least 1000 requests).
 
 const SEED = process.env.FUZZ_SEED === undefined ? Date.now() % 2 ** 31 : Number(process.env.FUZZ_SEED);
 const RUNS: Record<Engine, number> = {
   pglite: process.env.FUZZ_RUNS === undefined ? 3000 : Number(process.env.FUZZ_RUNS),
   postgres: process.env.FUZZ_RUNS === undefined ? 1000 : Number(process.env.FUZZ_RUNS),
 };
+/** Past this, no new batch starts (at least MIN_BATCHES run): the file stays bounded on a slow machine. */
+const BUDGET_MS: Record<Engine, number> = { pglite: 25_000, postgres: 8_000 };
 const BATCH = 250;
+const MIN_BATCHES = 4;
 const CONCURRENCY = 4;
 const ONLY = process.env.FUZZ_ONLY?.split(':').map(Number);
 
@@ -117,6 +121,10 @@ describeEachEngine('fuzz: hostile requests over every operation of the spec', (c
 
     for (let batch = 0; batch < batches; batch += 1) {
       if (ONLY !== undefined && ONLY[0] !== batch) continue;
+      if (ONLY === undefined && batch >= MIN_BATCHES && Date.now() - started > BUDGET_MS[ctx.engine]) {
+        console.info(`fuzz [${ctx.engine}]: time budget of ${BUDGET_MS[ctx.engine]} ms spent; stopping after ${batch} batches`);
+        break;
+      }
       const cases: FuzzCase[] = fc.sample(anyCase, { seed: SEED + batch, numRuns: Math.min(BATCH, runs - batch * BATCH) });
       await inPool(cases, CONCURRENCY, async (c, index) => {
         if (ONLY !== undefined && ONLY[1] !== index) return;
