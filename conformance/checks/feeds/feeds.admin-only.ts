@@ -7,7 +7,8 @@ export default defineCheck({
   title: 'POST /feeds/{feedID}/fetchAndConvertOnce is refused (403) for a token without an admin role',
   requirements: ['FEED-003', 'DEC-ERR-002'],
   tags: ['feeds', 'security'],
-  needs: ['consumer'],
+  // It POSTs to a feed: a broken target would start a run, so not in the read-only profile.
+  needs: ['consumer', 'write'],
   writes: 'nothing (a feed run only if the target wrongly lets a consumer start one)',
   run: async (ctx) => {
     const feed = ctx.config.feedId ?? `${ctx.runId}-no-such-feed`;
