@@ -14,7 +14,7 @@ export default defineCheck({
     const token = await mintToken(ctx, {});
     try {
       const bearer = token.bearer;
-      if (!bearer) ctx.skip('the token creation answer carries no token value (DEC-AUTH-006)');
+      if (!bearer) return ctx.skip('the token creation answer carries no token value (DEC-AUTH-006)');
       const logout = await ctx.http.post('/auth/logout', { token: { bearer }, validate: 'defer' });
       assertStatus(logout, 400, { message: `POST /auth/logout with an account API token answered ${logout.status}` });
       logout.assertConforms();
