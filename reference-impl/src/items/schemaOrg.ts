@@ -88,8 +88,9 @@ function eventDates(calendar: Loose, datesOnly: boolean): Loose {
   if (start === undefined) return { startDate: firstDay };
   const out: Loose = { startDate: localWithOffset(firstDay, start) };
   if (typeof slot?.timeend === 'string') {
-    // An end at or before the start (22:00–02:00, or 24:00) is on the next day.
-    const endDay = slot.timeend <= start ? nextDay(firstDay) : firstDay;
+    // An end at or before the start (22:00–02:00) is on the next day, and so is 24:00, which is
+    // the next day's 00:00 whatever the start ('24:00' sorts after any start as a string).
+    const endDay = slot.timeend === '24:00' || slot.timeend <= start ? nextDay(firstDay) : firstDay;
     out.endDate = localWithOffset(endDay, slot.timeend === '24:00' ? '00:00' : slot.timeend);
   }
   return out;
