@@ -40,10 +40,10 @@ export default defineCheck({
     else ctx.unverified(['DETAIL-002'], 'the token lists no event to read');
     times(20, 'GET /actuator/health', 'HEALTH-001', () => ctx.http.get('/actuator/health', { token: 'none', on429: 'return', validate: 'defer' }));
     times(20, 'GET /assets', 'RATE-005', () => ctx.http.get('/assets', { query: { size: 1 }, on429: 'return', validate: 'defer' }));
-    if (asset) times(10, `GET ${filePath(asset)}`, 'RATE-005', () => ctx.http.get(filePath(asset), { on429: 'return', validate: 'defer' }));
+    if (asset) times(10, `GET ${filePath(asset)}`, 'RATE-005', () => ctx.http.get(filePath(asset), { headers: { accept: '*/*' }, on429: 'return', validate: 'defer' }));
     if (typeof routeId === 'string') {
-      times(10, `GET /routes/${routeId}/geojson`, 'DEC-ITEM-027', () => ctx.http.get(`/routes/${encodeURIComponent(routeId)}/geojson`, { token, on429: 'return', validate: 'defer' }));
-      times(10, `GET /routes/${routeId}/gpx`, 'DEC-ITEM-027', () => ctx.http.get(`/routes/${encodeURIComponent(routeId)}/gpx`, { token, on429: 'return', validate: 'defer' }));
+      times(10, `GET /routes/${routeId}/geojson`, 'DEC-ITEM-027', () => ctx.http.get(`/routes/${encodeURIComponent(routeId)}/geojson`, { token, headers: { accept: 'application/geo+json, application/json' }, on429: 'return', validate: 'defer' }));
+      times(10, `GET /routes/${routeId}/gpx`, 'DEC-ITEM-027', () => ctx.http.get(`/routes/${encodeURIComponent(routeId)}/gpx`, { token, headers: { accept: 'application/gpx+xml, application/xml' }, on429: 'return', validate: 'defer' }));
     } else ctx.unverified(['DEC-ITEM-027'], 'the token lists no route to download');
 
     const answers = await Promise.all(probes.map((p) => p.send()));

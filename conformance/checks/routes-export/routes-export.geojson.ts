@@ -11,6 +11,8 @@ interface Feature {
 
 const asPoints = (coords: unknown) => (Array.isArray(coords) ? coords.map((c) => (Array.isArray(c) ? { lon: Number(c[0]), lat: Number(c[1]) } : { lon: NaN, lat: NaN })) : []);
 
+const ACCEPT = { accept: 'application/geo+json, application/json' };
+
 export default defineCheck({
   id: 'routes-export.geojson',
   title: 'GET /routes/{id}/geojson answers GeoJSON whose line is the route\'s waypoints ([longitude, latitude]); points of interest as points; a route of one waypoint has no line',
@@ -20,7 +22,7 @@ export default defineCheck({
   writes: 'two routes (soft-deleted)',
   run: async (ctx) => {
     const route = await createRoute(ctx, 'route-geojson');
-    const res = await ctx.http.get(`${route.path}/geojson`, { token: route.token, validate: 'defer' });
+    const res = await ctx.http.get(`${route.path}/geojson`, { token: route.token, headers: ACCEPT, validate: 'defer' });
     assertStatus(res, 200, { requirements: ['ROUTE-001'] });
     let doc: { type?: unknown; features?: Feature[] } & Feature;
     try {
@@ -56,7 +58,7 @@ export default defineCheck({
     }
     // DEC-ITEM-026: fewer than two waypoints, no line.
     const dot = await createRoute(ctx, 'route-one-point', WAYPOINTS.slice(0, 1));
-    const single = await ctx.http.get(`${dot.path}/geojson`, { token: dot.token, validate: 'defer' });
+    const single = await ctx.http.get(`${dot.path}/geojson`, { token: dot.token, headers: ACCEPT, validate: 'defer' });
     assertStatus(single, 200, { requirements: ['DEC-ITEM-026'] });
     single.assertConforms(['DEC-ITEM-026']);
     const routeFeature = ((single.body as { features?: Feature[] } | undefined)?.features ?? []).find((f) => f.properties?.trcid === dot.trcid);

@@ -18,7 +18,7 @@ export default defineCheck({
   writes: 'one route (soft-deleted)',
   run: async (ctx) => {
     const route = await createRoute(ctx, 'route-gpx');
-    const res = await ctx.http.get(`${route.path}/gpx`, { token: route.token, validate: 'defer' });
+    const res = await ctx.http.get(`${route.path}/gpx`, { token: route.token, headers: { accept: 'application/gpx+xml, application/xml' }, validate: 'defer' });
     assertStatus(res, 200, { requirements: ['ROUTE-002'] });
     const valid = XMLValidator.validate(res.text);
     if (valid !== true) {
