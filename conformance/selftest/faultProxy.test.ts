@@ -129,3 +129,66 @@ describe('startFaultProxy between target and receiver', () => {
     expect(endpoint.deliveries).toHaveLength(1);
   });
 });
+
+describe('startFaultProxy: tools for modifiers', () => {
+  it('when setModifiers swaps the faults, then the next request sees only the new ones and applied starts over', async () => {
+    proxy = await startFaultProxy({ target: await upstreamApi(), modifiers: [flipPublishedBoolean()] });
+    await get(`${proxy.url}/events`);
+    expect(proxy.applied.get('flipPublishedBoolean')).toBe(1);
+    proxy.setModifiers([]);
+    expect(proxy.applied.size).toBe(0);
+    expect((await get(`${proxy.url}/events`)).body).toEqual(items);
+    expect(proxy.applied.size).toBe(0);
+  });
+
+  it('when a request modifier sets an answer, then the target is not asked and response modifiers still apply', async () => {
+    const target = await upstreamApi();
+    proxy = await startFaultProxy({
+      target,
+      modifiers: [
+        { name: 'answer', request: (req) => ({ ...req, answer: { status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify([{ trcid: 'z', published: true }])) } }) },
+        flipPublishedBoolean(),
+      ],
+    });
+    const res = await get(`${proxy.url}/never-asked`);
+    expect(res).toMatchObject({ status: 200, body: [{ trcid: 'z', published: false }] });
+    expect(res.headers['x-seen-path']).toBeUndefined();
+  });
+
+  it('when a modifier asks the target itself, then it gets the target\'s answer', async () => {
+    proxy = await startFaultProxy({
+      target: await upstreamApi(),
+      modifiers: [{ name: 'count', async response(res, req, tools) {
+        const all = await tools.upstream({ ...req, url: '/api/events' });
+        return { ...res, headers: { ...res.headers, 'x-total': String((JSON.parse(all.body.toString()) as unknown[]).length) } };
+      } }],
+    });
+    expect((await get(`${proxy.url}/events/a`)).headers['x-total']).toBe('2');
+  });
+});
+
+describe('startFaultProxy: delivery leg', () => {
+  async function post(url: string) {
+    const res = await request(url, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json', 'x-service-delivery': '0d5a1c7e-2f4b-4c3a-9e8d-7b6a5c4d3e2f' } });
+    await res.body.dump();
+    return res.statusCode;
+  }
+
+  it('when a delivery modifier swallows a delivery, then the target gets that status and the receiver nothing', async () => {
+    receiver = await startReceiver();
+    proxy = await startFaultProxy({ target: 'http://127.0.0.1:9/api', modifiers: [{ name: 'lose', delivery: (d) => ({ ...d, swallow: 200 }) }], webhookTarget: receiver.localUrl });
+    const endpoint = receiver.endpoint('lost');
+    expect(await post(`${proxy.webhookUrl}${endpoint.path}`)).toBe(200);
+    await endpoint.expectNone(100);
+    expect(proxy.applied.get('lose')).toBe(1);
+  });
+
+  it('when the receiver hangs up, then the proxy hangs up on the target too (no made-up status)', async () => {
+    receiver = await startReceiver();
+    proxy = await startFaultProxy({ target: 'http://127.0.0.1:9/api', modifiers: [], webhookTarget: receiver.localUrl });
+    const endpoint = receiver.endpoint('hang');
+    endpoint.respondWith([{ status: 200, hangUp: true }]);
+    await expect(post(`${proxy.webhookUrl}${endpoint.path}`)).rejects.toThrow();
+    expect(endpoint.deliveries).toHaveLength(1);
+  });
+});

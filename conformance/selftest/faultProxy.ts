@@ -17,6 +17,8 @@ export interface ProxiedRequest {
   url: string;
   headers: Record<string, string>;
   body: Buffer;
+  /** Set by a request modifier to answer without asking the target (response modifiers still run). */
+  answer?: ProxiedResponse;
 }
 
 export interface ProxiedResponse {
@@ -30,6 +32,13 @@ export interface ProxiedDelivery {
   url: string;
   headers: Record<string, string>;
   body: Buffer;
+  /** Set by a delivery modifier to answer the target with this status without forwarding (a lost delivery). */
+  swallow?: number;
+}
+
+/** What a modifier may do besides rewriting: ask the target itself (e.g. for more than one page). */
+export interface ProxyTools {
+  upstream(req: ProxiedRequest): Promise<ProxiedResponse>;
 }
 
 export type Resend = (delivery: ProxiedDelivery) => Promise<number>;
@@ -37,9 +46,9 @@ export type Resend = (delivery: ProxiedDelivery) => Promise<number>;
 export interface FaultModifier {
   readonly name: string;
   /** Rewrites an API request before it reaches the target. */
-  request?(req: ProxiedRequest): ProxiedRequest | Promise<ProxiedRequest>;
+  request?(req: ProxiedRequest, tools: ProxyTools): ProxiedRequest | Promise<ProxiedRequest>;
   /** Rewrites the target's answer before the suite sees it. */
-  response?(res: ProxiedResponse, req: ProxiedRequest): ProxiedResponse | Promise<ProxiedResponse>;
+  response?(res: ProxiedResponse, req: ProxiedRequest, tools: ProxyTools): ProxiedResponse | Promise<ProxiedResponse>;
   /** Rewrites a webhook delivery on its way from the target to the receiver. */
   delivery?(delivery: ProxiedDelivery): ProxiedDelivery | Promise<ProxiedDelivery>;
   /** Runs after the receiver answered a delivery (e.g. to send a retry the service must not send). */
@@ -61,6 +70,8 @@ export interface FaultProxy {
   readonly webhookUrl: string | undefined;
   /** Names of the modifiers that changed something, with a count. */
   readonly applied: ReadonlyMap<string, number>;
+  /** Swaps the modifiers (and clears `applied`): one proxy, and one target URL, for many faults. */
+  setModifiers(modifiers: readonly FaultModifier[]): void;
   close(): Promise<void>;
 }
 
@@ -107,32 +118,38 @@ export function jsonBody(value: unknown): Buffer {
 export async function startFaultProxy(options: FaultProxyOptions): Promise<FaultProxy> {
   const target = new URL(options.target);
   const applied = new Map<string, number>();
+  let modifiers = options.modifiers;
   const count = (name: string, before: unknown, after: unknown) => {
     if (before !== after) applied.set(name, (applied.get(name) ?? 0) + 1);
   };
 
+  const upstream = async (proxied: ProxiedRequest): Promise<ProxiedResponse> => {
+    const answer = await request(new URL(proxied.url, target.origin), {
+      method: proxied.method as 'GET',
+      headers: proxied.headers,
+      body: proxied.body.length > 0 ? proxied.body : undefined,
+    });
+    return {
+      status: answer.statusCode,
+      headers: cleanHeaders(answer.headers as Record<string, string | string[]>),
+      body: Buffer.from(await answer.body.arrayBuffer()),
+    };
+  };
+  const tools: ProxyTools = { upstream };
+
   const api = createServer((req, res) => {
     void (async () => {
       let proxied: ProxiedRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: cleanHeaders(req.headers), body: await readBody(req) };
-      for (const m of options.modifiers) {
+      for (const m of modifiers) {
         if (!m.request) continue;
-        const next = await m.request(proxied);
+        const next = await m.request(proxied, tools);
         count(m.name, proxied, next);
         proxied = next;
       }
-      const upstream = await request(new URL(proxied.url, target.origin), {
-        method: proxied.method as 'GET',
-        headers: proxied.headers,
-        body: proxied.body.length > 0 ? proxied.body : undefined,
-      });
-      let answer: ProxiedResponse = {
-        status: upstream.statusCode,
-        headers: cleanHeaders(upstream.headers as Record<string, string | string[]>),
-        body: Buffer.from(await upstream.body.arrayBuffer()),
-      };
-      for (const m of options.modifiers) {
+      let answer: ProxiedResponse = proxied.answer ?? (await upstream(proxied));
+      for (const m of modifiers) {
         if (!m.response) continue;
-        const next = await m.response(answer, proxied);
+        const next = await m.response(answer, proxied, tools);
         count(m.name, answer, next);
         answer = next;
       }
@@ -152,15 +169,23 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     hooks = createServer((req, res) => {
       void (async () => {
         let delivery: ProxiedDelivery = { url: req.url ?? '/', headers: cleanHeaders(req.headers), body: await readBody(req) };
-        for (const m of options.modifiers) {
+        for (const m of modifiers) {
           if (!m.delivery) continue;
           const next = await m.delivery(delivery);
           count(m.name, delivery, next);
           delivery = next;
         }
-        const status = await forward(delivery);
+        if (delivery.swallow !== undefined) return send(res, delivery.swallow, { 'content-type': 'text/plain' }, Buffer.alloc(0));
+        let status: number;
+        try {
+          status = await forward(delivery);
+        } catch {
+          // The receiver hung up (or could not be reached): so does the proxy, as the receiver would have.
+          res.socket?.destroy();
+          return;
+        }
         send(res, status, { 'content-type': 'text/plain' }, Buffer.alloc(0));
-        for (const m of options.modifiers) {
+        for (const m of modifiers) {
           if (!m.afterDelivery) continue;
           const resend: Resend = async (d) => {
             applied.set(m.name, (applied.get(m.name) ?? 0) + 1);
@@ -184,6 +209,10 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     url: `http://127.0.0.1:${port}${target.pathname.replace(/\/$/, '')}`,
     webhookUrl,
     applied,
+    setModifiers: (next) => {
+      modifiers = next;
+      applied.clear();
+    },
     close: async () => {
       await Promise.all([close(api), close(hooks)]);
     },

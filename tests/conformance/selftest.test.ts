@@ -1,0 +1,147 @@
+// Self-test: the suite must catch broken implementations. The reference service runs behind the
+// fault proxy (API traffic, and the service's webhook deliveries to the suite's receiver) with
+// one fault of conformance/selftest/faults.ts at a time; only the checks relevant to the fault
+// run (in this process, like the CLI's worker does), and the fault must be detected on its
+// requirement ids, and nowhere the fault does not reach. A fault whose checks do not exist yet
+// is reported as pending (conformance/selftest/README.md).
+
+import { mkdir, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHECKS_DIR, loadChecks } from '../../conformance/plan/loadChecks.ts';
+import type { RunResult } from '../../conformance/results/result.ts';
+import { startFaultProxy } from '../../conformance/selftest/faultProxy.ts';
+import type { FaultModifier, FaultProxy } from '../../conformance/selftest/faultProxy.ts';
+import { FAULTS } from '../../conformance/selftest/faults.ts';
+import type { FaultCase } from '../../conformance/selftest/faults.ts';
+import { createSecretBook } from '../../conformance/selftest/traffic.ts';
+import { loadRequirements } from '../../conformance/spec/requirements.ts';
+import { runInProcess } from '../../conformance/test/runInProcess.ts';
+import { REFERENCE_TIMING, ROOT, startReferenceService } from './support/referenceService.ts';
+import type { ReferenceService } from './support/referenceService.ts';
+
+const FAILING = new Set(['fail', 'warn', 'decision-fail']);
+const REPORT = join(ROOT, 'reports/conformance-selftest/faults.md');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+interface Row {
+  fault: FaultCase;
+  status: 'detected' | 'MISSED' | 'pending check';
+  failed: string[];
+  elsewhere: string[];
+  applied: number;
+  ms: number;
+}
+
+let service: ReferenceService | undefined;
+let proxy: FaultProxy | undefined;
+let receiverPort: number;
+let checkIds: Set<string>;
+const rows: Row[] = [];
+/** SELFTEST_FAULTS=name,name runs only those faults (while working on one). */
+const ONLY = process.env.SELFTEST_FAULTS?.split(',').filter(Boolean);
+
+/** Runs the checks through the proxy with these modifiers; `applied`: what each modifier changed. */
+async function runThroughProxy(checks: readonly string[], modifiers: FaultModifier[]): Promise<{ result: RunResult; applied: Map<string, number> }> {
+  proxy!.setModifiers(modifiers);
+  try {
+    const result = await runInProcess(
+      [
+        '--base-url', proxy!.url, '--profile', 'full', '--account-id', service!.accountId, '--feed-id', 'uitagenda-amsterdam',
+        '--receiver-port', String(receiverPort), '--callback-url', proxy!.webhookUrl!,
+        '--only', checks.join(','), '--seed', '7', '--num-runs', '10', ...REFERENCE_TIMING,
+      ],
+      {
+        CONFORMANCE_TOKEN: service!.tokens.consumer,
+        CONFORMANCE_FULL_TOKEN: service!.tokens.full,
+        CONFORMANCE_ADMIN_TOKEN: service!.tokens.admin,
+        CONFORMANCE_SESSION_USER: service!.user.username,
+        CONFORMANCE_SESSION_PASSWORD: service!.user.password,
+      },
+    );
+    return { result, applied: new Map(proxy!.applied) };
+  } finally {
+    proxy!.setModifiers([]);
+  }
+}
+
+describe('the suite catches a broken reference service, one injected fault at a time', () => {
+  beforeAll(async () => {
+    const catalogue = await loadRequirements(join(ROOT, 'spec/requirements.yaml'));
+    checkIds = new Set((await loadChecks(fileURLToPath(CHECKS_DIR), catalogue)).map((c) => c.id));
+    // One proxy in front of the service for every fault, and the service's public base URL on
+    // it, so the links it hands out (resourceUri, Location) lead through the proxy as well.
+    const servicePort = await freePort();
+    receiverPort = await freePort();
+    proxy = await startFaultProxy({ target: `http://127.0.0.1:${servicePort}/api`, modifiers: [], webhookTarget: `http://127.0.0.1:${receiverPort}` });
+    service = await startReferenceService({ env: { PORT: String(servicePort), PUBLIC_BASE_URL: proxy.url } });
+  }, 120_000);
+
+  afterAll(async () => {
+    await proxy?.close();
+    await service?.stop();
+    if (rows.length === 0) return;
+    const lines = [
+      '| Fault | Family | Requirement | Checks | Detected? | Also failed | Time |',
+      '|---|---|---|---|---|---|---|',
+      ...rows.map((r) => `| \`${r.fault.name}\` | ${r.fault.family} | ${r.fault.detects.join(', ')} | ${r.fault.checks.join(', ')} | ${r.status} | ${r.failed.filter((id) => !r.fault.detects.includes(id)).join(', ') || '—'} | ${(r.ms / 1000).toFixed(1)} s |`),
+    ];
+    await mkdir(join(ROOT, 'reports/conformance-selftest'), { recursive: true });
+    await writeFile(REPORT, `${lines.join('\n')}\n`);
+    const total = rows.reduce((sum, r) => sum + r.ms, 0);
+    console.info(`self-test: ${rows.filter((r) => r.status === 'detected').length} of ${rows.length} faults detected, ${rows.filter((r) => r.status === 'pending check').length} pending, ${(total / 1000).toFixed(1)} s in runs; table: ${REPORT}\n${lines.join('\n')}`);
+  });
+
+  it('when the traffic goes through the proxy without a fault, then the same checks pass, webhooks and resourceUri included', async () => {
+    const secrets = createSecretBook();
+    const checks = ['paging.keyset-inclusive', 'items.detail-not-limited', 'webhooks.delivery-signed', 'webhooks.event-types', 'retries.transient', 'tokens.rotate-secret'];
+    const { result, applied } = await runThroughProxy(checks, [secrets.observer]);
+    const ran = result.checks.filter((c) => checks.includes(c.id));
+    expect(ran.filter((c) => c.status !== 'passed').map((c) => `${c.id}: ${c.status} ${c.failure?.message ?? c.skipReason ?? ''}`)).toEqual([]);
+    expect(ran.map((c) => c.id).sort()).toEqual([...checks].sort());
+    expect(applied.size, 'the observer changes nothing').toBe(0);
+  }, 120_000);
+
+  for (const fault of FAULTS.filter((f) => !ONLY || ONLY.includes(f.name))) {
+    it(`when ${fault.name} (${fault.fault}), then ${fault.detects.join(' and ')} fail(s)${fault.alsoBreaks ? '' : ' and nothing else'}`, async (test) => {
+      const missing = fault.checks.filter((id) => !checkIds.has(id));
+      if (missing.length > 0) {
+        rows.push({ fault, status: 'pending check', failed: [], elsewhere: [], applied: 0, ms: 0 });
+        test.skip(`pending check: ${missing.join(', ')} does not exist yet`);
+        return;
+      }
+      const started = Date.now();
+      const secrets = createSecretBook();
+      const run = await runThroughProxy(fault.checks, [secrets.observer, ...fault.make({ tokens: service!.tokens, secrets })]);
+      const { result } = run;
+      const applied = [...run.applied.values()].reduce((sum, n) => sum + n, 0);
+      const failed = result.requirements.filter((r) => FAILING.has(r.verdict)).map((r) => r.id);
+      const allowed = new Set([...fault.detects, ...(fault.alsoBreaks ?? [])]);
+      const row: Row = {
+        fault,
+        status: applied > 0 && fault.detects.every((id) => failed.includes(id)) ? 'detected' : 'MISSED',
+        failed,
+        elsewhere: failed.filter((id) => !allowed.has(id)),
+        applied,
+        ms: Date.now() - started,
+      };
+      rows.push(row);
+      const why = result.checks.filter((c) => c.failure).map((c) => `${c.id} [${c.failure!.requirements.join(', ')}]: ${c.failure!.message}`).join('\n');
+      expect(row.applied, `the fault never applied (${fault.name})`).toBeGreaterThan(0);
+      expect(failed, `${fault.name} was not detected on ${fault.detects.join(', ')}:\n${why}`).toEqual(expect.arrayContaining([...fault.detects]));
+      expect(row.elsewhere, `${fault.name} also failed requirements it does not break:\n${why}`).toEqual([]);
+    }, 180_000);
+  }
+});
