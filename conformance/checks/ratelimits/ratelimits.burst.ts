@@ -65,7 +65,9 @@ export default defineCheck({
     // Decisions, while the budget is drained: an unauthenticated request counts against the IP
     // (DEC-RATE-006), and a client-chosen X-Forwarded-For does not mint a fresh bucket (DEC-RATE-004).
     const anonymous = await Promise.all(Array.from({ length: PROBE }, () => ctx.http.get('/events', { query: { size: 1 }, token: 'none', on429: 'return', validate: 'defer' })));
-    const spoofed = await Promise.all(['203.0.113.7', '198.51.100.23', '2001:db8::1'].map((ip) => ctx.http.get('/events', { query: { size: 1 }, headers: { 'x-forwarded-for': ip }, on429: 'return', validate: 'defer' })));
+    // 30 at once over three made-up addresses: the drained bucket refills 20 a second, so a few may
+    // pass while the probes are sent, but only fresh per-address buckets let all of them through.
+    const spoofed = await Promise.all(Array.from({ length: 30 }, (_, i) => ['203.0.113.7', '198.51.100.23', '2001:db8::1'][i % 3]!).map((ip) => ctx.http.get('/events', { query: { size: 1 }, headers: { 'x-forwarded-for': ip }, on429: 'return', validate: 'defer' })));
     acknowledge([...anonymous, ...spoofed]);
     const decisions: CheckFailure[] = [];
     if (!anonymous.some((r) => r.status === 429)) decisions.push(fail(`with the budget drained, ${PROBE} GET /events without a token were never throttled: the limit applies before authentication`, describeCounts(anonymous), 'a 429', ['DEC-RATE-006'], anonymous));
