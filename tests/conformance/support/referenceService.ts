@@ -109,6 +109,7 @@ process.once('exit', () => {
 });
 
 export async function startReferenceService(options: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<ReferenceService> {
+  // `env` may set PORT and PUBLIC_BASE_URL, e.g. to put the service behind a proxy of known address.
   const timeoutMs = options.timeoutMs ?? 90_000;
   const child = spawn(process.execPath, ['reference-impl/src/main.ts'], {
     cwd: ROOT,
