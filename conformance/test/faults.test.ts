@@ -16,10 +16,14 @@ afterEach(async () => {
   close = undefined;
 });
 
+// The fake target implements just what the framework's own four checks need; the scenario checks
+// are tested against the reference service (tests/conformance/).
+const FRAMEWORK_CHECKS = 'health.responds,auth.missing-token-401,lists.bare-array,limits.size-cap';
+
 async function runAgainst(faults: readonly Fault[], now?: () => Date): Promise<RunResult> {
   const target = await startFakeTarget({ faults, now });
   close = target.close;
-  return runInProcess(['--base-url', target.baseUrl, '--spec', MINI_SPEC, '--seed', '7'], { CONFORMANCE_TOKEN: GOOD_TOKEN });
+  return runInProcess(['--base-url', target.baseUrl, '--spec', MINI_SPEC, '--seed', '7', '--only', FRAMEWORK_CHECKS], { CONFORMANCE_TOKEN: GOOD_TOKEN });
 }
 
 function verdicts(result: RunResult, ids: readonly string[]): Record<string, RequirementVerdict | undefined> {
@@ -53,9 +57,9 @@ describe('the suite against broken targets', () => {
       await proxy.close();
       await target.close();
     };
-    const result = await runInProcess(['--base-url', proxy.url, '--spec', MINI_SPEC, '--seed', '7'], { CONFORMANCE_TOKEN: GOOD_TOKEN });
+    const result = await runInProcess(['--base-url', proxy.url, '--spec', MINI_SPEC, '--seed', '7', '--only', FRAMEWORK_CHECKS], { CONFORMANCE_TOKEN: GOOD_TOKEN });
     expect(failing(result)).toEqual([]);
-    expect(result.summary.checks.passed).toBe(result.checks.length);
+    expect(result.summary.checks.passed).toBe(FRAMEWORK_CHECKS.split(',').length);
   });
 
   for (const { fault, exit, expect: expected } of FAULTS) {
