@@ -99,9 +99,19 @@ describe('assertRetriesOfOneDelivery', () => {
     expect(() => assertRetriesOfOneDelivery(ctx, [delivery({ id }), delivery({ id, at: NOW + 2_400 }), delivery({ id, at: NOW + 7_000 })], SECRET)).not.toThrow();
   });
 
-  it('when a retry reuses the first timestamp, then HOOK-010 fails', () => {
-    const f = failure(() => assertRetriesOfOneDelivery(ctx, [delivery({ id }), delivery({ id, at: NOW + 2_400, ts: Math.floor(NOW / 1000) })], SECRET));
+  it('when a retry reuses the first timestamp although the receiver held two 5xx answers 600 ms, then HOOK-010 fails however late it arrived', () => {
+    const held = (d: Delivery, status: number) => ({ ...d, response: { status, delayMs: 600 } });
+    const ts = Math.floor(NOW / 1000);
+    const attempts = [held(delivery({ id, ts }), 500), held(delivery({ id, ts, at: NOW + 800 }), 503), delivery({ id, ts, at: NOW + 1_800 })];
+    const f = failure(() => assertRetriesOfOneDelivery(ctx, attempts, SECRET));
     expect(f.requirements).toEqual(['HOOK-010']);
+    expect(f.message).toContain('held its earlier answers 1200 ms');
+  });
+
+  it('when a retry seconds later reuses the first timestamp, then HOOK-010 fails; arrival noise under 1.5 s is tolerated', () => {
+    const ts = Math.floor(NOW / 1000);
+    expect(failure(() => assertRetriesOfOneDelivery(ctx, [delivery({ id, ts }), delivery({ id, ts, at: NOW + 5_000 })], SECRET)).requirements).toEqual(['HOOK-010']);
+    expect(() => assertRetriesOfOneDelivery(ctx, [delivery({ id, ts }), delivery({ id, ts, at: NOW + 1_900 })], SECRET)).not.toThrow();
   });
 
   it('when a retry has a new delivery id, then HOOK-012 fails; when its body differs, DEC-HOOK-008', () => {

@@ -12,6 +12,8 @@ import type { HookToken } from '../../support/webhooks.ts';
  * interface's 5 s budget.
  */
 const FAIL_AFTER_MS = 600;
+/** Attempts beyond the second are minutes away on a real deployment: wait for them this long at most. */
+const OPTIONAL_WAIT_MS = 5_000;
 
 interface Scenario {
   name: string;
@@ -49,7 +51,7 @@ export default defineCheck({
       const id = callbackId(event.id, '/events', 'UPDATED');
       const results = await Promise.all(scenarios.map(async (s) => {
         const { delivery } = await waitForCallback(ctx, s.hook, id, ['HOOK-018']);
-        return { s, attempts: await collectAttempts(s.hook.endpoint, delivery, id, s.attempts, waitMs) };
+        return { s, attempts: await collectAttempts(s.hook.endpoint, delivery, id, s.attempts, waitMs, { required: s.required, optionalWaitMs: OPTIONAL_WAIT_MS }) };
       }));
 
       for (const { s, attempts } of results) {
@@ -65,7 +67,7 @@ export default defineCheck({
       for (const { s, attempts } of results) {
         const gaps = attempts.slice(1).map((a, i) => `${((a.receivedAt - attempts[i]!.receivedAt) / 1000).toFixed(1)} s`);
         ctx.note(`${s.name}: ${attempts.length} attempts, ${gaps.join(' and ')} apart (arrival to arrival)`);
-        if (attempts.length < s.attempts) ctx.note(`${s.name}: attempt ${attempts.length + 1} did not come within ${waitMs} ms; the interface's backoff may put it minutes later`);
+        if (attempts.length < s.attempts) ctx.note(`${s.name}: attempt ${attempts.length + 1} did not come within ${Math.min(waitMs, OPTIONAL_WAIT_MS)} ms; the interface's backoff may put it minutes later`);
       }
       ctx.verified(['HOOK-018']);
       for (const { attempts, s } of results) assertRetriesOfOneDelivery(ctx, attempts, s.hook.secret);
