@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { CheckContext } from '../runtime/context.ts';
-import { amsterdamWallTime, imageInfo, multipart, noisyPng, png, postAssetRaw } from './assets.ts';
+import { amsterdamWallTime, blankPng, imageInfo, multipart, noisyPng, png, postAssetRaw } from './assets.ts';
 
 describe('multipart', () => {
   it('when parts are given, then the body has each part with its disposition and the closing boundary', () => {
@@ -19,6 +19,15 @@ describe('test images', () => {
     expect(sizes[0]!).toBeLessThan(sizes[1]!);
     expect(sizes[1]!).toBeLessThan(sizes[2]!);
     expect(await imageInfo(Buffer.from('not an image'))).toBeUndefined();
+  });
+
+  it('when a blank PNG of 100 megapixels is built, then it is small, quick and a valid PNG of that size', async () => {
+    const started = Date.now();
+    const bytes = blankPng(10_001, 10_001);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(bytes.length).toBeLessThan(100_000);
+    expect(await imageInfo(bytes)).toEqual({ width: 10_001, height: 10_001, format: 'png' });
+    expect(await imageInfo(blankPng(9, 3))).toEqual({ width: 9, height: 3, format: 'png' });
   });
 });
 
