@@ -20,6 +20,7 @@ const HELP = `Usage: npm run bench -- [options]
   --pglite memory|disk            PGlite in memory or in a temporary directory (default: disk, as npm start)
   --no-mock                       skip the Prism comparison
   --no-extras                     skip the webhooks, images and client benches
+  --quiet-load L                  before each engine and the mock, wait (≤ 10 min) until the 1-minute load average is below L
   --cpu-prof                      write a CPU profile of the service process per phase to reports/bench/profiles/
                                   (open in Chrome DevTools; profiling slows the figures down)
   --out DIR                       where the JSON report goes (default reports/bench)
@@ -47,6 +48,7 @@ export function parseBenchArgs(argv: readonly string[], log: (line: string) => v
       'no-mock': { type: 'boolean', default: false },
       'no-extras': { type: 'boolean', default: false },
       'cpu-prof': { type: 'boolean', default: false },
+      'quiet-load': { type: 'string' },
       out: { type: 'string' },
       'database-url': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
@@ -74,6 +76,7 @@ export function parseBenchArgs(argv: readonly string[], log: (line: string) => v
     extras: !values['no-extras'],
     databaseUrl: values['database-url'] ?? process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
     pgliteStorage: values.pglite,
+    quietLoad: positiveNumber('quiet-load', values['quiet-load']),
     outDir,
     cpuProfileDir: values['cpu-prof'] ? path.join(outDir, 'profiles') : undefined,
     log,

@@ -93,7 +93,7 @@ interface AutocannonResult {
   errors: number;
   timeouts: number;
   latency: { p50: number; p99: number; average: number };
-  throughput: { average: number };
+  throughput: { average: number; total?: number };
 }
 type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
@@ -107,6 +107,8 @@ export interface LoadResult {
   latencyP99: number;
   durationS: number;
   connections: number;
+  /** Average response size (bodies and headers, as autocannon counts them). */
+  bytesPerRequest: number;
 }
 
 /** autocannon against one URL for `durationS` seconds. */
@@ -122,5 +124,6 @@ export async function loadTest(url: string, options: { token: string; connection
     latencyP99: result.latency.p99,
     durationS: result.duration,
     connections: options.connections,
+    bytesPerRequest: result['2xx'] + result.non2xx === 0 ? 0 : (result.throughput.total ?? result.throughput.average * result.duration) / (result['2xx'] + result.non2xx),
   };
 }

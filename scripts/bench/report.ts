@@ -46,18 +46,20 @@ function engineSection(e: EngineReport, report: BenchReport): string {
   const header = `${ENGINE_NAMES[e.engine]}: ${e.location}. Seeded ${int(seed.items)} items in ${(seed.ms / 1000).toFixed(1)} s ` +
     `(${int(seed.itemsPerSecond)} items/s, bulk insert with the item stamp rule; doc ${bytes(seed.avgDocBytes)} on average; load average before: ${e.loadavgBefore.join(' ')})`;
   const cpu = e.rps20.cpu;
+  const clientLine = e.client?.ok === true ? '\n* beside the client backfill: the bench\'s own HTTP backfill of the same run (not direct); its HTTP cost column is bench ÷ client.' : '';
   const cpuLine = `CPU during the size=20 autocannon run: service process ${cpu.service ?? '?'}% of one core, load generator (autocannon, this process) ${cpu.loadGenerator}%, ` +
     `whole machine ${cpu.machineBusy ?? '?'}% busy (PostgreSQL's own processes are in the machine figure).`;
-  const pageLine = `Page sizes: size=2000 body ${bytes(e.page2000.http.bytes)} over HTTP, ${bytes(e.page2000.direct.bytes)} direct; backfill moved ${bytes(e.backfill.http.bytes)}, client-side JSON.parse ${ms(e.backfill.http.parseMs)} of ${ms(e.backfill.http.ms)}.`;
-  return `${header}\n${table(rows.map((r) => (r.length === 5 ? [...r.slice(0, 4), '', r[4]!] : r)), ['measure', 'HTTP', 'direct', 'HTTP cost', 'service CPU, HTTP | direct', 'target'])}\n${cpuLine}\n${pageLine}`;
+  const net = e.backfill.http.items / ((e.backfill.http.ms - e.backfill.http.parseMs) / 1000);
+  const pageLine = `Sizes: size=2000 body ${bytes(e.page2000.http.bytes)}; size=20 answer ${bytes(e.rps20.http.bytesPerRequest)}; the backfill moved ${bytes(e.backfill.http.bytes)}, ` +
+    `and the sync client's JSON.parse took ${ms(e.backfill.http.parseMs)} of its ${ms(e.backfill.http.ms)} (without it: ${int(net)} items/s).`;
+  return `${header}\n${table(rows.map((r) => (r.length === 5 ? [...r.slice(0, 4), '', r[4]!] : r)), ['measure', 'HTTP', 'direct', 'HTTP cost', 'service CPU, HTTP | direct', 'target'])}${clientLine}\n${cpuLine}\n${pageLine}`;
 }
 
 function clientRows(e: EngineReport): string[][] {
   const r = e.client?.result as { itemsPerSecond?: number; items?: number; store?: string; size?: number; throttledWaits?: number } | undefined;
   if (e.client?.ok !== true || typeof r?.itemsPerSecond !== 'number') return extraRows('client backfill', e.client!);
-  return [[`client backfill through the typed client (${r.store} mirror, size=${r.size}, ${int(r.items ?? 0)} items)`,
-    `${int(r.itemsPerSecond)} items/s`, '', '',
-    `beside the bench's own HTTP backfill: ${int(e.backfill.http.itemsPerSecond)} items/s (client ÷ bench ${times(r.itemsPerSecond / e.backfill.http.itemsPerSecond)})`]];
+  return [[`client backfill, typed client (${r.store} mirror, ${int(r.items ?? 0)} items)`,
+    `${int(r.itemsPerSecond)} items/s`, `${int(e.backfill.http.itemsPerSecond)} items/s*`, times(e.backfill.http.itemsPerSecond / r.itemsPerSecond), '']];
 }
 
 function webhookRows(e: EngineReport, check: (name: string) => TargetCheck | undefined): string[][] {
@@ -118,9 +120,9 @@ export function formatReport(report: BenchReport): string {
       out.push(`Prism mock 5.16 (stateless, static examples): prism ${m.flags.join(' ')}, env SCARF_ANALYTICS=false, no -m; started in ${(m.startMs / 1000).toFixed(1)} s; paths without /api.`);
       out.push(table([[
         `GET /events?size=20, ${m.rps20.connections} connections, ${m.rps20.durationS.toFixed(0)} s`, `${int(m.rps20.requestsPerSecond)} req/s`,
-        `p50 ${m.rps20.latencyP50} ms, p99 ${m.rps20.latencyP99} ms`, `mock ${m.cpu.mock ?? '?'}%, generator ${m.cpu.loadGenerator}%`,
+        `p50 ${m.rps20.latencyP50} ms, p99 ${m.rps20.latencyP99} ms`, bytes(m.rps20.bytesPerRequest), `mock ${m.cpu.mock ?? '?'}%, generator ${m.cpu.loadGenerator}%`,
         Number.isNaN(m.mockCpuMsPerRequest) ? '' : `${m.mockCpuMsPerRequest.toFixed(2)} ms/request`,
-      ]], ['measure', 'HTTP', 'latency', 'CPU (% of a core)', 'Prism CPU']));
+      ]], ['measure', 'HTTP', 'latency', 'answer', 'CPU (% of a core)', 'Prism CPU']));
     } else {
       out.push(`Prism mock: failed (${report.mock.error})`);
     }

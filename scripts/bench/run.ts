@@ -38,6 +38,8 @@ export interface BenchOptions {
   pgliteStorage: 'memory' | 'disk';
   /** Directory of the JSON report; undefined: none written. */
   outDir: string | undefined;
+  /** Before each engine and the mock, wait (up to 10 minutes) until the 1-minute load average is below this; undefined: don't wait. */
+  quietLoad: number | undefined;
   /** Write a CPU profile of the service process per phase into this directory (profiling slows the figures). */
   cpuProfileDir: string | undefined;
   log: (line: string) => void;
@@ -182,8 +184,22 @@ class ServiceProcess {
   }
 }
 
+/** Waits until the machine's 1-minute load average is below `threshold` (other work finished), at most `maxMs`. */
+async function waitForQuiet(threshold: number | undefined, log: (line: string) => void, maxMs = 600_000): Promise<void> {
+  if (threshold === undefined) return;
+  const deadline = Date.now() + maxMs;
+  let said = false;
+  while (os.loadavg()[0]! >= threshold && Date.now() < deadline) {
+    if (!said) log(`waiting for the load average (${os.loadavg()[0]!.toFixed(2)}) to fall below ${threshold}…`);
+    said = true;
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+  }
+  if (os.loadavg()[0]! >= threshold) log(`load average still ${os.loadavg()[0]!.toFixed(2)} after ${maxMs / 60_000} minutes: measuring anyway`);
+}
+
 async function runEngine(engine: Engine, options: BenchOptions, report: BenchReport): Promise<EngineReport> {
   const { log } = options;
+  await waitForQuiet(options.quietLoad, log);
   const loadavgBefore = os.loadavg().map((n) => Math.round(n * 100) / 100);
   log(`\n[${engine}] starting the service process; seeding ${options.items.toLocaleString('en')} items…`);
   const service = new ServiceProcess();
@@ -271,6 +287,7 @@ async function runEngine(engine: Engine, options: BenchOptions, report: BenchRep
 }
 
 async function runMock(options: BenchOptions): Promise<MockReport> {
+  await waitForQuiet(options.quietLoad, options.log);
   const flags = ['-v', 'silent'];
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   const prism = await startPrism({ port, args: flags });
