@@ -1797,8 +1797,10 @@ export interface components {
             zipcode?: string;
         };
         /**
-         * @description Scope of a token (DEC-AUTH-004): the items it sees, and the items whose changes its webhook receives,
-         *     are those of the listed organisations in the listed workflow statuses. An absent axis takes its
+         * @description Scope of a token (DEC-AUTH-004): the items it sees are those of the listed organisations in the
+         *     listed workflow statuses. Its webhook hears every change of items of the listed organisations,
+         *     whatever their status (HOOK-008, DEC-HOOK-013): a live-only receiver must learn that an item was
+         *     rejected or archived; fetching an item it may not see answers 404. An absent axis takes its
          *     default: every organisation of the token's account, and `["approved"]` (live data only; such a token
          *     never sees `archived` or `deleted` items). Organisations must belong to the token's account
          *     (`400` otherwise). Super-admin tokens see every organisation and every status.
@@ -1807,7 +1809,7 @@ export interface components {
             /**
              * @description Organisations (items' `userorganisation`) whose items the token sees.
              * @example [
-             *       "Amsterdam & Partners"
+             *       "amsterdam-marketing"
              *     ]
              */
             userorganisations?: string[];
@@ -2263,8 +2265,8 @@ export interface components {
         DeliveryAttempt: {
             at: components["schemas"]["Timestamp"];
             /**
-             * @description Why the attempt failed, for example `timeout: no response headers within 5 s`, `connection refused`, `blocked_address` or `status 503`. Absent when delivered. The receiver's response body is never recorded.
-             * @example status 503
+             * @description Why the attempt failed, for example `timeout: no response headers within 5 s`, `connection refused`, `blocked_address` or `HTTP 503`. Absent when delivered. The receiver's response body is never recorded.
+             * @example HTTP 503
              */
             error?: string;
             /**
