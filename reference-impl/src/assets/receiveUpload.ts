@@ -68,7 +68,7 @@ export function receiveUpload(req: IncomingMessage, options: ReceiveUploadOption
     const fail = (error: HttpError) => {
       if (settled) return;
       settled = true;
-      // Stop parsing; Node discards whatever of the body is still on its way.
+      // Stop parsing; the route reads and drops the rest of the body after answering (POST /assets).
       req.unpipe(parser);
       parser.removeAllListeners();
       parser.on('error', () => {});
@@ -169,11 +169,9 @@ async function consumeFile(stream: Readable & { truncated?: boolean }, staged: S
 }
 
 function tooLarge(maxBytes: number, early: boolean): HttpError {
-  // The rest of the body is not wanted; closing the connection stops the client sending it.
-  return new HttpError(413, {
-    message: `upload exceeds the limit of ${maxBytes} bytes${early ? ' (by its Content-Length)' : ''}`,
-    headers: { Connection: 'close' },
-  });
+  // No `Connection: close`: Node would then close the socket under a client still sending, which
+  // then sees a reset instead of this answer. The route drops the rest of the body up to a cap.
+  return new HttpError(413, { message: `upload exceeds the limit of ${maxBytes} bytes${early ? ' (by its Content-Length)' : ''}` });
 }
 
 const EXTENSIONS: Record<AcceptedMimetype, string> = {

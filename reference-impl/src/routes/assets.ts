@@ -10,6 +10,8 @@ import { createResizer, type Resizer } from '../assets/resizer.ts';
 import { isImage } from '../assets/sniff.ts';
 import { uploadAsset } from '../assets/uploadAsset.ts';
 import { variantSize, type ResizeMode } from '../assets/variantSize.ts';
+import { MiB, SECOND } from '../config.ts';
+import { discardBodyOnError } from '../http/discardUnreadBody.ts';
 import { HttpError } from '../http/HttpError.ts';
 import { principalOf } from '../http/principal.ts';
 import { validated } from '../http/validateRequest.ts';
@@ -25,6 +27,9 @@ export interface AssetRouteOptions {
 }
 
 const CACHE_CONTROL = 'public, max-age=86400'; // DEC-ASSET-008
+// What is read and dropped of a refused upload's body after the answer, so that the client reads
+// the answer instead of a reset; beyond it the connection is closed.
+const REFUSED_UPLOAD_DISCARD = { maxBytes: 4 * MiB, maxMs: 5 * SECOND, lingerMs: 1 * SECOND };
 const EDITABLE = new Set(['filename', 'title', 'description']);
 const READ_ONLY = new Set(['id', 'mimetype', 'size', 'width', 'height', 'url', 'created', 'modified']);
 
@@ -49,7 +54,7 @@ export function assetRoutes(context: RouteContext, options: AssetRouteOptions = 
     const deps = { db: context.db, store, maxBytes: context.config.assetMaxBytes, now: context.now };
     const row = await uploadAsset(deps, req, principalOf(res).accountId);
     res.status(201).location(assetUrl(baseUrl, row)).json(assetJson(row, baseUrl));
-  });
+  }, discardBodyOnError(REFUSED_UPLOAD_DISCARD));
 
   router.put('/assets/:id', context.auth, context.validate('updateAsset'), async (_req, res) => {
     const { params, body } = validated(res);

@@ -1,7 +1,9 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeBombPng, makeExe, makeImage, makePdf, uploadAsset } from '../assets/testing/assetFixtures.ts';
@@ -10,6 +12,17 @@ import { describeEachEngine } from '../storage/testing/testDb.ts';
 import { startTestApp, type TestApp } from '../testing/testApp.ts';
 
 const MAX_BYTES = 200_000;
+const OVERSIZED_CLIENT = fileURLToPath(new URL('../assets/testing/oversizedUploadClient.ts', import.meta.url));
+
+/** What Node's fetch, in a process of its own, read on each of `tries` uploads of `bytes` bytes. */
+function uploadFromOtherProcess(baseUrl: string, token: string, mode: 'length' | 'chunked', bytes: number, tries: number): Promise<Array<{ status?: number; body?: unknown; error?: string }>> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [OVERSIZED_CLIENT, baseUrl, token, mode, String(bytes), String(tries)], { timeout: 60_000 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`${error.message}\n${stderr}`));
+      else resolve(JSON.parse(stdout) as Array<{ status?: number; body?: unknown; error?: string }>);
+    });
+  });
+}
 
 /** Files under `root` (recursively), staging included: what an upload left on disk. */
 async function filesUnder(root: string): Promise<string[]> {
@@ -112,6 +125,28 @@ describeEachEngine('POST /assets', (engine) => {
     expect(((await response.json()) as { message: string }).message).toContain('Content-Length');
     expect(await hits()).toBe(before);
     expect(await filesUnder(dataDir)).toEqual(filesBefore);
+  });
+
+  describe('a client still sending when the 413 is sent', () => {
+    // The 413 is sent as soon as the upload is known to be too large; the service then reads and
+    // discards the rest of the body (up to a cap) instead of closing on a client that is still
+    // writing, which would reset the connection before the client read the answer (EPIPE).
+    const cases = [
+      { mode: 'length', bytes: 3_000_000, what: 'with a Content-Length far over the limit, read to its end' },
+      { mode: 'length', bytes: 30_000_000, what: 'with a Content-Length beyond the discard cap' },
+      { mode: 'chunked', bytes: 3_000_000, what: 'streamed without a length, over the limit mid-way' },
+      { mode: 'chunked', bytes: 30_000_000, what: 'streamed without a length, beyond the discard cap' },
+    ] as const;
+    for (const c of cases) {
+      it(`when Node's fetch sends an upload ${c.what} ten times, then it reads the 413 each time and nothing is stored [ERR-003, DEC-ASSET-010]`, async () => {
+        const before = await hits();
+        const filesBefore = await filesUnder(dataDir);
+        const outcomes = await uploadFromOtherProcess(app.baseUrl, account.full, c.mode, c.bytes, 10);
+        expect(outcomes).toEqual(Array.from({ length: 10 }, () => ({ status: 413, body: expect.objectContaining({ status: 413, error: 'Payload Too Large' }) })));
+        expect(await hits()).toBe(before);
+        expect(await filesUnder(dataDir)).toEqual(filesBefore);
+      }, 60_000);
+    }
   });
 
   it('when the upload is exactly at the limit, then it is accepted', async () => {
