@@ -1,5 +1,5 @@
 import { pipeline, type Readable } from 'node:stream';
-import { Router, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import type { RouteContext } from '../app.ts';
 import { assetJson, assetUrl } from '../assets/assetJson.ts';
 import { createAssetFileStore, type AssetFileStore } from '../assets/fileStore.ts';
@@ -50,7 +50,7 @@ export function assetRoutes(context: RouteContext, options: AssetRouteOptions = 
     res.json({ size: params.size, page: params.page, hits, results: rows.map((row) => assetJson(row, baseUrl)) });
   });
 
-  router.post('/assets', context.auth, context.validate('uploadAsset'), async (req, res) => {
+  router.post('/assets', context.auth, context.validate('uploadAsset'), async (req: Request, res: Response) => {
     const deps = { db: context.db, store, maxBytes: context.config.assetMaxBytes, now: context.now };
     const row = await uploadAsset(deps, req, principalOf(res).accountId);
     res.status(201).location(assetUrl(baseUrl, row)).json(assetJson(row, baseUrl));
