@@ -337,6 +337,10 @@ export interface paths {
          *     works once, and lives 14 days. Presenting a refresh token that was already used revokes the whole
          *     session (its access and refresh tokens), since it means the token was copied. No bearer token is
          *     needed.
+         *
+         *     Failed refreshes are throttled per client IP (DEC-AUTH-016): at most 10 at once, then one more
+         *     every 6 seconds (10 per minute); successful refreshes do not count. This is not the interface's
+         *     per-IP rate limit of the lists: no `X-RateLimit-*` headers.
          */
         post: operations["refreshSession"];
         delete?: never;
@@ -359,6 +363,11 @@ export interface paths {
          * @description First-party sign-in with a JSON body `{username, password}` (DEC-AUTH-001). The answer is a session
          *     token pair: `access_token`, a JWT valid for one hour that acts with the user's roles and account,
          *     and `refresh_token` for `POST /auth/refresh`. Integrations use account API tokens instead.
+         *
+         *     Failed sign-ins are throttled per client IP and per user name (DEC-AUTH-016): at most 10 at once,
+         *     then one more every 6 seconds (10 per minute). An attempt counts while it is checked and stops
+         *     counting when it succeeds; a throttled attempt is answered 429 without checking the password.
+         *     This is not the interface's per-IP rate limit of the lists: no `X-RateLimit-*` headers.
          */
         post: operations["signIn"];
         delete?: never;
@@ -4837,6 +4846,19 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Too many failed refreshes from this client IP (DEC-AUTH-016). The refresh token was not
+             *     checked and is still valid if it was. Wait `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -4883,6 +4905,19 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description Too many failed sign-ins from this client IP or for this user name (DEC-AUTH-016). The
+             *     credentials were not checked. Wait `Retry-After` seconds; an attempt then passes every 6 s.
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };

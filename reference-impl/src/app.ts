@@ -7,6 +7,8 @@ import { errorHandler, notFound } from './http/errorHandler.ts';
 import { loadOpenApiDocument } from './http/openapiDocument.ts';
 import { storageUnavailable } from './http/storageUnavailable.ts';
 import { createRequestValidator, type SizeCapRule } from './http/validateRequest.ts';
+import { AUTH_POLICY, createAuthThrottle, NO_AUTH_THROTTLE, type AuthThrottle } from './ratelimit/authThrottle.ts';
+import { createMemoryStore } from './ratelimit/memoryStore.ts';
 import { rateLimit } from './ratelimit/middleware.ts';
 import type { RateLimitStore } from './ratelimit/store.ts';
 import { assetRoutes } from './routes/assets.ts';
@@ -26,6 +28,11 @@ export interface AppDeps {
   db: Db;
   logger: Logger;
   rateLimitStore: RateLimitStore;
+  /**
+   * Buckets of failed sign-ins and refreshes (DEC-AUTH-016), built with AUTH_POLICY. Default: in
+   * memory on the app's clock.
+   */
+  authRateLimitStore?: RateLimitStore;
   /** Milliseconds since the epoch. */
   now: () => number;
   /** Default: session tokens issued by `POST /auth/signin` of this app (same secret and clock). */
@@ -43,6 +50,8 @@ export interface RouteContext extends AppDeps {
   auth: RequestHandler;
   /** The per-IP limit of the list endpoints and `/dictionary` (RATE-001); a no-op when disabled. */
   rateLimited: RequestHandler;
+  /** Failed sign-ins and refreshes per client IP and user name (DEC-AUTH-016); off with the rate limit. */
+  authThrottle: AuthThrottle;
   /** LIMIT-002/003 for the `size` of the item lists. */
   sizeCap: SizeCapRule;
 }
@@ -57,6 +66,9 @@ export function createApp(config: Config, deps: AppDeps): express.Express {
     validate: createRequestValidator(doc),
     auth: authenticate({ resolve: createBearerResolver({ db: deps.db, sessions: sessionsOf(config, deps) }) }),
     rateLimited: config.rateLimitEnabled ? rateLimit({ store: deps.rateLimitStore }) : (_req, _res, next) => next(),
+    authThrottle: config.rateLimitEnabled
+      ? createAuthThrottle({ store: deps.authRateLimitStore ?? createMemoryStore({ policy: AUTH_POLICY, now: deps.now }) })
+      : NO_AUTH_THROTTLE,
     sizeCap: { max: 2000, enforcedFrom: config.sizeCapEnforcedFrom, now: deps.now },
   };
 

@@ -102,7 +102,7 @@ export const VARIABLES: readonly Variable[] = [
   { name: 'ASSET_MAX_BYTES', defaultText: '20MiB', meaning: 'Largest asset upload (bytes, or with B, KB, MB, GB, KiB, MiB, GiB).' },
   { name: 'SESSION_SECRET', defaultText: '(random per process)', meaning: `Key of session tokens, at least ${MIN_SESSION_SECRET_LENGTH} characters; unset: random, so sessions end at restart.` },
   { name: 'WEBHOOK_SECRET_KEY', defaultText: '(unset)', meaning: `Key encrypting webhook signing secrets at rest (AES-256-GCM), at least ${MIN_SESSION_SECRET_LENGTH} characters; the same on every instance; unset: stored unencrypted.` },
-  { name: 'RATE_LIMIT_ENABLED', defaultText: String(DEFAULTS.rateLimitEnabled), meaning: 'Per-IP rate limiting of the list endpoints (turn off for benchmarks only).' },
+  { name: 'RATE_LIMIT_ENABLED', defaultText: String(DEFAULTS.rateLimitEnabled), meaning: 'Per-IP rate limiting of the list endpoints, and the throttle of failed sign-ins and refreshes (turn off for benchmarks only).' },
   { name: 'FEEDS_FILE', defaultText: '(the demo feeds.yaml)', meaning: 'YAML file of the inbound partner feeds (format: reference-impl/src/feeds/feeds.yaml).' },
 ];
 
@@ -172,7 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const webhookSecretKey = read<string | undefined>('WEBHOOK_SECRET_KEY', undefined, parseSessionSecret);
   if (webhookSecretKey === undefined) warnings.push('WEBHOOK_SECRET_KEY is not set: webhook signing secrets are stored unencrypted');
   const rateLimitEnabled = read('RATE_LIMIT_ENABLED', DEFAULTS.rateLimitEnabled, parseBoolean);
-  if (!rateLimitEnabled) warnings.push('RATE_LIMIT_ENABLED is false: list endpoints are not rate limited');
+  if (!rateLimitEnabled) warnings.push('RATE_LIMIT_ENABLED is false: list endpoints are not rate limited and failed sign-ins are not throttled');
   const feedsFile = read<string | undefined>('FEEDS_FILE', undefined, (v) => v);
 
   if (problems.length > 0) throw new ConfigError(problems);

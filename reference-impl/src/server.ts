@@ -9,7 +9,8 @@ import { startFeedScheduler } from './feeds/startFeedScheduler.ts';
 import type { Logger } from './logger.ts';
 import { sharedOntologyCache } from './items/sharedOntologyCache.ts';
 import { createMemoryStore } from './ratelimit/memoryStore.ts';
-import { createRedisStore } from './ratelimit/redisStore.ts';
+import { AUTH_KEY_PREFIX, AUTH_POLICY } from './ratelimit/authThrottle.ts';
+import { createRedisClient, createRedisStore } from './ratelimit/redisStore.ts';
 import type { RateLimitStore } from './ratelimit/store.ts';
 import { ensureBootstrapAdminToken } from './seed/bootstrapAdminToken.ts';
 import { seedDemoData, type SeedResult } from './seed/seedDemoData.ts';
@@ -66,8 +67,11 @@ export interface ServiceContext {
  * recorder replaces `ignoreItemChanges` here; a session verifier may be added (createApp builds
  * one from the config when absent).
  */
-export function serviceAppDeps(ctx: ServiceContext, rateLimitStore: RateLimitStore): AppDeps {
-  return { db: ctx.db, logger: ctx.logger, now: ctx.now, rateLimitStore, recordItemChange: webhookServicesOf(ctx).recordItemChange };
+export function serviceAppDeps(ctx: ServiceContext, stores: RateLimitStores): AppDeps {
+  return {
+    db: ctx.db, logger: ctx.logger, now: ctx.now, rateLimitStore: stores.lists, authRateLimitStore: stores.auth,
+    recordItemChange: webhookServicesOf(ctx).recordItemChange,
+  };
 }
 
 // The outbox recorder (an app dependency) and the delivery worker (a background service) of one
@@ -120,11 +124,11 @@ export async function startService(config: Config, logger: Logger, options: { no
   try {
     const migrated = await runMigrations(db);
     if (migrated.length > 0) logger.info({ migrations: migrated }, 'storage migrated');
-    const rateLimitStore = await openRateLimitStore(config, logger);
-    lifecycle.onStop('rate limit store', () => rateLimitStore.close?.());
+    const rateLimitStores = await openRateLimitStores(config, logger);
+    lifecycle.onStop('rate limit stores', () => rateLimitStores.close());
 
     const context: ServiceContext = { config, db, logger, now, lifecycle };
-    const deps = serviceAppDeps(context, rateLimitStore);
+    const deps = serviceAppDeps(context, rateLimitStores);
     const seed = config.seedDemoData
       ? await seedDemoData(db, { recordItemChange: deps.recordItemChange, ontologies: sharedOntologyCache(db) })
       : undefined;
@@ -161,11 +165,24 @@ export async function startService(config: Config, logger: Logger, options: { no
   }
 }
 
-async function openRateLimitStore(config: Config, logger: Logger): Promise<RateLimitStore> {
-  if (config.redisUrl === undefined) return createMemoryStore();
-  const store = createRedisStore({ redis: config.redisUrl, log: { warn: (msg) => logger.warn(msg), info: (msg) => logger.info(msg) } });
-  if (!(await store.ready())) logger.warn('rate limit: Redis not reachable at start; limiting per instance in memory until it is');
-  return store;
+/** The buckets of the lists' limit (RATE-001) and of the sign-in throttle (DEC-AUTH-016). */
+export interface RateLimitStores {
+  lists: RateLimitStore;
+  auth: RateLimitStore;
+  close(): Promise<void>;
+}
+
+/** In memory, or both in Redis over one connection, each with its policy and key prefix. */
+async function openRateLimitStores(config: Config, logger: Logger): Promise<RateLimitStores> {
+  if (config.redisUrl === undefined) {
+    return { lists: createMemoryStore(), auth: createMemoryStore({ policy: AUTH_POLICY }), close: async () => {} };
+  }
+  const redis = createRedisClient(config.redisUrl);
+  const log = { warn: (msg: string) => logger.warn(msg), info: (msg: string) => logger.info(msg) };
+  const lists = createRedisStore({ redis, log });
+  const auth = createRedisStore({ redis, log, label: 'sign-in', policy: AUTH_POLICY, keyPrefix: AUTH_KEY_PREFIX });
+  if (!(await lists.ready())) logger.warn('rate limit: Redis not reachable at start; limiting per instance in memory until it is');
+  return { lists, auth, close: async () => { redis.disconnect(); } };
 }
 
 /** The configuration with the port bound; a base URL derived from PORT=0 names the real port. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { DEFAULT_POLICY, gcra, retryAfterSeconds, type GcraPolicy } from './gcra.ts';
+import { DEFAULT_POLICY, gcra, gcraRefund, retryAfterSeconds, type GcraPolicy } from './gcra.ts';
 
 /** Feeds request times (ms) to one client's GCRA; returns each decision. */
 function run(times: readonly number[], start?: number, policy: GcraPolicy = DEFAULT_POLICY) {
@@ -100,6 +100,43 @@ describe('gcra (DEC-RATE-001)', () => {
       fc.property(fc.array(fc.integer({ min: 50, max: 5000 }), { maxLength: 300 }), (gaps) => {
         let t = 0;
         return run(gaps.map((g) => (t += g))).every((d) => d.allowed);
+      }),
+    );
+  });
+});
+
+describe('gcraRefund (DEC-AUTH-016)', () => {
+  const T = DEFAULT_POLICY.emissionIntervalMs;
+
+  it('when the only admitted request of a client at rest gives its slot back, then the client is at rest again', () => {
+    const taken = gcra(1000, undefined);
+    expect(gcraRefund(1000, taken.newTat)).toBeUndefined();
+    expect(gcraRefund(1000, undefined)).toBeUndefined();
+  });
+
+  it('when a full bucket gets one slot back, then exactly one more request passes at that instant', () => {
+    const decisions = run(times(41, 0));
+    const full = decisions.at(-1)!.tat;
+    expect(gcra(0, full).allowed).toBe(false);
+    const refunded = gcraRefund(0, full);
+    expect(refunded).toBe(full - T);
+    const next = gcra(0, refunded);
+    expect(next.allowed).toBe(true);
+    expect(gcra(0, next.newTat).allowed).toBe(false);
+  });
+
+  it('for any arrivals where each admitted request is given back, then nothing is ever refused', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 30 }), { maxLength: 300 }), (gaps) => {
+        let t = 0;
+        let tat: number | undefined;
+        for (const gap of gaps) {
+          t += gap;
+          const d = gcra(t, tat);
+          if (!d.allowed) return false;
+          tat = gcraRefund(t, d.newTat);
+        }
+        return true;
       }),
     );
   });

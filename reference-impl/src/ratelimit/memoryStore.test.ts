@@ -52,4 +52,17 @@ describe('createMemoryStore', () => {
     // each key lives 50 ms after one request; with a sweep per second at most ~1050 remain
     expect(peak).toBeLessThanOrEqual(1100);
   });
+  it('when a full key gets a slot back, then exactly one more request passes; a slot given back at rest changes nothing (DEC-AUTH-016)', async () => {
+    const store = createMemoryStore({ now: () => 0 });
+    for (let i = 0; i < 41; i++) await store.take('full');
+    expect((await store.take('full')).allowed).toBe(false);
+    await store.refund('full');
+    expect((await store.take('full')).allowed).toBe(true);
+    expect((await store.take('full')).allowed).toBe(false);
+    await store.refund('idle');
+    expect(store.size).toBe(1);
+    await store.take('once');
+    await store.refund('once');
+    expect(store.size).toBe(1);
+  });
 });

@@ -2,7 +2,7 @@
 // Redis store's fallback. Memory stays bounded: a TAT in the past equals an absent key, so a
 // sweep drops those; every key expires at most τ + T (2.05 s) after its last request.
 
-import { DEFAULT_POLICY, gcra, type GcraPolicy } from './gcra.ts';
+import { DEFAULT_POLICY, gcra, gcraRefund, type GcraPolicy } from './gcra.ts';
 import type { RateLimitDecision, RateLimitStore } from './store.ts';
 
 export interface MemoryStoreOptions {
@@ -39,11 +39,18 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     return { allowed: decision.allowed, retryAfterSeconds: decision.retryAfterSeconds };
   }
 
+  function refundSync(key: string, now: number): void {
+    const tat = gcraRefund(now, tats.get(key), policy);
+    if (tat === undefined) tats.delete(key);
+    else tats.set(key, tat);
+  }
+
   return {
     get size() {
       return tats.size;
     },
     sweep,
     take: async (key, now) => takeSync(key, Math.floor(now ?? clock())),
+    refund: async (key, now) => refundSync(key, Math.floor(now ?? clock())),
   };
 }

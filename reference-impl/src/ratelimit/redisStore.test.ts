@@ -85,6 +85,21 @@ describe.skipIf(!redisUp)('createRedisStore (Redis at REDIS_URL)', () => {
     expect(pttl).toBeLessThanOrEqual(50);
   });
 
+  it('when a full key gets a slot back, then exactly one more request passes, and a key given back to rest is deleted (DEC-AUTH-016)', async () => {
+    const s = store();
+    const key = randomUUID();
+    for (let i = 0; i < 41; i++) await s.take(key, 4_000_000);
+    expect((await s.take(key, 4_000_000)).allowed).toBe(false);
+    await s.refund(key, 4_000_000);
+    expect(await client.get(prefix + key)).toBe(String(4_000_000 + 40 * 50));
+    expect((await s.take(key, 4_000_000)).allowed).toBe(true);
+    expect((await s.take(key, 4_000_000)).allowed).toBe(false);
+    const once = randomUUID();
+    await s.take(once, 4_000_000);
+    await s.refund(once, 4_000_000);
+    expect(await client.exists(prefix + once)).toBe(0);
+  });
+
   it('when two instances share Redis and use its TIME, then together they get one burst of about 41 [RATE-001]', async () => {
     const a = store();
     const b = store();
@@ -125,6 +140,21 @@ describe('createRedisStore when Redis is down', () => {
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toMatch(/Redis unavailable/);
       expect(await s.ready(50)).toBe(false);
+    } finally {
+      await s.close?.();
+    }
+  });
+
+  it('when a slot is given back while Redis is down, then the fallback gets it, and the warning names the limit', async () => {
+    const { log, warnings } = recordingLog();
+    const s = createRedisStore({ redis: 'redis://127.0.0.1:1', log, label: 'sign-in' });
+    try {
+      for (let i = 0; i < 41; i++) await s.take('203.0.113.9', 9_000_000);
+      expect((await s.take('203.0.113.9', 9_000_000)).allowed).toBe(false);
+      await s.refund('203.0.113.9', 9_000_000);
+      expect((await s.take('203.0.113.9', 9_000_000)).allowed).toBe(true);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/^rate limit \(sign-in\): Redis unavailable/);
     } finally {
       await s.close?.();
     }

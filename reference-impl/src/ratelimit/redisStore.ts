@@ -44,8 +44,30 @@ redis.call('SET', KEYS[1], string.format('%d', newTat), 'PX', string.format('%d'
 return {1, 0}
 `;
 
+// KEYS[1] client key. ARGV: T ms, now ms or '' for Redis TIME. Gives back one slot (gcraRefund).
+const GCRA_REFUND_LUA = `
+local T = tonumber(ARGV[1])
+local now
+if ARGV[2] == '' then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+else
+  now = tonumber(ARGV[2])
+end
+local tat = tonumber(redis.call('GET', KEYS[1]))
+if tat == nil then return 0 end
+local refunded = tat - T
+if refunded <= now then
+  redis.call('DEL', KEYS[1])
+else
+  redis.call('SET', KEYS[1], string.format('%d', refunded), 'PX', string.format('%d', refunded - now))
+end
+return 1
+`;
+
 interface GcraCommand {
   rateLimitGcra(key: string, emissionMs: string, toleranceMs: string, now: string): Promise<[number, number]>;
+  rateLimitGcraRefund(key: string, emissionMs: string, now: string): Promise<number>;
 }
 
 export interface Logger {
@@ -61,6 +83,8 @@ export interface RedisStoreOptions {
   /** Used while Redis is unreachable; defaults to a fresh in-memory GCRA store. */
   fallback?: RateLimitStore;
   log?: Logger;
+  /** Names the limit in the log lines when an instance has more than one (`sign-in`). */
+  label?: string;
 }
 
 /**
@@ -90,6 +114,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   const owned = typeof options.redis === 'string';
   const client = typeof options.redis === 'string' ? createRedisClient(options.redis) : options.redis;
   client.defineCommand('rateLimitGcra', { numberOfKeys: 1, lua: GCRA_LUA });
+  client.defineCommand('rateLimitGcraRefund', { numberOfKeys: 1, lua: GCRA_REFUND_LUA });
   const command = client as unknown as GcraCommand;
   const policy = options.policy ?? DEFAULT_POLICY;
   const prefix = options.keyPrefix ?? 'ratelimit:gcra:';
@@ -97,11 +122,22 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   const log = options.log ?? { warn: (msg: string) => console.warn(msg) };
   let degraded = false;
 
-  async function useFallback(key: string, now: number | undefined, reason: string): Promise<RateLimitDecision> {
+  const name = options.label === undefined ? 'rate limit' : `rate limit (${options.label})`;
+
+  function degrade(reason: string): void {
     if (!degraded) {
       degraded = true;
-      log.warn(`rate limit: Redis unavailable (${reason}); limiting per instance in memory until it returns`);
+      log.warn(`${name}: Redis unavailable (${reason}); limiting per instance in memory until it returns`);
     }
+  }
+  function recovered(): void {
+    if (degraded) {
+      degraded = false;
+      log.info?.(`${name}: Redis reachable again; limits are shared across instances`);
+    }
+  }
+  async function useFallback(key: string, now: number | undefined, reason: string): Promise<RateLimitDecision> {
+    degrade(reason);
     return fallback.take(key, now);
   }
 
@@ -128,13 +164,23 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
           String(policy.toleranceMs),
           now === undefined ? '' : String(Math.floor(now)),
         );
-        if (degraded) {
-          degraded = false;
-          log.info?.('rate limit: Redis reachable again; limits are shared across instances');
-        }
+        recovered();
         return allowed === 1 ? { allowed: true, retryAfterSeconds: 0 } : { allowed: false, retryAfterSeconds: retryAfterSeconds(waitMs) };
       } catch (err) {
         return useFallback(key, now, err instanceof Error ? err.message : String(err));
+      }
+    },
+    async refund(key, now) {
+      if (client.status !== 'ready') {
+        degrade(`connection ${client.status}`);
+        return fallback.refund(key, now);
+      }
+      try {
+        await command.rateLimitGcraRefund(prefix + key, String(policy.emissionIntervalMs), now === undefined ? '' : String(Math.floor(now)));
+        recovered();
+      } catch (err) {
+        degrade(err instanceof Error ? err.message : String(err));
+        await fallback.refund(key, now);
       }
     },
     async close() {

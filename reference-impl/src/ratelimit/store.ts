@@ -12,5 +12,7 @@ export interface RateLimitStore {
    * middleware passes it only when a test injects a clock.
    */
   take(key: string, now?: number): Promise<RateLimitDecision>;
+  /** Gives back one slot `take` admitted (one emission interval); nothing when `key` is at rest. */
+  refund(key: string, now?: number): Promise<void>;
   close?(): Promise<void>;
 }

@@ -3,26 +3,32 @@ import type { RouteContext } from '../app.ts';
 import { HttpError } from '../http/HttpError.ts';
 import { principalOf } from '../http/principal.ts';
 import { validated } from '../http/validateRequest.ts';
+import type { AuthAttempt } from '../ratelimit/authThrottle.ts';
 import { refreshSession } from '../sessions/refreshSession.ts';
 import { signIn } from '../sessions/signIn.ts';
 import { signOut } from '../sessions/signOut.ts';
 import type { TokenResponse } from '../sessions/tokenPair.ts';
 
-/** POST /auth/signin, /auth/refresh and /auth/logout (SESSION-001..003, DEC-AUTH-001..003, 012..014). */
+/** POST /auth/signin, /auth/refresh and /auth/logout (SESSION-001..003, DEC-AUTH-001..003, 012..014, 016). */
 export function authRoutes(context: RouteContext): Router {
   const router = Router();
   const deps = { db: context.db, secret: context.config.sessionSecret, now: context.now };
+  const throttle = context.authThrottle;
 
-  router.post('/auth/signin', context.validate('signIn'), async (_req, res) => {
+  // DEC-AUTH-016: an attempt holds a slot of its client IP (and user name) while it is checked;
+  // only a 401 keeps it. A 400 never reaches the throttle; a refused attempt checks nothing.
+  router.post('/auth/signin', context.validate('signIn'), async (req, res) => {
     const { username, password } = validated(res).body as { username: string; password: string };
-    const tokens = await signIn(deps, { username, password });
+    const attempt = await throttle.begin('signin', req, username);
+    const tokens = await keepSlotOnlyIf((found) => found === null, attempt, () => signIn(deps, { username, password }));
     if (tokens === null) throw unauthorized('invalid username or password', 'Bearer');
     sendTokens(res, tokens);
   });
 
-  router.post('/auth/refresh', context.validate('refreshSession'), async (_req, res) => {
+  router.post('/auth/refresh', context.validate('refreshSession'), async (req, res) => {
     const { refresh_token: refreshToken } = validated(res).body as { refresh_token: string };
-    const outcome = await refreshSession(deps, refreshToken);
+    const attempt = await throttle.begin('refresh', req);
+    const outcome = await keepSlotOnlyIf((result) => !result.ok, attempt, () => refreshSession(deps, refreshToken));
     if (!outcome.ok) {
       throw unauthorized(outcome.reason === 'reused'
         ? 'refresh token was already used; the session is revoked'
@@ -37,6 +43,19 @@ export function authRoutes(context: RouteContext): Router {
   });
 
   return router;
+}
+
+/** Runs `check`; the attempt keeps its slots only when it ended as a failed attempt (a throw gives them back). */
+async function keepSlotOnlyIf<T>(failed: (result: T) => boolean, attempt: AuthAttempt, check: () => Promise<T>): Promise<T> {
+  let result: T;
+  try {
+    result = await check();
+  } catch (error) {
+    await attempt.release();
+    throw error;
+  }
+  if (!failed(result)) await attempt.release();
+  return result;
 }
 
 /** DEC-AUTH-014: credentials are never cached. */

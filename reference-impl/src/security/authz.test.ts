@@ -130,12 +130,6 @@ describe('the authorisation matrix', () => {
   });
 });
 
-describe('known gaps (docs/security.md, "Known gaps")', () => {
-  // API2/API6: sign-in and refresh have no rate limit; password guessing is slowed only by scrypt.
-  // Needs a decision (per IP and per user name) and a 429 in the spec of both operations.
-  it.todo('when one IP fails POST /auth/signin many times in a row, then it is throttled with 429 and Retry-After');
-});
-
 describeEachEngine('the authorisation matrix', (ctx) => {
   let app: TestApp;
   let http: RawClient;
