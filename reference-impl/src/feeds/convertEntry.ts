@@ -1,5 +1,6 @@
 import { collectionOf, isEntityType, type Collection } from '../domain/entityRules.ts';
 import type { PropertyIndex } from '../dictionary/indexes.ts';
+import { findUnstorable } from '../domain/unstorableJson.ts';
 import { mapFeedCategories, type UnmappedCategory } from '../dictionary/mapCategoryLabel.ts';
 import type { FeedDefinition } from './feedConfig.ts';
 import { MAX_PARTNER_ID_LENGTH, type PartnerEntry } from './partnerEntries.ts';
@@ -42,6 +43,9 @@ export function convertEntry(entry: PartnerEntry, context: ConvertContext): Conv
     return { ok: false, externalId, message: `${entry.position} is not a JSON object` };
   }
   const raw = entry.raw as Record<string, unknown>;
+  // Before anything recursive reads it (the schema, the item rules): the check of request bodies.
+  const unstorable = findUnstorable(raw);
+  if (unstorable !== undefined) return { ok: false, externalId, message: `${unstorable.pointer || '(root)'} ${unstorable.message}` };
   const collection = collectionFor(raw.entitytype, feed);
   if (collection === undefined) {
     return { ok: false, externalId, message: `entitytype must be one of EVENEMENT, LOCATIE, EVENTGROUP, ROUTE, VENUE (received: ${JSON.stringify(raw.entitytype)})` };

@@ -2,6 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { findUnstorable } from '../domain/unstorableJson.ts';
 import { badRequest, HttpError, type HttpErrorDetail } from './HttpError.ts';
 import { indexOperations, loadOpenApiDocument, resolveRef, type JsonObject, type OperationRef } from './openapiDocument.ts';
 
@@ -154,7 +155,7 @@ function validateAgainst(operation: CompiledOperation, req: Request, sizeCap: Si
       if (operation.body.required) {
         details.push({ pointer: '', message: `a JSON body is required (Content-Type: application/json; received: ${req.headers['content-type'] ?? 'none'})` });
       }
-    } else if ((problem = unstorable(req.body)) !== undefined) {
+    } else if ((problem = findUnstorable(req.body)) !== undefined) {
       // PostgreSQL cannot hold U+0000 (DEC-ITEM-028); a client error, not a storage failure or a stack overflow.
       details.push(problem);
     } else if (!operation.body.validate(req.body)) {
@@ -171,36 +172,6 @@ function validateAgainst(operation: CompiledOperation, req: Request, sizeCap: Si
     throw new HttpError(400, { message, details: shown });
   }
   return result;
-}
-
-/** JSON bodies nesting deeper are refused: recursive code further on (and JSON.stringify) would overflow the stack. */
-export const MAX_BODY_DEPTH = 100;
-
-/**
- * What makes a JSON body unstorable before any schema is applied: a string or field name holding
- * U+0000, or nesting deeper than MAX_BODY_DEPTH. Iterative, so the check itself never overflows.
- */
-function unstorable(body: unknown): HttpErrorDetail | undefined {
-  const stack: Array<[unknown, string, number]> = [[body, '', 0]];
-  while (stack.length > 0) {
-    const [value, pointer, depth] = stack.pop()!;
-    if (typeof value === 'string') {
-      if (value.includes('\u0000')) return { pointer, message: 'contains the character U+0000, which cannot be stored' };
-      continue;
-    }
-    if (value === null || typeof value !== 'object') continue;
-    if (depth >= MAX_BODY_DEPTH) return { pointer, message: `nests deeper than ${MAX_BODY_DEPTH} levels` };
-    if (Array.isArray(value)) {
-      value.forEach((entry, index) => stack.push([entry, `${pointer}/${index}`, depth + 1]));
-      continue;
-    }
-    for (const [key, entry] of Object.entries(value)) {
-      const at = `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
-      if (key.includes('\u0000')) return { pointer: at, message: 'contains the character U+0000, which cannot be stored' };
-      stack.push([entry, at, depth + 1]);
-    }
-  }
-  return undefined;
 }
 
 /** A detail as a sentence: parameter messages already name the parameter; body ones get their pointer. */

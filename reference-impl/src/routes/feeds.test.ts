@@ -15,7 +15,7 @@ import type { ItemChange } from '../webhooks/itemChange.ts';
 
 const FEED_IDS = [
   'new', 'overwrite', 'approved', 'rejected', 'size', 'subfeeds', 'external', 'unchanged', 'categories',
-  'async', 'busy', 'broken', 'shape', 'down', 'invalid', 'scope', 'orphan', 'misowned',
+  'async', 'busy', 'broken', 'shape', 'down', 'invalid', 'scope', 'orphan', 'misowned', 'deep',
 ] as const;
 type FeedId = (typeof FEED_IDS)[number];
 
@@ -256,6 +256,31 @@ describeEachEngine('inbound feeds', (ctx) => {
       expect(errors.find((e) => e.externalId === 'partner-invalid:ok-1')?.message).toMatch(/repeats the id of entries\[0\]/);
       expect(errors.find((e) => e.externalId === 'partner-invalid:route-fields')?.message).toMatch(/routeInfo/);
       expect(await item('invalid', 'bad-calendar')).toBeNull();
+    });
+
+    it('when an entry nests deeper than 100 levels, then it is skipped and reported like any invalid entry, and the others import [DEC-ERR-004] [DEC-FEED-005]', async () => {
+      // As text: JSON.stringify itself would overflow on such a value. The entry's free-form
+      // seoMetadata.schemaOrg (read-only, ignored on write) lets the nesting past the schema.
+      const nested = (levels: number, open: string, close: string) => `${open.repeat(levels)}"bottom"${close.repeat(levels)}`;
+      const withSchemaOrg = (id: string, schemaOrg: string) => JSON.stringify(entry(id, { seoMetadata: { schemaOrg: '@' } })).replace('"@"', schemaOrg);
+      partner.serve('/deep.json', {
+        body: `{"entries": [${[
+          withSchemaOrg('deep', nested(20_000, '{"level":', '}')),
+          withSchemaOrg('deep-array', `{"list":${nested(5000, '[', ']')}}`),
+          withSchemaOrg('at-the-limit', nested(97, '{"level":', '}')),
+          JSON.stringify(entry('plain')),
+        ].join(',')}]}`,
+      });
+      const answer = await run('deep');
+      expect(answer.status).toBe(200);
+      expect(answer.body).toMatchObject({ status: 'completed', fetched: 4, converted: 2, imported: { created: 2, updated: 0, unchanged: 0 }, skipped: 2 });
+      expect(answer.body.errors).toEqual([
+        { externalId: 'partner-deep:deep', message: expect.stringMatching(/^\/seoMetadata\/schemaOrg(\/level)+ nests deeper than 100 levels$/) },
+        { externalId: 'partner-deep:deep-array', message: expect.stringMatching(/^\/seoMetadata\/schemaOrg\/list(\/0)+ nests deeper than 100 levels$/) },
+      ]);
+      expect(await item('deep', 'deep')).toBeNull();
+      expect(await item('deep', 'at-the-limit')).not.toBeNull();
+      expect(await item('deep', 'plain')).not.toBeNull();
     });
   });
 
