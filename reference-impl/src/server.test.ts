@@ -1,5 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config.ts';
 import { createLogger } from './logger.ts';
@@ -48,5 +52,30 @@ describe('startService', () => {
     // Read and handled in full (the system account owns no organisation, hence the 400 naming it).
     expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request/);
     expect(answer).toContain('userorganisation is required');
+  }, 120_000);
+
+  it('when the service starts, then the retention job removes staged uploads a crash left more than an hour ago, keeps fresh ones, and stops with the service (DEC-MISC-004)', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'server-retention-'));
+    try {
+      const staging = join(dataDir, 'assets', '.staging');
+      await mkdir(staging, { recursive: true });
+      const [stale, fresh] = [`${randomUUID()}.part`, `${randomUUID()}.part`];
+      await writeFile(join(staging, stale), 'left by a crash');
+      await writeFile(join(staging, fresh), 'an upload of another instance, in progress');
+      const old = (Date.now() - 2 * 60 * 60 * 1000) / 1000;
+      await utimes(join(staging, stale), old, old);
+
+      const config = loadConfig({ PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent', SEED_DEMO_DATA: 'false', SESSION_SECRET: 'x'.repeat(40) });
+      const service = await startService(config, createLogger({ level: 'silent' }));
+      try {
+        const deadline = Date.now() + 10_000;
+        while ((await readdir(staging)).includes(stale) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(await readdir(staging)).toEqual([fresh]);
+      } finally {
+        await service.stop();
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   }, 120_000);
 });

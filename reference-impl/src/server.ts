@@ -4,12 +4,14 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { BASE_PATH, createApp, type AppDeps } from './app.ts';
+import { createAssetFileStore } from './assets/fileStore.ts';
 import { SECOND, type Config } from './config.ts';
 import { startFeedScheduler } from './feeds/startFeedScheduler.ts';
 import type { Logger } from './logger.ts';
 import { sharedOntologyCache } from './items/sharedOntologyCache.ts';
-import { createMemoryStore } from './ratelimit/memoryStore.ts';
+import { startRetentionJob } from './maintenance/retention.ts';
 import { AUTH_KEY_PREFIX, AUTH_POLICY } from './ratelimit/authThrottle.ts';
+import { createMemoryStore } from './ratelimit/memoryStore.ts';
 import { createRedisClient, createRedisStore } from './ratelimit/redisStore.ts';
 import type { RateLimitStore } from './ratelimit/store.ts';
 import { ensureBootstrapAdminToken } from './seed/bootstrapAdminToken.ts';
@@ -89,8 +91,8 @@ function webhookServicesOf(ctx: ServiceContext): WebhookServices {
 }
 
 /**
- * REGISTRATION POINT for background workers (the webhook delivery worker, session cleanup, the
- * feed scheduler): start each here and register its stop with `ctx.lifecycle.onStop`. Runs after
+ * REGISTRATION POINT for background workers (the webhook delivery worker, the feed scheduler,
+ * the retention job): start each here and register its stop with `ctx.lifecycle.onStop`. Runs after
  * the HTTP server listens; stops run after it stopped accepting and finished in-flight requests,
  * before storage closes.
  */
@@ -100,6 +102,9 @@ export async function startBackgroundServices(ctx: ServiceContext): Promise<void
   ctx.lifecycle.onStop('webhook worker', () => worker.stop());
   // Feed imports write outbox events like any other write (FEED-008, HOOK-002).
   startFeedScheduler({ ...ctx, recordItemChange: webhookServicesOf(ctx).recordItemChange });
+  // Old sessions, spent refresh tokens, feed runs and staged uploads (DEC-MISC-004): at start, then hourly.
+  const retention = startRetentionJob({ db: ctx.db, assets: createAssetFileStore(ctx.config.dataDir), now: ctx.now, logger: ctx.logger });
+  ctx.lifecycle.onStop('retention', () => retention.stop());
 }
 
 export interface RunningService {

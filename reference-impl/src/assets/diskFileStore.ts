@@ -57,6 +57,19 @@ export function createDiskFileStore(options: { directory: string }): AssetFileSt
       return { size: info.size, stream: () => createReadStream(path), sharpInput: () => path };
     },
     async remove(id) { await rm(pathOf(id), { force: true }); },
+    async pruneStaged(before) {
+      const names = await readdir(staging).catch(() => [] as string[]);
+      let removed = 0;
+      for (const name of names) {
+        if (!name.endsWith('.part')) continue;
+        const path = join(staging, name);
+        const info = await stat(path).catch(() => undefined);
+        if (info === undefined || !info.isFile() || info.mtimeMs >= before.getTime()) continue;
+        await rm(path, { force: true });
+        removed++;
+      }
+      return removed;
+    },
     async count() {
       let total = 0;
       const shards = await readdir(root, { withFileTypes: true }).catch(() => []);

@@ -14,6 +14,11 @@ export interface AssetFileStore {
   remove(id: string): Promise<void>;
   /** How many files are stored (staged ones not counted); for tests and operators. */
   count(): Promise<number>;
+  /**
+   * Removes staged uploads last written before `before`: the leftovers of a process that died
+   * mid-upload (an upload in progress writes its part file continuously). Returns how many.
+   */
+  pruneStaged(before: Date): Promise<number>;
 }
 
 export interface StagedFile {

@@ -24,6 +24,8 @@ export function createMemoryFileStore(): AssetFileStore {
         },
       };
     },
+    // Staged bytes live in the upload's own closure and go with it: nothing is ever left behind.
+    async pruneStaged() { return 0; },
     async open(id) {
       const bytes = files.get(assertAssetId(id));
       if (bytes === undefined) return undefined;
