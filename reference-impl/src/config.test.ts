@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { RESIZER_DEFAULTS } from './assets/resizer.ts';
 import { ConfigError, DAY, HOUR, MINUTE, MiB, SECOND, VARIABLES, describeConfig, loadConfig } from './config.ts';
 
 function problemsOf(env: Record<string, string>): { variable: string; message: string }[] {
@@ -27,6 +28,23 @@ describe('loadConfig', () => {
 
   it('when nothing is set, then the size cap starts 2026-11-01T00:00 Europe/Amsterdam [LIMIT-003]', () => {
     expect(loadConfig({}).sizeCapEnforcedFrom.toISOString()).toBe('2026-10-31T23:00:00.000Z');
+  });
+
+  it('when the asset variables are not set, then the resizer keeps its own defaults', () => {
+    const config = loadConfig({});
+    expect({
+      cacheBytes: config.assetCacheBytes, maxInputPixels: config.assetResizeMaxPixels,
+      maxConcurrent: config.assetResizeConcurrency, timeoutSeconds: config.assetResizeTimeoutMs / SECOND,
+    }).toEqual({ cacheBytes: RESIZER_DEFAULTS.cacheBytes, maxInputPixels: RESIZER_DEFAULTS.maxInputPixels, maxConcurrent: RESIZER_DEFAULTS.maxConcurrent, timeoutSeconds: RESIZER_DEFAULTS.timeoutSeconds });
+  });
+
+  it('when the asset variables are set, then they are parsed, and out-of-range values are refused', () => {
+    expect(loadConfig({ ASSET_CACHE_BYTES: '8MiB', ASSET_RESIZE_MAX_PIXELS: '25000000', ASSET_RESIZE_CONCURRENCY: '2', ASSET_RESIZE_TIMEOUT: '1m' })).toMatchObject({
+      assetCacheBytes: 8 * MiB, assetResizeMaxPixels: 25_000_000, assetResizeConcurrency: 2, assetResizeTimeoutMs: MINUTE,
+    });
+    const problems = problemsOf({ ASSET_CACHE_BYTES: 'lots', ASSET_RESIZE_MAX_PIXELS: '0', ASSET_RESIZE_CONCURRENCY: '65', ASSET_RESIZE_TIMEOUT: '1500ms' });
+    expect(problems.map((p) => p.variable).sort()).toEqual(['ASSET_CACHE_BYTES', 'ASSET_RESIZE_CONCURRENCY', 'ASSET_RESIZE_MAX_PIXELS', 'ASSET_RESIZE_TIMEOUT']);
+    expect(problems.find((p) => p.variable === 'ASSET_RESIZE_TIMEOUT')!.message).toBe('expected whole seconds, such as 20s or 1m (received: "1500ms")');
   });
 
   it('when the session secret is not set, then each load draws a fresh random one', () => {

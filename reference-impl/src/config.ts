@@ -48,6 +48,14 @@ export interface Config {
    */
   readonly webhookLeaseMs: number | undefined;
   readonly assetMaxBytes: number;
+  /** Memory for resized image variants (an LRU per instance). */
+  readonly assetCacheBytes: number;
+  /** Sources above this many pixels are not resized (422; DEC-ASSET-009). */
+  readonly assetResizeMaxPixels: number;
+  /** Resizes running at once per instance; more wait their turn. */
+  readonly assetResizeConcurrency: number;
+  /** A resize taking longer is abandoned (422); whole seconds. */
+  readonly assetResizeTimeoutMs: number;
   readonly sessionSecret: string;
   /** Key that encrypts webhook signing secrets at rest; undefined: they are stored unencrypted. */
   readonly webhookSecretKey: string | undefined;
@@ -71,6 +79,11 @@ const DEFAULTS = {
   webhookRetryScheduleMs: [5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 24 * HOUR],
   webhookTimeoutMs: 5 * SECOND,
   assetMaxBytes: 20 * MiB,
+  // The resizer's limits (assets/resizer.ts RESIZER_DEFAULTS; config.test.ts checks they agree).
+  assetCacheBytes: 64 * MiB,
+  assetResizeMaxPixels: 100_000_000,
+  assetResizeConcurrency: 4,
+  assetResizeTimeoutMs: 20 * SECOND,
   rateLimitEnabled: true,
 } as const satisfies Record<string, unknown>;
 
@@ -100,6 +113,10 @@ export const VARIABLES: readonly Variable[] = [
   { name: 'WEBHOOK_TIMEOUT', defaultText: formatDuration(DEFAULTS.webhookTimeoutMs), meaning: 'Time a webhook receiver has to answer with headers.' },
   { name: 'WEBHOOK_LEASE', defaultText: '30s (or 2 x WEBHOOK_TIMEOUT + 10s)', meaning: 'How long an instance holds a claimed webhook delivery; after a crash another instance re-sends it when the lease runs out. Longer than WEBHOOK_TIMEOUT.' },
   { name: 'ASSET_MAX_BYTES', defaultText: '20MiB', meaning: 'Largest asset upload (bytes, or with B, KB, MB, GB, KiB, MiB, GiB).' },
+  { name: 'ASSET_CACHE_BYTES', defaultText: '64MiB', meaning: 'Memory for resized image variants, per instance (bytes, or with a unit as ASSET_MAX_BYTES).' },
+  { name: 'ASSET_RESIZE_MAX_PIXELS', defaultText: String(DEFAULTS.assetResizeMaxPixels), meaning: 'Images with more pixels (all frames) are not resized: 422 (DEC-ASSET-009); the original is still served.' },
+  { name: 'ASSET_RESIZE_CONCURRENCY', defaultText: String(DEFAULTS.assetResizeConcurrency), meaning: 'Resizes running at once per instance (1…64); more wait their turn.' },
+  { name: 'ASSET_RESIZE_TIMEOUT', defaultText: formatDuration(DEFAULTS.assetResizeTimeoutMs), meaning: 'A resize taking longer is abandoned with a 422 (whole seconds, at least 1s).' },
   { name: 'SESSION_SECRET', defaultText: '(random per process)', meaning: `Key of session tokens, at least ${MIN_SESSION_SECRET_LENGTH} characters; unset: random, so sessions end at restart.` },
   { name: 'WEBHOOK_SECRET_KEY', defaultText: '(unset)', meaning: `Key encrypting webhook signing secrets at rest (AES-256-GCM), at least ${MIN_SESSION_SECRET_LENGTH} characters; the same on every instance; unset: stored unencrypted.` },
   { name: 'RATE_LIMIT_ENABLED', defaultText: String(DEFAULTS.rateLimitEnabled), meaning: 'Per-IP rate limiting of the list endpoints, and the throttle of failed sign-ins and refreshes (turn off for benchmarks only).' },
@@ -162,6 +179,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     return ms;
   });
   const assetMaxBytes = read('ASSET_MAX_BYTES', DEFAULTS.assetMaxBytes, parseBytes);
+  const assetCacheBytes = read('ASSET_CACHE_BYTES', DEFAULTS.assetCacheBytes, parseBytes);
+  const assetResizeMaxPixels = read('ASSET_RESIZE_MAX_PIXELS', DEFAULTS.assetResizeMaxPixels, (v) => parseInteger(v, 1, 1_000_000_000_000));
+  const assetResizeConcurrency = read('ASSET_RESIZE_CONCURRENCY', DEFAULTS.assetResizeConcurrency, (v) => parseInteger(v, 1, 64));
+  const assetResizeTimeoutMs = read('ASSET_RESIZE_TIMEOUT', DEFAULTS.assetResizeTimeoutMs, (v) => {
+    const ms = parseDuration(v);
+    if (ms % SECOND !== 0) throw new Error('expected whole seconds, such as 20s or 1m');
+    return ms;
+  });
   let sessionSecret = read<string | undefined>('SESSION_SECRET', undefined, parseSessionSecret);
   if (sessionSecret === undefined) {
     sessionSecret = randomBytes(32).toString('base64url');
@@ -180,6 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port, host, publicBaseUrl, databaseUrl, dataDir, redisUrl, bootstrapAdminToken, seedDemoData,
     sizeCapEnforcedFrom, trustProxy, logLevel, allowInsecureCallbacks,
     webhookRetryScheduleMs: Object.freeze([...webhookRetryScheduleMs]), webhookTimeoutMs, webhookLeaseMs, assetMaxBytes,
+    assetCacheBytes, assetResizeMaxPixels, assetResizeConcurrency, assetResizeTimeoutMs,
     sessionSecret, webhookSecretKey, rateLimitEnabled, feedsFile, warnings: Object.freeze(warnings),
   });
 }
@@ -295,6 +321,11 @@ export function parseBytes(value: string): number {
   const bytes = Number(match[1]) * BYTE_UNITS[(match[2] ?? 'b').toLowerCase()]!;
   if (bytes < 1 || !Number.isSafeInteger(bytes)) throw new Error('expected at least 1 byte');
   return bytes;
+}
+
+function parseInteger(value: string, min: number, max: number): number {
+  if (!/^\d{1,13}$/.test(value) || Number(value) < min || Number(value) > max) throw new Error(`expected an integer ${min}…${max}`);
+  return Number(value);
 }
 
 function parseSessionSecret(value: string): string {

@@ -173,4 +173,28 @@ describeEachEngine('GET /assets/{id}/{filename}', (engine) => {
       expect(answers.filter((a) => a.headers.get('x-asset-cache') === 'miss').length).toBeGreaterThanOrEqual(1);
     });
   });
+
+  describe('resize limits from the configuration (ASSET_RESIZE_MAX_PIXELS, ASSET_CACHE_BYTES)', () => {
+    let limited: TestApp;
+    beforeAll(async () => {
+      limited = await startTestApp(engine.db, { env: { ASSET_RESIZE_MAX_PIXELS: '10000', ASSET_CACHE_BYTES: '1' } });
+    });
+    afterAll(() => limited.close());
+
+    it('when an image has more pixels than ASSET_RESIZE_MAX_PIXELS, then resizing it is a 422 naming the limit and the original is still served; nothing is cached with a 1-byte cache', async () => {
+      // Uploaded through this app: each test app keeps its files in its own memory.
+      const uploadHere = async (bytes: Buffer, filename: string) => ((await (await uploadAsset(limited.baseUrl, token, { bytes, filename })).json()) as { id: string }).id;
+      const fetchFile = (id: string, query: string) => fetch(`${limited.baseUrl}/assets/${id}/file${query}`, { headers: { authorization: `Bearer ${token}` } });
+      const big = await uploadHere(await makeImage('png', 200, 100), 'big.png');
+      const refused = await fetchFile(big, '?w=50');
+      expect(refused.status).toBe(422);
+      expect(((await refused.json()) as { message: string }).message).toBe('the image is larger than the resize limit of 10000 pixels; request it without w and h');
+      expect((await fetchFile(big, '')).status).toBe(200);
+      const small = await uploadHere(await makeImage('png', 100, 100), 'small.png');
+      const first = await fetchFile(small, '?w=20');
+      const second = await fetchFile(small, '?w=20');
+      expect([first.status, second.status]).toEqual([200, 200]);
+      expect([first.headers.get('x-asset-cache'), second.headers.get('x-asset-cache')]).toEqual(['miss', 'miss']);
+    });
+  });
 });

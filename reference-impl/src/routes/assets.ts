@@ -22,7 +22,7 @@ import { updateAsset } from '../storage/assets/updateAsset.ts';
 export interface AssetRouteOptions {
   /** Default: files under DATA_DIR/assets, or in memory for `:memory:`. */
   store?: AssetFileStore;
-  /** Default: `createResizer()` with its documented limits. */
+  /** Default: `createResizer()` with the limits of the configuration (ASSET_CACHE_BYTES, ASSET_RESIZE_*). */
   resizer?: Resizer;
 }
 
@@ -40,7 +40,11 @@ const READ_ONLY = new Set(['id', 'mimetype', 'size', 'width', 'height', 'url', '
 export function assetRoutes(context: RouteContext, options: AssetRouteOptions = {}): Router {
   const router = Router();
   const store = options.store ?? createAssetFileStore(context.config.dataDir);
-  const resizer = options.resizer ?? createResizer();
+  const { config } = context;
+  const resizer = options.resizer ?? createResizer({
+    cacheBytes: config.assetCacheBytes, maxInputPixels: config.assetResizeMaxPixels,
+    maxConcurrent: config.assetResizeConcurrency, timeoutSeconds: config.assetResizeTimeoutMs / SECOND,
+  });
   const baseUrl = context.config.publicBaseUrl;
   const fileInfo = createFileInfoCache((id) => getAssetById(context.db, { id }));
 
