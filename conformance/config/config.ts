@@ -37,6 +37,22 @@ export interface WebhookTiming {
   slowMs: number;
 }
 
+/** The suite's partner endpoint for an inbound feed (--feed-partner-*): what the target's feed fetches. */
+export interface FeedPartnerConfig {
+  /** Interface it listens on. */
+  host: string;
+  /** Fixed port: the vendor configures the feed's URL once. */
+  port: number;
+  /** https URL of the main document as the target fetches it (its path is served). */
+  url: string;
+  /** PEM files of its certificate and key; absent: a self-signed pair kept in the report dir. */
+  certFile?: string;
+  keyFile?: string;
+}
+
+/** feedInfoId of the sub-feed the sub-feed check uses, unless --feed-info-id names another. */
+export const DEFAULT_FEED_INFO_ID = 'conformance';
+
 export const DEFAULT_WEBHOOK_TIMING: WebhookTiming = { waitMs: 15_000, quietMs: 6_000, slowMs: 6_000 };
 export const DEFAULT_ASSET_OVERSIZE_BYTES = 21 * 1024 * 1024;
 
@@ -64,6 +80,12 @@ export interface ConformanceConfig {
   assetOversizeBytes?: number;
   /** An inbound feed of the suite's account (--feed-id), when given. */
   feedId?: string;
+  /** The feed's name, first part of externalId (--feed-name); absent: learnt from the first imported item. */
+  feedName?: string;
+  /** The sub-feed of the feed the sub-feed check uses (--feed-info-id); absent: DEFAULT_FEED_INFO_ID. */
+  feedInfoId?: string;
+  /** The partner endpoint the suite serves for the feed (--feed-partner-port …); absent: no feed import checks. */
+  feedPartner?: FeedPartnerConfig;
   specFile: string;
   requirementsFile: string;
   dryRun: boolean;
@@ -179,6 +201,12 @@ export async function resolveConfig(argv: readonly string[], env: NodeJS.Process
     throw new ConfigError(`--receiver-host ${receiverHost} needs --callback-url: the URL at which the target reaches this host`);
   }
 
+  const feedPartner = feedPartnerConfig(str, path);
+  const feedName = str('feed-name');
+  if (feedName !== undefined && !/^[^\s:]{1,200}$/u.test(feedName)) throw new ConfigError(`--feed-name must be 1 to 200 characters without spaces or colons (received: ${feedName})`);
+  const feedInfoId = str('feed-info-id');
+  if (feedInfoId !== undefined && !/^\S{1,200}$/u.test(feedInfoId)) throw new ConfigError(`--feed-info-id must be 1 to 200 characters without spaces (received: ${feedInfoId})`);
+
   const color = v['no-color'] !== true && !env.NO_COLOR && env.FORCE_COLOR !== '0';
   const config: ConformanceConfig = {
     baseUrl,
@@ -212,6 +240,9 @@ export async function resolveConfig(argv: readonly string[], env: NodeJS.Process
     },
     assetOversizeBytes: integer('asset-oversize', str('asset-oversize'), DEFAULT_ASSET_OVERSIZE_BYTES, 0, 2 ** 31 - 1),
     feedId: str('feed-id'),
+    ...(feedName === undefined ? {} : { feedName }),
+    ...(feedInfoId === undefined ? {} : { feedInfoId }),
+    ...(feedPartner === undefined ? {} : { feedPartner }),
     specFile: path('spec', resolve(PACKAGE_ROOT, 'generated/openapi.json')),
     requirementsFile: path('requirements', resolve(PACKAGE_ROOT, 'spec/requirements.yaml')),
     dryRun,
@@ -219,4 +250,39 @@ export async function resolveConfig(argv: readonly string[], env: NodeJS.Process
     runId: newRunId(),
   };
   return { kind: 'run', config };
+}
+
+const LOOPBACK = ['127.0.0.1', '::1', 'localhost'];
+
+/** --feed-partner-*: undefined without --feed-partner-port (the other options then make no sense). */
+function feedPartnerConfig(str: (name: OptionName) => string | undefined, path: (name: OptionName, fallback: string) => string): FeedPartnerConfig | undefined {
+  const portText = str('feed-partner-port');
+  if (portText === undefined) {
+    const stray = (['feed-partner-host', 'feed-partner-url', 'feed-partner-cert', 'feed-partner-key'] as const).find((name) => str(name) !== undefined);
+    if (stray) throw new ConfigError(`--${stray} needs --feed-partner-port (the port the partner endpoint listens on)`);
+    return undefined;
+  }
+  const port = integer('feed-partner-port', portText, 0, 1, 65535);
+  const host = str('feed-partner-host') ?? '127.0.0.1';
+  const given = str('feed-partner-url');
+  if (!LOOPBACK.includes(host) && given === undefined) {
+    throw new ConfigError(`--feed-partner-host ${host} needs --feed-partner-url: the https URL at which the target reaches this host`);
+  }
+  let url: URL;
+  try {
+    url = new URL(given ?? `https://${host.includes(':') ? `[${host}]` : host}:${port}/feed.json`);
+  } catch {
+    throw new ConfigError(`--feed-partner-url must be an absolute URL (received: ${given})`);
+  }
+  if (url.protocol !== 'https:') throw new ConfigError(`--feed-partner-url must be an https URL: partner feeds are fetched over HTTPS (received: ${given})`);
+  if (url.search || url.hash || url.username || url.password) throw new ConfigError(`--feed-partner-url must have no query, fragment or user info (received: ${given})`);
+  if (url.pathname === '/' || url.pathname.endsWith('/')) throw new ConfigError(`--feed-partner-url must name a document, e.g. https://host:${port}/feed.json (received: ${given})`);
+  const certGiven = str('feed-partner-cert') !== undefined;
+  if (certGiven !== (str('feed-partner-key') !== undefined)) throw new ConfigError('--feed-partner-cert and --feed-partner-key go together (or CONFORMANCE_FEED_PARTNER_CERT and CONFORMANCE_FEED_PARTNER_KEY)');
+  return {
+    host,
+    port,
+    url: url.href,
+    ...(certGiven ? { certFile: path('feed-partner-cert', ''), keyFile: path('feed-partner-key', '') } : {}),
+  };
 }

@@ -20,10 +20,12 @@ import { isLevel } from './levels.ts';
  * - `write`: a profile that writes (it creates items, tagged with the run id and soft-deleted at the end);
  * - `webhook`: a profile that writes, an admin token and the suite's webhook receiver;
  * - `mutating`: it changes shared state that cleanup cannot fully undo (e.g. an account ontology);
- * - `session`: sign-in credentials of a first-party user (--session-user, --session-password).
+ * - `session`: sign-in credentials of a first-party user (--session-user, --session-password);
+ * - `feed`: a profile that writes, an admin token and an inbound feed of its account (--feed-id)
+ *   wired to the suite's partner endpoint (--feed-partner-port), which the check runs.
  */
-export type Need = 'consumer' | 'full' | 'admin' | 'write' | 'webhook' | 'mutating' | 'session';
-export const NEEDS: readonly Need[] = ['consumer', 'full', 'admin', 'write', 'webhook', 'mutating', 'session'];
+export type Need = 'consumer' | 'full' | 'admin' | 'write' | 'webhook' | 'mutating' | 'session' | 'feed';
+export const NEEDS: readonly Need[] = ['consumer', 'full', 'admin', 'write', 'webhook', 'mutating', 'session', 'feed'];
 
 export interface CheckDefinition {
   /** Stable id `<topic>.<name>`, equal to the file name: conformance/checks/<topic>/<id>.ts. */
@@ -59,7 +61,7 @@ export interface Check {
 
 const ID_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\.[a-z0-9]+(?:-[a-z0-9]+)*)+$/;
 const REQUIREMENT_RE = /^[A-Z]+(?:-[A-Z]+)*-\d{3}$/;
-const WRITING_NEEDS: readonly Need[] = ['write', 'webhook', 'mutating'];
+const WRITING_NEEDS: readonly Need[] = ['write', 'webhook', 'mutating', 'feed'];
 
 export function defineCheck(definition: CheckDefinition): Check {
   const { id } = definition;

@@ -45,17 +45,20 @@ export function describeCheck(check: Check, catalogue: RequirementCatalogue): Ch
   };
 }
 
-const WRITES: readonly Need[] = ['write', 'webhook', 'mutating'];
+const WRITES: readonly Need[] = ['write', 'webhook', 'mutating', 'feed'];
 
-export function unmetNeed(check: CheckInfo, config: Pick<ConformanceConfig, 'tokens' | 'accountId' | 'profile'>): string | undefined {
+export function unmetNeed(check: CheckInfo, config: Pick<ConformanceConfig, 'tokens' | 'accountId' | 'profile' | 'feedId' | 'feedPartner'>): string | undefined {
   for (const need of check.needs) {
     if (WRITES.includes(need) && config.profile === 'consumer') return 'writes to the target; the consumer profile is read-only (use --profile full)';
     if (need === 'consumer' && !config.tokens.consumer) return 'needs a consumer token (--token)';
     if (need === 'full' && !config.tokens.full) return 'needs a token that sees archived and deleted items (--full-token)';
-    if ((need === 'admin' || need === 'webhook' || need === 'mutating') && (!config.tokens.admin || !config.accountId)) {
+    if ((need === 'admin' || need === 'webhook' || need === 'mutating' || need === 'feed') && (!config.tokens.admin || !config.accountId)) {
       return 'needs an admin token and its account (--admin-token, --account-id)';
     }
     if (need === 'write' && !config.tokens.consumer) return 'needs a consumer token to write with (--token)';
+    if (need === 'feed' && (!config.feedId || !config.feedPartner)) {
+      return 'needs an inbound feed of the account that fetches the suite\'s partner endpoint (--feed-id and --feed-partner-port; see "Feed checks" in conformance/README.md)';
+    }
     if (need === 'session' && (!config.tokens.sessionUser || !config.tokens.sessionPassword)) return 'needs sign-in credentials (--session-user, --session-password)';
   }
   return undefined;

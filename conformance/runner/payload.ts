@@ -13,6 +13,8 @@ export interface WorkerPayload {
   checksDir: string;
   needsReceiver: boolean;
   receiverTls?: { key: string; cert: string };
+  /** Present when a planned check runs the feed: the partner endpoint's certificate and key. */
+  feedPartnerTls?: { key: string; cert: string };
 }
 
 /** The key under which a test's meta carries its result. */

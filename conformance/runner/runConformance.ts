@@ -17,6 +17,8 @@ import { createConsoleReporter, planLines } from '../reporters/console.ts';
 import { htmlReporter } from '../reporters/html.ts';
 import { jsonReporter } from '../reporters/json.ts';
 import { junitReporter } from '../reporters/junit.ts';
+import { assertPortFree } from '../partner/feedPartner.ts';
+import { loadPartnerTls, PartnerTlsError } from '../partner/partnerTls.ts';
 import { selfSignedTls } from '../receiver/selfSignedTls.ts';
 import type { CheckOutcome, CleanupOutcome } from '../results/outcome.ts';
 import type { RunInfo } from '../results/result.ts';
@@ -95,6 +97,16 @@ export async function runConformance(config: ConformanceConfig, io: RunIo): Prom
         ...planLines(plan, p),
       ].join('\n')}\n`);
       await loadSpec(config.specFile).catch((e: Error) => io.stdout.write(`${p.yellow('Note:')} ${e.message}\n`));
+      if (config.feedPartner) {
+        // The feed must trust the partner's certificate before the first real run: write it now.
+        try {
+          const tls = await loadPartnerTls(config.feedPartner, config.reportDir);
+          io.stdout.write(`Feed partner endpoint: ${config.feedPartner.url}; certificate ${tls.certFile} (${tls.source}): let the feed fetch this URL and trust this certificate\n`);
+        } catch (error) {
+          if (error instanceof PartnerTlsError) return fail(error.message);
+          throw error;
+        }
+      }
       return EXIT.pass;
     }
 
@@ -109,6 +121,24 @@ export async function runConformance(config: ConformanceConfig, io: RunIo): Prom
     if (needsReceiver && config.receiver.tls) {
       receiverTls = await selfSignedTls(config.receiver.host);
       await writeFile(join(config.reportDir, 'receiver-cert.pem'), receiverTls.cert);
+    }
+    let feedPartnerTls: WorkerPayload['feedPartnerTls'];
+    const partner = config.feedPartner;
+    if (partner && runnable.some((e) => e.check.needs.includes('feed'))) {
+      try {
+        await assertPortFree(partner.host, partner.port);
+      } catch (error) {
+        return fail(`the feed partner endpoint cannot listen on ${partner.host}:${partner.port} (--feed-partner-port): ${(error as Error).message}`);
+      }
+      try {
+        const tls = await loadPartnerTls(partner, config.reportDir);
+        feedPartnerTls = { key: tls.key, cert: tls.cert };
+        const how = { given: 'given', reused: 'kept from an earlier run', generated: 'generated now: a feed that does not trust it yet cannot fetch it in this run' }[tls.source];
+        io.stdout.write(`Feed partner endpoint for feed ${config.feedId}: ${partner.url}; certificate ${tls.certFile} (${how})\n`);
+      } catch (error) {
+        if (error instanceof PartnerTlsError) return fail(error.message);
+        throw error;
+      }
     }
 
     const info: RunInfo = {
@@ -166,7 +196,7 @@ export async function runConformance(config: ConformanceConfig, io: RunIo): Prom
           serial(async () => emit({ type: 'cleanup-end', outcome }));
         },
       });
-      const payload: WorkerPayload = { config, plan: runnable.map((e) => e.check), checksDir: fileURLToPath(CHECKS_DIR), needsReceiver, receiverTls };
+      const payload: WorkerPayload = { config, plan: runnable.map((e) => e.check), checksDir: fileURLToPath(CHECKS_DIR), needsReceiver, receiverTls, feedPartnerTls };
       const { createVitest } = await import('vitest/node');
       const vitest = await createVitest(
         'test',

@@ -16,7 +16,7 @@ const checks = new Map((await loadChecks(payload.checksDir.startsWith('file:') ?
 let runtime: Runtime;
 
 beforeAll(async () => {
-  runtime = await createRuntime({ config: payload.config, needsReceiver: payload.needsReceiver, receiverTls: payload.receiverTls });
+  runtime = await createRuntime({ config: payload.config, needsReceiver: payload.needsReceiver, receiverTls: payload.receiverTls, feedPartnerTls: payload.feedPartnerTls });
 });
 
 afterAll(async () => {

@@ -7,6 +7,7 @@ import type { HttpClient, TokenChoice } from '../http/httpClient.ts';
 import type { Redactor } from '../http/redact.ts';
 import type { Level } from '../model/levels.ts';
 import { CheckSkipped } from '../model/failure.ts';
+import type { FeedPartner } from '../partner/feedPartner.ts';
 import type { Receiver } from '../receiver/receiver.ts';
 import type { UnverifiedNote } from '../results/outcome.ts';
 import type { LoadedSpec } from '../spec/loadSpec.ts';
@@ -40,6 +41,8 @@ export interface CheckContext {
   readonly cleanup: CheckCleanup;
   /** The suite's webhook receiver (checks that declare needs: ['webhook']). */
   readonly receiver: Receiver;
+  /** The suite's partner endpoint that the feed --feed-id fetches (checks that declare needs: ['feed']). */
+  readonly feedPartner: FeedPartner;
   /** The run seed and this check's fast-check settings (seed derived from the run seed and check id). */
   readonly seed: number;
   readonly fc: { readonly seed: number; readonly numRuns: number };
@@ -85,6 +88,8 @@ export interface ContextParts {
   /** Client the cleanup steps use (it outlives the check's own client). */
   cleanupHttp: () => HttpClient;
   receiver: () => Receiver;
+  /** Absent in contexts built without one (then a check that uses it fails saying so). */
+  feedPartner?: () => FeedPartner;
   spec: LoadedSpec;
   validator: ResponseValidator;
   requirements: RequirementCatalogue;
@@ -118,6 +123,10 @@ export function createCheckContext(parts: ContextParts): CheckContext {
     },
     get receiver() {
       return parts.receiver();
+    },
+    get feedPartner() {
+      if (!parts.feedPartner) throw new Error(`${check.id} uses the feed partner endpoint; declare needs: ['feed']`);
+      return parts.feedPartner();
     },
     seed: config.seed,
     fc: Object.freeze({ seed: deriveSeed(config.seed, check.id), numRuns: config.numRuns }),

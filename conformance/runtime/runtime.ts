@@ -12,6 +12,8 @@ import { CheckFailure, CheckSkipped, isCheckFailure } from '../model/failure.ts'
 import type { CheckInfo } from '../plan/select.ts';
 import { startReceiver } from '../receiver/receiver.ts';
 import type { Receiver } from '../receiver/receiver.ts';
+import { startFeedPartner } from '../partner/feedPartner.ts';
+import type { FeedPartner } from '../partner/feedPartner.ts';
 import type { CheckOutcome, CleanupOutcome, FailureRecord, UnverifiedNote } from '../results/outcome.ts';
 import { formatValue } from '../results/outcome.ts';
 import { loadSpec } from '../spec/loadSpec.ts';
@@ -28,11 +30,14 @@ export interface RuntimeOptions {
   config: ConformanceConfig;
   needsReceiver: boolean;
   receiverTls?: { key: string; cert: string };
+  /** Starts the feed partner endpoint (config.feedPartner) with this certificate. */
+  feedPartnerTls?: { key: string; cert: string };
 }
 
 export interface Runtime {
   readonly spec: LoadedSpec;
   readonly receiver: Receiver | undefined;
+  readonly feedPartner: FeedPartner | undefined;
   runCheck(check: Check, info: CheckInfo): Promise<CheckOutcome>;
   runCleanup(): Promise<CleanupOutcome>;
   close(): Promise<void>;
@@ -93,6 +98,18 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         tls: options.receiverTls,
       })
     : undefined;
+  // The partner endpoint listens on its fixed port for the whole run; a failure to start is the
+  // feed checks' failure (the runner probed the port before), not the run's.
+  let feedPartner: FeedPartner | undefined;
+  let feedPartnerProblem: string | undefined;
+  if (options.feedPartnerTls && config.feedPartner) {
+    const { host, port, url } = config.feedPartner;
+    try {
+      feedPartner = await startFeedPartner({ host, port, url, tls: options.feedPartnerTls });
+    } catch (error) {
+      feedPartnerProblem = `the feed partner endpoint cannot listen on ${host}:${port}: ${(error as Error).message}`;
+    }
+  }
   const cleanupExchanges: Exchange[] = [];
   let cleanupHttp: HttpClient | undefined;
   let tagCounter = 0;
@@ -125,6 +142,10 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       receiver: () => {
         if (!receiver) throw new Error(`${check.id} uses the webhook receiver; declare needs: ['webhook']`);
         return receiver;
+      },
+      feedPartner: () => {
+        if (!feedPartner) throw new Error(feedPartnerProblem ?? `${check.id} uses the feed partner endpoint; declare needs: ['feed']`);
+        return feedPartner;
       },
       spec,
       validator,
@@ -170,6 +191,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       return { ...base, status: 'failed', failure, durationMs: Date.now() - started, exchangeCount: exchanges.length, evidence: sample(exchanges, failure.exchanges) };
     } finally {
       clearTimeout(timer);
+      // Between checks the partner serves nothing, so a scheduled poll of the feed imports nothing.
+      if (info.needs.includes('feed')) feedPartner?.clear();
       // Closing the client aborts whatever a timed-out check still has in flight.
       await http.close().catch(() => {});
     }
@@ -178,6 +201,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   return {
     spec,
     receiver,
+    feedPartner,
     runCheck,
     async runCleanup() {
       const results = await cleanup.run();
@@ -186,6 +210,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     async close() {
       await cleanupHttp?.close().catch(() => {});
       await receiver?.close();
+      await feedPartner?.close();
     },
   };
 }

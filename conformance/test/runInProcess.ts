@@ -8,6 +8,7 @@ import { planChecks } from '../plan/select.ts';
 import type { CheckOutcome } from '../results/outcome.ts';
 import { buildResult } from '../results/result.ts';
 import type { RunResult } from '../results/result.ts';
+import { loadPartnerTls } from '../partner/partnerTls.ts';
 import { createRuntime } from '../runtime/runtime.ts';
 import { loadRequirements } from '../spec/requirements.ts';
 
@@ -19,7 +20,9 @@ export async function runInProcess(args: readonly string[], env: NodeJS.ProcessE
   const checks = await loadChecks(fileURLToPath(CHECKS_DIR), catalogue);
   const plan = planChecks(checks, catalogue, config);
   const byId = new Map(checks.map((c) => [c.id, c]));
-  const runtime = await createRuntime({ config, needsReceiver: plan.some((e) => e.run && e.check.needs.includes('webhook')) });
+  const runsFeed = config.feedPartner !== undefined && plan.some((e) => e.run && e.check.needs.includes('feed'));
+  const feedPartnerTls = runsFeed ? await loadPartnerTls(config.feedPartner!, config.reportDir) : undefined;
+  const runtime = await createRuntime({ config, needsReceiver: plan.some((e) => e.run && e.check.needs.includes('webhook')), feedPartnerTls });
   const outcomes = new Map<string, CheckOutcome>();
   const startedAt = new Date().toISOString();
   try {
