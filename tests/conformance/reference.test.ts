@@ -1,6 +1,7 @@
 // CI gate: the full conformance suite, in the certification profile, with every token, against
 // the reference service started as a child process (embedded in-memory storage, short webhook
-// retry schedule). Every MUST passes, none is skipped, the reports are written, and the HTML
+// retry schedule, its inbound feed fetching the suite's partner endpoint: support/feedPartner.ts).
+// Every MUST passes (the needs-feed ones too), none is skipped, the reports are written, and the HTML
 // report opens in headless Chromium (screenshot: reports/conformance-reference/report.png, or
 // docs/conformance-report.png with UPDATE_SCREENSHOTS=1).
 
@@ -13,6 +14,8 @@ import type { RunResult } from '../../conformance/results/result.ts';
 import { verifyReportFile } from '../../conformance/results/verifyReport.ts';
 import { loadRequirements } from '../../conformance/spec/requirements.ts';
 import { suiteVersion } from '../../conformance/version.ts';
+import { wireFeed } from './support/feedPartner.ts';
+import type { FeedWiring } from './support/feedPartner.ts';
 import { REFERENCE_TIMING, ROOT, startReferenceService } from './support/referenceService.ts';
 import type { ReferenceService } from './support/referenceService.ts';
 import { runSuite } from './support/runSuite.ts';
@@ -27,6 +30,8 @@ const inCI = Boolean(process.env.CI) && process.env.CI !== 'false' && process.en
 const TARGET_MS = 120_000;
 
 let service: ReferenceService | undefined;
+/** The service's feed fetches the suite's partner endpoint: the needs-feed requirements are checked too. */
+let feedWiring: FeedWiring | undefined;
 let run: SuiteRun;
 let result: RunResult;
 
@@ -36,11 +41,12 @@ const tail = () => `${run.stdout.slice(-12_000)}\n${run.stderr.slice(-4000)}`;
 describe('content-conformance certifies the reference service', () => {
   beforeAll(async () => {
     const started = Date.now();
-    service = await startReferenceService();
+    feedWiring = await wireFeed();
+    service = await startReferenceService({ env: { FEEDS_FILE: feedWiring.feedsFile } });
     const startMs = Date.now() - started;
     await rm(REPORT_DIR, { recursive: true, force: true });
     run = await runSuite(
-      ['--base-url', service.baseUrl, '--profile', 'certification', '--account-id', service.accountId, '--feed-id', 'uitagenda-amsterdam', ...REFERENCE_TIMING],
+      ['--base-url', service.baseUrl, '--profile', 'certification', '--account-id', service.accountId, ...feedWiring.args, ...REFERENCE_TIMING],
       {
         env: {
           CONFORMANCE_TOKEN: service.tokens.consumer,
@@ -60,6 +66,7 @@ describe('content-conformance certifies the reference service', () => {
 
   afterAll(async () => {
     await service?.stop();
+    await feedWiring?.remove();
   });
 
   it('when the full suite runs in the certification profile with every token, then it exits 0 with a pass verdict', () => {
@@ -94,6 +101,14 @@ describe('content-conformance certifies the reference service', () => {
       if (row.verdict === 'pass') continue; // a check observed it after all
       expect(row, req.id).toMatchObject({ verdict: 'not-verifiable', reason: `not verifiable black-box (${req.verify}), covered by: ${req.note}` });
     }
+  });
+
+  it('when the feed fetches the suite\'s partner endpoint, then every needs-feed requirement passes', async () => {
+    const catalogue = await loadRequirements(join(ROOT, 'spec/requirements.yaml'));
+    const needsFeed = catalogue.all.filter((r) => r.verify === 'needs-feed').map((r) => r.id);
+    expect(needsFeed.length).toBeGreaterThan(0);
+    const rows = needsFeed.map((id) => result.requirements.find((r) => r.id === id)!);
+    expect(rows.filter((r) => r.verdict !== 'pass').map((r) => `${r.id}: ${r.verdict} ${r.reason ?? ''}`)).toEqual([]);
   });
 
   it('when the run ends, then JUnit, JSON and HTML reports are written and the result hash verifies', async () => {

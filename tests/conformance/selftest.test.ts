@@ -19,6 +19,8 @@ import type { FaultCase } from '../../conformance/selftest/faults.ts';
 import { createSecretBook } from '../../conformance/selftest/traffic.ts';
 import { loadRequirements } from '../../conformance/spec/requirements.ts';
 import { runInProcess } from '../../conformance/test/runInProcess.ts';
+import { wireFeed } from './support/feedPartner.ts';
+import type { FeedWiring } from './support/feedPartner.ts';
 import { REFERENCE_TIMING, ROOT, startReferenceService } from './support/referenceService.ts';
 import type { ReferenceService } from './support/referenceService.ts';
 
@@ -47,6 +49,8 @@ interface Row {
 
 let service: ReferenceService | undefined;
 let proxy: FaultProxy | undefined;
+/** The service's feed fetches the suite's partner endpoint (feed faults). */
+let feedWiring: FeedWiring | undefined;
 let receiverPort: number;
 let checkIds: Set<string>;
 const rows: Row[] = [];
@@ -59,7 +63,7 @@ async function runThroughProxy(checks: readonly string[], modifiers: FaultModifi
   try {
     const result = await runInProcess(
       [
-        '--base-url', proxy!.url, '--profile', 'full', '--account-id', service!.accountId, '--feed-id', 'uitagenda-amsterdam',
+        '--base-url', proxy!.url, '--profile', 'full', '--account-id', service!.accountId, ...feedWiring!.args,
         '--receiver-port', String(receiverPort), '--callback-url', proxy!.webhookUrl!,
         '--only', checks.join(','), '--seed', '7', '--num-runs', '10', ...REFERENCE_TIMING,
       ],
@@ -86,12 +90,14 @@ describe('the suite catches a broken reference service, one injected fault at a 
     const servicePort = await freePort();
     receiverPort = await freePort();
     proxy = await startFaultProxy({ target: `http://127.0.0.1:${servicePort}/api`, modifiers: [], webhookTarget: `http://127.0.0.1:${receiverPort}` });
-    service = await startReferenceService({ env: { PORT: String(servicePort), PUBLIC_BASE_URL: proxy.url } });
+    feedWiring = await wireFeed();
+    service = await startReferenceService({ env: { PORT: String(servicePort), PUBLIC_BASE_URL: proxy.url, FEEDS_FILE: feedWiring.feedsFile } });
   }, 120_000);
 
   afterAll(async () => {
     await proxy?.close();
     await service?.stop();
+    await feedWiring?.remove();
     if (rows.length === 0) return;
     const lines = [
       '| Fault | Family | Requirement | Checks | Detected? | Also failed | Time |',
