@@ -30,7 +30,7 @@ export interface FaultCase {
 export const FAULTS: readonly FaultCase[] = [
   // ------------------------------------------------------------ lists, paging, sorting, filters
   { name: 'listWrappedInObject', family: 'LIST', fault: 'list answers wrapped in {"items": […]}', detects: ['LIST-001'], checks: ['lists.bare-array'], make: () => [m.listWrappedInObject()] },
-  { name: 'detailAsList', family: 'DETAIL', fault: 'a detail read answers a one-element array', detects: ['DETAIL-001'], alsoBreaks: ['DETAIL-002'], checks: ['items.detail-not-limited'], make: () => [m.detailAsList()] },
+  { name: 'detailAsList', family: 'DETAIL', fault: 'a detail read answers a one-element array', detects: ['DETAIL-001'], checks: ['items.detail-not-limited'], make: () => [m.detailAsList()] },
   { name: 'dropLastOfFullPage', family: 'PAGE', fault: 'a full page loses its last item, so it looks like the last page', detects: ['PAGE-001'], alsoBreaks: ['PAGE-003', 'PAGE-004', 'FILTER-001'], checks: ['paging.keyset-inclusive'], make: () => [m.dropLastOfFullPage()] },
   { name: 'exclusiveLastupdated', family: 'FILTER', fault: 'lastupdated is exclusive (>) instead of inclusive (>=)', detects: ['FILTER-001'], alsoBreaks: ['PAGE-001', 'PAGE-003', 'PAGE-004'], checks: ['filters.lastupdated-inclusive'], make: () => [m.exclusiveLastupdated()] },
   { name: 'exclusiveLastupdated', family: 'PAGE', fault: 'lastupdated is exclusive: the keyset boundary item does not come back', detects: ['PAGE-004'], alsoBreaks: ['PAGE-001', 'PAGE-003', 'FILTER-001'], checks: ['paging.keyset-inclusive'], make: () => [m.exclusiveLastupdated()] },
@@ -72,7 +72,10 @@ export const FAULTS: readonly FaultCase[] = [
   { name: 'oversizeAs400', family: 'ERR', fault: 'an oversized upload is a 400 instead of 413', detects: ['ERR-003'], checks: ['assets.rejects-oversize'], make: () => [m.oversizeAs400()] },
   { name: 'geojsonLatLon', family: 'ROUTE', fault: 'GeoJSON positions as [lat, lon]', detects: ['ROUTE-001'], checks: ['routes-export.geojson'], make: () => [m.geojsonLatLon()] },
   { name: 'feedsOpenToConsumers', family: 'FEED', fault: 'a consumer token may start a feed run', detects: ['FEED-003'], checks: ['feeds.admin-only'], make: ({ tokens }) => [m.feedsOpenToConsumers(tokens)] },
-  { name: 'signinWithoutRefreshToken', family: 'SESSION', fault: 'the sign-in answer has no refresh_token', detects: ['SESSION-001'], alsoBreaks: ['VER-004'], checks: ['sessions.sign-in'], make: () => [m.signinWithoutRefreshToken()] },
+  { name: 'feedItemsLive', family: 'WF', fault: 'a new feed item is live at once (approved, published) instead of waiting in readyforvalidation', detects: ['WF-006'], checks: ['feeds.import-new'], make: () => [m.feedItemsLive()] },
+  { name: 'feedOverwritesApproved', family: 'FEED', fault: 'a feed update overwrites an approved item in full (the editor\'s title, description and files lost)', detects: ['FEED-002'], checks: ['feeds.approved-keeps-editor-changes'], make: () => [m.feedOverwritesApproved()] },
+  { name: 'feedSizeIgnored', family: 'FEED', fault: 'fetchAndConvertOnce ignores size and pulls every entry', detects: ['FEED-004'], checks: ['feeds.size-caps'], make: () => [m.feedSizeIgnored()] },
+  { name: 'signinWithoutRefreshToken', family: 'SESSION', fault: 'the sign-in answer has no refresh_token', detects: ['SESSION-001'], checks: ['sessions.sign-in'], make: () => [m.signinWithoutRefreshToken()] },
 
   // ------------------------------------------------------------ tokens and webhooks
   { name: 'secretShownAgainOnPut', family: 'TOKEN', fault: 'a PUT on a webhook token shows its signingSecret again', detects: ['TOKEN-002'], checks: ['tokens.update-callback'], make: ({ secrets }) => [m.secretShownAgainOnPut(secrets)] },

@@ -22,7 +22,8 @@ export default defineCheck({
     }
     if (!target) return ctx.skip('no collection lists an item the consumer token can read');
     const path = target;
-    const answers = await Promise.all(Array.from({ length: BURST }, () => ctx.http.get(path, { on429: 'return' })));
+    // Validation deferred: a detail answer that is not one item is DETAIL-001's problem, not the rate limit's.
+    const answers = await Promise.all(Array.from({ length: BURST }, () => ctx.http.get(path, { on429: 'return', validate: 'defer' })));
     const refused = answers.find((r) => r.status !== 200);
     if (refused) {
       throw new CheckFailure({
@@ -33,5 +34,7 @@ export default defineCheck({
         exchanges: [refused.exchange],
       });
     }
+    ctx.verified(['DETAIL-002']);
+    for (const res of answers) res.assertConforms(['DETAIL-001']);
   },
 });
