@@ -1,6 +1,6 @@
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
-import { detailPath } from '../../support/items.ts';
+import { createItem, detailPath } from '../../support/items.ts';
 import { feed, feedEvent, feedName, findImported, importedItem, partnerId, runFeed } from '../../support/feeds.ts';
 
 // A new partner entry (DEC-FEED-001: `{entries: [...]}`, TRCItem-shaped with the partner's id)
@@ -9,11 +9,11 @@ import { feed, feedEvent, feedName, findImported, importedItem, partnerId, runFe
 
 export default defineCheck({
   id: 'feeds.import-new',
-  title: 'A new partner entry is imported as an item in readyforvalidation, not published (a consumer cannot read it), with externalId <feed name>:<partner id>; a partner\'s wfstatus approved is ignored',
+  title: 'A new partner entry is imported as an item in readyforvalidation, not published (a consumer cannot read it), with externalId <feed name>:<partner id> (an item written with POST has none); a partner\'s wfstatus approved is ignored',
   requirements: ['WF-006', 'ITEM-016', 'DEC-FEED-001', 'DEC-FEED-003', 'DEC-FEED-005', 'DEC-FEED-002'],
   tags: ['feeds', 'workflow'],
   needs: ['feed', 'consumer'],
-  writes: 'two events imported through the feed (partner ids tagged with the run id)',
+  writes: 'two events imported through the feed and one written with POST (tagged with the run id)',
   run: async (ctx) => {
     const { partner } = feed(ctx);
     const plain = partnerId(ctx, 'new');
@@ -46,6 +46,11 @@ export default defineCheck({
     const composite = typeof externalId === 'string' && externalId.length > plain.length && externalId.endsWith(plain) && (name === undefined || externalId.includes(name));
     if (!composite) {
       throw new CheckFailure({ message: `the feed item's externalId is not a composite of the feed name${name ? ` (${name})` : ''} and the partner id ${plain}`, received: externalId ?? '(absent)', expected: `${name ?? '<feed name>'}:${plain}`, pointer: '/externalId', requirements: ['ITEM-016'], exchanges: evidence });
+    }
+    // …and on feed items only: an item written through the API has none.
+    const written = await createItem(ctx, '/events', {}, { label: 'not-from-a-feed', requirements: ['ITEM-016'] });
+    if (written.item.externalId !== undefined && written.item.externalId !== null) {
+      throw new CheckFailure({ message: `${written.path}, written with POST /events, has an externalId`, received: written.item.externalId, expected: '(absent: externalId is for feed items only)', pointer: '/externalId', requirements: ['ITEM-016'], exchanges: [written.created.exchange] });
     }
     ctx.verified(['WF-006', 'ITEM-016']);
 
