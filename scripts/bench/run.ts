@@ -329,8 +329,10 @@ async function runExtra(report: BenchReport, name: string, candidates: readonly 
     const result: unknown = await (fn as (a: unknown) => Promise<unknown>)(args);
     return { source: `${file} ${exportName}`, ok: true, result, ms: performance.now() - started };
   } catch (error) {
-    log(`[${name}] failed: ${(error as Error).message}`);
-    return { source: `${file} ${exportName}`, ok: false, error: (error as Error).stack ?? String(error), ms: performance.now() - started };
+    const cause = (error as Error).cause;
+    const causeText = cause instanceof Error ? ` (cause: ${cause.message})` : cause === undefined ? '' : ` (cause: ${String(cause)})`;
+    log(`[${name}] failed: ${(error as Error).message}${causeText}`);
+    return { source: `${file} ${exportName}`, ok: false, error: `${(error as Error).stack ?? String(error)}${causeText}`, ms: performance.now() - started };
   }
 }
 
