@@ -22,6 +22,7 @@ import { tokenRoutes } from './routes/tokens.ts';
 import { createSessionVerifier } from './sessions/sessionVerifier.ts';
 import type { Db } from './storage/db.ts';
 import type { ItemChangeRecorder } from './webhooks/itemChange.ts';
+import type { RenderingRefresher } from './items/renderingRefresher.ts';
 
 /** What the app is built from. Clock and stores are injectable so tests control them. */
 export interface AppDeps {
@@ -39,6 +40,8 @@ export interface AppDeps {
   sessions?: SessionVerifier;
   /** Writes the webhook outbox event of every item write, inside the write's transaction. */
   recordItemChange: ItemChangeRecorder;
+  /** Told when reads met stale stored renderings or an ontology changed. Default: nothing renews them. */
+  renderings?: Pick<RenderingRefresher, 'requestRefresh'>;
 }
 
 /** What every route module receives. */

@@ -10,6 +10,7 @@ import { startFeedScheduler } from './feeds/startFeedScheduler.ts';
 import type { Logger } from './logger.ts';
 import { sharedOntologyCache } from './items/sharedOntologyCache.ts';
 import { startRetentionJob } from './maintenance/retention.ts';
+import { startRenderingRefresher, type RenderingRefresher } from './items/renderingRefresher.ts';
 import { AUTH_KEY_PREFIX, AUTH_POLICY } from './ratelimit/authThrottle.ts';
 import { createMemoryStore } from './ratelimit/memoryStore.ts';
 import { createRedisClient, createRedisStore } from './ratelimit/redisStore.ts';
@@ -73,8 +74,12 @@ export function serviceAppDeps(ctx: ServiceContext, stores: RateLimitStores): Ap
   return {
     db: ctx.db, logger: ctx.logger, now: ctx.now, rateLimitStore: stores.lists, authRateLimitStore: stores.auth,
     recordItemChange: webhookServicesOf(ctx).recordItemChange,
+    renderings: { requestRefresh: () => renderingRefreshers.get(ctx)?.requestRefresh() },
   };
 }
+
+// Started with the background services; until then a request for renewal waits for the first pass.
+const renderingRefreshers = new WeakMap<ServiceContext, RenderingRefresher>();
 
 // The outbox recorder (an app dependency) and the delivery worker (a background service) of one
 // start share one wake-up channel, so they are made once per ServiceContext.
@@ -105,6 +110,10 @@ export async function startBackgroundServices(ctx: ServiceContext): Promise<void
   // Old sessions, spent refresh tokens, feed runs and staged uploads (DEC-MISC-004): at start, then hourly.
   const retention = startRetentionJob({ db: ctx.db, assets: createAssetFileStore(ctx.config.dataDir), now: ctx.now, logger: ctx.logger });
   ctx.lifecycle.onStop('retention', () => retention.stop());
+  // Stored item renderings that are missing or stale (migration 007): at start, then when asked.
+  const renderings = startRenderingRefresher({ db: ctx.db, cache: sharedOntologyCache(ctx.db), logger: ctx.logger });
+  renderingRefreshers.set(ctx, renderings);
+  ctx.lifecycle.onStop('rendering refresher', () => renderings.stop());
 }
 
 export interface RunningService {

@@ -20,6 +20,8 @@ import type { OntologySource } from './types.ts';
 export interface AccountOntologies extends OntologyPair {
   /** The account, or null for the base ontologies of a caller or owner without one. */
   accountId: string | null;
+  /** The versions these ontologies are of; null for the base ontologies of no account. */
+  versions: OntologyVersions | null;
   indexes: OntologyIndexes;
   source: { categorization: OntologySource; properties: OntologySource };
 }
@@ -41,7 +43,7 @@ interface Entry { versions: OntologyVersions; value: AccountOntologies }
 export function createOntologyCache(db: Queryable, options: { base?: OntologyPair } = {}): OntologyCache {
   const base = options.base ?? loadBaseOntologies();
   const baseIndexes = indexOntologies(base);
-  const baseValue: AccountOntologies = { accountId: null, ...base, indexes: baseIndexes, source: { categorization: 'base', properties: 'base' } };
+  const baseValue: AccountOntologies = { accountId: null, versions: null, ...base, indexes: baseIndexes, source: { categorization: 'base', properties: 'base' } };
   const entries = new Map<string, Entry>();
 
   async function resolve(versions: OntologyVersions): Promise<AccountOntologies> {
@@ -59,11 +61,9 @@ export function createOntologyCache(db: Queryable, options: { base?: OntologyPai
       : cached?.versions.properties === versions.properties ? cached.value.properties
       : await getOntologyOverride(db, { kind: 'properties', accountId });
     const chosen = chooseOntologies(base, { types, properties });
-    const value: AccountOntologies = { accountId, ...chosen, indexes: indexOntologies(chosen) };
-    entries.set(accountId, {
-      versions: { accountId, types: types?.lastModified ?? null, properties: properties?.lastModified ?? null },
-      value,
-    });
+    const used: OntologyVersions = { accountId, types: types?.lastModified ?? null, properties: properties?.lastModified ?? null };
+    const value: AccountOntologies = { accountId, versions: used, ...chosen, indexes: indexOntologies(chosen) };
+    entries.set(accountId, { versions: used, value });
     return value;
   }
 

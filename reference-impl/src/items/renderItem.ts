@@ -1,22 +1,33 @@
-import type { OntologyCache } from '../dictionary/ontologyCache.ts';
+import type { AccountOntologies, OntologyCache } from '../dictionary/ontologyCache.ts';
 import { fillItemCategories } from '../dictionary/fillItemCategories.ts';
 import type { OntologyIndexes } from '../dictionary/indexes.ts';
 import { itemLanguages } from '../dictionary/languages.ts';
 import type { StoredCategories } from '../dictionary/types.ts';
 import { expandCalendar } from '../domain/calendar.ts';
+import type { EntityType } from '../domain/entityRules.ts';
 import { formatTimestamp } from '../domain/timestamps.ts';
 import { legacyFlags } from '../domain/workflow.ts';
-import type { StoredItem } from '../storage/items/itemRow.ts';
+import type { StoredItem, StoredRendering } from '../storage/items/itemRow.ts';
+import type { ListedItem } from '../storage/items/listItems.ts';
+import { renderingKeyOf } from '../storage/items/renderingKey.ts';
 import { schemaOrgOf } from './schemaOrg.ts';
 
 // The response document of an item, for detail reads, lists and write answers alike
 // (DEC-ITEM-002): the stored document plus the server columns, the legacy booleans derived from
 // wfstatus (WF-010..013), the calendar normalised and expanded (DEC-ITEM-010/011) and the labels
 // of types and categories from the ontologies of the account OWNING the item (ONTO-008), and the
-// schema.org JSON-LD derived from the item (ITEM-010). Nothing
-// computed here is stored, so every read shows the rules and ontologies in force now.
+// schema.org JSON-LD derived from the item (ITEM-010). A write stores the part rendered from the
+// document with the item, keyed by this renderer's version and the owner's ontology versions
+// (migration 007); lists use it only while that key is the one in force, so every read shows the
+// rules and ontologies in force now.
 
 export type RenderedItem = Record<string, unknown>;
+
+/**
+ * Bump whenever what this module renders changes: stored renderings (migration 007) carry the
+ * version they were made with, and older ones are rendered live until renewed.
+ */
+export const RENDERER_VERSION = 1;
 
 export interface RenderOptions {
   /** The events list's flag: only the stored single dates, not those computed from patterns. */
@@ -25,9 +36,18 @@ export interface RenderOptions {
   ontologies: OntologyIndexes;
 }
 
+// The members written from the server columns on every read; a stray document field of the same
+// name never shows (the write path keeps them out of documents anyway).
+const SERVER_FIELDS = new Set(['id', 'trcid', 'entitytype', 'wfstatus', 'published', 'deleted', 'offline',
+  'creationdate', 'lastupdated', 'userorganisation', 'slug', 'externalId']);
+
 export function renderItem(stored: StoredItem, options: RenderOptions): RenderedItem {
-  const { doc } = stored;
-  const rendered: RenderedItem = {
+  return { ...renderServerFields(stored), ...renderBody(stored.entitytype, stored.doc, options) };
+}
+
+/** The members that come from the server columns, first in every rendered item. */
+function renderServerFields(stored: Omit<StoredItem, 'doc'>): RenderedItem {
+  const fields: RenderedItem = {
     id: stored.id,
     trcid: stored.trcid,
     entitytype: stored.entitytype,
@@ -37,22 +57,41 @@ export function renderItem(stored: StoredItem, options: RenderOptions): Rendered
     lastupdated: formatTimestamp(stored.lastupdated),
     userorganisation: stored.userorganisation,
   };
-  if (stored.slug !== null) rendered.slug = stored.slug;
-  if (stored.externalId !== null) rendered.externalId = stored.externalId;
-  for (const [field, value] of Object.entries(doc)) {
-    if (field in rendered) continue; // a server column always wins over a stray document field
-    rendered[field] = value;
+  if (stored.slug !== null) fields.slug = stored.slug;
+  if (stored.externalId !== null) fields.externalId = stored.externalId;
+  return fields;
+}
+
+/** The members that come from the document and the owner's ontologies: what a rendering stores. */
+function renderBody(entitytype: EntityType, doc: Readonly<Record<string, unknown>>, options: RenderOptions): RenderedItem {
+  const body: RenderedItem = {};
+  for (const field in doc) {
+    if (!SERVER_FIELDS.has(field)) body[field] = doc[field];
   }
   const calendar = isObject(doc.calendar) ? expandCalendar(doc.calendar) : undefined;
   if (calendar !== undefined) {
-    rendered.calendar = options.excludePatternDates === true ? expandCalendar(doc.calendar as Record<string, unknown>, { excludePatternDates: true }) : calendar;
+    body.calendar = options.excludePatternDates === true ? expandCalendar(doc.calendar as Record<string, unknown>, { excludePatternDates: true }) : calendar;
   }
   // Always present, derived from the item as it is now (ITEM-010); never stored.
-  rendered.seoMetadata = { ...(isObject(doc.seoMetadata) ? doc.seoMetadata : {}), schemaOrg: schemaOrgOf(stored.entitytype, calendar === undefined ? doc : { ...doc, calendar }) };
+  body.seoMetadata = { ...(isObject(doc.seoMetadata) ? doc.seoMetadata : {}), schemaOrg: schemaOrgOf(entitytype, calendar === undefined ? doc : { ...doc, calendar }) };
   if (isObject(doc.trcItemCategories)) {
-    rendered.trcItemCategories = fillItemCategories(doc.trcItemCategories as Partial<StoredCategories>, options.ontologies, itemLanguages(doc));
+    body.trcItemCategories = fillItemCategories(doc.trcItemCategories as Partial<StoredCategories>, options.ontologies, itemLanguages(doc));
   }
-  return rendered;
+  return body;
+}
+
+/**
+ * The rendering a write stores with the item (migration 007): the body's JSON members without
+ * the braces, and the key of the renderer and the owner's ontology versions it was made with.
+ */
+export function storedRenderingOf(entitytype: EntityType, doc: Readonly<Record<string, unknown>>, owner: AccountOntologies): StoredRendering {
+  const json = JSON.stringify(renderBody(entitytype, doc, { ontologies: owner.indexes }));
+  return { body: json.slice(1, -1), key: renderingKeyOf(RENDERER_VERSION, owner.versions) };
+}
+
+/** An item's JSON from its server columns and a stored body (always non-empty: seoMetadata). */
+function itemJsonOf(item: Omit<StoredItem, 'doc'>, body: string): string {
+  return `${JSON.stringify(renderServerFields(item)).slice(0, -1)},${body}}`;
 }
 
 /**
@@ -70,6 +109,26 @@ export async function renderItems(
     excludePatternDates: options.excludePatternDates,
     ontologies: byOrganisation.get(item.userorganisation)!.indexes,
   }));
+}
+
+export interface RenderedPage {
+  /** The JSON array of the page. */
+  json: string;
+  /** How many items had no current stored rendering and were rendered live. */
+  renderedLive: number;
+}
+
+/**
+ * A list page as JSON: items with a current stored rendering are written from it, the others
+ * rendered live. The same text as `JSON.stringify(await renderItems(...))` of their stored items.
+ */
+export async function renderPageJson(cache: OntologyCache, items: readonly ListedItem[]): Promise<RenderedPage> {
+  const live = items.filter((item): item is ListedItem & { renderedBody: null } => item.renderedBody === null);
+  const byOrganisation = live.length === 0 ? undefined : await cache.ontologiesForOrganisations(live.map((item) => item.userorganisation));
+  const parts = items.map((item) => item.renderedBody !== null
+    ? itemJsonOf(item, item.renderedBody)
+    : JSON.stringify(renderItem(item, { ontologies: byOrganisation!.get(item.userorganisation)!.indexes })));
+  return { json: `[${parts.join(',')}]`, renderedLive: live.length };
 }
 
 /** One item with its owner's ontologies. */

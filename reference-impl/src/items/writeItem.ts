@@ -15,6 +15,7 @@ import { lockItemWrites } from '../storage/items/lockItemWrites.ts';
 import { updateItem } from '../storage/items/updateItem.ts';
 import type { ItemChangeRecorder } from '../webhooks/itemChange.ts';
 import { canReplace, itemNotFound, type ItemScopeHolder } from './access.ts';
+import { storedRenderingOf } from './renderItem.ts';
 
 // The one write path of items, for the HTTP routes and the feed import alike: one transaction per
 // write, holding the store-wide item write lock from the read of the current item to the commit,
@@ -120,12 +121,14 @@ async function writeInTransaction(
   await assertKnownOrganisation(tx, prepared.userorganisation);
   if (prepared.userorganisation !== owner || ontologies === undefined) throw new OwnerChanged(prepared.userorganisation);
   const fields = withOwnerCategories(prepared, ontologies);
+  // Rendered once here, with the owner's ontologies, and stored with the item for list reads.
+  const rendering = storedRenderingOf(entitytype, fields.doc, ontologies);
 
   let item: StoredItem | null;
   try {
     item = current === null
-      ? await insertItem(tx, { ...fields, entitytype })
-      : await updateItem(tx, { ...fields, id: current.id, entitytype });
+      ? await insertItem(tx, { ...fields, rendering, entitytype })
+      : await updateItem(tx, { ...fields, rendering, id: current.id, entitytype });
   } catch (error) {
     throw conflictOf(error, fields) ?? error;
   }

@@ -62,6 +62,8 @@ export function dictionaryRoutes(ctx: RouteContext): Router {
     }
     await putPropertiesOntology(ctx.db, { accountId, ontology });
     ontologies.invalidate(accountId);
+    // The account's items now render live (their stored renderings carry the old version) until renewed.
+    ctx.renderings?.requestRefresh();
     // The stored ontology as the next GET answers it, with the lastModified the server set.
     res.json((await ontologies.ontologiesForAccount(accountId))!.properties);
   });

@@ -6,11 +6,12 @@ import { validated } from '../http/validateRequest.ts';
 import { canRead, itemNotFound } from '../items/access.ts';
 import { createItem, replaceItem, softDeleteItem } from '../items/itemWrites.ts';
 import { listQueryOf } from '../items/listQuery.ts';
-import { renderItems, renderOne } from '../items/renderItem.ts';
+import { RENDERER_VERSION, renderItems, renderOne, renderPageJson } from '../items/renderItem.ts';
+import { NO_RENDERING_REFRESH } from '../items/renderingRefresher.ts';
 import { sharedOntologyCache } from '../items/sharedOntologyCache.ts';
 import type { ItemWriteDeps } from '../items/writeItem.ts';
 import { getItemById } from '../storage/items/getItemById.ts';
-import { listItems } from '../storage/items/listItems.ts';
+import { listItems, listRenderedItems } from '../storage/items/listItems.ts';
 
 // The five item collections (ITEM-028): list, create, detail read, replace, soft delete.
 
@@ -27,6 +28,7 @@ export function itemRoutes(ctx: RouteContext): Router {
   const router = Router();
   const ontologies = sharedOntologyCache(ctx.db);
   const writeDeps: ItemWriteDeps = { recordItemChange: ctx.recordItemChange, ontologies };
+  const renderings = ctx.renderings ?? NO_RENDERING_REFRESH;
 
   for (const collection of Object.keys(COLLECTIONS) as Collection[]) {
     const entitytype = COLLECTIONS[collection];
@@ -36,8 +38,14 @@ export function itemRoutes(ctx: RouteContext): Router {
     // Rate limited per client IP before authentication, as at an edge: a 401 carries the rate headers too (RATE-001).
     router.get(`/${collection}`, ctx.rateLimited, ctx.auth, ctx.validate(ops.list, { sizeCap: ctx.sizeCap }), async (_req: Request, res: Response) => {
       const { params, excludePatternDates } = listQueryOf(validated(res).query, entitytype, principalOf(res));
-      const items = await listItems(ctx.db, params);
-      res.json(await renderItems(ontologies, items, { excludePatternDates }));
+      if (excludePatternDates) {
+        // A variant renderings are not stored for: rendered live.
+        res.json(await renderItems(ontologies, await listItems(ctx.db, params), { excludePatternDates }));
+        return;
+      }
+      const page = await renderPageJson(ontologies, await listRenderedItems(ctx.db, { ...params, rendererVersion: RENDERER_VERSION }));
+      if (page.renderedLive > 0) renderings.requestRefresh();
+      res.type('application/json').send(page.json);
     });
 
     router.post(`/${collection}`, ctx.auth, ctx.validate(ops.create), async (_req: Request, res: Response) => {

@@ -20,11 +20,13 @@ export const ITEM_EXTERNAL_ID_CONSTRAINT = 'items_external_id_key';
 export async function insertItem(db: Queryable, params: InsertItemParams): Promise<StoredItem> {
   const { rows } = await db.query<StoredItem>(
     `WITH ${NEXT_STAMP}
-     INSERT INTO items (id, trcid, entitytype, wfstatus, userorganisation, creationdate, lastupdated, external_id, title, slug, doc)
-     SELECT $1, $2, $3, $4, $5, stamp.at, stamp.at, $6, $7, $8, $9::text::jsonb FROM stamp
+     INSERT INTO items (id, trcid, entitytype, wfstatus, userorganisation, creationdate, lastupdated, external_id, title, slug, doc,
+                        rendered_body, rendered_key)
+     SELECT $1, $2, $3, $4, $5, stamp.at, stamp.at, $6, $7, $8, $9::text::jsonb, $10, $11 FROM stamp
      RETURNING ${ITEM_COLUMNS}`,
     [params.id ?? randomUUID(), params.trcid, params.entitytype, params.wfstatus, params.userorganisation,
-      params.externalId, params.title, params.slug, JSON.stringify(params.doc)],
+      params.externalId, params.title, params.slug, JSON.stringify(params.doc),
+      params.rendering?.body ?? null, params.rendering?.key ?? null],
   );
   return rows[0]!;
 }

@@ -27,10 +27,21 @@ export interface ItemFields {
   title: string | null;
   slug: string | null;
   doc: Record<string, unknown>;
+  /** The rendering of this document, when known (absent: the item is rendered live until renewed). */
+  rendering?: StoredRendering;
 }
 
-export const ITEM_COLUMNS = `items.id, items.trcid, items.entitytype, items.wfstatus, items.userorganisation,
-  items.creationdate, items.lastupdated, items.external_id AS "externalId", items.title, items.slug, items.doc`;
+/** Every column of a StoredItem but the document. */
+export const ITEM_SERVER_COLUMNS = `items.id, items.trcid, items.entitytype, items.wfstatus, items.userorganisation,
+  items.creationdate, items.lastupdated, items.external_id AS "externalId", items.title, items.slug`;
+
+export const ITEM_COLUMNS = `${ITEM_SERVER_COLUMNS}, items.doc`;
+
+/** An item's rendering as stored beside it (migration 007): the body and what it was rendered with. */
+export interface StoredRendering {
+  body: string;
+  key: string;
+}
 
 // Why not now(): now() is the start of the transaction. A transaction that began before another
 // but commits after it would appear with the older lastupdated, below the mark a sync client

@@ -1,7 +1,8 @@
 import type { EntityType } from '../../domain/entityRules.ts';
 import type { WfStatus } from '../../domain/workflow.ts';
 import type { Queryable } from '../db.ts';
-import { ITEM_COLUMNS, type StoredItem } from './itemRow.ts';
+import { ITEM_COLUMNS, ITEM_SERVER_COLUMNS, type StoredItem } from './itemRow.ts';
+import { currentRenderingKeySql } from './renderingKey.ts';
 
 /** The sortable root fields (DEC-LIST-003), with the column each sorts on. */
 export const ITEM_SORT_COLUMNS = {
@@ -46,10 +47,40 @@ export interface ListItemsParams {
 }
 
 /**
+ * A listed item: its stored rendering when that is current for `rendererVersion` (then the
+ * document is not read at all), else its document, to be rendered live (migration 007).
+ */
+export type ListedItem =
+  | (Omit<StoredItem, 'doc'> & { doc: null; renderedBody: string })
+  | (StoredItem & { renderedBody: null });
+
+/**
  * One page of a collection, filtered and sorted; every order ends with `id` ascending, so pages
  * of one result never overlap or skip rows on ties (DEC-LIST-003).
  */
 export async function listItems(db: Queryable, params: ListItemsParams): Promise<StoredItem[]> {
+  const { text, values } = listQuery(params);
+  const { rows } = await db.query<StoredItem>(`SELECT ${ITEM_COLUMNS} FROM items ${text}`, values);
+  return rows;
+}
+
+/** listItems, with each item's stored rendering instead of its document where that is current. */
+export async function listRenderedItems(db: Queryable, params: ListItemsParams & { rendererVersion: number }): Promise<ListedItem[]> {
+  const { text, values, order } = listQuery(params);
+  const key = currentRenderingKeySql(`$${values.push(params.rendererVersion)}`);
+  const { rows } = await db.query<ListedItem>(
+    `SELECT ${ITEM_SERVER_COLUMNS},
+            CASE WHEN items.fresh THEN NULL ELSE items.doc END AS doc,
+            CASE WHEN items.fresh THEN items.rendered_body END AS "renderedBody"
+       FROM (SELECT items.*, items.rendered_body IS NOT NULL AND items.rendered_key = ${key} AS fresh FROM items ${text}) items
+      ORDER BY ${order}`,
+    values,
+  );
+  return rows;
+}
+
+/** The WHERE, ORDER BY, LIMIT and OFFSET of a list, with their values. */
+function listQuery(params: ListItemsParams): { text: string; values: unknown[]; order: string } {
   const { limit, offset = 0, sortField = 'lastupdated', sortOrder = 'DESC' } = params;
   if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`listItems: limit must be a whole number >= 0 (received: ${limit})`);
   if (!Number.isSafeInteger(offset) || offset < 0) throw new RangeError(`listItems: offset must be a whole number >= 0 (received: ${offset})`);
@@ -69,9 +100,5 @@ export async function listItems(db: Queryable, params: ListItemsParams): Promise
 
   const column = ITEM_SORT_COLUMNS[sortField];
   const order = column === 'id' ? `id ${sortOrder}` : `${column} ${sortOrder}, id ASC`;
-  const { rows } = await db.query<StoredItem>(
-    `SELECT ${ITEM_COLUMNS} FROM items WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ${param(limit)} OFFSET ${param(offset)}`,
-    values,
-  );
-  return rows;
+  return { text: `WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ${param(limit)} OFFSET ${param(offset)}`, values, order };
 }

@@ -18,12 +18,13 @@ export async function updateItem(db: Queryable, params: UpdateItemParams): Promi
     `WITH ${NEXT_STAMP}
      UPDATE items
         SET trcid = $3, wfstatus = $4, userorganisation = $5, external_id = $6, title = $7, slug = $8,
-            doc = $9::text::jsonb, lastupdated = stamp.at
+            doc = $9::text::jsonb, rendered_body = $10, rendered_key = $11, lastupdated = stamp.at
        FROM stamp
       WHERE items.id = $1 AND items.entitytype = $2
      RETURNING ${ITEM_COLUMNS}`,
     [params.id, params.entitytype, params.trcid, params.wfstatus, params.userorganisation,
-      params.externalId, params.title, params.slug, JSON.stringify(params.doc)],
+      params.externalId, params.title, params.slug, JSON.stringify(params.doc),
+      params.rendering?.body ?? null, params.rendering?.key ?? null],
   );
   return rows[0] ?? null;
 }
