@@ -143,7 +143,7 @@ describeEachEngine('callBackUrl registration refuses internal targets over HTTP'
       }
     });
   });
-}, ['pglite']);
+});
 
 describeEachEngine('DNS rebinding after registration, end to end', (ctx) => {
   let h: WebhookHarness;
@@ -180,4 +180,4 @@ describeEachEngine('DNS rebinding after registration, end to end', (ctx) => {
       await http.close();
     }
   });
-}, ['pglite']);
+});
