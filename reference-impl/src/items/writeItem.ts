@@ -9,6 +9,7 @@ import { getOrganisationOntologyVersions } from '../storage/dictionary/getOrgani
 import { isUniqueViolation } from '../storage/errors.ts';
 import { getItemByExternalId } from '../storage/items/getItemByExternalId.ts';
 import { getItemById } from '../storage/items/getItemById.ts';
+import { inJsonbOrder } from '../storage/items/jsonbOrder.ts';
 import { ITEM_EXTERNAL_ID_CONSTRAINT, ITEM_TRCID_CONSTRAINT, insertItem } from '../storage/items/insertItem.ts';
 import type { StoredItem } from '../storage/items/itemRow.ts';
 import { lockItemWrites } from '../storage/items/lockItemWrites.ts';
@@ -121,8 +122,9 @@ async function writeInTransaction(
   await assertKnownOrganisation(tx, prepared.userorganisation);
   if (prepared.userorganisation !== owner || ontologies === undefined) throw new OwnerChanged(prepared.userorganisation);
   const fields = withOwnerCategories(prepared, ontologies);
-  // Rendered once here, with the owner's ontologies, and stored with the item for list reads.
-  const rendering = storedRenderingOf(entitytype, fields.doc, ontologies);
+  // Rendered once here, with the owner's ontologies, and stored with the item for list reads; from
+  // the document in the member order it will have when read back, so both renderings are one text.
+  const rendering = storedRenderingOf(entitytype, inJsonbOrder(fields.doc), ontologies);
 
   let item: StoredItem | null;
   try {

@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { client, eventBody, newTestAccount, type TestAccount } from './testing/itemsHarness.ts';
+import { describeEachEngine } from '../storage/testing/testDb.ts';
+import { listItems, listRenderedItems, type ListItemsParams } from '../storage/items/listItems.ts';
+import { insertItem } from '../storage/items/insertItem.ts';
+import { storeRenderings } from '../storage/items/staleRenderings.ts';
+import { startTestApp, type TestApp } from '../testing/testApp.ts';
+import { RENDERER_VERSION, renderItems, renderPageJson, storedRenderingOf } from './renderItem.ts';
+import { refreshRenderings } from './renderingRefresher.ts';
+import { sharedOntologyCache } from './sharedOntologyCache.ts';
+
+// Stored renderings (migration 007) are a cache of what renderItem computes: a list written from
+// them must be the same text as one rendered live, and a stale one must never be used.
+
+/** A property ontology labelling p-1001 with `label`. */
+function ontology(label: string) {
+  return {
+    propertyCategories: [{
+      id: 'pc-9001', name: 'Eigen', datatype: 'yes', propertytranslations: [{ lang: 'nl', text: 'Eigen' }],
+      properties: [{ id: 'p-1001', name: label, datatype: 'yesno', propertytranslations: [{ lang: 'nl', text: label }] }],
+    }],
+  };
+}
+
+const withCategory = (overrides: Record<string, unknown> = {}) => eventBody({
+  wfstatus: 'approved', trcItemCategories: { categories: [{ catid: 'p-1001', value: 'true' }] }, ...overrides,
+});
+
+describeEachEngine('stored item renderings', (ctx) => {
+  let app: TestApp;
+  let account: TestAccount;
+  let params: ListItemsParams;
+  const cache = () => sharedOntologyCache(ctx.db);
+  /** The page as the list route writes it, and as it would be rendered live from the documents. */
+  const pages = async () => {
+    const listed = await listRenderedItems(ctx.db, { ...params, rendererVersion: RENDERER_VERSION });
+    const page = await renderPageJson(cache(), listed);
+    const live = JSON.stringify(await renderItems(cache(), await listItems(ctx.db, params)));
+    return { listed, page, live };
+  };
+
+  beforeAll(async () => {
+    app = await startTestApp(ctx.db, { env: { RATE_LIMIT_ENABLED: 'false' } });
+    account = await newTestAccount(ctx.db);
+    params = { entitytype: 'EVENEMENT', scope: { userorganisations: account.organisations, wfstatus: 'all' }, wfstatus: ['approved', 'archived'], sortField: 'lastupdated', sortOrder: 'ASC', limit: 100 };
+    const api = client(app.baseUrl, account.full);
+    for (let i = 0; i < 3; i++) expect((await api.post('/events', withCategory())).status).toBe(201);
+    // One with a pattern, one with a stray server field in its body (ignored on write).
+    expect((await api.post('/events', withCategory({ calendar: { patternDates: [{ startdate: '2027-06-01', enddate: '2027-06-30', weekdays: ['MO', 'TH'], when: [{ timestart: '10:00' }] }] }, published: false }))).status).toBe(201);
+  });
+  afterAll(() => app.close());
+
+  it('when items are written through the API, then each stores its rendering and the page written from them is the text rendered live', async () => {
+    const { listed, page, live } = await pages();
+    expect(listed).toHaveLength(4);
+    expect(listed.every((item) => item.renderedBody !== null && item.doc === null)).toBe(true);
+    expect(page.renderedLive).toBe(0);
+    expect(page.json).toBe(live);
+    // And the list route answers exactly that text.
+    const answer = await fetch(`${app.baseUrl}/events?wfstatus=approved,archived&sortField=lastupdated&sortOrder=ASC&size=100`, { headers: { authorization: `Bearer ${account.full}` } });
+    expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await answer.text()).toBe(live);
+  });
+
+  it('when the owner\'s ontology changes, then the stored renderings are not used (the new label shows at once) until renewed, and the renewed ones equal the live rendering [ONTO-006] [ONTO-008]', async () => {
+    const admin = client(app.baseUrl, account.admin);
+    expect((await admin.put(`/dictionary/propertiesOntology?accountId=${account.accountId}`, ontology('Eerste'))).status).toBe(200);
+    const stale = await pages();
+    expect(stale.listed.every((item) => item.renderedBody === null && item.doc !== null)).toBe(true);
+    expect(stale.page.renderedLive).toBe(4);
+    expect(stale.page.json).toBe(stale.live);
+    expect(JSON.parse(stale.page.json)[0].trcItemCategories.categories[0].categoryTranslations[0].label).toBe('Eerste');
+
+    expect(await refreshRenderings(ctx.db, cache())).toBeGreaterThanOrEqual(4);
+    const renewed = await pages();
+    expect(renewed.page.renderedLive).toBe(0);
+    expect(renewed.page.json).toBe(renewed.live);
+
+    // A second change, read through the route at once: the label of the moment.
+    await admin.put(`/dictionary/propertiesOntology?accountId=${account.accountId}`, ontology('Tweede'));
+    const listed = (await client(app.baseUrl, account.full).get('/events?wfstatus=approved,archived&size=100')).body;
+    expect(listed.map((item: any) => item.trcItemCategories.categories[0].categoryTranslations[0].label)).toEqual(['Tweede', 'Tweede', 'Tweede', 'Tweede']);
+    await refreshRenderings(ctx.db, cache());
+  });
+
+  it('when the renderer\'s version differs from the stored one, then the stored renderings are stale', async () => {
+    const listed = await listRenderedItems(ctx.db, { ...params, rendererVersion: RENDERER_VERSION + 1 });
+    expect(listed.every((item) => item.renderedBody === null && item.doc !== null)).toBe(true);
+  });
+
+  it('when a document is changed by a write that brings no rendering, then the stored one is dropped (the trigger), and a pass renews it', async () => {
+    const [first] = await listItems(ctx.db, params);
+    await ctx.db.query(`UPDATE items SET doc = jsonb_set(doc, '{trcItemDetails,0,title}', '"Elders gewijzigd"') WHERE id = $1`, [first!.id]);
+    const { listed, page, live } = await pages();
+    expect(listed.find((item) => item.id === first!.id)!.renderedBody).toBeNull();
+    expect(page.json).toBe(live);
+    expect(JSON.parse(page.json)[0].trcItemDetails[0].title).toBe('Elders gewijzigd');
+    expect(await refreshRenderings(ctx.db, cache())).toBe(1);
+    expect((await pages()).page.renderedLive).toBe(0);
+  });
+
+  it('when an item was written again since it was rendered, then that rendering is not stored over the new one', async () => {
+    const [first] = await listItems(ctx.db, params);
+    const owner = (await cache().ontologiesForOrganisations([first!.userorganisation])).get(first!.userorganisation)!;
+    const outdated = storedRenderingOf(first!.entitytype, { ...first!.doc, longdescription: 'outdated' }, owner);
+    const stored = await storeRenderings(ctx.db, [{ id: first!.id, lastupdated: new Date(first!.lastupdated.getTime() - 1), rendering: outdated }]);
+    expect(stored).toBe(0);
+    const { page, live } = await pages();
+    expect(page.json).toBe(live);
+  });
+
+  it('when an item was stored without a rendering (a bulk load), or belongs to an organisation no account owns, then it is rendered live and a pass renews it', async () => {
+    const orphan = `${account.accountId}-unowned`;
+    await insertItem(ctx.db, { entitytype: 'EVENEMENT', trcid: `trc-${orphan}`, wfstatus: 'approved', userorganisation: orphan, externalId: null, title: 'Wees', slug: null, doc: { trcItemDetails: [{ lang: 'nl', title: 'Wees' }], trcItemCategories: { categories: [{ catid: 'p-1001', value: 'true' }] } } });
+    const orphanParams = { ...params, scope: { userorganisations: [orphan], wfstatus: 'all' as const } };
+    const before = await listRenderedItems(ctx.db, { ...orphanParams, rendererVersion: RENDERER_VERSION });
+    expect(before[0]!.renderedBody).toBeNull();
+    await refreshRenderings(ctx.db, cache());
+    const after = await listRenderedItems(ctx.db, { ...orphanParams, rendererVersion: RENDERER_VERSION });
+    expect(after[0]!.renderedBody).not.toBeNull();
+    expect((await renderPageJson(cache(), after)).json).toBe(JSON.stringify(await renderItems(cache(), await listItems(ctx.db, orphanParams))));
+    // Base labels: no account's ontology applies.
+    expect(JSON.parse((await renderPageJson(cache(), after)).json)[0].trcItemCategories.categories[0].categoryTranslations[0].label).toBe('Rolstoeltoegankelijk');
+  });
+});
