@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { HttpError } from '../http/HttpError.ts';
-import { formatTimestamp, offsetAt, parseInstant, parseLastupdated } from './timestamps.ts';
+import { formatTimestamp, formattedOffsetAt, offsetAt, parseInstant, parseLastupdated, wallTimeToInstant } from './timestamps.ts';
 
 const iso = (value: string) => parseInstant(value)?.toISOString();
 
@@ -86,5 +86,113 @@ describe('formatTimestamp', () => {
     expect(formatTimestamp(new Date(Date.UTC(2026, 10, 20, 8, 30)))).toBe('2026-11-20T08:30:00.000Z');
     expect(formatTimestamp(1_700_000_000_007)).toBe('2023-11-14T22:13:20.007Z');
     expect(() => formatTimestamp(new Date(Number.NaN))).toThrow(RangeError);
+  });
+});
+
+// Zones with every kind of change: DST both hemispheres, offsets of 30 and 45 minutes and of
+// seconds (Monrovia until 1972), a 30-minute DST shift (Lord Howe), a skipped day (Apia, 2011),
+// and zones without DST now (Kolkata, Tokyo).
+const ZONES = ['Europe/Amsterdam', 'Asia/Kolkata', 'Asia/Kathmandu', 'Asia/Tokyo', 'Australia/Adelaide',
+  'Australia/Lord_Howe', 'America/St_Johns', 'America/Sao_Paulo', 'Pacific/Apia', 'Africa/Monrovia'];
+const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
+
+/** The instants (to the second) at which `zone` changes its offset, found without the cache. */
+function offsetChanges(zone: string, from: number, to: number): number[] {
+  const step = 3 * DAY; // in the time zone database, no zone changes twice within 3 days
+  const changes: number[] = [];
+  let previous = formattedOffsetAt(from, zone);
+  for (let t = from + step; t <= to; t += step) {
+    const offset = formattedOffsetAt(t, zone);
+    if (offset === previous) continue;
+    let low = t - step, high = t;
+    while (high - low > 1000) {
+      const middle = low + Math.floor((high - low) / 2000) * 1000;
+      if (formattedOffsetAt(middle, zone) === previous) low = middle;
+      else high = middle;
+    }
+    changes.push(high);
+    previous = offset;
+  }
+  return changes;
+}
+
+const changesByZone = new Map(ZONES.map((zone) => [zone, offsetChanges(zone, Date.UTC(1890, 0, 1), Date.UTC(2040, 0, 1))]));
+
+/** The result or the error of `fn`, to compare two computations that may throw. */
+function outcome(fn: () => number): { value: number } | { error: string } {
+  try { return { value: fn() }; } catch (error) { return { error: String(error) }; }
+}
+
+/** wallTimeToInstant as it was before offsets were cached: the reference for the fast one. */
+function uncachedWallTimeToInstant(wall: number, zone: string): number {
+  const before = formattedOffsetAt(wall - DAY, zone);
+  const after = formattedOffsetAt(wall + DAY, zone);
+  const fits = [...new Set([before, after])]
+    .map((offset) => wall - offset)
+    .filter((instant) => formattedOffsetAt(instant, zone) === wall - instant);
+  return fits.length > 0 ? Math.min(...fits) : wall - before;
+}
+
+describe('offsetAt (offsets cached per hour)', () => {
+  it('when asked around every offset change since 1890 in zones of every kind, then it is the uncached offset', () => {
+    const wrong: string[] = [];
+    for (const [zone, changes] of changesByZone) {
+      expect(changes.length, zone).toBeGreaterThan(0);
+      for (const change of changes) {
+        for (const delta of [-HOUR, -HOUR + 1, -60_000, -1001, -1000, -999, -1, 0, 1, 999, 1000, 60_000, HOUR - 1, HOUR]) {
+          const instant = change + delta;
+          if (offsetAt(instant, zone) !== formattedOffsetAt(instant, zone)) wrong.push(`${zone} ${new Date(instant).toISOString()}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('when asked at any instant in any of the zones, then it is the uncached offset', () => {
+    fc.assert(fc.property(fc.date({ noInvalidDate: true }), fc.constantFrom(...ZONES), (date, zone) => {
+      expect(offsetAt(date.getTime(), zone)).toBe(formattedOffsetAt(date.getTime(), zone));
+    }), { numRuns: 2000 });
+  });
+
+  it('when the instant has a fraction, is not finite or is at the edge of the range of dates, then it is the uncached outcome', () => {
+    for (const instant of [1.5, -0.5, -1000.5, 1e-9, Number.NaN, Infinity, -Infinity,
+      8.64e15, -8.64e15, 8.64e15 - HOUR, 8.64e15 - HOUR + 1, -8.64e15 + HOUR - 1, 8.64e15 + 1, -8.64e15 - 1]) {
+      expect(outcome(() => offsetAt(instant)), String(instant)).toEqual(outcome(() => formattedOffsetAt(instant)));
+    }
+  });
+
+  it('when the zone is unknown, then it throws as the uncached computation does, every time', () => {
+    const expected = outcome(() => formattedOffsetAt(0, 'Mars/Olympus_Mons'));
+    expect(expected).toHaveProperty('error');
+    expect(outcome(() => offsetAt(0, 'Mars/Olympus_Mons'))).toEqual(expected);
+    expect(outcome(() => offsetAt(0, 'Mars/Olympus_Mons'))).toEqual(expected);
+  });
+});
+
+describe('wallTimeToInstant', () => {
+  it('when the wall time is in a gap, an overlap or next to one, then it is the instant the uncached search finds', () => {
+    const wrong: string[] = [];
+    for (const [zone, changes] of changesByZone) {
+      for (const change of changes) {
+        const before = formattedOffsetAt(change - 1000, zone), after = formattedOffsetAt(change, zone);
+        for (const wall of [change + before, change + after]) {
+          for (const delta of [-HOUR, -30 * 60_000, -1, 0, 1, 30 * 60_000, HOUR]) {
+            if (wallTimeToInstant(wall + delta, zone) !== uncachedWallTimeToInstant(wall + delta, zone)) wrong.push(`${zone} ${new Date(wall + delta).toISOString()}`);
+          }
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('when the wall time is any time, then it is the instant the uncached search finds', () => {
+    fc.assert(fc.property(fc.date({ min: new Date('1800-01-01'), max: new Date('2200-01-01'), noInvalidDate: true }), fc.constantFrom(...ZONES), (date, zone) => {
+      expect(wallTimeToInstant(date.getTime(), zone)).toBe(uncachedWallTimeToInstant(date.getTime(), zone));
+    }), { numRuns: 1000 });
+  });
+
+  it('when the wall time is not a number, then it throws as the uncached search does', () => {
+    expect(outcome(() => wallTimeToInstant(Number.NaN))).toEqual(outcome(() => uncachedWallTimeToInstant(Number.NaN, 'Europe/Amsterdam')));
   });
 });

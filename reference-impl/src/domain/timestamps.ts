@@ -71,16 +71,76 @@ export function parseLastupdated(value: string, name = 'lastupdated'): Date {
 export function wallTimeToInstant(wall: number, zone: string = SERVICE_TIME_ZONE): number {
   const before = offsetAt(wall - DAY_MS, zone);
   const after = offsetAt(wall + DAY_MS, zone);
-  const fits = [...new Set([before, after])]
-    .map((offset) => wall - offset)
-    .filter((instant) => offsetAt(instant, zone) === wall - instant);
-  return fits.length > 0 ? Math.min(...fits) : wall - before;
+  const viaBefore = wall - before;
+  const beforeFits = offsetAt(viaBefore, zone) === wall - viaBefore;
+  if (after === before) return viaBefore;
+  const viaAfter = wall - after;
+  const afterFits = offsetAt(viaAfter, zone) === wall - viaAfter;
+  if (beforeFits && afterFits) return Math.min(viaBefore, viaAfter);
+  return afterFits ? viaAfter : viaBefore;
+}
+
+const HOUR_MS = 60 * 60 * 1000;
+// Dates reach 8.64e15 ms either side of the epoch; an hour short of that, a whole hour is valid.
+const CACHED_RANGE_MS = 8.64e15 - HOUR_MS;
+/** Hours kept per zone before the cache starts over: about 6 years' worth of distinct hours. */
+const MAX_CACHED_HOURS = 50_000;
+
+/** The offset during one hour: `before` up to the instant `changeAt` (Infinity: no change), `after` from it. */
+interface HourOffsets {
+  readonly before: number;
+  readonly changeAt: number;
+  readonly after: number;
+}
+
+const hoursByZone = new Map<string, Map<number, HourOffsets>>();
+
+/**
+ * The UTC offset of `zone` at `instant`, in milliseconds (positive east of Greenwich).
+ * Formatting a date in a zone is slow, and offsets only change at transitions, so the offsets of
+ * each hour are worked out once per zone: those at its first and last second, and when they
+ * differ, the second the change happens. Exact as long as a zone changes its offset at most once
+ * within an hour: in the time zone database the closest two changes of one zone are days apart.
+ */
+export function offsetAt(instant: number, zone: string = SERVICE_TIME_ZONE): number {
+  // Whole milliseconds within the cached range only: NaN throws there, and a fraction is rounded
+  // one way by Date and the other way by the subtraction.
+  if (!Number.isInteger(instant) || Math.abs(instant) > CACHED_RANGE_MS) return formattedOffsetAt(instant, zone);
+  let hours = hoursByZone.get(zone);
+  if (hours === undefined) {
+    formatterFor(zone); // an unknown zone throws here and is never cached
+    hours = new Map();
+    hoursByZone.set(zone, hours);
+  }
+  let hour = Math.floor(instant / HOUR_MS);
+  if (hour * HOUR_MS > instant) hour -= 1; // the division rounded up to the next hour
+  let offsets = hours.get(hour);
+  if (offsets === undefined) {
+    offsets = offsetsDuringHour(hour * HOUR_MS, zone);
+    if (hours.size >= MAX_CACHED_HOURS) hours.clear();
+    hours.set(hour, offsets);
+  }
+  return instant < offsets.changeAt ? offsets.before : offsets.after;
+}
+
+/** The offsets of the hour from `start`; a change inside it is found by bisecting its seconds. */
+function offsetsDuringHour(start: number, zone: string): HourOffsets {
+  const before = formattedOffsetAt(start, zone);
+  let last = start + HOUR_MS - 1000;
+  const after = formattedOffsetAt(last, zone);
+  if (after === before) return { before, changeAt: Infinity, after };
+  let first = start; // invariant: the offset at `first` is `before`, at `last` it is `after`
+  while (last - first > 1000) {
+    const middle = first + Math.floor((last - first) / 2000) * 1000;
+    if (formattedOffsetAt(middle, zone) === before) first = middle;
+    else last = middle;
+  }
+  return { before, changeAt: last, after };
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
-/** The UTC offset of `zone` at `instant`, in milliseconds (positive east of Greenwich). */
-export function offsetAt(instant: number, zone: string = SERVICE_TIME_ZONE): number {
+function formatterFor(zone: string): Intl.DateTimeFormat {
   let formatter = formatters.get(zone);
   if (formatter === undefined) {
     formatter = new Intl.DateTimeFormat('en-US', {
@@ -89,6 +149,12 @@ export function offsetAt(instant: number, zone: string = SERVICE_TIME_ZONE): num
     });
     formatters.set(zone, formatter);
   }
+  return formatter;
+}
+
+/** `offsetAt` without the cache: the wall time `zone` shows at `instant`, minus the instant (to the second). */
+export function formattedOffsetAt(instant: number, zone: string = SERVICE_TIME_ZONE): number {
+  const formatter = formatterFor(zone);
   const parts: Record<string, number> = {};
   for (const part of formatter.formatToParts(new Date(instant))) parts[part.type] = Number(part.value);
   const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
