@@ -30,6 +30,23 @@ async function filesUnder(root: string): Promise<string[]> {
   return entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
 }
 
+/** An ISO base media box: 32-bit size, four-character type, payload. */
+function isoBox(type: string, payload: Buffer): Buffer {
+  const size = Buffer.alloc(4);
+  size.writeUInt32BE(8 + payload.length);
+  return Buffer.concat([size, Buffer.from(type, 'latin1'), payload]);
+}
+
+/**
+ * The head of an MP4 file: an `ftyp` box (major brand `isom`, minor version 0x200, compatible
+ * brands isom, iso2, mp41), then a `free` box and an `mdat` box of placeholder media bytes.
+ * `majorBrand` swaps the brand, for ISO files that are not MP4 (`qt  ` is QuickTime).
+ */
+function makeMp4(majorBrand = 'isom'): Buffer {
+  const ftyp = isoBox('ftyp', Buffer.concat([Buffer.from(majorBrand, 'latin1'), Buffer.from([0, 0, 2, 0]), Buffer.from('isomiso2mp41', 'latin1')]));
+  return Buffer.concat([ftyp, isoBox('free', Buffer.alloc(0)), isoBox('mdat', randomBytes(2000))]);
+}
+
 describeEachEngine('POST /assets', (engine) => {
   let app: TestApp;
   let dataDir: string;
@@ -92,6 +109,34 @@ describeEachEngine('POST /assets', (engine) => {
     expect(((await exe.json()) as { message: string }).message).toMatch(/^file type application\/x-msdownload is not accepted; accepted: image\/jpeg, image\/png/);
     const empty = await uploadAsset(app.baseUrl, account.full, { bytes: Buffer.alloc(0), filename: 'empty.png', contentType: 'image/png' });
     expect(empty.status).toBe(415);
+    expect(await hits()).toBe(before);
+    expect(await filesUnder(dataDir)).toEqual(filesBefore);
+  });
+
+  it('when an MP4 (an ftyp box with brand isom) is uploaded, then 201 with mimetype video/mp4, no image size, and the same bytes served back as video/mp4 [ASSET-006, DEC-ASSET-001]', async () => {
+    const mp4 = makeMp4();
+    expect(mp4.subarray(4, 12).toString('latin1')).toBe('ftypisom');
+    const response = await uploadAsset(app.baseUrl, account.full, { bytes: mp4, filename: 'impressie-grachtenfestival.mp4', contentType: 'application/octet-stream' });
+    const asset = (await response.json()) as Record<string, unknown>;
+    expect(response.status, JSON.stringify(asset)).toBe(201);
+    expect(asset).toMatchObject({ filename: 'impressie-grachtenfestival.mp4', mimetype: 'video/mp4', size: mp4.length });
+    expect(asset.width).toBeUndefined();
+    expect(asset.height).toBeUndefined();
+    const file = await fetch(`${app.baseUrl}/assets/${String(asset.id)}/impressie-grachtenfestival.mp4`, { headers: { authorization: `Bearer ${account.full}` } });
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toBe('video/mp4');
+    expect(Buffer.from(await file.arrayBuffer()).equals(mp4)).toBe(true);
+  });
+
+  it('when a file named .mp4 and claimed as video/mp4 is not MP4 (text, or a QuickTime ftyp), then 415 naming the sniffed type and nothing is stored [ERR-004, DEC-ASSET-001]', async () => {
+    const before = await hits();
+    const filesBefore = await filesUnder(dataDir);
+    const text = await uploadAsset(app.baseUrl, account.full, { bytes: Buffer.from('not a video, just words\n'.repeat(100)), filename: 'clip.mp4', contentType: 'video/mp4' });
+    expect(text.status).toBe(415);
+    expect(await text.json()).toEqual({ status: 415, error: 'Unsupported Media Type', message: 'file type unknown is not accepted; accepted: image/jpeg, image/png, image/webp, image/gif, application/pdf, video/mp4' });
+    const quicktime = await uploadAsset(app.baseUrl, account.full, { bytes: makeMp4('qt  '), filename: 'clip.mp4', contentType: 'video/mp4' });
+    expect(quicktime.status).toBe(415);
+    expect(((await quicktime.json()) as { message: string }).message).toMatch(/^file type video\/quicktime is not accepted; /);
     expect(await hits()).toBe(before);
     expect(await filesUnder(dataDir)).toEqual(filesBefore);
   });
