@@ -21,7 +21,7 @@ afterAll(() => { for (const child of children) if (child.exitCode === null) chil
 
 function start(env: Record<string, string>, args: string[] = []): Started {
   const base = { ...process.env };
-  for (const name of ['DATABASE_URL', 'REDIS_URL', 'BOOTSTRAP_ADMIN_TOKEN', 'PUBLIC_BASE_URL', 'HOST', 'SEED_DEMO_DATA']) delete base[name];
+  for (const name of ['DATABASE_URL', 'REDIS_URL', 'BOOTSTRAP_ADMIN_TOKEN', 'PUBLIC_BASE_URL', 'HOST', 'SEED_DEMO_DATA', 'ALLOW_INSECURE_CALLBACKS']) delete base[name];
   const child = spawn(process.execPath, [MAIN, ...args], { env: { ...base, PORT: '0', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let text = '';
@@ -41,6 +41,14 @@ async function waitFor(started: Started, pattern: RegExp): Promise<RegExpExecArr
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/** The pino JSON lines of the output, parsed. */
+function logLines(output: string): Array<{ level: number; msg: string }> {
+  return output.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { level: number; msg: string });
+}
+
+const INSECURE_WARNING = 'ALLOW_INSECURE_CALLBACKS is on: webhooks may target http: and private addresses';
+const WARN = 40; // pino's level number for warn
 
 async function stop(started: Started): Promise<{ code: number | null; ms: number }> {
   const at = Date.now();
@@ -74,12 +82,22 @@ describe('npm start', () => {
     expect(items.length).toBeGreaterThan(0);
     expect(items.every((i) => i.wfstatus === 'approved' && i.entitytype === 'EVENEMENT')).toBe(true);
     // Logs never carry a token (only the one-time summary does).
-    const logLines = started.output().split('\n').filter((line) => line.startsWith('{'));
-    expect(logLines.some((line) => line.includes('cst_'))).toBe(false);
+    const lines = started.output().split('\n').filter((line) => line.startsWith('{'));
+    expect(lines.some((line) => line.includes('cst_'))).toBe(false);
+    expect(started.output()).not.toContain('ALLOW_INSECURE_CALLBACKS');
     const { code, ms } = await stop(started);
     expect(code).toBe(0);
     expect(ms).toBeLessThan(10_000);
   }, 3 * START_TIMEOUT_MS);
+
+  it('when started with ALLOW_INSECURE_CALLBACKS=1, then the startup log warns that webhooks may target http: and private addresses, before the service listens [DEC-HOOK-002]', async () => {
+    const started = start({ DATA_DIR: ':memory:', SEED_DEMO_DATA: 'false', ALLOW_INSECURE_CALLBACKS: '1' });
+    await waitFor(started, /API:\s+http:\/\/127\.0\.0\.1:\d+\/api\n/);
+    const warning = logLines(started.output()).find((line) => line.msg === INSECURE_WARNING);
+    expect(warning, started.output()).toMatchObject({ level: WARN, msg: INSECURE_WARNING });
+    expect(started.output().indexOf(INSECURE_WARNING)).toBeLessThan(started.output().indexOf('API:'));
+    expect((await stop(started)).code).toBe(0);
+  }, 2 * START_TIMEOUT_MS);
 
   it('when restarted on a store with data, then the demo tokens are printed with new values and BOOTSTRAP_ADMIN_TOKEN works [DEC-AUTH-006]', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'content-service-'));
