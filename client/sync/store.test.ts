@@ -8,39 +8,46 @@ import { applyOps, type StoreOp, type SyncStore } from './store.ts';
 import { syncItems } from './syncItems.ts';
 import { reconcile } from './reconcile.ts';
 import { createFakeContentService, type FakeItem } from './testing/fakeContentService.ts';
+import { createTestSchema, skipPostgres, type TestSchema } from './testing/testPostgres.ts';
 import type { Collection, SyncItem } from './types.ts';
 
-// Real PostgreSQL runs too when CLIENT_TEST_DATABASE_URL is set (postgres://…); tables get a
-// per-run prefix and are dropped afterwards.
-const PG_URL = process.env.CLIENT_TEST_DATABASE_URL;
-const RUN = Math.random().toString(36).slice(2, 8);
+// The SQL store runs on PGlite and on PostgreSQL (TEST_DATABASE_URL, default the local server) in
+// a schema of this file's own, dropped afterwards; PostgreSQL is skipped only when unreachable
+// outside CI (see testing/testPostgres.ts).
+const ON_PG = !skipPostgres();
 let pglite: PGlite;
+let schema: TestSchema | undefined;
 let pool: pg.Pool | undefined;
+let pgSetupError: unknown;
 let prefixes = 0;
-const pgTables: string[] = [];
 beforeAll(async () => {
   pglite = await PGlite.create();
-  if (PG_URL) pool = new pg.Pool({ connectionString: PG_URL, max: 2 });
+  // A failed setup (unreachable with CI=true) fails each PostgreSQL test, not the whole file.
+  if (ON_PG) {
+    try {
+      schema = await createTestSchema('client_store');
+      pool = new pg.Pool({ connectionString: schema.url, max: 2 });
+    } catch (error) {
+      pgSetupError = error;
+    }
+  }
 });
 afterAll(async () => {
   await pglite.close();
-  if (pool) {
-    for (const t of pgTables) await pool.query(`DROP TABLE IF EXISTS ${t}`);
-    await pool.end();
-  }
+  await pool?.end();
+  await schema?.drop();
 });
 
 const freshSql = <T extends SyncItem>() => createSqlStore<T>({ db: pglite as unknown as SqlDatabase, prefix: `t${++prefixes}_` });
 const freshPg = <T extends SyncItem>() => {
-  const store = createSqlStore<T>({ db: pgPoolDatabase(pool as unknown as PgPoolLike), prefix: `cs_test_${RUN}_${++prefixes}_` });
-  pgTables.push(store.tables.items, store.tables.marks);
-  return store;
+  if (pgSetupError !== undefined) throw pgSetupError;
+  return createSqlStore<T>({ db: pgPoolDatabase(pool as unknown as PgPoolLike), prefix: `t${++prefixes}_` });
 };
 
 const kinds: Array<[string, <T extends SyncItem>() => SyncStore<T>]> = [
   ['memory', () => createMemoryStore()],
   ['sql (PGlite)', freshSql],
-  ...(PG_URL ? [['sql (PostgreSQL)', freshPg] as [string, <T extends SyncItem>() => SyncStore<T>]] : []),
+  ...(ON_PG ? [['sql (PostgreSQL)', freshPg] as [string, <T extends SyncItem>() => SyncStore<T>]] : []),
 ];
 
 // Extra fields stand for everything a real item carries beyond what sync reads.
@@ -141,12 +148,20 @@ describe('createSqlStore', () => {
     expect(() => createSqlStore({ db: pglite as unknown as SqlDatabase, prefix: 'x; DROP TABLE y; --' })).toThrow(RangeError);
   });
 
-  it.each([['PGlite', () => freshSql()], ...(PG_URL ? [['PostgreSQL', () => freshPg()] as const] : [])] as const)('when a batch fails half way on %s, then nothing of it is written', async (_name, make) => {
+  it.each([['PGlite', () => freshSql()], ...(ON_PG ? [['PostgreSQL', () => freshPg()] as const] : [])] as const)('when a batch fails half way on %s, then nothing of it is written', async (_name, make) => {
     const store = make();
     await store.upsert('events', item('kept'));
     const bad = { trcid: 'bad', toJSON: () => undefined } as unknown as SyncItem; // serialises to no JSON: the INSERT fails
     await expect(store.applyBatch('events', [{ op: 'remove', trcid: 'kept' }, { op: 'upsert', item: item('new') }, { op: 'upsert', item: bad }])).rejects.toThrow();
     expect(await store.listTrcids('events')).toEqual(['kept']);
+  });
+
+  it.skipIf(!ON_PG)('when a store is created on PostgreSQL, then its tables live in this file\'s own schema', async () => {
+    const store = freshPg();
+    await store.upsert('events', item('in-schema'));
+    const tables = await schema!.query<{ table_schema: string }>('SELECT table_schema FROM information_schema.tables WHERE table_name = $1', [store.tables.items]);
+    expect(tables).toEqual([{ table_schema: schema!.name }]);
+    expect(await schema!.query(`SELECT trcid FROM ${store.tables.items}`)).toEqual([{ trcid: 'in-schema' }]);
   });
 
   it('when two stores use different prefixes, then their tables are separate', async () => {
