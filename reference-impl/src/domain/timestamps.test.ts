@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { HttpError } from '../http/HttpError.ts';
-import { formatTimestamp, formattedOffsetAt, offsetAt, parseInstant, parseLastupdated, wallTimeToInstant } from './timestamps.ts';
+import { formatDay, formatTimestamp, formattedOffsetAt, offsetAt, parseInstant, parseLastupdated, wallTimeToInstant } from './timestamps.ts';
 
 const iso = (value: string) => parseInstant(value)?.toISOString();
 
@@ -86,6 +86,31 @@ describe('formatTimestamp', () => {
     expect(formatTimestamp(new Date(Date.UTC(2026, 10, 20, 8, 30)))).toBe('2026-11-20T08:30:00.000Z');
     expect(formatTimestamp(1_700_000_000_007)).toBe('2023-11-14T22:13:20.007Z');
     expect(() => formatTimestamp(new Date(Number.NaN))).toThrow(RangeError);
+  });
+
+  it('when formatting any date, then it is what toISOString gives (years before 1000 and outside 0–9999 too)', () => {
+    const edges = [0, -1, Date.UTC(0, 0, 1) - 1, Date.UTC(-1, 11, 31), new Date('0000-01-01T00:00:00Z').getTime(), new Date('0999-12-31T23:59:59.999Z').getTime(),
+      new Date('9999-12-31T23:59:59.999Z').getTime(), new Date('+010000-01-01T00:00:00Z').getTime(), 8.64e15, -8.64e15];
+    for (const ms of edges) expect(formatTimestamp(ms)).toBe(new Date(ms).toISOString());
+    fc.assert(fc.property(fc.date({ noInvalidDate: true }), (date) => {
+      expect(formatTimestamp(date)).toBe(date.toISOString());
+      expect(formatTimestamp(date.getTime())).toBe(date.toISOString());
+    }), { numRuns: 2000 });
+  });
+});
+
+describe('formatDay', () => {
+  it('when formatting any date, then it is the first ten characters of toISOString', () => {
+    fc.assert(fc.property(fc.date({ noInvalidDate: true }), (date) => {
+      expect(formatDay(date)).toBe(date.toISOString().slice(0, 10));
+    }), { numRuns: 2000 });
+    for (const ms of [0, -1, new Date('0042-03-04T00:00:00Z').getTime(), new Date('+010000-01-01T00:00:00Z').getTime(), -8.64e15]) {
+      expect(formatDay(new Date(ms))).toBe(new Date(ms).toISOString().slice(0, 10));
+    }
+  });
+
+  it('when the date is invalid, then it throws a RangeError as toISOString does', () => {
+    expect(() => formatDay(new Date(Number.NaN))).toThrow(RangeError);
   });
 });
 

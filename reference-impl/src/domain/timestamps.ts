@@ -10,7 +10,27 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export function formatTimestamp(value: Date | number): string {
   const date = typeof value === 'number' ? new Date(value) : value;
   if (Number.isNaN(date.getTime())) throw new RangeError('formatTimestamp: invalid date');
-  return date.toISOString();
+  const year = date.getUTCFullYear();
+  // What toISOString writes, built from the fields: several times faster. It writes years outside
+  // 0–9999 with a sign and six digits, so those are left to it.
+  if (year < 0 || year > 9999) return date.toISOString();
+  const millis = date.getUTCMilliseconds();
+  return `${dayOf(year, date)}T${twoDigits(date.getUTCHours())}:${twoDigits(date.getUTCMinutes())}:${twoDigits(date.getUTCSeconds())}.${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}Z`;
+}
+
+/** The UTC day of `date` as `YYYY-MM-DD`: `toISOString().slice(0, 10)`, faster. */
+export function formatDay(date: Date): string {
+  const year = date.getUTCFullYear();
+  return year >= 0 && year <= 9999 ? dayOf(year, date) : date.toISOString().slice(0, 10); // NaN: it throws there
+}
+
+function dayOf(year: number, date: Date): string {
+  const yyyy = year >= 1000 ? String(year) : String(year).padStart(4, '0');
+  return `${yyyy}-${twoDigits(date.getUTCMonth() + 1)}-${twoDigits(date.getUTCDate())}`;
+}
+
+function twoDigits(value: number): string {
+  return value < 10 ? `0${value}` : String(value);
 }
 
 // Date, then optionally a time (T or space), then optionally an offset. `Z`, `+01:00`, `+0100`,
