@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { createBearerResolver, type SessionVerifier } from './auth/resolveBearer.ts';
 import { authenticate } from './http/authenticate.ts';
-import { errorHandler, notFound } from './http/errorHandler.ts';
+import { errorHandler, notFound, rejectUnknownRoutes } from './http/errorHandler.ts';
 import { loadOpenApiDocument } from './http/openapiDocument.ts';
 import { storageUnavailable } from './http/storageUnavailable.ts';
 import { createRequestValidator, type SizeCapRule } from './http/validateRequest.ts';
@@ -79,6 +79,11 @@ export function createApp(config: Config, deps: AppDeps): express.Express {
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
+  // No automatic ETag on JSON answers: the interface defines none for them, and hashing every
+  // answer (a 2000-item page is 10+ MB) costs each request more than it could save. Asset files
+  // set their own.
+  app.set('etag', false);
+  app.use(rejectUnknownRoutes({ doc, basePath: BASE_PATH })); // 404/405 before a body is read (DEC-ERR-005)
   app.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
 
   const api = express.Router();

@@ -44,7 +44,8 @@ function engineSection(e: EngineReport, report: BenchReport): string {
   if (e.client !== undefined) rows.push(...clientRows(e));
   if (e.webhooks !== undefined) rows.push(...webhookRows(e, check));
   const header = `${ENGINE_NAMES[e.engine]}: ${e.location}. Seeded ${int(seed.items)} items in ${(seed.ms / 1000).toFixed(1)} s ` +
-    `(${int(seed.itemsPerSecond)} items/s, bulk insert with the item stamp rule; doc ${bytes(seed.avgDocBytes)} on average; load average before: ${e.loadavgBefore.join(' ')})`;
+    `(${int(seed.itemsPerSecond)} items/s, bulk insert with the item stamp rule, ${((seed.renderMs ?? 0) / 1000).toFixed(1)} s of it rendering each item for its stored rendering; ` +
+    `doc ${bytes(seed.avgDocBytes)} on average; load average before: ${e.loadavgBefore.join(' ')})`;
   const cpu = e.rps20.cpu;
   const clientLine = e.client?.ok === true ? '\n* beside the client backfill: the bench\'s own HTTP backfill of the same run (not direct); its HTTP cost column is bench ÷ client.' : '';
   const cpuLine = `CPU during the size=20 autocannon run: service process ${cpu.service ?? '?'}% of one core, load generator (autocannon, this process) ${cpu.loadGenerator}%, ` +

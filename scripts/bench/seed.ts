@@ -20,6 +20,9 @@ import { sharedOntologyCache } from '../../reference-impl/src/items/sharedOntolo
 import type { Db } from '../../reference-impl/src/storage/db.ts';
 import { seedOntologyOverrides } from '../../reference-impl/src/storage/dictionary/seedOntologyOverrides.ts';
 import { createTestAccount, createTestToken } from '../../reference-impl/src/testing/fixtures.ts';
+import { refreshRenderings } from '../../reference-impl/src/items/renderingRefresher.ts';
+import { storedRenderingOf } from '../../reference-impl/src/items/renderItem.ts';
+import { inJsonbOrder } from '../../reference-impl/src/storage/items/jsonbOrder.ts';
 
 type Loose = Record<string, unknown>;
 
@@ -89,6 +92,8 @@ export interface SeedSummary {
   itemsPerSecond: number;
   /** Average size of a stored document (JSON text of the `doc` column), bytes. */
   avgDocBytes: number;
+  /** Of `ms`: rendering the items for their stored renderings, as every item write does (migration 007). */
+  renderMs: number;
   byCollection: Record<string, number>;
   byStatus: Record<string, number>;
   byOrganisation: Record<string, number>;
@@ -180,6 +185,8 @@ interface Template {
   entitytype: EntityType;
   /** The prepared document's fields that are not varied, as JSON members without braces. */
   staticMembers: string;
+  /** The same fields as an object (for rendering). */
+  shared: Loose;
 }
 
 function templateOf(collection: Collection): Template {
@@ -187,7 +194,7 @@ function templateOf(collection: Collection): Template {
   const prepared = prepareItemWrite({ collection, body: example, token: { organisations: 'all', accountOrganisations: [] } });
   const varied = new Set(variedFieldsOf(collection));
   const shared = Object.fromEntries(Object.entries(prepared.doc).filter(([field]) => !varied.has(field)));
-  return { example, entitytype: prepared.entitytype, staticMembers: JSON.stringify(shared).slice(1, -1) };
+  return { example, entitytype: prepared.entitytype, staticMembers: JSON.stringify(shared).slice(1, -1), shared };
 }
 
 /** The varied fields a writer would send for item `n` (the rest of the body is its example's). */
@@ -269,11 +276,12 @@ const BULK_INSERT = `WITH stamp AS (
      SET last_ms = GREATEST(last_ms + 1, floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint) + $1::bigint - 1
    RETURNING last_ms - $1::bigint + 1 AS first_ms
 )
-INSERT INTO items (id, trcid, entitytype, wfstatus, userorganisation, creationdate, lastupdated, external_id, title, slug, doc)
-SELECT r.id, r.trcid, r.entitytype, r.wfstatus, r.userorganisation, t.at, t.at, NULL, r.title, r.slug, r.doc
+INSERT INTO items (id, trcid, entitytype, wfstatus, userorganisation, creationdate, lastupdated, external_id, title, slug, doc, rendered_body, rendered_key)
+SELECT r.id, r.trcid, r.entitytype, r.wfstatus, r.userorganisation, t.at, t.at, NULL, r.title, r.slug, r.doc, r.rendered_body, r.rendered_key
   FROM stamp
  CROSS JOIN jsonb_to_recordset($2::text::jsonb)
-       AS r(ord bigint, id uuid, trcid text, entitytype text, wfstatus text, userorganisation text, title text, slug text, doc jsonb)
+       AS r(ord bigint, id uuid, trcid text, entitytype text, wfstatus text, userorganisation text, title text, slug text, doc jsonb,
+            rendered_body text, rendered_key text)
  CROSS JOIN LATERAL (SELECT timestamptz 'epoch' + (stamp.first_ms + r.ord - 1) * interval '1 millisecond' AS at) t`;
 
 export interface SeedOptions {
@@ -293,7 +301,7 @@ export async function seedItems(db: Db, options: SeedOptions): Promise<SeedSumma
   const owners = await sharedOntologyCache(db).ontologiesForOrganisations(ORGANISATION_SHARES.map(([o]) => o));
   const palettes = new Map([...owners].map(([organisation, ontologies]) => [organisation, paletteOf(ontologies.indexes)]));
   const token = { organisations: 'all' as const, accountOrganisations: [] };
-  const summary: SeedSummary = { items: 0, ms: 0, cpuMs: 0, itemsPerSecond: 0, avgDocBytes: 0, byCollection: {}, byStatus: {}, byOrganisation: {}, batchSize };
+  const summary: SeedSummary = { items: 0, ms: 0, cpuMs: 0, itemsPerSecond: 0, avgDocBytes: 0, renderMs: 0, byCollection: {}, byStatus: {}, byOrganisation: {}, batchSize };
   let docBytes = 0;
   let batch: string[] = [];
 
@@ -317,9 +325,14 @@ export async function seedItems(db: Db, options: SeedOptions): Promise<SeedSumma
       : { ...prepared.doc, trcItemCategories: stripCategoriesForWrite(prepared.doc.trcItemCategories, palette.indexes.properties) };
     const docText = `{${template.staticMembers},${JSON.stringify(doc).slice(1)}`;
     docBytes += Buffer.byteLength(docText);
+    // Rendered as writeItem renders it, and stored with it (migration 007).
+    const renderingStarted = performance.now();
+    const rendering = storedRenderingOf(prepared.entitytype, inJsonbOrder({ ...template.shared, ...doc }), owners.get(owner)!);
+    summary.renderMs += performance.now() - renderingStarted;
     const columns = JSON.stringify({
       ord: batch.length + 1, id: randomUUID(), trcid: prepared.trcid, entitytype: prepared.entitytype, wfstatus: prepared.wfstatus,
       userorganisation: prepared.userorganisation, title: prepared.title, slug: prepared.slug,
+      rendered_body: rendering.body, rendered_key: rendering.key,
     });
     batch.push(`${columns.slice(0, -1)},"doc":${docText}}`);
     summary.byCollection[collection] = (summary.byCollection[collection] ?? 0) + 1;
@@ -328,6 +341,9 @@ export async function seedItems(db: Db, options: SeedOptions): Promise<SeedSumma
     if (batch.length >= batchSize) await flush();
   }
   await flush();
+  // The service's renewal pass finds nothing to do: every rendering is current.
+  const renewed = await refreshRenderings(db, sharedOntologyCache(db));
+  if (renewed !== 0) throw new Error(`seeding: ${renewed} of ${options.items} stored renderings were not current`);
   // A bulk load is followed by ANALYZE (as after a restore), so the planner knows the table.
   await db.exec('ANALYZE items');
   summary.items = options.items;

@@ -1,8 +1,9 @@
 // The bench's service process (forked by scripts/bench.ts, one per engine): opens the store, seeds
 // it, serves the reference app over HTTP (rate limiter off, logging silent) and, on request over
-// IPC, does the same work as the list endpoint directly in this very process: listItems (the SQL
-// query) + renderItems (render and ontology fill, through the app's shared ontology cache) +
-// JSON.stringify. The load generator runs in the parent, so it never shares this event loop.
+// IPC, does the same work as the list endpoint directly in this very process: the SQL query
+// (listRenderedItems) and the page's JSON from the stored renderings (renderPageJson, rendering
+// live what has none), exactly as the route. The load generator runs in the parent, so it never
+// shares this event loop.
 
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
@@ -15,10 +16,11 @@ import { createBearerResolver } from '../../reference-impl/src/auth/resolveBeare
 import { COLLECTIONS, type Collection } from '../../reference-impl/src/domain/entityRules.ts';
 import type { Principal } from '../../reference-impl/src/http/principal.ts';
 import { listQueryOf } from '../../reference-impl/src/items/listQuery.ts';
-import { renderItems } from '../../reference-impl/src/items/renderItem.ts';
+import { formatTimestamp } from '../../reference-impl/src/domain/timestamps.ts';
+import { RENDERER_VERSION, renderItems, renderPageJson } from '../../reference-impl/src/items/renderItem.ts';
 import { sharedOntologyCache } from '../../reference-impl/src/items/sharedOntologyCache.ts';
 import type { Db } from '../../reference-impl/src/storage/db.ts';
-import { listItems } from '../../reference-impl/src/storage/items/listItems.ts';
+import { listItems, listRenderedItems } from '../../reference-impl/src/storage/items/listItems.ts';
 import { runMigrations } from '../../reference-impl/src/storage/migrate.ts';
 import { openPgliteDb } from '../../reference-impl/src/storage/pgliteDb.ts';
 import { openPostgresDb } from '../../reference-impl/src/storage/postgresDb.ts';
@@ -52,12 +54,20 @@ const mustState = (): State => {
   return state;
 };
 
-/** The list endpoint's work without HTTP: what the route handler does after validation and auth. */
-async function directPage(s: State, collection: Collection, query: ListQueryInput): Promise<{ text: string; items: Record<string, unknown>[] }> {
+/**
+ * The list endpoint's work without HTTP: what the route handler does after validation and auth.
+ * Also the id and lastupdated of each item, from the rows (the backfill's keyset needs them; the
+ * service never parses its own answer).
+ */
+async function directPage(s: State, collection: Collection, query: ListQueryInput): Promise<{ text: string; keys: Array<{ id: string; lastupdated: string }> }> {
   const { params, excludePatternDates } = listQueryOf(query, COLLECTIONS[collection], s.principal);
-  const stored = await listItems(s.db, params);
-  const items = await renderItems(sharedOntologyCache(s.db), stored, { excludePatternDates });
-  return { text: JSON.stringify(items), items };
+  const keysOf = (rows: ReadonlyArray<{ id: string; lastupdated: Date }>) => rows.map((row) => ({ id: row.id, lastupdated: formatTimestamp(row.lastupdated) }));
+  if (excludePatternDates) {
+    const stored = await listItems(s.db, params);
+    return { text: JSON.stringify(await renderItems(sharedOntologyCache(s.db), stored, { excludePatternDates })), keys: keysOf(stored) };
+  }
+  const listed = await listRenderedItems(s.db, { ...params, rendererVersion: RENDERER_VERSION });
+  return { text: (await renderPageJson(sharedOntologyCache(s.db), listed)).json, keys: keysOf(listed) };
 }
 
 async function init(params: InitParams): Promise<InitResult> {
@@ -150,11 +160,11 @@ async function directBackfill(params: DirectBackfillParams): Promise<BackfillRes
       const page = await directPage(s, collection, query);
       pages++;
       bytes += page.text.length; // characters (UTF-8 bytes would cost a pass over the text)
-      const next = countFresh(page.items as Array<{ id: string; lastupdated: string }>, mark, atMark);
+      const next = countFresh(page.keys, mark, atMark);
       items += next.fresh;
       mark = next.mark;
       atMark = next.atMark;
-      if (page.items.length < params.size) break;
+      if (page.keys.length < params.size) break;
     }
   }
   const ms = performance.now() - started;
