@@ -38,18 +38,66 @@ export function errorHandler(options: { logger: Logger }): ErrorRequestHandler {
   };
 }
 
-/** 405 with `Allow` for a known path and an unknown method; 404 for an unknown path. */
-export function notFound(options: { doc: JsonObject; basePath: string }): RequestHandler {
-  const templates = Object.entries((options.doc.paths ?? {}) as Record<string, JsonObject>).map(([path, item]) => ({
-    pattern: new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
+interface SpecRoute {
+  pattern: RegExp;
+  /** The spec's methods on the path, upper case (HEAD and OPTIONS are not operations). */
+  allow: string[];
+}
+
+/** The spec's path templates as patterns; case-insensitive and with an optional final slash, like Express' router. */
+function specRoutes(doc: JsonObject): SpecRoute[] {
+  return Object.entries((doc.paths ?? {}) as Record<string, JsonObject>).map(([path, item]) => ({
+    pattern: new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}/?$`, 'i'),
     allow: HTTP_METHODS.filter((m) => item[m] !== undefined).map((m) => m.toUpperCase()),
   }));
-  return function notFoundHandler(req) {
-    const path = req.path.startsWith(options.basePath) ? req.path.slice(options.basePath.length) : undefined;
-    const match = path === undefined ? undefined : templates.find((t) => t.pattern.test(path));
-    if (match !== undefined && !match.allow.includes(req.method)) {
-      throw new HttpError(405, { message: `${req.method} is not allowed on ${req.path} (allowed: ${match.allow.join(', ')})`, headers: { Allow: match.allow.join(', ') } });
+}
+
+/** The spec's methods on the request's path (`[]` for a known path without any), or undefined for a path outside the spec. */
+function allowedOn(routes: readonly SpecRoute[], basePath: string, requestPath: string): string[] | undefined {
+  if (!requestPath.startsWith(basePath)) return undefined;
+  const path = requestPath.slice(basePath.length);
+  const matches = routes.filter((r) => r.pattern.test(path));
+  return matches.length === 0 ? undefined : [...new Set(matches.flatMap((r) => r.allow))];
+}
+
+function routeError(method: string, path: string, allow: string[] | undefined): HttpError {
+  if (allow === undefined) return new HttpError(404, { message: `No route ${method} ${path}` });
+  return new HttpError(405, { message: `${method} is not allowed on ${path} (allowed: ${allow.join(', ')})`, headers: { Allow: allow.join(', ') } });
+}
+
+/**
+ * Answers the requests that are no operation of the spec (DEC-ERR-005) before anything reads
+ * their body or checks a token: a path outside the spec is a 404, a method the spec does not
+ * document on a known path a 405 with `Allow`, both in the error shape; OPTIONS on a known path is
+ * a 204 with `Allow`. HEAD counts as GET. Every operation's request passes on.
+ */
+export function rejectUnknownRoutes(options: { doc: JsonObject; basePath: string }): RequestHandler {
+  const routes = specRoutes(options.doc);
+  return function rejectUnknownRoute(req, res, next) {
+    const allow = allowedOn(routes, options.basePath, req.path);
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    if (allow !== undefined && allow.includes(method)) {
+      next();
+      return;
     }
-    throw new HttpError(404, { message: `No route ${req.method} ${req.path}` });
+    if (allow !== undefined && req.method === 'OPTIONS') {
+      res.status(204).setHeader('Allow', allow.join(', '));
+      res.end();
+      return;
+    }
+    next(routeError(req.method, req.path, allow));
+  };
+}
+
+/**
+ * The last handler: a request no route answered. 405 with `Allow` for a known path and another
+ * method, else 404 (rejectUnknownRoutes answers both earlier; this catches a spec operation
+ * without a route).
+ */
+export function notFound(options: { doc: JsonObject; basePath: string }): RequestHandler {
+  const routes = specRoutes(options.doc);
+  return function notFoundHandler(req) {
+    const allow = allowedOn(routes, options.basePath, req.path);
+    throw routeError(req.method, req.path, allow !== undefined && !allow.includes(req.method === 'HEAD' ? 'GET' : req.method) ? allow : undefined);
   };
 }
