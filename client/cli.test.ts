@@ -12,7 +12,7 @@ import { EXIT, main, type CliIo } from './cli.ts';
 import type { RunSummary } from './cli/mirror.ts';
 import { createMemoryStore, type MemoryStore } from './sync/memoryStore.ts';
 import { openSqlStore } from './sync/sqlStore.ts';
-import { createFakeContentService } from './sync/testing/fakeContentService.ts';
+import { createFakeContentService, type FakeItem } from './sync/testing/fakeContentService.ts';
 import { serveFake, type FakeHttpServer } from './sync/testing/fakeHttpServer.ts';
 import type { Collection } from './sync/types.ts';
 
@@ -150,6 +150,48 @@ describe('content-sync', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(c.stdout().trim().split('\n')).toHaveLength(1);
     expect(c.stderr()).toMatch(/next run at \d\d:\d\d:\d\d \(every 5 min/);
+  });
+
+  it('when watching, then after the interval a second run fetches only what changed between the ticks [SYNC-002] [SYNC-007]', async () => {
+    const groups = Array.from({ length: 12 }, (_, i) => service.create('eventgroups', { wfstatus: i === 4 ? 'archived' : 'approved' }));
+    const store = createMemoryStore();
+    const c = capture({ store });
+    const start = Date.UTC(2026, 2, 1, 10, 0, 0);
+    let now = start;
+    const sleeps: number[] = [];
+    let added: FakeItem | undefined;
+    const io: CliIo = {
+      ...c.io,
+      clock: () => now,
+      sleep: async (ms, signal) => {
+        sleeps.push(ms);
+        if (sleeps.length === 1) {
+          // Between the ticks: one change, one deletion, one new item.
+          service.update(groups[2]!.trcid, { title: 'changed between ticks' });
+          service.update(groups[3]!.trcid, { wfstatus: 'deleted' });
+          added = service.create('eventgroups');
+          now += ms;
+        } else {
+          c.interrupt(); // Ctrl-C during the second wait
+        }
+        return !signal.aborted;
+      },
+    };
+    expect(await main(['--base-url', server.baseUrl, '--token', TOKEN, '--collections', 'eventgroups', '--size', '5', '--watch', '5', '--json'], io)).toBe(EXIT.ok);
+
+    expect(sleeps).toEqual([5 * 60_000, 5 * 60_000]);
+    const [first, second] = c.stdout().trim().split('\n').map((line) => byCollection(JSON.parse(line) as RunSummary, 'eventgroups'));
+    expect(c.stdout().trim().split('\n')).toHaveLength(2);
+    expect(first).toMatchObject({ ok: true, previousMark: null, fetched: 12, upserted: 11, removed: 0 });
+    // Incremental: from the first run's mark, the boundary item again plus the three changes, one page.
+    expect(second).toMatchObject({ ok: true, previousMark: first!.mark, fetched: 4, upserted: 3, removed: 1, pages: 1 });
+    expect(second!.mark).toBe(added!.lastupdated);
+    expect(new Map(store.snapshot('eventgroups'))).toEqual(new Map(service.all('eventgroups').filter((i) => i.wfstatus === 'approved').map((i) => [i.trcid, i])));
+    // The times come from the injected clock.
+    const at = (ms: number) => new Date(ms).toTimeString().slice(0, 8);
+    expect(c.stderr()).toContain(`next run at ${at(start + 5 * 60_000)} (every 5 min`);
+    expect(c.stderr()).toContain(`next run at ${at(start + 10 * 60_000)} (every 5 min`);
+    expect(JSON.parse(c.stdout().trim().split('\n')[1]!).startedAt).toBe(new Date(start + 5 * 60_000).toISOString());
   });
 
   it('when Ctrl-C comes during a run, then the run stops, exit 130, and the mark is not advanced', async () => {

@@ -18,7 +18,16 @@ export interface CliIo {
   onInterrupt(handler: () => void): () => void;
   /** Store seam for tests; default PGlite in --out or PostgreSQL at --database-url. */
   openStore?: MirrorDeps['openStore'];
+  /** Wall clock in epoch ms (default `Date.now`): the summary's times, "next run at", Ctrl-C timing. */
+  clock?: () => number;
+  /**
+   * Waits `ms` between `--watch` runs (default a timer); resolves false, without waiting longer,
+   * once `signal` aborts (Ctrl-C).
+   */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<boolean>;
 }
+
+const sleepUnlessAborted = (ms: number, signal: AbortSignal): Promise<boolean> => sleep(ms, true, { signal }).catch(() => false);
 
 const processIo: CliIo = {
   stdout: process.stdout,
@@ -46,6 +55,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   if (parsed.kind === 'help') return void io.stdout.write(`${HELP}\n`), EXIT.ok;
   if (parsed.kind === 'version') return void io.stdout.write(`${pkg.version}\n`), EXIT.ok;
   const command = parsed.command;
+  const clock = io.clock ?? Date.now;
+  const wait = io.sleep ?? sleepUnlessAborted;
 
   // First Ctrl-C: abort the run (the marks of unfinished collections stay; the next run redoes
   // them) or stop waiting for the next one. A second Ctrl-C, a second or more later, exits at
@@ -54,27 +65,28 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   let firstInterrupt: number | undefined;
   const unsubscribe = io.onInterrupt(() => {
     if (firstInterrupt !== undefined) {
-      if (Date.now() - firstInterrupt >= 1000) process.exit(EXIT.interrupted);
+      if (clock() - firstInterrupt >= 1000) process.exit(EXIT.interrupted);
       return;
     }
-    firstInterrupt = Date.now();
+    firstInterrupt = clock();
     if (!command.quiet) io.stderr.write('\ncontent-sync: stopping (Ctrl-C again to exit at once)\n');
     stop.abort();
   });
 
   let mirror: Mirror | undefined;
   try {
-    mirror = await openMirror(command, { openStore: io.openStore });
+    mirror = await openMirror(command, { openStore: io.openStore, clock });
     for (;;) {
       const summary = await runOnce(mirror, command, io, stop.signal);
       // Ctrl-C after the last collection finished does not make the run an interrupted one.
       const cut = summary.collections.length < command.collections.length || summary.collections.some((c) => c.error === 'interrupted');
       if (cut) return EXIT.interrupted;
       if (command.watchMinutes === undefined || stop.signal.aborted) return summary.ok ? EXIT.ok : EXIT.syncFailed;
-      const next = new Date(Date.now() + command.watchMinutes * 60_000);
+      const interval = command.watchMinutes * 60_000;
+      const next = new Date(clock() + interval);
       if (!command.quiet) io.stderr.write(`content-sync: next run at ${next.toTimeString().slice(0, 8)} (every ${command.watchMinutes} min; Ctrl-C stops)\n`);
-      const woke = await sleep(command.watchMinutes * 60_000, true, { signal: stop.signal }).catch(() => false);
-      if (!woke) return summary.ok ? EXIT.ok : EXIT.syncFailed;
+      const woke = await wait(interval, stop.signal);
+      if (!woke || stop.signal.aborted) return summary.ok ? EXIT.ok : EXIT.syncFailed;
     }
   } catch (error) {
     io.stderr.write(`content-sync: ${error instanceof Error ? error.message : String(error)}\n`);
