@@ -5,11 +5,12 @@ import { signWebhook } from '../../client/webhooks/verify.ts';
 import type { HttpResponse } from '../http/httpClient.ts';
 import { CheckFailure } from '../model/failure.ts';
 import type { Delivery } from '../receiver/receiver.ts';
+import type { VerifyFn } from '../receiver/verifier.ts';
 import type { CheckContext } from '../runtime/context.ts';
 import { loadSpec } from '../spec/loadSpec.ts';
 import { createResponseValidator } from '../spec/responseValidator.ts';
 import { dropOwnCallbackProblems } from './tokens.ts';
-import { assertRetriesOfOneDelivery, assertSignedDelivery, callbackId, callbackItems, eventType } from './webhooks.ts';
+import { assertRetriesOfOneDelivery, assertSignatureBindsBodyAndTimestamp, assertSignedDelivery, callbackId, callbackItems, eventType } from './webhooks.ts';
 
 const SECRET = 'wnNnRoWEcuGZhN2K1F0VH6H2lhVvsPo0sQsSD-LzuoU';
 const NOW = Date.UTC(2026, 10, 22, 5, 0, 0);
@@ -90,6 +91,48 @@ describe('assertSignedDelivery', () => {
     const f = failure(() => assertSignedDelivery(ctx, delivery({ body }), SECRET));
     expect(f.requirements).toEqual(['HOOK-001']);
     expect(f.pointer).toBe('/items/0/id');
+  });
+});
+
+describe('assertSignatureBindsBodyAndTimestamp', () => {
+  const propertyCtx = { seed: 7, fc: { seed: 7, numRuns: 200 }, exchanges: [] };
+  const hmac = (...parts: string[]) => `sha256=${createHmac('sha256', SECRET).update(parts.join('')).digest('hex')}`;
+  /** A verifier that checks the signature over less than "<timestamp>.<raw body>". */
+  const lenient = (covers: (ts: string, body: string) => string): VerifyFn => (rawBody, headers) => {
+    const ok = headers['x-service-signature'] === hmac(covers(headers['x-service-timestamp']!, Buffer.from(rawBody).toString('latin1')));
+    return ok ? { ok: true } : { ok: false, reason: 'signature_mismatch' };
+  };
+  async function propertyFailure(run: () => Promise<void>): Promise<CheckFailure> {
+    const error = await run().then(() => undefined, (e: unknown) => e);
+    if (error instanceof CheckFailure) return error;
+    throw error ?? new Error('expected a CheckFailure');
+  }
+
+  it('when the delivery is signed over "<timestamp>.<raw body>", then it verifies and no changed byte of body or timestamp does', async () => {
+    await expect(assertSignatureBindsBodyAndTimestamp(propertyCtx, delivery(), SECRET)).resolves.toBeUndefined();
+  });
+
+  it('when the signature covers the body only, then HOOK-013 fails on the delivery as received', async () => {
+    const f = await propertyFailure(() => assertSignatureBindsBodyAndTimestamp(propertyCtx, delivery({ sign: (_ts, body) => hmac(body) }), SECRET));
+    expect(f.requirements).toEqual(['HOOK-013', 'AUTH-009']);
+    expect(f.message).toContain('HOOK-013: the delivery as received does not verify');
+    expect(f.exchanges).toHaveLength(1);
+  });
+
+  it('when the verifier ignores the timestamp and the target signs the body only, then HOOK-013 fails naming the changed timestamp', async () => {
+    const f = await propertyFailure(() => assertSignatureBindsBodyAndTimestamp(propertyCtx, delivery({ sign: (_ts, body) => hmac(body) }), SECRET, { verify: lenient((_ts, body) => body) }));
+    expect(f.requirements).toEqual(['HOOK-013', 'AUTH-009']);
+    expect(f.message).toMatch(/HOOK-013: the delivered X-Service-Signature still verifies after one change to "<timestamp>\.<raw body>": X-Service-Timestamp \d+ → \d+/);
+    expect(f.message).toContain(`the delivered signature ${hmac(BODY)}: the verification accepts a signature that does not cover the change`);
+    expect(f.message).toContain('Replay with --seed 7');
+    expect(f.received).toMatch(/^accepted by the verifier with X-Service-Timestamp/);
+  });
+
+  it('when the verifier ignores the body and the target signs the timestamp only, then HOOK-013 fails naming the changed body byte, the same on replay', async () => {
+    const run = () => propertyFailure(() => assertSignatureBindsBodyAndTimestamp(propertyCtx, delivery({ sign: (ts) => hmac(`${ts}.`) }), SECRET, { verify: lenient((ts) => `${ts}.`) }));
+    const f = await run();
+    expect(f.message).toMatch(/still verifies after one change to "<timestamp>\.<raw body>": (body byte \d+|byte 0x[0-9a-f]{2})/);
+    expect((await run()).message).toBe(f.message);
   });
 });
 

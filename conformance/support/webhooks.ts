@@ -8,14 +8,19 @@
 //   assertSignedDelivery(ctx, delivery, hook.secret);
 
 import { createHmac } from 'node:crypto';
+import fc from 'fast-check';
 import { signWebhook, verifyWebhook } from '../../client/webhooks/verify.ts';
+import { applySignedPayloadChange, signedPayloadChange } from '../arbitraries/signedPayloadChange.ts';
 import { DEFAULT_WEBHOOK_TIMING } from '../config/config.ts';
 import type { WebhookTiming } from '../config/config.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { CheckFailure } from '../model/failure.ts';
 import type { CheckFailureInit } from '../model/failure.ts';
 import type { Delivery, ReceiverEndpoint } from '../receiver/receiver.ts';
+import { clientVerifier } from '../receiver/verifier.ts';
+import type { VerifyFn } from '../receiver/verifier.ts';
 import type { CheckContext } from '../runtime/context.ts';
+import { assertProperty } from '../runtime/property.ts';
 import type { CollectionPath } from './items.ts';
 import { deleteTokenQuietly, mintToken } from './tokens.ts';
 import type { MintedToken } from './tokens.ts';
@@ -270,6 +275,62 @@ export function assertSignedDelivery(ctx: CheckContext, delivery: Delivery, secr
   if (first) {
     throw fail({ message: `the delivery body is not a valid CallbackBody: ${first.message}`, received: first.received, expected: first.expected, pointer: first.pointer, requirements: ['HOOK-001'] });
   }
+}
+
+export interface SignatureBindingOptions {
+  /** Runs of the property (default the run's --num-runs). */
+  numRuns?: number;
+  /** The verifier the property holds to (default the client library's, as everywhere in the suite). */
+  verify?: VerifyFn;
+}
+
+/**
+ * The delivery as received verifies with `secret`, and (property) after any one change to what the
+ * signature covers (a body byte changed, inserted or removed; the timestamp moved or one of its
+ * digits changed) neither does the HMAC over the changed "<timestamp>.<body>" equal the delivered
+ * X-Service-Signature nor does the verifier accept it. Failures name HOOK-013 and AUTH-009 and
+ * say what was changed.
+ *
+ * Once the delivery as received verifies, a change that still verifies would be an HMAC-SHA256
+ * collision: on a real target this fails where the verification the suite relies on is lenient (a
+ * verifier that ignores the timestamp, or part of the body), which would let a target signing
+ * less than "<timestamp>.<raw body>" pass. It holds the suite's verdict on real deliveries to the
+ * rule receivers implement; the client's unit tests cover the verifier on generated ones.
+ */
+export async function assertSignatureBindsBodyAndTimestamp(ctx: Pick<CheckContext, 'seed' | 'fc' | 'exchanges'>, delivery: Delivery, secret: string, options: SignatureBindingOptions = {}): Promise<void> {
+  const verify = options.verify ?? clientVerifier;
+  const signature = delivery.headers['x-service-signature'] ?? '(absent)';
+  const timestamp = delivery.headers['x-service-timestamp'] ?? '(absent)';
+  const requirements = ['HOOK-013', 'AUTH-009'];
+  const asReceived = verify(delivery.rawBody, delivery.headers, secret, { now: delivery.receivedAt, toleranceSeconds: TOLERANCE_SECONDS });
+  if (!asReceived.ok) {
+    throw deliveryFailure({
+      message: `HOOK-013: the delivery as received does not verify with the token's signingSecret (verifier: ${asReceived.reason ?? 'rejected'}), so no change to it can be told apart`,
+      received: `${signature} for timestamp ${timestamp} and ${delivery.rawBody.length} body bytes`,
+      expected: `sha256=hex(HMAC-SHA256(signingSecret, "${timestamp}." + raw body))`,
+      pointer: 'header/X-Service-Signature',
+      requirements,
+    }, [delivery]);
+  }
+  await assertProperty(ctx, fc.property(signedPayloadChange(), (change) => {
+    const changed = applySignedPayloadChange({ timestamp, body: delivery.rawBody }, change);
+    const recomputed = signWebhook(secret, changed.timestamp, changed.body);
+    // The changed timestamp is the receiver's clock, so only the signature can tell the difference.
+    const outcome = verify(changed.body, { ...delivery.headers, 'x-service-timestamp': changed.timestamp }, secret, { now: Number(changed.timestamp) * 1000, toleranceSeconds: TOLERANCE_SECONDS });
+    if (outcome.ok || recomputed === signature) {
+      throw deliveryFailure({
+        message: `HOOK-013: the delivered X-Service-Signature ${outcome.ok ? 'still verifies' : 'still equals the HMAC'} after one change to "<timestamp>.<raw body>": ${changed.what}. The HMAC over the changed payload is ${recomputed}, the delivered signature ${signature}${outcome.ok && recomputed !== signature ? ': the verification accepts a signature that does not cover the change' : ''}`,
+        received: `${outcome.ok ? 'accepted by the verifier' : 'the same signature'} with ${changed.what}`,
+        expected: 'signature_mismatch: the signature covers every byte of the timestamp and the raw body',
+        pointer: 'header/X-Service-Signature',
+        requirements,
+      }, [delivery]);
+    }
+    if (outcome.reason !== 'signature_mismatch') {
+      // The change must leave a well-formed, fresh delivery, or the signature was never compared.
+      throw new CheckFailure({ kind: 'error', message: `bug in the check: the verifier rejected a changed delivery for ${outcome.reason ?? 'another reason'} (${changed.what}), not for its signature` });
+    }
+  }), { numRuns: options.numRuns ?? ctx.fc.numRuns });
 }
 
 /** Does the delivery verify with this secret (client verifier, receiver's clock)? */
