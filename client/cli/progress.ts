@@ -1,6 +1,7 @@
 // Progress on stderr: on a terminal one line per collection, redrawn in place; elsewhere (CI
-// logs, pipes) plain lines, at most one per second per collection plus one when it ends. The
-// list has no total count, so there is no bar to fill: counters show what happened.
+// logs, pipes) plain lines, at most one per second per collection plus one when it ends. A list
+// answer carries no total (no count header or field) and keyset paging ends only at a short page,
+// so there is no bar to fill: counters show what happened (client/README.md says why).
 
 import type { WaitEvent } from '../http/retry.ts';
 import type { SyncProgress } from '../sync/syncItems.ts';
