@@ -83,7 +83,7 @@ export function createApp(config: Config, deps: AppDeps): express.Express {
   // answer (a 2000-item page is 10+ MB) costs each request more than it could save. Asset files
   // set their own.
   app.set('etag', false);
-  app.use(rejectUnknownRoutes({ doc, basePath: BASE_PATH })); // 404/405 before a body is read (DEC-ERR-005)
+  app.use(rejectUnknownRoutes({ doc, basePath: BASE_PATH, rateLimitHeaders: config.rateLimitEnabled })); // 404/405 before a body is read (DEC-ERR-005)
   app.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
 
   const api = express.Router();

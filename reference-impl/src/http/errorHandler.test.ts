@@ -2,6 +2,7 @@ import express from 'express';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.ts';
+import { rawClient } from '../security/support/rawHttp.ts';
 import { errorHandler, notFound, rejectUnknownRoutes } from './errorHandler.ts';
 import { loadOpenApiDocument } from './openapiDocument.ts';
 
@@ -14,11 +15,12 @@ let close: () => void = () => {};
 beforeAll(async () => {
   const doc = loadOpenApiDocument();
   const app = express();
-  app.use(rejectUnknownRoutes({ doc, basePath: '/api' }));
+  app.use(rejectUnknownRoutes({ doc, basePath: '/api', rateLimitHeaders: true }));
   app.use(express.json({ limit: '1kb' }));
   const echo: express.RequestHandler = (req, res) => { res.json({ reached: `${req.method} ${req.path}` }); };
   app.get('/api/events', echo);
   app.post('/api/events', echo);
+  app.get('/api/events/:id', echo);
   app.put('/api/events/:id', echo);
   app.use(notFound({ doc, basePath: '/api' }));
   app.use(errorHandler({ logger: createLogger({ level: 'silent' }) }));
@@ -76,6 +78,23 @@ describe('rejectUnknownRoutes', () => {
     const response = await fetch(`${baseUrl}/api/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: tooLarge });
     expect(response.status).toBe(413);
     expect(((await response.json()) as { status: number }).status).toBe(413);
+  });
+
+  it('when a rate-limited operation\'s body cannot be read, then the 400 and the 413 carry the rate limit headers like every answer of it (DEC-RATE-002)', async () => {
+    const http = rawClient(baseUrl); // fetch sends no body on GET
+    try {
+      for (const [body, status] of [['{broken', 400], [tooLarge, 413]] as const) {
+        const answer = await http.send({ method: 'GET', path: '/api/events', headers: { 'content-type': 'application/json' }, body });
+        expect(answer.status).toBe(status);
+        expect(answer.headers['x-ratelimit-limit']).toBe('20');
+        expect(answer.headers['x-ratelimit-policy']).toBe('20;w=1;burst=40');
+      }
+    } finally {
+      await http.close();
+    }
+    const detail = await fetch(`${baseUrl}/api/events/5f0c1a52-8b0e-4c4f-9a59-1c3f0b7a2e11`);
+    expect(detail.status).toBe(200);
+    expect(detail.headers.get('x-ratelimit-limit')).toBeNull();
   });
 
   it('when a spec operation has no route, then the last handler answers 404', async () => {

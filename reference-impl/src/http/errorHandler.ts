@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import { RATE_LIMIT_HEADERS } from '../ratelimit/middleware.ts';
 import { HttpError } from './HttpError.ts';
 import { HTTP_METHODS, type JsonObject } from './openapiDocument.ts';
 
@@ -42,6 +43,8 @@ interface SpecRoute {
   pattern: RegExp;
   /** The spec's methods on the path, upper case (HEAD and OPTIONS are not operations). */
   allow: string[];
+  /** Its methods whose operation is `x-rate-limited`. */
+  limited: string[];
 }
 
 /** The spec's path templates as patterns; case-insensitive and with an optional final slash, like Express' router. */
@@ -49,14 +52,19 @@ function specRoutes(doc: JsonObject): SpecRoute[] {
   return Object.entries((doc.paths ?? {}) as Record<string, JsonObject>).map(([path, item]) => ({
     pattern: new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}/?$`, 'i'),
     allow: HTTP_METHODS.filter((m) => item[m] !== undefined).map((m) => m.toUpperCase()),
+    limited: HTTP_METHODS.filter((m) => (item[m] as JsonObject | undefined)?.['x-rate-limited'] === true).map((m) => m.toUpperCase()),
   }));
 }
 
-/** The spec's methods on the request's path (`[]` for a known path without any), or undefined for a path outside the spec. */
-function allowedOn(routes: readonly SpecRoute[], basePath: string, requestPath: string): string[] | undefined {
-  if (!requestPath.startsWith(basePath)) return undefined;
+/** The spec's routes whose template matches the request's path (none for a path outside the spec). */
+function routesOf(routes: readonly SpecRoute[], basePath: string, requestPath: string): SpecRoute[] {
+  if (!requestPath.startsWith(basePath)) return [];
   const path = requestPath.slice(basePath.length);
-  const matches = routes.filter((r) => r.pattern.test(path));
+  return routes.filter((r) => r.pattern.test(path));
+}
+
+/** The spec's methods on the matched routes, or undefined when none matched (a path outside the spec). */
+function allowOf(matches: readonly SpecRoute[]): string[] | undefined {
   return matches.length === 0 ? undefined : [...new Set(matches.flatMap((r) => r.allow))];
 }
 
@@ -65,18 +73,31 @@ function routeError(method: string, path: string, allow: string[] | undefined): 
   return new HttpError(405, { message: `${method} is not allowed on ${path} (allowed: ${allow.join(', ')})`, headers: { Allow: allow.join(', ') } });
 }
 
+export interface RejectUnknownRoutesOptions {
+  doc: JsonObject;
+  basePath: string;
+  /**
+   * Whether the per-IP limit is on. Then an `x-rate-limited` operation gets the static rate limit
+   * headers here, so that an answer given before its limiter runs (a body over 1 MiB or not
+   * JSON) carries them too, like every answer of a limited endpoint (DEC-RATE-002).
+   */
+  rateLimitHeaders?: boolean;
+}
+
 /**
  * Answers the requests that are no operation of the spec (DEC-ERR-005) before anything reads
  * their body or checks a token: a path outside the spec is a 404, a method the spec does not
  * document on a known path a 405 with `Allow`, both in the error shape; OPTIONS on a known path is
  * a 204 with `Allow`. HEAD counts as GET. Every operation's request passes on.
  */
-export function rejectUnknownRoutes(options: { doc: JsonObject; basePath: string }): RequestHandler {
+export function rejectUnknownRoutes(options: RejectUnknownRoutesOptions): RequestHandler {
   const routes = specRoutes(options.doc);
   return function rejectUnknownRoute(req, res, next) {
-    const allow = allowedOn(routes, options.basePath, req.path);
+    const matches = routesOf(routes, options.basePath, req.path);
+    const allow = allowOf(matches);
     const method = req.method === 'HEAD' ? 'GET' : req.method;
     if (allow !== undefined && allow.includes(method)) {
+      if (options.rateLimitHeaders === true && matches.some((r) => r.limited.includes(method))) res.set(RATE_LIMIT_HEADERS);
       next();
       return;
     }
@@ -97,7 +118,7 @@ export function rejectUnknownRoutes(options: { doc: JsonObject; basePath: string
 export function notFound(options: { doc: JsonObject; basePath: string }): RequestHandler {
   const routes = specRoutes(options.doc);
   return function notFoundHandler(req) {
-    const allow = allowedOn(routes, options.basePath, req.path);
+    const allow = allowOf(routesOf(routes, options.basePath, req.path));
     throw routeError(req.method, req.path, allow !== undefined && !allow.includes(req.method === 'HEAD' ? 'GET' : req.method) ? allow : undefined);
   };
 }
