@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 // `npm start` as a user runs it: a child process, its printed URL and token, SIGTERM.
 
 const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
+// `npm start` runs this first (package.json prestart): it builds the docs when missing or stale.
+const PRESTART = fileURLToPath(new URL('../../scripts/ensure-docs.ts', import.meta.url));
+const DOCS_PAGE = fileURLToPath(new URL('../../docs/build/index.html', import.meta.url));
 const START_TIMEOUT_MS = 120_000; // PGlite compiles its WebAssembly at start; slow on a busy machine
 
 interface Started {
@@ -42,6 +46,16 @@ async function waitFor(started: Started, pattern: RegExp): Promise<RegExpExecArr
   }
 }
 
+/** Runs npm start's prestart as npm would, in a process of its own; resolves with its output. */
+function prestart(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [PRESTART], { timeout: START_TIMEOUT_MS }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`${error.message}\n${stdout}${stderr}`));
+      else resolve(stdout + stderr);
+    });
+  });
+}
+
 /** The pino JSON lines of the output, parsed. */
 function logLines(output: string): Array<{ level: number; msg: string }> {
   return output.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { level: number; msg: string });
@@ -72,9 +86,18 @@ describe('npm start', () => {
     expect(started.output()).toContain('PORT');
   });
 
-  it('when started on an empty in-memory store, then it prints the URL and demo tokens, serves the demo data and stops on SIGTERM with 0 [VER-001] [AUTH-005]', async () => {
+  it('when started after its prestart on an empty in-memory store, then it prints the URL, the docs URL and demo tokens, serves the docs and the demo data and stops on SIGTERM with 0 [VER-001] [AUTH-005]', async () => {
+    const prestartOutput = await prestart();
+    expect(existsSync(DOCS_PAGE), prestartOutput).toBe(true);
     const started = start({ DATA_DIR: ':memory:' });
     const [, baseUrl] = await waitFor(started, /API:\s+(http:\/\/127\.0\.0\.1:\d+\/api)\n/);
+    const [, docsUrl] = await waitFor(started, /Docs:\s+(\S+)\n/);
+    expect(docsUrl).toBe(`${new URL(baseUrl!).origin}/docs/`);
+    expect(started.output()).not.toContain('not built');
+    const docs = await fetch(docsUrl!);
+    expect(docs.status).toBe(200);
+    expect(docs.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await docs.text()).toContain('<title>Content Service API</title>');
     const [, token] = await waitFor(started, /live consumer\s+(cst_[A-Za-z0-9_-]{43})/);
     const events = await fetch(`${baseUrl}/events`, { headers: { authorization: `Bearer ${token}` } });
     expect(events.status).toBe(200);
