@@ -3675,9 +3675,25 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The request body is larger than the limit, 1 MiB for JSON bodies (DEC-ERR-003) and the upload limit for assets (DEC-ASSET-001). */
+        /** @description The upload is larger than the upload limit (20 MiB by default, DEC-ASSET-001); a `Content-Length` above it is refused before the body is read (DEC-ASSET-010). JSON bodies have their own limit of 1 MiB (DEC-ERR-003). */
         PayloadTooLarge: {
             headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The request body is larger than 1 MiB (DEC-ERR-003). This operation takes no body, but the
+         *     service reads one before anything else (a smaller one is ignored). The answer comes before the
+         *     per-IP limit is applied, so it does not count against it, yet it carries the rate limit headers
+         *     like every answer of this endpoint (DEC-RATE-002).
+         */
+        RateLimitedRequestBodyTooLarge: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Policy": components["headers"]["XRateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -3694,6 +3710,19 @@ export interface components {
                 "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                 "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
                 "X-RateLimit-Policy": components["headers"]["XRateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The request body is larger than 1 MiB (DEC-ERR-003). The service reads a JSON body before it
+         *     looks at anything else, on every operation, also on one that takes no body (where a smaller one
+         *     is ignored), so any operation can answer this. Nothing was changed.
+         */
+        RequestBodyTooLarge: {
+            headers: {
                 [name: string]: unknown;
             };
             content: {
@@ -4153,7 +4182,9 @@ export type ResponseForbidden = components['responses']['Forbidden'];
 export type ResponseListBadRequest = components['responses']['ListBadRequest'];
 export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
+export type ResponseRateLimitedRequestBodyTooLarge = components['responses']['RateLimitedRequestBodyTooLarge'];
 export type ResponseRateLimitedUnauthorized = components['responses']['RateLimitedUnauthorized'];
+export type ResponseRequestBodyTooLarge = components['responses']['RequestBodyTooLarge'];
 export type ResponseServiceUnavailable = components['responses']['ServiceUnavailable'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
@@ -4253,7 +4284,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            413: components["responses"]["PayloadTooLarge"];
+            413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -4311,7 +4342,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            413: components["responses"]["PayloadTooLarge"];
+            413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -4354,6 +4385,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -4417,6 +4449,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -4471,6 +4504,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -4492,6 +4526,8 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["RequestBodyTooLarge"];
             /** @description The service is down; storage is unreachable. */
             503: {
                 headers: {
@@ -4573,6 +4609,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -4661,7 +4698,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            413: components["responses"]["PayloadTooLarge"];
+            413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -4756,6 +4793,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            413: components["responses"]["RequestBodyTooLarge"];
             /**
              * @description The image cannot be resized within the service's limits: the source has more than 100
              *     megapixels, or its header cannot be read (DEC-ASSET-009). The original stays available
@@ -4800,6 +4838,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -4845,7 +4884,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            413: components["responses"]["PayloadTooLarge"];
+            413: components["responses"]["RequestBodyTooLarge"];
             /**
              * @description Too many failed refreshes from this client IP (DEC-AUTH-016). The refresh token was not
              *     checked and is still valid if it was. Wait `Retry-After` seconds.
@@ -4904,7 +4943,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            413: components["responses"]["PayloadTooLarge"];
+            413: components["responses"]["RequestBodyTooLarge"];
             /**
              * @description Too many failed sign-ins from this client IP or for this user name (DEC-AUTH-016). The
              *     credentials were not checked. Wait `Retry-After` seconds; an attempt then passes every 6 s.
@@ -4953,6 +4992,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["RateLimitedUnauthorized"];
+            413: components["responses"]["RateLimitedRequestBodyTooLarge"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5007,6 +5047,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -5055,6 +5096,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -5115,15 +5157,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is larger than 1 MiB (DEC-ERR-003). */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -5147,6 +5181,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -5237,6 +5272,7 @@ export interface operations {
             };
             400: components["responses"]["ListBadRequest"];
             401: components["responses"]["RateLimitedUnauthorized"];
+            413: components["responses"]["RateLimitedRequestBodyTooLarge"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5291,7 +5327,7 @@ export interface operations {
                 };
             };
             409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
+            413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -5322,6 +5358,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -5376,7 +5413,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
+            413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -5414,6 +5451,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -5510,6 +5548,7 @@ export interface operations {
             };
             400: components["responses"]["ListBadRequest"];
             401: components["responses"]["RateLimitedUnauthorized"];
+            413: components["responses"]["RateLimitedRequestBodyTooLarge"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5564,7 +5603,7 @@ export interface operations {
                 };
             };
             409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
+            413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -5595,6 +5634,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -5649,7 +5689,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
+            413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -5687,6 +5727,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -5774,6 +5815,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -5818,6 +5860,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -5908,6 +5951,7 @@ export interface operations {
             };
             400: components["responses"]["ListBadRequest"];
             401: components["responses"]["RateLimitedUnauthorized"];
+            413: components["responses"]["RateLimitedRequestBodyTooLarge"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5962,7 +6006,7 @@ export interface operations {
                 };
             };
             409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
+            413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -5993,6 +6037,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6047,7 +6092,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
+            413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6085,6 +6130,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6175,6 +6221,7 @@ export interface operations {
             };
             400: components["responses"]["ListBadRequest"];
             401: components["responses"]["RateLimitedUnauthorized"];
+            413: components["responses"]["RateLimitedRequestBodyTooLarge"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6229,7 +6276,7 @@ export interface operations {
                 };
             };
             409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
+            413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6260,6 +6307,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6314,7 +6362,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
+            413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6352,6 +6400,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6382,6 +6431,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6412,6 +6462,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6502,6 +6553,7 @@ export interface operations {
             };
             400: components["responses"]["ListBadRequest"];
             401: components["responses"]["RateLimitedUnauthorized"];
+            413: components["responses"]["RateLimitedRequestBodyTooLarge"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6556,7 +6608,7 @@ export interface operations {
                 };
             };
             409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
+            413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6587,6 +6639,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6641,7 +6694,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
+            413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6679,6 +6732,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
