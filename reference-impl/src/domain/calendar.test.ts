@@ -132,3 +132,76 @@ describe('expandCalendar', () => {
     }));
   });
 });
+
+describe('pattern days, exactly', () => {
+  const pad = (n: number, width: number) => String(n).padStart(width, '0');
+  /** A YYYY-MM-DD text, most of them real days, some not (month 00–19, day 00–39). */
+  const dateText = fc.tuple(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 19 }), fc.integer({ min: 0, max: 39 }))
+    .map(([y, m, d]) => `${pad(y, 4)}-${pad(m, 2)}-${pad(d, 2)}`);
+  const isRealDay = (text: string) => {
+    const ms = Date.parse(`${text}T00:00:00Z`);
+    return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === text;
+  };
+
+  it('when a start or end is any YYYY-MM-DD text, then the pattern has that day exactly when the text names a real day', () => {
+    for (const text of ['2027-02-29', '2028-02-29', '1900-02-29', '2000-02-29', '0000-02-29', '0100-02-29', '0099-12-31', '0000-01-01', '9999-12-31', '2027-04-31', '2027-00-10']) {
+      expect(patternDays({ startdate: text, enddate: text }).map((d) => d.date), text).toEqual(isRealDay(text) ? [`${text}T00:00:00`] : []);
+    }
+    fc.assert(fc.property(dateText, (text) => {
+      expect(patternDays({ startdate: text, enddate: text }).map((d) => d.date)).toEqual(isRealDay(text) ? [`${text}T00:00:00`] : []);
+    }), { numRuns: 2000 });
+  });
+
+  it('when a day is in any year 0000–9999, then only its own weekday selects it', () => {
+    const day = fc.integer({ min: Date.parse('0000-01-01T00:00:00Z') / 86_400_000, max: Date.parse('9999-12-31T00:00:00Z') / 86_400_000 }).map((n) => new Date(n * 86_400_000));
+    fc.assert(fc.property(day, (date) => {
+      const text = date.toISOString().slice(0, 10);
+      const own = WEEKDAYS[date.getUTCDay()]!;
+      expect(patternDays({ startdate: text, enddate: text, weekdays: [own] })).toHaveLength(1);
+      expect(patternDays({ startdate: text, enddate: text, weekdays: WEEKDAYS.filter((w) => w !== own) })).toHaveLength(0);
+    }), { numRuns: 1000 });
+  });
+
+  it('when a pattern has times, then every day gets its own copy of them, equal to what structuredClone makes', () => {
+    fc.assert(fc.property(fc.array(fc.jsonValue(), { maxLength: 3 }), (times) => {
+      const days = patternDays({ startdate: '2027-08-01', enddate: '2027-08-03', when: times });
+      expect(days).toHaveLength(3);
+      for (const day of days) {
+        expect(day.when).toStrictEqual(structuredClone(times));
+        expect(day.when).not.toBe(times);
+      }
+      if (times.length > 0) expect(days[0]!.when).not.toBe(days[1]!.when);
+    }));
+  });
+
+  it('when the times hold a __proto__ key, other classes, shared or cyclic references, then the copies are still what structuredClone makes', () => {
+    const withProtoKey = JSON.parse('[{"__proto__": {"timestart": "20:00"}}]') as unknown[];
+    const [protoCopy] = patternDays({ startdate: '2027-08-01', enddate: '2027-08-01', when: withProtoKey });
+    expect(Object.hasOwn(protoCopy!.when![0] as object, '__proto__')).toBe(true);
+    expect(Object.getPrototypeOf(protoCopy!.when![0])).toBe(Object.prototype);
+
+    const shared = { timestart: '20:00' };
+    const cyclic: unknown[] = [];
+    cyclic.push(cyclic);
+    const odd = [shared, shared, new Date(0), cyclic];
+    const [copy] = patternDays({ startdate: '2027-08-01', enddate: '2027-08-01', when: odd });
+    const when = copy!.when!;
+    expect(when[0]).toEqual(shared);
+    expect(when[0]).not.toBe(shared);
+    expect(when[1]).toBe(when[0]);
+    expect(when[2]).toBeInstanceOf(Date);
+    expect((when[3] as unknown[])[0]).toBe(when[3]);
+  });
+
+  it('when a pattern is anything at all, then a read expands it exactly when a write accepts it', () => {
+    const text = fc.oneof(fc.constantFrom('2027-08-01', '2027-08-09', '2027-02-30', '2027-8-1', ''), fc.anything());
+    const pattern = fc.oneof(fc.anything(), fc.record({
+      startdate: text, enddate: text,
+      weekdays: fc.option(fc.oneof(fc.subarray([...WEEKDAYS]), fc.constantFrom('MO', 'XX', ['MO', 'xx'], [null])), { nil: undefined }),
+    }, { requiredKeys: [] }));
+    fc.assert(fc.property(pattern, (p) => {
+      const accepted = (() => { try { normaliseCalendarForWrite({ patternDates: [p] }); return true; } catch { return false; } })();
+      expect('singleDates' in expandCalendar({ patternDates: [p] })).toBe(accepted);
+    }), { numRuns: 1000 });
+  });
+});

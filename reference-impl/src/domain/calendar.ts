@@ -1,4 +1,5 @@
 import { HttpError, type HttpErrorDetail } from '../http/HttpError.ts';
+import { formatDay } from './timestamps.ts';
 
 // calendarType normalisation (DEC-ITEM-011) and the days of calendar patterns (DEC-ITEM-010).
 
@@ -62,20 +63,25 @@ export function expandCalendar(calendar: Loose, options: { excludePatternDates?:
   const details: HttpErrorDetail[] = [];
   const calendarType = normaliseCalendarType(calendar, details);
   const result: Loose = { ...calendar, calendarType: details.length === 0 ? calendarType : calendar.calendarType };
-  const patterns = (Array.isArray(calendar.patternDates) ? calendar.patternDates : []).filter((p) => patternProblems(p, '').length === 0) as PatternDate[];
-  if (options.excludePatternDates === true || patterns.length === 0) return result;
+  if (options.excludePatternDates === true || !Array.isArray(calendar.patternDates)) return result;
 
   const explicit = (Array.isArray(calendar.singleDates) ? calendar.singleDates : []) as SingleDate[];
-  const taken = new Set(explicit.filter((d) => typeof d?.date === 'string').map((d) => d.date.slice(0, 10)));
+  const taken = new Set<string>();
+  for (const entry of explicit) if (typeof entry?.date === 'string') taken.add(entry.date.slice(0, 10));
   const computed: SingleDate[] = [];
-  for (const pattern of patterns) {
-    for (const day of patternDays(pattern)) {
+  let anyValid = false; // only valid patterns count, and without one singleDates stays as stored
+  for (const pattern of calendar.patternDates as unknown[]) {
+    const range = validPatternRange(pattern);
+    if (range === undefined) continue;
+    anyValid = true;
+    for (const day of daysOfPattern(pattern as PatternDate, range.start, range.end)) {
       const date = day.date.slice(0, 10);
       if (taken.has(date)) continue;
       taken.add(date);
       computed.push(day);
     }
   }
+  if (!anyValid) return result;
   computed.sort(byDate);
   const room = Math.max(0, MAX_SINGLE_DATES - explicit.length);
   result.singleDates = [...explicit, ...computed.slice(0, room)].sort(byDate);
@@ -86,16 +92,30 @@ export function expandCalendar(calendar: Loose, options: { excludePatternDates?:
 export function patternDays(pattern: PatternDate): SingleDate[] {
   const start = parseDay(pattern.startdate), end = parseDay(pattern.enddate);
   if (start === undefined || end === undefined) return [];
+  return daysOfPattern(pattern, start, end);
+}
+
+function daysOfPattern(pattern: PatternDate, start: number, end: number): SingleDate[] {
   const weekdays = Array.isArray(pattern.weekdays) && pattern.weekdays.length > 0 ? new Set(pattern.weekdays) : undefined;
+  const copyWhen = Array.isArray(pattern.when) ? copierOf(pattern.when) : undefined;
   const days: SingleDate[] = [];
   for (let day = start; day <= end && days.length < MAX_DAYS_PER_PATTERN; day += DAY_MS) {
-    const date = new Date(day);
-    if (weekdays !== undefined && !weekdays.has(WEEKDAYS[date.getUTCDay()]!)) continue;
-    const entry: SingleDate = { date: `${date.toISOString().slice(0, 10)}T00:00:00` };
-    if (Array.isArray(pattern.when)) entry.when = structuredClone(pattern.when);
+    if (weekdays !== undefined && !weekdays.has(WEEKDAYS[weekdayOf(day)]!)) continue;
+    const entry: SingleDate = { date: `${formatDay(new Date(day))}T00:00:00` };
+    if (copyWhen !== undefined) entry.when = copyWhen();
     days.push(entry);
   }
   return days;
+}
+
+/** The first and last day of a pattern in which patternProblems finds nothing wrong; else undefined. */
+function validPatternRange(pattern: unknown): { start: number; end: number } | undefined {
+  if (!isObject(pattern)) return undefined;
+  const start = parseDay(pattern.startdate), end = parseDay(pattern.enddate);
+  if (start === undefined || end === undefined || end < start) return undefined;
+  const { weekdays } = pattern;
+  if (weekdays !== undefined && !(Array.isArray(weekdays) ? weekdays.every(isWeekday) : isWeekday(weekdays))) return undefined;
+  return { start, end };
 }
 
 function normaliseCalendarType(calendar: Loose, details: HttpErrorDetail[]): CalendarType {
@@ -123,7 +143,7 @@ function patternProblems(pattern: unknown, pointer: string): HttpErrorDetail[] {
   if (pattern.weekdays !== undefined) {
     const weekdays = Array.isArray(pattern.weekdays) ? pattern.weekdays : [pattern.weekdays];
     weekdays.forEach((day, index) => {
-      if (!(WEEKDAYS as readonly unknown[]).includes(day)) problems.push({ pointer: `${pointer}/weekdays/${index}`, message: `weekdays must be among ${WEEKDAYS.join(', ')} (received: ${JSON.stringify(day)})` });
+      if (!isWeekday(day)) problems.push({ pointer: `${pointer}/weekdays/${index}`, message: `weekdays must be among ${WEEKDAYS.join(', ')} (received: ${JSON.stringify(day)})` });
     });
   }
   return problems;
@@ -131,11 +151,59 @@ function patternProblems(pattern: unknown, pointer: string): HttpErrorDetail[] {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const WEEKDAY_CODES: ReadonlySet<unknown> = new Set(WEEKDAYS);
 
+const isWeekday = (value: unknown): boolean => WEEKDAY_CODES.has(value);
+
+/** Index into WEEKDAYS of the UTC day starting at `day`: 1970-01-01 was a Thursday. */
+const weekdayOf = (day: number): number => ((Math.floor(day / DAY_MS) % 7) + 11) % 7;
+
+/** A `YYYY-MM-DD` that names a day of the (proleptic Gregorian) calendar, as UTC millis; else undefined. */
 function parseDay(value: unknown): number | undefined {
   if (typeof value !== 'string' || !DATE_ONLY.test(value)) return undefined;
-  const ms = Date.parse(`${value}T00:00:00Z`);
-  return Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== value ? undefined : ms;
+  const year = Number(value.slice(0, 4)), month = Number(value.slice(5, 7)), day = Number(value.slice(8, 10));
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
+  // Date.UTC reads the years 0–99 as 1900–1999.
+  return year >= 100 ? Date.UTC(year, month - 1, day) : new Date(0).setUTCFullYear(year, month - 1, day);
+}
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function daysInMonth(year: number, month: number): number {
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]!;
+}
+
+/**
+ * A function returning copies of `value` equal to structuredClone's. JSON data (all a stored
+ * document holds) is copied directly, many times faster; anything else (other classes, shared
+ * or cyclic references, holes, a `__proto__` key) is left to structuredClone.
+ */
+function copierOf<T>(value: T): () => T {
+  return isJsonTree(value, new Set()) ? () => copyJsonTree(value) as T : () => structuredClone(value);
+}
+
+function isJsonTree(value: unknown, seen: Set<object>): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return true;
+  if (typeof value !== 'object' || seen.has(value)) return false;
+  seen.add(value);
+  const keys = Object.keys(value);
+  if (Array.isArray(value)) {
+    if (Object.getPrototypeOf(value) !== Array.prototype || keys.length !== value.length) return false;
+    for (let i = 0; i < value.length; i++) if (!Object.hasOwn(value, i) || !isJsonTree(value[i], seen)) return false;
+    return true;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+  for (const key of keys) if (key === '__proto__' || !isJsonTree((value as Loose)[key], seen)) return false;
+  return true;
+}
+
+function copyJsonTree(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(copyJsonTree);
+  const copy: Loose = {};
+  for (const key of Object.keys(value)) copy[key] = copyJsonTree((value as Loose)[key]);
+  return copy;
 }
 
 function dayKey(entry: SingleDate): string {
