@@ -100,7 +100,7 @@ function calendarOf(random: () => number, calendar: Loose): Loose {
   };
   if (Array.isArray(calendar.patternDates)) {
     if (random() < 0.5) {
-      shifted.patternDates = (calendar.patternDates as Loose[]).map((p) => ({ ...p, startdate: shiftDate(String(p.startdate), shift), enddate: shiftDate(String(p.enddate), shift + Math.floor(random() * 60)) }));
+      shifted.patternDates = (calendar.patternDates as Loose[]).map((p) => ({ ...p, startdate: shiftDate(String(p.startdate), shift), enddate: shiftDate(String(p.enddate), shift) }));
     } else {
       delete shifted.patternDates;
       shifted.calendarType = 'SINGLEDATES';
