@@ -17,3 +17,38 @@ describe('schemaOrgOf event dates [DEC-ITEM-030]', () => {
     expect(event({ timestart: '22:00', timeend: '02:00' }, '2027-01-09')).toMatchObject({ startDate: '2027-01-09T22:00:00+01:00', endDate: '2027-01-10T02:00:00+01:00' });
   });
 });
+
+describe('schemaOrgOf event dates at DST changes and old offsets [DEC-ITEM-030]', () => {
+  it('when a time falls in the spring gap, then it keeps the winter offset, and a time after the change has the summer one', () => {
+    expect(event({ timestart: '02:30', timeend: '03:30' }, '2027-03-28')).toMatchObject({ startDate: '2027-03-28T02:30:00+01:00', endDate: '2027-03-28T03:30:00+02:00' });
+  });
+
+  it('when a time occurs twice in the autumn, then it has the earlier (summer) offset', () => {
+    expect(event({ timestart: '02:30', timeend: '02:15' }, '2027-10-31')).toMatchObject({ startDate: '2027-10-31T02:30:00+02:00', endDate: '2027-11-01T02:15:00+01:00' });
+  });
+
+  it('when the day is long past, then the offset is the one in force then, in whole minutes', () => {
+    expect(event({ timestart: '12:00' }, '1943-06-01')).toMatchObject({ startDate: '1943-06-01T12:00:00+02:00' });
+    expect(event({ timestart: '12:00' }, '1880-06-01')).toMatchObject({ startDate: '1880-06-01T12:00:00+00:18' }); // local mean time, +00:17:30
+  });
+});
+
+describe('schemaOrgOf @type', () => {
+  const typeOf = (entitytype: 'LOCATIE' | 'EVENEMENT' | 'EVENTGROUP', types: unknown[]) => schemaOrgOf(entitytype, { trcItemCategories: { types } })['@type'];
+
+  it('when the type has a cnetID of several parts, then the longest prefix with a schema.org type wins', () => {
+    expect(typeOf('LOCATIE', [{ catid: '2.3.9.1' }])).toBe('LodgingBusiness');
+    expect(typeOf('EVENEMENT', [{ catid: '1.2.4.1' }])).toBe('DanceEvent');
+    expect(typeOf('LOCATIE', [{ catid: '2' }])).toBe('Place');
+  });
+
+  it('when a type is marked default, then it is used, else the first type; entries that are not objects are skipped', () => {
+    expect(typeOf('LOCATIE', [{ catid: '2.3.1.5', isDefault: false }, 'x', { catid: '2.2.1', isDefault: true }])).toBe('Restaurant');
+    expect(typeOf('LOCATIE', [null, { catid: '2.3.1' }, { catid: '2.2.1' }])).toBe('Hotel');
+  });
+
+  it('when an event group has an event type, then it is an EventSeries unless the type is a festival', () => {
+    expect(typeOf('EVENTGROUP', [{ catid: '1.4.2' }])).toBe('Festival');
+    expect(typeOf('EVENTGROUP', [{ catid: '1.1.3' }])).toBe('EventSeries');
+  });
+});

@@ -1,5 +1,5 @@
 import { sortTitle } from '../domain/itemWrite.ts';
-import { wallTimeToInstant } from '../domain/timestamps.ts';
+import { formatDay, wallTimeToInstant } from '../domain/timestamps.ts';
 import type { EntityType } from '../domain/entityRules.ts';
 
 // `seoMetadata.schemaOrg` (ITEM-010): the schema.org JSON-LD object the server derives from the
@@ -58,13 +58,11 @@ export function schemaOrgOf(entitytype: EntityType, item: Readonly<Loose>): Loos
 
 function schemaType(entitytype: EntityType, item: Readonly<Loose>): string {
   if (entitytype === 'VENUE' || entitytype === 'ROUTE') return FALLBACK_TYPES[entitytype];
-  const categories = isObject(item.trcItemCategories) ? item.trcItemCategories : {};
-  const types = (Array.isArray(categories.types) ? categories.types : []).filter(isObject);
-  const catid = (types.find((t) => t.isDefault === true) ?? types[0])?.catid;
+  const catid = defaultType(item.trcItemCategories)?.catid;
   if (typeof catid === 'string') {
-    const parts = catid.split('.');
-    for (let length = parts.length; length > 1; length--) {
-      const type = TYPES_BY_CNET_ID[parts.slice(0, length).join('.')];
+    // The prefixes of two or more parts, longest first: 2.3.1, then 2.3.
+    for (let prefix = catid; prefix.includes('.'); prefix = prefix.slice(0, prefix.lastIndexOf('.'))) {
+      const type = TYPES_BY_CNET_ID[prefix];
       // A group is a Festival only when typed as one; other event types do not fit a container.
       if (type !== undefined && (entitytype !== 'EVENTGROUP' || type === 'Festival')) return type;
     }
@@ -72,11 +70,25 @@ function schemaType(entitytype: EntityType, item: Readonly<Loose>): string {
   return FALLBACK_TYPES[entitytype];
 }
 
+/** The type marked default, else the first. */
+function defaultType(categories: unknown): Loose | undefined {
+  if (!isObject(categories) || !Array.isArray(categories.types)) return undefined;
+  let first: Loose | undefined;
+  for (const type of categories.types as unknown[]) {
+    if (!isObject(type)) continue;
+    if (type.isDefault === true) return type;
+    first ??= type;
+  }
+  return first;
+}
+
+const STARTS_WITH_DATE = /^\d{4}-\d{2}-\d{2}/;
+
 /** An event's first day with its first time slot as local times with their Amsterdam offset; a group's first and last day. */
 function eventDates(calendar: Loose, datesOnly: boolean): Loose {
   let first: Loose | undefined, last: Loose | undefined;
   for (const day of (Array.isArray(calendar.singleDates) ? calendar.singleDates : []) as Loose[]) {
-    if (!isObject(day) || typeof day.date !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(day.date)) continue;
+    if (!isObject(day) || typeof day.date !== 'string' || !STARTS_WITH_DATE.test(day.date)) continue;
     if (first === undefined || day.date < String(first.date)) first = day;
     if (last === undefined || day.date > String(last.date)) last = day;
   }
@@ -98,17 +110,26 @@ function eventDates(calendar: Loose, datesOnly: boolean): Loose {
 
 /** `2027-08-14T20:15:00+02:00`: the wall time in Europe/Amsterdam with the offset in force then. */
 function localWithOffset(day: string, time: string): string {
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  const [hh, mm] = time.split(':').map(Number) as [number, number];
-  const wall = Date.UTC(y, m - 1, d, hh, mm);
-  const offsetMinutes = Math.round((wall - wallTimeToInstant(wall)) / 60_000);
-  const sign = offsetMinutes < 0 ? '-' : '+';
-  const abs = Math.abs(offsetMinutes);
-  return `${day}T${time}:00${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+  const [y, m, d] = day.split('-'), [hh, mm] = time.split(':');
+  const wall = Date.UTC(Number(y), Number(m) - 1, Number(d), Number(hh), Number(mm));
+  return `${day}T${time}:00${offsetText(Math.round((wall - wallTimeToInstant(wall)) / 60_000))}`;
+}
+
+const offsetTexts = new Map<number, string>();
+
+/** `+02:00` for 120 minutes; a zone has only a few offsets, so each is written once. */
+function offsetText(minutes: number): string {
+  let text = offsetTexts.get(minutes);
+  if (text === undefined) {
+    const abs = Math.abs(minutes);
+    text = `${minutes < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+    offsetTexts.set(minutes, text);
+  }
+  return text;
 }
 
 function nextDay(day: string): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+  return formatDay(new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000));
 }
 
 function postalAddress(location: unknown): Loose | undefined {
@@ -143,7 +164,12 @@ function primaryLanguage(item: Readonly<Loose>): string | undefined {
 }
 
 function compact(value: Loose): Loose {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== null && v !== ''));
+  const out: Loose = {};
+  for (const key of Object.keys(value)) {
+    const v = value[key];
+    if (v !== undefined && v !== null && v !== '') out[key] = v;
+  }
+  return out;
 }
 
 function isObject(value: unknown): value is Loose {
