@@ -4,64 +4,88 @@ import { errorBodyProblems, responseBodyProblems, specOperations, type SpecOpera
 
 // What every answer to any request must satisfy (Schemathesis' not_a_server_error,
 // status_code_conformance and response_schema_conformance, as plain functions).
+//
+// A request is either an operation of the spec (its path matches a template and its method is
+// that template's, HEAD counting as GET), and then its status must be one the operation
+// documents, or it is none, and then it may get only the answers the spec documents once for
+// such requests (DEC-ERR-005): 404 for a path outside the spec, 405 with Allow for another
+// method, 204 with Allow for OPTIONS. The one exception on both sides is Node's own 431 for
+// headers over its limit, answered before the service sees the request.
 
-/**
- * Statuses the app gives on any path, before an operation is chosen: the reason when `answer` is
- * one of them, else undefined. Where an operation does not document such a status, that is a spec
- * gap (reported, not failed).
- */
-export function genericStatus(answer: RawAnswer, method: string, headerBytes: number): string | undefined {
-  const message = typeof (answer.json as { message?: unknown } | undefined)?.message === 'string' ? (answer.json as { message: string }).message : '';
-  if (answer.status === 404 && message.startsWith('No route')) return '404 unknown route';
-  if (answer.status === 405) return '405 method not allowed on a known path';
-  // Express answers OPTIONS on a known path itself, with the allowed methods; no data, no auth needed.
-  if (answer.status === 200 && method === 'OPTIONS' && typeof answer.headers.allow === 'string') return '200 OPTIONS with Allow (the router\'s own answer)';
-  if (answer.status === 413 && message.startsWith('Request body exceeds')) return '413 JSON body over 1 MiB (DEC-ERR-003)';
-  if (answer.status === 400 && (message.startsWith('Request body is not valid JSON') || message === 'Request body was aborted')) return '400 body is not JSON (DEC-ERR-003)';
-  if (answer.status === 400 && /^unsupported (charset|content encoding)/.test(message)) return '400 unsupported charset or content coding of a JSON body (DEC-ERR-003)';
-  if (answer.status === 400 && message.startsWith('Failed to decode param')) return '400 path segment is not percent-encoded UTF-8';
-  // Node's HTTP parser answers before the app sees the request: 431 with an empty body.
-  if (answer.status === 431 && headerBytes > NODE_MAX_HEADER_BYTES - 2048) return '431 request headers over Node\'s 16 KiB limit';
-  return undefined;
+/** Where a request lands in the spec: the operations of the path it matches (none: outside the spec). */
+export interface Landing {
+  /** The operations whose template matches the request's path, any method. */
+  onPath: SpecOperation[];
+  /** The one of them the request's method asks for (HEAD asks for GET), else undefined. */
+  operation: SpecOperation | undefined;
+}
+
+function matchesTemplate(template: string, path: string): boolean {
+  const want = template.split('/');
+  const got = path.split('/');
+  if (got.length === want.length + 1 && got.at(-1) === '') got.pop(); // a final slash, as the router allows
+  if (got.length !== want.length) return false;
+  return want.every((segment, i) => (segment.startsWith('{') ? got[i] !== '' : segment === got[i]));
+}
+
+/** The spec's operations for `path` (as sent, relative to the base URL, query allowed) and `method`. */
+export function landing(method: string, path: string): Landing {
+  const pathOnly = path.split('?')[0]!;
+  const onPath = specOperations().filter((op) => matchesTemplate(op.path, pathOnly));
+  const wanted = method === 'HEAD' ? 'GET' : method;
+  return { onPath, operation: onPath.find((op) => op.method === wanted) };
+}
+
+/** Is `answer` Node's own 431 for request headers over its limit (empty body, before the app)? */
+function nodeHeaderOverflow(answer: RawAnswer, headerBytes: number): boolean {
+  return answer.status === 431 && answer.body.length === 0 && headerBytes > NODE_MAX_HEADER_BYTES - 2048;
+}
+
+/** Problems with the answer to a request that is no operation of the spec (DEC-ERR-005); empty when it is one of the documented answers. */
+function outsideProblems(method: string, where: Landing, answer: RawAnswer): string[] {
+  if (where.onPath.length === 0) {
+    return answer.status === 404 ? [] : [`status ${answer.status} for a path outside the spec (expected: 404)`];
+  }
+  const methods = [...new Set(where.onPath.map((op) => op.method))];
+  const expected = method === 'OPTIONS' ? 204 : 405;
+  const problems = answer.status === expected ? [] : [`status ${answer.status} for ${method}, which the spec does not document on this path (expected: ${expected} with Allow: ${methods.join(', ')})`];
+  const allow = String(answer.headers.allow ?? '').split(/,\s*/).filter(Boolean).sort();
+  if (answer.status === expected && allow.join() !== [...methods].sort().join()) problems.push(`Allow: ${String(answer.headers.allow)} (expected the path's methods ${methods.join(', ')})`);
+  return problems;
 }
 
 export interface AnswerVerdict {
-  /** Failures: a 5xx, an undocumented non-generic status, an error body out of shape, a success body against its schema. */
+  /** Failures: a 5xx, a status not documented for the request, an error body out of shape, a success body against its schema. */
   problems: string[];
-  /** A generic status the operation does not document. */
-  gap: string | undefined;
+  /** The operation the request was (undefined: no operation of the spec). */
+  operation: SpecOperation | undefined;
+  /** For a request outside every operation, or Node's 431: which of those documented answers it got. */
+  outside: string | undefined;
 }
 
-/**
- * The operation a request with `method` on `op`'s path is: `op` itself, the path's operation of
- * that method (POST on a list path is the create), the GET for a HEAD, or undefined (405).
- */
-export function operationFor(op: SpecOperation, method: string): SpecOperation | undefined {
-  const wanted = method === 'HEAD' ? 'GET' : method;
-  if (op.method === wanted) return op;
-  return specOperations().find((other) => other.path === op.path && other.method === wanted);
-}
-
-export function checkAnswer(requested: SpecOperation, method: string, answer: RawAnswer, headerBytes: number): AnswerVerdict {
+export function checkAnswer(request: { method: string; path: string }, answer: RawAnswer, headerBytes: number): AnswerVerdict {
+  const { method } = request;
+  const where = landing(method, request.path);
+  const op = where.operation;
   const problems: string[] = [];
-  let gap: string | undefined;
-  const resolved = operationFor(requested, method);
-  const op = resolved ?? requested;
-  const sameOperation = resolved !== undefined;
+  let outside: string | undefined;
   if (answer.status >= 500) problems.push(`server error ${answer.status}`);
-  const documented = sameOperation && op.statuses.has(answer.status);
-  if (!documented) {
-    const generic = genericStatus(answer, method, headerBytes);
-    if (generic === undefined) problems.push(`status ${answer.status} is not documented for ${op.operationId} (documented: ${[...op.statuses].join(', ')})`);
-    else if (sameOperation) gap = generic;
+  if (nodeHeaderOverflow(answer, headerBytes)) {
+    outside = '431 request headers over Node\'s 16 KiB limit';
+  } else if (op !== undefined) {
+    if (!op.statuses.has(answer.status)) problems.push(`status ${answer.status} is not documented for ${op.operationId} (documented: ${[...op.statuses].join(', ')})`);
+  } else {
+    problems.push(...outsideProblems(method, where, answer));
+    outside = where.onPath.length === 0 ? '404 path outside the spec' : method === 'OPTIONS' ? '204 OPTIONS with Allow' : '405 method not in the spec, with Allow';
   }
-  const emptyByDesign = method === 'HEAD' || answer.status === 304 || answer.status === 204 || (answer.status === 431 && answer.body.length === 0);
+  const emptyByDesign = method === 'HEAD' || answer.status === 304 || answer.status === 204 || outside?.startsWith('431') === true;
   if (answer.status >= 400 && !emptyByDesign) {
     if (!/^application\/json/i.test(String(answer.headers['content-type'] ?? ''))) problems.push(`error answer has Content-Type ${String(answer.headers['content-type'])}`);
     else problems.push(...errorBodyProblems(answer.status, answer.json).map((p) => `error body: ${p}`));
   }
-  if (answer.status < 300 && documented && !emptyByDesign && answer.json !== undefined) {
+  if (emptyByDesign && answer.status !== 304 && method !== 'HEAD' && answer.body.length > 0) problems.push(`a ${answer.status} with a body of ${answer.body.length} bytes`);
+  if (op !== undefined && answer.status < 300 && op.statuses.has(answer.status) && !emptyByDesign && answer.json !== undefined) {
     problems.push(...responseBodyProblems(op.operationId, answer.status, answer.json).map((p) => `${answer.status} body: ${p}`));
   }
-  return { problems, gap };
+  return { problems, operation: op, outside };
 }
