@@ -36,39 +36,48 @@ export interface RenderingRefresher {
   stop(): Promise<void>;
 }
 
-/** Runs a pass at once and then whenever asked, one at a time; a failed pass is logged. */
-export function startRenderingRefresher(deps: { db: Queryable; cache: OntologyCache; logger: Logger }): RenderingRefresher {
+/** Passes start at most this often, so reads that keep meeting stale renderings cannot keep the database busy. */
+export const MIN_PASS_INTERVAL_MS = 10_000;
+
+/** Runs a pass at once and then whenever asked, one at a time and at most one per interval; a failed pass is logged. */
+export function startRenderingRefresher(deps: { db: Queryable; cache: OntologyCache; logger: Logger; minIntervalMs?: number }): RenderingRefresher {
+  const minIntervalMs = deps.minIntervalMs ?? MIN_PASS_INTERVAL_MS;
   let stopped = false;
   let running: Promise<void> | undefined;
-  let again = false;
+  let timer: NodeJS.Timeout | undefined;
+  let lastStart = -Infinity;
 
-  const run = (): void => {
-    if (stopped) return;
-    if (running !== undefined) {
-      again = true;
-      return;
+  const pass = async (): Promise<void> => {
+    try {
+      const stored = await refreshRenderings(deps.db, deps.cache);
+      if (stored > 0) deps.logger.info({ stored }, 'item renderings renewed');
+    } catch (error) {
+      deps.logger.warn({ err: error }, 'renewing item renderings failed; the items are rendered live until the next pass');
     }
-    running = (async () => {
-      try {
-        const stored = await refreshRenderings(deps.db, deps.cache);
-        if (stored > 0) deps.logger.info({ stored }, 'item renderings renewed');
-      } catch (error) {
-        deps.logger.warn({ err: error }, 'renewing item renderings failed; the items are rendered live until the next pass');
-      }
-    })().finally(() => {
-      running = undefined;
-      if (again) {
-        again = false;
-        run();
-      }
-    });
   };
-  run();
+  const start = (): void => {
+    timer = undefined;
+    if (stopped) return;
+    lastStart = performance.now();
+    running = pass().finally(() => { running = undefined; });
+  };
+  // A request while a pass runs or too soon after one is served by one later pass.
+  const request = (): void => {
+    if (stopped || timer !== undefined) return;
+    const wait = Math.max(0, lastStart + minIntervalMs - performance.now());
+    const whenIdle = () => (running === undefined ? start() : void running.then(start));
+    if (wait === 0 && running === undefined) return start();
+    timer = setTimeout(whenIdle, wait);
+    timer.unref();
+  };
+  start();
 
   return {
-    requestRefresh: run,
+    requestRefresh: request,
     async stop() {
       stopped = true;
+      clearTimeout(timer);
+      timer = undefined;
       while (running !== undefined) await running;
     },
   };

@@ -6,7 +6,9 @@ import { insertItem } from '../storage/items/insertItem.ts';
 import { storeRenderings } from '../storage/items/staleRenderings.ts';
 import { startTestApp, type TestApp } from '../testing/testApp.ts';
 import { RENDERER_VERSION, renderItems, renderPageJson, storedRenderingOf } from './renderItem.ts';
-import { refreshRenderings } from './renderingRefresher.ts';
+import { refreshRenderings, startRenderingRefresher } from './renderingRefresher.ts';
+import type { Queryable } from '../storage/db.ts';
+import { createLogger } from '../logger.ts';
 import { sharedOntologyCache } from './sharedOntologyCache.ts';
 
 // Stored renderings (migration 007) are a cache of what renderItem computes: a list written from
@@ -121,5 +123,29 @@ describeEachEngine('stored item renderings', (ctx) => {
     expect((await renderPageJson(cache(), after)).json).toBe(JSON.stringify(await renderItems(cache(), await listItems(ctx.db, orphanParams))));
     // Base labels: no account's ontology applies.
     expect(JSON.parse((await renderPageJson(cache(), after)).json)[0].trcItemCategories.categories[0].categoryTranslations[0].label).toBe('Rolstoeltoegankelijk');
+  });
+
+  it('when the background refresher runs, then it renews at start, and requests in quick succession make one more pass, not one each', async () => {
+    const orphan = `${account.accountId}-late`;
+    await insertItem(ctx.db, { entitytype: 'EVENEMENT', trcid: `trc-${orphan}`, wfstatus: 'approved', userorganisation: orphan, externalId: null, title: 'Laat', slug: null, doc: { trcItemDetails: [{ lang: 'nl', title: 'Laat' }] } });
+    let passes = 0;
+    const counting: Queryable = {
+      query: (sql, values) => {
+        if (sql.includes('ORDER BY items.id LIMIT') && values?.[1] === null) passes++; // a pass's first batch
+        return ctx.db.query(sql, values);
+      },
+    };
+    const refresher = startRenderingRefresher({ db: counting, cache: cache(), logger: createLogger({ level: 'silent' }), minIntervalMs: 300 });
+    try {
+      const fresh = async () => (await listRenderedItems(ctx.db, { ...params, scope: { userorganisations: [orphan], wfstatus: 'all' }, rendererVersion: RENDERER_VERSION }))[0]!.renderedBody !== null;
+      await expect.poll(fresh, { timeout: 10_000 }).toBe(true);
+      expect(passes).toBe(1);
+      for (let i = 0; i < 5; i++) refresher.requestRefresh();
+      await expect.poll(() => passes, { timeout: 10_000 }).toBe(2);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(passes).toBe(2);
+    } finally {
+      await refresher.stop();
+    }
   });
 });
