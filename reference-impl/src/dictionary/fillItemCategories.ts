@@ -33,20 +33,21 @@ function asStored(stored: StoredCategory): FilledCategory {
   return out;
 }
 
+/** An option counts only inside its own property: an id of another property's option is unknown here. */
+function optionOf(ontologies: OntologyIndexes, propertyId: string, id: string | undefined): IndexedOption | undefined {
+  const option = id === undefined ? undefined : ontologies.properties.options.get(id);
+  return option?.propertyId === propertyId ? option : undefined;
+}
+
 function fillCategory(stored: StoredCategory, ontologies: OntologyIndexes, languages: readonly string[]): FilledCategory {
   const known = ontologies.properties.properties.get(stored.catid);
   if (!known) return asStored(stored);
   const { datatype } = known.property;
   const out: FilledCategory = { catid: stored.catid, datatype };
-  // An option counts only inside its own property: an id of another property's option is unknown here.
-  const optionOf = (id: string | undefined): IndexedOption | undefined => {
-    const option = id === undefined ? undefined : ontologies.properties.options.get(id);
-    return option?.propertyId === stored.catid ? option : undefined;
-  };
 
   switch (datatype) {
     case 'choice': {
-      const option = optionOf(stored.valueid);
+      const option = optionOf(ontologies, stored.catid, stored.valueid);
       out.value = option ? option.labels.dutch : normaliseValue(datatype, stored.value);
       if (stored.valueid !== undefined) out.valueid = stored.valueid;
       out.categoryTranslations = labelsFor(known.labels, languages);
@@ -54,11 +55,15 @@ function fillCategory(stored: StoredCategory, ontologies: OntologyIndexes, langu
       return out;
     }
     case 'multichoice': {
-      const chosen = (stored.categoryvalues ?? []).map((v) => ({ catid: v.catid, option: optionOf(v.catid) }));
-      const options = chosen.flatMap((c) => (c.option ? [c.option] : []));
+      const options: IndexedOption[] = [];
+      const categoryvalues = (stored.categoryvalues ?? []).map((value): FilledCategoryValue => {
+        const option = optionOf(ontologies, stored.catid, value.catid);
+        if (!option) return { catid: value.catid };
+        options.push(option);
+        return { catid: value.catid, categoryTranslations: labelsFor(option.labels, languages) };
+      });
       out.value = options.length > 0 ? options.map((o) => o.labels.dutch).join(';') : normaliseValue(datatype, stored.value);
-      out.categoryvalues = chosen.map(({ catid, option }): FilledCategoryValue =>
-        option ? { catid, categoryTranslations: labelsFor(option.labels, languages) } : { catid });
+      out.categoryvalues = categoryvalues;
       out.categoryTranslations = labelsFor(known.labels, languages);
       if (options.length > 0) {
         out.valueCategoryTranslations = languages.map((lang) => ({
@@ -88,7 +93,8 @@ function fillCategory(stored: StoredCategory, ontologies: OntologyIndexes, langu
 function perLanguageValues(stored: StoredCategory, labels: Labels, languages: readonly string[]): FilledCategoryTranslation[] {
   const values = new Map<string, string>();
   for (const t of stored.categoryTranslations ?? []) if (!values.has(t.lang)) values.set(t.lang, t.value);
-  const langs = [...languages, ...[...values.keys()].filter((lang) => !languages.includes(lang))];
+  const langs = [...languages];
+  for (const lang of values.keys()) if (!languages.includes(lang)) langs.push(lang);
   return langs.map((lang) => {
     const entry: FilledCategoryTranslation = { lang, label: labelIn(labels, lang) };
     const value = values.get(lang);

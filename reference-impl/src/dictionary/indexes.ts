@@ -15,7 +15,10 @@ export interface Labels {
 
 /** The label in `lang`, else in its primary language (`en` for `en-GB`), else Dutch (DEC-DICT-006). */
 export function labelIn(labels: Labels, lang: string): string {
-  return labels.byLang.get(lang) ?? labels.byLang.get(lang.split('-')[0] ?? lang) ?? labels.dutch;
+  const label = labels.byLang.get(lang);
+  if (label !== undefined) return label;
+  const dash = lang.indexOf('-');
+  return (dash === -1 ? undefined : labels.byLang.get(lang.slice(0, dash))) ?? labels.dutch;
 }
 
 function makeLabels(name: string, translations: ReadonlyArray<{ lang: string; text: string }> | undefined): Labels {
