@@ -7,7 +7,7 @@ import { inJsonbOrder } from './jsonbOrder.ts';
 
 /** JSON documents jsonb can hold (no U+0000), with keys of mixed lengths, non-ASCII and digits. */
 const documents = fc.dictionary(
-  fc.oneof(fc.string(), fc.constantFrom('é', 'ab', 'b', 'Z', '10', '9', 'ß', '😀', 'calendar', 'trcItemDetails')),
+  fc.oneof(fc.string(), fc.constantFrom('é', 'ab', 'b', 'Z', '10', '9', 'ß', '😀', 'calendar', 'trcItemDetails', '__proto__')),
   fc.jsonValue({ maxDepth: 3 }),
   { maxKeys: 8 },
 ).filter((doc) => !JSON.stringify(doc).includes('\\u0000'));

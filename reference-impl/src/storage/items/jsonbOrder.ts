@@ -22,7 +22,9 @@ export function inJsonbOrder<T>(value: T): T {
   const ordered: Record<string, unknown> = {};
   for (const key of Object.keys(value).sort(compareKeys)) {
     const member = (value as Record<string, unknown>)[key];
-    if (member !== undefined) ordered[key] = inJsonbOrder(member);
+    if (member === undefined) continue;
+    // A member named __proto__ (JSON.parse makes it an own member) must stay a member.
+    Object.defineProperty(ordered, key, { value: inJsonbOrder(member), enumerable: true, writable: true, configurable: true });
   }
   return ordered as T;
 }
