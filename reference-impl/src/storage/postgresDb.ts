@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Db, QueryResult, Transaction } from './db.ts';
 import { toDbError } from './errors.ts';
@@ -80,11 +81,29 @@ export async function openPostgresDb(options: PostgresDbOptions): Promise<Db> {
 
 async function runQuery<R>(target: pg.Pool | pg.PoolClient, sql: string, params: readonly unknown[]): Promise<QueryResult<R>> {
   try {
-    const result = await target.query(sql, [...params]);
+    // With parameters, a named statement: each connection plans it once and reuses the plan.
+    // Planning a list query (a correlated subquery, several joins) costs the database about as
+    // much as running it. A text without parameters may hold several statements: not named.
+    const result = params.length === 0
+      ? await target.query(sql)
+      : await target.query({ name: statementName(sql), text: sql, values: [...params] });
     return { rows: result.rows as R[], affectedRows: affectedRowsOf(result.command, result.rowCount) };
   } catch (error) {
     throw toDbError(error);
   }
+}
+
+// The SQL texts come from a fixed set of query modules (values are always parameters), so the
+// names stay few; one name per text, so a name never stands for two texts.
+const statementNames = new Map<string, string>();
+
+function statementName(sql: string): string {
+  let name = statementNames.get(sql);
+  if (name === undefined) {
+    name = `q_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`;
+    statementNames.set(sql, name);
+  }
+  return name;
 }
 
 async function runExec(target: pg.Pool | pg.PoolClient, sql: string): Promise<void> {
