@@ -1,7 +1,7 @@
 // The bench's service process (forked by scripts/bench.ts, one per engine): opens the store, seeds
 // it, serves the reference app over HTTP (rate limiter off, logging silent) and, on request over
 // IPC, does the same work as the list endpoint directly in this very process: the SQL query
-// (listRenderedItems) and the page's JSON from the stored renderings (renderPageJson, rendering
+// (listRenderedItems) and the page's JSON from the stored renderings (renderPage, rendering
 // live what has none), exactly as the route. The load generator runs in the parent, so it never
 // shares this event loop.
 
@@ -17,7 +17,7 @@ import { COLLECTIONS, type Collection } from '../../reference-impl/src/domain/en
 import type { Principal } from '../../reference-impl/src/http/principal.ts';
 import { listQueryOf } from '../../reference-impl/src/items/listQuery.ts';
 import { formatTimestamp } from '../../reference-impl/src/domain/timestamps.ts';
-import { RENDERER_VERSION, renderItems, renderPageJson } from '../../reference-impl/src/items/renderItem.ts';
+import { RENDERER_VERSION, renderItems, renderPage } from '../../reference-impl/src/items/renderItem.ts';
 import { sharedOntologyCache } from '../../reference-impl/src/items/sharedOntologyCache.ts';
 import type { Db } from '../../reference-impl/src/storage/db.ts';
 import { listItems, listRenderedItems } from '../../reference-impl/src/storage/items/listItems.ts';
@@ -59,15 +59,15 @@ const mustState = (): State => {
  * Also the id and lastupdated of each item, from the rows (the backfill's keyset needs them; the
  * service never parses its own answer).
  */
-async function directPage(s: State, collection: Collection, query: ListQueryInput): Promise<{ text: string; keys: Array<{ id: string; lastupdated: string }> }> {
+async function directPage(s: State, collection: Collection, query: ListQueryInput): Promise<{ bytes: number; keys: Array<{ id: string; lastupdated: string }> }> {
   const { params, excludePatternDates } = listQueryOf(query, COLLECTIONS[collection], s.principal);
   const keysOf = (rows: ReadonlyArray<{ id: string; lastupdated: Date }>) => rows.map((row) => ({ id: row.id, lastupdated: formatTimestamp(row.lastupdated) }));
   if (excludePatternDates) {
     const stored = await listItems(s.db, params);
-    return { text: JSON.stringify(await renderItems(sharedOntologyCache(s.db), stored, { excludePatternDates })), keys: keysOf(stored) };
+    return { bytes: Buffer.byteLength(JSON.stringify(await renderItems(sharedOntologyCache(s.db), stored, { excludePatternDates }))), keys: keysOf(stored) };
   }
   const listed = await listRenderedItems(s.db, { ...params, rendererVersion: RENDERER_VERSION });
-  return { text: (await renderPageJson(sharedOntologyCache(s.db), listed)).json, keys: keysOf(listed) };
+  return { bytes: (await renderPage(sharedOntologyCache(s.db), listed)).body.length, keys: keysOf(listed) };
 }
 
 async function init(params: InitParams): Promise<InitResult> {
@@ -140,9 +140,9 @@ async function directList(params: DirectListParams): Promise<LatencySummary & { 
   const samples: number[] = [];
   for (let i = 0; i < params.iterations; i++) {
     const started = performance.now();
-    const { text } = await directPage(s, params.collection, params.query);
+    const page = await directPage(s, params.collection, params.query);
     samples.push(performance.now() - started);
-    if (i === params.iterations - 1) bytes = Buffer.byteLength(text);
+    if (i === params.iterations - 1) bytes = page.bytes;
   }
   return { ...summarise(samples), bytes };
 }
@@ -159,7 +159,7 @@ async function directBackfill(params: DirectBackfillParams): Promise<BackfillRes
       const query: ListQueryInput = { wfstatus: [...params.wfstatus], sortField: 'lastupdated', sortOrder: 'ASC', size: params.size, ...(mark === undefined ? {} : { lastupdated: mark }) };
       const page = await directPage(s, collection, query);
       pages++;
-      bytes += page.text.length; // characters (UTF-8 bytes would cost a pass over the text)
+      bytes += page.bytes;
       const next = countFresh(page.keys, mark, atMark);
       items += next.fresh;
       mark = next.mark;

@@ -5,7 +5,7 @@ import { listItems, listRenderedItems, type ListItemsParams } from '../storage/i
 import { insertItem } from '../storage/items/insertItem.ts';
 import { storeRenderings } from '../storage/items/staleRenderings.ts';
 import { startTestApp, type TestApp } from '../testing/testApp.ts';
-import { RENDERER_VERSION, renderItems, renderPageJson, storedRenderingOf } from './renderItem.ts';
+import { RENDERER_VERSION, renderItems, renderPage, storedRenderingOf } from './renderItem.ts';
 import { refreshRenderings, startRenderingRefresher } from './renderingRefresher.ts';
 import type { Queryable } from '../storage/db.ts';
 import { createLogger } from '../logger.ts';
@@ -36,7 +36,7 @@ describeEachEngine('stored item renderings', (ctx) => {
   /** The page as the list route writes it, and as it would be rendered live from the documents. */
   const pages = async () => {
     const listed = await listRenderedItems(ctx.db, { ...params, rendererVersion: RENDERER_VERSION });
-    const page = await renderPageJson(cache(), listed);
+    const page = await renderPage(cache(), listed);
     const live = JSON.stringify(await renderItems(cache(), await listItems(ctx.db, params)));
     return { listed, page, live };
   };
@@ -57,7 +57,7 @@ describeEachEngine('stored item renderings', (ctx) => {
     expect(listed).toHaveLength(4);
     expect(listed.every((item) => item.renderedBody !== null && item.doc === null)).toBe(true);
     expect(page.renderedLive).toBe(0);
-    expect(page.json).toBe(live);
+    expect(page.body.toString()).toBe(live);
     // And the list route answers exactly that text.
     const answer = await fetch(`${app.baseUrl}/events?wfstatus=approved,archived&sortField=lastupdated&sortOrder=ASC&size=100`, { headers: { authorization: `Bearer ${account.full}` } });
     expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8');
@@ -70,13 +70,13 @@ describeEachEngine('stored item renderings', (ctx) => {
     const stale = await pages();
     expect(stale.listed.every((item) => item.renderedBody === null && item.doc !== null)).toBe(true);
     expect(stale.page.renderedLive).toBe(4);
-    expect(stale.page.json).toBe(stale.live);
-    expect(JSON.parse(stale.page.json)[0].trcItemCategories.categories[0].categoryTranslations[0].label).toBe('Eerste');
+    expect(stale.page.body.toString()).toBe(stale.live);
+    expect(JSON.parse(stale.page.body.toString())[0].trcItemCategories.categories[0].categoryTranslations[0].label).toBe('Eerste');
 
     expect(await refreshRenderings(ctx.db, cache())).toBeGreaterThanOrEqual(4);
     const renewed = await pages();
     expect(renewed.page.renderedLive).toBe(0);
-    expect(renewed.page.json).toBe(renewed.live);
+    expect(renewed.page.body.toString()).toBe(renewed.live);
 
     // A second change, read through the route at once: the label of the moment.
     await admin.put(`/dictionary/propertiesOntology?accountId=${account.accountId}`, ontology('Tweede'));
@@ -95,8 +95,8 @@ describeEachEngine('stored item renderings', (ctx) => {
     await ctx.db.query(`UPDATE items SET doc = jsonb_set(doc, '{trcItemDetails,0,title}', '"Elders gewijzigd"') WHERE id = $1`, [first!.id]);
     const { listed, page, live } = await pages();
     expect(listed.find((item) => item.id === first!.id)!.renderedBody).toBeNull();
-    expect(page.json).toBe(live);
-    expect(JSON.parse(page.json)[0].trcItemDetails[0].title).toBe('Elders gewijzigd');
+    expect(page.body.toString()).toBe(live);
+    expect(JSON.parse(page.body.toString())[0].trcItemDetails[0].title).toBe('Elders gewijzigd');
     expect(await refreshRenderings(ctx.db, cache())).toBe(1);
     expect((await pages()).page.renderedLive).toBe(0);
   });
@@ -108,7 +108,7 @@ describeEachEngine('stored item renderings', (ctx) => {
     const stored = await storeRenderings(ctx.db, [{ id: first!.id, lastupdated: new Date(first!.lastupdated.getTime() - 1), rendering: outdated }]);
     expect(stored).toBe(0);
     const { page, live } = await pages();
-    expect(page.json).toBe(live);
+    expect(page.body.toString()).toBe(live);
   });
 
   it('when an item was stored without a rendering (a bulk load), or belongs to an organisation no account owns, then it is rendered live and a pass renews it', async () => {
@@ -120,9 +120,9 @@ describeEachEngine('stored item renderings', (ctx) => {
     await refreshRenderings(ctx.db, cache());
     const after = await listRenderedItems(ctx.db, { ...orphanParams, rendererVersion: RENDERER_VERSION });
     expect(after[0]!.renderedBody).not.toBeNull();
-    expect((await renderPageJson(cache(), after)).json).toBe(JSON.stringify(await renderItems(cache(), await listItems(ctx.db, orphanParams))));
+    expect((await renderPage(cache(), after)).body.toString()).toBe(JSON.stringify(await renderItems(cache(), await listItems(ctx.db, orphanParams))));
     // Base labels: no account's ontology applies.
-    expect(JSON.parse((await renderPageJson(cache(), after)).json)[0].trcItemCategories.categories[0].categoryTranslations[0].label).toBe('Rolstoeltoegankelijk');
+    expect(JSON.parse((await renderPage(cache(), after)).body.toString())[0].trcItemCategories.categories[0].categoryTranslations[0].label).toBe('Rolstoeltoegankelijk');
   });
 
   it('when the background refresher runs, then it renews at start, and requests in quick succession make one more pass, not one each', async () => {

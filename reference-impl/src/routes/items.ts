@@ -6,7 +6,7 @@ import { validated } from '../http/validateRequest.ts';
 import { canRead, itemNotFound } from '../items/access.ts';
 import { createItem, replaceItem, softDeleteItem } from '../items/itemWrites.ts';
 import { listQueryOf } from '../items/listQuery.ts';
-import { RENDERER_VERSION, renderItems, renderOne, renderPageJson } from '../items/renderItem.ts';
+import { RENDERER_VERSION, renderItems, renderOne, renderPage } from '../items/renderItem.ts';
 import { NO_RENDERING_REFRESH } from '../items/renderingRefresher.ts';
 import { sharedOntologyCache } from '../items/sharedOntologyCache.ts';
 import type { ItemWriteDeps } from '../items/writeItem.ts';
@@ -43,11 +43,11 @@ export function itemRoutes(ctx: RouteContext): Router {
         res.json(await renderItems(ontologies, await listItems(ctx.db, params), { excludePatternDates }));
         return;
       }
-      const page = await renderPageJson(ontologies, await listRenderedItems(ctx.db, { ...params, rendererVersion: RENDERER_VERSION }));
+      const page = await renderPage(ontologies, await listRenderedItems(ctx.db, { ...params, rendererVersion: RENDERER_VERSION }));
       if (page.renderedLive > 0) renderings.requestRefresh();
       // Sent as bytes: Node writes a 10 MB string to the socket markedly slower than the same
-      // string encoded once (measured: about 20 ms less per 2000-item page).
-      res.set('Content-Type', 'application/json; charset=utf-8').send(Buffer.from(page.json));
+      // text encoded once (measured: about 20 ms less per 2000-item page).
+      res.set('Content-Type', 'application/json; charset=utf-8').send(page.body);
     });
 
     router.post(`/${collection}`, ctx.auth, ctx.validate(ops.create), async (_req: Request, res: Response) => {
