@@ -78,7 +78,7 @@ function imageRows(extra: ExtraResult): string[][] {
   type Phase = { requestsPerSecond: number; latencyMs: { p50: number; p99: number }; requests: number };
   const r = extra.result as { cold?: Phase; cached?: Phase; revalidated?: Phase; concurrency?: number; source?: { width: number; height: number } } | undefined;
   if (!extra.ok || r?.cold === undefined || r.cached === undefined || r.revalidated === undefined) return extraRows('images', extra);
-  const row = (label: string, p: Phase) => [label, `${int(p.requestsPerSecond)} req/s`, `p50 ${ms(p.latencyMs.p50)}`, `p99 ${ms(p.latencyMs.p99)}`, `${int(p.requests)} requests`];
+  const row = (label: string, p: Phase) => [label, `${int(p.requestsPerSecond)} req/s`, ms(p.latencyMs.p50), ms(p.latencyMs.p99), `${int(p.requests)} requests`];
   return [
     row(`resize, every request a new variant (${r.source?.width}×${r.source?.height} JPEG, ${r.concurrency} in flight)`, r.cold),
     row('the same variant again (variant cache)', r.cached),
@@ -128,7 +128,7 @@ export function formatReport(report: BenchReport): string {
       out.push(`Prism mock: failed (${report.mock.error})`);
     }
   }
-  if (report.images !== undefined) out.push('', 'Images (scripts/bench/images.ts: the app on PGlite in memory, files on disk):', table(imageRows(report.images), ['measure', 'HTTP', 'latency', '', '']));
+  if (report.images !== undefined) out.push('', 'Images (scripts/bench/images.ts: the app on PGlite in memory, files on disk):', table(imageRows(report.images), ['measure', 'HTTP', 'p50', 'p99', 'sample']));
   if (report.missing.length > 0) out.push('', `Not run (module or export not present yet): ${report.missing.join('; ')}.`);
   out.push('', 'Targets (set for PostgreSQL; PGlite shown for information):');
   for (const t of report.targets) out.push(`  ${t.met ? '✓' : '✗'} [${t.engine}${t.informative ? ', info' : ''}] ${t.name}: ${t.measured} (target ${t.target})`);
