@@ -139,8 +139,70 @@ describe('content-sync', () => {
     const c = capture({ tty: true });
     expect(await run(['--collections', 'events,locations'], c)).toBe(EXIT.ok);
     expect(c.stderr()).toContain('\x1b[2A'); // back up over the two collection lines
-    expect(c.stderr()).toMatch(/✓ events +\d+ fetched/);
+    expect(c.stderr()).toMatch(/✓ events +\[#{24}\] 100%  \d+ fetched/);
     expect(c.stdout()).toMatch(/^synced into PGlite /);
+  });
+
+  it('when stderr is a terminal, then each collection shows a bar of the lastupdated range covered, ending at 100%, and the newest-item request is counted nowhere but the debug line', async () => {
+    for (let i = 0; i < 17; i++) service.create('events');
+    for (let i = 0; i < 9; i++) service.create('locations');
+    const store = createMemoryStore();
+    const bars = (text: string) =>
+      text
+        .replace(/\x1b\[\d+A/g, '')
+        .split(/[\r\n]+/)
+        .map((l) => l.replace(/^\x1b\[2K/, ''))
+        .flatMap((l) => {
+          const m = /^(\S) (events|locations) +\[([#-]{24})\] +(\d+)% {2}(\d+) fetched/.exec(l);
+          return m ? [{ symbol: m[1]!, collection: m[2]!, filled: m[3]!.replace(/-/g, '').length, percent: Number(m[4]), fetched: Number(m[5]) }] : [];
+        });
+    const expectSensible = (seen: ReturnType<typeof bars>, collection: string) => {
+      const mine = seen.filter((b) => b.collection === collection);
+      expect(mine.length).toBeGreaterThan(0);
+      for (const [i, b] of mine.entries()) {
+        expect(b.percent).toBeGreaterThanOrEqual(i === 0 ? 0 : mine[i - 1]!.percent);
+        expect(b.percent).toBeLessThanOrEqual(100);
+        expect(b.filled).toBe(Math.floor((b.percent / 100) * 24));
+        if (b.percent === 100) expect(b.symbol === '✓' || b.fetched > 0).toBe(true);
+      }
+      expect(mine.at(-1)).toMatchObject({ symbol: '✓', percent: 100 });
+    };
+
+    // Backfill: from the first page's first item to the newest.
+    const callsBefore = service.calls.length;
+    const first = capture({ tty: true, store });
+    expect(await run(['--collections', 'events,locations', '--size', '5', '--json', '--debug'], first)).toBe(EXIT.ok);
+    expectSensible(bars(first.stderr()), 'events');
+    expectSensible(bars(first.stderr()), 'locations');
+    const calls = service.calls.slice(callsBefore);
+    const s1 = summaryOf(first);
+    for (const collection of ['events', 'locations'] as const) {
+      const newest = service.all(collection).at(-1)!.lastupdated;
+      const mine = calls.filter((c) => c.collection === collection);
+      // One DESC size=1 request first, then the sync's pages, which alone are counted.
+      expect(mine[0]!.query).toEqual({ wfstatus: ['approved', 'archived', 'deleted'], sortField: 'lastupdated', sortOrder: 'DESC', size: 1 });
+      expect(mine.slice(1).every((c) => c.query.sortOrder === 'ASC')).toBe(true);
+      expect(byCollection(s1, collection)).toMatchObject({ pages: mine.length - 1, fetched: service.all(collection).length, mark: newest });
+      expect(first.stderr()).toContain(`${collection}: 1 extra request (sortOrder=DESC&size=1, not counted): newest lastupdated ${newest}`);
+    }
+
+    // Incremental, from the saved mark; without --debug no debug line.
+    for (let i = 0; i < 6; i++) service.create('events');
+    const second = capture({ tty: true, store });
+    expect(await run(['--collections', 'events', '--size', '5'], second)).toBe(EXIT.ok);
+    expectSensible(bars(second.stderr()), 'events');
+    expect(second.stderr()).not.toContain('extra request');
+    // The boundary item of the last run, then the six new ones; two pages of five.
+    expect(second.stdout()).toMatch(/^events +7 +7 +0 +0 +2 +0 /m);
+  });
+
+  it('when stderr is not a terminal, then no newest-item request is made and no bar is drawn', async () => {
+    service.create('venues');
+    const callsBefore = service.calls.length;
+    const c = capture();
+    expect(await run(['--collections', 'venues', '--debug'], c)).toBe(EXIT.ok);
+    expect(service.calls.slice(callsBefore).every((x) => x.query.sortOrder === 'ASC')).toBe(true);
+    expect(c.stderr()).not.toMatch(/\[[#-]+\]|extra request/);
   });
 
   it('when watching and Ctrl-C comes while waiting for the next run, then it stops at once with exit 0 [SYNC-007]', async () => {

@@ -103,6 +103,7 @@ async function runOnce(mirror: Mirror, command: SyncCommand, io: CliIo, signal: 
   const summary = await mirror.run(
     {
       ...progress,
+      onDebug: command.debug ? progress?.onDebug : undefined,
       // Errors reach stderr even when quiet.
       onDone: (result) => (progress ? progress.onDone?.(result) : result.ok || io.stderr.write(`content-sync: ${result.collection} failed: ${result.error}\n`)),
     },

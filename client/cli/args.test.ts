@@ -21,6 +21,7 @@ describe('content-sync arguments', () => {
       watchMinutes: undefined,
       quiet: false,
       json: false,
+      debug: false,
     });
   });
 

@@ -24,6 +24,8 @@ export interface SyncCommand {
   watchMinutes: number | undefined;
   quiet: boolean;
   json: boolean;
+  /** Extra detail on stderr (the progress bar's newest-item request). */
+  debug: boolean;
 }
 
 export type ParsedCommand = { kind: 'help' } | { kind: 'version' } | { kind: 'sync'; command: SyncCommand };
@@ -53,6 +55,7 @@ Options:
   --watch [MINUTES]      Run again every ${WATCH_MINUTES.min} to ${WATCH_MINUTES.max} minutes (default ${WATCH_MINUTES.default}); Ctrl-C stops
   --quiet                No progress and no summary table (errors still go to stderr)
   --json                 Print the summary as JSON on stdout
+  --debug                Also show the extra request behind the progress bar
   -h, --help             This text
   --version              The client version
 
@@ -102,6 +105,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv = {
         watch: { type: 'string' },
         quiet: { type: 'boolean' },
         json: { type: 'boolean' },
+        debug: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
       },
@@ -155,6 +159,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv = {
       watchMinutes,
       quiet: values.quiet ?? false,
       json: values.json ?? false,
+      debug: values.debug ?? false,
     },
   };
 }

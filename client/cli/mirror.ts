@@ -8,10 +8,11 @@ import type { WaitEvent } from '../http/retry.ts';
 import { createTransport } from '../http/transport.ts';
 import { reconcile } from '../sync/reconcile.ts';
 import { openSqlStore } from '../sync/sqlStore.ts';
-import { syncItems, type SyncProgress } from '../sync/syncItems.ts';
+import { SYNC_WFSTATUS, syncItems, type SyncProgress } from '../sync/syncItems.ts';
 import type { SyncStore } from '../sync/store.ts';
-import type { Collection } from '../sync/types.ts';
+import type { Collection, ItemSource } from '../sync/types.ts';
 import type { SyncCommand } from './args.ts';
+import { coverage, type LastUpdatedRange } from './coverage.ts';
 
 export interface CollectionResult {
   collection: Collection;
@@ -42,10 +43,22 @@ export interface RunSummary {
   totals: Pick<CollectionResult, 'fetched' | 'upserted' | 'removed' | 'skipped' | 'pages' | 'reconciled' | 'throttledWaits' | 'waitedMs'>;
 }
 
+export interface RunProgress extends SyncProgress {
+  /** Share 0…1 of the collection's lastupdated range covered (with `coverage: true`; absent if the newest item could not be read). */
+  coverage?: number;
+}
+
 export interface RunHooks {
+  /**
+   * Before each sync, ask for the newest item (one extra request, `sortOrder=DESC&size=1`, through
+   * the same client and retries; not counted in pages or fetched), so that progress carries `coverage`.
+   */
+  coverage?: boolean;
   /** `from`: the saved mark a sync starts from (undefined: full backfill). */
   onStart?(collection: Collection, phase: 'sync' | 'reconcile', from?: string): void;
-  onProgress?(progress: SyncProgress): void;
+  onProgress?(progress: RunProgress): void;
+  /** Details for `--debug`: the extra request of `coverage`. */
+  onDebug?(collection: Collection, message: string): void;
   onWait?(collection: Collection, wait: WaitEvent): void;
   onDone?(result: CollectionResult): void;
 }
@@ -89,6 +102,20 @@ export async function openMirror(command: SyncCommand, deps: MirrorDeps = {}): P
     },
   });
   const client = createContentClient({ baseUrl: command.baseUrl, token: command.token, transport });
+  const source: ItemSource = client;
+
+  // The walk ends at the newest item as of now; a failure here costs the bar, not the sync.
+  async function lastUpdatedRange(collection: Collection, from: string | undefined, signal?: AbortSignal): Promise<LastUpdatedRange | undefined> {
+    try {
+      const [newest] = await client.listItems(collection, { wfstatus: [...SYNC_WFSTATUS], sortField: 'lastupdated', sortOrder: 'DESC', size: 1 }, { signal });
+      hooks.onDebug?.(collection, `1 extra request (sortOrder=DESC&size=1, not counted): newest lastupdated ${newest?.lastupdated ?? 'none (empty)'}`);
+      return { start: from, end: newest?.lastupdated };
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      hooks.onDebug?.(collection, `no progress bar: the newest-item request failed: ${errorText(error)}`);
+      return undefined;
+    }
+  }
 
   async function runCollection(collection: Collection, signal?: AbortSignal): Promise<CollectionResult> {
     const started = clock();
@@ -98,13 +125,22 @@ export async function openMirror(command: SyncCommand, deps: MirrorDeps = {}): P
       const previousMark = await store.getMark(collection);
       result.previousMark = result.mark = previousMark ?? null;
       hooks.onStart?.(collection, 'sync', previousMark);
-      const summary = await syncItems(client, collection, store, {
+      const range = hooks.coverage ? await lastUpdatedRange(collection, previousMark, signal) : undefined;
+      // A backfill starts at the first page's first item.
+      const observed: ItemSource = {
+        async listItems(c, query, options) {
+          const items = await source.listItems(c, query, options);
+          if (range !== undefined) range.start ??= items[0]?.lastupdated;
+          return items;
+        },
+      };
+      const summary = await syncItems(range === undefined ? source : observed, collection, store, {
         size: command.size,
         signal,
         onProgress: (p) => {
           // Distinct items: the boundary repeats of the inclusive bound within this run are left out.
           Object.assign(result, { fetched: p.fetched - p.repeated, upserted: p.upserted, removed: p.removed, skipped: p.skipped, pages: p.pages });
-          hooks.onProgress?.({ ...p, fetched: result.fetched });
+          hooks.onProgress?.({ ...p, fetched: result.fetched, ...(range !== undefined ? { coverage: coverage(range, p.mark) } : {}) });
         },
       });
       result.mark = summary.mark ?? null;

@@ -1,12 +1,12 @@
-// Progress on stderr: on a terminal one line per collection, redrawn in place; elsewhere (CI
-// logs, pipes) plain lines, at most one per second per collection plus one when it ends. A list
-// answer carries no total (no count header or field) and keyset paging ends only at a short page,
-// so there is no bar to fill: counters show what happened (client/README.md says why).
+// Progress on stderr: on a terminal one line per collection, redrawn in place, with a bar of the
+// lastupdated range covered (coverage.ts; client/README.md says why not a share of items);
+// elsewhere (CI logs, pipes) plain lines with counters, at most one per second per collection
+// plus one when it ends.
 
 import type { WaitEvent } from '../http/retry.ts';
-import type { SyncProgress } from '../sync/syncItems.ts';
 import type { Collection } from '../sync/types.ts';
-import type { CollectionResult, RunHooks, RunSummary } from './mirror.ts';
+import { renderBar } from './coverage.ts';
+import type { CollectionResult, RunHooks, RunProgress, RunSummary } from './mirror.ts';
 
 export interface ProgressStream {
   write(text: string): unknown;
@@ -15,7 +15,7 @@ export interface ProgressStream {
 
 interface Line {
   state: 'waiting' | 'sync' | 'reconcile' | 'done' | 'failed';
-  progress?: SyncProgress;
+  progress?: RunProgress;
   waits: number;
   result?: CollectionResult;
   lastPlain: number;
@@ -36,6 +36,8 @@ export function createProgress(stream: ProgressStream, collections: readonly Col
   const width = Math.max(...collections.map((c) => c.length));
   const lines = new Map<Collection, Line>(collections.map((c) => [c, { state: 'waiting', waits: 0, lastPlain: 0 }]));
   let drawn = 0;
+  // Debug lines waiting to be written above the block (terminal).
+  let above = '';
   let frame = 0;
   let lastDraw = 0;
   // Keeps the spinner turning while a slow page loads; unref'd, so it never holds the process.
@@ -44,14 +46,16 @@ export function createProgress(stream: ProgressStream, collections: readonly Col
   const body = (line: Line): string => {
     const p = line.progress;
     const r = line.result;
+    // Only on a terminal, and only once the range is known (the newest-item request may fail).
+    const bar = (fraction: number | undefined) => (tty && fraction !== undefined ? `${renderBar(fraction)}  ` : '');
     switch (line.state) {
       case 'waiting':
         return 'waiting';
       case 'sync':
       case 'reconcile':
-        return `${line.state === 'reconcile' ? 'reconciling · ' : ''}${counters(p?.fetched ?? 0, p?.upserted ?? 0, p?.removed ?? 0, p?.pages ?? 0, line.waits)}`;
+        return `${line.state === 'reconcile' ? 'reconciling · ' : bar(p?.coverage)}${counters(p?.fetched ?? 0, p?.upserted ?? 0, p?.removed ?? 0, p?.pages ?? 0, line.waits)}`;
       case 'done':
-        return `${counters(r!.fetched, r!.upserted, r!.removed, r!.pages, r!.throttledWaits)}${r!.reconciled > 0 ? ` · ${n(r!.reconciled)} reconciled` : ''} in ${seconds(r!.durationMs)}`;
+        return `${bar(p?.coverage === undefined ? undefined : 1)}${counters(r!.fetched, r!.upserted, r!.removed, r!.pages, r!.throttledWaits)}${r!.reconciled > 0 ? ` · ${n(r!.reconciled)} reconciled` : ''} in ${seconds(r!.durationMs)}`;
       case 'failed':
         return `failed after ${seconds(r!.durationMs)}: ${r!.error}`;
     }
@@ -64,7 +68,8 @@ export function createProgress(stream: ProgressStream, collections: readonly Col
     if (!force && now - lastDraw < 100) return;
     lastDraw = now;
     frame++;
-    let out = drawn > 0 ? `\x1b[${drawn}A` : '';
+    let out = (drawn > 0 ? `\x1b[${drawn}A` : '') + above;
+    above = '';
     for (const [collection, line] of lines) out += `\r\x1b[2K${symbol(line)} ${collection.padEnd(width)}  ${body(line)}\n`;
     drawn = lines.size;
     stream.write(out);
@@ -81,6 +86,13 @@ export function createProgress(stream: ProgressStream, collections: readonly Col
   const update = (collection: Collection, force: boolean) => (tty ? redraw(force) : plain(collection, force));
 
   return {
+    // Only the terminal shows a bar: elsewhere the extra request would buy nothing.
+    coverage: tty,
+    onDebug(collection, message) {
+      if (!tty) return void stream.write(`${collection}: ${message}\n`);
+      above += `\r\x1b[2K${collection}: ${message}\n`;
+      redraw(true);
+    },
     onStart(collection, phase, from) {
       lines.get(collection)!.state = phase;
       if (tty) ticker ??= setInterval(() => redraw(false), 150).unref();

@@ -5,8 +5,8 @@ import { reconcile } from './reconcile.ts';
 import { LastUpdatedTieError, SyncProtocolError } from './keyset.ts';
 import { createMemoryStore, type MemoryStore } from './memoryStore.ts';
 import { compareInstants } from './instant.ts';
-import { createFakeContentService, utcMillisFormat, type FakeContentService, type FakeItem } from './testing/fakeContentService.ts';
-import type { Collection, ItemSource, ListItemsQuery, WfStatus } from './types.ts';
+import { createFakeContentService, utcMillisFormat, type FakeContentService, type FakeItem, type FakeListQuery } from './testing/fakeContentService.ts';
+import type { Collection, ItemSource, WfStatus } from './types.ts';
 
 const C: Collection = 'events';
 const ALL: WfStatus[] = ['draft', 'readyforvalidation', 'approved', 'rejected', 'archived', 'deleted'];
@@ -240,7 +240,7 @@ describe('syncItems properties', () => {
   it('property: random histories interleaved with sync runs (failures and writes mid-run) end in an exact mirror [SYNC-003] [SYNC-004] [SYNC-006]', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(stepArb, { maxLength: 40 }), fc.integer({ min: 2, max: 5 }), async (steps, finalSize) => {
-        let hook: ((n: number, q: ListItemsQuery) => void) | undefined;
+        let hook: ((n: number, q: FakeListQuery) => void) | undefined;
         const service = createFakeContentService({
           beforeList: (n, _c, q) => {
             if (n > 10_000) throw new Error('runaway loop');

@@ -1,5 +1,5 @@
 // A scripted in-memory model of the list endpoints, with the interface's exact semantics:
-// inclusive `lastupdated` filter, `wfstatus` filter, ascending order with an `id` tiebreaker,
+// inclusive `lastupdated` filter, `wfstatus` filter, ascending (or descending) order with an `id` tiebreaker,
 // `size`. Used by the sync tests; also handy for integrators' own tests.
 //
 // Timestamps are emitted in a service-chosen format (by default with microseconds and a +01:00
@@ -26,10 +26,13 @@ export interface FakeServiceOptions {
   /** How a stamp is written. Default: `2026-03-01T11:00:00.123456+01:00`-style. */
   format?: (epochMicros: number) => string;
   /** Called before every list call with the 1-based call number; may throw or change data. */
-  beforeList?: (call: number, collection: Collection, query: ListItemsQuery) => void;
+  beforeList?: (call: number, collection: Collection, query: FakeListQuery) => void;
   /** Reject stamps the fake never emitted (default true). */
   strictStamps?: boolean;
 }
+
+/** The sync's query, or the same with `sortOrder=DESC` (the CLI asks for the newest item that way). */
+export type FakeListQuery = Omit<ListItemsQuery, 'sortOrder'> & { sortOrder: 'ASC' | 'DESC' };
 
 const STATUSES: readonly WfStatus[] = ['draft', 'readyforvalidation', 'approved', 'rejected', 'archived', 'deleted'];
 
@@ -63,7 +66,8 @@ export interface FakeContentService extends ItemSource<FakeItem> {
   all(collection: Collection): FakeItem[];
   /** trcid → version of the approved items: what a converged mirror must hold. */
   approved(collection: Collection): Map<string, number>;
-  readonly calls: Array<{ collection: Collection; query: ListItemsQuery }>;
+  listItems(collection: Collection, query: FakeListQuery, options?: SourceCallOptions): Promise<FakeItem[]>;
+  readonly calls: Array<{ collection: Collection; query: FakeListQuery }>;
 }
 
 export function createFakeContentService(options: FakeServiceOptions = {}): FakeContentService {
@@ -74,7 +78,7 @@ export function createFakeContentService(options: FakeServiceOptions = {}): Fake
   let ids = 0;
   const items = new Map<string, FakeItem & { collection: Collection }>();
   const emitted = new Set<string>();
-  const calls: Array<{ collection: Collection; query: ListItemsQuery }> = [];
+  const calls: Array<{ collection: Collection; query: FakeListQuery }> = [];
 
   const stamp = () => {
     clock += tick();
@@ -118,12 +122,14 @@ export function createFakeContentService(options: FakeServiceOptions = {}): Fake
     all: (collection) => [...items.values()].filter((i) => i.collection === collection).map(publicCopy),
     approved: (collection) =>
       new Map([...items.values()].filter((i) => i.collection === collection && i.wfstatus === 'approved').map((i) => [i.trcid, i.version])),
-    async listItems(collection: Collection, query: ListItemsQuery, _options?: SourceCallOptions) {
+    async listItems(collection: Collection, query: FakeListQuery, _options?: SourceCallOptions) {
       calls.push({ collection, query: { ...query } });
       options.beforeList?.(calls.length, collection, query);
       if (!Number.isInteger(query.size) || query.size < 1) throw new FakeServiceError(400, `size must be at least 1 (requested: ${query.size})`);
       if (query.size > 2000) throw new FakeServiceError(400, `size must not exceed 2000 (requested: ${query.size})`);
-      if (query.sortField !== 'lastupdated' || query.sortOrder.toUpperCase() !== 'ASC') throw new FakeServiceError(400, 'fake supports sortField=lastupdated, sortOrder=ASC only');
+      const order = query.sortOrder.toUpperCase();
+      if (query.sortField !== 'lastupdated' || (order !== 'ASC' && order !== 'DESC')) throw new FakeServiceError(400, 'fake supports sortField=lastupdated, sortOrder=ASC or DESC only');
+      const direction = order === 'ASC' ? 1 : -1;
       const statuses: readonly string[] = query.wfstatus;
       for (const s of statuses) if (!STATUSES.includes(s as WfStatus)) throw new FakeServiceError(400, `unknown wfstatus ${s}`);
       const from = query.lastupdated;
@@ -133,7 +139,7 @@ export function createFakeContentService(options: FakeServiceOptions = {}): Fake
       return [...items.values()]
         .filter((i) => i.collection === collection && statuses.includes(i.wfstatus))
         .filter((i) => from === undefined || compareInstants(i.lastupdated, from) >= 0)
-        .sort((a, b) => compareInstants(a.lastupdated, b.lastupdated) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+        .sort((a, b) => direction * (compareInstants(a.lastupdated, b.lastupdated) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)))
         .slice(0, query.size)
         .map(publicCopy);
     },

@@ -5,7 +5,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { COLLECTIONS, type Collection, type ListItemsQuery } from '../types.ts';
-import { FakeServiceError, type FakeContentService } from './fakeContentService.ts';
+import { FakeServiceError, type FakeContentService, type FakeListQuery } from './fakeContentService.ts';
 
 export interface FakeHttpServer {
   /** Ends in `/api`. */
@@ -35,10 +35,10 @@ export async function serveFake(service: FakeContentService, options: { token: s
     const collection = url.pathname.replace(/^\/api\//, '') as Collection;
     if (!COLLECTIONS.includes(collection)) return send(404, { status: 404, error: 'Not Found', message: url.pathname });
     const q = Object.fromEntries(url.searchParams) as Record<string, string>;
-    const query: ListItemsQuery = {
+    const query: FakeListQuery = {
       wfstatus: (q.wfstatus ?? '').split(',') as ListItemsQuery['wfstatus'],
       sortField: 'lastupdated',
-      sortOrder: 'ASC',
+      sortOrder: q.sortOrder?.toUpperCase() === 'DESC' ? 'DESC' : 'ASC',
       size: Number(q.size),
       ...(q.lastupdated !== undefined ? { lastupdated: q.lastupdated } : {}),
     };
