@@ -45,6 +45,9 @@ export interface PreparedItem {
 const COLUMN_FIELDS = ['trcid', 'entitytype', 'wfstatus', 'userorganisation', 'externalId', 'slug'];
 const IGNORED_FIELDS = ['id', 'creationdate', 'lastupdated', 'published', 'deleted', 'offline', 'isprivate'];
 
+/** Fields a document never holds: kept in columns, set by the server, or dropped. */
+export const SERVER_SIDE_FIELDS: readonly string[] = [...COLUMN_FIELDS, ...IGNORED_FIELDS];
+
 export function prepareItemWrite(params: PrepareItemWriteParams): PreparedItem {
   const { body, existing } = params;
   if (!isObject(body)) throw badRequest('/', `the request body must be a JSON object (received: ${describe(body)})`);

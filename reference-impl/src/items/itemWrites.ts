@@ -6,18 +6,18 @@ import { lockItemWrites } from '../storage/items/lockItemWrites.ts';
 import { updateItem } from '../storage/items/updateItem.ts';
 import { entitytypeOf } from '../domain/entityRules.ts';
 import { canDelete, itemNotFound } from './access.ts';
-import { writeItem, type ItemWriteDeps, type ItemWriter } from './writeItem.ts';
+import { writeItem, type ItemWriteDeps, type ItemWriter, type WriteItemResult } from './writeItem.ts';
 
 // The three item writes of the interface, each one transaction with its outbox event.
 
 /** POST /{collection} (WRITE-001, DEC-ITEM-002). */
-export async function createItem(db: Db, deps: ItemWriteDeps, params: { collection: Collection; body: unknown; writer: ItemWriter }): Promise<StoredItem> {
-  return (await writeItem(db, deps, { collection: params.collection, writer: params.writer, body: params.body })).item;
+export async function createItem(db: Db, deps: ItemWriteDeps, params: { collection: Collection; body: unknown; writer: ItemWriter }): Promise<WriteItemResult> {
+  return writeItem(db, deps, { collection: params.collection, writer: params.writer, body: params.body });
 }
 
 /** PUT /{collection}/{id}: a full replacement of the writable fields (DEC-ITEM-001). */
-export async function replaceItem(db: Db, deps: ItemWriteDeps, params: { collection: Collection; id: string; body: unknown; writer: ItemWriter }): Promise<StoredItem> {
-  return (await writeItem(db, deps, { collection: params.collection, writer: params.writer, match: { id: params.id }, body: params.body })).item;
+export async function replaceItem(db: Db, deps: ItemWriteDeps, params: { collection: Collection; id: string; body: unknown; writer: ItemWriter }): Promise<WriteItemResult> {
+  return writeItem(db, deps, { collection: params.collection, writer: params.writer, match: { id: params.id }, body: params.body });
 }
 
 /**

@@ -6,6 +6,7 @@ import type { StoredCategories } from '../dictionary/types.ts';
 import { expandCalendar } from '../domain/calendar.ts';
 import type { EntityType } from '../domain/entityRules.ts';
 import { formatTimestamp } from '../domain/timestamps.ts';
+import { SERVER_SIDE_FIELDS } from '../domain/itemWrite.ts';
 import { legacyFlags } from '../domain/workflow.ts';
 import type { StoredItem, StoredRendering } from '../storage/items/itemRow.ts';
 import type { ListedItem } from '../storage/items/listItems.ts';
@@ -36,10 +37,9 @@ export interface RenderOptions {
   ontologies: OntologyIndexes;
 }
 
-// The members written from the server columns on every read; a stray document field of the same
+// The members written from the server columns on every read: a stray document field of the same
 // name never shows (the write path keeps them out of documents anyway).
-const SERVER_FIELDS = new Set(['id', 'trcid', 'entitytype', 'wfstatus', 'published', 'deleted', 'offline',
-  'creationdate', 'lastupdated', 'userorganisation', 'slug', 'externalId']);
+const SERVER_FIELDS = new Set(SERVER_SIDE_FIELDS);
 
 export function renderItem(stored: StoredItem, options: RenderOptions): RenderedItem {
   return { ...renderServerFields(stored), ...renderBody(stored.entitytype, stored.doc, options) };
@@ -72,7 +72,7 @@ function renderBody(entitytype: EntityType, doc: Readonly<Record<string, unknown
   if (calendar !== undefined) {
     body.calendar = options.excludePatternDates === true ? expandCalendar(doc.calendar as Record<string, unknown>, { excludePatternDates: true }) : calendar;
   }
-  // Always present, derived from the item as it is now (ITEM-010); never stored.
+  // Always present, derived from the item as it is (ITEM-010); never part of the document.
   body.seoMetadata = { ...(isObject(doc.seoMetadata) ? doc.seoMetadata : {}), schemaOrg: schemaOrgOf(entitytype, calendar === undefined ? doc : { ...doc, calendar }) };
   if (isObject(doc.trcItemCategories)) {
     body.trcItemCategories = fillItemCategories(doc.trcItemCategories as Partial<StoredCategories>, options.ontologies, itemLanguages(doc));
@@ -87,6 +87,12 @@ function renderBody(entitytype: EntityType, doc: Readonly<Record<string, unknown
 export function storedRenderingOf(entitytype: EntityType, doc: Readonly<Record<string, unknown>>, owner: AccountOntologies): StoredRendering {
   const json = JSON.stringify(renderBody(entitytype, doc, { ontologies: owner.indexes }));
   return { body: json.slice(1, -1), key: renderingKeyOf(RENDERER_VERSION, owner.versions) };
+}
+
+/** An item's JSON from its server columns and a stored rendering's body. */
+export function storedItemJson(item: Omit<StoredItem, 'doc'>, body: string): string {
+  // The server columns' members, then the stored ones (never empty: seoMetadata is always there).
+  return `${JSON.stringify(renderServerFields(item)).slice(0, -1)},${body}}`;
 }
 
 /**
@@ -128,8 +134,7 @@ export async function renderPage(cache: OntologyCache, items: readonly ListedIte
     if (item.renderedBody === null) {
       pieces.push(JSON.stringify(renderItem(item, { ontologies: byOrganisation!.get(item.userorganisation)!.indexes })));
     } else {
-      // The server columns' members, then the stored ones (never empty: seoMetadata is always there).
-      pieces.push(JSON.stringify(renderServerFields(item)).slice(0, -1), ',', item.renderedBody, '}');
+      pieces.push(storedItemJson(item, item.renderedBody));
     }
   });
   pieces.push(']');

@@ -148,4 +148,22 @@ describeEachEngine('stored item renderings', (ctx) => {
       await refresher.stop();
     }
   });
+
+  it('when an item is soft deleted, then its stored rendering stays current (the document did not change) and the write answers are the text a read gives', async () => {
+    const api = client(app.baseUrl, account.full);
+    const created = await fetch(`${app.baseUrl}/events`, { method: 'POST', headers: { authorization: `Bearer ${account.full}`, 'content-type': 'application/json' }, body: JSON.stringify(withCategory()) });
+    const createdText = await created.text();
+    const { id } = JSON.parse(createdText);
+    const replaced = await fetch(`${app.baseUrl}/events/${id}`, { method: 'PUT', headers: { authorization: `Bearer ${account.full}`, 'content-type': 'application/json' }, body: createdText });
+    expect(replaced.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const replacedText = await replaced.text();
+    expect(replacedText).toBe(await (await fetch(`${app.baseUrl}/events/${id}`, { headers: { authorization: `Bearer ${account.full}` } })).text());
+
+    expect((await api.delete(`/events/${id}`)).status).toBe(204);
+    const deleted = await listRenderedItems(ctx.db, { ...params, wfstatus: ['deleted'], rendererVersion: RENDERER_VERSION });
+    expect(deleted.map((item) => item.id)).toContain(id);
+    expect(deleted.every((item) => item.renderedBody !== null)).toBe(true);
+    const page = await renderPage(cache(), deleted);
+    expect(page.body.toString()).toBe(JSON.stringify(await renderItems(cache(), await listItems(ctx.db, { ...params, wfstatus: ['deleted'] }))));
+  });
 });

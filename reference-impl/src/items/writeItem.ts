@@ -11,7 +11,7 @@ import { getItemByExternalId } from '../storage/items/getItemByExternalId.ts';
 import { getItemById } from '../storage/items/getItemById.ts';
 import { inJsonbOrder } from '../storage/items/jsonbOrder.ts';
 import { ITEM_EXTERNAL_ID_CONSTRAINT, ITEM_TRCID_CONSTRAINT, insertItem } from '../storage/items/insertItem.ts';
-import type { StoredItem } from '../storage/items/itemRow.ts';
+import type { StoredItem, StoredRendering } from '../storage/items/itemRow.ts';
 import { lockItemWrites } from '../storage/items/lockItemWrites.ts';
 import { updateItem } from '../storage/items/updateItem.ts';
 import type { ItemChangeRecorder } from '../webhooks/itemChange.ts';
@@ -60,6 +60,8 @@ export interface WriteItemParams {
 
 export interface WriteItemResult {
   item: StoredItem;
+  /** The rendering stored with it, made with the owner's ontologies of the write. */
+  rendering: StoredRendering;
   /** The item before this write; null when it was created. */
   previous: StoredItem | null;
 }
@@ -139,7 +141,7 @@ async function writeInTransaction(
     itemId: item.id, trcid: item.trcid, entitytype: item.entitytype, userorganisation: item.userorganisation,
     action: isRemovalStatus(item.wfstatus) ? 'DELETED' : 'UPDATED',
   });
-  return { item, previous: current };
+  return { item, rendering, previous: current };
 }
 
 /** The current item a write replaces, read under the write lock; null when creating. */

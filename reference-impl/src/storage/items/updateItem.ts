@@ -10,7 +10,9 @@ export interface UpdateItemParams extends ItemFields {
 
 /**
  * Replaces an item's writable columns and document and stamps a new `lastupdated`
- * (DEC-ITEM-001, DEC-ITEM-009); `creationdate` is kept. Null when there is no such item.
+ * (DEC-ITEM-001, DEC-ITEM-009); `creationdate` is kept. Without `rendering` the stored one is
+ * kept, and dropped by the table's trigger when the document changed (migration 007). Null when
+ * there is no such item.
  */
 export async function updateItem(db: Queryable, params: UpdateItemParams): Promise<StoredItem | null> {
   if (!isUuid(params.id)) return null;
@@ -18,7 +20,8 @@ export async function updateItem(db: Queryable, params: UpdateItemParams): Promi
     `WITH ${NEXT_STAMP}
      UPDATE items
         SET trcid = $3, wfstatus = $4, userorganisation = $5, external_id = $6, title = $7, slug = $8,
-            doc = $9::text::jsonb, rendered_body = $10, rendered_key = $11, lastupdated = stamp.at
+            doc = $9::text::jsonb, rendered_body = COALESCE($10, items.rendered_body),
+            rendered_key = COALESCE($11, items.rendered_key), lastupdated = stamp.at
        FROM stamp
       WHERE items.id = $1 AND items.entitytype = $2
      RETURNING ${ITEM_COLUMNS}`,
