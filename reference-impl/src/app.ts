@@ -98,7 +98,7 @@ export function createApp(config: Config, deps: AppDeps): express.Express {
   api.use(feedRoutes(context));
   app.use(BASE_PATH, api);
 
-  app.use(notFound({ doc, basePath: BASE_PATH }));
+  app.use(notFound());
   app.use(storageUnavailable());
   app.use(errorHandler({ logger: deps.logger }));
   return app;

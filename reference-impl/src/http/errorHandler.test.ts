@@ -22,7 +22,7 @@ beforeAll(async () => {
   app.post('/api/events', echo);
   app.get('/api/events/:id', echo);
   app.put('/api/events/:id', echo);
-  app.use(notFound({ doc, basePath: '/api' }));
+  app.use(notFound());
   app.use(errorHandler({ logger: createLogger({ level: 'silent' }) }));
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));

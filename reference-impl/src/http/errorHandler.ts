@@ -111,14 +111,11 @@ export function rejectUnknownRoutes(options: RejectUnknownRoutesOptions): Reques
 }
 
 /**
- * The last handler: a request no route answered. 405 with `Allow` for a known path and another
- * method, else 404 (rejectUnknownRoutes answers both earlier; this catches a spec operation
- * without a route).
+ * The last handler: a request no route answered. rejectUnknownRoutes has already answered unknown
+ * paths and methods, so what reaches here is a spec operation without a route: a 404.
  */
-export function notFound(options: { doc: JsonObject; basePath: string }): RequestHandler {
-  const routes = specRoutes(options.doc);
+export function notFound(): RequestHandler {
   return function notFoundHandler(req) {
-    const allow = allowOf(routesOf(routes, options.basePath, req.path));
-    throw routeError(req.method, req.path, allow !== undefined && !allow.includes(req.method === 'HEAD' ? 'GET' : req.method) ? allow : undefined);
+    throw new HttpError(404, { message: `No route ${req.method} ${req.path}` });
   };
 }
