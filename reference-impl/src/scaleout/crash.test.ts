@@ -6,8 +6,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventBody } from '../items/testing/itemsHarness.ts';
 import { skipPostgres } from '../storage/testing/testDb.ts';
+import { waitFor } from '../testing/waitFor.ts';
 import { createScratchDatabase, type ScratchDatabase } from './support/database.ts';
-import { call, eventually } from './support/http.ts';
+import { call } from './support/http.ts';
 import { createInstanceGroup, type Instance, type InstanceGroup } from './support/instance.ts';
 import { startRecordingReceiver, type RecordingReceiver } from './support/recordingReceiver.ts';
 
@@ -100,7 +101,7 @@ for (const engine of ['postgres', 'pglite'] as const) {
       });
       const writing = Promise.allSettled(writers);
 
-      await eventually('a delivery in flight at every receiver and 20 acknowledged writes', () => receivers.every((r) => r.requests.length > 0) && acknowledged.length >= 20, 30_000);
+      await waitFor('a delivery in flight at every receiver and 20 acknowledged writes', () => receivers.every((r) => r.requests.length > 0) && acknowledged.length >= 20, 30_000, 50);
       await first.crash();
       const killedAt = Date.now();
       const results = await writing;
@@ -123,12 +124,12 @@ for (const engine of ['postgres', 'pglite'] as const) {
 
       // Every delivery in flight arrives again, same id, same bytes; and every acknowledged write reaches every receiver.
       const deliveredItems = (r: RecordingReceiver) => new Set(r.requests.filter((q) => q.answered === 204).flatMap((q) => q.items.map((i) => i.id.split('_')[0]!)));
-      await eventually('the deliveries in flight at the crash, and every acknowledged write, at every receiver', () => receivers.every((r, i) => {
+      await waitFor('the deliveries in flight at the crash, and every acknowledged write, at every receiver', () => receivers.every((r, i) => {
         const after = r.requests.slice(beforeCrash[i]);
         const redelivered = [...inFlight[i]!.keys()].every((id) => after.some((q) => q.deliveryId === id && q.answered === 204));
         const items = deliveredItems(r);
         return redelivered && acknowledged.every((id) => items.has(id));
-      }), 45_000);
+      }), 45_000, 50);
       let firstRedeliveryMs = Infinity;
       for (const [i, r] of receivers.entries()) {
         for (const q of r.requests.slice(beforeCrash[i])) {
@@ -165,11 +166,11 @@ for (const engine of ['postgres', 'pglite'] as const) {
           call(instance.baseUrl, 'POST', '/events', { token: BOOTSTRAP, body: eventBody({ userorganisation: ORGANISATION }) }),
           call(instance.baseUrl, 'GET', '/locations?size=1', { token: BOOTSTRAP }),
         ].map((request) => request.catch((error: unknown) => ({ status: 0, headers: new Headers(), body: String(error) })));
-        await eventually('three requests waiting on the lock', async () => {
+        await waitFor('three requests waiting on the lock', async () => {
           const rows = await database.admin<{ n: string }>(
             `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = 'content-service' AND wait_event_type = 'Lock'`, [database.name]);
           return Number(rows[0]!.n) >= 3;
-        }, 15_000);
+        }, 15_000, 50);
         // Every connection of the instance, busy or idle, as a failover or an admin would.
         // (The call is in the select list, so it runs only for the rows the WHERE clause keeps.)
         const killed = await database.admin<{ pid: number; terminated: boolean }>(

@@ -7,9 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventBody } from '../items/testing/itemsHarness.ts';
 import { listMigrations } from '../storage/migrate.ts';
 import { ALL_STATUSES, createTestAccount, createTestToken } from '../testing/fixtures.ts';
+import { waitFor } from '../testing/waitFor.ts';
 import { verifySignature } from '../webhooks/sign.ts';
 import { createScratchDatabase, type ScratchDatabase } from './support/database.ts';
-import { call, clientFor, eventually, randomClientIp } from './support/http.ts';
+import { call, clientFor, randomClientIp } from './support/http.ts';
 import { createInstanceGroup, type Instance, type InstanceGroup } from './support/instance.ts';
 import { startRecordingReceiver, type RecordedRequest, type RecordingReceiver } from './support/recordingReceiver.ts';
 import { skipWithoutServices, TEST_REDIS_URL } from './support/services.ts';
@@ -149,13 +150,13 @@ describe.skipIf(skipWithoutServices({ redis: true }))('several instances on one 
       const ids = writes.map((w) => w.body.id as string);
       const delivered = (action: 'UPDATED' | 'DELETED') => new Set(receiver.requests.filter((r) => r.answered !== null && r.answered < 300)
         .flatMap((r) => r.items.filter((item) => item.actionType === action).map((item) => item.id.split('_')[0]!)));
-      await eventually('every create delivered', () => ids.every((id) => delivered('UPDATED').has(id)), 30_000);
+      await waitFor('every create delivered', () => ids.every((id) => delivered('UPDATED').has(id)), 30_000, 50);
 
       // Then 8 deletes, alternating instances.
       const removed = ids.slice(0, 8);
       const deletes = await Promise.all(removed.map((id, i) => writer.delete(instances[i % 2]!.baseUrl, `/events/${id}`)));
       expect(deletes.map((d) => d.status)).toEqual(deletes.map(() => 204));
-      await eventually('every delete delivered', () => removed.every((id) => delivered('DELETED').has(id)), 30_000);
+      await waitFor('every delete delivered', () => removed.every((id) => delivered('DELETED').has(id)), 30_000, 50);
       // Let any stray duplicate arrive before counting.
       await new Promise((resolve) => setTimeout(resolve, 1000));
 

@@ -50,14 +50,3 @@ export function clientFor(token: string, ip: string = randomClientIp()) {
     delete: <T = any>(baseUrl: string, path: string) => call<T>(baseUrl, 'DELETE', path, { token, ip }),
   };
 }
-
-/** Polls `check` until it returns something other than undefined/false, or throws after `timeoutMs`. */
-export async function eventually<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

@@ -85,16 +85,7 @@ export async function writeItem(db: Db, record: ItemChangeRecorder, params: { us
   });
 }
 
-/** Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
-export async function waitFor<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+export { waitFor } from '../../testing/waitFor.ts';
 
 /** Validates a webhook body against the spec's CallbackBody; null when valid, else the errors. */
 export function createCallbackBodyValidator(): (body: unknown) => string | null {
