@@ -10,8 +10,9 @@ import { createLogger } from '../logger.ts';
 import { createTestUser } from '../sessions/testing/testUsers.ts';
 import { insertFeedRun } from '../storage/feeds/insertFeedRun.ts';
 import { insertSession } from '../storage/sessions/insertSession.ts';
+import { insertDelivery } from '../storage/webhooks/insertDelivery.ts';
 import { describeEachEngine } from '../storage/testing/testDb.ts';
-import { createTestAccount } from '../testing/fixtures.ts';
+import { createTestAccount, createTestToken } from '../testing/fixtures.ts';
 import { runRetention, startRetentionJob } from './retention.ts';
 
 const NOW = Date.parse('2026-11-22T12:00:00.000Z');
@@ -89,6 +90,26 @@ describeEachEngine('retention (DEC-MISC-004)', (engine) => {
     expect(left).not.toContain(goneOld);
     expect(left).not.toContain(runningOld);
   });
+
+  it('when settled webhook deliveries are older than 7 days, then they go with their attempts; younger and pending ones stay [DEC-HOOK-017]', async () => {
+    const tokenId = (await createTestToken(db(), { accountId, callbackUrl: 'https://receiver.example/hook' })).id;
+    const delivery = async (createdAt: Date, state: 'pending' | 'delivered' | 'failed' | 'dropped') => {
+      const id = randomUUID();
+      await insertDelivery(db(), { id, tokenId, body: Buffer.from('{"items":[]}'), itemCount: 1, createdAt });
+      await db().query('UPDATE webhook_deliveries SET state = $2 WHERE id = $1', [id, state]);
+      await db().query(`INSERT INTO webhook_attempts (delivery_id, attempt, at, status, latency_ms, outcome) VALUES ($1, 1, $2, 503, 5, 'transient')`, [id, createdAt]);
+      return id;
+    };
+    const gone = [await delivery(ago(8 * DAY), 'delivered'), await delivery(ago(7 * DAY + 1), 'failed'), await delivery(ago(30 * DAY), 'dropped')];
+    const kept = [await delivery(ago(7 * DAY - 1), 'delivered'), await delivery(ago(HOUR), 'failed'), await delivery(ago(10 * DAY), 'pending')];
+
+    const result = await retention();
+    expect(result.webhookDeliveries).toBeGreaterThanOrEqual(3);
+    const left = (await db().query<{ id: string }>('SELECT id FROM webhook_deliveries WHERE token_id = $1', [tokenId])).rows.map((r) => r.id).sort();
+    expect(left).toEqual([...kept].sort());
+    const attempts = (await db().query<{ id: string }>('SELECT delivery_id AS id FROM webhook_attempts WHERE delivery_id = ANY($1::uuid[])', [[...gone, ...kept]])).rows.map((r) => r.id).sort();
+    expect(attempts).toEqual([...kept].sort());
+  });
 });
 
 describe('staged uploads (DEC-MISC-004)', () => {
@@ -141,7 +162,7 @@ describe('startRetentionJob', () => {
     await new Promise((resolve) => setTimeout(resolve, 150));
     await job.stop();
     const after = passes;
-    expect(after).toBeGreaterThanOrEqual(4); // the failed first query, then three queries a pass
+    expect(after).toBeGreaterThanOrEqual(4); // the failed first query, then four queries a pass
     await new Promise((resolve) => setTimeout(resolve, 60));
     expect(passes).toBe(after);
   });

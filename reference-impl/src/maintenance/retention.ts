@@ -6,6 +6,7 @@ import type { Queryable } from '../storage/db.ts';
 import { pruneFeedRuns } from '../storage/feeds/pruneFeedRuns.ts';
 import { pruneSessions } from '../storage/sessions/pruneSessions.ts';
 import { pruneSpentRefreshTokens } from '../storage/sessions/pruneSpentRefreshTokens.ts';
+import { pruneDeliveries } from '../storage/webhooks/pruneDeliveries.ts';
 
 // Retention (DEC-MISC-004): what the service deletes by itself, and when. Every instance runs the
 // same pass; the deletes are idempotent, so instances need no coordination.
@@ -16,6 +17,8 @@ export const SESSION_GRACE_MS = 1 * DAY;
 export const SPENT_REFRESH_TOKEN_RETENTION_MS = REFRESH_TOKEN_MS + SESSION_GRACE_MS;
 /** Finished feed runs are kept this long; the latest run of each feed is always kept. */
 export const FEED_RUN_RETENTION_MS = 30 * DAY;
+/** Settled webhook deliveries (and their attempts) stay in the delivery log this long (DEC-HOOK-017). */
+export const WEBHOOK_DELIVERY_RETENTION_MS = 7 * DAY;
 /** A staged upload untouched this long belongs to a process that died mid-upload. */
 export const STAGED_UPLOAD_MAX_AGE_MS = 1 * HOUR;
 /** One pass at start, then one this often. */
@@ -31,6 +34,7 @@ export interface RetentionResult {
   sessions: number;
   spentRefreshTokens: number;
   feedRuns: number;
+  webhookDeliveries: number;
   stagedUploads: number;
 }
 
@@ -42,6 +46,7 @@ export async function runRetention(deps: RetentionDeps): Promise<RetentionResult
     sessions: await pruneSessions(deps.db, { before: before(SESSION_GRACE_MS) }),
     spentRefreshTokens: await pruneSpentRefreshTokens(deps.db, { before: before(SPENT_REFRESH_TOKEN_RETENTION_MS) }),
     feedRuns: await pruneFeedRuns(deps.db, { before: before(FEED_RUN_RETENTION_MS) }),
+    webhookDeliveries: await pruneDeliveries(deps.db, { before: before(WEBHOOK_DELIVERY_RETENTION_MS) }),
     stagedUploads: await deps.assets.pruneStaged(before(STAGED_UPLOAD_MAX_AGE_MS)),
   };
 }

@@ -13,7 +13,6 @@ import type { Config } from '../config.ts';
 import type { Db, Queryable } from '../storage/db.ts';
 import { getTokenWebhook } from '../storage/tokens/getTokenWebhook.ts';
 import { claimDueDeliveries, type ClaimedDelivery } from '../storage/webhooks/claimDueDeliveries.ts';
-import { pruneDeliveries } from '../storage/webhooks/pruneDeliveries.ts';
 import { recordAttempt } from '../storage/webhooks/recordAttempt.ts';
 import { createSecretBox, SecretUnreadableError, type SecretBox } from '../tokens/secretBox.ts';
 import { makeDeliveries, makeDelivery } from './batch.ts';
@@ -46,8 +45,6 @@ export interface DeliveryWorkerOptions {
   leaseMs?: number;
   /** Jitter source of the retry schedule. */
   random?: () => number;
-  /** How long settled deliveries stay in the log (default 7 days). */
-  retentionMs?: number;
 }
 
 export interface DeliveryWorker {
@@ -66,8 +63,6 @@ const DEFAULT_POLL_MS = 250;
 // After a nudge the change may not be committed yet; look again this often for this long.
 const NUDGE_POLL_MS = 5;
 const NUDGE_WINDOW_MS = 250;
-const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
-const PRUNE_EVERY_MS = 10 * 60 * 1000;
 
 export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   const { db, logger, now } = options;
@@ -105,14 +100,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     });
   }
 
-  let prunedAt = -Infinity;
-
   async function pass(): Promise<boolean> {
-    if (performance.now() - prunedAt > PRUNE_EVERY_MS) {
-      prunedAt = performance.now();
-      const pruned = await pruneDeliveries(db, { before: new Date(now() - (options.retentionMs ?? DEFAULT_RETENTION_MS)) });
-      if (pruned > 0) logger.info({ pruned }, 'webhook delivery log pruned');
-    }
     const made = await makeDeliveries(db, { publicBaseUrl: baseUrl(), now });
     const free = maxInFlight - inFlight.size;
     if (free <= 0 || !running) return made > 0;
@@ -169,15 +157,20 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     }
   }
 
-  /** Inside `tx`: the token's next delivery from its queued changes, already claimed by us. */
+  /**
+   * Inside `tx`: the token's next delivery from its queued changes, already claimed by us. None
+   * when the token lost its webhook meanwhile: the next pass drops its queued changes, as
+   * makeDeliveries does for every token without a callBackUrl.
+   */
   async function claimFollowing(tx: Queryable, tokenId: string): Promise<{ delivery: ClaimedDelivery; claimId: string } | null> {
+    const webhook = await getTokenWebhook(tx, { tokenId });
+    if (webhook === null || webhook.callbackUrl === null) return null;
     const claimId = randomUUID();
     const made = await makeDelivery(tx, { tokenId, publicBaseUrl: baseUrl(), now, lease: { until: new Date(now() + leaseMs), claimId } });
     if (made === null) return null;
-    const webhook = await getTokenWebhook(tx, { tokenId });
     return {
       claimId,
-      delivery: { id: made.id, tokenId, body: made.body, itemCount: made.itemCount, attemptCount: 0, firstAttemptAt: null, callbackUrl: webhook?.callbackUrl ?? null, signingSecret: webhook?.signingSecret ?? null },
+      delivery: { id: made.id, tokenId, body: made.body, itemCount: made.itemCount, attemptCount: 0, firstAttemptAt: null, callbackUrl: webhook.callbackUrl, signingSecret: webhook.signingSecret },
     };
   }
 
@@ -271,7 +264,7 @@ export interface WebhookServicesDeps {
   /** Overrides `config.publicBaseUrl`, read at each batch (server.ts learns the port after listening). */
   publicBaseUrl?: () => string;
   /** Overrides for tests and benchmarks. */
-  worker?: Partial<Pick<DeliveryWorkerOptions, 'pollMs' | 'maxInFlight' | 'leaseMs' | 'random' | 'ca' | 'retentionMs'>>;
+  worker?: Partial<Pick<DeliveryWorkerOptions, 'pollMs' | 'maxInFlight' | 'leaseMs' | 'random' | 'ca'>>;
 }
 
 export interface WebhookServices {
