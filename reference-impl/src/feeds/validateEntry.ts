@@ -1,14 +1,11 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import type { Collection } from '../domain/entityRules.ts';
 import { loadOpenApiDocument, type JsonObject } from '../http/openapiDocument.ts';
+import { createSpecAjv, SPEC_ID } from '../http/specAjv.ts';
 
 // Each partner entry is checked against the spec's own write schema of its collection
 // (EventDraft, LocationDraft, …): a feed entry is held to the same contract as a POST body.
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
-const SPEC_ID = 'openapi.json';
 const MAX_PROBLEMS = 5;
 
 const DRAFT_SCHEMAS: Record<Collection, string> = {
@@ -19,9 +16,7 @@ const DRAFT_SCHEMAS: Record<Collection, string> = {
 export type EntryValidator = (collection: Collection, body: unknown) => string | null;
 
 export function createEntryValidator(doc: JsonObject = loadOpenApiDocument()): EntryValidator {
-  const ajv = new Ajv2020({ strict: false, allErrors: true, coerceTypes: false, useDefaults: false });
-  addFormats(ajv);
-  ajv.addSchema(doc, SPEC_ID);
+  const ajv = createSpecAjv(doc);
   const compiled = new Map<Collection, ValidateFunction>();
   return function validateEntry(collection, body) {
     let validate = compiled.get(collection);

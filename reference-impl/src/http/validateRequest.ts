@@ -1,9 +1,8 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import { findUnstorable } from '../domain/unstorableJson.ts';
 import { badRequest, HttpError, type HttpErrorDetail } from './HttpError.ts';
+import { createSpecAjv, SPEC_ID } from './specAjv.ts';
 import { indexOperations, loadOpenApiDocument, resolveRef, type JsonObject, type OperationRef } from './openapiDocument.ts';
 
 // Request validation compiled from the spec's own schemas (the spec is the single source of
@@ -11,8 +10,6 @@ import { indexOperations, loadOpenApiDocument, resolveRef, type JsonObject, type
 // validated with ajv; JSON bodies are validated as they are. Handlers read the result through
 // `validated(res)` and never look at raw `req.query`.
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
-const SPEC_ID = 'openapi.json';
 const MAX_DETAILS = 20;
 
 export interface ValidatedRequest {
@@ -52,9 +49,7 @@ export interface RequestValidator {
 }
 
 export function createRequestValidator(doc: JsonObject = loadOpenApiDocument()): RequestValidator {
-  const ajv = new Ajv2020({ strict: false, allErrors: true, coerceTypes: false, useDefaults: false });
-  addFormats(ajv);
-  ajv.addSchema(doc, SPEC_ID);
+  const ajv = createSpecAjv(doc);
   const operations = indexOperations(doc);
   const compiled = new Map<string, CompiledOperation>();
 

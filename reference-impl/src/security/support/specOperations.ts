@@ -1,13 +1,11 @@
 import type { ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { HTTP_METHODS, indexOperations, loadOpenApiDocument, resolveRef, type JsonObject } from '../../http/openapiDocument.ts';
+import { createSpecAjv, SPEC_ID } from '../../http/specAjv.ts';
 
 // The spec's operations as the security tests need them: every method + path template, its
 // parameters with resolved schemas, its request body's media type and examples, and the statuses
 // it documents. Read from generated/openapi.json, the same bundle the service validates with.
-
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
 export interface SpecParameter {
   name: string;
@@ -74,11 +72,7 @@ let ajv: Ajv2020 | undefined;
 let errorValidator: ValidateFunction | undefined;
 
 function specAjv(): Ajv2020 {
-  if (ajv === undefined) {
-    ajv = new Ajv2020({ strict: false, allErrors: true });
-    addFormats(ajv);
-    ajv.addSchema(loadOpenApiDocument(), 'openapi.json');
-  }
+  ajv ??= createSpecAjv(loadOpenApiDocument());
   return ajv;
 }
 
@@ -87,7 +81,7 @@ function specAjv(): Ajv2020 {
  * schema (DEC-ERR-001) and repeat the HTTP status.
  */
 export function errorBodyProblems(status: number, body: unknown): string[] {
-  errorValidator ??= specAjv().compile({ $ref: 'openapi.json#/components/schemas/Error' });
+  errorValidator ??= specAjv().compile({ $ref: `${SPEC_ID}#/components/schemas/Error` });
   const problems = errorValidator(body) ? [] : (errorValidator.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
   if (body !== null && typeof body === 'object' && (body as { status?: unknown }).status !== status) {
     problems.push(`body.status ${String((body as { status?: unknown }).status)} differs from the HTTP status ${status}`);
@@ -118,5 +112,5 @@ function compileResponse(operationId: string, status: number): ValidateFunction 
   if (media?.schema === undefined) return null;
   // A `$ref`ed response is compiled at its component, an inline one under the operation.
   const base = typeof response.$ref === 'string' ? response.$ref : `${ref.pointer}/responses/${status}`;
-  return specAjv().compile({ $ref: `openapi.json${base}/content/application~1json/schema` });
+  return specAjv().compile({ $ref: `${SPEC_ID}${base}/content/application~1json/schema` });
 }
