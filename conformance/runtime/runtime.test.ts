@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConformanceConfig } from '../config/config.ts';
+import type { Exchange } from '../http/exchange.ts';
 import { defineCheck } from '../model/check.ts';
 import type { CheckDefinition } from '../model/check.ts';
 import { CheckFailure } from '../model/failure.ts';
@@ -188,5 +189,41 @@ describe('runtime.runCheck', () => {
       true,
     );
     expect(outcome.status).toBe('passed');
+  });
+});
+
+describe('ctx.watchSecret across a run', () => {
+  const SECRET = 'wnNnRoWEcuGZhN2K1F0VH6H2lhVvsPo0sQsSD-LzuoU';
+
+  it('when a later check receives a watched secret, then the sighting names that check and the evidence is redacted', async () => {
+    let leak = false;
+    server = await startServer((_req, res) => sendJson(res, 200, [], leak ? { ...rate, 'x-debug': `secret=${SECRET}` } : rate));
+    runtime = await createRuntime({ config: config(`${server.url}/api`, { tokens: { consumer: 'secret-watch-consumer-token', sessionUser: 'editor', sessionPassword: 'session-password-1' } }), needsReceiver: false });
+    const first = defineCheck({
+      id: 'a.mint',
+      title: 't',
+      requirements: ['LIST-001'],
+      run: async (ctx) => {
+        await ctx.http.get('/events');
+        ctx.watchSecret(SECRET, 'signingSecret of t1');
+      },
+    });
+    let seen: readonly { checkId: string; label: string; where: string; exchange: Exchange }[] = [];
+    const second = defineCheck({
+      id: 'a.read',
+      title: 't',
+      requirements: ['LIST-001'],
+      run: async (ctx) => {
+        leak = true;
+        await ctx.http.get('/events');
+        seen = ctx.secretSightings();
+        ctx.note(`password session-password-1`);
+      },
+    });
+    await runtime.runCheck(first, info('a.mint', ['LIST-001']));
+    const outcome = await runtime.runCheck(second, info('a.read', ['LIST-001']));
+    expect(seen.map((s) => [s.checkId, s.label, s.where])).toEqual([['a.read', 'signingSecret of t1', 'header x-debug']]);
+    expect(seen[0]!.exchange.response!.headers['x-debug']).toBe('secret=<signingSecret of t1>');
+    expect(outcome.notes).toEqual(['password $CONFORMANCE_SESSION_PASSWORD']);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { HttpResponse } from '../http/httpClient.ts';
 import { CheckFailure } from '../model/failure.ts';
 import type { Item, Page } from './items.ts';
-import { assertBooleansFollowWfstatus, assertBoundaryItemComesBack, assertContainsAll, assertEveryItemSatisfies, assertPagesAreDisjointAndComplete, assertSortedBy, filterViolation } from './listAssertions.ts';
+import { assertBooleansFollowWfstatus, assertBoundaryItemComesBack, assertContainsAll, assertEveryItemSatisfies, assertKeysetPagingIsComplete, assertPagesAreDisjointAndComplete, assertSortedBy, filterViolation } from './listAssertions.ts';
 
 const exchange = { seq: 1, startedAt: '', durationMs: 0, request: { method: 'GET', url: 'http://t/api/events', headers: {}, bodyBytes: 0, truncated: false } };
 const res = { url: 'http://t/api/events?x=1', exchange } as unknown as HttpResponse;
@@ -93,6 +93,20 @@ describe('paging', () => {
     expect(failureOf(() => assertPagesAreDisjointAndComplete([page(0, all.slice(0, 2)), page(1, all.slice(1, 3)), page(2, all.slice(3))], all)).message).toContain('repeats');
     expect(failureOf(() => assertPagesAreDisjointAndComplete([page(0, all.slice(0, 2)), page(1, all.slice(3))], all)).message).toContain('on no page');
     expect(failureOf(() => assertPagesAreDisjointAndComplete([page(0, [all[1]!, all[0]!]), page(1, all.slice(2))], all)).message).toContain('not in the order');
+  });
+
+  it('when keyset pages from the first item\'s lastupdated hold it, repeat each boundary item and cover the list, then they are complete', () => {
+    const pages = [page(0, all.slice(0, 3), all[0]!.lastupdated), page(1, all.slice(2, 5), all[2]!.lastupdated), page(2, all.slice(4), all[4]!.lastupdated)];
+    expect(() => assertKeysetPagingIsComplete(pages, all, { first: all[0]! })).not.toThrow();
+  });
+
+  it('when keyset paging misses the first item, a boundary item or an item, then the requirement of what broke fails', () => {
+    const late = [page(0, all.slice(1, 3), all[0]!.lastupdated), page(1, all.slice(2, 5), all[2]!.lastupdated)];
+    expect(failureOf(() => assertKeysetPagingIsComplete(late, all, { first: all[0]! })).requirements).toEqual(['PAGE-004', 'FILTER-001']);
+    const exclusive = [page(0, all.slice(0, 3), all[0]!.lastupdated), page(1, all.slice(3, 5), all[2]!.lastupdated)];
+    expect(failureOf(() => assertKeysetPagingIsComplete(exclusive, all, { first: all[0]! })).requirements).toEqual(['PAGE-004', 'FILTER-001']);
+    const short = [page(0, all.slice(0, 3), all[0]!.lastupdated), page(1, all.slice(2, 4), all[2]!.lastupdated)];
+    expect(failureOf(() => assertKeysetPagingIsComplete(short, all, { first: all[0]! })).requirements).toEqual(['PAGE-001', 'PAGE-003']);
   });
 
   it('when other items (not the suite\'s) are on the pages, then they are ignored', () => {

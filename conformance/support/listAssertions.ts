@@ -223,3 +223,18 @@ export function assertBoundaryItemComesBack(previous: Page, next: Page, opts: Op
     exchanges: opts.exchanges ?? [next.res.exchange],
   });
 }
+
+/**
+ * Keyset paging that started at the first item's own lastupdated is complete: the first page
+ * holds that item and each later page returns the previous page's boundary item (the bound is
+ * inclusive: PAGE-004, FILTER-001), and the pages, the boundary repeats aside, hold every expected
+ * item once, in order (PAGE-001, PAGE-003).
+ */
+export function assertKeysetPagingIsComplete(pages: readonly Page[], expected: readonly Item[], bound: { first: Item }): void {
+  const inclusive = ['PAGE-004', 'FILTER-001'];
+  const start = pages[0]!;
+  assertContainsAll(start.items, [bound.first], start.res, { requirements: inclusive, message: `the first keyset page (lastupdated=${String(start.from)}, the first item's own lastupdated) does not return that item; the bound is inclusive` });
+  for (let i = 1; i < pages.length; i++) assertBoundaryItemComesBack(pages[i - 1]!, pages[i]!, { requirements: inclusive });
+  // Processing is idempotent: the repeated boundary items are recognised by id, not applied twice.
+  assertPagesAreDisjointAndComplete(pages, expected, { keyset: true, requirements: ['PAGE-001', 'PAGE-003'] });
+}

@@ -40,14 +40,6 @@ export async function paced(ctx: CheckContext, perSecond: number, durationMs: nu
   return Promise.all(sent);
 }
 
-/** Spec problems of the given answers are the check's to attribute; forget the rest. */
-export function acknowledge(answers: readonly HttpResponse[]): void {
-  for (const res of answers) {
-    res.problems = [];
-    res.assertConforms();
-  }
-}
-
 export function countBy(answers: readonly HttpResponse[]): Record<number, number> {
   const counts: Record<number, number> = {};
   for (const r of answers) counts[r.status] = (counts[r.status] ?? 0) + 1;

@@ -1,6 +1,6 @@
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
-import { assertStatus } from '../../support/assert.ts';
+import { acknowledge, assertStatus } from '../../support/assert.ts';
 
 export default defineCheck({
   id: 'feeds.size-range',
@@ -14,8 +14,7 @@ export default defineCheck({
     for (const size of [0, 1001]) {
       const res = await ctx.http.post(`/feeds/${encodeURIComponent(feed)}/fetchAndConvertOnce`, { query: { size }, token: 'admin', validate: 'defer' });
       if (res.status === 404 && !ctx.config.feedId) {
-        res.problems = [];
-        res.assertConforms();
+        acknowledge([res]);
         ctx.skip('the target looks the feed up before it checks size: give an inbound feed of --account-id with --feed-id');
       }
       if (res.status < 300) {

@@ -1,10 +1,10 @@
 import type { HttpResponse } from '../../http/httpClient.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
-import { assertStatus } from '../../support/assert.ts';
+import { acknowledge, assertStatus } from '../../support/assert.ts';
 import { filePath } from '../../support/assets.ts';
 import type { Asset } from '../../support/assets.ts';
-import { acknowledge, burst, describeCounts } from '../../support/ratelimits.ts';
+import { burst, describeCounts } from '../../support/ratelimits.ts';
 
 const DRAIN = 100;
 const READS = 50;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { HttpResponse } from '../../http/httpClient.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
+import { acknowledge } from '../../support/assert.ts';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
@@ -58,8 +59,7 @@ export default defineCheck({
         } catch (error) {
           if (!(error instanceof CheckFailure)) throw error;
           decision ??= error;
-          res.problems = [];
-          res.assertConforms();
+          acknowledge([res]);
         }
       }
     }

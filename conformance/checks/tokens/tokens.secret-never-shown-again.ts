@@ -1,6 +1,6 @@
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
-import { assertStatus } from '../../support/assert.ts';
+import { acknowledge, assertStatus } from '../../support/assert.ts';
 import { deleteTokenQuietly, mintToken, rotateSecret, updateToken } from '../../support/tokens.ts';
 
 export default defineCheck({
@@ -25,8 +25,7 @@ export default defineCheck({
         await updateToken(ctx, token.id, { name: ctx.tag('after rotation') }),
       ]) {
         assertStatus(res, 200, { requirements: ['TOKEN-002'] });
-        res.problems = [];
-        res.assertConforms();
+        acknowledge([res]);
       }
     } finally {
       await deleteTokenQuietly(ctx, token.id);
