@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { RESIZER_DEFAULTS } from './assets/resizer.ts';
 import { ConfigError, DAY, HOUR, MINUTE, MiB, SECOND, VARIABLES, describeConfig, loadConfig } from './config.ts';
 
 function problemsOf(env: Record<string, string>): { variable: string; message: string }[] {
@@ -28,14 +27,6 @@ describe('loadConfig', () => {
 
   it('when nothing is set, then the size cap starts 2026-11-01T00:00 Europe/Amsterdam [LIMIT-003]', () => {
     expect(loadConfig({}).sizeCapEnforcedFrom.toISOString()).toBe('2026-10-31T23:00:00.000Z');
-  });
-
-  it('when the asset variables are not set, then the resizer keeps its own defaults', () => {
-    const config = loadConfig({});
-    expect({
-      cacheBytes: config.assetCacheBytes, maxInputPixels: config.assetResizeMaxPixels,
-      maxConcurrent: config.assetResizeConcurrency, timeoutSeconds: config.assetResizeTimeoutMs / SECOND,
-    }).toEqual({ cacheBytes: RESIZER_DEFAULTS.cacheBytes, maxInputPixels: RESIZER_DEFAULTS.maxInputPixels, maxConcurrent: RESIZER_DEFAULTS.maxConcurrent, timeoutSeconds: RESIZER_DEFAULTS.timeoutSeconds });
   });
 
   it('when the asset variables are set, then they are parsed, and out-of-range values are refused', () => {

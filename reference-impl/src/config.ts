@@ -67,7 +67,7 @@ export interface Config {
 }
 
 // Every default, with its unit.
-const DEFAULTS = {
+export const DEFAULTS = {
   port: 8080,
   host: '127.0.0.1',
   dataDir: './data',
@@ -79,7 +79,7 @@ const DEFAULTS = {
   webhookRetryScheduleMs: [5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 24 * HOUR],
   webhookTimeoutMs: 5 * SECOND,
   assetMaxBytes: 20 * MiB,
-  // The resizer's limits (assets/resizer.ts RESIZER_DEFAULTS; config.test.ts checks they agree).
+  // The resizer's limits (assets/resizer.ts RESIZER_DEFAULTS takes them from here).
   assetCacheBytes: 64 * MiB,
   assetResizeMaxPixels: 100_000_000,
   assetResizeConcurrency: 4,

@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { DEFAULTS, SECOND } from '../config.ts';
 import { HttpError } from '../http/HttpError.ts';
 import { ByteLru } from './byteLru.ts';
 import type { Variant } from './variantSize.ts';
@@ -17,11 +18,11 @@ export interface ResizerOptions {
 }
 
 export const RESIZER_DEFAULTS = {
-  maxInputPixels: 100_000_000,
+  maxInputPixels: DEFAULTS.assetResizeMaxPixels,
   maxOutputPixels: 4000 * 4000,
-  maxConcurrent: 4,
-  cacheBytes: 64 * 1024 * 1024,
-  timeoutSeconds: 20,
+  maxConcurrent: DEFAULTS.assetResizeConcurrency,
+  cacheBytes: DEFAULTS.assetCacheBytes,
+  timeoutSeconds: DEFAULTS.assetResizeTimeoutMs / SECOND,
 } as const satisfies Required<ResizerOptions>;
 
 export interface Resizer {
