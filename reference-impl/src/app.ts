@@ -1,5 +1,6 @@
 import express, { type RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import type { AssetFileStore } from './assets/fileStore.ts';
 import type { Config } from './config.ts';
 import { createBearerResolver, type SessionVerifier } from './auth/resolveBearer.ts';
 import { authenticate } from './http/authenticate.ts';
@@ -23,6 +24,7 @@ import { createSessionVerifier } from './sessions/sessionVerifier.ts';
 import type { Db } from './storage/db.ts';
 import type { ItemChangeRecorder } from './webhooks/itemChange.ts';
 import type { RenderingRefresher } from './items/renderingRefresher.ts';
+import type { FeedService } from './feeds/feedService.ts';
 
 /** What the app is built from. Clock and stores are injectable so tests control them. */
 export interface AppDeps {
@@ -42,6 +44,16 @@ export interface AppDeps {
   recordItemChange: ItemChangeRecorder;
   /** Told when reads met stale stored renderings or an ontology changed. Default: nothing renews them. */
   renderings?: Pick<RenderingRefresher, 'requestRefresh'>;
+  /**
+   * Asset bytes, shared with the retention job that prunes staged uploads. Default: files under
+   * DATA_DIR/assets, or in memory for `:memory:`.
+   */
+  assetStore?: AssetFileStore;
+  /**
+   * The feeds and their runs, shared with the feed scheduler and awaited at shutdown. Default: the
+   * feeds of FEEDS_FILE with runs of this app alone.
+   */
+  feedService?: FeedService;
 }
 
 /** What every route module receives. */

@@ -4,8 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { BASE_PATH, createApp, type AppDeps } from './app.ts';
-import { createAssetFileStore } from './assets/fileStore.ts';
+import { createAssetFileStore, type AssetFileStore } from './assets/fileStore.ts';
 import { SECOND, type Config } from './config.ts';
+import { createFeedService, type FeedService } from './feeds/feedService.ts';
 import { startFeedScheduler } from './feeds/startFeedScheduler.ts';
 import type { Logger } from './logger.ts';
 import { sharedOntologyCache } from './items/sharedOntologyCache.ts';
@@ -75,6 +76,7 @@ export function serviceAppDeps(ctx: ServiceContext, stores: RateLimitStores): Ap
     db: ctx.db, logger: ctx.logger, now: ctx.now, rateLimitStore: stores.lists, authRateLimitStore: stores.auth,
     recordItemChange: webhookServicesOf(ctx).recordItemChange,
     renderings: { requestRefresh: () => renderingRefreshers.get(ctx)?.requestRefresh() },
+    assetStore: assetStoreOf(ctx), feedService: feedServiceOf(ctx),
   };
 }
 
@@ -95,6 +97,30 @@ function webhookServicesOf(ctx: ServiceContext): WebhookServices {
   return services;
 }
 
+// The asset store of the routes is the one the retention job prunes (with DATA_DIR=:memory: a
+// second store would be another, empty one); the feed routes and the scheduler share one FeedRuns,
+// so each sees the other's runs and shutdown waits for both.
+const assetStores = new WeakMap<ServiceContext, AssetFileStore>();
+const feedServices = new WeakMap<ServiceContext, FeedService>();
+
+function assetStoreOf(ctx: ServiceContext): AssetFileStore {
+  let store = assetStores.get(ctx);
+  if (store === undefined) {
+    store = createAssetFileStore(ctx.config.dataDir);
+    assetStores.set(ctx, store);
+  }
+  return store;
+}
+
+function feedServiceOf(ctx: ServiceContext): FeedService {
+  let service = feedServices.get(ctx);
+  if (service === undefined) {
+    service = createFeedService({ feedsFile: ctx.config.feedsFile, db: ctx.db, logger: ctx.logger, now: ctx.now, recordItemChange: webhookServicesOf(ctx).recordItemChange });
+    feedServices.set(ctx, service);
+  }
+  return service;
+}
+
 /**
  * REGISTRATION POINT for background workers (the webhook delivery worker, the feed scheduler,
  * the retention job): start each here and register its stop with `ctx.lifecycle.onStop`. Runs after
@@ -105,10 +131,13 @@ export async function startBackgroundServices(ctx: ServiceContext): Promise<void
   const { worker } = webhookServicesOf(ctx);
   worker.start();
   ctx.lifecycle.onStop('webhook worker', () => worker.stop());
-  // Feed imports write outbox events like any other write (FEED-008, HOOK-002).
-  startFeedScheduler({ ...ctx, recordItemChange: webhookServicesOf(ctx).recordItemChange });
+  // Runs started through POST /feeds/{feedID}/fetchAndConvertOnce finish before shutdown goes on,
+  // like the scheduler's (whose stop, registered later, runs first).
+  const feedService = feedServiceOf(ctx);
+  ctx.lifecycle.onStop('feed runs', () => feedService.runs.idle());
+  startFeedScheduler({ ...ctx, feedService });
   // Old sessions, spent refresh tokens, feed runs and staged uploads (DEC-MISC-004): at start, then hourly.
-  const retention = startRetentionJob({ db: ctx.db, assets: createAssetFileStore(ctx.config.dataDir), now: ctx.now, logger: ctx.logger });
+  const retention = startRetentionJob({ db: ctx.db, assets: assetStoreOf(ctx), now: ctx.now, logger: ctx.logger });
   ctx.lifecycle.onStop('retention', () => retention.stop());
   // Stored item renderings that are missing or stale (migration 007): at start, then when asked.
   const renderings = startRenderingRefresher({ db: ctx.db, cache: sharedOntologyCache(ctx.db), logger: ctx.logger });

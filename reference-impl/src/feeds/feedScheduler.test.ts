@@ -12,6 +12,7 @@ import { ignoreItemChanges } from '../webhooks/itemChange.ts';
 import type { FeedDefinition } from './feedConfig.ts';
 import { createFeedRuns, STALE_RUN_AFTER, type FeedRuns } from './feedRuns.ts';
 import { createFeedScheduler, minuteInCycle, type FeedScheduler } from './feedScheduler.ts';
+import { createFeedService } from './feedService.ts';
 import { startFeedScheduler } from './startFeedScheduler.ts';
 
 // The poller of FEED-008, driven directly (poll) and through its croner jobs (start/stop), with
@@ -131,8 +132,9 @@ describeEachEngine('feed scheduler', (ctx) => {
 
   it('when started for the server, then the configured feeds are polled and the stop is registered with the lifecycle', async () => {
     const stops: Array<{ name: string; stop: () => Promise<void> | void }> = [];
+    const feedService = createFeedService({ feedsFile: loadConfig({ LOG_LEVEL: 'silent' }).feedsFile, db: ctx.db, logger, now: Date.now, recordItemChange: ignoreItemChanges });
     const started = startFeedScheduler({
-      config: loadConfig({ LOG_LEVEL: 'silent' }), db: ctx.db, logger, now: Date.now, recordItemChange: ignoreItemChanges,
+      feedService, db: ctx.db, logger, now: Date.now,
       lifecycle: { onStop: (name, stop) => { stops.push({ name, stop }); } },
     });
     expect([...started.nextPolls().keys()]).toEqual(['uitagenda-amsterdam']);

@@ -20,7 +20,7 @@ import { listAssets } from '../storage/assets/listAssets.ts';
 import { updateAsset } from '../storage/assets/updateAsset.ts';
 
 export interface AssetRouteOptions {
-  /** Default: files under DATA_DIR/assets, or in memory for `:memory:`. */
+  /** Default: the app's `assetStore`. */
   store?: AssetFileStore;
   /** Default: `createResizer()` with the limits of the configuration (ASSET_CACHE_BYTES, ASSET_RESIZE_*). */
   resizer?: Resizer;
@@ -39,7 +39,7 @@ const READ_ONLY = new Set(['id', 'mimetype', 'size', 'width', 'height', 'url', '
  */
 export function assetRoutes(context: RouteContext, options: AssetRouteOptions = {}): Router {
   const router = Router();
-  const store = options.store ?? createAssetFileStore(context.config.dataDir);
+  const store = options.store ?? context.assetStore ?? createAssetFileStore(context.config.dataDir);
   const { config } = context;
   const resizer = options.resizer ?? createResizer({
     cacheBytes: config.assetCacheBytes, maxInputPixels: config.assetResizeMaxPixels,
