@@ -3,6 +3,8 @@ import { client, eventBody, newTestAccount, type TestAccount } from './testing/i
 import { describeEachEngine } from '../storage/testing/testDb.ts';
 import { listItems, listRenderedItems, type ListItemsParams } from '../storage/items/listItems.ts';
 import { insertItem } from '../storage/items/insertItem.ts';
+import { putPropertiesOntology } from '../storage/dictionary/putPropertiesOntology.ts';
+import { createTestAccount } from '../testing/fixtures.ts';
 import { storeRenderings } from '../storage/items/staleRenderings.ts';
 import { startTestApp, type TestApp } from '../testing/testApp.ts';
 import { RENDERER_VERSION, renderItems, renderPage, storedRenderingOf } from './renderItem.ts';
@@ -165,5 +167,34 @@ describeEachEngine('stored item renderings', (ctx) => {
     expect(deleted.every((item) => item.renderedBody !== null)).toBe(true);
     const page = await renderPage(cache(), deleted);
     expect(page.body.toString()).toBe(JSON.stringify(await renderItems(cache(), await listItems(ctx.db, { ...params, wfstatus: ['deleted'] }))));
+  });
+
+  it('when an unowned organisation is taken by an account, then its items\' renderings are stale at once and the account\'s ontology shows (the owner is found by userorganisation)', async () => {
+    const adopted = `${account.accountId}-adopted`;
+    await insertItem(ctx.db, { entitytype: 'EVENEMENT', trcid: `trc-${adopted}`, wfstatus: 'approved', userorganisation: adopted, externalId: null, title: 'Geadopteerd', slug: null, doc: { trcItemCategories: { categories: [{ catid: 'p-1001', value: 'true' }] } } });
+    await refreshRenderings(ctx.db, cache());
+    const scoped = { ...params, scope: { userorganisations: [adopted], wfstatus: 'all' as const }, rendererVersion: RENDERER_VERSION };
+    expect((await listRenderedItems(ctx.db, scoped))[0]!.renderedBody).not.toBeNull();
+
+    const owner = `${account.accountId}-owner`;
+    await createTestAccount(ctx.db, { accountId: owner, organisations: [adopted] });
+    await putPropertiesOntology(ctx.db, { accountId: owner, ontology: ontology('Geadopteerd label') as never });
+    const page = await renderPage(cache(), await listRenderedItems(ctx.db, scoped));
+    expect(page.renderedLive).toBe(1);
+    expect(JSON.parse(page.body.toString())[0].trcItemCategories.categories[0].categoryTranslations[0].label).toBe('Geadopteerd label');
+    expect(page.body.toString()).toBe(JSON.stringify(await renderItems(cache(), await listItems(ctx.db, scoped))));
+  });
+
+  it('when a rendering was made by a newer renderer (a rolling deploy), then this renderer reads the item live and its pass leaves that rendering alone', async () => {
+    const newer = `${account.accountId}-newer`;
+    const item = await insertItem(ctx.db, { entitytype: 'EVENEMENT', trcid: `trc-${newer}`, wfstatus: 'approved', userorganisation: newer, externalId: null, title: 'Nieuwer', slug: null, doc: { trcItemDetails: [{ lang: 'nl', title: 'Nieuwer' }] } });
+    await ctx.db.query(`UPDATE items SET rendered_body = '"by":"a newer renderer"', rendered_key = $2 WHERE id = $1`, [item.id, `${RENDERER_VERSION + 1}:||`]);
+    await refreshRenderings(ctx.db, cache());
+    const { rows } = await ctx.db.query<{ rendered_key: string }>('SELECT rendered_key FROM items WHERE id = $1', [item.id]);
+    expect(rows[0]!.rendered_key).toBe(`${RENDERER_VERSION + 1}:||`);
+    const scoped = { ...params, scope: { userorganisations: [newer], wfstatus: 'all' as const } };
+    const page = await renderPage(cache(), await listRenderedItems(ctx.db, { ...scoped, rendererVersion: RENDERER_VERSION }));
+    expect(page.renderedLive).toBe(1);
+    expect(page.body.toString()).toBe(JSON.stringify(await renderItems(cache(), await listItems(ctx.db, scoped))));
   });
 });

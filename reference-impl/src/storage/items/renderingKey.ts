@@ -18,15 +18,27 @@ export function renderingKeyOf(rendererVersion: number, versions: OntologyVersio
 }
 
 /**
- * SQL: the key in force now for the row `items` (the renderer's version is the parameter
- * `versionParam`). Ontology lastModified values have millisecond precision (migration 002).
+ * SQL: a relation (userorganisation, key) of the key in force now for every organisation an
+ * account owns (the renderer's version is the parameter `versionParam`). An organisation no
+ * account owns has none: its key is `UNOWNED_KEY_SQL`. Ontology lastModified values have
+ * millisecond precision (migration 002).
  */
-export function currentRenderingKeySql(versionParam: string): string {
+export function currentRenderingKeysSql(versionParam: string): string {
   const ms = (column: string) => `coalesce(((extract(epoch FROM ${column}) * 1000)::bigint)::text, '')`;
-  return `(${versionParam}::text || ':' || coalesce((
-      SELECT o.account_id || '|' || ${ms('t.last_modified')} || '|' || ${ms('p.last_modified')}
-        FROM organisations o
-        LEFT JOIN account_type_ontologies t ON t.account_id = o.account_id
-        LEFT JOIN account_property_ontologies p ON p.account_id = o.account_id
-       WHERE o.userorganisation = items.userorganisation), '||'))`;
+  return `SELECT o.userorganisation,
+                 ${versionParam}::text || ':' || o.account_id || '|' || ${ms('t.last_modified')} || '|' || ${ms('p.last_modified')} AS key
+            FROM organisations o
+            LEFT JOIN account_type_ontologies t ON t.account_id = o.account_id
+            LEFT JOIN account_property_ontologies p ON p.account_id = o.account_id`;
+}
+
+/** SQL: the key of an item whose organisation no account owns (the base ontologies). */
+export function unownedRenderingKeySql(versionParam: string): string {
+  return `(${versionParam}::text || ':||')`;
+}
+
+/** SQL: the key in force now for the row `items`, looked up per row (for a page of rows). */
+export function currentRenderingKeySql(versionParam: string): string {
+  return `coalesce((SELECT k.key FROM (${currentRenderingKeysSql(versionParam)}) k WHERE k.userorganisation = items.userorganisation),
+                   ${unownedRenderingKeySql(versionParam)})`;
 }
