@@ -10,8 +10,7 @@ import { RENDERER_VERSION, renderItems, renderOne, renderPage, storedItemJson } 
 import { NO_RENDERING_REFRESH } from '../items/renderingRefresher.ts';
 import { sharedOntologyCache } from '../items/sharedOntologyCache.ts';
 import type { ItemWriteDeps } from '../items/writeItem.ts';
-import { getItemById } from '../storage/items/getItemById.ts';
-import { listItems, listRenderedItems } from '../storage/items/listItems.ts';
+import { getRenderedItemById, listItems, listRenderedItems } from '../storage/items/listItems.ts';
 
 // The five item collections (ITEM-028): list, create, detail read, replace, soft delete.
 
@@ -56,9 +55,10 @@ export function itemRoutes(ctx: RouteContext): Router {
     // Detail reads: not rate limited, not capped (DETAIL-002); 404 for whatever the caller may not see (DEC-ITEM-004).
     router.get(`/${collection}/:id`, ctx.auth, ctx.validate(ops.get), async (_req: Request, res: Response) => {
       const id = validated(res).params.id as string;
-      const item = await getItemById(ctx.db, { entitytype, id });
+      const item = await getRenderedItemById(ctx.db, { entitytype, id, rendererVersion: RENDERER_VERSION });
       if (item === null || !canRead(principalOf(res), item)) throw itemNotFound(collection, id);
-      res.json(await renderOne(ontologies, item));
+      if (item.renderedBody !== null) sendJson(res, storedItemJson(item, item.renderedBody));
+      else res.json(await renderOne(ontologies, item));
     });
 
     router.put(`/${collection}/:id`, ctx.auth, ctx.validate(ops.update), async (_req: Request, res: Response) => {

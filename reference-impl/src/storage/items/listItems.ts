@@ -1,7 +1,7 @@
 import type { EntityType } from '../../domain/entityRules.ts';
 import type { WfStatus } from '../../domain/workflow.ts';
 import type { Queryable } from '../db.ts';
-import { ITEM_COLUMNS, ITEM_SERVER_COLUMNS, type StoredItem } from './itemRow.ts';
+import { ITEM_COLUMNS, ITEM_SERVER_COLUMNS, isUuid, type StoredItem } from './itemRow.ts';
 import { currentRenderingKeySql } from './renderingKey.ts';
 
 /** The sortable root fields (DEC-LIST-003), with the column each sorts on. */
@@ -67,16 +67,31 @@ export async function listItems(db: Queryable, params: ListItemsParams): Promise
 /** listItems, with each item's stored rendering instead of its document where that is current. */
 export async function listRenderedItems(db: Queryable, params: ListItemsParams & { rendererVersion: number }): Promise<ListedItem[]> {
   const { text, values, order } = listQuery(params);
-  const key = currentRenderingKeySql(`$${values.push(params.rendererVersion)}`);
-  const { rows } = await db.query<ListedItem>(
-    `SELECT ${ITEM_SERVER_COLUMNS},
-            CASE WHEN items.fresh THEN NULL ELSE items.doc END AS doc,
-            CASE WHEN items.fresh THEN items.rendered_body END AS "renderedBody"
-       FROM (SELECT items.*, items.rendered_body IS NOT NULL AND items.rendered_key = ${key} AS fresh FROM items ${text}) items
-      ORDER BY ${order}`,
-    values,
-  );
+  const version = `$${values.push(params.rendererVersion)}`;
+  const { rows } = await db.query<ListedItem>(`${selectRendered(version, `FROM items ${text}`)} ORDER BY ${order}`, values);
   return rows;
+}
+
+/** getItemById, with the item's stored rendering instead of its document when that is current. */
+export async function getRenderedItemById(db: Queryable, params: { entitytype: EntityType; id: string; rendererVersion: number }): Promise<ListedItem | null> {
+  if (!isUuid(params.id)) return null;
+  const { rows } = await db.query<ListedItem>(
+    selectRendered('$3', 'FROM items WHERE items.id = $1 AND items.entitytype = $2'),
+    [params.id, params.entitytype, params.rendererVersion],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * SQL: the server columns of the rows `from` selects, with the stored rendering when its key is
+ * the one in force (the document is then not read at all), else the document.
+ */
+function selectRendered(versionParam: string, from: string): string {
+  return `SELECT ${ITEM_SERVER_COLUMNS},
+                 CASE WHEN items.fresh THEN NULL ELSE items.doc END AS doc,
+                 CASE WHEN items.fresh THEN items.rendered_body END AS "renderedBody"
+            FROM (SELECT items.*, items.rendered_body IS NOT NULL AND items.rendered_key = ${currentRenderingKeySql(versionParam)} AS fresh
+                  ${from}) items`;
 }
 
 /** The WHERE, ORDER BY, LIMIT and OFFSET of a list, with their values. */
