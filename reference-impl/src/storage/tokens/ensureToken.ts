@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../db.ts';
+import { arrayOrNull } from './tokenRow.ts';
 
 export interface EnsureTokenParams {
   accountId: string;
@@ -25,8 +26,7 @@ export async function ensureToken(db: Queryable, params: EnsureTokenParams): Pro
         SET roles = ARRAY(SELECT DISTINCT r FROM unnest(t.roles || EXCLUDED.roles) AS r ORDER BY r)
      RETURNING t.id, (xmax = 0) AS created`,
     [randomUUID(), params.accountId, params.name, [...params.roles], params.tokenHash,
-      params.filterUserorganisations === undefined || params.filterUserorganisations === null ? null : [...params.filterUserorganisations],
-      params.filterWfstatus === undefined || params.filterWfstatus === null ? null : [...params.filterWfstatus]],
+      arrayOrNull(params.filterUserorganisations ?? null), arrayOrNull(params.filterWfstatus ?? null)],
   );
   return rows[0]!;
 }
