@@ -98,7 +98,8 @@ export async function runClientBench(options: ClientBenchOptions): Promise<Clien
       rows.push(row);
       options.print?.(`  ${collection}: ${row.items} items, ${row.pages} pages, ${row.seconds} s`);
     }
-    const seconds = (performance.now() - started) / 1000;
+    // Rounded once, so the printed rate is the printed items over the printed seconds.
+    const seconds = round((performance.now() - started) / 1000, 3);
     const sum = (key: 'items' | 'upserted' | 'removed' | 'pages') => rows.reduce((n, r) => n + r[key], 0);
     const result: ClientBenchResult = {
       store: name,
@@ -107,7 +108,7 @@ export async function runClientBench(options: ClientBenchOptions): Promise<Clien
       upserted: sum('upserted'),
       removed: sum('removed'),
       pages: sum('pages'),
-      seconds: round(seconds, 3),
+      seconds,
       itemsPerSecond: Math.round(sum('items') / seconds),
       throttledWaits,
       waitedSeconds: round(waitedMs / 1000),
