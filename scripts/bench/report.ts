@@ -1,6 +1,7 @@
 // The bench's printed table.
 
-import { webhookFigures, type BenchReport, type EngineReport, type ExtraResult, type TargetCheck } from './run.ts';
+import type { PhaseFigures } from './images.ts';
+import type { BenchReport, EngineReport, ExtraResult, TargetCheck } from './run.ts';
 
 const ENGINE_NAMES = { pglite: 'PGlite (embedded)', postgres: 'PostgreSQL' } as const;
 
@@ -56,50 +57,40 @@ function engineSection(e: EngineReport, report: BenchReport): string {
   return `${header}\n${table(rows.map((r) => (r.length === 5 ? [...r.slice(0, 4), '', r[4]!] : r)), ['measure', 'HTTP', 'direct', 'HTTP cost', 'service CPU, HTTP | direct', 'target'])}${clientLine}\n${cpuLine}\n${pageLine}`;
 }
 
+/** The one row of another component's bench that failed. */
+function failedRow(label: string, extra: ExtraResult<unknown> & { ok: false }): string[] {
+  return [`${label}: failed (${extra.error.split('\n')[0]})`, '', '', '', ''];
+}
+
 function clientRows(e: EngineReport): string[][] {
-  const r = e.client?.result as { itemsPerSecond?: number; items?: number; store?: string; size?: number; throttledWaits?: number } | undefined;
-  if (e.client?.ok !== true || typeof r?.itemsPerSecond !== 'number') return extraRows('client backfill', e.client!);
-  return [[`client backfill, typed client (${r.store} mirror, ${int(r.items ?? 0)} items)`,
+  const client = e.client!;
+  if (!client.ok) return [failedRow('client backfill', client)];
+  const r = client.result;
+  return [[`client backfill, typed client (${r.store} mirror, ${int(r.items)} items)`,
     `${int(r.itemsPerSecond)} items/s`, `${int(e.backfill.http.itemsPerSecond)} items/s*`, times(e.backfill.http.itemsPerSecond / r.itemsPerSecond), '']];
 }
 
 function webhookRows(e: EngineReport, check: (name: string) => TargetCheck | undefined): string[][] {
-  const w = webhookFigures(e.webhooks);
-  if (w === undefined) return extraRows('webhooks', e.webhooks!);
+  const webhooks = e.webhooks!;
+  if (!webhooks.ok) return [failedRow('webhooks', webhooks)];
+  const { writes, streaming, drain } = webhooks.result;
   return [
-    [`webhooks: write→receipt p50 (${int(w.writes)} writes, streaming)`, ms(w.p50), '', '', mark(check('webhooks write→receipt p50'))],
-    ['webhooks: write→receipt p99', ms(w.p99), '', '', ''],
-    ['webhooks: deliveries while writing', `${int(w.streamingItemsPerSecond)} items/s`, `${int(w.streamingPostsPerSecond)} POSTs/s`, '', ''],
-    ['webhooks: deliveries draining a queued backlog', `${int(w.drainItemsPerSecond)} items/s`, `${int(w.drainPostsPerSecond)} POSTs/s`, '', mark(check('webhook deliveries/s (drain of queued changes)'))],
+    [`webhooks: write→receipt p50 (${int(writes)} writes, streaming)`, ms(streaming.latencyMs.p50), '', '', mark(check('webhooks write→receipt p50'))],
+    ['webhooks: write→receipt p99', ms(streaming.latencyMs.p99), '', '', ''],
+    ['webhooks: deliveries while writing', `${int(streaming.itemsPerSecond)} items/s`, `${int(streaming.postsPerSecond)} POSTs/s`, '', ''],
+    ['webhooks: deliveries draining a queued backlog', `${int(drain.itemsPerSecond)} items/s`, `${int(drain.postsPerSecond)} POSTs/s`, '', mark(check('webhook deliveries/s (drain of queued changes)'))],
   ];
 }
 
-function imageRows(extra: ExtraResult): string[][] {
-  type Phase = { requestsPerSecond: number; latencyMs: { p50: number; p99: number }; requests: number };
-  const r = extra.result as { cold?: Phase; cached?: Phase; revalidated?: Phase; concurrency?: number; source?: { width: number; height: number } } | undefined;
-  if (!extra.ok || r?.cold === undefined || r.cached === undefined || r.revalidated === undefined) return extraRows('images', extra);
-  const row = (label: string, p: Phase) => [label, `${int(p.requestsPerSecond)} req/s`, ms(p.latencyMs.p50), ms(p.latencyMs.p99), `${int(p.requests)} requests`];
+function imageRows(images: NonNullable<BenchReport['images']>): string[][] {
+  if (!images.ok) return [failedRow('images', images)];
+  const r = images.result;
+  const row = (label: string, p: PhaseFigures) => [label, `${int(p.requestsPerSecond)} req/s`, ms(p.latencyMs.p50), ms(p.latencyMs.p99), `${int(p.requests)} requests`];
   return [
-    row(`resize, every request a new variant (${r.source?.width}×${r.source?.height} JPEG, ${r.concurrency} in flight)`, r.cold),
+    row(`resize, every request a new variant (${r.source.width}×${r.source.height} JPEG, ${r.concurrency} in flight)`, r.cold),
     row('the same variant again (variant cache)', r.cached),
     row('revalidation (If-None-Match → 304)', r.revalidated),
   ];
-}
-
-/** Numeric fields of another component's result (two levels deep), one row each. */
-export function extraRows(label: string, extra: ExtraResult): string[][] {
-  if (!extra.ok) return [[`${label}: failed (${(extra.error ?? '').split('\n')[0]})`, '', '', '', '']];
-  const rows: string[][] = [];
-  const visit = (value: unknown, prefix: string, depth: number): void => {
-    if (typeof value === 'number') rows.push([`${label} ${prefix}`.trimEnd(), Number.isInteger(value) ? int(value) : value.toFixed(value >= 100 ? 0 : 2), '', '', '']);
-    else if (typeof value === 'string' && depth > 0 && value.length <= 40) rows.push([`${label} ${prefix}`, value, '', '', '']);
-    else if (typeof value === 'boolean') rows.push([`${label} ${prefix}`, value ? 'yes' : 'no', '', '', '']);
-    else if (typeof value === 'object' && value !== null && !Array.isArray(value) && depth < 3) {
-      for (const [key, child] of Object.entries(value)) visit(child, prefix === '' ? key : `${prefix}.${key}`, depth + 1);
-    }
-  };
-  visit(extra.result, '', 0);
-  return rows.length > 0 ? rows : [[`${label}: ran (no numeric result)`, '', '', '', '']];
 }
 
 export function formatReport(report: BenchReport): string {
@@ -129,7 +120,6 @@ export function formatReport(report: BenchReport): string {
     }
   }
   if (report.images !== undefined) out.push('', 'Images (scripts/bench/images.ts: the app on PGlite in memory, files on disk):', table(imageRows(report.images), ['measure', 'HTTP', 'p50', 'p99', 'sample']));
-  if (report.missing.length > 0) out.push('', `Not run (module or export not present yet): ${report.missing.join('; ')}.`);
   out.push('', 'Targets (set for PostgreSQL; PGlite shown for information):');
   for (const t of report.targets) out.push(`  ${t.met ? '✓' : '✗'} [${t.engine}${t.informative ? ', info' : ''}] ${t.name}: ${t.measured} (target ${t.target})`);
   if (report.reportFile !== undefined) out.push('', `JSON: ${report.reportFile}`);

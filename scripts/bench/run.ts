@@ -1,20 +1,22 @@
 // The bench: for each engine, a service process seeded with N items; then, through real HTTP from
 // this process and directly inside the service process, the same list work; then the Prism mock
-// under the same load; then the other components' benches when they exist.
+// under the same load; then the other components' benches (webhooks, images, the client's backfill).
 
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { runClientBench, type ClientBenchResult } from '../../client/bench.ts';
 import { startPrism } from '../../mock/start.ts';
 import type { Collection } from '../../reference-impl/src/domain/entityRules.ts';
 import { httpBackfill, loadTest, sequentialLatency, type LoadResult } from './http.ts';
+import { runImageBench, type ImageBenchResult } from './images.ts';
 import type {
   BackfillResult, DirectBackfillParams, DirectListParams, DirectRpsParams, Engine, InitParams, InitResult, RpsResult,
 } from './protocol.ts';
 import { CpuMeter, processCpuMs, type LatencySummary } from './stats.ts';
+import { runWebhookBench, type WebhookBenchResult } from './webhooks.ts';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -32,7 +34,7 @@ export interface BenchOptions {
   warmupS: number;
   /** Run the Prism mock comparison. */
   mock: boolean;
-  /** Run the other components' benches when present. */
+  /** Run the other components' benches (webhooks, images, client backfill). */
   extras: boolean;
   databaseUrl: string;
   pgliteStorage: 'memory' | 'disk';
@@ -71,8 +73,8 @@ export interface EngineReport {
   rps20: { http: LoadResult; direct: RpsResult; ratio: number; cpu: Record<string, number> };
   /** CPU time per measured phase; units: requests (page2000, rps20) or thousands of items (backfill). */
   phases: Record<string, PhaseCpu>;
-  client?: ExtraResult;
-  webhooks?: ExtraResult;
+  client?: ExtraResult<ClientBenchResult>;
+  webhooks?: ExtraResult<WebhookBenchResult>;
 }
 
 export interface PhaseCpu {
@@ -87,13 +89,10 @@ export interface PhaseCpu {
   shares: Record<string, number>;
 }
 
-export interface ExtraResult {
-  source: string;
-  ok: boolean;
-  result?: unknown;
-  error?: string;
-  ms: number;
-}
+/** Another component's bench: its result, or why it failed (a failure never fails the run). */
+export type ExtraResult<T> =
+  | { source: string; ok: true; result: T; ms: number }
+  | { source: string; ok: false; error: string; ms: number };
 
 export interface MockReport {
   flags: string[];
@@ -112,8 +111,7 @@ export interface BenchReport {
   options: Omit<BenchOptions, 'log'>;
   engines: Partial<Record<Engine, EngineReport>>;
   mock?: MockReport | { error: string };
-  images?: ExtraResult;
-  missing: string[];
+  images?: ExtraResult<ImageBenchResult>;
   targets: TargetCheck[];
   reportFile?: string;
 }
@@ -197,7 +195,7 @@ async function waitForQuiet(threshold: number | undefined, log: (line: string) =
   if (os.loadavg()[0]! >= threshold) log(`load average still ${os.loadavg()[0]!.toFixed(2)} after ${maxMs / 60_000} minutes: measuring anyway`);
 }
 
-async function runEngine(engine: Engine, options: BenchOptions, report: BenchReport): Promise<EngineReport> {
+async function runEngine(engine: Engine, options: BenchOptions): Promise<EngineReport> {
   const { log } = options;
   await waitForQuiet(options.quietLoad, log);
   const loadavgBefore = os.loadavg().map((n) => Math.round(n * 100) / 100);
@@ -276,7 +274,7 @@ async function runEngine(engine: Engine, options: BenchOptions, report: BenchRep
 
     // 5a. The client's backfill through the typed client, against this service (its issue asks for PostgreSQL).
     if (options.extras && engine === 'postgres') {
-      result.client = await runExtra(report, 'client', CLIENT_BENCH_FILES, 'runClientBench', {
+      result.client = await runExtra('client', 'client/bench.ts runClientBench', runClientBench, {
         baseUrl: init.baseUrl, token: init.token, size: options.backfillSize, print: prefixed(log, '[client] '),
       }, log);
     }
@@ -310,35 +308,20 @@ async function runMock(options: BenchOptions): Promise<MockReport> {
   }
 }
 
-/** Calls another component's bench function when its module exists; never fails the run. */
-async function runExtra(report: BenchReport, name: string, candidates: readonly string[], exportName: string, args: unknown, log: (line: string) => void): Promise<ExtraResult | undefined> {
-  const file = candidates.find((candidate) => existsSync(path.join(REPO_ROOT, candidate)));
-  if (file === undefined) {
-    report.missing.push(`${name}: ${exportName} (looked for ${candidates.join(', ')})`);
-    return undefined;
-  }
+/** Runs another component's bench; a failure is recorded in the report and logged, never fails the run. */
+async function runExtra<A, T>(name: string, source: string, run: (args: A) => Promise<T>, args: A, log: (line: string) => void): Promise<ExtraResult<T>> {
   const started = performance.now();
   try {
-    const module = (await import(pathToFileURL(path.join(REPO_ROOT, file)).href)) as Record<string, unknown>;
-    const fn = module[exportName];
-    if (typeof fn !== 'function') {
-      report.missing.push(`${name}: ${file} has no export ${exportName}`);
-      return undefined;
-    }
-    log(`[${name}] ${file} ${exportName}(${JSON.stringify(args, (key, value: unknown) => (key === 'token' ? '…' : value))})…`);
-    const result: unknown = await (fn as (a: unknown) => Promise<unknown>)(args);
-    return { source: `${file} ${exportName}`, ok: true, result, ms: performance.now() - started };
+    log(`[${name}] ${source}(${JSON.stringify(args, (key, value: unknown) => (key === 'token' ? '…' : value))})…`);
+    const result = await run(args);
+    return { source, ok: true, result, ms: performance.now() - started };
   } catch (error) {
     const cause = (error as Error).cause;
     const causeText = cause instanceof Error ? ` (cause: ${cause.message})` : cause === undefined ? '' : ` (cause: ${String(cause)})`;
     log(`[${name}] failed: ${(error as Error).message}${causeText}`);
-    return { source: `${file} ${exportName}`, ok: false, error: `${(error as Error).stack ?? String(error)}${causeText}`, ms: performance.now() - started };
+    return { source, ok: false, error: `${(error as Error).stack ?? String(error)}${causeText}`, ms: performance.now() - started };
   }
 }
-
-export const WEBHOOK_BENCH_FILES = ['scripts/bench/webhooks.ts', 'reference-impl/src/webhooks/bench.ts'];
-export const IMAGE_BENCH_FILES = ['scripts/bench/images.ts'];
-export const CLIENT_BENCH_FILES = ['client/bench.ts'];
 
 const prefixed = (log: (line: string) => void, prefix: string) => (line: string) => log(`${prefix}${line}`);
 
@@ -354,7 +337,6 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
     },
     options: recorded,
     engines: {},
-    missing: [],
     targets: [],
   };
   if (report.host.loadavgAtStart[0]! > report.host.cpus * 0.5) {
@@ -363,12 +345,11 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
   if (options.cpuProfileDir !== undefined) await mkdir(options.cpuProfileDir, { recursive: true });
 
   for (const engine of options.engines) {
-    report.engines[engine] = await runEngine(engine, options, report);
+    report.engines[engine] = await runEngine(engine, options);
     if (options.extras) {
-      const webhooks = await runExtra(report, `webhooks (${engine})`, WEBHOOK_BENCH_FILES, 'runWebhookBench', {
+      report.engines[engine]!.webhooks = await runExtra(`webhooks (${engine})`, 'scripts/bench/webhooks.ts runWebhookBench', runWebhookBench, {
         engine, databaseUrl: options.databaseUrl, ...(options.quick ? { writes: 40 } : {}), print: prefixed(log, `[webhooks ${engine}] `),
       }, log);
-      if (webhooks !== undefined) report.engines[engine]!.webhooks = webhooks;
     }
   }
   if (options.mock) {
@@ -380,7 +361,7 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
     }
   }
   if (options.extras) {
-    report.images = await runExtra(report, 'images', IMAGE_BENCH_FILES, 'runImageBench', {
+    report.images = await runExtra('images', 'scripts/bench/images.ts runImageBench', runImageBench, {
       ...(options.quick ? { coldRequests: 6, seconds: 0.5 } : {}), print: prefixed(log, '[images] '),
     }, log);
   }
@@ -409,15 +390,15 @@ export function checkTargets(report: BenchReport): TargetCheck[] {
       engine, informative, name: 'keyset backfill over HTTP', target: `≥ ${TARGETS.backfillItemsPerSecondMin.toLocaleString('en')} items/s`,
       measured: `${Math.round(e.backfill.http.itemsPerSecond).toLocaleString('en')} items/s`, met: e.backfill.http.itemsPerSecond >= TARGETS.backfillItemsPerSecondMin,
     });
-    const hooks = webhookFigures(e.webhooks);
-    if (hooks !== undefined) {
+    if (e.webhooks?.ok === true) {
+      const { streaming, drain } = e.webhooks.result;
       checks.push({
         engine, informative, name: 'webhooks write→receipt p50', target: `≤ ${WEBHOOK_TARGETS.p50MsMax} ms`,
-        measured: `${hooks.p50} ms`, met: hooks.p50 <= WEBHOOK_TARGETS.p50MsMax,
+        measured: `${streaming.latencyMs.p50} ms`, met: streaming.latencyMs.p50 <= WEBHOOK_TARGETS.p50MsMax,
       });
       checks.push({
         engine, informative, name: 'webhook deliveries/s (drain of queued changes)', target: `≥ ${WEBHOOK_TARGETS.deliveriesPerSecondMin}/s`,
-        measured: `${Math.round(hooks.drainItemsPerSecond)}/s`, met: hooks.drainItemsPerSecond >= WEBHOOK_TARGETS.deliveriesPerSecondMin,
+        measured: `${Math.round(drain.itemsPerSecond)}/s`, met: drain.itemsPerSecond >= WEBHOOK_TARGETS.deliveriesPerSecondMin,
       });
     }
     if (mockRps !== undefined) {
@@ -428,22 +409,4 @@ export function checkTargets(report: BenchReport): TargetCheck[] {
     }
   }
   return checks;
-}
-
-export interface WebhookFigures {
-  p50: number; p99: number; streamingItemsPerSecond: number; streamingPostsPerSecond: number;
-  drainItemsPerSecond: number; drainPostsPerSecond: number; writes: number;
-}
-
-/** The figures of runWebhookBench's result (scripts/bench/webhooks.ts), when it has that shape. */
-export function webhookFigures(extra: ExtraResult | undefined): WebhookFigures | undefined {
-  if (extra?.ok !== true) return undefined;
-  const r = extra.result as { writes?: number; streaming?: { latencyMs?: { p50?: number; p99?: number }; itemsPerSecond?: number; postsPerSecond?: number }; drain?: { itemsPerSecond?: number; postsPerSecond?: number } };
-  const p50 = r?.streaming?.latencyMs?.p50, p99 = r?.streaming?.latencyMs?.p99;
-  if (typeof p50 !== 'number' || typeof p99 !== 'number' || typeof r.drain?.itemsPerSecond !== 'number') return undefined;
-  return {
-    p50, p99, writes: r.writes ?? Number.NaN,
-    streamingItemsPerSecond: r.streaming?.itemsPerSecond ?? Number.NaN, streamingPostsPerSecond: r.streaming?.postsPerSecond ?? Number.NaN,
-    drainItemsPerSecond: r.drain.itemsPerSecond, drainPostsPerSecond: r.drain.postsPerSecond ?? Number.NaN,
-  };
 }
