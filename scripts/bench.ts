@@ -5,6 +5,7 @@
 
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { benchDatabaseUrl } from './bench/benchDb.ts';
 import type { Engine } from './bench/protocol.ts';
 import { formatReport } from './bench/report.ts';
 import { FULL_DEFAULTS, QUICK_DEFAULTS, REPO_ROOT, runBench, type BenchOptions } from './bench/run.ts';
@@ -74,7 +75,7 @@ export function parseBenchArgs(argv: readonly string[], log: (line: string) => v
     warmupS: defaults.warmupS,
     mock: !values['no-mock'],
     extras: !values['no-extras'],
-    databaseUrl: values['database-url'] ?? process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+    databaseUrl: values['database-url'] ?? benchDatabaseUrl(),
     pgliteStorage: values.pglite,
     quietLoad: positiveNumber('quiet-load', values['quiet-load']),
     outDir,

@@ -8,7 +8,6 @@
 
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +17,9 @@ import sharp from 'sharp';
 import { createInstanceGroup, type Instance } from '../reference-impl/src/scaleout/support/instance.ts';
 import { runMigrations } from '../reference-impl/src/storage/migrate.ts';
 import { openPostgresDb } from '../reference-impl/src/storage/postgresDb.ts';
+import { autocannon, type AutocannonClient, type AutocannonRequest, type AutocannonResult } from './bench/http.ts';
 import { seedAccounts, seedItems } from './bench/seed.ts';
+import { processCpuMs } from './bench/stats.ts';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -31,23 +32,6 @@ const HELP = `Usage: npm run load -- [options]
   --database-url URL  PostgreSQL server (default $TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/test);
                       the run uses a fresh database and drops it afterwards
   --out DIR           where the JSON report goes (default reports/load)`;
-
-// autocannon ships no types: the part of its API used here.
-interface AutocannonRequest { method?: string; path: string; headers?: Record<string, string>; body?: string }
-interface AutocannonClient { setRequests(requests: AutocannonRequest[]): void }
-interface AutocannonOptions {
-  url: string; connections: number; duration: number; connectionRate?: number; overallRate?: number; timeout?: number;
-  requests: AutocannonRequest[]; setupClient?: (client: AutocannonClient) => void; idReplacement?: boolean;
-}
-interface Histogram { p50: number; p90: number; p99: number; max: number; average: number }
-interface AutocannonResult {
-  latency: Histogram; requests: { total: number; average: number }; errors: number; timeouts: number;
-  '2xx': number; '4xx': number; '5xx': number; non2xx: number; statusCodeStats: Record<string, { count: number }>;
-}
-interface AutocannonInstance extends PromiseLike<AutocannonResult> {
-  on(event: 'response', listener: (client: unknown, statusCode: number) => void): void;
-}
-const autocannon = createRequire(import.meta.url)('autocannon') as (options: AutocannonOptions) => AutocannonInstance;
 
 interface Scenario {
   name: string;
@@ -117,14 +101,6 @@ async function rssMiB(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1]);
   return kb / 1024;
-}
-
-/** CPU seconds (user + system) a process used so far (Linux /proc). */
-async function cpuSeconds(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // utime and stime, in clock ticks: 100 per second on Linux (USER_HZ).
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 let ipCounter = 0;
@@ -238,7 +214,7 @@ async function main(): Promise<number> {
     const rss: RssSample[] = [];
     const rssAtStart = await rssMiB(service.pid);
     const generatorCpuAtStart = process.cpuUsage();
-    const cpuAtStart = await cpuSeconds(service.pid);
+    const cpuMsAtStart = processCpuMs(service.pid) ?? Number.NaN;
     const startedAt = performance.now();
     const sampler = setInterval(() => {
       rssMiB(service.pid).then((mib) => rss.push({ atS: Math.round((performance.now() - startedAt) / 100) / 10, rssMiB: Math.round(mib * 10) / 10 }), () => {});
@@ -273,7 +249,7 @@ async function main(): Promise<number> {
     clearInterval(sampler);
     const elapsedS = (performance.now() - startedAt) / 1000;
     const rssAtEnd = await rssMiB(service.pid);
-    const cpuUsed = (await cpuSeconds(service.pid)) - cpuAtStart;
+    const cpuUsed = ((processCpuMs(service.pid) ?? Number.NaN) - cpuMsAtStart) / 1000;
     const generatorCpu = process.cpuUsage(generatorCpuAtStart);
     const generatorCpuSeconds = (generatorCpu.user + generatorCpu.system) / 1e6;
     const loadAfter = os.loadavg();

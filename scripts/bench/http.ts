@@ -85,18 +85,25 @@ export async function httpBackfill(baseUrl: string, token: string, options: { co
   return { items, pages, ms, itemsPerSecond: items / (ms / 1000), bytes, parseMs };
 }
 
-// autocannon ships no types: the part of its API used here.
-interface AutocannonResult {
-  duration: number;
-  '2xx': number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  latency: { p50: number; p99: number; average: number };
-  throughput: { average: number; total?: number };
+// autocannon ships no types: the part of its API used here and by scripts/load.ts.
+export interface AutocannonRequest { method?: string; path: string; headers?: Record<string, string>; body?: string }
+export interface AutocannonClient { setRequests(requests: AutocannonRequest[]): void }
+export interface AutocannonOptions {
+  url: string; connections: number; duration: number; headers?: Record<string, string>; connectionRate?: number; overallRate?: number; timeout?: number;
+  requests?: AutocannonRequest[]; setupClient?: (client: AutocannonClient) => void; idReplacement?: boolean;
 }
-type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+export interface AutocannonResult {
+  duration: number;
+  latency: { p50: number; p90: number; p99: number; max: number; average: number };
+  requests: { total: number; average: number };
+  throughput: { average: number; total?: number };
+  errors: number; timeouts: number;
+  '2xx': number; '4xx': number; '5xx': number; non2xx: number; statusCodeStats: Record<string, { count: number }>;
+}
+export interface AutocannonInstance extends PromiseLike<AutocannonResult> {
+  on(event: 'response', listener: (client: unknown, statusCode: number) => void): void;
+}
+export const autocannon = createRequire(import.meta.url)('autocannon') as (options: AutocannonOptions) => AutocannonInstance;
 
 export interface LoadResult {
   requestsPerSecond: number;

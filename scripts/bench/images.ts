@@ -23,6 +23,7 @@ import { runMigrations } from '../../reference-impl/src/storage/migrate.ts';
 import { openPgliteDb } from '../../reference-impl/src/storage/pgliteDb.ts';
 import { createTestAccount, createTestToken } from '../../reference-impl/src/testing/fixtures.ts';
 import { ignoreItemChanges } from '../../reference-impl/src/webhooks/itemChange.ts';
+import { percentile } from './stats.ts';
 
 export interface ImageBenchOptions {
   /** Requests in the cold phase, each a new variant (default 120). */
@@ -53,10 +54,6 @@ export interface ImageBenchResult {
 }
 
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 
 /** A photo-like JPEG: a gradient under gaussian noise, so it neither compresses to nothing nor is pure noise. */
 async function makePhoto(width: number, height: number): Promise<Buffer> {

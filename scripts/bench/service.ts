@@ -5,13 +5,8 @@
 // live what has none), exactly as the route. The load generator runs in the parent, so it never
 // shares this event loop.
 
-import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
 import { createBearerResolver } from '../../reference-impl/src/auth/resolveBearer.ts';
 import { COLLECTIONS, type Collection } from '../../reference-impl/src/domain/entityRules.ts';
 import type { Principal } from '../../reference-impl/src/http/principal.ts';
@@ -22,9 +17,8 @@ import { sharedOntologyCache } from '../../reference-impl/src/items/sharedOntolo
 import type { Db } from '../../reference-impl/src/storage/db.ts';
 import { listItems, listRenderedItems } from '../../reference-impl/src/storage/items/listItems.ts';
 import { runMigrations } from '../../reference-impl/src/storage/migrate.ts';
-import { openPgliteDb } from '../../reference-impl/src/storage/pgliteDb.ts';
-import { openPostgresDb } from '../../reference-impl/src/storage/postgresDb.ts';
 import { startTestApp, type TestApp } from '../../reference-impl/src/testing/testApp.ts';
+import { openBenchDb } from './benchDb.ts';
 import { countFresh, type BackfillResult, type DirectBackfillParams, type DirectListParams, type DirectRpsParams, type InitParams, type InitResult, type ListQueryInput, type RpsResult } from './protocol.ts';
 import { seedAccounts, seedItems } from './seed.ts';
 import { summarise, type LatencySummary } from './stats.ts';
@@ -72,32 +66,9 @@ async function directPage(s: State, collection: Collection, query: ListQueryInpu
 
 async function init(params: InitParams): Promise<InitResult> {
   const opened = performance.now();
-  let db: Db;
-  let cleanup: () => Promise<void>;
-  let location: string;
-  if (params.engine === 'pglite') {
-    const dir = params.pgliteStorage === 'disk' ? await mkdtemp(join(tmpdir(), 'bench-pglite-')) : ':memory:';
-    db = await openPgliteDb({ dataDir: dir });
-    location = dir === ':memory:' ? 'in memory' : `${dir}/pglite`;
-    cleanup = async () => {
-      await db.close();
-      if (dir !== ':memory:') await rm(dir, { recursive: true, force: true });
-    };
-  } else {
-    const schema = `bench_${randomBytes(5).toString('hex')}`;
-    await withAdmin(params.databaseUrl, (client) => client.query(`CREATE SCHEMA ${schema}`));
-    try {
-      db = await openPostgresDb({ connectionString: params.databaseUrl, searchPath: schema, max: params.poolSize ?? 10 });
-    } catch (error) {
-      await withAdmin(params.databaseUrl, (client) => client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
-      throw error;
-    }
-    location = `schema ${schema}`;
-    cleanup = async () => {
-      await db.close();
-      await withAdmin(params.databaseUrl, (client) => client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
-    };
-  }
+  const { db, location, close: cleanup } = await openBenchDb({
+    engine: params.engine, databaseUrl: params.databaseUrl, pgliteStorage: params.pgliteStorage, poolSize: params.poolSize,
+  });
   const openMs = performance.now() - opened;
   try {
     const migrating = performance.now();
@@ -119,17 +90,6 @@ async function init(params: InitParams): Promise<InitResult> {
   } catch (error) {
     await cleanup();
     throw error;
-  }
-}
-
-async function withAdmin<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  client.on('error', () => {});
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
   }
 }
 

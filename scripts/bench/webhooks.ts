@@ -4,20 +4,18 @@
 // BENCH_DATABASE_URL, else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test).
 //
 //   node scripts/bench/webhooks.ts [pglite|postgres] [writes]
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
 import { generateTokenValue, hashToken } from '../../reference-impl/src/auth/tokenHash.ts';
 import { loadConfig } from '../../reference-impl/src/config.ts';
 import { createLogger } from '../../reference-impl/src/logger.ts';
-import type { Db } from '../../reference-impl/src/storage/db.ts';
 import { insertItem } from '../../reference-impl/src/storage/items/insertItem.ts';
 import { runMigrations } from '../../reference-impl/src/storage/migrate.ts';
-import { openPgliteDb } from '../../reference-impl/src/storage/pgliteDb.ts';
-import { openPostgresDb } from '../../reference-impl/src/storage/postgresDb.ts';
 import { insertToken } from '../../reference-impl/src/storage/tokens/insertToken.ts';
 import { startReceiver } from '../../reference-impl/src/webhooks/testing/receiver.ts';
 import { createWebhookServices } from '../../reference-impl/src/webhooks/worker.ts';
+import { openBenchDb } from './benchDb.ts';
+import { percentile } from './stats.ts';
 
 export type BenchEngine = 'pglite' | 'postgres';
 
@@ -49,39 +47,19 @@ export interface WebhookBenchResult {
   drain: ThroughputFigures;
 }
 
-const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
-
-async function openBenchDb(engine: BenchEngine, databaseUrl: string | undefined): Promise<{ db: Db; close(): Promise<void> }> {
-  if (engine === 'pglite') {
-    const db = await openPgliteDb({ dataDir: ':memory:' });
-    await runMigrations(db);
-    return { db, close: () => db.close() };
-  }
-  const url = databaseUrl ?? process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? DEFAULT_PG_URL;
-  const schema = `bench_${randomBytes(6).toString('hex')}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try { await client.query(sql); } finally { await client.end(); }
-  };
-  await admin(`CREATE SCHEMA ${schema}`);
-  const db = await openPostgresDb({ connectionString: url, searchPath: schema, max: 16 });
-  await runMigrations(db);
-  return { db, close: async () => { await db.close(); await admin(`DROP SCHEMA ${schema} CASCADE`); } };
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 export async function runWebhookBench(options: WebhookBenchOptions): Promise<WebhookBenchResult> {
   const writes = options.writes ?? 1000;
   const writers = options.writers ?? 8;
   const print = options.print ?? ((line: string) => console.log(line));
-  const { db, close } = await openBenchDb(options.engine, options.databaseUrl);
+  const { db, close } = await openBenchDb({ engine: options.engine, databaseUrl: options.databaseUrl, poolSize: 16 });
+  try {
+    await runMigrations(db);
+  } catch (error) {
+    await close();
+    throw error;
+  }
 
   // Receipt time of every item, from the bodies the receiver gets.
   const receivedAt = new Map<string, number>();
