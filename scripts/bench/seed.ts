@@ -68,7 +68,7 @@ export function prng(seed: number): () => number {
   };
 }
 
-function weighted<T>(random: () => number, shares: ReadonlyArray<readonly [T, number]>): T {
+export function weighted<T>(random: () => number, shares: ReadonlyArray<readonly [T, number]>): T {
   let r = random();
   for (const [value, share] of shares) {
     if ((r -= share) < 0) return value;
@@ -76,7 +76,7 @@ function weighted<T>(random: () => number, shares: ReadonlyArray<readonly [T, nu
   return shares[shares.length - 1]![0];
 }
 
-const pick = <T>(random: () => number, list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+export const pick = <T>(random: () => number, list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
 
 function loadExample(name: string): Loose {
   const url = new URL(`../../spec/components/examples/${name}.yaml`, import.meta.url);
@@ -119,14 +119,14 @@ export async function seedAccounts(db: Db): Promise<BenchPrincipal> {
   return { token, organisations };
 }
 
-interface OwnerPalette {
+export interface OwnerPalette {
   indexes: OntologyIndexes;
   /** Non-deprecated type cnetIDs per tree, with a few deprecated ones mixed in. */
   types: Record<'EVENEMENT' | 'LOCATIE' | 'ROUTE', string[]>;
   properties: Array<{ id: string; datatype: Datatype; options: string[] }>;
 }
 
-function paletteOf(indexes: OntologyIndexes): OwnerPalette {
+export function paletteOf(indexes: OntologyIndexes): OwnerPalette {
   const types: OwnerPalette['types'] = { EVENEMENT: [], LOCATIE: [], ROUTE: [] };
   for (const [cnetID, entry] of indexes.types.byCnetId) {
     if (entry.entityType === undefined || !cnetID.includes('.')) continue;
@@ -180,7 +180,7 @@ const VARIED_EVENT_FIELDS = [...VARIED_FIELDS, 'trcitemRelation'];
 const variedFieldsOf = (collection: Collection) => (collection === 'events' ? VARIED_EVENT_FIELDS : VARIED_FIELDS);
 
 /** An example, with the document part shared by all its copies prepared (and serialised) once. */
-interface Template {
+export interface Template {
   example: Loose;
   entitytype: EntityType;
   /** The prepared document's fields that are not varied, as JSON members without braces. */
@@ -189,7 +189,7 @@ interface Template {
   shared: Loose;
 }
 
-function templateOf(collection: Collection): Template {
+export function templateOf(collection: Collection): Template {
   const example = loadExample(EXAMPLES[collection]);
   const prepared = prepareItemWrite({ collection, body: example, token: { organisations: 'all', accountOrganisations: [] } });
   const varied = new Set(variedFieldsOf(collection));
@@ -198,7 +198,7 @@ function templateOf(collection: Collection): Template {
 }
 
 /** The varied fields a writer would send for item `n` (the rest of the body is its example's). */
-function variedBody(random: () => number, n: number, collection: Collection, template: Template, owner: string, palette: OwnerPalette, wfstatus: StoredWfStatus): Loose {
+export function variedBody(random: () => number, n: number, collection: Collection, template: Template, owner: string, palette: OwnerPalette, wfstatus: StoredWfStatus): Loose {
   const { example, entitytype } = template;
   const langs = random() < 0.85 ? ['nl', 'en'] : ['nl'];
   const w = Math.floor(random() * WORDS_NL.length), k = Math.floor(random() * NOUNS_NL.length);
@@ -259,7 +259,7 @@ function variedBody(random: () => number, n: number, collection: Collection, tem
   return body;
 }
 
-function shiftDate(text: string, days: number): string {
+export function shiftDate(text: string, days: number): string {
   const match = /^(\d{4}-\d{2}-\d{2})(.*)$/.exec(text);
   if (!match) return text;
   const date = new Date(`${match[1]}T00:00:00Z`);
