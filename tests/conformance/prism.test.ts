@@ -5,7 +5,6 @@
 
 import { readFile } from 'node:fs/promises';
 import { mkdtemp } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -14,22 +13,12 @@ import { parseExpectedFailures } from '../../conformance/plan/expectedFailures.t
 import type { RunResult } from '../../conformance/results/result.ts';
 import { startPrism } from '../../mock/start.ts';
 import type { RunningPrism } from '../../mock/start.ts';
+import { freePort } from './support/feedPartner.ts';
 import { ROOT } from './support/referenceService.ts';
 import { runSuite } from './support/runSuite.ts';
 import type { SuiteRun } from './support/runSuite.ts';
 
 const EXPECTED = join(ROOT, 'conformance/expected/prism.yaml');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 let prism: RunningPrism | undefined;
 let run: SuiteRun;
