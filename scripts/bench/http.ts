@@ -1,4 +1,4 @@
-// The load generator's side: sequential requests, a keyset backfill over HTTP, autocannon runs.
+// The load generator's side: sequential requests, a keyset backfill over HTTP (optionally prefetching), autocannon runs.
 // All of it runs in the bench's own process, not in the service's.
 
 import { createRequire } from 'node:module';
@@ -47,27 +47,89 @@ function expectOk(response: { status: number; body: Buffer }, url: string): { st
   return response;
 }
 
+export interface HttpBackfillOptions {
+  collections: readonly string[];
+  size: number;
+  wfstatus: readonly string[];
+  /**
+   * Send the next page's request before parsing the current page, with a mark read from the tail of
+   * its raw body, and verify it after parsing (see httpBackfill).
+   */
+  prefetch: boolean;
+}
+
+export interface HttpBackfillResult extends BackfillResult {
+  /** Time in JSON.parse (and the UTF-8 decoding before it). */
+  parseMs: number;
+  /** Speculative requests sent after a collection's short page, their answers discarded. */
+  wastedRequests: number;
+  /** Speculative requests whose mark was not the real one: answer discarded, request sent again. */
+  mispredictions: number;
+}
+
+const LASTUPDATED_MEMBER = Buffer.from('"lastupdated":"');
+
+/**
+ * The value of the last `"lastupdated":"…"` member in the raw bytes of a JSON text, without parsing
+ * it: the last item's mark if that item's own member is its last one. Undefined when there is none
+ * (or the value holds an escape).
+ */
+export function speculativeMark(body: Buffer): string | undefined {
+  const at = body.lastIndexOf(LASTUPDATED_MEMBER);
+  if (at < 0) return undefined;
+  const start = at + LASTUPDATED_MEMBER.length;
+  const end = body.indexOf(0x22, start);
+  if (end < 0) return undefined;
+  const value = body.toString('utf8', start, end);
+  return value.includes('\\') ? undefined : value;
+}
+
+interface PageRequest { mark: string | undefined; url: string; answer: Promise<{ status: number; body: Buffer }> }
+
 /**
  * The interface's sync procedure over HTTP, one collection after the other: sortField=lastupdated,
  * sortOrder=ASC, the wanted statuses, the last item's lastupdated as the next inclusive bound,
  * until a short page. Each page is parsed (JSON.parse, as a client must to find the mark).
+ *
+ * With `prefetch`, the client overlaps its JSON.parse with the service's work on the next page: as
+ * soon as a page's body has arrived, the next request goes out with the mark read from the body's
+ * tail (speculativeMark), and only then is the page parsed. After parsing, the speculation is
+ * checked: after a short page its answer is discarded (wastedRequests); if the real mark differs,
+ * its answer is discarded and the request sent again with the real mark (mispredictions). The
+ * pages used are therefore those of the sequential procedure, for any server and member order.
  */
-export async function httpBackfill(baseUrl: string, token: string, options: { collections: readonly string[]; size: number; wfstatus: readonly string[] }): Promise<BackfillResult & { parseMs: number }> {
+export async function httpBackfill(baseUrl: string, token: string, options: HttpBackfillOptions): Promise<HttpBackfillResult> {
   const target = new URL(baseUrl);
   const client = clientFor(target);
-  let items = 0, pages = 0, bytes = 0, parseMs = 0;
+  const requestPage = (collection: string, mark: string | undefined): PageRequest => {
+    const query = new URLSearchParams({ wfstatus: options.wfstatus.join(','), sortField: 'lastupdated', sortOrder: 'ASC', size: String(options.size) });
+    if (mark !== undefined) query.set('lastupdated', mark);
+    const answer = get(client, `${target.pathname}/${collection}?${query}`, token);
+    // Awaited later or discarded: a failure while a page is being parsed is never an unhandled rejection.
+    answer.catch(() => {});
+    return { mark, url: `${baseUrl}/${collection}?${query}`, answer };
+  };
+  /** Waits for a speculative answer nobody uses (its body read to the end), whatever its outcome. */
+  const discard = async (request: PageRequest): Promise<void> => {
+    await request.answer.catch(() => {});
+  };
+  let items = 0, pages = 0, bytes = 0, parseMs = 0, wastedRequests = 0, mispredictions = 0;
   const started = performance.now();
   try {
     for (const collection of options.collections) {
       let mark: string | undefined;
       let atMark = new Set<string>();
+      let request = requestPage(collection, mark);
       for (;;) {
-        const query = new URLSearchParams({ wfstatus: options.wfstatus.join(','), sortField: 'lastupdated', sortOrder: 'ASC', size: String(options.size) });
-        if (mark !== undefined) query.set('lastupdated', mark);
-        const path = `${target.pathname}/${collection}?${query}`;
-        const response = expectOk(await get(client, path, token), `${baseUrl}/${collection}?${query}`);
+        const response = expectOk(await request.answer, request.url);
         pages++;
         bytes += response.body.length;
+        const guess = options.prefetch ? speculativeMark(response.body) : undefined;
+        const speculative = guess === undefined ? undefined : requestPage(collection, guess);
+        // undici writes a request on an idle keep-alive socket only from the event loop's check
+        // phase (it first lets pending bytes on the socket arrive): yield once, so that the request
+        // is with the service while this page is parsed.
+        if (speculative !== undefined) await new Promise((resolve) => setImmediate(resolve));
         const parsing = performance.now();
         const page = JSON.parse(response.body.toString('utf8')) as Array<{ id: string; lastupdated: string }>;
         parseMs += performance.now() - parsing;
@@ -75,14 +137,21 @@ export async function httpBackfill(baseUrl: string, token: string, options: { co
         items += next.fresh;
         mark = next.mark;
         atMark = next.atMark;
-        if (page.length < options.size) break;
+        const done = page.length < options.size;
+        if (speculative !== undefined && (done || speculative.mark !== mark)) {
+          await discard(speculative);
+          if (done) wastedRequests++;
+          else mispredictions++;
+        }
+        if (done) break;
+        request = speculative !== undefined && speculative.mark === mark ? speculative : requestPage(collection, mark);
       }
     }
   } finally {
     await client.close();
   }
   const ms = performance.now() - started;
-  return { items, pages, ms, itemsPerSecond: items / (ms / 1000), bytes, parseMs };
+  return { items, pages, ms, itemsPerSecond: items / (ms / 1000), bytes, parseMs, wastedRequests, mispredictions };
 }
 
 // autocannon ships no types: the part of its API used here and by scripts/load.ts.

@@ -30,15 +30,22 @@ describe('npm run bench -- --quick', () => {
       expect(e.backfill.http.items).toBe(syncable);
       expect(e.backfill.direct.items).toBe(syncable);
       expect(e.backfill.http.pages).toBeGreaterThan(5); // size 50 in quick mode: several pages per collection
+      // The prefetching backfill: the same items and pages as the sequential one, a positive rate.
+      expect(e.backfill.prefetch.items).toBe(e.backfill.http.items);
+      expect(e.backfill.prefetch.pages).toBe(e.backfill.http.pages);
+      expect(e.backfill.prefetch.itemsPerSecond).toBeGreaterThan(0);
+      expect(e.phases['backfill-http-prefetch']!.units).toBe(e.backfill.prefetch.items / 1000);
       expect(e.rps20.http.requests).toBeGreaterThan(0);
       expect(e.rps20.direct.requests).toBeGreaterThan(0);
-      expect(report.targets.map((t) => t.name)).toEqual(['GET /events?size=2000 p50 vs direct', 'keyset backfill over HTTP']);
+      expect(report.targets.map((t) => t.name)).toEqual(['GET /events?size=2000 p50 vs direct', 'keyset backfill over HTTP (client prefetches the next page while parsing)']);
 
       const written = JSON.parse(await readFile(report.reportFile!, 'utf8')) as BenchReport;
       expect(written.engines.pglite!.seed.items).toBe(250);
       const text = formatReport(report);
       expect(text).toContain('GET /events?size=2000 p50');
       expect(text).toContain('keyset backfill');
+      expect(text).toContain('the same requests, the next one sent while the client parses a page');
+      expect(text).toContain(`${e.backfill.prefetch.mispredictions} mispredictions`);
     } finally {
       await rm(outDir, { recursive: true, force: true });
     }

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { runClientBench, type ClientBenchResult } from '../../client/bench.ts';
 import { startPrism } from '../../mock/start.ts';
 import type { Collection } from '../../reference-impl/src/domain/entityRules.ts';
-import { httpBackfill, loadTest, sequentialLatency, type LoadResult } from './http.ts';
+import { httpBackfill, loadTest, sequentialLatency, type HttpBackfillResult, type LoadResult } from './http.ts';
 import { runImageBench, type ImageBenchResult } from './images.ts';
 import type {
   BackfillResult, DirectBackfillParams, DirectListParams, DirectRpsParams, Engine, InitParams, InitResult, RpsResult,
@@ -58,6 +58,8 @@ export const SYNC_STATUSES = ['approved', 'archived', 'deleted'] as const;
 export const ALL_COLLECTIONS: readonly Collection[] = ['events', 'locations', 'routes', 'venues', 'eventgroups'];
 /** Targets (on PostgreSQL, issue 3): page within 1.5× of direct; backfill ≥ 20,000 items/s; service rps ≥ mock rps. */
 export const TARGETS = { pageRatioMax: 1.5, backfillItemsPerSecondMin: 20_000, serviceOverMockMin: 1 } as const;
+/** The backfill target is checked on the prefetching backfill (the procedure's requests, the client's parsing overlapped). */
+export const BACKFILL_TARGET_NAME = 'keyset backfill over HTTP (client prefetches the next page while parsing)';
 /** Targets of the webhooks (issue 4, on PostgreSQL): write→receipt p50 ≤ 200 ms, ≥ 500 deliveries/s. */
 export const WEBHOOK_TARGETS = { p50MsMax: 200, deliveriesPerSecondMin: 500 } as const;
 
@@ -69,7 +71,8 @@ export interface EngineReport {
   seed: InitResult['seed'];
   loadavgBefore: number[];
   page2000: { http: LatencySummary & { bytes: number }; direct: LatencySummary & { bytes: number }; ratioP50: number; ratioP99: number; iterations: number };
-  backfill: { http: BackfillResult & { parseMs: number }; direct: BackfillResult; ratio: number; size: number; wfstatus: readonly string[]; collections: readonly string[] };
+  /** http: the sync procedure request by request; prefetch: the same requests, the next one sent while the client parses a page. */
+  backfill: { http: HttpBackfillResult; prefetch: HttpBackfillResult; direct: BackfillResult; ratio: number; size: number; wfstatus: readonly string[]; collections: readonly string[] };
   rps20: { http: LoadResult; direct: RpsResult; ratio: number; cpu: Record<string, number> };
   /** CPU time per measured phase; units: requests (page2000, rps20) or thousands of items (backfill). */
   phases: Record<string, PhaseCpu>;
@@ -245,12 +248,15 @@ async function runEngine(engine: Engine, options: BenchOptions): Promise<EngineR
     const directPage = await phase('page2000-direct', (r) => r.n, () => service.call<LatencySummary & { bytes: number }>('directList', { collection: 'events', query: pageQuery, iterations: options.latencyIterations, warmup: 0 }));
     log(`[${engine}] GET /events?size=2000 p50 ${httpPage.p50.toFixed(1)} ms (direct ${directPage.p50.toFixed(1)} ms)`);
 
-    // 3. Full keyset backfill of every collection (units: thousands of items).
+    // 3. Full keyset backfill of every collection, request by request, then with the next request sent while the client parses (units: thousands of items).
     const backfillParams = { collections: ALL_COLLECTIONS, size: options.backfillSize, wfstatus: SYNC_STATUSES };
-    const httpSync = await phase('backfill-http', (r) => r.items / 1000, () => httpBackfill(init.baseUrl, init.token, backfillParams));
+    const httpSync = await phase('backfill-http', (r) => r.items / 1000, () => httpBackfill(init.baseUrl, init.token, { ...backfillParams, prefetch: false }));
+    const prefetchSync = await phase('backfill-http-prefetch', (r) => r.items / 1000, () => httpBackfill(init.baseUrl, init.token, { ...backfillParams, prefetch: true }));
     const directSync = await phase('backfill-direct', (r) => r.items / 1000, () => service.call<BackfillResult>('directBackfill', backfillParams));
     if (httpSync.items !== directSync.items) throw new Error(`[${engine}] backfill over HTTP saw ${httpSync.items} items, directly ${directSync.items}`);
-    log(`[${engine}] backfill ${httpSync.items} items: ${Math.round(httpSync.itemsPerSecond)} items/s (direct ${Math.round(directSync.itemsPerSecond)} items/s)`);
+    if (prefetchSync.items !== directSync.items) throw new Error(`[${engine}] prefetching backfill over HTTP saw ${prefetchSync.items} items, directly ${directSync.items}`);
+    log(`[${engine}] backfill ${httpSync.items} items: ${Math.round(httpSync.itemsPerSecond)} items/s, prefetching ${Math.round(prefetchSync.itemsPerSecond)} items/s ` +
+      `(${prefetchSync.mispredictions} mispredictions, ${prefetchSync.wastedRequests} wasted requests; direct ${Math.round(directSync.itemsPerSecond)} items/s)`);
 
     // 4. Requests/s of the 20-item page: autocannon, then the same concurrency directly.
     const url20 = `${init.baseUrl}/events?size=20`;
@@ -267,7 +273,7 @@ async function runEngine(engine: Engine, options: BenchOptions): Promise<EngineR
     const result: EngineReport = {
       engine, location: init.location, openMs: init.openMs, migrateMs: init.migrateMs, seed: init.seed, loadavgBefore,
       page2000: { http: httpPage, direct: directPage, ratioP50: httpPage.p50 / directPage.p50, ratioP99: httpPage.p99 / directPage.p99, iterations: options.latencyIterations },
-      backfill: { http: httpSync, direct: directSync, ratio: directSync.itemsPerSecond / httpSync.itemsPerSecond, ...backfillParams },
+      backfill: { http: httpSync, prefetch: prefetchSync, direct: directSync, ratio: directSync.itemsPerSecond / httpSync.itemsPerSecond, ...backfillParams },
       rps20: { http: http20, direct: direct20, ratio: http20.requestsPerSecond / direct20.requestsPerSecond, cpu },
       phases,
     };
@@ -387,8 +393,8 @@ export function checkTargets(report: BenchReport): TargetCheck[] {
       measured: `${e.page2000.ratioP50.toFixed(2)}×`, met: e.page2000.ratioP50 <= TARGETS.pageRatioMax,
     });
     checks.push({
-      engine, informative, name: 'keyset backfill over HTTP', target: `≥ ${TARGETS.backfillItemsPerSecondMin.toLocaleString('en')} items/s`,
-      measured: `${Math.round(e.backfill.http.itemsPerSecond).toLocaleString('en')} items/s`, met: e.backfill.http.itemsPerSecond >= TARGETS.backfillItemsPerSecondMin,
+      engine, informative, name: BACKFILL_TARGET_NAME, target: `≥ ${TARGETS.backfillItemsPerSecondMin.toLocaleString('en')} items/s`,
+      measured: `${Math.round(e.backfill.prefetch.itemsPerSecond).toLocaleString('en')} items/s`, met: e.backfill.prefetch.itemsPerSecond >= TARGETS.backfillItemsPerSecondMin,
     });
     if (e.webhooks?.ok === true) {
       const { streaming, drain } = e.webhooks.result;
