@@ -4,7 +4,7 @@ import type { OntologyVersions } from '../dictionary/getAccountOntologyVersions.
 // owning account and the versions (lastModified, in epoch milliseconds) of its type and property
 // ontologies: `<renderer>:<account>|<types>|<properties>`, with empty parts for the base. The
 // same key is written by JavaScript (from the versions a rendering used) and computed by SQL
-// (from the versions in force now); a stored body is used only when the two are equal.
+// (from the versions in force now, kept on each organisation by migration 008); a stored body is used only when the two are equal.
 
 /** The ontology part of the key for an owner's versions; null: no owning account (the base). */
 export function ontologyKeyOf(versions: OntologyVersions | null): string {
@@ -19,17 +19,12 @@ export function renderingKeyOf(rendererVersion: number, versions: OntologyVersio
 
 /**
  * SQL: a relation (userorganisation, key) of the key in force now for every organisation an
- * account owns (the renderer's version is the parameter `versionParam`). An organisation no
- * account owns has none: its key is `UNOWNED_KEY_SQL`. Ontology lastModified values have
- * millisecond precision (migration 002).
+ * account owns (the renderer's version is the parameter `versionParam`), from the ontology key
+ * each organisation keeps (migration 008). An organisation no account owns has none: its key is
+ * `unownedRenderingKeySql`.
  */
 export function currentRenderingKeysSql(versionParam: string): string {
-  const ms = (column: string) => `coalesce(((extract(epoch FROM ${column}) * 1000)::bigint)::text, '')`;
-  return `SELECT o.userorganisation,
-                 ${versionParam}::text || ':' || o.account_id || '|' || ${ms('t.last_modified')} || '|' || ${ms('p.last_modified')} AS key
-            FROM organisations o
-            LEFT JOIN account_type_ontologies t ON t.account_id = o.account_id
-            LEFT JOIN account_property_ontologies p ON p.account_id = o.account_id`;
+  return `SELECT userorganisation, ${versionParam}::text || ':' || ontology_key AS key FROM organisations`;
 }
 
 /** SQL: the key of an item whose organisation no account owns (the base ontologies). */
@@ -39,6 +34,5 @@ export function unownedRenderingKeySql(versionParam: string): string {
 
 /** SQL: the key in force now for the row `items`, looked up per row (for a page of rows). */
 export function currentRenderingKeySql(versionParam: string): string {
-  return `coalesce((SELECT k.key FROM (${currentRenderingKeysSql(versionParam)}) k WHERE k.userorganisation = items.userorganisation),
-                   ${unownedRenderingKeySql(versionParam)})`;
+  return `(${versionParam}::text || ':' || coalesce((SELECT o.ontology_key FROM organisations o WHERE o.userorganisation = items.userorganisation), '||'))`;
 }
