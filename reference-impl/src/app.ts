@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { AssetFileStore } from './assets/fileStore.ts';
 import type { Config } from './config.ts';
 import { createBearerResolver, type SessionVerifier } from './auth/resolveBearer.ts';
+import type { TokenCache } from './auth/tokenCache.ts';
 import { authenticate } from './http/authenticate.ts';
 import { errorHandler, notFound, rejectUnknownRoutes } from './http/errorHandler.ts';
 import { loadOpenApiDocument } from './http/openapiDocument.ts';
@@ -54,6 +55,11 @@ export interface AppDeps {
    * feeds of FEEDS_FILE with runs of this app alone.
    */
   feedService?: FeedService;
+  /**
+   * Principals of account tokens, kept while the store's auth changes are heard
+   * (listenForAuthChanges). Default: none, every request looks its token up.
+   */
+  tokenCache?: TokenCache;
 }
 
 /** What every route module receives. */
@@ -79,7 +85,7 @@ export function createApp(config: Config, deps: AppDeps): express.Express {
     ...deps,
     config,
     validate: createRequestValidator(doc),
-    auth: authenticate({ resolve: createBearerResolver({ db: deps.db, sessions: sessionsOf(config, deps) }) }),
+    auth: authenticate({ resolve: createBearerResolver({ db: deps.db, sessions: sessionsOf(config, deps), cache: deps.tokenCache }) }),
     rateLimited: config.rateLimitEnabled ? rateLimit({ store: deps.rateLimitStore }) : (_req, _res, next) => next(),
     authThrottle: config.rateLimitEnabled
       ? createAuthThrottle({ store: deps.authRateLimitStore ?? createMemoryStore({ policy: AUTH_POLICY, now: deps.now }) })

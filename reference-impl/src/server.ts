@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { BASE_PATH, createApp, type AppDeps } from './app.ts';
 import { createAssetFileStore, type AssetFileStore } from './assets/fileStore.ts';
+import { createTokenCache, listenForAuthChanges, type TokenCache } from './auth/tokenCache.ts';
 import { SECOND, type Config } from './config.ts';
 import { createFeedService, type FeedService } from './feeds/feedService.ts';
 import { startFeedScheduler } from './feeds/startFeedScheduler.ts';
@@ -76,8 +77,21 @@ export function serviceAppDeps(ctx: ServiceContext, stores: RateLimitStores): Ap
     db: ctx.db, logger: ctx.logger, now: ctx.now, rateLimitStore: stores.lists, authRateLimitStore: stores.auth,
     recordItemChange: webhookServicesOf(ctx).recordItemChange,
     renderings: { requestRefresh: () => renderingRefreshers.get(ctx)?.requestRefresh() },
-    assetStore: assetStoreOf(ctx), feedService: feedServiceOf(ctx),
+    assetStore: assetStoreOf(ctx), feedService: feedServiceOf(ctx), tokenCache: tokenCacheOf(ctx),
   };
+}
+
+// The app's token cache is the one the auth change listener (a background service) keeps current;
+// until that listens, it caches nothing.
+const tokenCaches = new WeakMap<ServiceContext, TokenCache>();
+
+function tokenCacheOf(ctx: ServiceContext): TokenCache {
+  let cache = tokenCaches.get(ctx);
+  if (cache === undefined) {
+    cache = createTokenCache({ now: ctx.now });
+    tokenCaches.set(ctx, cache);
+  }
+  return cache;
 }
 
 // Started with the background services; until then a request for renewal waits for the first pass.
@@ -143,6 +157,9 @@ export async function startBackgroundServices(ctx: ServiceContext): Promise<void
   const renderings = startRenderingRefresher({ db: ctx.db, cache: sharedOntologyCache(ctx.db), logger: ctx.logger });
   renderingRefreshers.set(ctx, renderings);
   ctx.lifecycle.onStop('rendering refresher', () => renderings.stop());
+  // Token changes committed anywhere (migration 009) clear the token cache of this instance.
+  const authChanges = await listenForAuthChanges(ctx.db, tokenCacheOf(ctx), ctx.logger);
+  ctx.lifecycle.onStop('auth change listener', () => authChanges.close());
 }
 
 export interface RunningService {

@@ -8,6 +8,7 @@
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { createBearerResolver } from '../../reference-impl/src/auth/resolveBearer.ts';
+import { createTokenCache, listenForAuthChanges } from '../../reference-impl/src/auth/tokenCache.ts';
 import { COLLECTIONS, type Collection } from '../../reference-impl/src/domain/entityRules.ts';
 import type { Principal } from '../../reference-impl/src/http/principal.ts';
 import { listQueryOf } from '../../reference-impl/src/items/listQuery.ts';
@@ -15,6 +16,7 @@ import { formatTimestamp } from '../../reference-impl/src/domain/timestamps.ts';
 import { RENDERER_VERSION, renderItems, renderPage } from '../../reference-impl/src/items/renderItem.ts';
 import { sharedOntologyCache } from '../../reference-impl/src/items/sharedOntologyCache.ts';
 import type { Db } from '../../reference-impl/src/storage/db.ts';
+import { createLogger } from '../../reference-impl/src/logger.ts';
 import { listItems, listRenderedItems } from '../../reference-impl/src/storage/items/listItems.ts';
 import { runMigrations } from '../../reference-impl/src/storage/migrate.ts';
 import { startTestApp, type TestApp } from '../../reference-impl/src/testing/testApp.ts';
@@ -76,13 +78,17 @@ async function init(params: InitParams): Promise<InitResult> {
     const migrateMs = performance.now() - migrating;
     const { token } = await seedAccounts(db);
     const seed = await seedItems(db, { items: params.items });
-    const app = await startTestApp(db, { env: { RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'silent' } });
+    // The token cache as the service wires it (server.ts): kept current by the store's notifications.
+    const tokenCache = createTokenCache({ now: Date.now });
+    const authChanges = await listenForAuthChanges(db, tokenCache, createLogger({ level: 'silent' }));
+    const app = await startTestApp(db, { env: { RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'silent' }, deps: { tokenCache } });
     const principal = await createBearerResolver({ db })(token);
     if (principal === null) throw new Error('the bench token does not resolve');
     state = {
       db, app, principal,
       cleanup: async () => {
         await app.close();
+        await authChanges.close();
         await cleanup();
       },
     };

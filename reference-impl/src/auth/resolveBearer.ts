@@ -2,6 +2,7 @@ import type { Principal, Role } from '../http/principal.ts';
 import { ROLES } from '../http/principal.ts';
 import type { Queryable } from '../storage/db.ts';
 import { findTokenByHash, type TokenCredential } from '../storage/tokens/findTokenByHash.ts';
+import type { TokenCache } from './tokenCache.ts';
 import { hashToken } from './tokenHash.ts';
 
 /** Resolves a bearer value to the caller, or null when it is unknown, expired or revoked. */
@@ -15,14 +16,22 @@ export interface SessionVerifier {
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 /**
- * Session tokens are JWTs; everything else is looked up as an account token by its hash. The
- * hash comparison happens in the database index, so no token value is ever compared in code.
+ * Session tokens are JWTs; everything else is an account token, found by its hash: in `cache`
+ * when given, else in the database. No token value is ever compared in code, only hashes as keys.
  */
-export function createBearerResolver(deps: { db: Queryable; sessions?: SessionVerifier }): BearerResolver {
+export function createBearerResolver(deps: { db: Queryable; sessions?: SessionVerifier; cache?: TokenCache }): BearerResolver {
+  const { cache } = deps;
   return async function resolveBearer(bearer) {
     if (JWT_SHAPE.test(bearer)) return deps.sessions ? deps.sessions.verify(bearer) : null;
-    const credential = await findTokenByHash(deps.db, { tokenHash: hashToken(bearer) });
-    return credential && principalOfToken(credential);
+    const tokenHash = hashToken(bearer);
+    const cached = cache?.get(tokenHash);
+    if (cached !== undefined) return cached;
+    const store = cache?.beginLookup();
+    const credential = await findTokenByHash(deps.db, { tokenHash });
+    if (credential === null) return null;
+    const principal = principalOfToken(credential);
+    store?.(tokenHash, principal);
+    return principal;
   };
 }
 

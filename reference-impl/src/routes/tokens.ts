@@ -17,7 +17,7 @@ const INSECURE_URL = Symbol('insecureCallBackUrl');
 export function tokenRoutes(ctx: RouteContext): Router {
   const deps: TokenAdminDeps = {
     db: ctx.db, now: ctx.now, secrets: createSecretBox(ctx.config.webhookSecretKey),
-    allowInsecureCallbacks: ctx.config.allowInsecureCallbacks,
+    allowInsecureCallbacks: ctx.config.allowInsecureCallbacks, tokensChanged: () => ctx.tokenCache?.clear(),
   };
   const admin = [ctx.auth, requireRoles(ADMIN_ROLES)];
   const relax = allowHttpCallbacks(ctx.config.allowInsecureCallbacks);

@@ -18,7 +18,7 @@ import { skipWithoutServices, TEST_REDIS_URL } from './support/services.ts';
 // Two instances of the reference service as separate processes on ONE PostgreSQL database and
 // ONE Redis, as a deployment behind a load balancer runs them. What must hold across instances:
 // migrations once, one rate limit per client IP, webhooks without duplicates, one sync order,
-// ontology overrides visible everywhere at once.
+// ontology overrides visible everywhere at once, token changes followed by every instance.
 
 const BOOTSTRAP = `bootstrap-${randomBytes(24).toString('base64url')}`;
 const START_MS = 60_000;
@@ -287,6 +287,38 @@ describe.skipIf(skipWithoutServices({ redis: true }))('several instances on one 
       expect(listed.body[0].trcItemCategories.categories[0].categoryTranslations[0].label).toBe(label);
     }
     expect(base).not.toMatch(/^Toegankelijk /);
+  });
+
+  it('when a token is narrowed or deleted through one instance, then the other, which has just served it, follows within moments, and the instance that made the change at once [TOKEN-009] [AUTH-002]', async () => {
+    const account = await newAccount();
+    const admin = clientFor(account.admin);
+    const created = await admin.post(a.baseUrl, `/accounts/${account.accountId}/tokens`, {
+      name: 'followed across instances', roles: ['ROLE_EXTERNAL_USER'], apiTokenFilter: { wfstatus: ['approved', 'archived'] },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const user = clientFor(created.body.token as string);
+    const archived = await clientFor(account.full).post(a.baseUrl, '/events', eventBody({ userorganisation: account.organisation, wfstatus: 'archived' }));
+    expect(archived.status).toBe(201);
+    const seesArchived = async (instance: Instance) => {
+      const answer = await user.get(instance.baseUrl, '/events?wfstatus=archived');
+      return answer.status === 200 && answer.body.some((item: { id: string }) => item.id === archived.body.id);
+    };
+    // Both instances resolve the token (and may keep its principal) before it changes.
+    for (const instance of [a, b, a, b]) expect(await seesArchived(instance)).toBe(true);
+
+    const narrowed = await admin.put(a.baseUrl, `/accounts/${account.accountId}/tokens/${created.body.id}`, { apiTokenFilter: { wfstatus: ['approved'] } });
+    expect(narrowed.status, JSON.stringify(narrowed.body)).toBe(200);
+    expect(await seesArchived(a)).toBe(false);
+    const narrowedOnB = performance.now();
+    await waitFor('instance B applying the narrowed filter', async () => !(await seesArchived(b)), 2000);
+    const narrowMs = performance.now() - narrowedOnB;
+
+    const deleted = await admin.delete(a.baseUrl, `/accounts/${account.accountId}/tokens/${created.body.id}`);
+    expect(deleted.status).toBe(204);
+    expect((await user.get(a.baseUrl, '/events')).status).toBe(401);
+    const deletedOnB = performance.now();
+    await waitFor('instance B refusing the deleted token', async () => (await user.get(b.baseUrl, '/events')).status === 401, 2000);
+    console.log(`token changes reached the other instance after ${narrowMs.toFixed(1)} ms (narrowed) and ${(performance.now() - deletedOnB).toFixed(1)} ms (deleted)`);
   });
 
   it('when an asset is uploaded through one instance and DATA_DIR is shared, then the other serves its file and lists it [ASSET-003]', async () => {

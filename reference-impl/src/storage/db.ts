@@ -33,5 +33,20 @@ export interface Db extends Queryable, ScriptRunner {
    * transaction and could wait on the transaction's own locks).
    */
   transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
+  /**
+   * Hears NOTIFY on `channel` (each after its transaction committed). `onState(false)`: from now
+   * on notifications may be missed (the listening connection dropped); `onState(true)`: heard
+   * again, after a gap the caller must treat as "anything may have changed". Resolves listening.
+   */
+  listen(channel: string, handlers: NotificationHandlers): Promise<Listener>;
+  close(): Promise<void>;
+}
+
+export interface NotificationHandlers {
+  onNotify(payload: string): void;
+  onState?(listening: boolean): void;
+}
+
+export interface Listener {
   close(): Promise<void>;
 }

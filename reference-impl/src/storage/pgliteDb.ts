@@ -47,6 +47,12 @@ export async function openPgliteDb(options: PgliteDbOptions): Promise<Db> {
         }
       });
     },
+    async listen(channel, handlers) {
+      // One process owns the data directory, so no notification is ever missed: always listening.
+      const unlisten = await mutex.run(() => pglite.listen(channel, handlers.onNotify));
+      handlers.onState?.(true);
+      return { close: () => mutex.run(() => unlisten()) };
+    },
     async close(): Promise<void> {
       await mutex.run(() => pglite.close());
     },

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Db, QueryResult, Transaction } from './db.ts';
+import { startPostgresListener } from './postgresListener.ts';
 import { toDbError } from './errors.ts';
 import { TransactionGuard, affectedRowsOf } from './transactionGuard.ts';
 
@@ -17,13 +18,14 @@ export async function openPostgresDb(options: PostgresDbOptions): Promise<Db> {
   if (options.searchPath !== undefined && !/^[a-z_][a-z0-9_]*(,\s*[a-z_][a-z0-9_]*)*$/.test(options.searchPath)) {
     throw new Error(`searchPath must be a comma list of plain lower-case schema names (received: ${options.searchPath})`);
   }
-  const pool = new pg.Pool({
+  const clientConfig: pg.ClientConfig = {
     connectionString: options.connectionString,
-    max: options.max ?? 10,
     types: TYPES,
     application_name: 'content-service',
     ...(options.searchPath === undefined ? {} : { options: `-c search_path=${options.searchPath}` }),
-  });
+  };
+  const pool = new pg.Pool({ ...clientConfig, max: options.max ?? 10 });
+  const listeners = new Set<{ close(): Promise<void> }>();
   // An idle client losing its connection must not crash the process; the next query reports it.
   pool.on('error', () => {});
   const guard = new TransactionGuard();
@@ -73,7 +75,13 @@ export async function openPostgresDb(options: PostgresDbOptions): Promise<Db> {
         client.release(broken);
       }
     },
+    async listen(channel, handlers) {
+      const listener = await startPostgresListener({ clientConfig, channel, handlers });
+      listeners.add(listener);
+      return { close: async () => { listeners.delete(listener); await listener.close(); } };
+    },
     async close(): Promise<void> {
+      await Promise.all([...listeners].map((listener) => listener.close()));
       await pool.end();
     },
   };
@@ -81,9 +89,10 @@ export async function openPostgresDb(options: PostgresDbOptions): Promise<Db> {
 
 async function runQuery<R>(target: pg.Pool | pg.PoolClient, sql: string, params: readonly unknown[]): Promise<QueryResult<R>> {
   try {
-    // With parameters, a named statement: each connection plans it once and reuses the plan.
-    // Planning a list query (a correlated subquery, several joins) costs the database about as
-    // much as running it. A text without parameters may hold several statements: not named.
+    // With parameters, a named statement: each connection parses it once, and PostgreSQL reuses
+    // its plan where a generic plan is as cheap as a custom one (not for the lists: their LIMIT is
+    // a parameter, so they are planned on each run, which is why their SQL stays simple). A text
+    // without parameters may hold several statements: not named.
     const result = params.length === 0
       ? await target.query(sql)
       : await target.query({ name: statementName(sql), text: sql, values: [...params] });

@@ -27,6 +27,8 @@ export interface TokenAdminDeps {
   allowInsecureCallbacks: boolean;
   /** DNS for the registration-time callBackUrl check; the system resolver when absent. */
   resolve?: Resolver;
+  /** Told after a token changed or went, so this instance forgets its principal at once. */
+  tokensChanged?: () => void;
 }
 
 export interface TokenFilterInput {
@@ -91,7 +93,7 @@ export async function updateAccountToken(deps: TokenAdminDeps, caller: Principal
   // Checked before the transaction: a DNS lookup must not hold the token's row lock.
   const newUrl = input.callBackUrl === undefined || input.callBackUrl === '' ? undefined : await checkedCallbackUrl(deps, input.callBackUrl);
 
-  return deps.db.transaction(async (tx) => {
+  const view = await deps.db.transaction(async (tx) => {
     const current = await getAccountToken(tx, { accountId, tokenId, forUpdate: true });
     if (current === null) throw noToken(accountId, tokenId);
     assertManageable(caller, current.roles);
@@ -124,6 +126,8 @@ export async function updateAccountToken(deps: TokenAdminDeps, caller: Principal
     if (row === null) throw noToken(accountId, tokenId);
     return tokenView(row, organisations, { signingSecret });
   });
+  deps.tokensChanged?.();
+  return view;
 }
 
 export async function deleteAccountToken(deps: TokenAdminDeps, caller: Principal, accountId: string, tokenId: string): Promise<void> {
@@ -134,6 +138,7 @@ export async function deleteAccountToken(deps: TokenAdminDeps, caller: Principal
     assertManageable(caller, current.roles);
     await deleteToken(tx, { accountId, tokenId });
   });
+  deps.tokensChanged?.();
 }
 
 /**
