@@ -97,14 +97,18 @@ interface PageRequest { mark: string | undefined; url: string; answer: Promise<{
  * checked: after a short page its answer is discarded (wastedRequests); if the real mark differs,
  * its answer is discarded and the request sent again with the real mark (mispredictions). The
  * pages used are therefore those of the sequential procedure, for any server and member order.
+ * Each collection's first page is asked for while the previous collection is synced.
  */
 export async function httpBackfill(baseUrl: string, token: string, options: HttpBackfillOptions): Promise<HttpBackfillResult> {
   const target = new URL(baseUrl);
   const client = clientFor(target);
-  const requestPage = (collection: string, mark: string | undefined): PageRequest => {
+  // With prefetch, each collection's first page (which needs no mark) is asked for on a second
+  // connection while the previous collection is synced, so that no page waits for the service.
+  const firstPages = options.prefetch ? clientFor(target) : client;
+  const requestPage = (collection: string, mark: string | undefined, via: Client = client): PageRequest => {
     const query = new URLSearchParams({ wfstatus: options.wfstatus.join(','), sortField: 'lastupdated', sortOrder: 'ASC', size: String(options.size) });
     if (mark !== undefined) query.set('lastupdated', mark);
-    const answer = get(client, `${target.pathname}/${collection}?${query}`, token);
+    const answer = get(via, `${target.pathname}/${collection}?${query}`, token);
     // Awaited later or discarded: a failure while a page is being parsed is never an unhandled rejection.
     answer.catch(() => {});
     return { mark, url: `${baseUrl}/${collection}?${query}`, answer };
@@ -115,11 +119,14 @@ export async function httpBackfill(baseUrl: string, token: string, options: Http
   };
   let items = 0, pages = 0, bytes = 0, parseMs = 0, wastedRequests = 0, mispredictions = 0;
   const started = performance.now();
+  let nextFirst: PageRequest | undefined;
   try {
-    for (const collection of options.collections) {
+    for (const [index, collection] of options.collections.entries()) {
       let mark: string | undefined;
       let atMark = new Set<string>();
-      let request = requestPage(collection, mark);
+      let request = nextFirst ?? requestPage(collection, mark);
+      const following = options.collections[index + 1];
+      nextFirst = options.prefetch && following !== undefined ? requestPage(following, undefined, firstPages) : undefined;
       for (;;) {
         const response = expectOk(await request.answer, request.url);
         pages++;
@@ -148,7 +155,9 @@ export async function httpBackfill(baseUrl: string, token: string, options: Http
       }
     }
   } finally {
+    if (nextFirst !== undefined) await discard(nextFirst);
     await client.close();
+    if (firstPages !== client) await firstPages.close();
   }
   const ms = performance.now() - started;
   return { items, pages, ms, itemsPerSecond: items / (ms / 1000), bytes, parseMs, wastedRequests, mispredictions };
