@@ -1,6 +1,7 @@
 // `npm run bench [-- options]`: seeds each engine with realistic items and prints the list
 // endpoint's latency, backfill and request-rate figures beside the same work done directly, the
-// Prism mock under the same load, and the other components' benches when present. Not a test:
+// Prism mock under the same load (in rounds alternating with the service), and the other
+// components' benches when present. Not a test:
 // see docs/benchmarks.md for what each figure means.
 
 import path from 'node:path';
@@ -18,10 +19,12 @@ const HELP = `Usage: npm run bench -- [options]
   --iterations N                  sequential GET /events?size=2000 requests (default ${FULL_DEFAULTS.latencyIterations})
   --connections N                 autocannon connections (default ${FULL_DEFAULTS.connections})
   --duration S                    autocannon seconds per run (default ${FULL_DEFAULTS.durationS})
+  --rounds N                      GET /events?size=20 runs per engine, each followed by one against Prism;
+                                  the medians are compared (default ${FULL_DEFAULTS.rounds}; --quick: ${QUICK_DEFAULTS.rounds})
   --pglite memory|disk            PGlite in memory or in a temporary directory (default: disk, as npm start)
   --no-mock                       skip the Prism comparison
   --no-extras                     skip the webhooks, images and client benches
-  --quiet-load L                  before each engine and the mock, wait (≤ 10 min) until the 1-minute load average is below L
+  --quiet-load L                  before each engine, wait (≤ 10 min) until the 1-minute load average is below L
   --cpu-prof                      write a CPU profile of the service process per phase to reports/bench/profiles/
                                   (open in Chrome DevTools; profiling slows the figures down)
   --out DIR                       where the JSON report goes (default reports/bench)
@@ -35,6 +38,12 @@ function positiveNumber(name: string, value: string | undefined): number | undef
   return n;
 }
 
+function positiveInteger(name: string, value: string | undefined): number | undefined {
+  const n = positiveNumber(name, value);
+  if (n !== undefined && !Number.isInteger(n)) throw new Error(`--${name} must be a whole number (received: ${value})`);
+  return n;
+}
+
 export function parseBenchArgs(argv: readonly string[], log: (line: string) => void = console.log): BenchOptions | 'help' {
   const { values } = parseArgs({
     args: [...argv],
@@ -45,6 +54,7 @@ export function parseBenchArgs(argv: readonly string[], log: (line: string) => v
       iterations: { type: 'string' },
       connections: { type: 'string' },
       duration: { type: 'string' },
+      rounds: { type: 'string' },
       pglite: { type: 'string', default: 'disk' },
       'no-mock': { type: 'boolean', default: false },
       'no-extras': { type: 'boolean', default: false },
@@ -73,6 +83,7 @@ export function parseBenchArgs(argv: readonly string[], log: (line: string) => v
     connections: Math.floor(positiveNumber('connections', values.connections) ?? defaults.connections),
     durationS: positiveNumber('duration', values.duration) ?? defaults.durationS,
     warmupS: defaults.warmupS,
+    rounds: positiveInteger('rounds', values.rounds) ?? defaults.rounds,
     mock: !values['no-mock'],
     extras: !values['no-extras'],
     databaseUrl: values['database-url'] ?? benchDatabaseUrl(),

@@ -5,17 +5,17 @@ import { describe, expect, it } from 'vitest';
 import { parseBenchArgs } from '../bench.ts';
 import { countFresh } from './protocol.ts';
 import { formatReport } from './report.ts';
-import { runBench, type BenchReport } from './run.ts';
+import { medianRun, runBench, type BenchReport } from './run.ts';
 import { percentile, summarise } from './stats.ts';
 
 // The bench is not a test (npm run bench): this only proves that it runs end to end, in quick mode
-// on PGlite with a few hundred items. No timing is asserted.
+// on PGlite with a few hundred items and the Prism mock. No timing is asserted.
 
 describe('npm run bench -- --quick', () => {
-  it('when run on PGlite with a few hundred items, then it seeds, measures HTTP and direct work, checks the targets and writes the JSON report', async () => {
+  it('when run on PGlite with a few hundred items and the mock, then it seeds, measures HTTP and direct work, alternates service and Prism rounds, checks the targets and writes the JSON report', async () => {
     const outDir = await mkdtemp(path.join(tmpdir(), 'bench-quick-'));
     try {
-      const options = parseBenchArgs(['--quick', '--engine', 'pglite', '--items', '250', '--pglite', 'memory', '--no-mock', '--no-extras', '--out', outDir], () => {});
+      const options = parseBenchArgs(['--quick', '--engine', 'pglite', '--items', '250', '--pglite', 'memory', '--rounds', '3', '--no-extras', '--out', outDir], () => {});
       if (options === 'help') throw new Error('unexpected help');
       const report = await runBench(options);
       const e = report.engines.pglite!;
@@ -35,9 +35,35 @@ describe('npm run bench -- --quick', () => {
       expect(e.backfill.prefetch.pages).toBe(e.backfill.http.pages);
       expect(e.backfill.prefetch.itemsPerSecond).toBeGreaterThan(0);
       expect(e.phases['backfill-http-prefetch']!.units).toBe(e.backfill.prefetch.items / 1000);
-      expect(e.rps20.http.requests).toBeGreaterThan(0);
       expect(e.rps20.direct.requests).toBeGreaterThan(0);
-      expect(report.targets.map((t) => t.name)).toEqual(['GET /events?size=2000 p50 vs direct', 'keyset backfill over HTTP (client prefetches the next page while parsing)']);
+      // Three rounds of (service, Prism): the service's figure is its median run, the ratio median ÷ median.
+      expect(report.mock).toBeUndefined();
+      const mock = e.rps20.mock!;
+      expect(e.rps20.runs).toHaveLength(3);
+      expect(mock.runs).toHaveLength(3);
+      expect(mock.rounds).toHaveLength(3);
+      mock.rounds.forEach((round, i) => {
+        expect(round.service).toBeGreaterThan(0);
+        expect(round.mock).toBeGreaterThan(0);
+        expect(round.service).toBe(e.rps20.runs[i]!.requestsPerSecond);
+        expect(round.mock).toBe(mock.runs[i]!.requestsPerSecond);
+      });
+      const middle = (values: number[]) => [...values].sort((a, b) => a - b)[1]!;
+      expect(e.rps20.http).toBe(medianRun(e.rps20.runs));
+      expect(e.rps20.http.requestsPerSecond).toBe(middle(mock.rounds.map((r) => r.service)));
+      expect(mock.rps20.requestsPerSecond).toBe(middle(mock.rounds.map((r) => r.mock)));
+      expect(mock.ratio).toBe(e.rps20.http.requestsPerSecond / mock.rps20.requestsPerSecond);
+      expect(mock.mockCpuMsPerRequest).toBeGreaterThan(0);
+      // The service's CPU per request is over its own runs only.
+      const rps20Cpu = e.phases['rps20-http']!;
+      expect(rps20Cpu.runs).toBe(3);
+      expect(rps20Cpu.units).toBe(e.rps20.runs.reduce((sum, r) => sum + r.requests, 0));
+      expect(report.targets.map((t) => t.name)).toEqual([
+        'GET /events?size=2000 p50 vs direct', 'keyset backfill over HTTP (client prefetches the next page while parsing)', 'GET /events?size=20 req/s vs Prism mock',
+      ]);
+      const vsMock = report.targets[2]!;
+      expect(vsMock).toMatchObject({ engine: 'pglite', informative: true, met: mock.ratio >= 1 });
+      expect(vsMock.measured).toBe(`${mock.ratio.toFixed(2)}× (median ÷ median of 3 interleaved rounds)`);
 
       const written = JSON.parse(await readFile(report.reportFile!, 'utf8')) as BenchReport;
       expect(written.engines.pglite!.seed.items).toBe(250);
@@ -46,6 +72,9 @@ describe('npm run bench -- --quick', () => {
       expect(text).toContain('keyset backfill');
       expect(text).toContain('the same requests, the next one sent while the client parses a page');
       expect(text).toContain(`${e.backfill.prefetch.mispredictions} mispredictions`);
+      expect(text).toContain('the same request, service ÷ Prism mock (median of 3 interleaved rounds)');
+      expect(text).toContain(`rounds (service/Prism req/s): ${mock.rounds.map((r) => `${Math.round(r.service).toLocaleString('en')}/${Math.round(r.mock).toLocaleString('en')}`).join(' · ')}; per-round ratio `);
+      expect(text).toContain('prism mock generated/openapi.yaml -p <port> -h 127.0.0.1 -v silent');
     } finally {
       await rm(outDir, { recursive: true, force: true });
     }
@@ -69,7 +98,11 @@ describe('bench helpers', () => {
   it('when the arguments are wrong, then parsing says which', () => {
     expect(() => parseBenchArgs(['--engine', 'mysql'])).toThrow(/--engine/);
     expect(() => parseBenchArgs(['--items', '-3'])).toThrow(/--items/);
+    expect(() => parseBenchArgs(['--rounds', '1.5'])).toThrow(/--rounds/);
+    expect(() => parseBenchArgs(['--rounds', '0'])).toThrow(/--rounds/);
     const options = parseBenchArgs([], () => {});
-    expect(options).toMatchObject({ engines: ['pglite', 'postgres'], items: 100_000, backfillSize: 2000, mock: true, extras: true });
+    expect(options).toMatchObject({ engines: ['pglite', 'postgres'], items: 100_000, backfillSize: 2000, rounds: 3, mock: true, extras: true });
+    expect(parseBenchArgs(['--quick'], () => {})).toMatchObject({ rounds: 1 });
+    expect(parseBenchArgs(['--rounds', '5'], () => {})).toMatchObject({ rounds: 5 });
   });
 });

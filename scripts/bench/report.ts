@@ -25,7 +25,7 @@ function mark(check: TargetCheck | undefined): string {
 function engineSection(e: EngineReport, report: BenchReport): string {
   const check = (name: string) => report.targets.find((t) => t.engine === e.engine && t.name === name);
   const { seed } = e;
-  const mockRps = report.mock !== undefined && 'rps20' in report.mock ? report.mock.rps20.requestsPerSecond : undefined;
+  const { http: http20, mock } = e.rps20;
   const cpuOf = (http: string, direct: string, unit: string): string => {
     const h = e.phases[http]?.serviceCpuMsPerUnit, d = e.phases[direct]?.serviceCpuMsPerUnit;
     if (h === undefined || d === undefined || Number.isNaN(h) || Number.isNaN(d)) return '';
@@ -39,11 +39,13 @@ function engineSection(e: EngineReport, report: BenchReport): string {
     ['  the same requests, the next one sent while the client parses a page',
       `${int(e.backfill.prefetch.itemsPerSecond)} items/s`, `${int(e.backfill.direct.itemsPerSecond)} items/s`, times(e.backfill.direct.itemsPerSecond / e.backfill.prefetch.itemsPerSecond),
       cpuOf('backfill-http-prefetch', 'backfill-direct', '1000 items'), mark(check(BACKFILL_TARGET_NAME))],
-    [`GET /events?size=20, ${e.rps20.http.connections} connections, ${e.rps20.http.durationS.toFixed(0)} s`,
-      `${int(e.rps20.http.requestsPerSecond)} req/s`, `${int(e.rps20.direct.requestsPerSecond)} req/s`, times(1 / e.rps20.ratio), cpuOf('rps20-http', 'rps20-direct', 'request'), ''],
+    [`GET /events?size=20, ${http20.connections} connections, ${http20.durationS.toFixed(0)} s${e.rps20.runs.length > 1 ? `, median of ${e.rps20.runs.length} runs` : ''}`,
+      `${int(http20.requestsPerSecond)} req/s`, `${int(e.rps20.direct.requestsPerSecond)} req/s`, times(1 / e.rps20.ratio), cpuOf('rps20-http', 'rps20-direct', 'request'), ''],
   ];
-  if (mockRps !== undefined) {
-    rows.push(['  the same request, service ÷ Prism mock', `${int(e.rps20.http.requestsPerSecond)} ÷ ${int(mockRps)}`, '', times(e.rps20.http.requestsPerSecond / mockRps), '', mark(check('GET /events?size=20 req/s vs Prism mock'))]);
+  if (mock !== undefined) {
+    const rounds = mock.rounds.length === 1 ? '1 round' : `median of ${mock.rounds.length} interleaved rounds`;
+    rows.push([`  the same request, service ÷ Prism mock (${rounds})`, `${int(http20.requestsPerSecond)} ÷ ${int(mock.rps20.requestsPerSecond)}`, '',
+      times(mock.ratio), '', mark(check('GET /events?size=20 req/s vs Prism mock'))]);
   }
   if (e.client !== undefined) rows.push(...clientRows(e));
   if (e.webhooks !== undefined) rows.push(...webhookRows(e, check));
@@ -51,8 +53,13 @@ function engineSection(e: EngineReport, report: BenchReport): string {
     `(${int(seed.itemsPerSecond)} items/s, bulk insert with the item stamp rule, ${((seed.renderMs ?? 0) / 1000).toFixed(1)} s of it rendering each item for its stored rendering; ` +
     `doc ${bytes(seed.avgDocBytes)} on average; load average before: ${e.loadavgBefore.join(' ')})`;
   const cpu = e.rps20.cpu;
+  const ratios = mock?.rounds.map((r) => r.ratio) ?? [];
+  const roundsLine = mock !== undefined
+    ? `\nrounds (service/Prism req/s): ${mock.rounds.map((r) => `${int(r.service)}/${int(r.mock)}`).join(' · ')}; per-round ratio ${ratios.length === 1 ? times(ratios[0]!) : `${Math.min(...ratios).toFixed(2)}–${times(Math.max(...ratios))}`}`
+    : e.rps20.runs.length > 1 ? `\nruns (service req/s): ${e.rps20.runs.map((r) => int(r.requestsPerSecond)).join(' · ')}` : '';
   const clientLine = e.client?.ok === true ? '\n* beside the client backfill: the bench\'s own HTTP backfill of the same run (not direct); its HTTP cost column is bench ÷ client.' : '';
-  const cpuLine = `CPU during the size=20 autocannon run: service process ${cpu.service ?? '?'}% of one core, load generator (autocannon, this process) ${cpu.loadGenerator}%, ` +
+  const runsNote = e.rps20.runs.length > 1 ? ` (its ${e.rps20.runs.length} runs together)` : '';
+  const cpuLine = `CPU during the size=20 autocannon runs of the service${runsNote}: service process ${cpu.service ?? '?'}% of one core, load generator (autocannon, this process) ${cpu.loadGenerator}%, ` +
     `whole machine ${cpu.machineBusy ?? '?'}% busy (PostgreSQL's own processes are in the machine figure).`;
   const net = e.backfill.http.items / ((e.backfill.http.ms - e.backfill.http.parseMs) / 1000);
   const pageLine = `Sizes: size=2000 body ${bytes(e.page2000.http.bytes)}; size=20 answer ${bytes(e.rps20.http.bytesPerRequest)}; the backfill moved ${bytes(e.backfill.http.bytes)}, ` +
@@ -62,7 +69,7 @@ function engineSection(e: EngineReport, report: BenchReport): string {
     `(the last "lastupdated" member), then JSON.parses the page (${ms(p.parseMs)} of its ${ms(p.ms)}) while the service works on that request, and checks the mark: ` +
     `${p.pages} pages used, ${p.mispredictions} mispredictions (answer discarded, request sent again with the real mark), ` +
     `${p.wastedRequests} wasted requests (sent after a collection's short page, answer discarded).`;
-  return `${header}\n${table(rows.map((r) => (r.length === 5 ? [...r.slice(0, 4), '', r[4]!] : r)), ['measure', 'HTTP', 'direct', 'HTTP cost', 'service CPU, HTTP | direct', 'target'])}${clientLine}\n${cpuLine}\n${pageLine}\n${prefetchLine}`;
+  return `${header}\n${table(rows.map((r) => (r.length === 5 ? [...r.slice(0, 4), '', r[4]!] : r)), ['measure', 'HTTP', 'direct', 'HTTP cost', 'service CPU, HTTP | direct', 'target'])}${roundsLine}${clientLine}\n${cpuLine}\n${pageLine}\n${prefetchLine}`;
 }
 
 /** The one row of another component's bench that failed. */
@@ -113,20 +120,22 @@ export function formatReport(report: BenchReport): string {
     const e = report.engines[engine];
     if (e !== undefined) out.push('', engineSection(e, report));
   }
-  if (report.mock !== undefined) {
-    out.push('');
-    if ('rps20' in report.mock) {
-      const m = report.mock;
-      out.push(`Prism mock 5.16 (stateless, static examples): prism ${m.flags.join(' ')}, env SCARF_ANALYTICS=false, no -m; started in ${(m.startMs / 1000).toFixed(1)} s; paths without /api.`);
-      out.push(table([[
-        `GET /events?size=20, ${m.rps20.connections} connections, ${m.rps20.durationS.toFixed(0)} s`, `${int(m.rps20.requestsPerSecond)} req/s`,
-        `p50 ${m.rps20.latencyP50} ms, p99 ${m.rps20.latencyP99} ms`, bytes(m.rps20.bytesPerRequest), `mock ${m.cpu.mock ?? '?'}%, generator ${m.cpu.loadGenerator}%`,
-        Number.isNaN(m.mockCpuMsPerRequest) ? '' : `${m.mockCpuMsPerRequest.toFixed(2)} ms/request`,
-      ]], ['measure', 'HTTP', 'latency', 'answer', 'CPU (% of a core)', 'Prism CPU']));
-    } else {
-      out.push(`Prism mock: failed (${report.mock.error})`);
-    }
+  const mocks = options.engines.flatMap((engine) => {
+    const m = report.engines[engine]?.rps20.mock;
+    return m === undefined ? [] : [{ engine, m }];
+  });
+  if (mocks.length > 0 || report.mock !== undefined) out.push('');
+  if (mocks.length > 0) {
+    const flags = mocks[0]!.m.flags.map((flag, i, all) => (all[i - 1] === '-p' ? '<port>' : flag));
+    out.push(`Prism mock 5.16 (stateless, static examples): prism ${flags.join(' ')}, env SCARF_ANALYTICS=false, no -m; paths without /api. ` +
+      'Started beside each engine\'s service process; its size=20 runs alternate with the service\'s (rounds above). Median run, CPU over all its runs:');
+    out.push(table(mocks.map(({ engine, m }) => [
+      `beside ${ENGINE_NAMES[engine]}: GET /events?size=20, ${m.rps20.connections} connections, ${m.rps20.durationS.toFixed(0)} s, ${m.runs.length} run${m.runs.length === 1 ? '' : 's'}`,
+      `${(m.startMs / 1000).toFixed(1)} s`, `${int(m.rps20.requestsPerSecond)} req/s`, `p50 ${m.rps20.latencyP50} ms, p99 ${m.rps20.latencyP99} ms`, bytes(m.rps20.bytesPerRequest),
+      `mock ${m.cpu.mock ?? '?'}%, generator ${m.cpu.loadGenerator}%`, Number.isNaN(m.mockCpuMsPerRequest) ? '' : `${m.mockCpuMsPerRequest.toFixed(2)} ms/request`,
+    ]), ['measure', 'started in', 'HTTP', 'latency', 'answer', 'CPU (% of a core)', 'Prism CPU']));
   }
+  if (report.mock !== undefined) out.push(`Prism mock: failed (${report.mock.error})`);
   if (report.images !== undefined) out.push('', 'Images (scripts/bench/images.ts: the app on PGlite in memory, files on disk):', table(imageRows(report.images), ['measure', 'HTTP', 'p50', 'p99', 'sample']));
   out.push('', 'Targets (set for PostgreSQL; PGlite shown for information):');
   for (const t of report.targets) out.push(`  ${t.met ? '✓' : '✗'} [${t.engine}${t.informative ? ', info' : ''}] ${t.name}: ${t.measured} (target ${t.target})`);
