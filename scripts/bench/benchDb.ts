@@ -5,10 +5,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import type { Db } from '../../reference-impl/src/storage/db.ts';
 import { openPgliteDb } from '../../reference-impl/src/storage/pgliteDb.ts';
 import { openPostgresDb } from '../../reference-impl/src/storage/postgresDb.ts';
+import { withPostgresClient } from '../../reference-impl/src/storage/testing/withPostgresClient.ts';
 import type { Engine } from './protocol.ts';
 
 /** The PostgreSQL server of the benches: $BENCH_DATABASE_URL, $TEST_DATABASE_URL or the local test server. */
@@ -49,8 +49,8 @@ export async function openBenchDb(options: BenchDbOptions): Promise<BenchDb> {
   }
   const url = options.databaseUrl ?? benchDatabaseUrl();
   const schema = `bench_${randomBytes(5).toString('hex')}`;
-  const drop = () => withAdmin(url, (client) => client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
-  await withAdmin(url, (client) => client.query(`CREATE SCHEMA ${schema}`));
+  const drop = () => withPostgresClient(url, (client) => client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
+  await withPostgresClient(url, (client) => client.query(`CREATE SCHEMA ${schema}`));
   let db: Db;
   try {
     db = await openPostgresDb({ connectionString: url, searchPath: schema, max: options.poolSize ?? 10 });
@@ -66,15 +66,4 @@ export async function openBenchDb(options: BenchDbOptions): Promise<BenchDb> {
       await drop();
     },
   };
-}
-
-async function withAdmin<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  client.on('error', () => {});
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
 }

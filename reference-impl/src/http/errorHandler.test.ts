@@ -1,7 +1,7 @@
 import express from 'express';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.ts';
+import { listenLocally } from '../testing/listenLocally.ts';
 import { rawClient } from '../security/support/rawHttp.ts';
 import { errorHandler, notFound, rejectUnknownRoutes } from './errorHandler.ts';
 import { loadOpenApiDocument } from './openapiDocument.ts';
@@ -10,7 +10,7 @@ import { loadOpenApiDocument } from './openapiDocument.ts';
 // real bundled spec: the guard sits before the JSON body parser, as in createApp.
 
 let baseUrl = '';
-let close: () => void = () => {};
+let close: () => Promise<void> = async () => {};
 
 beforeAll(async () => {
   const doc = loadOpenApiDocument();
@@ -24,10 +24,7 @@ beforeAll(async () => {
   app.put('/api/events/:id', echo);
   app.use(notFound());
   app.use(errorHandler({ logger: createLogger({ level: 'silent' }) }));
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  close = () => server.close();
+  ({ origin: baseUrl, close } = await listenLocally(app));
 });
 afterAll(() => close());
 

@@ -1,7 +1,7 @@
 import express from 'express';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.ts';
+import { listenLocally } from '../testing/listenLocally.ts';
 import { errorHandler } from './errorHandler.ts';
 import { createRequestValidator, validated } from './validateRequest.ts';
 
@@ -10,7 +10,7 @@ import { createRequestValidator, validated } from './validateRequest.ts';
 const ENFORCED_FROM = new Date('2026-10-31T23:00:00.000Z');
 let now = ENFORCED_FROM.getTime();
 let baseUrl = '';
-let close: () => void = () => {};
+let close: () => Promise<void> = async () => {};
 
 beforeAll(async () => {
   const validate = createRequestValidator();
@@ -20,10 +20,7 @@ beforeAll(async () => {
   app.get('/events', validate('listEvents', { sizeCap: { max: 2000, enforcedFrom: ENFORCED_FROM, now: () => now } }), echo);
   app.post('/locations', validate('createLocation'), echo);
   app.use(errorHandler({ logger: createLogger({ level: 'silent' }) }));
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  close = () => server.close();
+  ({ origin: baseUrl, close } = await listenLocally(app));
 });
 afterAll(() => close());
 

@@ -1,11 +1,10 @@
-import type { AddressInfo } from 'node:net';
-import { createServer, type Server } from 'node:http';
 import { createApp, type AppDeps } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { createLogger } from '../logger.ts';
 import { createMemoryStore } from '../ratelimit/memoryStore.ts';
 import type { Db } from '../storage/db.ts';
 import { ignoreItemChanges } from '../webhooks/itemChange.ts';
+import { listenLocally } from './listenLocally.ts';
 
 export interface TestApp {
   /** Ends in `/api`. */
@@ -32,16 +31,6 @@ export async function startTestApp(db: Db, options: { env?: Record<string, strin
     recordItemChange: ignoreItemChanges,
     ...options.deps,
   });
-  const server: Server = createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}/api`,
-    config,
-    clock,
-    close: () => new Promise<void>((resolve, reject) => {
-      server.closeAllConnections();
-      server.close((error) => (error ? reject(error) : resolve()));
-    }),
-  };
+  const { origin, close } = await listenLocally(app);
+  return { baseUrl: `${origin}/api`, config, clock, close };
 }

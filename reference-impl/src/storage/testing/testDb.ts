@@ -1,21 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
 import type { Db } from '../db.ts';
 import { runMigrations } from '../migrate.ts';
 import { openPgliteDb } from '../pgliteDb.ts';
 import { openPostgresDb } from '../postgresDb.ts';
+import { skipPostgres, TEST_DATABASE_URL } from './postgresProbe.ts';
+import { withPostgresClient } from './withPostgresClient.ts';
 
-// Test storage on both engines: PGlite in memory, and PostgreSQL with each Db in a fresh schema
-// (selected through search_path, dropped afterwards). Test infrastructure, so it reads its own
-// two variables: TEST_DATABASE_URL, and CI (with CI=true an unreachable PostgreSQL fails the run
-// instead of being skipped).
+export { postgresProbe, skipPostgres, TEST_DATABASE_URL } from './postgresProbe.ts';
+
+// Test storage on both engines: PGlite in memory, and PostgreSQL at TEST_DATABASE_URL with each
+// Db in a fresh schema (selected through search_path, dropped afterwards); see postgresProbe.ts
+// for when the PostgreSQL runs are skipped.
 
 export type Engine = 'pglite' | 'postgres';
 export const ENGINES: readonly Engine[] = ['pglite', 'postgres'];
-
-export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const IN_CI = process.env.CI === 'true';
 
 export interface TestDb {
   db: Db;
@@ -24,23 +23,6 @@ export interface TestDb {
   schema: string | undefined;
   /** Closes the Db and drops its schema. */
   close(): Promise<void>;
-}
-
-/** Whether PostgreSQL answers at TEST_DATABASE_URL; probed once per test file. */
-export const postgresProbe: { reachable: boolean; reason?: string } = await probePostgres();
-
-async function probePostgres(): Promise<{ reachable: boolean; reason?: string }> {
-  const client = new pg.Client({ connectionString: TEST_DATABASE_URL, connectionTimeoutMillis: 3000 });
-  client.on('error', () => {});
-  try {
-    await client.connect();
-    await client.query('SELECT 1');
-    return { reachable: true };
-  } catch (error) {
-    return { reachable: false, reason: (error as Error).message };
-  } finally {
-    await client.end().catch(() => {});
-  }
 }
 
 /** A fresh Db on `engine`, migrated unless `migrate: false`. */
@@ -52,51 +34,28 @@ export async function openTestDb(engine: Engine, options: { migrate?: boolean } 
     return { db, engine, schema: undefined, close: () => db.close() };
   }
   const schema = `test_${randomBytes(6).toString('hex')}`;
-  await withAdminClient((client) => client.query(`CREATE SCHEMA ${schema}`));
+  await withPostgresClient(TEST_DATABASE_URL, (client) => client.query(`CREATE SCHEMA ${schema}`));
   let db: Db;
   try {
     db = await openPostgresDb({ connectionString: TEST_DATABASE_URL, searchPath: schema, max: 8 });
     if (migrate) await runMigrations(db);
   } catch (error) {
-    await withAdminClient((client) => client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
+    await withPostgresClient(TEST_DATABASE_URL, (client) => client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
     throw error;
   }
   return {
     db, engine, schema,
     async close() {
       await db.close();
-      await withAdminClient((client) => client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
+      await withPostgresClient(TEST_DATABASE_URL, (client) => client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
     },
   };
-}
-
-async function withAdminClient<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  client.on('error', () => {});
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
 }
 
 export interface EngineContext {
   readonly engine: Engine;
   /** This block's Db; available inside tests and hooks. */
   readonly db: Db;
-}
-
-let warned = false;
-
-/** Should the PostgreSQL run of a block be skipped? Only when unreachable and not in CI. */
-export function skipPostgres(): boolean {
-  const skip = !postgresProbe.reachable && !IN_CI;
-  if (skip && !warned) {
-    warned = true;
-    console.warn(`PostgreSQL at ${TEST_DATABASE_URL} is unreachable (${postgresProbe.reason}); skipping the PostgreSQL runs. With CI=true they fail instead.`);
-  }
-  return skip;
 }
 
 /**
