@@ -15,7 +15,7 @@ import { prepareItemWrite } from '../../reference-impl/src/domain/itemWrite.ts';
 import { renderItem } from '../../reference-impl/src/items/renderItem.ts';
 import type { StoredItem } from '../../reference-impl/src/storage/items/itemRow.ts';
 import { inJsonbOrder } from '../../reference-impl/src/storage/items/jsonbOrder.ts';
-import { COLLECTION_SHARES, STATUS_SHARES, paletteOf, pick, prng, shiftDate, templateOf, variedBody, weighted } from './seed.ts';
+import { COLLECTION_SHARES, STATUS_SHARES, paletteOf, pick, prng, shiftCalendar, templateOf, variedBody, weighted } from './seed.ts';
 
 type Loose = Record<string, unknown>;
 
@@ -28,19 +28,7 @@ function calendarOf(random: () => number, calendar: Loose): Loose {
   const shift = Math.floor(random() * 730) - 365;
   const [timestart, timeend] = pick(random, SLOTS);
   const when = random() < 0.5 ? undefined : [{ timestart, timeend }];
-  const shifted: Loose = {
-    ...calendar,
-    singleDates: ((calendar.singleDates ?? []) as Loose[]).map((d) => ({ ...d, date: shiftDate(String(d.date), shift), ...(when ? { when } : {}) })),
-  };
-  if (Array.isArray(calendar.patternDates)) {
-    if (random() < 0.5) {
-      shifted.patternDates = (calendar.patternDates as Loose[]).map((p) => ({ ...p, startdate: shiftDate(String(p.startdate), shift), enddate: shiftDate(String(p.enddate), shift) }));
-    } else {
-      delete shifted.patternDates;
-      shifted.calendarType = 'SINGLEDATES';
-    }
-  }
-  return shifted;
+  return shiftCalendar(random, calendar, shift, when ? { when } : {});
 }
 
 /** seed.ts's items (one owner, rendered with the base ontologies), with the calendar varied over two years and time slots. */

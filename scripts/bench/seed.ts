@@ -238,25 +238,26 @@ export function variedBody(random: () => number, n: number, collection: Collecti
     };
   }
   const calendar = example.calendar as Loose | undefined;
-  if (calendar !== undefined) {
-    if (calendar.calendarType === 'ALWAYS') {
-      body.calendar = calendar;
-    } else {
-      const shift = Math.floor(random() * 300);
-      const shifted: Loose = { ...calendar, singleDates: ((calendar.singleDates ?? []) as Loose[]).map((d) => ({ ...d, date: shiftDate(String(d.date), shift) })) };
-      if (Array.isArray(calendar.patternDates)) {
-        if (random() < 0.5) {
-          shifted.patternDates = (calendar.patternDates as Loose[]).map((p) => ({ ...p, startdate: shiftDate(String(p.startdate), shift), enddate: shiftDate(String(p.enddate), shift) }));
-        } else {
-          delete shifted.patternDates;
-          shifted.calendarType = 'SINGLEDATES';
-        }
-      }
-      body.calendar = shifted;
-    }
-  }
+  if (calendar !== undefined) body.calendar = calendar.calendarType === 'ALWAYS' ? calendar : shiftCalendar(random, calendar, Math.floor(random() * 300));
   if (collection === 'events') body.trcitemRelation = { links: [{ linkType: 'parent', trcid: `bench-eventgroups-${n % 997}` }] };
   return body;
+}
+
+/**
+ * `calendar` moved by `shift` days, each single date extended with `singleDate`; half of the
+ * patterned ones keep their (moved) pattern, the others become single dates only.
+ */
+export function shiftCalendar(random: () => number, calendar: Loose, shift: number, singleDate: Loose = {}): Loose {
+  const shifted: Loose = { ...calendar, singleDates: ((calendar.singleDates ?? []) as Loose[]).map((d) => ({ ...d, date: shiftDate(String(d.date), shift), ...singleDate })) };
+  if (Array.isArray(calendar.patternDates)) {
+    if (random() < 0.5) {
+      shifted.patternDates = (calendar.patternDates as Loose[]).map((p) => ({ ...p, startdate: shiftDate(String(p.startdate), shift), enddate: shiftDate(String(p.enddate), shift) }));
+    } else {
+      delete shifted.patternDates;
+      shifted.calendarType = 'SINGLEDATES';
+    }
+  }
+  return shifted;
 }
 
 export function shiftDate(text: string, days: number): string {
