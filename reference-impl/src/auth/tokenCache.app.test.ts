@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { client, eventBody, newTestAccount, type TestAccount } from '../items/testing/itemsHarness.ts';
+import { client, eventBody, newTestAccount, superAdminToken, type TestAccount } from '../items/testing/itemsHarness.ts';
 import { createLogger } from '../logger.ts';
 import type { Db, Listener } from '../storage/db.ts';
 import { describeEachEngine } from '../storage/testing/testDb.ts';
@@ -62,5 +62,19 @@ describeEachEngine('account tokens through the token cache', (ctx) => {
     expect(await seesArchived()).toBe(true);
     await ctx.db.query(`UPDATE api_tokens SET filter_wfstatus = '{approved}' WHERE account_id = $1 AND 'archived' = ANY(filter_wfstatus) AND roles = '{ROLE_EXTERNAL_USER}'`, [account.accountId]);
     await waitFor('the narrowed filter', async () => !(await seesArchived()), 2000);
+  });
+
+  it('when an organisation is added to the account in the store directly, then a token without an organisation filter sees its items once notified [DEC-AUTH-004]', async () => {
+    const user = client(app.baseUrl, account.full);
+    expect((await user.get('/events?size=1')).status).toBe(200);
+    const organisation = `${account.accountId}-added`;
+    await ctx.db.query('INSERT INTO organisations (userorganisation, account_id) VALUES ($1, $2)', [organisation, account.accountId]);
+    const admin = client(app.baseUrl, await superAdminToken(ctx.db, account.accountId));
+    const created = await admin.post('/events', eventBody({ userorganisation: organisation, wfstatus: 'approved' }));
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    await waitFor('the added organisation in the token\'s scope', async () => {
+      const listed = await user.get(`/events?trcid=${encodeURIComponent(created.body.trcid as string)}`);
+      return (listed.body as Array<{ id: string }>).some((item) => item.id === created.body.id);
+    }, 2000);
   });
 });
