@@ -1,13 +1,43 @@
-// PostgreSQL for the client's own tests, with the reference service's tests' probe and skip rule
-// (test infrastructure only: the client's library code imports only generated/). Each test file
-// gets a schema of its own, so files running in parallel never share a table.
+// PostgreSQL for the client's own tests, the way the reference service's tests use it
+// (reference-impl/src/storage/testing/testDb.ts, not imported: client/ imports only generated/).
+// Test infrastructure, so it reads its own two variables: TEST_DATABASE_URL (default the local
+// server) and CI (with CI=true an unreachable PostgreSQL fails the run instead of being skipped).
+// Each test file gets a schema of its own, so files running in parallel never share a table.
 
 import { randomBytes } from 'node:crypto';
-import type pg from 'pg';
-import { TEST_DATABASE_URL } from '../../../reference-impl/src/storage/testing/postgresProbe.ts';
-import { withPostgresClient } from '../../../reference-impl/src/storage/testing/withPostgresClient.ts';
+import pg from 'pg';
 
-export { skipPostgres, TEST_DATABASE_URL } from '../../../reference-impl/src/storage/testing/postgresProbe.ts';
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const IN_CI = process.env.CI === 'true';
+
+/** Whether PostgreSQL answers at TEST_DATABASE_URL; probed once per test file. */
+export const postgresProbe: { reachable: boolean; reason?: string } = await probe();
+
+async function probe(): Promise<{ reachable: boolean; reason?: string }> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL, connectionTimeoutMillis: 3000 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return { reachable: true };
+  } catch (error) {
+    return { reachable: false, reason: (error as Error).message };
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+let warned = false;
+
+/** Should the PostgreSQL tests be skipped? Only when unreachable and CI is not `true`. */
+export function skipPostgres(): boolean {
+  const skip = !postgresProbe.reachable && !IN_CI;
+  if (skip && !warned) {
+    warned = true;
+    console.warn(`PostgreSQL at ${TEST_DATABASE_URL} is unreachable (${postgresProbe.reason}); skipping the PostgreSQL tests. With CI=true they fail instead.`);
+  }
+  return skip;
+}
 
 export interface TestSchema {
   name: string;
@@ -34,5 +64,12 @@ export async function createTestSchema(prefix = 'client_test'): Promise<TestSche
 }
 
 async function runOnce<R extends pg.QueryResultRow>(connectionString: string, sql: string, params?: unknown[]): Promise<R[]> {
-  return withPostgresClient(connectionString, async (client) => (await client.query<R>(sql, params)).rows);
+  const client = new pg.Client({ connectionString });
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    return (await client.query<R>(sql, params)).rows;
+  } finally {
+    await client.end();
+  }
 }
