@@ -1,8 +1,9 @@
 import pg from 'pg';
 
 // Whether the tests' PostgreSQL answers (the client keeps a copy: its package imports nothing from
-// other project folders). Test infrastructure, so it reads its own two variables: TEST_DATABASE_URL, and CI
-// (with CI=true an unreachable PostgreSQL fails the run instead of being skipped).
+// other project folders). Test infrastructure, so it reads its own two variables:
+// TEST_DATABASE_URL, and CI (with CI=true an unreachable PostgreSQL fails the run instead of
+// being skipped).
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const IN_CI = process.env.CI === 'true';
