@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { DEFAULTS, SECOND } from '../config.ts';
 import { HttpError } from '../http/HttpError.ts';
-import { ByteLru } from './byteLru.ts';
+import { ByteLru } from '../cache/byteLru.ts';
 import type { Variant } from './variantSize.ts';
 
 export interface ResizerOptions {
