@@ -38,6 +38,13 @@ describe('loadConfig', () => {
     expect(problems.find((p) => p.variable === 'ASSET_RESIZE_TIMEOUT')!.message).toBe('expected whole seconds, such as 20s or 1m (received: "1500ms")');
   });
 
+  it('when LIST_CACHE_BYTES is set, then it is parsed, 0 turns the list cache off, and nonsense is refused', () => {
+    expect(loadConfig({}).listCacheBytes).toBe(64 * MiB);
+    expect(loadConfig({ LIST_CACHE_BYTES: '16MiB' }).listCacheBytes).toBe(16 * MiB);
+    expect(loadConfig({ LIST_CACHE_BYTES: '0' }).listCacheBytes).toBe(0);
+    expect(problemsOf({ LIST_CACHE_BYTES: '-1' }).map((p) => p.variable)).toEqual(['LIST_CACHE_BYTES']);
+  });
+
   it('when the session secret is not set, then each load draws a fresh random one', () => {
     expect(loadConfig({}).sessionSecret).not.toBe(loadConfig({}).sessionSecret);
   });

@@ -60,6 +60,8 @@ export interface Config {
   /** Key that encrypts webhook signing secrets at rest; undefined: they are stored unencrypted. */
   readonly webhookSecretKey: string | undefined;
   readonly rateLimitEnabled: boolean;
+  /** Memory for list answers sent again while the content is unchanged (per instance); 0: none kept. */
+  readonly listCacheBytes: number;
   /** YAML file of the inbound feeds; undefined: the shipped demo file (feeds/feeds.yaml). */
   readonly feedsFile: string | undefined;
   /** Things worth logging at start (for example a generated session secret). */
@@ -85,6 +87,7 @@ export const DEFAULTS = {
   assetResizeConcurrency: 4,
   assetResizeTimeoutMs: 20 * SECOND,
   rateLimitEnabled: true,
+  listCacheBytes: 64 * MiB,
 } as const satisfies Record<string, unknown>;
 
 const MIN_SESSION_SECRET_LENGTH = 32;
@@ -120,6 +123,7 @@ export const VARIABLES: readonly Variable[] = [
   { name: 'SESSION_SECRET', defaultText: '(random per process)', meaning: `Key of session tokens, at least ${MIN_SESSION_SECRET_LENGTH} characters; unset: random, so sessions end at restart.` },
   { name: 'WEBHOOK_SECRET_KEY', defaultText: '(unset)', meaning: `Key encrypting webhook signing secrets at rest (AES-256-GCM), at least ${MIN_SESSION_SECRET_LENGTH} characters; the same on every instance; unset: stored unencrypted.` },
   { name: 'RATE_LIMIT_ENABLED', defaultText: String(DEFAULTS.rateLimitEnabled), meaning: 'Per-IP rate limiting of the list endpoints, and the throttle of failed sign-ins and refreshes (turn off for benchmarks only).' },
+  { name: 'LIST_CACHE_BYTES', defaultText: '64MiB', meaning: 'Memory for list answers, per instance, sent again while no item, ontology or organisation has changed (a unit as ASSET_MAX_BYTES; 0: none kept).' },
   { name: 'FEEDS_FILE', defaultText: '(the demo feeds.yaml)', meaning: 'YAML file of the inbound partner feeds (format: reference-impl/src/feeds/feeds.yaml).' },
 ];
 
@@ -198,6 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (webhookSecretKey === undefined) warnings.push('WEBHOOK_SECRET_KEY is not set: webhook signing secrets are stored unencrypted');
   const rateLimitEnabled = read('RATE_LIMIT_ENABLED', DEFAULTS.rateLimitEnabled, parseBoolean);
   if (!rateLimitEnabled) warnings.push('RATE_LIMIT_ENABLED is false: list endpoints are not rate limited and failed sign-ins are not throttled');
+  const listCacheBytes = read('LIST_CACHE_BYTES', DEFAULTS.listCacheBytes, (v) => (v === '0' ? 0 : parseBytes(v)));
   const feedsFile = read<string | undefined>('FEEDS_FILE', undefined, (v) => v);
 
   if (problems.length > 0) throw new ConfigError(problems);
@@ -206,7 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sizeCapEnforcedFrom, trustProxy, logLevel, allowInsecureCallbacks,
     webhookRetryScheduleMs: Object.freeze([...webhookRetryScheduleMs]), webhookTimeoutMs, webhookLeaseMs, assetMaxBytes,
     assetCacheBytes, assetResizeMaxPixels, assetResizeConcurrency, assetResizeTimeoutMs,
-    sessionSecret, webhookSecretKey, rateLimitEnabled, feedsFile, warnings: Object.freeze(warnings),
+    sessionSecret, webhookSecretKey, rateLimitEnabled, listCacheBytes, feedsFile, warnings: Object.freeze(warnings),
   });
 }
 

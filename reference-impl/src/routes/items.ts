@@ -5,6 +5,7 @@ import { principalOf } from '../http/principal.ts';
 import { validated } from '../http/validateRequest.ts';
 import { canRead, itemNotFound } from '../items/access.ts';
 import { createItem, replaceItem, softDeleteItem } from '../items/itemWrites.ts';
+import { createListPageCache, wantsFreshAnswer } from '../items/listPageCache.ts';
 import { listQueryOf } from '../items/listQuery.ts';
 import { RENDERER_VERSION, renderItems, renderOne, renderPage, storedItemJson } from '../items/renderItem.ts';
 import { NO_RENDERING_REFRESH } from '../items/renderingRefresher.ts';
@@ -28,6 +29,7 @@ export function itemRoutes(ctx: RouteContext): Router {
   const ontologies = sharedOntologyCache(ctx.db);
   const writeDeps: ItemWriteDeps = { recordItemChange: ctx.recordItemChange, ontologies };
   const renderings = ctx.renderings ?? NO_RENDERING_REFRESH;
+  const listPages = createListPageCache(ctx.db, { maxBytes: ctx.config.listCacheBytes });
 
   for (const collection of Object.keys(COLLECTIONS) as Collection[]) {
     const entitytype = COLLECTIONS[collection];
@@ -35,16 +37,17 @@ export function itemRoutes(ctx: RouteContext): Router {
     const detailUrl = (id: string) => `${ctx.config.publicBaseUrl}/${collection}/${id}`;
 
     // Rate limited per client IP before authentication, as at an edge: a 401 carries the rate headers too (RATE-001).
-    router.get(`/${collection}`, ctx.rateLimited, ctx.auth, ctx.validate(ops.list, { sizeCap: ctx.sizeCap }), async (_req: Request, res: Response) => {
+    // Answers are kept while the store's content is unchanged (items/listPageCache.ts).
+    router.get(`/${collection}`, ctx.rateLimited, ctx.auth, ctx.validate(ops.list, { sizeCap: ctx.sizeCap }), async (req: Request, res: Response) => {
       const { params, excludePatternDates } = listQueryOf(validated(res).query, entitytype, principalOf(res));
-      if (excludePatternDates) {
+      const render = async (): Promise<Buffer> => {
         // A variant renderings are not stored for: rendered live.
-        res.json(await renderItems(ontologies, await listItems(ctx.db, params), { excludePatternDates }));
-        return;
-      }
-      const page = await renderPage(ontologies, await listRenderedItems(ctx.db, { ...params, rendererVersion: RENDERER_VERSION }));
-      if (page.renderedLive > 0) renderings.requestRefresh();
-      sendJson(res, page.body);
+        if (excludePatternDates) return Buffer.from(JSON.stringify(await renderItems(ontologies, await listItems(ctx.db, params), { excludePatternDates })));
+        const page = await renderPage(ontologies, await listRenderedItems(ctx.db, { ...params, rendererVersion: RENDERER_VERSION }));
+        if (page.renderedLive > 0) renderings.requestRefresh();
+        return page.body;
+      };
+      sendJson(res, await listPages.answer({ params, excludePatternDates }, render, { fresh: wantsFreshAnswer(req.get('cache-control')) }));
     });
 
     router.post(`/${collection}`, ctx.auth, ctx.validate(ops.create), async (_req: Request, res: Response) => {

@@ -272,8 +272,12 @@ describe.skipIf(skipWithoutServices({ redis: true }))('several instances on one 
     const base = await labelOn(b);
     expect(await labelOn(a)).toBe(base);
 
+    const listedLabelOn = async (instance: Instance) =>
+      (await writer.get(instance.baseUrl, `/events?trcid=${encodeURIComponent(item.body.trcid)}`)).body[0].trcItemCategories.categories[0].categoryTranslations[0].label as string;
     for (const [writeOn, readOn] of [[a, b], [b, a]] as const) {
       const label = `Toegankelijk ${randomUUID().slice(0, 6)}`;
+      // The reader has just sent this list page: it keeps it (items/listPageCache.ts) until the content changes.
+      const before = await listedLabelOn(readOn);
       const put = await admin.put(writeOn.baseUrl, `/dictionary/propertiesOntology?accountId=${account.accountId}`, {
         propertyCategories: [{
           id: 'pc-9001', name: 'Eigen', datatype: 'yes', propertytranslations: [{ lang: 'nl', text: 'Eigen' }],
@@ -283,10 +287,30 @@ describe.skipIf(skipWithoutServices({ redis: true }))('several instances on one 
       expect(put.status, JSON.stringify(put.body)).toBe(200);
       // At once: the very next request, no waiting, no cache expiry.
       expect(await labelOn(readOn), `written through ${writeOn.name}, read through ${readOn.name}`).toBe(label);
-      const listed = await writer.get(readOn.baseUrl, `/events?trcid=${encodeURIComponent(item.body.trcid)}`);
-      expect(listed.body[0].trcItemCategories.categories[0].categoryTranslations[0].label).toBe(label);
+      expect(await listedLabelOn(readOn), `listed through ${readOn.name}`).toBe(label);
+      expect(before).not.toBe(label);
     }
     expect(base).not.toMatch(/^Toegankelijk /);
+  });
+
+  it('when items are created, changed and deleted through one instance, then a list page the other has just sent shows each change on its next request [LIST-001] [SYNC-002]', async () => {
+    const account = await newAccount();
+    const api = clientFor(account.full);
+    const titlesOn = async (instance: Instance) =>
+      ((await api.get(instance.baseUrl, '/events?wfstatus=approved')).body as Array<{ trcItemDetails: Array<{ title: string }> }>).map((item) => item.trcItemDetails[0]!.title);
+    const body = (title: string) => eventBody({ userorganisation: account.organisation, wfstatus: 'approved', trcItemDetails: [{ lang: 'nl', title }] });
+
+    expect(await titlesOn(b)).toEqual([]);
+    const created = await api.post(a.baseUrl, '/events', body('Eerste'));
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    // No waiting anywhere: the next request after each write.
+    expect(await titlesOn(b)).toEqual(['Eerste']);
+    expect(await titlesOn(a)).toEqual(['Eerste']);
+    expect((await api.put(b.baseUrl, `/events/${created.body.id}`, body('Eerste, hernoemd'))).status).toBe(200);
+    expect(await titlesOn(a)).toEqual(['Eerste, hernoemd']);
+    expect(await titlesOn(b)).toEqual(['Eerste, hernoemd']);
+    expect((await api.delete(a.baseUrl, `/events/${created.body.id}`)).status).toBe(204);
+    expect(await titlesOn(b)).toEqual([]);
   });
 
   it('when a token is narrowed or deleted through one instance, then the other, which has just served it, follows within moments, and the instance that made the change at once [TOKEN-009] [AUTH-002]', async () => {
