@@ -11,8 +11,8 @@ function clientFor(url: URL): Client {
   return new Client(url.origin, { keepAliveTimeout: 30_000, bodyTimeout: 120_000, headersTimeout: 120_000 });
 }
 
-async function get(client: Client, path: string, token: string): Promise<{ status: number; body: Buffer }> {
-  const response = await client.request({ method: 'GET', path, headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
+async function get(client: Client, path: string, token: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Buffer }> {
+  const response = await client.request({ method: 'GET', path, headers: { authorization: `Bearer ${token}`, accept: 'application/json', ...headers } });
   const body = Buffer.from(await response.body.arrayBuffer());
   return { status: response.statusCode, body };
 }
@@ -21,17 +21,19 @@ async function get(client: Client, path: string, token: string): Promise<{ statu
  * `iterations` requests one after the other on one connection, each timed from sending to the last
  * byte of the body received (the body is not parsed).
  */
-export async function sequentialLatency(url: string, token: string, options: { iterations: number; warmup: number }): Promise<LatencySummary & { bytes: number }> {
+export async function sequentialLatency(
+  url: string, token: string, options: { iterations: number; warmup: number; headers?: Record<string, string> },
+): Promise<LatencySummary & { bytes: number }> {
   const target = new URL(url);
   const client = clientFor(target);
   const path = `${target.pathname}${target.search}`;
   try {
     let bytes = 0;
-    for (let i = 0; i < options.warmup; i++) await expectOk(await get(client, path, token), url);
+    for (let i = 0; i < options.warmup; i++) await expectOk(await get(client, path, token, options.headers), url);
     const samples: number[] = [];
     for (let i = 0; i < options.iterations; i++) {
       const started = performance.now();
-      const response = await get(client, path, token);
+      const response = await get(client, path, token, options.headers);
       samples.push(performance.now() - started);
       expectOk(response, url);
       bytes = response.body.length;
@@ -197,8 +199,8 @@ export interface LoadResult {
 }
 
 /** autocannon against one URL for `durationS` seconds. */
-export async function loadTest(url: string, options: { token: string; connections: number; durationS: number }): Promise<LoadResult> {
-  const base = { url, connections: options.connections, headers: { authorization: `Bearer ${options.token}`, accept: 'application/json' } };
+export async function loadTest(url: string, options: { token: string; connections: number; durationS: number; headers?: Record<string, string> }): Promise<LoadResult> {
+  const base = { url, connections: options.connections, headers: { authorization: `Bearer ${options.token}`, accept: 'application/json', ...options.headers } };
   const result = await autocannon({ ...base, duration: options.durationS });
   return {
     requestsPerSecond: result['2xx'] / result.duration,

@@ -36,7 +36,7 @@ describe('npm run bench -- --quick', () => {
       expect(e.backfill.prefetch.itemsPerSecond).toBeGreaterThan(0);
       expect(e.phases['backfill-http-prefetch']!.units).toBe(e.backfill.prefetch.items / 1000);
       expect(e.rps20.direct.requests).toBeGreaterThan(0);
-      // Three rounds of (service, Prism): the service's figure is its median run, the ratio median ÷ median.
+      // Three rounds of (service, service with no-cache, Prism): each figure is a median run, the ratios median ÷ median.
       expect(report.mock).toBeUndefined();
       const mock = e.rps20.mock!;
       expect(e.rps20.runs).toHaveLength(3);
@@ -46,6 +46,7 @@ describe('npm run bench -- --quick', () => {
         expect(round.service).toBeGreaterThan(0);
         expect(round.mock).toBeGreaterThan(0);
         expect(round.service).toBe(e.rps20.runs[i]!.requestsPerSecond);
+        expect(round.fresh).toBe(e.rps20.fresh.runs[i]!.requestsPerSecond);
         expect(round.mock).toBe(mock.runs[i]!.requestsPerSecond);
       });
       const middle = (values: number[]) => [...values].sort((a, b) => a - b)[1]!;
@@ -53,11 +54,14 @@ describe('npm run bench -- --quick', () => {
       expect(e.rps20.http.requestsPerSecond).toBe(middle(mock.rounds.map((r) => r.service)));
       expect(mock.rps20.requestsPerSecond).toBe(middle(mock.rounds.map((r) => r.mock)));
       expect(mock.ratio).toBe(e.rps20.http.requestsPerSecond / mock.rps20.requestsPerSecond);
+      expect(e.rps20.fresh.http).toBe(medianRun(e.rps20.fresh.runs));
+      expect(mock.freshRatio).toBe(e.rps20.fresh.http.requestsPerSecond / mock.rps20.requestsPerSecond);
       expect(mock.mockCpuMsPerRequest).toBeGreaterThan(0);
       // The service's CPU per request is over its own runs only.
       const rps20Cpu = e.phases['rps20-http']!;
       expect(rps20Cpu.runs).toBe(3);
       expect(rps20Cpu.units).toBe(e.rps20.runs.reduce((sum, r) => sum + r.requests, 0));
+      expect(e.phases['rps20-http-fresh']!.units).toBe(e.rps20.fresh.runs.reduce((sum, r) => sum + r.requests, 0));
       expect(report.targets.map((t) => t.name)).toEqual([
         'GET /events?size=2000 p50 vs direct', 'keyset backfill over HTTP (client prefetches the next page while parsing)', 'GET /events?size=20 req/s vs Prism mock',
       ]);
@@ -73,7 +77,9 @@ describe('npm run bench -- --quick', () => {
       expect(text).toContain('the same requests, the next one sent while the client parses a page');
       expect(text).toContain(`${e.backfill.prefetch.mispredictions} mispredictions`);
       expect(text).toContain('the same request, service ÷ Prism mock (median of 3 interleaved rounds)');
-      expect(text).toContain(`rounds (service/Prism req/s): ${mock.rounds.map((r) => `${Math.round(r.service).toLocaleString('en')}/${Math.round(r.mock).toLocaleString('en')}`).join(' · ')}; per-round ratio `);
+      const int = (n: number) => Math.round(n).toLocaleString('en');
+      expect(text).toContain(`rounds (service/service no-cache/Prism req/s): ${mock.rounds.map((r) => `${int(r.service)}/${int(r.fresh)}/${int(r.mock)}`).join(' · ')}; per-round ratio `);
+      expect(text).toContain('the same with Cache-Control: no-cache (every answer read from the store)');
       expect(text).toContain('prism mock generated/openapi.yaml -p <port> -h 127.0.0.1 -v silent');
     } finally {
       await rm(outDir, { recursive: true, force: true });

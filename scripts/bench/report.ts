@@ -32,7 +32,7 @@ function engineSection(e: EngineReport, report: BenchReport): string {
     return `${h.toFixed(1)} | ${d.toFixed(1)} ms/${unit}`;
   };
   const rows: string[][] = [
-    ['GET /events?size=2000 p50 (sequential)', ms(e.page2000.http.p50), ms(e.page2000.direct.p50), times(e.page2000.ratioP50), cpuOf('page2000-http', 'page2000-direct', 'request'), mark(check('GET /events?size=2000 p50 vs direct'))],
+    ['GET /events?size=2000 p50 (sequential, Cache-Control: no-cache)', ms(e.page2000.http.p50), ms(e.page2000.direct.p50), times(e.page2000.ratioP50), cpuOf('page2000-http', 'page2000-direct', 'request'), mark(check('GET /events?size=2000 p50 vs direct'))],
     ['GET /events?size=2000 p99', ms(e.page2000.http.p99), ms(e.page2000.direct.p99), times(e.page2000.ratioP99), '', ''],
     [`keyset backfill, size=${e.backfill.size}, request by request (${int(e.backfill.http.items)} items, ${e.backfill.http.pages} pages)`,
       `${int(e.backfill.http.itemsPerSecond)} items/s`, `${int(e.backfill.direct.itemsPerSecond)} items/s`, times(e.backfill.ratio), cpuOf('backfill-http', 'backfill-direct', '1000 items'), ''],
@@ -42,10 +42,14 @@ function engineSection(e: EngineReport, report: BenchReport): string {
     [`GET /events?size=20, ${http20.connections} connections, ${http20.durationS.toFixed(0)} s${e.rps20.runs.length > 1 ? `, median of ${e.rps20.runs.length} runs` : ''}`,
       `${int(http20.requestsPerSecond)} req/s`, `${int(e.rps20.direct.requestsPerSecond)} req/s`, times(1 / e.rps20.ratio), cpuOf('rps20-http', 'rps20-direct', 'request'), ''],
   ];
+  const fresh20 = e.rps20.fresh.http;
+  rows.push(['  the same with Cache-Control: no-cache (every answer read from the store)', `${int(fresh20.requestsPerSecond)} req/s`, `${int(e.rps20.direct.requestsPerSecond)} req/s`,
+    times(e.rps20.direct.requestsPerSecond / fresh20.requestsPerSecond), cpuOf('rps20-http-fresh', 'rps20-direct', 'request'), '']);
   if (mock !== undefined) {
     const rounds = mock.rounds.length === 1 ? '1 round' : `median of ${mock.rounds.length} interleaved rounds`;
     rows.push([`  the same request, service ÷ Prism mock (${rounds})`, `${int(http20.requestsPerSecond)} ÷ ${int(mock.rps20.requestsPerSecond)}`, '',
       times(mock.ratio), '', mark(check('GET /events?size=20 req/s vs Prism mock'))]);
+    rows.push(['  with no-cache, service ÷ Prism mock', `${int(fresh20.requestsPerSecond)} ÷ ${int(mock.rps20.requestsPerSecond)}`, '', times(mock.freshRatio), '', '']);
   }
   if (e.client !== undefined) rows.push(...clientRows(e));
   if (e.webhooks !== undefined) rows.push(...webhookRows(e, check));
@@ -55,7 +59,7 @@ function engineSection(e: EngineReport, report: BenchReport): string {
   const cpu = e.rps20.cpu;
   const ratios = mock?.rounds.map((r) => r.ratio) ?? [];
   const roundsLine = mock !== undefined
-    ? `\nrounds (service/Prism req/s): ${mock.rounds.map((r) => `${int(r.service)}/${int(r.mock)}`).join(' · ')}; per-round ratio ${ratios.length === 1 ? times(ratios[0]!) : `${Math.min(...ratios).toFixed(2)}–${times(Math.max(...ratios))}`}`
+    ? `\nrounds (service/service no-cache/Prism req/s): ${mock.rounds.map((r) => `${int(r.service)}/${int(r.fresh)}/${int(r.mock)}`).join(' · ')}; per-round ratio ${ratios.length === 1 ? times(ratios[0]!) : `${Math.min(...ratios).toFixed(2)}–${times(Math.max(...ratios))}`}`
     : e.rps20.runs.length > 1 ? `\nruns (service req/s): ${e.rps20.runs.map((r) => int(r.requestsPerSecond)).join(' · ')}` : '';
   const clientLine = e.client?.ok === true ? '\n* beside the client backfill: the bench\'s own HTTP backfill of the same run (not direct); its HTTP cost column is bench ÷ client.' : '';
   const runsNote = e.rps20.runs.length > 1 ? ` (its ${e.rps20.runs.length} runs together)` : '';

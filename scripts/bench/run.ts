@@ -80,7 +80,11 @@ export interface EngineReport {
    * http: the median of the service's `rounds` runs (its LoadResult; for an even count the lower of the two middle runs);
    * runs: every service run in order; mock: the Prism runs interleaved with them, when the mock ran.
    */
-  rps20: { http: LoadResult; runs: LoadResult[]; direct: RpsResult; ratio: number; cpu: Record<string, number>; mock?: MockComparison };
+  rps20: {
+    http: LoadResult; runs: LoadResult[]; direct: RpsResult; ratio: number; cpu: Record<string, number>; mock?: MockComparison;
+    /** The same request with `Cache-Control: no-cache`: every answer read from the store, none sent again from memory (median run, and all in order). */
+    fresh: { http: LoadResult; runs: LoadResult[] };
+  };
   /** CPU time per measured phase; units: requests (page2000, rps20) or thousands of items (backfill). */
   phases: Record<string, PhaseCpu>;
   client?: ExtraResult<ClientBenchResult>;
@@ -111,14 +115,16 @@ export interface MockComparison {
   flags: string[];
   env: Record<string, string>;
   startMs: number;
-  /** Round i: the service's run i (rps20.runs[i]), then Prism's; ratio = service ÷ Prism req/s. */
-  rounds: { service: number; mock: number; ratio: number }[];
+  /** Round i: the service's run i (rps20.runs[i]), its no-cache run, then Prism's; ratio = service ÷ Prism req/s. */
+  rounds: { service: number; fresh: number; mock: number; ratio: number }[];
   /** Prism's median run by req/s (for an even count the lower of the two middle runs): its latency and answer size. */
   rps20: LoadResult;
   /** Prism's runs in order. */
   runs: LoadResult[];
   /** Median service req/s ÷ median Prism req/s: the figure the target is checked on. */
   ratio: number;
+  /** The same with the service's no-cache runs. */
+  freshRatio: number;
   /** Percent of one core over Prism's runs (mock = the Prism process, loadGenerator = this process). */
   cpu: Record<string, number>;
   /** CPU time of the Prism process per request, over all its runs. */
@@ -263,10 +269,13 @@ async function runEngine(engine: Engine, options: BenchOptions, mockFailed: (mes
     log(`[${engine}] seeded ${init.seed.items} items in ${(init.seed.ms / 1000).toFixed(1)} s (${Math.round(init.seed.itemsPerSecond)} items/s); serving ${init.baseUrl}`);
 
     // 2. The 2000-item page, sequentially: HTTP, then the same work directly (warm-ups not measured).
+    // Read from the store each time, as the direct work is: the same URL again would otherwise be
+    // an answer kept in memory (items/listPageCache.ts).
     const pageUrl = `${init.baseUrl}/events?size=2000`;
     const pageQuery = { size: 2000 };
-    await sequentialLatency(pageUrl, init.token, { iterations: options.latencyWarmup, warmup: 0 });
-    const httpPage = await phase('page2000-http', (r) => r.n, () => sequentialLatency(pageUrl, init.token, { iterations: options.latencyIterations, warmup: 0 }));
+    const pageRequests = { warmup: 0, headers: FRESH };
+    await sequentialLatency(pageUrl, init.token, { ...pageRequests, iterations: options.latencyWarmup });
+    const httpPage = await phase('page2000-http', (r) => r.n, () => sequentialLatency(pageUrl, init.token, { ...pageRequests, iterations: options.latencyIterations }));
     await service.call('directList', { collection: 'events', query: pageQuery, iterations: options.latencyWarmup, warmup: 0 });
     const directPage = await phase('page2000-direct', (r) => r.n, () => service.call<LatencySummary & { bytes: number }>('directList', { collection: 'events', query: pageQuery, iterations: options.latencyIterations, warmup: 0 }));
     log(`[${engine}] GET /events?size=2000 p50 ${httpPage.p50.toFixed(1)} ms (direct ${directPage.p50.toFixed(1)} ms)`);
@@ -281,18 +290,20 @@ async function runEngine(engine: Engine, options: BenchOptions, mockFailed: (mes
     log(`[${engine}] backfill ${httpSync.items} items: ${Math.round(httpSync.itemsPerSecond)} items/s, prefetching ${Math.round(prefetchSync.itemsPerSecond)} items/s ` +
       `(${prefetchSync.mispredictions} mispredictions, ${prefetchSync.wastedRequests} wasted requests; direct ${Math.round(directSync.itemsPerSecond)} items/s)`);
 
-    // 4. Requests/s of the 20-item page: autocannon in rounds (the service, then Prism when the mock
-    // runs), then the same concurrency directly.
+    // 4. Requests/s of the 20-item page: autocannon in rounds (the service as clients meet it, the
+    // service with every answer read from the store, then Prism when the mock runs), then the same
+    // concurrency directly.
     const url20 = `${init.baseUrl}/events?size=20`;
     const load = { token: init.token, connections: options.connections };
-    const serviceRun = async (durationS: number): Promise<LoadResult> => {
-      const result = await loadTest(url20, { ...load, durationS });
+    const serviceRun = async (durationS: number, headers?: Record<string, string>): Promise<LoadResult> => {
+      const result = await loadTest(url20, { ...load, durationS, headers });
       if (result.non2xx > 0 || result.errors > 0) throw new Error(`[${engine}] autocannon: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
       return result;
     };
-    const { runs: runs20, mock } = await interleavedRounds(engine, options, {
+    const { runs: runs20, freshRuns: freshRuns20, mock } = await interleavedRounds(engine, options, {
       warmUp: () => serviceRun(options.warmupS),
       measure: () => phase('rps20-http', (r) => r.requests, () => serviceRun(options.durationS)),
+      measureFresh: () => phase('rps20-http-fresh', (r) => r.requests, () => serviceRun(options.durationS, FRESH)),
     }, mockFailed);
     const http20 = medianRun(runs20);
     const rpsParams = { collection: 'events' as const, query: { size: 20 }, concurrency: options.connections, warmupMs: 0 };
@@ -305,7 +316,10 @@ async function runEngine(engine: Engine, options: BenchOptions, mockFailed: (mes
       engine, location: init.location, openMs: init.openMs, migrateMs: init.migrateMs, seed: init.seed, loadavgBefore,
       page2000: { http: httpPage, direct: directPage, ratioP50: httpPage.p50 / directPage.p50, ratioP99: httpPage.p99 / directPage.p99, iterations: options.latencyIterations },
       backfill: { http: httpSync, prefetch: prefetchSync, direct: directSync, ratio: directSync.itemsPerSecond / httpSync.itemsPerSecond, ...backfillParams },
-      rps20: { http: http20, runs: runs20, direct: direct20, ratio: http20.requestsPerSecond / direct20.requestsPerSecond, cpu, ...(mock === undefined ? {} : { mock }) },
+      rps20: {
+        http: http20, runs: runs20, direct: direct20, ratio: http20.requestsPerSecond / direct20.requestsPerSecond, cpu,
+        fresh: { http: medianRun(freshRuns20), runs: freshRuns20 }, ...(mock === undefined ? {} : { mock }),
+      },
       phases,
     };
 
@@ -322,6 +336,8 @@ async function runEngine(engine: Engine, options: BenchOptions, mockFailed: (mes
 }
 
 const PRISM_FLAGS = ['-v', 'silent'] as const;
+/** A request for an answer read from the store, not one kept in memory. */
+const FRESH = { 'cache-control': 'no-cache' } as const;
 
 /** The run by req/s in the middle (for an even count the lower of the two middle runs), so that the figure is one measured run. */
 export function medianRun(runs: readonly LoadResult[]): LoadResult {
@@ -355,8 +371,10 @@ function addPhase(a: PhaseCpu, b: PhaseCpu): PhaseCpu {
  * failure (to start or to answer) is reported through `mockFailed`; the service rounds go on alone.
  */
 async function interleavedRounds(
-  engine: Engine, options: BenchOptions, service: { warmUp: () => Promise<unknown>; measure: () => Promise<LoadResult> }, mockFailed: (message: string) => void,
-): Promise<{ runs: LoadResult[]; mock?: MockComparison }> {
+  engine: Engine, options: BenchOptions,
+  service: { warmUp: () => Promise<unknown>; measure: () => Promise<LoadResult>; measureFresh: () => Promise<LoadResult> },
+  mockFailed: (message: string) => void,
+): Promise<{ runs: LoadResult[]; freshRuns: LoadResult[]; mock?: MockComparison }> {
   const { log } = options;
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   let prism: RunningPrism | undefined;
@@ -382,6 +400,7 @@ async function interleavedRounds(
     return result;
   };
   const runs: LoadResult[] = [];
+  const freshRuns: LoadResult[] = [];
   const mockRuns: LoadResult[] = [];
   const mockParts: { shares: Record<string, number>; wallMs: number }[] = [];
   let mockCpuMs = 0;
@@ -392,6 +411,7 @@ async function interleavedRounds(
     }
     for (let round = 0; round < options.rounds; round++) {
       runs.push(await service.measure());
+      freshRuns.push(await service.measureFresh());
       if (prism === undefined) continue;
       const pid = prism.child.pid;
       const before = pid === undefined ? undefined : processCpuMs(pid);
@@ -406,19 +426,24 @@ async function interleavedRounds(
       mockParts.push({ shares: meter.stop(), wallMs: performance.now() - started });
       const after = pid === undefined ? undefined : processCpuMs(pid);
       mockCpuMs += before === undefined || after === undefined ? Number.NaN : after - before;
-      log(`[${engine}] round ${round + 1}/${options.rounds}: service ${Math.round(runs.at(-1)!.requestsPerSecond)} req/s, Prism ${Math.round(mockRuns.at(-1)!.requestsPerSecond)} req/s`);
+      log(`[${engine}] round ${round + 1}/${options.rounds}: service ${Math.round(runs.at(-1)!.requestsPerSecond)} req/s ` +
+        `(no-cache ${Math.round(freshRuns.at(-1)!.requestsPerSecond)}), Prism ${Math.round(mockRuns.at(-1)!.requestsPerSecond)} req/s`);
     }
   } finally {
     await prism?.stop();
   }
-  if (prism === undefined) return { runs };
+  if (prism === undefined) return { runs, freshRuns };
   const median = medianRun(mockRuns);
   return {
     runs,
+    freshRuns,
     mock: {
       flags: prismArgs({ port, args: PRISM_FLAGS }), env: { SCARF_ANALYTICS: 'false' }, startMs,
-      rounds: runs.map((r, i) => ({ service: r.requestsPerSecond, mock: mockRuns[i]!.requestsPerSecond, ratio: r.requestsPerSecond / mockRuns[i]!.requestsPerSecond })),
+      rounds: runs.map((r, i) => ({
+        service: r.requestsPerSecond, fresh: freshRuns[i]!.requestsPerSecond, mock: mockRuns[i]!.requestsPerSecond, ratio: r.requestsPerSecond / mockRuns[i]!.requestsPerSecond,
+      })),
       rps20: median, runs: mockRuns, ratio: medianRun(runs).requestsPerSecond / median.requestsPerSecond,
+      freshRatio: medianRun(freshRuns).requestsPerSecond / median.requestsPerSecond,
       cpu: weightedShares(mockParts), mockCpuMsPerRequest: mockCpuMs / mockRuns.reduce((sum, r) => sum + r.requests, 0),
     },
   };
