@@ -16,7 +16,8 @@ export interface ListPageCache {
   /**
    * The answer to `query` (anything JSON that determines the page: the storage query with the
    * caller's scope): the one kept at the current content version, else `render()`'s, then kept.
-   * Concurrent requests for a page not kept share one render. `fresh`: render whatever is kept.
+   * Concurrent requests for a page not kept share one render. `fresh`: rendered from the store,
+   * neither taken from nor kept in memory.
    */
   answer(query: unknown, render: () => Promise<Buffer>, options?: { fresh?: boolean }): Promise<Buffer>;
 }
@@ -34,9 +35,9 @@ export function createListPageCache(db: Queryable, options: { maxBytes: number }
   };
   return {
     async answer(query, render, { fresh = false } = {}) {
+      if (fresh) return render();
       // Older versions' keys are never asked for again: the LRU lets them go.
       const key = `${await readContentVersion(db)} ${JSON.stringify(query)}`;
-      if (fresh) return renderAndKeep(key, render);
       const kept = pages.get(key) ?? rendering.get(key);
       if (kept !== undefined) return kept;
       const pending = renderAndKeep(key, render).finally(() => rendering.delete(key));

@@ -52,6 +52,7 @@ describeEachEngine('list answers kept in memory', (ctx) => {
     await retitleStoredRendering(created.id, 'Kept concert', 'Changed unseen');
     expect(titles((await api.get('/events')).body), 'the kept page').toEqual(['Kept concert']);
     expect(titles((await api.call('GET', '/events', undefined, { 'cache-control': 'no-cache' })).body), 'no-cache').toEqual(['Changed unseen']);
+    expect(titles((await api.get('/events')).body), 'a fresh answer is not kept').toEqual(['Kept concert']);
     expect(titles((await client(uncached.baseUrl, account.full).get('/events')).body), 'LIST_CACHE_BYTES=0').toEqual(['Changed unseen']);
 
     await retitleStoredRendering(created.id, 'Changed unseen', 'Changed again');
