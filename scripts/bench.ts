@@ -19,7 +19,8 @@ const HELP = `Usage: npm run bench -- [options]
   --iterations N                  sequential GET /events?size=2000 requests (default ${FULL_DEFAULTS.latencyIterations})
   --connections N                 autocannon connections (default ${FULL_DEFAULTS.connections})
   --duration S                    autocannon seconds per run (default ${FULL_DEFAULTS.durationS})
-  --rounds N                      GET /events?size=20 runs per engine, each followed by one against Prism;
+  --rounds N                      GET /events?size=20 rounds per engine: the service, the service with
+                                  Cache-Control: no-cache, then Prism;
                                   the medians are compared (default ${FULL_DEFAULTS.rounds}; --quick: ${QUICK_DEFAULTS.rounds})
   --pglite memory|disk            PGlite in memory or in a temporary directory (default: disk, as npm start)
   --no-mock                       skip the Prism comparison
