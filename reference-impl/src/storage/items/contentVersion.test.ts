@@ -2,9 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { createTestAccount } from '../../testing/fixtures.ts';
 import { putOntologyOverride } from '../dictionary/putOntologyOverride.ts';
+import type { Queryable } from '../db.ts';
 import { describeEachEngine } from '../testing/testDb.ts';
+import { waitFor } from '../../testing/waitFor.ts';
 import { readContentVersion } from './contentVersion.ts';
 import { insertItem, type InsertItemParams } from './insertItem.ts';
+import { lockItemWrites } from './lockItemWrites.ts';
 import { storeRenderings } from './staleRenderings.ts';
 import { updateItem } from './updateItem.ts';
 
@@ -18,6 +21,9 @@ function draft(userorganisation: string): InsertItemParams {
     externalId: null, title: 'Concert', slug: null, doc: { trcItemDetails: [{ lang: 'nl', title: 'Concert' }] },
   };
 }
+
+const properties = { propertyCategories: [{ id: 'pc-1', name: 'x', datatype: 'yes' }] };
+const types = { categorizations: [{ cnetID: '1', categorization: 'x' }] };
 
 describeEachEngine('content version (migration 010)', (ctx) => {
   /** Runs `write` and tells whether the version changed. */
@@ -50,13 +56,25 @@ describeEachEngine('content version (migration 010)', (ctx) => {
     }
   });
 
-  it('when an ontology override is written or an organisation added or moved, then the version changes', async () => {
+  it('when an ontology override is written or removed, or an organisation added, moved or removed, then the version changes', async () => {
     await createTestAccount(ctx.db, { accountId: 'cv-a', organisations: ['cv-a1'] });
     await createTestAccount(ctx.db, { accountId: 'cv-b', organisations: [] });
-    expect(await changes(() => putOntologyOverride(ctx.db, { kind: 'properties', accountId: 'cv-a', ontology: { propertyCategories: [{ id: 'pc-1', name: 'x', datatype: 'yes' }] } }))).toBe(true);
-    expect(await changes(() => putOntologyOverride(ctx.db, { kind: 'types', accountId: 'cv-a', ontology: { categorizations: [{ cnetID: '1', categorization: 'x' }] } }))).toBe(true);
+    expect(await changes(() => putOntologyOverride(ctx.db, { kind: 'properties', accountId: 'cv-a', ontology: properties }))).toBe(true);
+    expect(await changes(() => putOntologyOverride(ctx.db, { kind: 'types', accountId: 'cv-a', ontology: types }))).toBe(true);
     expect(await changes(() => createTestAccount(ctx.db, { accountId: 'cv-b', organisations: ['cv-b1'] }))).toBe(true);
     expect(await changes(() => ctx.db.query('UPDATE organisations SET account_id = $1 WHERE userorganisation = $2', ['cv-b', 'cv-a1']))).toBe(true);
+    expect(await changes(() => ctx.db.query('DELETE FROM account_property_ontologies WHERE account_id = $1', ['cv-a']))).toBe(true);
+    expect(await changes(() => ctx.db.query('DELETE FROM account_type_ontologies WHERE account_id = $1', ['cv-a']))).toBe(true);
+    expect(await changes(() => ctx.db.query('DELETE FROM organisations WHERE userorganisation = $1', ['cv-b1']))).toBe(true);
+  });
+
+  it('when the version changes, then it never takes a value it had before (a counter would, after a restore)', async () => {
+    const seen = new Set([await readContentVersion(ctx.db)]);
+    for (let i = 0; i < 5; i++) {
+      await insertItem(ctx.db, draft('cv-unique'));
+      seen.add(await readContentVersion(ctx.db));
+    }
+    expect(seen.size).toBe(6);
   });
 
   it('when a write is rolled back, then the version is the one before it', async () => {
@@ -69,3 +87,36 @@ describeEachEngine('content version (migration 010)', (ctx) => {
     expect(await readContentVersion(ctx.db)).toBe(before);
   });
 });
+
+// PGlite runs one transaction at a time: only PostgreSQL has writers side by side.
+describeEachEngine('content version lock order (migration 010)', (ctx) => {
+  it('when ontology and organisation writes queue behind an item write, then they hold no per-account lock of migration 008 yet: one lock order, so no deadlock', async () => {
+    await createTestAccount(ctx.db, { accountId: 'cv-order', organisations: [] });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => { release = resolve; });
+    let holding!: () => void;
+    const held = new Promise<void>((resolve) => { holding = resolve; });
+    const itemWriter = ctx.db.transaction(async (tx) => {
+      await lockItemWrites(tx);
+      holding();
+      await released;
+    });
+    await held;
+    const pids: number[] = [];
+    const queued = (write: (tx: Queryable) => Promise<unknown>) => ctx.db.transaction(async (tx) => {
+      pids.push((await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid);
+      await write(tx);
+    });
+    const writers = [
+      queued((tx) => putOntologyOverride(tx, { kind: 'properties', accountId: 'cv-order', ontology: properties })),
+      queued((tx) => createTestAccount(tx, { accountId: 'cv-order', organisations: ['cv-order-1'] })),
+    ];
+    await waitFor('both writers waiting for a lock', async () => pids.length === 2 && (await ctx.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND pid = ANY($1::int[])', [pids])).rows[0]!.n === 2);
+    const accountLockFree = await ctx.db.transaction(async (tx) => (await tx.query<{ free: boolean }>(
+      `SELECT pg_try_advisory_xact_lock(hashtext(current_schema() || ':ontology_key:' || $1)::bigint) AS free`, ['cv-order'])).rows[0]!.free);
+    release();
+    await Promise.all([itemWriter, ...writers]);
+    expect(accountLockFree).toBe(true);
+  });
+}, ['postgres']);
