@@ -1,40 +1,67 @@
-/** A least-recently-used map of byte buffers that holds at most `maxBytes` in total. */
+/** Counted per entry beside its bytes: the key (one byte per character, as most keys are ASCII) and the map entry. */
+export const ENTRY_OVERHEAD_BYTES = 128;
+
+/**
+ * A least-recently-used map of byte buffers that holds at most `maxBytes` in total, counting each
+ * entry's key and overhead too, so that many small entries are bounded as well as a few large ones.
+ */
 export class ByteLru {
   readonly maxBytes: number;
   #bytes = 0;
-  readonly #entries = new Map<string, Buffer>();
+  readonly #entries = new Map<string, { value: Buffer; cost: number }>();
 
   constructor(maxBytes: number) {
     this.maxBytes = maxBytes;
   }
 
   get(key: string): Buffer | undefined {
-    const value = this.#entries.get(key);
-    if (value !== undefined) {
+    const entry = this.#entries.get(key);
+    if (entry !== undefined) {
       // Map keeps insertion order: re-inserting makes it the most recent.
       this.#entries.delete(key);
-      this.#entries.set(key, value);
+      this.#entries.set(key, entry);
     }
-    return value;
+    return entry?.value;
   }
 
-  /** Stores `value` unless it alone would take more than an eighth of the budget. */
+  /** Stores `value` unless its entry alone would take more than an eighth of the budget. */
   set(key: string, value: Buffer): void {
-    if (value.length > this.maxBytes / 8) return;
-    const old = this.#entries.get(key);
-    if (old !== undefined) {
-      this.#bytes -= old.length;
-      this.#entries.delete(key);
-    }
-    this.#entries.set(key, value);
-    this.#bytes += value.length;
-    for (const [oldest, buffer] of this.#entries) {
+    const cost = value.length + key.length + ENTRY_OVERHEAD_BYTES;
+    if (cost > this.maxBytes / 8) return;
+    this.delete(key);
+    this.#entries.set(key, { value: ownBytes(value), cost });
+    this.#bytes += cost;
+    for (const [oldest, entry] of this.#entries) {
       if (this.#bytes <= this.maxBytes) break;
       this.#entries.delete(oldest);
-      this.#bytes -= buffer.length;
+      this.#bytes -= entry.cost;
     }
+  }
+
+  delete(key: string): void {
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return;
+    this.#entries.delete(key);
+    this.#bytes -= entry.cost;
+  }
+
+  clear(): void {
+    this.#entries.clear();
+    this.#bytes = 0;
   }
 
   get size(): number { return this.#entries.size; }
+  /** What the entries cost: their bytes, keys and overhead. */
   get bytes(): number { return this.#bytes; }
+}
+
+/**
+ * The buffer itself, or a copy when it is a slice of a larger memory (Node serves small buffers from
+ * a shared 8 KiB pool): a kept slice would hold the whole pool, which the budget does not count.
+ */
+function ownBytes(value: Buffer): Buffer {
+  if (value.byteLength === value.buffer.byteLength) return value;
+  const own = Buffer.allocUnsafeSlow(value.length);
+  value.copy(own);
+  return own;
 }
