@@ -42,6 +42,7 @@ describe('loadConfig', () => {
     expect(loadConfig({}).listCacheBytes).toBe(64 * MiB);
     expect(loadConfig({ LIST_CACHE_BYTES: '16MiB' }).listCacheBytes).toBe(16 * MiB);
     expect(loadConfig({ LIST_CACHE_BYTES: '0' }).listCacheBytes).toBe(0);
+    expect(loadConfig({ LIST_CACHE_BYTES: '0MiB' }).listCacheBytes).toBe(0);
     expect(problemsOf({ LIST_CACHE_BYTES: '-1' }).map((p) => p.variable)).toEqual(['LIST_CACHE_BYTES']);
   });
 

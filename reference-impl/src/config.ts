@@ -202,7 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (webhookSecretKey === undefined) warnings.push('WEBHOOK_SECRET_KEY is not set: webhook signing secrets are stored unencrypted');
   const rateLimitEnabled = read('RATE_LIMIT_ENABLED', DEFAULTS.rateLimitEnabled, parseBoolean);
   if (!rateLimitEnabled) warnings.push('RATE_LIMIT_ENABLED is false: list endpoints are not rate limited and failed sign-ins are not throttled');
-  const listCacheBytes = read('LIST_CACHE_BYTES', DEFAULTS.listCacheBytes, (v) => (v === '0' ? 0 : parseBytes(v)));
+  const listCacheBytes = read('LIST_CACHE_BYTES', DEFAULTS.listCacheBytes, (v) => (/^0+\s*[a-z]*$/i.test(v) ? 0 : parseBytes(v)));
   const feedsFile = read<string | undefined>('FEEDS_FILE', undefined, (v) => v);
 
   if (problems.length > 0) throw new ConfigError(problems);
@@ -345,7 +345,7 @@ export function configSummary(config: Config): Record<string, unknown> {
     storage: config.databaseUrl === undefined ? `pglite:${config.dataDir}` : 'postgres',
     rateLimits: config.redisUrl === undefined ? 'memory' : 'redis',
     sizeCapEnforcedFrom: formatTimestamp(config.sizeCapEnforcedFrom), trustProxy: config.trustProxy,
-    logLevel: config.logLevel, seedDemoData: config.seedDemoData, rateLimitEnabled: config.rateLimitEnabled,
+    logLevel: config.logLevel, seedDemoData: config.seedDemoData, rateLimitEnabled: config.rateLimitEnabled, listCacheBytes: config.listCacheBytes,
     bootstrapAdminToken: config.bootstrapAdminToken === undefined ? 'unset' : 'set',
   };
 }

@@ -26,7 +26,7 @@ function counter() {
 describe('list page cache', () => {
   it('when a page is asked for again at the same version, then the kept answer is sent; at another version, it is rendered again', async () => {
     const store = storeAt(1);
-    const cache = createListPageCache(store.db, { maxBytes: 1024 });
+    const cache = createListPageCache(store.db, { maxBytes: 64 * 1024 });
     const render = counter();
     expect(String(await cache.answer({ q: 1 }, render))).toBe('render 1');
     expect(String(await cache.answer({ q: 1 }, render))).toBe('render 1');
@@ -39,7 +39,7 @@ describe('list page cache', () => {
 
   it('when a fresh answer is asked for, then it is rendered whatever is kept, without reading the version, and not kept', async () => {
     const store = storeAt(1);
-    const cache = createListPageCache(store.db, { maxBytes: 1024 });
+    const cache = createListPageCache(store.db, { maxBytes: 64 * 1024 });
     const render = counter();
     await cache.answer('q', render);
     expect(String(await cache.answer('q', render, { fresh: true }))).toBe('render 2');
@@ -48,7 +48,7 @@ describe('list page cache', () => {
   });
 
   it('when requests for a page not kept arrive together, then they share one render', async () => {
-    const cache = createListPageCache(storeAt(1).db, { maxBytes: 1024 });
+    const cache = createListPageCache(storeAt(1).db, { maxBytes: 64 * 1024 });
     let release!: () => void;
     const released = new Promise<void>((resolve) => { release = resolve; });
     let calls = 0;
@@ -65,10 +65,48 @@ describe('list page cache', () => {
   });
 
   it('when a render fails, then the error reaches every waiting request and nothing is kept', async () => {
-    const cache = createListPageCache(storeAt(1).db, { maxBytes: 1024 });
-    const failing = async () => { throw new Error('store down'); };
-    await expect(Promise.all([cache.answer('q', failing), cache.answer('q', failing)])).rejects.toThrow('store down');
+    const cache = createListPageCache(storeAt(1).db, { maxBytes: 64 * 1024 });
+    let calls = 0;
+    const failing = async () => {
+      calls++;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      throw new Error('store down');
+    };
+    const outcomes = await Promise.allSettled([cache.answer('q', failing), cache.answer('q', failing)]);
+    expect(outcomes.map((o) => (o.status === 'rejected' ? (o.reason as Error).message : 'answered'))).toEqual(['store down', 'store down']);
+    expect(calls).toBe(1);
     expect(String(await cache.answer('q', async () => Buffer.from('after')))).toBe('after');
+  });
+
+  it('when a write commits right after a page was read from the store, then that page is not sent again: the version is read before the page', async () => {
+    const store = storeAt(1);
+    const cache = createListPageCache(store.db, { maxBytes: 64 * 1024 });
+    await cache.answer('q', async () => {
+      const page = Buffer.from('page read before the write');
+      store.version = 2; // the write commits now, after the page's query
+      return page;
+    });
+    expect(String(await cache.answer('q', async () => Buffer.from('page read after the write')))).toBe('page read after the write');
+  });
+
+  it('when a render finishes after another request has read a newer version, then it is not kept, and pages of older versions are dropped', async () => {
+    const store = storeAt(1);
+    const cache = createListPageCache(store.db, { maxBytes: 64 * 1024 });
+    await cache.answer('kept at 1', async () => Buffer.from('old'));
+    let finish!: () => void;
+    const finished = new Promise<void>((resolve) => { finish = resolve; });
+    const slow = cache.answer('q', async () => {
+      await finished;
+      return Buffer.from('rendered at 1');
+    });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    store.version = 2;
+    expect(String(await cache.answer('other', async () => Buffer.from('at 2')))).toBe('at 2');
+    finish();
+    expect(String(await slow)).toBe('rendered at 1');
+    expect(String(await cache.answer('q', async () => Buffer.from('q at 2')))).toBe('q at 2');
+    store.version = 1;
+    expect(String(await cache.answer('kept at 1', async () => Buffer.from('rendered again')))).toBe('rendered again');
   });
 
   it('when the budget is 0, then every request renders and no version is read; a page over an eighth of the budget is not kept', async () => {
@@ -80,16 +118,19 @@ describe('list page cache', () => {
     expect(render.calls).toBe(2);
     expect(store.versionReads).toBe(0);
 
-    const small = createListPageCache(store.db, { maxBytes: 64 });
+    const small = createListPageCache(store.db, { maxBytes: 8 * 1024 });
     let big = 0;
-    const bigRender = async () => Buffer.alloc(9, ++big);
+    const bigRender = async () => Buffer.alloc(1024, ++big);
     await small.answer('big', bigRender);
     await small.answer('big', bigRender);
     expect(big).toBe(2);
   });
 
-  it('when the request says Cache-Control no-cache or no-store, in any case or position, then a fresh answer is wanted; other directives do not', () => {
-    for (const value of ['no-cache', 'No-Cache', 'max-age=0, no-cache', 'no-store', 'no-cache="x"']) expect(wantsFreshAnswer(value), value).toBe(true);
-    for (const value of [undefined, '', 'max-age=60', 'no-transform', 'only-if-cached', 'x-no-cache']) expect(wantsFreshAnswer(value), String(value)).toBe(false);
+  it('when the request says Cache-Control no-cache or no-store, in any case or position, or only Pragma: no-cache, then a fresh answer is wanted; other directives do not', () => {
+    for (const cacheControl of ['no-cache', 'No-Cache', 'max-age=0, no-cache', 'no-store', 'no-cache="x"']) expect(wantsFreshAnswer({ cacheControl }), cacheControl).toBe(true);
+    for (const cacheControl of [undefined, '', 'max-age=60', 'no-transform', 'only-if-cached', 'x-no-cache']) expect(wantsFreshAnswer({ cacheControl }), String(cacheControl)).toBe(false);
+    expect(wantsFreshAnswer({ pragma: 'no-cache' })).toBe(true);
+    expect(wantsFreshAnswer({ pragma: 'no-cache', cacheControl: 'max-age=60' }), 'Cache-Control wins').toBe(false);
+    expect(wantsFreshAnswer({ pragma: 'x-no-cache' })).toBe(false);
   });
 });

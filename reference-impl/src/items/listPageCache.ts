@@ -10,7 +10,8 @@ import { readContentVersion } from '../storage/items/contentVersion.ts';
 // organisation, and a page is only sent again under the version it was rendered at. The version is
 // read before the page, so a write committing in between makes the page newer than its version,
 // never older: at worst it is rendered once more. No listener connection, the same on PGlite and
-// PostgreSQL, like the ontology cache.
+// PostgreSQL, like the ontology cache. Only the pages of the version read last are kept: a new
+// version makes all others unreachable, so they go at once instead of filling the budget.
 
 export interface ListPageCache {
   /**
@@ -25,29 +26,42 @@ export interface ListPageCache {
 /** `maxBytes` 0: nothing is kept, and no version is read. */
 export function createListPageCache(db: Queryable, options: { maxBytes: number }): ListPageCache {
   if (options.maxBytes <= 0) return { answer: (_query, render) => render() };
-  const pages = new ByteLru(options.maxBytes);
-  const rendering = new Map<string, Promise<Buffer>>();
+  const pages = new ByteLru(options.maxBytes); // of `current` only
+  const rendering = new Map<string, Promise<Buffer>>(); // by version and query
+  let current: string | undefined;
 
-  const renderAndKeep = async (key: string, render: () => Promise<Buffer>): Promise<Buffer> => {
+  const renderAndKeep = async (version: string, key: string, render: () => Promise<Buffer>): Promise<Buffer> => {
     const body = await render();
-    pages.set(key, body);
+    // A render of a version another request has already seen replaced is never asked for again.
+    if (version === current) pages.set(key, body);
     return body;
   };
   return {
     async answer(query, render, { fresh = false } = {}) {
       if (fresh) return render();
-      // Older versions' keys are never asked for again: the LRU lets them go.
-      const key = `${await readContentVersion(db)} ${JSON.stringify(query)}`;
-      const kept = pages.get(key) ?? rendering.get(key);
+      const version = await readContentVersion(db);
+      if (version !== current) {
+        current = version;
+        pages.clear();
+      }
+      const key = JSON.stringify(query);
+      const kept = pages.get(key);
       if (kept !== undefined) return kept;
-      const pending = renderAndKeep(key, render).finally(() => rendering.delete(key));
-      rendering.set(key, pending);
+      const renderKey = `${version} ${key}`;
+      const shared = rendering.get(renderKey);
+      if (shared !== undefined) return shared;
+      const pending = renderAndKeep(version, key, render).finally(() => rendering.delete(renderKey));
+      rendering.set(renderKey, pending);
       return pending;
     },
   };
 }
 
-/** Whether the request asks for an answer from the store itself (`Cache-Control: no-cache` or `no-store`, RFC 9111). */
-export function wantsFreshAnswer(cacheControl: string | undefined): boolean {
-  return cacheControl !== undefined && /(?:^|,)\s*no-(?:cache|store)\s*(?:[,=]|$)/i.test(cacheControl);
+/**
+ * Whether the request asks for an answer from the store itself: `Cache-Control: no-cache` or
+ * `no-store`, or, without Cache-Control, HTTP/1.0's `Pragma: no-cache` (RFC 9111 5.2.1, 5.4).
+ */
+export function wantsFreshAnswer(headers: { cacheControl?: string; pragma?: string }): boolean {
+  if (headers.cacheControl !== undefined) return /(?:^|,)\s*no-(?:cache|store)\s*(?:[,=]|$)/i.test(headers.cacheControl);
+  return headers.pragma !== undefined && /(?:^|,)\s*no-cache\s*(?:,|$)/i.test(headers.pragma);
 }

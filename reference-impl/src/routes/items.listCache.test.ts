@@ -27,13 +27,17 @@ const labels = (page: any[]) => page.map((item) => item.trcItemCategories.catego
 
 describeEachEngine('list answers kept in memory', (ctx) => {
   let app: TestApp;
+  /** A second instance on the same store, with its own kept pages. */
+  let other: TestApp;
   let uncached: TestApp;
   beforeAll(async () => {
     app = await startTestApp(ctx.db, { env: { RATE_LIMIT_ENABLED: 'false' } });
+    other = await startTestApp(ctx.db, { env: { RATE_LIMIT_ENABLED: 'false' } });
     uncached = await startTestApp(ctx.db, { env: { RATE_LIMIT_ENABLED: 'false', LIST_CACHE_BYTES: '0' } });
   });
   afterAll(async () => {
     await app.close();
+    await other.close();
     await uncached.close();
   });
 
@@ -57,6 +61,21 @@ describeEachEngine('list answers kept in memory', (ctx) => {
 
     await retitleStoredRendering(created.id, 'Changed unseen', 'Changed again');
     expect(titles((await api.call('GET', '/events', undefined, { 'cache-control': 'max-age=60, no-store' })).body), 'no-store').toEqual(['Changed again']);
+    await retitleStoredRendering(created.id, 'Changed again', 'Changed once more');
+    expect(titles((await api.call('GET', '/events', undefined, { pragma: 'no-cache' })).body), 'Pragma: no-cache').toEqual(['Changed once more']);
+  });
+
+  it('when items are written through one instance, then a page the other instance has just sent shows the change on its next request [LIST-001]', async () => {
+    const account = await newTestAccount(ctx.db);
+    const here = client(app.baseUrl, account.full);
+    const there = client(other.baseUrl, account.full);
+    const created = (await here.post('/events', eventBody({ wfstatus: 'approved', trcItemDetails: [{ lang: 'nl', title: 'Hier' }] }))).body;
+    expect(titles((await there.get('/events')).body)).toEqual(['Hier']);
+    expect(titles((await here.get('/events')).body)).toEqual(['Hier']);
+    expect((await there.put(`/events/${created.id}`, eventBody({ wfstatus: 'approved', trcItemDetails: [{ lang: 'nl', title: 'Daar' }] }))).status).toBe(200);
+    expect(titles((await here.get('/events')).body)).toEqual(['Daar']);
+    expect((await here.delete(`/events/${created.id}`)).status).toBe(204);
+    expect(titles((await there.get('/events')).body)).toEqual([]);
   });
 
   it('when items are written through the API or straight into the store, then the next list shows them [LIST-001] [ITEM-005]', async () => {

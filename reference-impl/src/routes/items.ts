@@ -47,7 +47,9 @@ export function itemRoutes(ctx: RouteContext): Router {
         if (page.renderedLive > 0) renderings.requestRefresh();
         return page.body;
       };
-      sendJson(res, await listPages.answer({ params, excludePatternDates }, render, { fresh: wantsFreshAnswer(req.get('cache-control')) }));
+      sendJson(res, await listPages.answer({ params, excludePatternDates }, render, {
+        fresh: wantsFreshAnswer({ cacheControl: req.get('cache-control'), pragma: req.get('pragma') }),
+      }));
     });
 
     router.post(`/${collection}`, ctx.auth, ctx.validate(ops.create), async (_req: Request, res: Response) => {
