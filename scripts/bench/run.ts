@@ -33,7 +33,7 @@ export interface BenchOptions {
   connections: number;
   durationS: number;
   warmupS: number;
-  /** autocannon runs of GET /events?size=20 per engine, each followed by one against Prism when the mock runs. */
+  /** Rounds of GET /events?size=20 per engine: an autocannon run of the service, one with no-cache, then one of Prism when the mock runs. */
   rounds: number;
   /** Run the Prism mock comparison. */
   mock: boolean;

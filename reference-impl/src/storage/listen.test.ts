@@ -1,7 +1,7 @@
-import pg from 'pg';
 import { expect, it } from 'vitest';
 import { waitFor } from '../testing/waitFor.ts';
 import { describeEachEngine, TEST_DATABASE_URL } from './testing/testDb.ts';
+import { withPostgresClient } from './testing/withPostgresClient.ts';
 
 // Db.listen: what the token cache relies on to hear changes made by other instances (migration 009).
 
@@ -63,17 +63,15 @@ describeEachEngine('listening to notifications when the connection drops', (ctx)
     const heard: string[] = [];
     const states: boolean[] = [];
     const listener = await ctx.db.listen('drop_channel', { onNotify: (payload) => heard.push(payload), onState: (on) => states.push(on) });
-    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await admin.connect();
     try {
-      const { rowCount } = await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN drop_channel' AND pid <> pg_backend_pid()`);
+      const { rowCount } = await withPostgresClient(TEST_DATABASE_URL, (admin) =>
+        admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN drop_channel' AND pid <> pg_backend_pid()`));
       expect(rowCount).toBe(1);
       await waitFor('the listener to connect again', () => states.length === 3, 5000);
       expect(states).toEqual([true, false, true]);
       await ctx.db.query(`SELECT pg_notify('drop_channel', 'after reconnect')`);
       await waitFor('a notification after reconnecting', () => heard.includes('after reconnect'), 2000);
     } finally {
-      await admin.end();
       await listener.close();
     }
   });
