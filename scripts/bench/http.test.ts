@@ -13,7 +13,10 @@ const WFSTATUS = ['approved', 'archived', 'deleted'];
 
 async function startPageServer(
   itemsOf: Record<string, Item[]>,
-  options: { serialize?: (item: Item) => unknown; fail?: (collection: string, mark: string | null) => boolean; hangUp?: (mark: string | null) => boolean } = {},
+  options: {
+    serialize?: (item: Item) => unknown; corrupt?: (json: string) => string;
+    fail?: (collection: string, mark: string | null) => boolean; hangUp?: (mark: string | null) => boolean;
+  } = {},
 ): Promise<PageServer> {
   const requests: string[] = [];
   const server = http.createServer((req, res) => {
@@ -34,7 +37,8 @@ async function startPageServer(
       .filter((item) => mark === null || item.lastupdated >= mark)
       .sort((a, b) => a.lastupdated.localeCompare(b.lastupdated) || a.id.localeCompare(b.id))
       .slice(0, size);
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(page.map(options.serialize ?? ((item) => item))));
+    const json = JSON.stringify(page.map(options.serialize ?? ((item) => item)));
+    res.writeHead(200, { 'content-type': 'application/json' }).end(options.corrupt?.(json) ?? json);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -65,18 +69,20 @@ afterEach(async () => {
   server = undefined;
 });
 
+const READS = ['items', 'keys'] as const;
+
 describe('httpBackfill', () => {
-  it('when pages end inside a group of equal lastupdated values, then both variants count every item once and the prefetching one sends the same requests plus one after each short page, and asks for each collection\'s first page while the previous one is synced', async () => {
+  it.each(READS)('when pages end inside a group of equal lastupdated values (read: %s), then both variants count every item once and the prefetching one sends the same requests plus one after each short page, and asks for each collection\'s first page while the previous one is synced', async (read) => {
     const events = itemsWithTies('e', 23, 3); // boundaries after items 5, 10, 15, 20 fall inside groups of 3
     const venues = itemsWithTies('v', 9, 2);
     server = await startPageServer({ events, venues });
-    const options = { collections: ['events', 'venues'], size: 5, wfstatus: WFSTATUS };
+    const options = { collections: ['events', 'venues'], size: 5, wfstatus: WFSTATUS, read };
 
     const sequential = await httpBackfill(server.baseUrl, 'token', { ...options, prefetch: false });
     const sequentialRequests = server.requests.splice(0);
     const prefetching = await httpBackfill(server.baseUrl, 'token', { ...options, prefetch: true });
 
-    expect(sequential).toMatchObject({ items: 32, wastedRequests: 0, mispredictions: 0 });
+    expect(sequential).toMatchObject({ items: 32, wastedRequests: 0, mispredictions: 0, read });
     expect(prefetching).toMatchObject({ items: 32, pages: sequential.pages, bytes: sequential.bytes, wastedRequests: 2, mispredictions: 0 });
     const lastOf = (items: Item[]) => items.at(-1)!.lastupdated;
     const perCollection = (collection: string) => sequentialRequests.filter((url) => url.startsWith(`/api/${collection}?`));
@@ -88,12 +94,12 @@ describe('httpBackfill', () => {
     expect(prefetchingRequests.indexOf(perCollection('venues')[0]!)).toBeLessThan(prefetchingRequests.indexOf(perCollection('events').at(-1)!));
   });
 
-  it('when each item puts lastupdated before a nested object with its own lastupdated, then the speculation misses, the request is sent again with the real mark and the count is right', async () => {
+  it.each(READS)('when each item puts lastupdated before a nested object with its own lastupdated (read: %s), then the speculation misses, the request is sent again with the real mark and the count is right', async (read) => {
     const events = itemsWithTies('e', 12, 1);
     const nested = (item: Item) => ({ id: item.id, lastupdated: item.lastupdated, calendar: { lastupdated: '2001-02-03T04:05:06.000Z', note: 'not the mark' } });
     server = await startPageServer({ events }, { serialize: nested });
 
-    const result = await httpBackfill(server.baseUrl, 'token', { collections: ['events'], size: 4, wfstatus: WFSTATUS, prefetch: true });
+    const result = await httpBackfill(server.baseUrl, 'token', { collections: ['events'], size: 4, wfstatus: WFSTATUS, prefetch: true, read });
 
     expect(result.items).toBe(12);
     expect(result.pages).toBe(4); // 4 + 3 + 3 + 2 new items, the boundary item repeated on each later page
@@ -102,13 +108,13 @@ describe('httpBackfill', () => {
     expect(server.requests.filter((url) => url.includes('2001-02-03'))).toHaveLength(4);
   });
 
-  it.each(['answers 500', 'hangs up'])('when a speculative request fails (the server %s) while the page is parsed, then its answer is discarded and the backfill completes', async (failure) => {
+  it.each(['answers 500', 'hangs up'])('when a speculative request fails (the server %s) while the page is read, then its answer is discarded and the backfill completes', async (failure) => {
     const events = itemsWithTies('e', 10, 1);
     const nested = (item: Item) => ({ id: item.id, lastupdated: item.lastupdated, calendar: { lastupdated: 'bogus' } });
     const isBogus = (mark: string | null) => mark === 'bogus';
     server = await startPageServer({ events }, failure === 'hangs up' ? { serialize: nested, hangUp: isBogus } : { serialize: nested, fail: (_, mark) => isBogus(mark) });
 
-    const result = await httpBackfill(server.baseUrl, 'token', { collections: ['events'], size: 3, wfstatus: WFSTATUS, prefetch: true });
+    const result = await httpBackfill(server.baseUrl, 'token', { collections: ['events'], size: 3, wfstatus: WFSTATUS, prefetch: true, read: 'keys' });
 
     expect(result.items).toBe(10);
     expect(result.mispredictions).toBeGreaterThan(0);
@@ -117,8 +123,21 @@ describe('httpBackfill', () => {
   it.each([false, true])('when a page is answered with 500 (prefetch: %s), then the backfill rejects with the status and the start of the body', async (prefetch) => {
     server = await startPageServer({ events: itemsWithTies('e', 10, 1) }, { fail: (_, mark) => mark !== null });
 
-    await expect(httpBackfill(server.baseUrl, 'token', { collections: ['events'], size: 3, wfstatus: WFSTATUS, prefetch }))
+    await expect(httpBackfill(server.baseUrl, 'token', { collections: ['events'], size: 3, wfstatus: WFSTATUS, prefetch, read: 'items' }))
       .rejects.toThrow(/answered 500: \{"message":"store down for events"\}/);
+  });
+
+  it.each(READS)('when a page is cut short (read: %s), then the backfill rejects with a SyntaxError', async (read) => {
+    server = await startPageServer({ events: itemsWithTies('e', 10, 1) }, { corrupt: (json) => json.slice(0, -2) });
+
+    await expect(httpBackfill(server.baseUrl, 'token', { collections: ['events'], size: 3, wfstatus: WFSTATUS, prefetch: true, read })).rejects.toThrow(SyntaxError);
+  });
+
+  it.each(READS)('when an item has no lastupdated (read: %s), then the backfill rejects naming the item', async (read) => {
+    server = await startPageServer({ events: itemsWithTies('e', 10, 1) }, { serialize: (item) => (item.id === 'e-001' ? { id: item.id } : item) });
+
+    await expect(httpBackfill(server.baseUrl, 'token', { collections: ['events'], size: 3, wfstatus: WFSTATUS, prefetch: false, read }))
+      .rejects.toThrow(/item 1 has no string id and lastupdated/);
   });
 });
 

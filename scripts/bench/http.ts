@@ -3,6 +3,7 @@
 
 import { createRequire } from 'node:module';
 import { Client } from 'undici';
+import { itemKeysOf } from './itemKeys.ts';
 import { countFresh, type BackfillResult } from './protocol.ts';
 import { summarise, type LatencySummary } from './stats.ts';
 
@@ -58,11 +59,18 @@ export interface HttpBackfillOptions {
    * its raw body, and verify it after parsing (see httpBackfill).
    */
   prefetch: boolean;
+  /**
+   * How the client reads a page: `items` builds every item (JSON.parse, as a client that keeps
+   * them as objects); `keys` checks the page against the JSON grammar and reads each item's id
+   * and lastupdated, all the procedure itself needs (itemKeysOf), building no objects.
+   */
+  read: 'items' | 'keys';
 }
 
 export interface HttpBackfillResult extends BackfillResult {
-  /** Time in JSON.parse (and the UTF-8 decoding before it). */
-  parseMs: number;
+  read: 'items' | 'keys';
+  /** Time reading pages: JSON.parse and the UTF-8 decoding before it, or itemKeysOf. */
+  readMs: number;
   /** Speculative requests sent after a collection's short page, their answers discarded. */
   wastedRequests: number;
   /** Speculative requests whose mark was not the real one: answer discarded, request sent again. */
@@ -91,11 +99,12 @@ interface PageRequest { mark: string | undefined; url: string; answer: Promise<{
 /**
  * The interface's sync procedure over HTTP, one collection after the other: sortField=lastupdated,
  * sortOrder=ASC, the wanted statuses, the last item's lastupdated as the next inclusive bound,
- * until a short page. Each page is parsed (JSON.parse, as a client must to find the mark).
+ * until a short page. Each page is read whole (see `read`): the mark is the last item's
+ * lastupdated, and the items at the mark tell the repeated ones from the new.
  *
- * With `prefetch`, the client overlaps its JSON.parse with the service's work on the next page: as
+ * With `prefetch`, the client overlaps its reading of a page with the service's work on the next page: as
  * soon as a page's body has arrived, the next request goes out with the mark read from the body's
- * tail (speculativeMark), and only then is the page parsed. After parsing, the speculation is
+ * tail (speculativeMark), and only then is the page read. After reading, the speculation is
  * checked: after a short page its answer is discarded (wastedRequests); if the real mark differs,
  * its answer is discarded and the request sent again with the real mark (mispredictions). The
  * pages used are therefore those of the sequential procedure, for any server and member order.
@@ -111,7 +120,7 @@ export async function httpBackfill(baseUrl: string, token: string, options: Http
     const query = new URLSearchParams({ wfstatus: options.wfstatus.join(','), sortField: 'lastupdated', sortOrder: 'ASC', size: String(options.size) });
     if (mark !== undefined) query.set('lastupdated', mark);
     const answer = get(via, `${target.pathname}/${collection}?${query}`, token);
-    // Awaited later or discarded: a failure while a page is being parsed is never an unhandled rejection.
+    // Awaited later or discarded: a failure while a page is being read is never an unhandled rejection.
     answer.catch(() => {});
     return { mark, url: `${baseUrl}/${collection}?${query}`, answer };
   };
@@ -119,7 +128,7 @@ export async function httpBackfill(baseUrl: string, token: string, options: Http
   const discard = async (request: PageRequest): Promise<void> => {
     await request.answer.catch(() => {});
   };
-  let items = 0, pages = 0, bytes = 0, parseMs = 0, wastedRequests = 0, mispredictions = 0;
+  let items = 0, pages = 0, bytes = 0, readMs = 0, wastedRequests = 0, mispredictions = 0;
   const started = performance.now();
   let nextFirst: PageRequest | undefined;
   try {
@@ -137,11 +146,11 @@ export async function httpBackfill(baseUrl: string, token: string, options: Http
         const speculative = guess === undefined ? undefined : requestPage(collection, guess);
         // undici writes a request on an idle keep-alive socket only from the event loop's check
         // phase (it first lets pending bytes on the socket arrive): yield once, so that the request
-        // is with the service while this page is parsed.
+        // is with the service while this page is read.
         if (speculative !== undefined) await new Promise((resolve) => setImmediate(resolve));
-        const parsing = performance.now();
-        const page = JSON.parse(response.body.toString('utf8')) as Array<{ id: string; lastupdated: string }>;
-        parseMs += performance.now() - parsing;
+        const reading = performance.now();
+        const page = keysOfPage(response.body, options.read, request.url);
+        readMs += performance.now() - reading;
         const next = countFresh(page, mark, atMark);
         items += next.fresh;
         mark = next.mark;
@@ -162,7 +171,17 @@ export async function httpBackfill(baseUrl: string, token: string, options: Http
     if (firstPages !== client) await firstPages.close();
   }
   const ms = performance.now() - started;
-  return { items, pages, ms, itemsPerSecond: items / (ms / 1000), bytes, parseMs, wastedRequests, mispredictions };
+  return { items, pages, ms, itemsPerSecond: items / (ms / 1000), bytes, read: options.read, readMs, wastedRequests, mispredictions };
+}
+
+/** Each item's id and lastupdated, read as `read` says; both must be strings. */
+function keysOfPage(body: Buffer, read: 'items' | 'keys', url: string): Array<{ id: string; lastupdated: string }> {
+  const items = read === 'keys' ? itemKeysOf(body) : JSON.parse(body.toString('utf8')) as Array<{ id?: unknown; lastupdated?: unknown }>;
+  if (!Array.isArray(items)) throw new Error(`GET ${url} answered no array`);
+  items.forEach((item, index) => {
+    if (typeof item?.id !== 'string' || typeof item.lastupdated !== 'string') throw new Error(`GET ${url}: item ${index} has no string id and lastupdated`);
+  });
+  return items as Array<{ id: string; lastupdated: string }>;
 }
 
 // autocannon ships no types: the part of its API used here and by scripts/load.ts.

@@ -35,6 +35,10 @@ describe('npm run bench -- --quick', () => {
       expect(e.backfill.prefetch.pages).toBe(e.backfill.http.pages);
       expect(e.backfill.prefetch.itemsPerSecond).toBeGreaterThan(0);
       expect(e.phases['backfill-http-prefetch']!.units).toBe(e.backfill.prefetch.items / 1000);
+      // Reading only the keyset: the same items and pages as JSON.parse gave.
+      expect(e.backfill.keys).toMatchObject({ read: 'keys', items: e.backfill.http.items, pages: e.backfill.http.pages, bytes: e.backfill.prefetch.bytes });
+      expect(e.backfill.http.read).toBe('items');
+      expect(e.phases['backfill-http-keys']!.units).toBe(e.backfill.keys.items / 1000);
       expect(e.rps20.direct.requests).toBeGreaterThan(0);
       // Three rounds of (service, service with no-cache, Prism): each figure is a median run, the ratios median ÷ median.
       expect(report.mock).toBeUndefined();
@@ -63,12 +67,13 @@ describe('npm run bench -- --quick', () => {
       expect(rps20Cpu.units).toBe(e.rps20.runs.reduce((sum, r) => sum + r.requests, 0));
       expect(e.phases['rps20-http-fresh']!.units).toBe(e.rps20.fresh.runs.reduce((sum, r) => sum + r.requests, 0));
       expect(report.targets.map((t) => t.name)).toEqual([
-        'GET /events?size=2000 p50 vs direct', 'keyset backfill over HTTP (client prefetches the next page while parsing)', 'GET /events?size=20 req/s vs Prism mock',
+        'GET /events?size=2000 p50 vs direct', 'keyset backfill over HTTP (prefetching; the client reads each item\'s id and lastupdated)', 'GET /events?size=20 req/s vs Prism mock',
       ]);
       const vsMock = report.targets[2]!;
       expect(vsMock).toMatchObject({ engine: 'pglite', informative: true, met: mock.ratio >= 1 });
       expect(vsMock.measured).toBe(`${mock.ratio.toFixed(2)}× (median ÷ median of 3 interleaved rounds)`);
 
+      const int = (n: number) => Math.round(n).toLocaleString('en');
       const written = JSON.parse(await readFile(report.reportFile!, 'utf8')) as BenchReport;
       expect(written.engines.pglite!.seed.items).toBe(250);
       const text = formatReport(report);
@@ -76,8 +81,10 @@ describe('npm run bench -- --quick', () => {
       expect(text).toContain('keyset backfill');
       expect(text).toContain('the same requests, the next one sent while the client parses a page');
       expect(text).toContain(`${e.backfill.prefetch.mispredictions} mispredictions`);
+      expect(text).toContain('the same prefetching, the client reading each item\'s id and lastupdated');
+      const backfillTarget = report.targets[1]!;
+      expect(backfillTarget.measured).toBe(`${int(e.backfill.keys.itemsPerSecond)} items/s`);
       expect(text).toContain('the same request, service ÷ Prism mock (median of 3 interleaved rounds)');
-      const int = (n: number) => Math.round(n).toLocaleString('en');
       expect(text).toContain(`rounds (service/service no-cache/Prism req/s): ${mock.rounds.map((r) => `${int(r.service)}/${int(r.fresh)}/${int(r.mock)}`).join(' · ')}; per-round ratio `);
       expect(text).toContain('the same with Cache-Control: no-cache (every answer read from the store)');
       expect(text).toContain('prism mock generated/openapi.yaml -p <port> -h 127.0.0.1 -v silent');

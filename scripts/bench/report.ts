@@ -1,6 +1,7 @@
 // The bench's printed table.
 
 import type { PhaseFigures } from './images.ts';
+import type { HttpBackfillResult } from './http.ts';
 import { BACKFILL_TARGET_NAME, type BenchReport, type EngineReport, type ExtraResult, type TargetCheck } from './run.ts';
 
 const ENGINE_NAMES = { pglite: 'PGlite (embedded)', postgres: 'PostgreSQL' } as const;
@@ -26,19 +27,14 @@ function engineSection(e: EngineReport, report: BenchReport): string {
   const check = (name: string) => report.targets.find((t) => t.engine === e.engine && t.name === name);
   const { seed } = e;
   const { http: http20, mock } = e.rps20;
-  const cpuOf = (http: string, direct: string, unit: string): string => {
-    const h = e.phases[http]?.serviceCpuMsPerUnit, d = e.phases[direct]?.serviceCpuMsPerUnit;
-    if (h === undefined || d === undefined || Number.isNaN(h) || Number.isNaN(d)) return '';
-    return `${h.toFixed(1)} | ${d.toFixed(1)} ms/${unit}`;
-  };
+  const cpuOf = (http: string, direct: string, unit: string): string => cpuColumn(e, http, direct, unit);
   const rows: string[][] = [
     ['GET /events?size=2000 p50 (sequential, Cache-Control: no-cache)', ms(e.page2000.http.p50), ms(e.page2000.direct.p50), times(e.page2000.ratioP50), cpuOf('page2000-http', 'page2000-direct', 'request'), mark(check('GET /events?size=2000 p50 vs direct'))],
     ['GET /events?size=2000 p99', ms(e.page2000.http.p99), ms(e.page2000.direct.p99), times(e.page2000.ratioP99), '', ''],
-    [`keyset backfill, size=${e.backfill.size}, request by request (${int(e.backfill.http.items)} items, ${e.backfill.http.pages} pages)`,
+    [`keyset backfill, size=${e.backfill.size}, request by request, JSON.parse of every page (${int(e.backfill.http.items)} items, ${e.backfill.http.pages} pages)`,
       `${int(e.backfill.http.itemsPerSecond)} items/s`, `${int(e.backfill.direct.itemsPerSecond)} items/s`, times(e.backfill.ratio), cpuOf('backfill-http', 'backfill-direct', '1000 items'), ''],
-    ['  the same requests, the next one sent while the client parses a page',
-      `${int(e.backfill.prefetch.itemsPerSecond)} items/s`, `${int(e.backfill.direct.itemsPerSecond)} items/s`, times(e.backfill.direct.itemsPerSecond / e.backfill.prefetch.itemsPerSecond),
-      cpuOf('backfill-http-prefetch', 'backfill-direct', '1000 items'), mark(check(BACKFILL_TARGET_NAME))],
+    backfillRow(e, '  the same requests, the next one sent while the client parses a page', e.backfill.prefetch, 'backfill-http-prefetch', ''),
+    backfillRow(e, '  the same prefetching, the client reading each item\'s id and lastupdated', e.backfill.keys, 'backfill-http-keys', mark(check(BACKFILL_TARGET_NAME))),
     [`GET /events?size=20, ${http20.connections} connections, ${http20.durationS.toFixed(0)} s${e.rps20.runs.length > 1 ? `, median of ${e.rps20.runs.length} runs` : ''}`,
       `${int(http20.requestsPerSecond)} req/s`, `${int(e.rps20.direct.requestsPerSecond)} req/s`, times(1 / e.rps20.ratio), cpuOf('rps20-http', 'rps20-direct', 'request'), ''],
   ];
@@ -65,15 +61,28 @@ function engineSection(e: EngineReport, report: BenchReport): string {
   const runsNote = e.rps20.runs.length > 1 ? ` (its ${e.rps20.runs.length} runs together)` : '';
   const cpuLine = `CPU during the size=20 autocannon runs of the service${runsNote}: service process ${cpu.service ?? '?'}% of one core, load generator (autocannon, this process) ${cpu.loadGenerator}%, ` +
     `whole machine ${cpu.machineBusy ?? '?'}% busy (PostgreSQL's own processes are in the machine figure).`;
-  const net = e.backfill.http.items / ((e.backfill.http.ms - e.backfill.http.parseMs) / 1000);
+  const net = e.backfill.http.items / ((e.backfill.http.ms - e.backfill.http.readMs) / 1000);
   const pageLine = `Sizes: size=2000 body ${bytes(e.page2000.http.bytes)}; size=20 answer ${bytes(e.rps20.http.bytesPerRequest)}; the backfill moved ${bytes(e.backfill.http.bytes)}, ` +
-    `and the sync client's JSON.parse took ${ms(e.backfill.http.parseMs)} of its ${ms(e.backfill.http.ms)} (without it: ${int(net)} items/s).`;
-  const p = e.backfill.prefetch;
+    `and the sync client's JSON.parse took ${ms(e.backfill.http.readMs)} of its ${ms(e.backfill.http.ms)} (without it: ${int(net)} items/s).`;
+  const { prefetch: p, keys: k } = e.backfill;
   const prefetchLine = `Prefetching backfill: the procedure's own requests; once a page's body has arrived, the client sends the next request with the mark read from the body's tail ` +
-    `(the last "lastupdated" member), then JSON.parses the page (${ms(p.parseMs)} of its ${ms(p.ms)}) while the service works on that request, and checks the mark: ` +
+    `(the last "lastupdated" member), then reads the page while the service works on that request, and checks the mark: ` +
     `${p.pages} pages used, ${p.mispredictions} mispredictions (answer discarded, request sent again with the real mark), ` +
-    `${p.wastedRequests} wasted requests (sent after a collection's short page, answer discarded).`;
+    `${p.wastedRequests} wasted requests (sent after a collection's short page, answer discarded). Reading took ${ms(p.readMs)} of ${ms(p.ms)} with JSON.parse, ` +
+    `${ms(k.readMs)} of ${ms(k.ms)} reading each item's id and lastupdated (every byte checked against the JSON grammar, no objects built; ${k.mispredictions} mispredictions).`;
   return `${header}\n${table(rows.map((r) => (r.length === 5 ? [...r.slice(0, 4), '', r[4]!] : r)), ['measure', 'HTTP', 'direct', 'HTTP cost', 'service CPU, HTTP | direct', 'target'])}${roundsLine}${clientLine}\n${cpuLine}\n${pageLine}\n${prefetchLine}`;
+}
+
+function cpuColumn(e: EngineReport, http: string, direct: string, unit: string): string {
+  const h = e.phases[http]?.serviceCpuMsPerUnit, d = e.phases[direct]?.serviceCpuMsPerUnit;
+  if (h === undefined || d === undefined || Number.isNaN(h) || Number.isNaN(d)) return '';
+  return `${h.toFixed(1)} | ${d.toFixed(1)} ms/${unit}`;
+}
+
+/** A backfill variant's row, against the direct backfill. */
+function backfillRow(e: EngineReport, label: string, result: HttpBackfillResult, phase: string, target: string): string[] {
+  const direct = e.backfill.direct.itemsPerSecond;
+  return [label, `${int(result.itemsPerSecond)} items/s`, `${int(direct)} items/s`, times(direct / result.itemsPerSecond), cpuColumn(e, phase, 'backfill-direct', '1000 items'), target];
 }
 
 /** The one row of another component's bench that failed. */
