@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { Db, QueryResult, Transaction } from './db.ts';
 import { startPostgresListener } from './postgresListener.ts';
 import { toDbError } from './errors.ts';
+import { parseIsoTimestamptz } from './parseTimestamptz.ts';
 import { TransactionGuard, affectedRowsOf } from './transactionGuard.ts';
 
 export interface PostgresDbOptions {
@@ -124,7 +125,7 @@ async function runExec(target: pg.Pool | pg.PoolClient, sql: string): Promise<vo
 }
 
 // Parse values as PGlite does, so both engines hand callers the same JavaScript values.
-const INT8 = 20, INT8_ARRAY = 1016, DATE = 1082, TIMESTAMP = 1114;
+const INT8 = 20, INT8_ARRAY = 1016, DATE = 1082, TIMESTAMP = 1114, TIMESTAMPTZ = 1184;
 
 function parseInt8(value: string): number | bigint {
   const n = Number(value);
@@ -141,6 +142,8 @@ const TYPES = {
       // Without a zone these are read as UTC (node-postgres would use the process's local zone).
       case DATE: return (value) => (/^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T00:00:00Z`) : value);
       case TIMESTAMP: return (value) => (/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d+)?$/.test(value) ? new Date(`${value.replace(' ', 'T')}Z`) : value);
+      // The same instants as node-postgres' parser, faster (parseTimestamptz.ts).
+      case TIMESTAMPTZ: return (value) => parseIsoTimestamptz(value) ?? fallback(value);
       default: return fallback;
     }
   },
