@@ -56,7 +56,7 @@ export interface HttpBackfillOptions {
   wfstatus: readonly string[];
   /**
    * Send the next page's request before parsing the current page, with a mark read from the tail of
-   * its raw body, and verify it after parsing (see httpBackfill).
+   * its raw body, and verify it after reading the page (see httpBackfill).
    */
   prefetch: boolean;
   /**
