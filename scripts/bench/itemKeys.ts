@@ -49,12 +49,12 @@ export function itemKeysOf(body: Buffer): ItemKeys[] {
       const escaped = end < 0;
       const after = escaped ? -end : end;
       if (expect >= KEY) {
-        if (depth === 2) member = escaped ? memberNamed(JSON.parse(utf8(body, at, after)) as string) : memberAt(body, at + 1, after - 1);
+        if (depth === 2) member = escaped ? memberNamed(JSON.parse(body.toString('utf8', at, after)) as string) : memberAt(body, at + 1, after - 1);
         expect = COLON;
       } else {
         if (depth <= 1) fail(at, depth === 0 ? 'an array' : 'an item object');
         if (depth === 2 && member !== OTHER) {
-          const value = escaped ? JSON.parse(utf8(body, at, after)) as string : utf8(body, at + 1, after - 1);
+          const value = escaped ? JSON.parse(body.toString('utf8', at, after)) as string : body.toString('utf8', at + 1, after - 1);
           if (member === ID) id = value;
           else lastupdated = value;
         }
@@ -65,8 +65,7 @@ export function itemKeysOf(body: Buffer): ItemKeys[] {
     } else if (expect >= KEY) {
       if (!(expect === KEY_OR_CLOSE && c === CLOSE_OBJECT)) fail(at, 'a member name');
     } else if (!(expect === VALUE_OR_CLOSE && c === CLOSE_ARRAY)) {
-      // A value that is not a string.
-      // The page is an array, and each of its elements an object.
+      // A value that is not a string. The page is an array, and each of its elements an object.
       if (depth === 0 && c !== OPEN_ARRAY) fail(at, 'an array');
       if (depth === 1) {
         if (c !== OPEN_OBJECT) fail(at, 'an item object');
@@ -159,8 +158,4 @@ function memberAt(body: Uint8Array, start: number, end: number): number {
 
 function memberNamed(key: string): number {
   return key === 'id' ? ID : key === 'lastupdated' ? LASTUPDATED : OTHER;
-}
-
-function utf8(body: Buffer, start: number, end: number): string {
-  return body.toString('utf8', start, end);
 }

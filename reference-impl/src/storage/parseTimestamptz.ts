@@ -1,6 +1,6 @@
 // timestamptz values as PostgreSQL writes them (DateStyle ISO), read by hand: node-postgres' own
-// parser (postgres-date) runs three regular expressions and builds the Date twice, and a list
-// page reads two timestamps per item, which made it a sixth of the service's work on a page.
+// parser (postgres-date) runs three regular expressions per value, and a list page reads two
+// timestamps per item; in a profile of the backfill over HTTP it was 12 % of the service's busy time.
 
 /**
  * `YYYY-MM-DD HH:MM:SS[.f{1,6}]±HH[:MM[:SS]]` as an instant, the fraction cut to the millisecond
