@@ -4,4 +4,8 @@
 
 import { runTypeScriptCli } from './runTypeScriptCli.mjs';
 
-await runTypeScriptCli({ name: 'content-conformance', entry: new URL('../conformance/cli.ts', import.meta.url), launcher: import.meta.url });
+await runTypeScriptCli({
+  name: 'content-conformance',
+  entry: new URL('../conformance/cli.ts', import.meta.url),
+  launcher: import.meta.url,
+});

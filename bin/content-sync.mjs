@@ -3,4 +3,8 @@
 
 import { runTypeScriptCli } from './runTypeScriptCli.mjs';
 
-await runTypeScriptCli({ name: 'content-sync', entry: new URL('../client/cli.ts', import.meta.url), launcher: import.meta.url });
+await runTypeScriptCli({
+  name: 'content-sync',
+  entry: new URL('../client/cli.ts', import.meta.url),
+  launcher: import.meta.url,
+});

@@ -40,19 +40,26 @@ export async function runTypeScriptCli({ name, entry, launcher }) {
     return;
   }
   if (process.env[reexec]) {
-    console.error(`${name}: Node ${process.versions.node} cannot run TypeScript and the pinned Node did not help; use Node >= 22.18.`);
+    console.error(
+      `${name}: Node ${process.versions.node} cannot run TypeScript and the pinned Node did not help; use Node >= 22.18.`,
+    );
     process.exitCode = 2;
     return;
   }
   const node = pinnedNode();
   if (!node) {
-    console.error(`${name}: Node ${process.versions.node} cannot run TypeScript sources; install Node >= 22.18 or run \`npm install\` in ${packageRoot}.`);
+    console.error(
+      `${name}: Node ${process.versions.node} cannot run TypeScript sources; install Node >= 22.18 or run \`npm install\` in ${packageRoot}.`,
+    );
     process.exitCode = 2;
     return;
   }
   // Forward Ctrl-C and SIGTERM, so that stopping the launcher stops the child (on a terminal the
   // child also gets Ctrl-C directly; it takes both as one interrupt).
-  const child = spawn(node, [fileURLToPath(launcher), ...process.argv.slice(2)], { stdio: 'inherit', env: { ...process.env, [reexec]: '1' } });
+  const child = spawn(node, [fileURLToPath(launcher), ...process.argv.slice(2)], {
+    stdio: 'inherit',
+    env: { ...process.env, [reexec]: '1' },
+  });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
   child.on('error', (error) => {
     console.error(`${name}: cannot start ${node}: ${error.message}`);

@@ -62,8 +62,11 @@ export interface ClientBenchResult {
 
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 
-async function openBenchStore(choice: ClientBenchOptions['store']): Promise<{ store: SyncStore; name: string; close(): Promise<void> }> {
-  if (choice === undefined || choice === 'memory') return { store: createMemoryStore(), name: 'memory', close: async () => {} };
+async function openBenchStore(
+  choice: ClientBenchOptions['store'],
+): Promise<{ store: SyncStore; name: string; close(): Promise<void> }> {
+  if (choice === undefined || choice === 'memory')
+    return { store: createMemoryStore(), name: 'memory', close: async () => {} };
   if (choice !== 'pglite') return { store: choice, name: 'custom', close: async () => {} };
   const dir = await mkdtemp(join(tmpdir(), 'client-bench-'));
   const { store, close } = await openSqlStore({ dataDir: dir });
@@ -94,7 +97,14 @@ export async function runClientBench(options: ClientBenchOptions): Promise<Clien
     for (const collection of collections) {
       const t0 = performance.now();
       const s = await syncItems(client, collection, store, { size });
-      const row = { collection, items: s.fetched - s.repeated, upserted: s.upserted, removed: s.removed, pages: s.pages, seconds: round((performance.now() - t0) / 1000, 3) };
+      const row = {
+        collection,
+        items: s.fetched - s.repeated,
+        upserted: s.upserted,
+        removed: s.removed,
+        pages: s.pages,
+        seconds: round((performance.now() - t0) / 1000, 3),
+      };
       rows.push(row);
       options.print?.(`  ${collection}: ${row.items} items, ${row.pages} pages, ${row.seconds} s`);
     }
@@ -115,7 +125,9 @@ export async function runClientBench(options: ClientBenchOptions): Promise<Clien
       waitsByReason,
       collections: rows,
     };
-    options.print?.(`client backfill (${name} mirror, size ${size}): ${result.items} items in ${result.seconds} s = ${result.itemsPerSecond} items/s, ${throttledWaits} throttled waits`);
+    options.print?.(
+      `client backfill (${name} mirror, size ${size}): ${result.items} items in ${result.seconds} s = ${result.itemsPerSecond} items/s, ${throttledWaits} throttled waits`,
+    );
     return result;
   } finally {
     await client.close();
@@ -125,14 +137,29 @@ export async function runClientBench(options: ClientBenchOptions): Promise<Clien
 }
 
 if (import.meta.main) {
-  const { values } = parseArgs({ options: { 'base-url': { type: 'string' }, token: { type: 'string' }, store: { type: 'string' }, size: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: {
+      'base-url': { type: 'string' },
+      token: { type: 'string' },
+      store: { type: 'string' },
+      size: { type: 'string' },
+    },
+  });
   const baseUrl = values['base-url'];
   const token = values.token ?? process.env.CONTENT_SYNC_TOKEN;
   if (!baseUrl || !token || (values.store !== undefined && values.store !== 'memory' && values.store !== 'pglite')) {
-    console.error('usage: node client/bench.ts --base-url URL --token TOKEN (or CONTENT_SYNC_TOKEN) [--store memory|pglite] [--size N]');
+    console.error(
+      'usage: node client/bench.ts --base-url URL --token TOKEN (or CONTENT_SYNC_TOKEN) [--store memory|pglite] [--size N]',
+    );
     process.exitCode = 2;
   } else {
-    const result = await runClientBench({ baseUrl, token, store: values.store as 'memory' | 'pglite' | undefined, size: values.size ? Number(values.size) : undefined, print: console.log });
+    const result = await runClientBench({
+      baseUrl,
+      token,
+      store: values.store as 'memory' | 'pglite' | undefined,
+      size: values.size ? Number(values.size) : undefined,
+      print: console.log,
+    });
     console.log(JSON.stringify(result));
   }
 }

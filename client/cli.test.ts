@@ -70,24 +70,45 @@ const byCollection = (s: RunSummary, collection: Collection) => s.collections.fi
 async function mirrored(out: string, collection: Collection): Promise<Map<string, string | undefined>> {
   const { store, close } = await openSqlStore({ dataDir: out });
   try {
-    return new Map(await Promise.all((await store.listTrcids(collection)).map(async (t) => [t, (await store.getItem(collection, t))?.lastupdated] as const)));
+    return new Map(
+      await Promise.all(
+        (await store.listTrcids(collection)).map(
+          async (t) => [t, (await store.getItem(collection, t))?.lastupdated] as const,
+        ),
+      ),
+    );
   } finally {
     await close();
   }
 }
-const approved = (collection: Collection) => new Map(service.all(collection).filter((i) => i.wfstatus === 'approved').map((i) => [i.trcid, i.lastupdated]));
+const approved = (collection: Collection) =>
+  new Map(
+    service
+      .all(collection)
+      .filter((i) => i.wfstatus === 'approved')
+      .map((i) => [i.trcid, i.lastupdated]),
+  );
 
 describe('content-sync', () => {
   it('when run twice, then the first run backfills into PGlite on disk and the second fetches only the changes, ending in an exact mirror [SYNC-001] [SYNC-003] [SYNC-004]', async () => {
-    const events = Array.from({ length: 23 }, (_, i) => service.create('events', { wfstatus: i % 6 === 0 ? 'archived' : 'approved' }));
+    const events = Array.from({ length: 23 }, (_, i) =>
+      service.create('events', { wfstatus: i % 6 === 0 ? 'archived' : 'approved' }),
+    );
     for (let i = 0; i < 3; i++) service.create('venues');
     const out = mirrorDir();
 
     const first = capture({ store: 'pglite' });
-    expect(await run(['--out', out, '--size', '5', '--collections', 'events,venues', '--json', '--quiet'], first)).toBe(EXIT.ok);
+    expect(await run(['--out', out, '--size', '5', '--collections', 'events,venues', '--json', '--quiet'], first)).toBe(
+      EXIT.ok,
+    );
     const s1 = summaryOf(first);
     expect(s1.ok).toBe(true);
-    expect(byCollection(s1, 'events')).toMatchObject({ ok: true, previousMark: null, upserted: approved('events').size, pages: expect.any(Number) });
+    expect(byCollection(s1, 'events')).toMatchObject({
+      ok: true,
+      previousMark: null,
+      upserted: approved('events').size,
+      pages: expect.any(Number),
+    });
     expect(byCollection(s1, 'venues').upserted).toBe(3);
     expect(first.stderr()).toBe('');
     expect(existsSync(join(out, 'PG_VERSION'))).toBe(true);
@@ -111,7 +132,9 @@ describe('content-sync', () => {
     const store = createMemoryStore();
     await store.putMark('events', '2026-03-01T11:00:00.000001+01:00');
     const c = capture({ store });
-    expect(await main(['--base-url', server.baseUrl, '--token', 'wrong', '--collections', 'events', '--quiet'], c.io)).toBe(EXIT.syncFailed);
+    expect(
+      await main(['--base-url', server.baseUrl, '--token', 'wrong', '--collections', 'events', '--quiet'], c.io),
+    ).toBe(EXIT.syncFailed);
     expect(c.stderr()).toMatch(/events failed: ServiceError: HTTP 401 .*bad token/);
     expect(c.stdout()).toBe('');
     expect(await store.getMark('events')).toBe('2026-03-01T11:00:00.000001+01:00');
@@ -154,7 +177,17 @@ describe('content-sync', () => {
         .map((l) => l.replace(/^\x1b\[2K/, ''))
         .flatMap((l) => {
           const m = /^(\S) (events|locations) +\[([#-]{24})\] +(\d+)% {2}(\d+) fetched/.exec(l);
-          return m ? [{ symbol: m[1]!, collection: m[2]!, filled: m[3]!.replace(/-/g, '').length, percent: Number(m[4]), fetched: Number(m[5]) }] : [];
+          return m
+            ? [
+                {
+                  symbol: m[1]!,
+                  collection: m[2]!,
+                  filled: m[3]!.replace(/-/g, '').length,
+                  percent: Number(m[4]),
+                  fetched: Number(m[5]),
+                },
+              ]
+            : [];
         });
     const expectSensible = (seen: ReturnType<typeof bars>, collection: string) => {
       const mine = seen.filter((b) => b.collection === collection);
@@ -180,10 +213,21 @@ describe('content-sync', () => {
       const newest = service.all(collection).at(-1)!.lastupdated;
       const mine = calls.filter((c) => c.collection === collection);
       // One DESC size=1 request first, then the sync's pages, which alone are counted.
-      expect(mine[0]!.query).toEqual({ wfstatus: ['approved', 'archived', 'deleted'], sortField: 'lastupdated', sortOrder: 'DESC', size: 1 });
+      expect(mine[0]!.query).toEqual({
+        wfstatus: ['approved', 'archived', 'deleted'],
+        sortField: 'lastupdated',
+        sortOrder: 'DESC',
+        size: 1,
+      });
       expect(mine.slice(1).every((c) => c.query.sortOrder === 'ASC')).toBe(true);
-      expect(byCollection(s1, collection)).toMatchObject({ pages: mine.length - 1, fetched: service.all(collection).length, mark: newest });
-      expect(first.stderr()).toContain(`${collection}: 1 extra request (sortOrder=DESC&size=1, not counted): newest lastupdated ${newest}`);
+      expect(byCollection(s1, collection)).toMatchObject({
+        pages: mine.length - 1,
+        fetched: service.all(collection).length,
+        mark: newest,
+      });
+      expect(first.stderr()).toContain(
+        `${collection}: 1 extra request (sortOrder=DESC&size=1, not counted): newest lastupdated ${newest}`,
+      );
     }
 
     // Incremental, from the saved mark; without --debug no debug line.
@@ -207,16 +251,26 @@ describe('content-sync', () => {
 
   it('when watching and Ctrl-C comes while waiting for the next run, then it stops at once with exit 0 [SYNC-007]', async () => {
     const c = capture();
-    const io: CliIo = { ...c.io, stderr: { write: (t: string) => (c.io.stderr.write(t), t.includes('next run at') && c.interrupt(), true) } };
+    const io: CliIo = {
+      ...c.io,
+      stderr: { write: (t: string) => (c.io.stderr.write(t), t.includes('next run at') && c.interrupt(), true) },
+    };
     const started = Date.now();
-    expect(await main(['--base-url', server.baseUrl, '--token', TOKEN, '--collections', 'eventgroups', '--watch', '5', '--json'], io)).toBe(EXIT.ok);
+    expect(
+      await main(
+        ['--base-url', server.baseUrl, '--token', TOKEN, '--collections', 'eventgroups', '--watch', '5', '--json'],
+        io,
+      ),
+    ).toBe(EXIT.ok);
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(c.stdout().trim().split('\n')).toHaveLength(1);
     expect(c.stderr()).toMatch(/next run at \d\d:\d\d:\d\d \(every 5 min/);
   });
 
   it('when watching, then after the interval a second run fetches only what changed between the ticks [SYNC-002] [SYNC-007]', async () => {
-    const groups = Array.from({ length: 12 }, (_, i) => service.create('eventgroups', { wfstatus: i === 4 ? 'archived' : 'approved' }));
+    const groups = Array.from({ length: 12 }, (_, i) =>
+      service.create('eventgroups', { wfstatus: i === 4 ? 'archived' : 'approved' }),
+    );
     const store = createMemoryStore();
     const c = capture({ store });
     const start = Date.UTC(2026, 2, 1, 10, 0, 0);
@@ -240,16 +294,51 @@ describe('content-sync', () => {
         return !signal.aborted;
       },
     };
-    expect(await main(['--base-url', server.baseUrl, '--token', TOKEN, '--collections', 'eventgroups', '--size', '5', '--watch', '5', '--json'], io)).toBe(EXIT.ok);
+    expect(
+      await main(
+        [
+          '--base-url',
+          server.baseUrl,
+          '--token',
+          TOKEN,
+          '--collections',
+          'eventgroups',
+          '--size',
+          '5',
+          '--watch',
+          '5',
+          '--json',
+        ],
+        io,
+      ),
+    ).toBe(EXIT.ok);
 
     expect(sleeps).toEqual([5 * 60_000, 5 * 60_000]);
-    const [first, second] = c.stdout().trim().split('\n').map((line) => byCollection(JSON.parse(line) as RunSummary, 'eventgroups'));
+    const [first, second] = c
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((line) => byCollection(JSON.parse(line) as RunSummary, 'eventgroups'));
     expect(c.stdout().trim().split('\n')).toHaveLength(2);
     expect(first).toMatchObject({ ok: true, previousMark: null, fetched: 12, upserted: 11, removed: 0 });
     // Incremental: from the first run's mark, the boundary item again plus the three changes, one page.
-    expect(second).toMatchObject({ ok: true, previousMark: first!.mark, fetched: 4, upserted: 3, removed: 1, pages: 1 });
+    expect(second).toMatchObject({
+      ok: true,
+      previousMark: first!.mark,
+      fetched: 4,
+      upserted: 3,
+      removed: 1,
+      pages: 1,
+    });
     expect(second!.mark).toBe(added!.lastupdated);
-    expect(new Map(store.snapshot('eventgroups'))).toEqual(new Map(service.all('eventgroups').filter((i) => i.wfstatus === 'approved').map((i) => [i.trcid, i])));
+    expect(new Map(store.snapshot('eventgroups'))).toEqual(
+      new Map(
+        service
+          .all('eventgroups')
+          .filter((i) => i.wfstatus === 'approved')
+          .map((i) => [i.trcid, i]),
+      ),
+    );
     // The times come from the injected clock.
     const at = (ms: number) => new Date(ms).toTimeString().slice(0, 8);
     expect(c.stderr()).toContain(`next run at ${at(start + 5 * 60_000)} (every 5 min`);
@@ -262,8 +351,18 @@ describe('content-sync', () => {
     const store = createMemoryStore();
     const c = capture({ store });
     // Ctrl-C as the sync starts: the run must stop at the next page boundary or request.
-    const io: CliIo = { ...c.io, stderr: { write: (t: string) => (c.io.stderr.write(t), t.includes('locations: full backfill') && c.interrupt(), true) } };
-    expect(await main(['--base-url', server.baseUrl, '--token', TOKEN, '--collections', 'locations,venues', '--size', '5'], io)).toBe(EXIT.interrupted);
+    const io: CliIo = {
+      ...c.io,
+      stderr: {
+        write: (t: string) => (c.io.stderr.write(t), t.includes('locations: full backfill') && c.interrupt(), true),
+      },
+    };
+    expect(
+      await main(
+        ['--base-url', server.baseUrl, '--token', TOKEN, '--collections', 'locations,venues', '--size', '5'],
+        io,
+      ),
+    ).toBe(EXIT.interrupted);
     expect(c.stderr()).toContain('stopping');
     expect(c.stderr()).toContain('locations: failed after');
     expect(c.stderr()).not.toContain('venues: full backfill');
@@ -274,7 +373,10 @@ describe('content-sync', () => {
 describe('bin/content-sync.mjs', () => {
   const shim = fileURLToPath(new URL('../bin/content-sync.mjs', import.meta.url));
   // The system Node may be older than 22.18: then the shim re-runs itself with the pinned Node.
-  const nodes = [process.execPath, ...['/usr/bin/node', '/usr/local/bin/node'].filter((p) => existsSync(p) && p !== process.execPath)].slice(0, 2);
+  const nodes = [
+    process.execPath,
+    ...['/usr/bin/node', '/usr/local/bin/node'].filter((p) => existsSync(p) && p !== process.execPath),
+  ].slice(0, 2);
 
   it.each(nodes)('when started with %s and --help, then it prints the usage and exits 0', async (node) => {
     const child = spawn(node, [shim, '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -287,10 +389,14 @@ describe('bin/content-sync.mjs', () => {
 
   // One real run (PGlite on disk), with the oldest Node: the re-exec path forwards the signal.
   it(`when started with ${nodes.at(-1)} in watch mode and sent SIGINT between runs, then it exits 0`, async () => {
-    const child = spawn(nodes.at(-1)!, [shim, '--base-url', server.baseUrl, '--out', mirrorDir(), '--collections', 'venues', '--watch', '--json'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, CONTENT_SYNC_TOKEN: TOKEN },
-    });
+    const child = spawn(
+      nodes.at(-1)!,
+      [shim, '--base-url', server.baseUrl, '--out', mirrorDir(), '--collections', 'venues', '--watch', '--json'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, CONTENT_SYNC_TOKEN: TOKEN },
+      },
+    );
     let out = '';
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));

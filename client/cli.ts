@@ -27,7 +27,8 @@ export interface CliIo {
   sleep?: (ms: number, signal: AbortSignal) => Promise<boolean>;
 }
 
-const sleepUnlessAborted = (ms: number, signal: AbortSignal): Promise<boolean> => sleep(ms, true, { signal }).catch(() => false);
+const sleepUnlessAborted = (ms: number, signal: AbortSignal): Promise<boolean> =>
+  sleep(ms, true, { signal }).catch(() => false);
 
 const processIo: CliIo = {
   stdout: process.stdout,
@@ -52,8 +53,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     io.stderr.write(`content-sync: ${error.message}\nTry: content-sync --help\n`);
     return EXIT.usage;
   }
-  if (parsed.kind === 'help') return void io.stdout.write(`${HELP}\n`), EXIT.ok;
-  if (parsed.kind === 'version') return void io.stdout.write(`${pkg.version}\n`), EXIT.ok;
+  if (parsed.kind === 'help') return (void io.stdout.write(`${HELP}\n`), EXIT.ok);
+  if (parsed.kind === 'version') return (void io.stdout.write(`${pkg.version}\n`), EXIT.ok);
   const command = parsed.command;
   const clock = io.clock ?? Date.now;
   const wait = io.sleep ?? sleepUnlessAborted;
@@ -79,12 +80,17 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     for (;;) {
       const summary = await runOnce(mirror, command, io, stop.signal);
       // Ctrl-C after the last collection finished does not make the run an interrupted one.
-      const cut = summary.collections.length < command.collections.length || summary.collections.some((c) => c.error === 'interrupted');
+      const cut =
+        summary.collections.length < command.collections.length ||
+        summary.collections.some((c) => c.error === 'interrupted');
       if (cut) return EXIT.interrupted;
       if (command.watchMinutes === undefined || stop.signal.aborted) return summary.ok ? EXIT.ok : EXIT.syncFailed;
       const interval = command.watchMinutes * 60_000;
       const next = new Date(clock() + interval);
-      if (!command.quiet) io.stderr.write(`content-sync: next run at ${next.toTimeString().slice(0, 8)} (every ${command.watchMinutes} min; Ctrl-C stops)\n`);
+      if (!command.quiet)
+        io.stderr.write(
+          `content-sync: next run at ${next.toTimeString().slice(0, 8)} (every ${command.watchMinutes} min; Ctrl-C stops)\n`,
+        );
       const woke = await wait(interval, stop.signal);
       if (!woke || stop.signal.aborted) return summary.ok ? EXIT.ok : EXIT.syncFailed;
     }
@@ -105,7 +111,10 @@ async function runOnce(mirror: Mirror, command: SyncCommand, io: CliIo, signal: 
       ...progress,
       onDebug: command.debug ? progress?.onDebug : undefined,
       // Errors reach stderr even when quiet.
-      onDone: (result) => (progress ? progress.onDone?.(result) : result.ok || io.stderr.write(`content-sync: ${result.collection} failed: ${result.error}\n`)),
+      onDone: (result) =>
+        progress
+          ? progress.onDone?.(result)
+          : result.ok || io.stderr.write(`content-sync: ${result.collection} failed: ${result.error}\n`),
     },
     signal,
   );

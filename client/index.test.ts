@@ -3,7 +3,21 @@ import * as api from './index.ts';
 
 describe('client/index.ts', () => {
   it('when imported, then the public functions are there', () => {
-    for (const name of ['createTransport', 'createRetryPolicy', 'createContentClient', 'syncItems', 'reconcile', 'fetchAssetsSince', 'createMemoryStore', 'createSqlStore', 'openSqlStore', 'verifyWebhook', 'signWebhook', 'createMemoryDeduper', 'webhookReceiver']) {
+    for (const name of [
+      'createTransport',
+      'createRetryPolicy',
+      'createContentClient',
+      'syncItems',
+      'reconcile',
+      'fetchAssetsSince',
+      'createMemoryStore',
+      'createSqlStore',
+      'openSqlStore',
+      'verifyWebhook',
+      'signWebhook',
+      'createMemoryDeduper',
+      'webhookReceiver',
+    ]) {
       expect(typeof (api as Record<string, unknown>)[name], name).toBe('function');
     }
   });
@@ -19,7 +33,10 @@ describe('client/index.ts', () => {
         const target = new URL(m[1]!, new URL(f, `file://${root}`)).pathname;
         const allowed = target.startsWith(root) || target.includes('/generated/') || target.endsWith('/package.json');
         // Test-only exception: the integration test starts the reference service through its harness.
-        const harness = f.startsWith('integration/') && f.endsWith('.test.ts') && /\/reference-impl\/src\/(testing|storage\/testing)\//.test(target);
+        const harness =
+          f.startsWith('integration/') &&
+          f.endsWith('.test.ts') &&
+          /\/reference-impl\/src\/(testing|storage\/testing)\//.test(target);
         expect(allowed || harness, `${f} imports ${m[1]}`).toBe(true);
       }
     }

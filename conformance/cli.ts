@@ -29,7 +29,10 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       return EXIT.pass;
     case 'verify-report': {
       const { verifyReportFile } = await import('./results/verifyReport.ts');
-      const outcome = await verifyReportFile(command.file, version).catch((e: Error) => ({ ok: false, message: e.message }));
+      const outcome = await verifyReportFile(command.file, version).catch((e: Error) => ({
+        ok: false,
+        message: e.message,
+      }));
       (outcome.ok ? process.stdout : process.stderr).write(`${command.file}: ${outcome.message}\n`);
       return outcome.ok ? EXIT.pass : EXIT.fail;
     }

@@ -18,12 +18,28 @@ const ITEM_LISTS = ['/events', '/locations', '/routes', '/eventgroups', '/venues
 const RATE_HEADERS = ['retry-after', 'x-ratelimit-limit', 'x-ratelimit-policy'];
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 /** A 1×1 PNG: the file part of a valid upload. */
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==',
+  'base64',
+);
 
-type Parameter = { name: string; in: string; required?: boolean; example?: unknown; examples?: Record<string, { value?: unknown }>; schema?: any };
+type Parameter = {
+  name: string;
+  in: string;
+  required?: boolean;
+  example?: unknown;
+  examples?: Record<string, { value?: unknown }>;
+  schema?: any;
+};
 type Operation = { method: (typeof METHODS)[number]; path: string; op: any; parameters: Parameter[] };
 /** One request to send: the operation, the request example it carries (if any) and what it asks Prism for. */
-type Exchange = { operation: Operation; requestExample: string | undefined; status: string; mediaType: string | undefined; prefer: string };
+type Exchange = {
+  operation: Operation;
+  requestExample: string | undefined;
+  status: string;
+  mediaType: string | undefined;
+  prefer: string;
+};
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -31,7 +47,9 @@ function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -43,7 +61,9 @@ function allOperations(): Operation[] {
       method,
       path: p,
       op: item[method],
-      parameters: [...(item.parameters ?? []), ...(item[method].parameters ?? [])].map((param: unknown) => resolveRef<Parameter>(spec, param)),
+      parameters: [...(item.parameters ?? []), ...(item[method].parameters ?? [])].map((param: unknown) =>
+        resolveRef<Parameter>(spec, param),
+      ),
     })),
   );
 }
@@ -55,7 +75,13 @@ function label(operation: Operation): string {
 function sampleValue(param: Parameter): string {
   const schema = resolveRef(spec, param.schema ?? {});
   const value =
-    param.example ?? Object.values(param.examples ?? {})[0]?.value ?? schema.example ?? schema.examples?.[0] ?? schema.default ?? schema.enum?.[0] ?? (schema.format === 'uuid' ? randomUUID() : 'sample');
+    param.example ??
+    Object.values(param.examples ?? {})[0]?.value ??
+    schema.example ??
+    schema.examples?.[0] ??
+    schema.default ??
+    schema.enum?.[0] ??
+    (schema.format === 'uuid' ? randomUUID() : 'sample');
   return Array.isArray(value) ? value.join(',') : String(value);
 }
 
@@ -77,16 +103,26 @@ function requestContent(operation: Operation): { mediaType: string; examples: Re
   const body = resolveRef(spec, operation.op.requestBody);
   const [mediaType, media] = Object.entries((body?.content ?? {}) as Record<string, any>)[0] ?? [];
   if (mediaType === undefined) return undefined;
-  const examples = Object.fromEntries(Object.entries(media.examples ?? {}).map(([name, example]) => [name, resolveRef(spec, example).value]));
+  const examples = Object.fromEntries(
+    Object.entries(media.examples ?? {}).map(([name, example]) => [name, resolveRef(spec, example).value]),
+  );
   if (media.example !== undefined) examples.example = media.example;
   return { mediaType, examples };
 }
 
 /** A valid request for the operation: headers (token unless `security: []`) and the named request example as body. */
-function requestInit(operation: Operation, requestExample: string | undefined, headers: Record<string, string> = {}): RequestInit {
+function requestInit(
+  operation: Operation,
+  requestExample: string | undefined,
+  headers: Record<string, string> = {},
+): RequestInit {
   const secured = !(Array.isArray(operation.op.security) && operation.op.security.length === 0);
-  const init: RequestInit & { headers: Record<string, string> } = { method: operation.method.toUpperCase(), headers: { ...(secured ? AUTH : {}), ...headers } };
-  for (const param of operation.parameters) if (param.in === 'header' && param.required) init.headers[param.name] = sampleValue(param);
+  const init: RequestInit & { headers: Record<string, string> } = {
+    method: operation.method.toUpperCase(),
+    headers: { ...(secured ? AUTH : {}), ...headers },
+  };
+  for (const param of operation.parameters)
+    if (param.in === 'header' && param.required) init.headers[param.name] = sampleValue(param);
   const content = requestContent(operation);
   if (content?.mediaType === 'multipart/form-data') {
     const form = new FormData();
@@ -103,7 +139,10 @@ function requestInit(operation: Operation, requestExample: string | undefined, h
 /** JSON pointer of the schema of `operation`'s `status` response in `mediaType` (a $ref'd response at its component). */
 function schemaPointer(operation: Operation, status: string, mediaType: string): string {
   const original = operation.op.responses[status];
-  const base = typeof original?.$ref === 'string' ? original.$ref.slice(1) : `/paths/${escapePointer(operation.path)}/${operation.method}/responses/${status}`;
+  const base =
+    typeof original?.$ref === 'string'
+      ? original.$ref.slice(1)
+      : `/paths/${escapePointer(operation.path)}/${operation.method}/responses/${status}`;
   return `${base}/content/${escapePointer(mediaType)}/schema`;
 }
 
@@ -122,7 +161,8 @@ function exchanges(operations: readonly Operation[]): Exchange[] {
       .filter(([status]) => /^\d{3}$/.test(status)) // 'default' or '4XX' cannot be forced by code
       .flatMap(([status, raw]): Exchange[] => {
         const media = Object.entries((resolveRef(spec, raw)?.content ?? {}) as Record<string, any>);
-        if (media.length === 0) return [{ operation, requestExample, status, mediaType: undefined, prefer: `code=${status}` }];
+        if (media.length === 0)
+          return [{ operation, requestExample, status, mediaType: undefined, prefer: `code=${status}` }];
         return media.flatMap(([mediaType, m]) => {
           const names = Object.keys(m.examples ?? {});
           const prefers = names.length > 0 ? names.map((n) => `code=${status}, example=${n}`) : [`code=${status}`];
@@ -141,7 +181,8 @@ async function answerProblems(exchange: Exchange, res: Response): Promise<string
   if (res.status !== Number(status)) return [`answered ${res.status}: ${body.toString('utf8').slice(0, 500)}`];
   const response = resolveRef(spec, operation.op.responses[status]);
   for (const [name, header] of Object.entries((response.headers ?? {}) as Record<string, unknown>)) {
-    if (resolveRef(spec, header).required === true && res.headers.get(name) === null) problems.push(`required header ${name} missing`);
+    if (resolveRef(spec, header).required === true && res.headers.get(name) === null)
+      problems.push(`required header ${name} missing`);
   }
   if (mediaType === undefined) return problems;
   const type = res.headers.get('content-type') ?? '';
@@ -163,9 +204,11 @@ async function answerProblems(exchange: Exchange, res: Response): Promise<string
 
 async function inPool<T>(items: readonly T[], concurrency: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < items.length) await fn(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) await fn(items[next++]!);
+    }),
+  );
 }
 
 describe('Prism mock (npm run mock) on generated/openapi.yaml', () => {
@@ -184,8 +227,21 @@ describe('Prism mock (npm run mock) on generated/openapi.yaml', () => {
 
   it('when the spec is read, then every operation is covered: each method, the upload, every request example', () => {
     expect(new Set(operations.map((o) => o.method))).toEqual(new Set(['get', 'post', 'put', 'delete']));
-    expect(operations.map(label)).toEqual(expect.arrayContaining(['POST /assets', 'PUT /events/{id}', 'DELETE /events/{id}', 'POST /auth/signin', 'PUT /dictionary/propertiesOntology']));
-    const withoutExample = operations.filter((o) => o.op.requestBody !== undefined && requestContent(o)?.mediaType !== 'multipart/form-data' && Object.keys(requestContent(o)?.examples ?? {}).length === 0);
+    expect(operations.map(label)).toEqual(
+      expect.arrayContaining([
+        'POST /assets',
+        'PUT /events/{id}',
+        'DELETE /events/{id}',
+        'POST /auth/signin',
+        'PUT /dictionary/propertiesOntology',
+      ]),
+    );
+    const withoutExample = operations.filter(
+      (o) =>
+        o.op.requestBody !== undefined &&
+        requestContent(o)?.mediaType !== 'multipart/form-data' &&
+        Object.keys(requestContent(o)?.examples ?? {}).length === 0,
+    );
     expect(withoutExample.map(label), 'request bodies without a named example').toEqual([]);
   });
 
@@ -194,12 +250,21 @@ describe('Prism mock (npm run mock) on generated/openapi.yaml', () => {
     const failures: string[] = [];
     const started = performance.now();
     await inPool(all, 4, async (exchange) => {
-      const headers: Record<string, string> = { Prefer: exchange.prefer, ...(exchange.mediaType === undefined ? {} : { Accept: exchange.mediaType }) };
-      const res = await fetch(urlFor(prism.url, exchange.operation), requestInit(exchange.operation, exchange.requestExample, headers));
+      const headers: Record<string, string> = {
+        Prefer: exchange.prefer,
+        ...(exchange.mediaType === undefined ? {} : { Accept: exchange.mediaType }),
+      };
+      const res = await fetch(
+        urlFor(prism.url, exchange.operation),
+        requestInit(exchange.operation, exchange.requestExample, headers),
+      );
       const problems = await answerProblems(exchange, res);
-      if (problems.length > 0) failures.push(`${label(exchange.operation)} [Prefer: ${exchange.prefer}] ${problems.join('; ')}`);
+      if (problems.length > 0)
+        failures.push(`${label(exchange.operation)} [Prefer: ${exchange.prefer}] ${problems.join('; ')}`);
     });
-    console.log(`Prism: ${all.length} forced answers over ${operations.length} operations in ${Math.round(performance.now() - started)} ms.`);
+    console.log(
+      `Prism: ${all.length} forced answers over ${operations.length} operations in ${Math.round(performance.now() - started)} ms.`,
+    );
     // every operation, and every documented status of each, was asked for
     expect(new Set(all.map((e) => label(e.operation)))).toEqual(new Set(operations.map(label)));
     expect(all.length).toBeGreaterThan(operations.length * 4);
@@ -211,14 +276,21 @@ describe('Prism mock (npm run mock) on generated/openapi.yaml', () => {
     const sent: string[] = [];
     for (const operation of operations) {
       const content = requestContent(operation);
-      const names = content === undefined ? [undefined] : content.mediaType === 'multipart/form-data' ? ['multipart'] : Object.keys(content.examples);
+      const names =
+        content === undefined
+          ? [undefined]
+          : content.mediaType === 'multipart/form-data'
+            ? ['multipart']
+            : Object.keys(content.examples);
       const documented = Object.keys(operation.op.responses).filter((s) => s.startsWith('2'));
       for (const name of names) {
         const res = await fetch(urlFor(prism.url, operation), requestInit(operation, name));
         const body = await res.text();
         sent.push(`${label(operation)} ${name ?? ''}`);
         if (!documented.includes(String(res.status))) {
-          failures.push(`${label(operation)} ${name ?? '(no body)'} -> ${res.status} (documented: ${documented.join(', ')}): ${res.headers.get('sl-violations') ?? body.slice(0, 300)}`);
+          failures.push(
+            `${label(operation)} ${name ?? '(no body)'} -> ${res.status} (documented: ${documented.join(', ')}): ${res.headers.get('sl-violations') ?? body.slice(0, 300)}`,
+          );
         }
       }
     }

@@ -50,7 +50,12 @@ export function prismEnv(): NodeJS.ProcessEnv {
 }
 
 /** Polls until the server answers any HTTP request, or throws after `timeoutMs`. */
-async function waitForFirstAnswer(url: string, child: ChildProcess, output: () => string, timeoutMs: number): Promise<void> {
+async function waitForFirstAnswer(
+  url: string,
+  child: ChildProcess,
+  output: () => string,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`Prism exited with ${child.exitCode} before answering:\n${output()}`);
@@ -99,9 +104,12 @@ export async function startPrism(options: PrismOptions): Promise<RunningPrism> {
 
 async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 4010);
-  if (!Number.isInteger(port) || port <= 0 || port > 65535) throw new Error(`PORT must be a TCP port number (received: ${process.env.PORT})`);
+  if (!Number.isInteger(port) || port <= 0 || port > 65535)
+    throw new Error(`PORT must be a TCP port number (received: ${process.env.PORT})`);
   const prism = await startPrism({ port, args: process.argv.slice(2), echo: true });
-  console.log(`\nMock ready at ${prism.url} after ${prism.firstAnswerMs} ms (paths without /api; see mock/README.md). Ctrl+C stops it.`);
+  console.log(
+    `\nMock ready at ${prism.url} after ${prism.firstAnswerMs} ms (paths without /api; see mock/README.md). Ctrl+C stops it.`,
+  );
   const shutdown = (): void => {
     void prism.stop().then(() => process.exit(0));
   };

@@ -53,5 +53,7 @@ export function resolveRef<T = any>(document: OpenApiDocument, node: any): T {
 }
 
 export function formatErrors(validate: ValidateFunction): string {
-  return (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`).join('\n');
+  return (validate.errors ?? [])
+    .map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`)
+    .join('\n');
 }

@@ -45,7 +45,10 @@ function positiveInteger(name: string, value: string | undefined): number | unde
   return n;
 }
 
-export function parseBenchArgs(argv: readonly string[], log: (line: string) => void = console.log): BenchOptions | 'help' {
+export function parseBenchArgs(
+  argv: readonly string[],
+  log: (line: string) => void = console.log,
+): BenchOptions | 'help' {
   const { values } = parseArgs({
     args: [...argv],
     options: {
@@ -68,10 +71,16 @@ export function parseBenchArgs(argv: readonly string[], log: (line: string) => v
     strict: true,
   });
   if (values.help) return 'help';
-  const engines: Engine[] = values.engine === 'both' ? ['pglite', 'postgres']
-    : values.engine === 'pglite' || values.engine === 'postgres' ? [values.engine]
-      : (() => { throw new Error(`--engine must be pglite, postgres or both (received: ${values.engine})`); })();
-  if (values.pglite !== 'memory' && values.pglite !== 'disk') throw new Error(`--pglite must be memory or disk (received: ${values.pglite})`);
+  const engines: Engine[] =
+    values.engine === 'both'
+      ? ['pglite', 'postgres']
+      : values.engine === 'pglite' || values.engine === 'postgres'
+        ? [values.engine]
+        : (() => {
+            throw new Error(`--engine must be pglite, postgres or both (received: ${values.engine})`);
+          })();
+  if (values.pglite !== 'memory' && values.pglite !== 'disk')
+    throw new Error(`--pglite must be memory or disk (received: ${values.pglite})`);
   const defaults = values.quick ? QUICK_DEFAULTS : FULL_DEFAULTS;
   const outDir = path.resolve(REPO_ROOT, values.out ?? 'reports/bench');
   return {

@@ -15,7 +15,15 @@ export async function buildDocs(): Promise<string> {
   if (!fs.existsSync(input)) throw new Error(`${DOCS_INPUT} is missing: run \`npm run generate\` first`);
   const output = path.join(repoRoot, DOCS_OUTPUT);
   fs.mkdirSync(path.dirname(output), { recursive: true });
-  await mustRun(bins.redocly, ['build-docs', DOCS_INPUT, '--inlineBundle', '--title', DOCS_TITLE, '--output', DOCS_OUTPUT]);
+  await mustRun(bins.redocly, [
+    'build-docs',
+    DOCS_INPUT,
+    '--inlineBundle',
+    '--title',
+    DOCS_TITLE,
+    '--output',
+    DOCS_OUTPUT,
+  ]);
   return output;
 }
 
@@ -24,7 +32,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   buildDocs().then(
     (file) => {
       const kib = Math.round(fs.statSync(file).size / 1024);
-      console.log(`${path.relative(repoRoot, file)} written (${kib} KiB, self-contained) in ${Math.round(performance.now() - started)} ms`);
+      console.log(
+        `${path.relative(repoRoot, file)} written (${kib} KiB, self-contained) in ${Math.round(performance.now() - started)} ms`,
+      );
     },
     (error: unknown) => {
       console.error(error instanceof Error ? error.message : error);

@@ -26,7 +26,9 @@ describe('npm start prestart (ensure-docs)', () => {
     fs.writeFileSync(input, 'openapi: 3.1.1\n');
     build.mockClear();
   });
-  afterEach(async () => { await rm(dir, { recursive: true, force: true }); });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
 
   it('when the page is missing, then it is built once and exists afterwards', async () => {
     const log: string[] = [];
@@ -34,7 +36,10 @@ describe('npm start prestart (ensure-docs)', () => {
     expect(build).toHaveBeenCalledTimes(1);
     expect(result).toMatchObject({ built: true, reason: `${output} is missing` });
     expect(fs.existsSync(output)).toBe(true);
-    expect(log).toEqual([`docs: ${output} is missing; building it (npm run docs) ...`, expect.stringMatching(/^docs: .*index\.html built in \d+ ms$/)]);
+    expect(log).toEqual([
+      `docs: ${output} is missing; building it (npm run docs) ...`,
+      expect.stringMatching(/^docs: .*index\.html built in \d+ ms$/),
+    ]);
   });
 
   it('when the page is newer than the spec, then nothing is built and nothing is said', async () => {
@@ -67,16 +72,24 @@ describe('npm start prestart (ensure-docs)', () => {
   });
 
   it('when the build fails, then ensureDocs throws, but the prestart only warns, so npm start goes on', async () => {
-    const failing = async () => { throw new Error('generated/openapi.yaml is missing: run `npm run generate` first'); };
+    const failing = async () => {
+      throw new Error('generated/openapi.yaml is missing: run `npm run generate` first');
+    };
     await expect(ensureDocs({ input, output, build: failing })).rejects.toThrow('generated/openapi.yaml is missing');
     const warnings: string[] = [];
-    await expect(prestart({ input, output, build: failing, log: () => {}, warn: (line) => warnings.push(line) })).resolves.toBeUndefined();
-    expect(warnings).toEqual(['docs: not built, starting without them (run `npm run docs` to retry): generated/openapi.yaml is missing: run `npm run generate` first']);
+    await expect(
+      prestart({ input, output, build: failing, log: () => {}, warn: (line) => warnings.push(line) }),
+    ).resolves.toBeUndefined();
+    expect(warnings).toEqual([
+      'docs: not built, starting without them (run `npm run docs` to retry): generated/openapi.yaml is missing: run `npm run generate` first',
+    ]);
     expect(fs.existsSync(output)).toBe(false);
   });
 
   it('when npm start runs, then npm runs this script first as its prestart', () => {
-    const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
     expect(pkg.scripts.prestart).toBe('node scripts/ensure-docs.ts');
   });
 });

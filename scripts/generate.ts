@@ -24,9 +24,20 @@ const REBUILD = 'npm run generate';
 const NOTE = `GENERATED FILE, do not edit. Rebuilt from ${SPEC_ROOT} by \`${REBUILD}\` (scripts/generate.ts); \`npm run generate:check\` fails when it is stale.`;
 
 /** openapi-typescript flags. No --enum: TypeScript enums are not erasable syntax. */
-export const TYPEGEN_FLAGS = ['--root-types', '--root-types-no-schema-prefix', '--alphabetize', '--read-write-markers'] as const;
+export const TYPEGEN_FLAGS = [
+  '--root-types',
+  '--root-types-no-schema-prefix',
+  '--alphabetize',
+  '--read-write-markers',
+] as const;
 
-export const GENERATED_FILES = ['README.md', 'openapi.yaml', 'openapi.json', 'openapi.dereferenced.json', 'types.ts'] as const;
+export const GENERATED_FILES = [
+  'README.md',
+  'openapi.yaml',
+  'openapi.json',
+  'openapi.dereferenced.json',
+  'types.ts',
+] as const;
 
 function json(document: unknown): string {
   return `${JSON.stringify(document, null, 2)}\n`;
@@ -67,7 +78,10 @@ from \`spec/\` directly.
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 function lookup(document: Json, ref: string): Json {
-  const segments = ref.slice(2).split('/').map((s) => decodeURIComponent(s).replaceAll('~1', '/').replaceAll('~0', '~'));
+  const segments = ref
+    .slice(2)
+    .split('/')
+    .map((s) => decodeURIComponent(s).replaceAll('~1', '/').replaceAll('~0', '~'));
   let node: Json | undefined = document;
   for (const segment of segments) {
     node = node && typeof node === 'object' && !Array.isArray(node) ? node[segment] : undefined;
@@ -130,13 +144,23 @@ export async function generate(outDir: string): Promise<string[]> {
 
     const bundledText = fs.readFileSync(bundledYaml, 'utf8');
     const bundled = YAML.parse(bundledText) as Record<string, unknown>;
-    fs.writeFileSync(path.join(outDir, 'openapi.yaml'), `# ${NOTE}\n${bundledText.endsWith('\n') ? bundledText : `${bundledText}\n`}`);
+    fs.writeFileSync(
+      path.join(outDir, 'openapi.yaml'),
+      `# ${NOTE}\n${bundledText.endsWith('\n') ? bundledText : `${bundledText}\n`}`,
+    );
     fs.writeFileSync(path.join(outDir, 'openapi.json'), json(withNote(bundled)));
     fs.writeFileSync(path.join(outDir, 'openapi.dereferenced.json'), json(withNote(dereference(bundled))));
 
     // openapi-typescript lints with its own (older) Redocly first; it gets a minimal config.
     const typesTmp = path.join(work, 'types.ts');
-    await mustRun(bins.openapiTypescript, [bundledYaml, '--redocly', TYPEGEN_CONFIG, '--output', typesTmp, ...TYPEGEN_FLAGS]);
+    await mustRun(bins.openapiTypescript, [
+      bundledYaml,
+      '--redocly',
+      TYPEGEN_CONFIG,
+      '--output',
+      typesTmp,
+      ...TYPEGEN_FLAGS,
+    ]);
     const types = fs.readFileSync(typesTmp, 'utf8');
     fs.writeFileSync(path.join(outDir, 'types.ts'), `// ${NOTE}\n${types}`);
 
@@ -168,7 +192,9 @@ async function main(): Promise<void> {
   if (!check) {
     const started = performance.now();
     const files = await generate(target);
-    console.log(`generated/ rebuilt from ${SPEC_ROOT} in ${Math.round(performance.now() - started)} ms: ${files.join(', ')}`);
+    console.log(
+      `generated/ rebuilt from ${SPEC_ROOT} in ${Math.round(performance.now() - started)} ms: ${files.join(', ')}`,
+    );
     return;
   }
   const fresh = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-generate-check-'));

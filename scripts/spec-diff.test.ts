@@ -12,7 +12,10 @@ const head = path.join(fixtures, 'head.yaml');
 describe('npm run spec:diff', () => {
   it('when a path is removed, a maximum tightened and a property made required, then each is named as breaking', async () => {
     const changes = await breakingChanges(base, head);
-    const redocly = changes.filter((c) => c.tool === 'redocly diff').map((c) => c.rule).sort();
+    const redocly = changes
+      .filter((c) => c.tool === 'redocly diff')
+      .map((c) => c.rule)
+      .sort();
     expect(redocly).toEqual(['path-removed', 'required-properties-added', 'schema-constraint-changed']);
 
     const smart = changes.filter((c) => c.tool === 'api-smart-diff');
@@ -30,7 +33,9 @@ describe('npm run spec:diff', () => {
   });
 
   it('when run from the command line on the fixture pair, then it prints each change and exits 1', async () => {
-    const error = await exec(process.execPath, ['scripts/spec-diff.ts', '--base', base, '--head', head], { cwd: path.resolve(import.meta.dirname, '..') }).then(
+    const error = await exec(process.execPath, ['scripts/spec-diff.ts', '--base', base, '--head', head], {
+      cwd: path.resolve(import.meta.dirname, '..'),
+    }).then(
       () => undefined,
       (e: { code: number; stderr: string }) => e,
     );
@@ -41,7 +46,9 @@ describe('npm run spec:diff', () => {
   });
 
   it('when run on identical files, then it exits 0', async () => {
-    const { stdout } = await exec(process.execPath, ['scripts/spec-diff.ts', '--base', base, '--head', base], { cwd: path.resolve(import.meta.dirname, '..') });
+    const { stdout } = await exec(process.execPath, ['scripts/spec-diff.ts', '--base', base, '--head', base], {
+      cwd: path.resolve(import.meta.dirname, '..'),
+    });
     expect(stdout).toContain('No breaking changes');
   });
 });

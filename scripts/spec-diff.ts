@@ -62,7 +62,10 @@ function checkoutSpec(ref: string, dir: string): string {
   for (const file of files) {
     const target = path.join(dir, file);
     fs.mkdirSync(path.dirname(target), { recursive: true });
-    fs.writeFileSync(target, execFileSync('git', ['show', `${ref}:${file}`], { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024 }));
+    fs.writeFileSync(
+      target,
+      execFileSync('git', ['show', `${ref}:${file}`], { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024 }),
+    );
   }
   return path.join(dir, SPEC_ROOT);
 }
@@ -77,15 +80,31 @@ function pointerOf(segments: ReadonlyArray<string | number>): string {
 }
 
 export async function redoclyBreaking(basePath: string, headPath: string): Promise<BreakingChange[]> {
-  const result = await runNodeScript(bins.redocly, ['diff', basePath, headPath, '--config', path.join(repoRoot, 'redocly.diff.yaml'), '--format', 'json', '--fail-on', 'none']);
+  const result = await runNodeScript(bins.redocly, [
+    'diff',
+    basePath,
+    headPath,
+    '--config',
+    path.join(repoRoot, 'redocly.diff.yaml'),
+    '--format',
+    'json',
+    '--fail-on',
+    'none',
+  ]);
   const start = result.stdout.indexOf('{');
-  if (result.code !== 0 || start < 0) throw new Error(`redocly diff failed (exit ${result.code})\n${result.stdout}\n${result.stderr}`);
+  if (result.code !== 0 || start < 0)
+    throw new Error(`redocly diff failed (exit ${result.code})\n${result.stdout}\n${result.stderr}`);
   const report = JSON.parse(result.stdout.slice(start)) as RedoclyDiffReport;
   const found: BreakingChange[] = [];
   for (const change of report.changes ?? []) {
     for (const verdict of change.verdicts ?? []) {
       if (verdict.impact !== 'major') continue;
-      found.push({ tool: 'redocly diff', rule: verdict.ruleId, pointer: verdict.location?.pointer ?? change.path, message: verdict.message });
+      found.push({
+        tool: 'redocly diff',
+        rule: verdict.ruleId,
+        pointer: verdict.location?.pointer ?? change.path,
+        message: verdict.message,
+      });
     }
   }
   return found;
@@ -93,15 +112,17 @@ export async function redoclyBreaking(basePath: string, headPath: string): Promi
 
 export function smartDiffBreaking(base: unknown, head: unknown): BreakingChange[] {
   const { diffs } = apiCompare(base as object, head as object);
-  return diffs
-    // A change inside components is reported again at each place that uses it; keep those.
-    .filter((d) => d.type === 'breaking' && d.path[0] !== 'components')
-    .map((d) => ({
-      tool: 'api-smart-diff' as const,
-      rule: `${d.action}`,
-      pointer: pointerOf(d.path),
-      message: d.description ?? `${d.action} at ${pointerOf(d.path)}`,
-    }));
+  return (
+    diffs
+      // A change inside components is reported again at each place that uses it; keep those.
+      .filter((d) => d.type === 'breaking' && d.path[0] !== 'components')
+      .map((d) => ({
+        tool: 'api-smart-diff' as const,
+        rule: `${d.action}`,
+        pointer: pointerOf(d.path),
+        message: d.description ?? `${d.action} at ${pointerOf(d.path)}`,
+      }))
+  );
 }
 
 /** Compares two bundled (single-file) descriptions with both differs. */
@@ -150,7 +171,11 @@ async function main(): Promise<void> {
       const root = checkoutSpec(ref, path.join(work, 'base'));
       basePath = path.join(work, 'base.yaml');
       await bundle(root, basePath);
-      const name = args[0] ? (args[0] === short ? short : `${args[0]} (${short})`) : `${short} (last commit on main that changed spec/)`;
+      const name = args[0]
+        ? args[0] === short
+          ? short
+          : `${args[0]} (${short})`
+        : `${short} (last commit on main that changed spec/)`;
       baseLabel = `${name}:${SPEC_ROOT}`;
     }
     const headPath = path.join(work, 'head.yaml');

@@ -33,12 +33,17 @@ describe('content-sync arguments', () => {
   });
 
   it('when the token and database URL come from the environment, then they are used', () => {
-    const c = sync(['--base-url', 'http://127.0.0.1:8080/api'], { CONTENT_SYNC_TOKEN: 'cst_env', CONTENT_SYNC_DATABASE_URL: 'postgres://u@db/mirror' });
+    const c = sync(['--base-url', 'http://127.0.0.1:8080/api'], {
+      CONTENT_SYNC_TOKEN: 'cst_env',
+      CONTENT_SYNC_DATABASE_URL: 'postgres://u@db/mirror',
+    });
     expect([c.token, c.databaseUrl]).toEqual(['cst_env', 'postgres://u@db/mirror']);
   });
 
   it('when collections, size, reconcile, quiet and json are given, then they are parsed and collections deduplicated', () => {
-    expect(sync([...base, '--collections', 'venues, events,venues', '--size', '2', '--reconcile', '--quiet', '--json'])).toMatchObject({
+    expect(
+      sync([...base, '--collections', 'venues, events,venues', '--size', '2', '--reconcile', '--quiet', '--json']),
+    ).toMatchObject({
       collections: ['venues', 'events'],
       size: 2,
       reconcile: true,

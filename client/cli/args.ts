@@ -118,18 +118,27 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv = {
 
   const baseUrl = values['base-url'];
   if (baseUrl === undefined) throw new UsageError('--base-url is required (e.g. https://cs.example/api)');
-  if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) throw new UsageError(`--base-url must be an http(s) URL (received: ${JSON.stringify(baseUrl)})`);
+  if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol))
+    throw new UsageError(`--base-url must be an http(s) URL (received: ${JSON.stringify(baseUrl)})`);
 
   const token = values.token ?? env[TOKEN_ENV];
   if (!token) throw new UsageError(`a token is required: --token or ${TOKEN_ENV}`);
 
   const databaseUrl = values['database-url'] ?? env[DATABASE_URL_ENV];
-  if (databaseUrl !== undefined && values.out !== undefined) throw new UsageError('--out (PGlite) and --database-url (PostgreSQL) exclude each other');
-  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) throw new UsageError('--database-url must be a postgres:// or postgresql:// URL');
+  if (databaseUrl !== undefined && values.out !== undefined)
+    throw new UsageError('--out (PGlite) and --database-url (PostgreSQL) exclude each other');
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl))
+    throw new UsageError('--database-url must be a postgres:// or postgresql:// URL');
 
-  const collections = (values.collections ?? COLLECTIONS.join(',')).split(',').map((c) => c.trim()).filter((c) => c !== '');
+  const collections = (values.collections ?? COLLECTIONS.join(','))
+    .split(',')
+    .map((c) => c.trim())
+    .filter((c) => c !== '');
   const unknown = collections.filter((c) => !(COLLECTIONS as readonly string[]).includes(c));
-  if (unknown.length > 0 || collections.length === 0) throw new UsageError(`--collections takes a comma-separated list of ${COLLECTIONS.join(', ')} (received: ${JSON.stringify(values.collections)})`);
+  if (unknown.length > 0 || collections.length === 0)
+    throw new UsageError(
+      `--collections takes a comma-separated list of ${COLLECTIONS.join(', ')} (received: ${JSON.stringify(values.collections)})`,
+    );
 
   const size = values.size === undefined ? DEFAULT_SYNC_SIZE : integer('size', values.size);
   try {
@@ -142,7 +151,9 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv = {
   if (values.watch !== undefined) {
     watchMinutes = Number(values.watch);
     if (!(watchMinutes >= WATCH_MINUTES.min && watchMinutes <= WATCH_MINUTES.max)) {
-      throw new UsageError(`--watch takes ${WATCH_MINUTES.min} to ${WATCH_MINUTES.max} minutes, the poll interval the interface advises (received: ${values.watch})`);
+      throw new UsageError(
+        `--watch takes ${WATCH_MINUTES.min} to ${WATCH_MINUTES.max} minutes, the poll interval the interface advises (received: ${values.watch})`,
+      );
     }
   }
 

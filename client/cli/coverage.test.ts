@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { coverage, renderBar } from './coverage.ts';
 
 // Stamps in the fake service's style: microseconds and a +01:00 offset.
-const at = (seconds: number, micros = 0) => `2026-03-01T11:00:${String(seconds).padStart(2, '0')}.${String(micros).padStart(6, '0')}+01:00`;
+const at = (seconds: number, micros = 0) =>
+  `2026-03-01T11:00:${String(seconds).padStart(2, '0')}.${String(micros).padStart(6, '0')}+01:00`;
 
 describe('coverage', () => {
   it('when the collection is empty (no newest item), then there is nothing to walk: 1', () => {

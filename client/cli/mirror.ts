@@ -40,7 +40,10 @@ export interface RunSummary {
   startedAt: string;
   durationMs: number;
   collections: CollectionResult[];
-  totals: Pick<CollectionResult, 'fetched' | 'upserted' | 'removed' | 'skipped' | 'pages' | 'reconciled' | 'throttledWaits' | 'waitedMs'>;
+  totals: Pick<
+    CollectionResult,
+    'fetched' | 'upserted' | 'removed' | 'skipped' | 'pages' | 'reconciled' | 'throttledWaits' | 'waitedMs'
+  >;
 }
 
 export interface RunProgress extends SyncProgress {
@@ -70,7 +73,8 @@ export interface Mirror {
   close(): Promise<void>;
 }
 
-const errorText = (error: unknown) => (error instanceof Error ? `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}` : String(error));
+const errorText = (error: unknown) =>
+  error instanceof Error ? `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}` : String(error);
 
 export interface MirrorDeps {
   clock?: () => number;
@@ -105,10 +109,21 @@ export async function openMirror(command: SyncCommand, deps: MirrorDeps = {}): P
   const source: ItemSource = client;
 
   // The walk ends at the newest item as of now; a failure here costs the bar, not the sync.
-  async function lastUpdatedRange(collection: Collection, from: string | undefined, signal?: AbortSignal): Promise<LastUpdatedRange | undefined> {
+  async function lastUpdatedRange(
+    collection: Collection,
+    from: string | undefined,
+    signal?: AbortSignal,
+  ): Promise<LastUpdatedRange | undefined> {
     try {
-      const [newest] = await client.listItems(collection, { wfstatus: [...SYNC_WFSTATUS], sortField: 'lastupdated', sortOrder: 'DESC', size: 1 }, { signal });
-      hooks.onDebug?.(collection, `1 extra request (sortOrder=DESC&size=1, not counted): newest lastupdated ${newest?.lastupdated ?? 'none (empty)'}`);
+      const [newest] = await client.listItems(
+        collection,
+        { wfstatus: [...SYNC_WFSTATUS], sortField: 'lastupdated', sortOrder: 'DESC', size: 1 },
+        { signal },
+      );
+      hooks.onDebug?.(
+        collection,
+        `1 extra request (sortOrder=DESC&size=1, not counted): newest lastupdated ${newest?.lastupdated ?? 'none (empty)'}`,
+      );
       return { start: from, end: newest?.lastupdated };
     } catch (error) {
       if (signal?.aborted) throw error;
@@ -119,7 +134,21 @@ export async function openMirror(command: SyncCommand, deps: MirrorDeps = {}): P
 
   async function runCollection(collection: Collection, signal?: AbortSignal): Promise<CollectionResult> {
     const started = clock();
-    const result: CollectionResult = { collection, ok: false, fetched: 0, upserted: 0, removed: 0, skipped: 0, pages: 0, reconciled: 0, throttledWaits: 0, waitedMs: 0, durationMs: 0, previousMark: null, mark: null };
+    const result: CollectionResult = {
+      collection,
+      ok: false,
+      fetched: 0,
+      upserted: 0,
+      removed: 0,
+      skipped: 0,
+      pages: 0,
+      reconciled: 0,
+      throttledWaits: 0,
+      waitedMs: 0,
+      durationMs: 0,
+      previousMark: null,
+      mark: null,
+    };
     current = result;
     try {
       const previousMark = await store.getMark(collection);
@@ -139,8 +168,18 @@ export async function openMirror(command: SyncCommand, deps: MirrorDeps = {}): P
         signal,
         onProgress: (p) => {
           // Distinct items: the boundary repeats of the inclusive bound within this run are left out.
-          Object.assign(result, { fetched: p.fetched - p.repeated, upserted: p.upserted, removed: p.removed, skipped: p.skipped, pages: p.pages });
-          hooks.onProgress?.({ ...p, fetched: result.fetched, ...(range !== undefined ? { coverage: coverage(range, p.mark) } : {}) });
+          Object.assign(result, {
+            fetched: p.fetched - p.repeated,
+            upserted: p.upserted,
+            removed: p.removed,
+            skipped: p.skipped,
+            pages: p.pages,
+          });
+          hooks.onProgress?.({
+            ...p,
+            fetched: result.fetched,
+            ...(range !== undefined ? { coverage: coverage(range, p.mark) } : {}),
+          });
         },
       });
       result.mark = summary.mark ?? null;
@@ -161,7 +200,8 @@ export async function openMirror(command: SyncCommand, deps: MirrorDeps = {}): P
   }
 
   return {
-    target: command.databaseUrl !== undefined ? `PostgreSQL ${new URL(command.databaseUrl).host}` : `PGlite ${command.out}`,
+    target:
+      command.databaseUrl !== undefined ? `PostgreSQL ${new URL(command.databaseUrl).host}` : `PGlite ${command.out}`,
     async run(runHooks = {}, signal) {
       hooks = runHooks;
       const started = clock();
@@ -177,7 +217,16 @@ export async function openMirror(command: SyncCommand, deps: MirrorDeps = {}): P
         startedAt,
         durationMs: clock() - started,
         collections,
-        totals: { fetched: sum('fetched'), upserted: sum('upserted'), removed: sum('removed'), skipped: sum('skipped'), pages: sum('pages'), reconciled: sum('reconciled'), throttledWaits: sum('throttledWaits'), waitedMs: sum('waitedMs') },
+        totals: {
+          fetched: sum('fetched'),
+          upserted: sum('upserted'),
+          removed: sum('removed'),
+          skipped: sum('skipped'),
+          pages: sum('pages'),
+          reconciled: sum('reconciled'),
+          throttledWaits: sum('throttledWaits'),
+          waitedMs: sum('waitedMs'),
+        },
       };
     },
     async close() {

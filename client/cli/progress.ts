@@ -31,7 +31,11 @@ function counters(fetched: number, upserted: number, removed: number, pages: num
   return `${n(fetched)} fetched · ${n(upserted)} upserted · ${n(removed)} removed · ${plural(pages, 'page')}${waits > 0 ? ` · ${plural(waits, 'throttled wait')}` : ''}`;
 }
 
-export function createProgress(stream: ProgressStream, collections: readonly Collection[], clock: () => number = Date.now): RunHooks & { finish(): void } {
+export function createProgress(
+  stream: ProgressStream,
+  collections: readonly Collection[],
+  clock: () => number = Date.now,
+): RunHooks & { finish(): void } {
   const tty = stream.isTTY === true;
   const width = Math.max(...collections.map((c) => c.length));
   const lines = new Map<Collection, Line>(collections.map((c) => [c, { state: 'waiting', waits: 0, lastPlain: 0 }]));
@@ -60,7 +64,9 @@ export function createProgress(stream: ProgressStream, collections: readonly Col
         return `failed after ${seconds(r!.durationMs)}: ${r!.error}`;
     }
   };
-  const symbol = (line: Line) => ({ waiting: ' ', done: '✓', failed: '✗' } as Record<string, string>)[line.state] ?? SPINNER[frame % SPINNER.length]!;
+  const symbol = (line: Line) =>
+    (({ waiting: ' ', done: '✓', failed: '✗' }) as Record<string, string>)[line.state] ??
+    SPINNER[frame % SPINNER.length]!;
 
   // Terminal: move up over the block drawn last time and rewrite every line.
   const redraw = (force: boolean) => {
@@ -70,7 +76,8 @@ export function createProgress(stream: ProgressStream, collections: readonly Col
     frame++;
     let out = (drawn > 0 ? `\x1b[${drawn}A` : '') + above;
     above = '';
-    for (const [collection, line] of lines) out += `\r\x1b[2K${symbol(line)} ${collection.padEnd(width)}  ${body(line)}\n`;
+    for (const [collection, line] of lines)
+      out += `\r\x1b[2K${symbol(line)} ${collection.padEnd(width)}  ${body(line)}\n`;
     drawn = lines.size;
     stream.write(out);
   };
@@ -97,7 +104,10 @@ export function createProgress(stream: ProgressStream, collections: readonly Col
       lines.get(collection)!.state = phase;
       if (tty) ticker ??= setInterval(() => redraw(false), 150).unref();
       if (tty) redraw(true);
-      else stream.write(`${collection}: ${phase === 'reconcile' ? 'reconciling' : from === undefined ? 'full backfill' : `changes since ${from}`}\n`);
+      else
+        stream.write(
+          `${collection}: ${phase === 'reconcile' ? 'reconciling' : from === undefined ? 'full backfill' : `changes since ${from}`}\n`,
+        );
     },
     onProgress(progress) {
       const line = lines.get(progress.collection)!;
@@ -107,7 +117,10 @@ export function createProgress(stream: ProgressStream, collections: readonly Col
     onWait(collection: Collection, wait: WaitEvent) {
       lines.get(collection)!.waits++;
       if (tty) redraw(false);
-      else stream.write(`${collection}: waiting ${seconds(wait.delayMs)} (${wait.reason}${wait.status ? ` ${wait.status}` : ''})\n`);
+      else
+        stream.write(
+          `${collection}: waiting ${seconds(wait.delayMs)} (${wait.reason}${wait.status ? ` ${wait.status}` : ''})\n`,
+        );
     },
     onDone(result) {
       const line = lines.get(result.collection)!;
@@ -126,11 +139,42 @@ export function createProgress(stream: ProgressStream, collections: readonly Col
 /** The summary table printed after a run (stdout), unless --quiet or --json. */
 export function formatSummary(summary: RunSummary, target: string): string {
   const header = ['collection', 'fetched', 'upserted', 'removed', 'reconciled', 'pages', 'waits', 'time', 'mark'];
-  const rows = summary.collections.map((c) => [c.collection, n(c.fetched), n(c.upserted), n(c.removed), n(c.reconciled), n(c.pages), n(c.throttledWaits), seconds(c.durationMs), c.ok ? (c.mark ?? '-') : `FAILED (mark kept: ${c.previousMark ?? 'none'})`]);
+  const rows = summary.collections.map((c) => [
+    c.collection,
+    n(c.fetched),
+    n(c.upserted),
+    n(c.removed),
+    n(c.reconciled),
+    n(c.pages),
+    n(c.throttledWaits),
+    seconds(c.durationMs),
+    c.ok ? (c.mark ?? '-') : `FAILED (mark kept: ${c.previousMark ?? 'none'})`,
+  ]);
   const t = summary.totals;
-  rows.push(['total', n(t.fetched), n(t.upserted), n(t.removed), n(t.reconciled), n(t.pages), n(t.throttledWaits), seconds(summary.durationMs), '']);
+  rows.push([
+    'total',
+    n(t.fetched),
+    n(t.upserted),
+    n(t.removed),
+    n(t.reconciled),
+    n(t.pages),
+    n(t.throttledWaits),
+    seconds(summary.durationMs),
+    '',
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const format = (cells: string[]) => cells.map((cell, i) => (i === 0 || i === cells.length - 1 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ').trimEnd();
+  const format = (cells: string[]) =>
+    cells
+      .map((cell, i) => (i === 0 || i === cells.length - 1 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   const status = summary.ok ? 'synced' : 'sync FAILED for some collections';
-  return [`${status} into ${target}`, format(header), ...rows.map(format), t.throttledWaits > 0 ? `throttled waits: ${n(t.throttledWaits)}, ${seconds(t.waitedMs)} in total` : ''].filter((l) => l !== '').join('\n');
+  return [
+    `${status} into ${target}`,
+    format(header),
+    ...rows.map(format),
+    t.throttledWaits > 0 ? `throttled waits: ${n(t.throttledWaits)}, ${seconds(t.waitedMs)} in total` : '',
+  ]
+    .filter((l) => l !== '')
+    .join('\n');
 }

@@ -5,7 +5,17 @@
 
 import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from '../../generated/types.ts';
-import { COLLECTIONS, type AssetPage, type AssetSource, type Collection, type ContentAsset, type ContentItem, type ItemOf, type ItemSource, type SourceCallOptions } from '../sync/types.ts';
+import {
+  COLLECTIONS,
+  type AssetPage,
+  type AssetSource,
+  type Collection,
+  type ContentAsset,
+  type ContentItem,
+  type ItemOf,
+  type ItemSource,
+  type SourceCallOptions,
+} from '../sync/types.ts';
 import { ServiceError } from './serviceError.ts';
 import { createTransport, type FetchFunction, type Transport, type TransportOptions } from './transport.ts';
 
@@ -31,7 +41,11 @@ export type AssetsQuery = NonNullable<NonNullable<paths['/assets']['get']>['para
 
 export interface ContentCalls extends ItemSource<ContentItem>, AssetSource<ContentAsset> {
   /** One page of a collection; throws `ServiceError` on a non-2xx answer. */
-  listItems<C extends Collection>(collection: C, query?: ListQuery<C>, options?: SourceCallOptions): Promise<ItemOf<C>[]>;
+  listItems<C extends Collection>(
+    collection: C,
+    query?: ListQuery<C>,
+    options?: SourceCallOptions,
+  ): Promise<ItemOf<C>[]>;
   /** One item by its internal `id`; `undefined` on 404 (unknown, out of scope or deleted). */
   getItem<C extends Collection>(collection: C, id: string, options?: SourceCallOptions): Promise<ItemOf<C> | undefined>;
   /**
@@ -61,7 +75,10 @@ function unwrap<T>(answer: Answer): T {
 
 export function createContentClient(options: ContentClientOptions): ContentClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
-  const ownTransport = options.transport === undefined && options.fetch === undefined ? createTransport({ userAgent: options.userAgent, ...options.transportOptions }) : undefined;
+  const ownTransport =
+    options.transport === undefined && options.fetch === undefined
+      ? createTransport({ userAgent: options.userAgent, ...options.transportOptions })
+      : undefined;
   const fetchFn = options.transport?.fetch ?? options.fetch ?? ownTransport!.fetch;
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (options.token) headers.Authorization = `Bearer ${options.token}`;
@@ -78,34 +95,58 @@ export function createContentClient(options: ContentClientOptions): ContentClien
 
   // One typed call per collection: each checks its own path's query and response types.
   const list = {
-    events: (query: ListQuery<'events'> | undefined, signal?: AbortSignal) => client.GET('/events', { params: { query }, signal }),
-    locations: (query: ListQuery<'locations'> | undefined, signal?: AbortSignal) => client.GET('/locations', { params: { query }, signal }),
-    routes: (query: ListQuery<'routes'> | undefined, signal?: AbortSignal) => client.GET('/routes', { params: { query }, signal }),
-    eventgroups: (query: ListQuery<'eventgroups'> | undefined, signal?: AbortSignal) => client.GET('/eventgroups', { params: { query }, signal }),
-    venues: (query: ListQuery<'venues'> | undefined, signal?: AbortSignal) => client.GET('/venues', { params: { query }, signal }),
+    events: (query: ListQuery<'events'> | undefined, signal?: AbortSignal) =>
+      client.GET('/events', { params: { query }, signal }),
+    locations: (query: ListQuery<'locations'> | undefined, signal?: AbortSignal) =>
+      client.GET('/locations', { params: { query }, signal }),
+    routes: (query: ListQuery<'routes'> | undefined, signal?: AbortSignal) =>
+      client.GET('/routes', { params: { query }, signal }),
+    eventgroups: (query: ListQuery<'eventgroups'> | undefined, signal?: AbortSignal) =>
+      client.GET('/eventgroups', { params: { query }, signal }),
+    venues: (query: ListQuery<'venues'> | undefined, signal?: AbortSignal) =>
+      client.GET('/venues', { params: { query }, signal }),
   } satisfies Record<Collection, unknown>;
   const detail = {
     events: (id: string, signal?: AbortSignal) => client.GET('/events/{id}', { params: { path: { id } }, signal }),
-    locations: (id: string, signal?: AbortSignal) => client.GET('/locations/{id}', { params: { path: { id } }, signal }),
+    locations: (id: string, signal?: AbortSignal) =>
+      client.GET('/locations/{id}', { params: { path: { id } }, signal }),
     routes: (id: string, signal?: AbortSignal) => client.GET('/routes/{id}', { params: { path: { id } }, signal }),
-    eventgroups: (id: string, signal?: AbortSignal) => client.GET('/eventgroups/{id}', { params: { path: { id } }, signal }),
+    eventgroups: (id: string, signal?: AbortSignal) =>
+      client.GET('/eventgroups/{id}', { params: { path: { id } }, signal }),
     venues: (id: string, signal?: AbortSignal) => client.GET('/venues/{id}', { params: { path: { id } }, signal }),
   } satisfies Record<Collection, unknown>;
 
   const checkCollection = (collection: string): Collection => {
-    if (!(COLLECTIONS as readonly string[]).includes(collection)) throw new RangeError(`unknown collection ${JSON.stringify(collection)}; expected one of ${COLLECTIONS.join(', ')}`);
+    if (!(COLLECTIONS as readonly string[]).includes(collection))
+      throw new RangeError(
+        `unknown collection ${JSON.stringify(collection)}; expected one of ${COLLECTIONS.join(', ')}`,
+      );
     return collection as Collection;
   };
 
   const calls: ContentCalls = {
-    async listItems<C extends Collection>(collection: C, query?: ListQuery<C>, call?: SourceCallOptions): Promise<ItemOf<C>[]> {
-      const lister = list[checkCollection(collection)] as (q: ListQuery<C> | undefined, s?: AbortSignal) => Promise<Answer>;
+    async listItems<C extends Collection>(
+      collection: C,
+      query?: ListQuery<C>,
+      call?: SourceCallOptions,
+    ): Promise<ItemOf<C>[]> {
+      const lister = list[checkCollection(collection)] as (
+        q: ListQuery<C> | undefined,
+        s?: AbortSignal,
+      ) => Promise<Answer>;
       const answer = await lister(query, call?.signal);
       const items = unwrap<unknown>(answer);
-      if (!Array.isArray(items)) throw new ServiceError(answer.response.status, answer.response.url, { message: 'expected a bare JSON array of items' });
+      if (!Array.isArray(items))
+        throw new ServiceError(answer.response.status, answer.response.url, {
+          message: 'expected a bare JSON array of items',
+        });
       return items as ItemOf<C>[];
     },
-    async getItem<C extends Collection>(collection: C, id: string, call?: SourceCallOptions): Promise<ItemOf<C> | undefined> {
+    async getItem<C extends Collection>(
+      collection: C,
+      id: string,
+      call?: SourceCallOptions,
+    ): Promise<ItemOf<C> | undefined> {
       const getter = detail[checkCollection(collection)] as (id: string, s?: AbortSignal) => Promise<Answer>;
       const answer = await getter(id, call?.signal);
       if (answer.response.status === 404) return undefined;
@@ -113,7 +154,8 @@ export function createContentClient(options: ContentClientOptions): ContentClien
     },
     async getResource(resourceUri, call) {
       const match = /\/([a-z]+)\/([^/]+)\/?$/.exec(URL.canParse(resourceUri) ? new URL(resourceUri).pathname : '');
-      if (!match) throw new RangeError(`resourceUri ${JSON.stringify(resourceUri)} is not an item URL (…/<collection>/<id>)`);
+      if (!match)
+        throw new RangeError(`resourceUri ${JSON.stringify(resourceUri)} is not an item URL (…/<collection>/<id>)`);
       return calls.getItem(checkCollection(match[1]!), decodeURIComponent(match[2]!), call);
     },
     async listAssets(query, call) {

@@ -8,7 +8,10 @@ interface Answer {
 }
 
 function response(a: Answer) {
-  return { status: a.status, headers: { get: (n: string) => (n.toLowerCase() === 'retry-after' ? (a.retryAfter ?? null) : null) } };
+  return {
+    status: a.status,
+    headers: { get: (n: string) => (n.toLowerCase() === 'retry-after' ? (a.retryAfter ?? null) : null) },
+  };
 }
 
 /** A fake clock that only moves when the policy sleeps, so every wait is visible and instant. */
@@ -39,7 +42,8 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('Sun, 01 Nov 2026 09:00:00 GMT', now)).toBe(0);
   });
   it('when the value is unusable, then returns null', () => {
-    for (const v of [null, undefined, '', '-1', '1.5', 'soon', '2026-11-01T10:00:00Z']) expect(parseRetryAfter(v, 0)).toBeNull();
+    for (const v of [null, undefined, '', '-1', '1.5', 'soon', '2026-11-01T10:00:00Z'])
+      expect(parseRetryAfter(v, 0)).toBeNull();
   });
 });
 
@@ -72,21 +76,24 @@ describe('createRetryPolicy', () => {
     expect([res.status, calls, h.slept.length]).toEqual([503, 1, 0]);
   });
 
-  it.each(['GET', 'HEAD', 'PUT', 'DELETE'])('when %s gets 5xx then network errors, then it is retried until success', async (method) => {
-    const h = harness();
-    let calls = 0;
-    const res = await h.policy.run(
-      async () => {
-        calls++;
-        if (calls === 1) return response({ status: 502 });
-        if (calls === 2) throw new TypeError('fetch failed');
-        return response({ status: 200 });
-      },
-      { method },
-    );
-    expect(res.status).toBe(200);
-    expect(h.waits.map((w) => w.reason)).toEqual(['server-error', 'network-error']);
-  });
+  it.each(['GET', 'HEAD', 'PUT', 'DELETE'])(
+    'when %s gets 5xx then network errors, then it is retried until success',
+    async (method) => {
+      const h = harness();
+      let calls = 0;
+      const res = await h.policy.run(
+        async () => {
+          calls++;
+          if (calls === 1) return response({ status: 502 });
+          if (calls === 2) throw new TypeError('fetch failed');
+          return response({ status: 200 });
+        },
+        { method },
+      );
+      expect(res.status).toBe(200);
+      expect(h.waits.map((w) => w.reason)).toEqual(['server-error', 'network-error']);
+    },
+  );
 
   it('when a network error persists past maxAttempts, then the last error is thrown', async () => {
     const h = harness({ maxAttempts: 3 });
@@ -140,7 +147,10 @@ describe('createRetryPolicy', () => {
 
   it('properties: waits never below Retry-After, never above the cap, never 0 ms, total within the budget [ERR-006]', async () => {
     const answerArb = fc.oneof(
-      fc.record({ status: fc.constant(429), retryAfter: fc.option(fc.integer({ min: 0, max: 90 }).map(String), { nil: undefined }) }),
+      fc.record({
+        status: fc.constant(429),
+        retryAfter: fc.option(fc.integer({ min: 0, max: 90 }).map(String), { nil: undefined }),
+      }),
       fc.record({ status: fc.constantFrom(500, 502, 503, 504) }),
       fc.record({ status: fc.constantFrom(200, 204, 404) }),
     );
@@ -160,7 +170,9 @@ describe('createRetryPolicy', () => {
           const h = harness({ ...opts, random: () => randoms.next().value });
           const start = h.now();
           let calls = 0;
-          const res = await h.policy.run(async () => response(answers[Math.min(calls++, answers.length - 1)]!), { method });
+          const res = await h.policy.run(async () => response(answers[Math.min(calls++, answers.length - 1)]!), {
+            method,
+          });
           expect(calls).toBeLessThanOrEqual(opts.maxAttempts);
           expect(h.waits).toHaveLength(calls - 1);
           const total = h.slept.reduce((a, b) => a + b, 0);
@@ -172,7 +184,8 @@ describe('createRetryPolicy', () => {
             expect(w.delayMs).toBeGreaterThanOrEqual(opts.minDelayMs);
             expect(w.delayMs).toBeLessThanOrEqual(opts.maxDelayMs);
             const given: Answer = answers[Math.min(i, answers.length - 1)]!;
-            if (given.retryAfter !== undefined) expect(w.delayMs).toBeGreaterThanOrEqual(Number(given.retryAfter) * 1000);
+            if (given.retryAfter !== undefined)
+              expect(w.delayMs).toBeGreaterThanOrEqual(Number(given.retryAfter) * 1000);
             if (method === 'POST') expect(w.status).toBe(429);
           });
           // The answer handed back is the last one seen.
@@ -185,12 +198,16 @@ describe('createRetryPolicy', () => {
 
   it('property: the backoff ceiling grows exponentially and stays within [min, cap]', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 200 }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (n, r) => {
-        const o = { baseDelayMs: 500, maxDelayMs: 30_000, minDelayMs: 100 };
-        const d = backoffDelay(n, o, r);
-        expect(d).toBeGreaterThanOrEqual(100);
-        expect(d).toBeLessThanOrEqual(Math.max(100, Math.min(30_000, 500 * 2 ** (n - 1))));
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 200 }),
+        fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+        (n, r) => {
+          const o = { baseDelayMs: 500, maxDelayMs: 30_000, minDelayMs: 100 };
+          const d = backoffDelay(n, o, r);
+          expect(d).toBeGreaterThanOrEqual(100);
+          expect(d).toBeLessThanOrEqual(Math.max(100, Math.min(30_000, 500 * 2 ** (n - 1))));
+        },
+      ),
     );
   });
 });

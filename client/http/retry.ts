@@ -134,7 +134,11 @@ export function parseRetryAfter(value: string | null | undefined, nowMs: number)
 }
 
 /** Full jitter (AWS architecture blog): uniform in [0, min(cap, base·2^(n-1))], then the floor. */
-export function backoffDelay(retryNumber: number, o: Pick<ResolvedRetryOptions, 'baseDelayMs' | 'maxDelayMs' | 'minDelayMs'>, random: number): number {
+export function backoffDelay(
+  retryNumber: number,
+  o: Pick<ResolvedRetryOptions, 'baseDelayMs' | 'maxDelayMs' | 'minDelayMs'>,
+  random: number,
+): number {
   const ceiling = Math.min(o.maxDelayMs, o.baseDelayMs * 2 ** Math.min(retryNumber - 1, 52));
   return Math.max(o.minDelayMs, Math.floor(random * ceiling));
 }
@@ -146,7 +150,11 @@ export function backoffDelay(retryNumber: number, o: Pick<ResolvedRetryOptions, 
  */
 export function isNetworkError(error: unknown, signal?: AbortSignal): boolean {
   if (signal?.aborted) return false;
-  for (let e = error as { name?: unknown; message?: unknown; code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+  for (
+    let e = error as { name?: unknown; message?: unknown; code?: unknown; cause?: unknown } | undefined, depth = 0;
+    e && depth < 5;
+    e = e.cause as typeof e, depth++
+  ) {
     if (e.name === 'AbortError') return false;
     if (e.message === 'fetch failed') return true;
     if (typeof e.code === 'string' && /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(e.code)) return true;
@@ -209,7 +217,8 @@ export function createRetryPolicy(options: RetryOptions = {}): RetryPolicy {
       if (reason === 'rate-limited') {
         throttledRetries++;
         // First 429: exactly the given wait; while throttling continues, at least that much.
-        const jitter = throttledRetries === 1 && retryAfterMs !== null ? 0 : backoffDelay(throttledRetries, o, o.random());
+        const jitter =
+          throttledRetries === 1 && retryAfterMs !== null ? 0 : backoffDelay(throttledRetries, o, o.random());
         delayMs = Math.max(o.minDelayMs, retryAfterMs ?? 0, jitter);
       } else {
         failedRetries++;

@@ -103,7 +103,11 @@ describe('createTransport', () => {
     try {
       const before = seen.length;
       const res = await transport.fetch(
-        new Request(`${base}${path}`, { method: 'POST', body: '{"title":"Grüße"}', headers: { 'content-type': 'application/json' } }),
+        new Request(`${base}${path}`, {
+          method: 'POST',
+          body: '{"title":"Grüße"}',
+          headers: { 'content-type': 'application/json' },
+        }),
       );
       expect(res.status).toBe(200);
       const attempts = seen.slice(before);
@@ -139,7 +143,9 @@ describe('createTransport', () => {
       await (await transport.fetch(`${base}/ua`)).arrayBuffer();
       expect(USER_AGENT).toBe(`content-service-client/${pkg.version}`);
       expect(seen[before]).toMatchObject({ userAgent: USER_AGENT, authorization: 'Bearer t0k' });
-      await (await transport.fetch(`${base}/ua`, { headers: { 'user-agent': 'mine/1', authorization: 'Bearer other' } })).arrayBuffer();
+      await (
+        await transport.fetch(`${base}/ua`, { headers: { 'user-agent': 'mine/1', authorization: 'Bearer other' } })
+      ).arrayBuffer();
       expect(seen[before + 1]).toMatchObject({ userAgent: 'mine/1', authorization: 'Bearer other' });
     } finally {
       await transport.close();
@@ -205,7 +211,9 @@ describe('createTransport', () => {
     try {
       const client = createClient<Paths>({ baseUrl: base, fetch: transport.fetch });
       const before = seen.length;
-      const { data, response } = await client.GET('/events', { params: { query: { size: 2, lastupdated: '2026-03-01T11:00:00.000123+01:00' } } });
+      const { data, response } = await client.GET('/events', {
+        params: { query: { size: 2, lastupdated: '2026-03-01T11:00:00.000123+01:00' } },
+      });
       expect(response.status).toBe(200);
       expect(data).toMatchObject({ status: 200 });
       expect(response).toBeInstanceOf(Response);

@@ -24,7 +24,9 @@ const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats.default(ajv);
 ajv.addSchema({ ...spec, $id: 'https://content-service.invalid/openapi.json' });
 function conforms(schema: string, value: unknown): string {
-  const validate = ajv.getSchema(`https://content-service.invalid/openapi.json#/components/schemas/${schema}`) ?? ajv.compile({ $ref: `https://content-service.invalid/openapi.json#/components/schemas/${schema}` });
+  const validate =
+    ajv.getSchema(`https://content-service.invalid/openapi.json#/components/schemas/${schema}`) ??
+    ajv.compile({ $ref: `https://content-service.invalid/openapi.json#/components/schemas/${schema}` });
   return validate(value) ? 'ok' : ajv.errorsText(validate.errors);
 }
 
@@ -54,7 +56,13 @@ beforeAll(async () => {
   const deadline = Date.now() + 50_000;
   for (;;) {
     if (prism.exitCode !== null) throw new Error(`Prism exited with ${prism.exitCode}:\n${output}`);
-    if (await fetch(`${baseUrl}/actuator/health`).then(() => true, () => false)) break;
+    if (
+      await fetch(`${baseUrl}/actuator/health`).then(
+        () => true,
+        () => false,
+      )
+    )
+      break;
     if (Date.now() > deadline) throw new Error(`Prism did not answer within 50 s:\n${output}`);
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -72,14 +80,23 @@ afterAll(async () => {
 });
 
 describe('typed client against the Prism mock', () => {
-  it.each(COLLECTIONS)('when listing %s with the sync query, then Prism accepts it and the items validate as TrcItem [SYNC-002]', async (collection) => {
-    const items = await client.listItems(collection, { wfstatus: ['approved', 'archived', 'deleted'], sortField: 'lastupdated', sortOrder: 'ASC', size: 2000, lastupdated: '2026-11-20T08:30:00.000+01:00' });
-    expect(items.length).toBeGreaterThan(0);
-    for (const item of items) {
-      expect(conforms('TrcItem', item)).toBe('ok');
-      expect(typeof item.trcid).toBe('string');
-    }
-  });
+  it.each(COLLECTIONS)(
+    'when listing %s with the sync query, then Prism accepts it and the items validate as TrcItem [SYNC-002]',
+    async (collection) => {
+      const items = await client.listItems(collection, {
+        wfstatus: ['approved', 'archived', 'deleted'],
+        sortField: 'lastupdated',
+        sortOrder: 'ASC',
+        size: 2000,
+        lastupdated: '2026-11-20T08:30:00.000+01:00',
+      });
+      expect(items.length).toBeGreaterThan(0);
+      for (const item of items) {
+        expect(conforms('TrcItem', item)).toBe('ok');
+        expect(typeof item.trcid).toBe('string');
+      }
+    },
+  );
 
   it('when reading one event, then the detail validates as Event', async () => {
     const item = await client.getItem('events', '3f1b6d2e-8c4a-4e7b-9f10-2a5c7d9e1b34');
@@ -95,7 +112,13 @@ describe('typed client against the Prism mock', () => {
   });
 
   it('when polling assets, then the page validates as AssetPage', async () => {
-    const page = await client.listAssets({ sortField: 'modified', sortOrder: 'asc', size: 100, page: 0, lastupdated: '2026-08-01T00:00:00Z' });
+    const page = await client.listAssets({
+      sortField: 'modified',
+      sortOrder: 'asc',
+      size: 100,
+      page: 0,
+      lastupdated: '2026-08-01T00:00:00Z',
+    });
     expect(conforms('AssetPage', page)).toBe('ok');
     expect(Array.isArray(page.results)).toBe(true);
   });

@@ -50,26 +50,35 @@ const known = new Map<string, Known>();
 async function pool<T, R>(inputs: readonly T[], limit: number, fn: (input: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array(inputs.length);
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, inputs.length) }, async () => {
-    while (next < inputs.length) {
-      const i = next++;
-      results[i] = await fn(inputs[i]!);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(limit, inputs.length) }, async () => {
+      while (next < inputs.length) {
+        const i = next++;
+        results[i] = await fn(inputs[i]!);
+      }
+    }),
+  );
   return results;
 }
 
-const title = (label: string) => ({ trcItemDetails: [{ lang: 'nl' as const, title: `${label} ${randomUUID().slice(0, 8)}` }] });
+const title = (label: string) => ({
+  trcItemDetails: [{ lang: 'nl' as const, title: `${label} ${randomUUID().slice(0, 8)}` }],
+});
 
 async function create(collection: Collection, wfstatus: WfStatus): Promise<void> {
   const body = { ...title(collection), wfstatus };
   const answer =
-    collection === 'events' ? await full.POST('/events', { body })
-    : collection === 'locations' ? await full.POST('/locations', { body })
-    : collection === 'routes' ? await full.POST('/routes', { body })
-    : collection === 'eventgroups' ? await full.POST('/eventgroups', { body })
-    : await full.POST('/venues', { body });
-  if (answer.response.status !== 201 || !answer.data) throw new Error(`POST /${collection}: ${answer.response.status} ${JSON.stringify(answer.error)}`);
+    collection === 'events'
+      ? await full.POST('/events', { body })
+      : collection === 'locations'
+        ? await full.POST('/locations', { body })
+        : collection === 'routes'
+          ? await full.POST('/routes', { body })
+          : collection === 'eventgroups'
+            ? await full.POST('/eventgroups', { body })
+            : await full.POST('/venues', { body });
+  if (answer.response.status !== 201 || !answer.data)
+    throw new Error(`POST /${collection}: ${answer.response.status} ${JSON.stringify(answer.error)}`);
   const item = answer.data as ContentItem;
   known.set(item.trcid, { collection, id: item.id!, trcid: item.trcid, wfstatus: item.wfstatus!, item });
 }
@@ -82,9 +91,17 @@ async function create(collection: Collection, wfstatus: WfStatus): Promise<void>
 async function replace(k: Known, change: { wfstatus?: WfStatus; retitle?: boolean }): Promise<void> {
   const current = await full.getItem(k.collection, k.id);
   if (!current) throw new Error(`GET /${k.collection}/${k.id}: 404`);
-  const body = { ...current, ...(change.retitle ? title('changed') : {}), wfstatus: change.wfstatus ?? current.wfstatus } as Record<string, unknown>;
-  const res = await full.PUT(`/${k.collection}/{id}` as '/events/{id}', { params: { path: { id: k.id } }, body: body as never });
-  if (!res.response.ok || !res.data) throw new Error(`PUT /${k.collection}/${k.id}: ${res.response.status} ${JSON.stringify(res.error)}`);
+  const body = {
+    ...current,
+    ...(change.retitle ? title('changed') : {}),
+    wfstatus: change.wfstatus ?? current.wfstatus,
+  } as Record<string, unknown>;
+  const res = await full.PUT(`/${k.collection}/{id}` as '/events/{id}', {
+    params: { path: { id: k.id } },
+    body: body as never,
+  });
+  if (!res.response.ok || !res.data)
+    throw new Error(`PUT /${k.collection}/${k.id}: ${res.response.status} ${JSON.stringify(res.error)}`);
   k.item = res.data as ContentItem;
   k.wfstatus = k.item.wfstatus!;
 }
@@ -95,11 +112,18 @@ async function remove(k: Known): Promise<void> {
   k.wfstatus = 'deleted';
 }
 
-const approvedOf = (collection: Collection) => new Map([...known.values()].filter((k) => k.collection === collection && k.wfstatus === 'approved').map((k) => [k.trcid, k.item]));
+const approvedOf = (collection: Collection) =>
+  new Map(
+    [...known.values()]
+      .filter((k) => k.collection === collection && k.wfstatus === 'approved')
+      .map((k) => [k.trcid, k.item]),
+  );
 
 /** Takes `n` known items of the collection in one status, in a stable order, each at most once per test step. */
 function take(collection: Collection, wfstatus: WfStatus, n: number, used: Set<string>): Known[] {
-  const picked = [...known.values()].filter((k) => k.collection === collection && k.wfstatus === wfstatus && !used.has(k.trcid)).slice(0, n);
+  const picked = [...known.values()]
+    .filter((k) => k.collection === collection && k.wfstatus === wfstatus && !used.has(k.trcid))
+    .slice(0, n);
   for (const k of picked) used.add(k.trcid);
   return picked;
 }
@@ -116,7 +140,12 @@ beforeAll(async () => {
   live = createContentClient({ baseUrl: app.baseUrl, token: liveToken, transport });
 
   // Mostly approved; a few waiting for validation, which the sync must not mirror.
-  const plan = COLLECTIONS.flatMap((c) => Array.from({ length: Math.round(ITEMS * SHARES[c]) }, (_, i) => [c, i % 25 === 24 ? 'readyforvalidation' : 'approved'] as const));
+  const plan = COLLECTIONS.flatMap((c) =>
+    Array.from(
+      { length: Math.round(ITEMS * SHARES[c]) },
+      (_, i) => [c, i % 25 === 24 ? 'readyforvalidation' : 'approved'] as const,
+    ),
+  );
   await pool(plan, POOL, ([c, s]) => create(c, s));
 }, 600_000);
 
@@ -148,14 +177,24 @@ describe('sync against the reference service', () => {
     for (const c of COLLECTIONS) summaries.push(await syncItems(full, c, store, { size: SIZE }));
     const seconds = (performance.now() - started) / 1000;
     const fetched = summaries.reduce((n, s) => n + s.fetched - s.repeated, 0);
-    console.info(`backfill through the typed client: ${fetched} items in ${seconds.toFixed(2)} s (${Math.round(fetched / seconds)} items/s), ${waits.length} throttled waits`);
+    console.info(
+      `backfill through the typed client: ${fetched} items in ${seconds.toFixed(2)} s (${Math.round(fetched / seconds)} items/s), ${waits.length} throttled waits`,
+    );
     for (const summary of summaries) {
       const c = summary.collection;
       expect(summary.previousMark).toBeUndefined();
       // Items waiting for validation are not even listed: the query asks approved, archived, deleted.
       // Each page after the first starts with the previous page's last item again (inclusive bound).
-      expect([summary.fetched - summary.repeated, summary.upserted, summary.skipped, summary.repeated], c).toEqual([approvedOf(c).size, approvedOf(c).size, 0, summary.pages - 1]);
-      const stamps = [...known.values()].filter((k) => k.collection === c && k.wfstatus === 'approved').map((k) => k.item.lastupdated!).sort();
+      expect([summary.fetched - summary.repeated, summary.upserted, summary.skipped, summary.repeated], c).toEqual([
+        approvedOf(c).size,
+        approvedOf(c).size,
+        0,
+        summary.pages - 1,
+      ]);
+      const stamps = [...known.values()]
+        .filter((k) => k.collection === c && k.wfstatus === 'approved')
+        .map((k) => k.item.lastupdated!)
+        .sort();
       expect(summary.mark).toBe(stamps.at(-1));
       expect(await store.getMark(c)).toBe(summary.mark);
     }
@@ -184,14 +223,22 @@ describe('sync against the reference service', () => {
       const c = summary.collection;
       const previous = previousMarks.get(c);
       // Stamps are ISO UTC with three fraction digits (DEC-ITEM-009): string order is time order.
-      const written = [...known.values()].filter((k) => k.collection === c && k.item.lastupdated! > previous! && k.wfstatus !== 'readyforvalidation').length;
+      const written = [...known.values()].filter(
+        (k) => k.collection === c && k.item.lastupdated! > previous! && k.wfstatus !== 'readyforvalidation',
+      ).length;
       // A DELETE answers 204 without the new stamp: the deleted items are counted apart.
       const deletedNow = (k: Known) => used.has(k.trcid) && k.wfstatus === 'deleted';
       const deleted = [...known.values()].filter((k) => k.collection === c && deletedNow(k)).length;
       // The inclusive bound returns the item at the old mark once more, unless it changed since.
-      const boundary = [...known.values()].filter((k) => k.collection === c && k.item.lastupdated === previous && !deletedNow(k)).length;
+      const boundary = [...known.values()].filter(
+        (k) => k.collection === c && k.item.lastupdated === previous && !deletedNow(k),
+      ).length;
       expect(summary.fetched - summary.repeated, c).toBe(written + deleted + boundary);
-      expect(summary.removed, c).toBe([...known.values()].filter((k) => k.collection === c && used.has(k.trcid) && (k.wfstatus === 'archived' || k.wfstatus === 'deleted')).length);
+      expect(summary.removed, c).toBe(
+        [...known.values()].filter(
+          (k) => k.collection === c && used.has(k.trcid) && (k.wfstatus === 'archived' || k.wfstatus === 'deleted'),
+        ).length,
+      );
     }
     await expectExactMirror();
   }, 300_000);

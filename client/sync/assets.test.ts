@@ -14,8 +14,19 @@ function fakeAssets(assets: AssetRecord[]) {
       const key = (a: AssetRecord) => assetStamp(a)!;
       const matching = assets
         .filter((a) => query.lastupdated === undefined || compareInstants(key(a), query.lastupdated) >= 0)
-        .sort((a, b) => (a.modified === undefined) === (b.modified === undefined) ? compareInstants(key(a), key(b)) || (a.id < b.id ? -1 : 1) : a.modified === undefined ? -1 : 1);
-      return { size: query.size, page: query.page, hits: matching.length, results: matching.slice(query.page * query.size, (query.page + 1) * query.size) };
+        .sort((a, b) =>
+          (a.modified === undefined) === (b.modified === undefined)
+            ? compareInstants(key(a), key(b)) || (a.id < b.id ? -1 : 1)
+            : a.modified === undefined
+              ? -1
+              : 1,
+        );
+      return {
+        size: query.size,
+        page: query.page,
+        hits: matching.length,
+        results: matching.slice(query.page * query.size, (query.page + 1) * query.size),
+      };
     },
   };
   return { source, calls };
@@ -58,18 +69,38 @@ describe('fetchAssetsSince', () => {
   });
 
   it('when the service ignores page, then it stops with a SyncProtocolError', async () => {
-    const source: AssetSource<AssetRecord> = { listAssets: async (q) => ({ size: q.size, page: 0, hits: 100, results: [{ id: 'a', created: at(1) }, { id: 'b', created: at(2) }] }) };
+    const source: AssetSource<AssetRecord> = {
+      listAssets: async (q) => ({
+        size: q.size,
+        page: 0,
+        hits: 100,
+        results: [
+          { id: 'a', created: at(1) },
+          { id: 'b', created: at(2) },
+        ],
+      }),
+    };
     await expect(fetchAssetsSince(source, undefined, { size: 2 })).rejects.toThrow(SyncProtocolError);
   });
 
   it('property: every asset at or after the mark is returned once, and the new mark is the largest stamp', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.record({ created: fc.integer({ min: 0, max: 50 }), modified: fc.option(fc.integer({ min: 0, max: 50 }), { nil: undefined }) }), { maxLength: 30 }),
+        fc.array(
+          fc.record({
+            created: fc.integer({ min: 0, max: 50 }),
+            modified: fc.option(fc.integer({ min: 0, max: 50 }), { nil: undefined }),
+          }),
+          { maxLength: 30 },
+        ),
         fc.option(fc.integer({ min: 0, max: 50 }), { nil: undefined }),
         fc.integer({ min: 1, max: 6 }),
         async (specs, markMin, size) => {
-          const assets = specs.map((s, i) => ({ id: `id${String(i).padStart(3, '0')}`, created: at(s.created), ...(s.modified !== undefined ? { modified: at(s.modified) } : {}) }));
+          const assets = specs.map((s, i) => ({
+            id: `id${String(i).padStart(3, '0')}`,
+            created: at(s.created),
+            ...(s.modified !== undefined ? { modified: at(s.modified) } : {}),
+          }));
           const mark = markMin === undefined ? undefined : at(markMin);
           const { source } = fakeAssets(assets);
           const res = await fetchAssetsSince(source, mark, { size });

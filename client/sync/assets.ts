@@ -34,7 +34,11 @@ export interface AssetsSince<A extends AssetRecord> {
 
 /** The stamp that advances an assets mark: `modified`, else `created` (ASSET-016). */
 export function assetStamp(asset: AssetRecord): string | undefined {
-  return typeof asset.modified === 'string' ? asset.modified : typeof asset.created === 'string' ? asset.created : undefined;
+  return typeof asset.modified === 'string'
+    ? asset.modified
+    : typeof asset.created === 'string'
+      ? asset.created
+      : undefined;
 }
 
 export async function fetchAssetsSince<A extends AssetRecord>(
@@ -53,10 +57,20 @@ export async function fetchAssetsSince<A extends AssetRecord>(
   let pages = 0;
   for (let page = 0; ; page++) {
     options.signal?.throwIfAborted();
-    if (page >= maxPages) throw new SyncProtocolError(`assets: more than ${maxPages} pages; the service may be ignoring the page parameter`);
-    const query: ListAssetsQuery = { sortField: 'modified', sortOrder: 'asc', size, page, ...(mark !== undefined ? { lastupdated: mark } : {}) };
+    if (page >= maxPages)
+      throw new SyncProtocolError(
+        `assets: more than ${maxPages} pages; the service may be ignoring the page parameter`,
+      );
+    const query: ListAssetsQuery = {
+      sortField: 'modified',
+      sortOrder: 'asc',
+      size,
+      page,
+      ...(mark !== undefined ? { lastupdated: mark } : {}),
+    };
     const body = await source.listAssets(query, { signal: options.signal });
-    if (!body || !Array.isArray(body.results)) throw new SyncProtocolError(`assets page ${page}: expected {size, page, hits, results[]}`);
+    if (!body || !Array.isArray(body.results))
+      throw new SyncProtocolError(`assets page ${page}: expected {size, page, hits, results[]}`);
     pages++;
     hits = typeof body.hits === 'number' ? body.hits : hits;
     let newOnPage = 0;
@@ -68,14 +82,19 @@ export async function fetchAssetsSince<A extends AssetRecord>(
       const stamp = assetStamp(asset);
       if (stamp === undefined) continue;
       if (mark !== undefined && compareInstants(stamp, mark) < 0) {
-        throw new SyncProtocolError(`assets: ${asset.id} has modified/created ${stamp}, before lastupdated=${mark} (the filter is inclusive >=)`);
+        throw new SyncProtocolError(
+          `assets: ${asset.id} has modified/created ${stamp}, before lastupdated=${mark} (the filter is inclusive >=)`,
+        );
       }
       next = laterOf(next, stamp);
     }
     options.onPage?.({ page, results: body.results.length, hits });
     if (body.results.length < size) break;
     if (typeof body.hits === 'number' && (page + 1) * size >= body.hits) break;
-    if (newOnPage === 0) throw new SyncProtocolError(`assets page ${page}: only repeats of earlier pages; the service may be ignoring the page parameter`);
+    if (newOnPage === 0)
+      throw new SyncProtocolError(
+        `assets page ${page}: only repeats of earlier pages; the service may be ignoring the page parameter`,
+      );
   }
   return { assets, mark: next, pages, hits };
 }

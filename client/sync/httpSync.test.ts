@@ -38,7 +38,12 @@ describe('syncItems over HTTP', () => {
     const store = createMemoryStore();
     server.throttleEvery = 3;
     try {
-      const summary = await syncItems(createContentClient({ baseUrl: server.baseUrl, token: TOKEN, transport }), 'events', store, { size: 6 });
+      const summary = await syncItems(
+        createContentClient({ baseUrl: server.baseUrl, token: TOKEN, transport }),
+        'events',
+        store,
+        { size: 6 },
+      );
       expect(summary.pages).toBeGreaterThan(5);
       expect(waits.length).toBeGreaterThan(2);
       for (const w of waits) {
@@ -46,7 +51,14 @@ describe('syncItems over HTTP', () => {
         expect(w.delayMs).toBeGreaterThanOrEqual(1000);
       }
       const local = new Map([...store.snapshot('events')].map(([k, v]) => [k, v.lastupdated]));
-      expect(local).toEqual(new Map(service.all('events').filter((i) => i.wfstatus === 'approved').map((i) => [i.trcid, i.lastupdated])));
+      expect(local).toEqual(
+        new Map(
+          service
+            .all('events')
+            .filter((i) => i.wfstatus === 'approved')
+            .map((i) => [i.trcid, i.lastupdated]),
+        ),
+      );
       // Stamps like 2026-03-01T11:00:00.000123+01:00 survived the query string (the fake is strict).
       expect(service.calls.some((c) => c.query.lastupdated?.endsWith('+01:00'))).toBe(true);
     } finally {
@@ -59,7 +71,11 @@ describe('syncItems over HTTP', () => {
     const transport = createTransport({ retry: false });
     const store = createMemoryStore();
     try {
-      const err = await syncItems(createContentClient({ baseUrl: server.baseUrl, token: 'wrong', transport }), 'events', store).catch((e: unknown) => e);
+      const err = await syncItems(
+        createContentClient({ baseUrl: server.baseUrl, token: 'wrong', transport }),
+        'events',
+        store,
+      ).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ServiceError);
       expect(err).toMatchObject({ status: 401, message: expect.stringContaining('bad token') });
       expect(await store.getMark('events')).toBeUndefined();

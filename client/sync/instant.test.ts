@@ -16,7 +16,15 @@ describe('compareInstants', () => {
   });
 
   it('when the value is not ISO-8601, then it throws', () => {
-    for (const bad of ['yesterday', '2026-13-01T00:00:00Z', '2026-01-32T00:00:00Z', '2026-1-1T00:00:00Z', '2026-01-01T25:00:00Z', '1700000000']) expect(() => parseInstant(bad)).toThrow(RangeError);
+    for (const bad of [
+      'yesterday',
+      '2026-13-01T00:00:00Z',
+      '2026-01-32T00:00:00Z',
+      '2026-1-1T00:00:00Z',
+      '2026-01-01T25:00:00Z',
+      '1700000000',
+    ])
+      expect(() => parseInstant(bad)).toThrow(RangeError);
   });
 
   it('laterOf keeps the first on a tie and ignores undefined', () => {

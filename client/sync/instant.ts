@@ -10,7 +10,8 @@ export interface Instant {
   subMsNanos: number;
 }
 
-const ISO_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
+const ISO_RE =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
 
 /**
  * Parses an ISO-8601 date or timestamp. A value without an offset is read as a wall-clock time
@@ -22,7 +23,14 @@ export function parseInstant(value: string): Instant {
   if (!m) throw new RangeError(`not an ISO-8601 timestamp: ${JSON.stringify(value)}`);
   const [, y, mo, d, h = '0', mi = '0', s = '0', frac = '', offset] = m;
   // Date.UTC rolls over (month 13 = next January); out-of-range fields are malformed instead.
-  const outOfRange = Number(mo) < 1 || Number(mo) > 12 || Number(d) < 1 || Number(d) > 31 || Number(h) > 23 || Number(mi) > 59 || Number(s) > 60;
+  const outOfRange =
+    Number(mo) < 1 ||
+    Number(mo) > 12 ||
+    Number(d) < 1 ||
+    Number(d) > 31 ||
+    Number(h) > 23 ||
+    Number(mi) > 59 ||
+    Number(s) > 60;
   let ms = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
   if (outOfRange || Number.isNaN(ms)) throw new RangeError(`not an ISO-8601 timestamp: ${JSON.stringify(value)}`);
   const nanos = Number(frac.padEnd(9, '0'));

@@ -72,15 +72,21 @@ const keyOf = (item: SyncItem) => `${item.trcid}\u0000${item.lastupdated}`;
 
 function checkItem(collection: Collection, item: SyncItem, index: number, pageNumber: number): string {
   if (typeof item?.trcid !== 'string' || item.trcid === '') {
-    throw new SyncProtocolError(`${collection} page ${pageNumber}, item ${index}: trcid missing (required in responses)`);
+    throw new SyncProtocolError(
+      `${collection} page ${pageNumber}, item ${index}: trcid missing (required in responses)`,
+    );
   }
   if (typeof item.lastupdated !== 'string') {
-    throw new SyncProtocolError(`${collection} page ${pageNumber}, item ${item.trcid}: lastupdated missing; keyset sync needs it`);
+    throw new SyncProtocolError(
+      `${collection} page ${pageNumber}, item ${item.trcid}: lastupdated missing; keyset sync needs it`,
+    );
   }
   try {
     parseInstant(item.lastupdated);
   } catch {
-    throw new SyncProtocolError(`${collection} page ${pageNumber}, item ${item.trcid}: lastupdated ${JSON.stringify(item.lastupdated)} is not ISO-8601`);
+    throw new SyncProtocolError(
+      `${collection} page ${pageNumber}, item ${item.trcid}: lastupdated ${JSON.stringify(item.lastupdated)} is not ISO-8601`,
+    );
   }
   return item.lastupdated;
 }
@@ -98,24 +104,38 @@ export async function* keysetPages<T extends SyncItem>(
 
   for (let number = 1; ; number++) {
     signal?.throwIfAborted();
-    const query: ListItemsQuery = { wfstatus: [...wfstatus], sortField: 'lastupdated', sortOrder: 'ASC', size, ...(from !== undefined ? { lastupdated: from } : {}) };
+    const query: ListItemsQuery = {
+      wfstatus: [...wfstatus],
+      sortField: 'lastupdated',
+      sortOrder: 'ASC',
+      size,
+      ...(from !== undefined ? { lastupdated: from } : {}),
+    };
     const items = await source.listItems(collection, query, { signal });
-    if (!Array.isArray(items)) throw new SyncProtocolError(`${collection} page ${number}: expected a JSON array of items`);
+    if (!Array.isArray(items))
+      throw new SyncProtocolError(`${collection} page ${number}: expected a JSON array of items`);
 
     let previous: string | undefined;
     for (const [i, item] of items.entries()) {
       const stamp = checkItem(collection, item, i, number);
       if (from !== undefined && compareInstants(stamp, from) < 0) {
-        throw new SyncProtocolError(`${collection} page ${number}: item ${item.trcid} has lastupdated ${stamp}, before the requested lastupdated=${from} (the filter is inclusive >=)`);
+        throw new SyncProtocolError(
+          `${collection} page ${number}: item ${item.trcid} has lastupdated ${stamp}, before the requested lastupdated=${from} (the filter is inclusive >=)`,
+        );
       }
       if (previous !== undefined && compareInstants(stamp, previous) < 0) {
-        throw new SyncProtocolError(`${collection} page ${number}: items not in ascending lastupdated order (${previous} then ${stamp}) although sortOrder=ASC`);
+        throw new SyncProtocolError(
+          `${collection} page ${number}: items not in ascending lastupdated order (${previous} then ${stamp}) although sortOrder=ASC`,
+        );
       }
       previous = stamp;
     }
 
     const atBound = from;
-    const fresh = atBound === undefined ? items : items.filter((it) => !(compareInstants(it.lastupdated!, atBound) === 0 && seenAtBound.has(keyOf(it))));
+    const fresh =
+      atBound === undefined
+        ? items
+        : items.filter((it) => !(compareInstants(it.lastupdated!, atBound) === 0 && seenAtBound.has(keyOf(it))));
     yield { number, items, fresh, from };
 
     if (items.length < size) return;

@@ -43,12 +43,19 @@ export async function reconcile<T extends SyncItem>(
   // end of the order and is still seen before the short page ends the loop.
   for await (const page of keysetPages(source, collection, ['approved'], { size, signal: options.signal })) {
     pages++;
-    for (const item of page.items) if (item.wfstatus === undefined || item.wfstatus === 'approved') published.add(item.trcid);
+    for (const item of page.items)
+      if (item.wfstatus === undefined || item.wfstatus === 'approved') published.add(item.trcid);
   }
   const missing = localTrcids.filter((trcid) => !published.has(trcid));
   options.signal?.throwIfAborted();
   const removed = options.dryRun
     ? 0
-    : (await applyOps(store, collection, missing.map((trcid) => ({ op: 'remove' as const, trcid })))).removed;
+    : (
+        await applyOps(
+          store,
+          collection,
+          missing.map((trcid) => ({ op: 'remove' as const, trcid })),
+        )
+      ).removed;
   return { collection, pages, published: published.size, local: localTrcids.length, missing, removed };
 }

@@ -70,7 +70,8 @@ const affected = (r: SqlResult<unknown>) => r.rowCount ?? r.affectedRows ?? 0;
 export function createSqlStore<T extends SyncItem = ContentItem>(options: SqlStoreOptions): SqlStore<T> {
   const prefix = options.prefix ?? 'content_sync_';
   // Table names cannot be bound parameters; allow only plain identifiers.
-  if (!/^[a-z_][a-z0-9_]{0,40}$/.test(prefix)) throw new RangeError(`prefix must match /^[a-z_][a-z0-9_]{0,40}$/ (received: ${JSON.stringify(prefix)})`);
+  if (!/^[a-z_][a-z0-9_]{0,40}$/.test(prefix))
+    throw new RangeError(`prefix must match /^[a-z_][a-z0-9_]{0,40}$/ (received: ${JSON.stringify(prefix)})`);
   const { db } = options;
   const items = `${prefix}items`;
   const marks = `${prefix}marks`;
@@ -102,7 +103,13 @@ export function createSqlStore<T extends SyncItem = ContentItem>(options: SqlSto
     ON CONFLICT (collection, trcid) DO UPDATE
     SET lastupdated = EXCLUDED.lastupdated, wfstatus = EXCLUDED.wfstatus, item = EXCLUDED.item, synced_at = EXCLUDED.synced_at`;
   const removeSql = `DELETE FROM ${items} WHERE collection = $1 AND trcid = $2`;
-  const upsertParams = (c: Collection, item: T) => [c, item.trcid, item.lastupdated ?? null, item.wfstatus ?? null, JSON.stringify(item)];
+  const upsertParams = (c: Collection, item: T) => [
+    c,
+    item.trcid,
+    item.lastupdated ?? null,
+    item.wfstatus ?? null,
+    JSON.stringify(item),
+  ];
 
   return {
     tables: { items, marks },
@@ -130,12 +137,18 @@ export function createSqlStore<T extends SyncItem = ContentItem>(options: SqlSto
     },
     async listTrcids(c) {
       await init();
-      const { rows } = await db.query<{ trcid: string }>(`SELECT trcid FROM ${items} WHERE collection = $1 ORDER BY trcid`, [c]);
+      const { rows } = await db.query<{ trcid: string }>(
+        `SELECT trcid FROM ${items} WHERE collection = $1 ORDER BY trcid`,
+        [c],
+      );
       return rows.map((r) => r.trcid);
     },
     async getItem(c, trcid) {
       await init();
-      const { rows } = await db.query<{ item: T }>(`SELECT item FROM ${items} WHERE collection = $1 AND trcid = $2`, [c, trcid]);
+      const { rows } = await db.query<{ item: T }>(`SELECT item FROM ${items} WHERE collection = $1 AND trcid = $2`, [
+        c,
+        trcid,
+      ]);
       return rows[0]?.item;
     },
     async applyBatch(c, ops) {
@@ -165,7 +178,9 @@ export interface OpenSqlStoreOptions {
 }
 
 /** Opens a store and the database under it; `close()` ends the pool or PGlite. */
-export async function openSqlStore<T extends SyncItem = ContentItem>(options: OpenSqlStoreOptions = {}): Promise<{ store: SqlStore<T>; close(): Promise<void> }> {
+export async function openSqlStore<T extends SyncItem = ContentItem>(
+  options: OpenSqlStoreOptions = {},
+): Promise<{ store: SqlStore<T>; close(): Promise<void> }> {
   if (options.databaseUrl) {
     const { default: pg } = await import('pg');
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 4 });

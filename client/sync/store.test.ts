@@ -38,7 +38,8 @@ afterAll(async () => {
   await schema?.drop();
 });
 
-const freshSql = <T extends SyncItem>() => createSqlStore<T>({ db: pglite as unknown as SqlDatabase, prefix: `t${++prefixes}_` });
+const freshSql = <T extends SyncItem>() =>
+  createSqlStore<T>({ db: pglite as unknown as SqlDatabase, prefix: `t${++prefixes}_` });
 const freshPg = <T extends SyncItem>() => {
   if (pgSetupError !== undefined) throw pgSetupError;
   return createSqlStore<T>({ db: pgPoolDatabase(pool as unknown as PgPoolLike), prefix: `t${++prefixes}_` });
@@ -103,15 +104,24 @@ describe.each(kinds)('%s store', (_name, make) => {
   it('property: after any sequence of operations the store equals a Map model', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.oneof(fc.record({ op: fc.constant('upsert' as const), trcid: fc.constantFrom('a', 'b', 'c'), n: fc.nat() }), fc.record({ op: fc.constant('remove' as const), trcid: fc.constantFrom('a', 'b', 'c') })), {
-          maxLength: 12,
-        }),
+        fc.array(
+          fc.oneof(
+            fc.record({ op: fc.constant('upsert' as const), trcid: fc.constantFrom('a', 'b', 'c'), n: fc.nat() }),
+            fc.record({ op: fc.constant('remove' as const), trcid: fc.constantFrom('a', 'b', 'c') }),
+          ),
+          {
+            maxLength: 12,
+          },
+        ),
         async (ops) => {
           const store = make();
           const model = new Map<string, SyncItem>();
-          const batch: StoreOp<TestItem>[] = ops.map((o) => (o.op === 'upsert' ? { op: 'upsert', item: item(o.trcid, { n: o.n }) } : { op: 'remove', trcid: o.trcid }));
-          for (const o of batch) if (o.op === 'upsert') model.set(o.item.trcid, o.item);
-          else model.delete(o.trcid);
+          const batch: StoreOp<TestItem>[] = ops.map((o) =>
+            o.op === 'upsert' ? { op: 'upsert', item: item(o.trcid, { n: o.n }) } : { op: 'remove', trcid: o.trcid },
+          );
+          for (const o of batch)
+            if (o.op === 'upsert') model.set(o.item.trcid, o.item);
+            else model.delete(o.trcid);
           await applyOps(store, 'events', batch);
           expect((await store.listTrcids('events')).sort()).toEqual([...model.keys()].sort());
           for (const [trcid, v] of model) expect(await store.getItem('events', trcid)).toEqual(v);
@@ -145,24 +155,41 @@ describe.each(kinds)('%s store', (_name, make) => {
 
 describe('createSqlStore', () => {
   it('when the prefix is not a plain identifier, then it is refused', () => {
-    expect(() => createSqlStore({ db: pglite as unknown as SqlDatabase, prefix: 'x; DROP TABLE y; --' })).toThrow(RangeError);
+    expect(() => createSqlStore({ db: pglite as unknown as SqlDatabase, prefix: 'x; DROP TABLE y; --' })).toThrow(
+      RangeError,
+    );
   });
 
-  it.each([['PGlite', () => freshSql()], ...(ON_PG ? [['PostgreSQL', () => freshPg()] as const] : [])] as const)('when a batch fails half way on %s, then nothing of it is written', async (_name, make) => {
-    const store = make();
-    await store.upsert('events', item('kept'));
-    const bad = { trcid: 'bad', toJSON: () => undefined } as unknown as SyncItem; // serialises to no JSON: the INSERT fails
-    await expect(store.applyBatch('events', [{ op: 'remove', trcid: 'kept' }, { op: 'upsert', item: item('new') }, { op: 'upsert', item: bad }])).rejects.toThrow();
-    expect(await store.listTrcids('events')).toEqual(['kept']);
-  });
+  it.each([['PGlite', () => freshSql()], ...(ON_PG ? [['PostgreSQL', () => freshPg()] as const] : [])] as const)(
+    'when a batch fails half way on %s, then nothing of it is written',
+    async (_name, make) => {
+      const store = make();
+      await store.upsert('events', item('kept'));
+      const bad = { trcid: 'bad', toJSON: () => undefined } as unknown as SyncItem; // serialises to no JSON: the INSERT fails
+      await expect(
+        store.applyBatch('events', [
+          { op: 'remove', trcid: 'kept' },
+          { op: 'upsert', item: item('new') },
+          { op: 'upsert', item: bad },
+        ]),
+      ).rejects.toThrow();
+      expect(await store.listTrcids('events')).toEqual(['kept']);
+    },
+  );
 
-  it.skipIf(!ON_PG)('when a store is created on PostgreSQL, then its tables live in this file\'s own schema', async () => {
-    const store = freshPg();
-    await store.upsert('events', item('in-schema'));
-    const tables = await schema!.query<{ table_schema: string }>('SELECT table_schema FROM information_schema.tables WHERE table_name = $1', [store.tables.items]);
-    expect(tables).toEqual([{ table_schema: schema!.name }]);
-    expect(await schema!.query(`SELECT trcid FROM ${store.tables.items}`)).toEqual([{ trcid: 'in-schema' }]);
-  });
+  it.skipIf(!ON_PG)(
+    "when a store is created on PostgreSQL, then its tables live in this file's own schema",
+    async () => {
+      const store = freshPg();
+      await store.upsert('events', item('in-schema'));
+      const tables = await schema!.query<{ table_schema: string }>(
+        'SELECT table_schema FROM information_schema.tables WHERE table_name = $1',
+        [store.tables.items],
+      );
+      expect(tables).toEqual([{ table_schema: schema!.name }]);
+      expect(await schema!.query(`SELECT trcid FROM ${store.tables.items}`)).toEqual([{ trcid: 'in-schema' }]);
+    },
+  );
 
   it('when two stores use different prefixes, then their tables are separate', async () => {
     const a = freshSql();

@@ -27,7 +27,11 @@ export interface SyncStore<T extends SyncItem = ContentItem> {
 }
 
 /** Applies a page through `applyBatch` when the store has it, else call by call. */
-export async function applyOps<T extends SyncItem>(store: SyncStore<T>, collection: Collection, ops: readonly StoreOp<T>[]): Promise<BatchResult> {
+export async function applyOps<T extends SyncItem>(
+  store: SyncStore<T>,
+  collection: Collection,
+  ops: readonly StoreOp<T>[],
+): Promise<BatchResult> {
   if (ops.length === 0) return { upserted: 0, removed: 0 };
   if (store.applyBatch) return store.applyBatch(collection, ops);
   const result: BatchResult = { upserted: 0, removed: 0 };

@@ -5,7 +5,13 @@ import { reconcile } from './reconcile.ts';
 import { LastUpdatedTieError, SyncProtocolError } from './keyset.ts';
 import { createMemoryStore, type MemoryStore } from './memoryStore.ts';
 import { compareInstants } from './instant.ts';
-import { createFakeContentService, utcMillisFormat, type FakeContentService, type FakeItem, type FakeListQuery } from './testing/fakeContentService.ts';
+import {
+  createFakeContentService,
+  utcMillisFormat,
+  type FakeContentService,
+  type FakeItem,
+  type FakeListQuery,
+} from './testing/fakeContentService.ts';
 import type { Collection, ItemSource, WfStatus } from './types.ts';
 
 const C: Collection = 'events';
@@ -40,7 +46,12 @@ describe('syncItems', () => {
     const store = createMemoryStore<FakeItem>();
     const summary = await syncItems(service, C, store, { size: 3 });
 
-    expect(service.calls[0]!.query).toEqual({ wfstatus: ['approved', 'archived', 'deleted'], sortField: 'lastupdated', sortOrder: 'ASC', size: 3 });
+    expect(service.calls[0]!.query).toEqual({
+      wfstatus: ['approved', 'archived', 'deleted'],
+      sortField: 'lastupdated',
+      sortOrder: 'ASC',
+      size: 3,
+    });
     expect(service.calls[0]!.query).not.toHaveProperty('lastupdated');
     const all = service.all(C);
     const lastSynced = all.filter((i) => SYNCED.has(i.wfstatus)).at(-1)!.lastupdated;
@@ -81,7 +92,11 @@ describe('syncItems', () => {
     for (let i = 0; i < 4; i++) service.create(C);
     const store = createMemoryStore<FakeItem>();
     const upserts: string[] = [];
-    const spy = { ...store, applyBatch: undefined, upsert: async (c: Collection, item: FakeItem) => (upserts.push(item.trcid), store.upsert(c, item)) };
+    const spy = {
+      ...store,
+      applyBatch: undefined,
+      upsert: async (c: Collection, item: FakeItem) => (upserts.push(item.trcid), store.upsert(c, item)),
+    };
     const summary = await syncItems(service, C, spy, { size: 2 });
     // Pages: [1,2] [2,3] [3,4] [4] → 3 repeats, each trcid applied once.
     expect(summary).toMatchObject({ pages: 4, fetched: 7, repeated: 3, upserted: 4 });
@@ -125,7 +140,9 @@ describe('syncItems', () => {
   });
 
   it('when size is 1, then the message explains why it never terminates', async () => {
-    await expect(syncItems(createFakeContentService(), C, createMemoryStore<FakeItem>(), { size: 1 })).rejects.toThrow(/inclusive lastupdated bound/);
+    await expect(syncItems(createFakeContentService(), C, createMemoryStore<FakeItem>(), { size: 1 })).rejects.toThrow(
+      /inclusive lastupdated bound/,
+    );
   });
 
   it('when the n-th call fails, then the old mark stays and the next run converges [SYNC-004]', async () => {
@@ -183,12 +200,25 @@ describe('syncItems', () => {
   });
 
   it('when the service breaks order or the inclusive bound, then a SyncProtocolError names it', async () => {
-    const mk = (trcid: string, ms: number): FakeItem => ({ id: trcid, trcid, wfstatus: 'approved', lastupdated: new Date(ms).toISOString(), version: 1, title: '' });
+    const mk = (trcid: string, ms: number): FakeItem => ({
+      id: trcid,
+      trcid,
+      wfstatus: 'approved',
+      lastupdated: new Date(ms).toISOString(),
+      version: 1,
+      title: '',
+    });
     const store = createMemoryStore<FakeItem>();
-    await expect(syncItems({ listItems: async () => [mk('a', 2), mk('b', 1)] }, C, store, { size: 5 })).rejects.toThrow(/ascending/);
+    await expect(syncItems({ listItems: async () => [mk('a', 2), mk('b', 1)] }, C, store, { size: 5 })).rejects.toThrow(
+      /ascending/,
+    );
     await store.putMark(C, new Date(10).toISOString());
-    await expect(syncItems({ listItems: async () => [mk('a', 5)] }, C, store, { size: 5 })).rejects.toThrow(/before the requested/);
-    await expect(syncItems({ listItems: async () => [{ trcid: 'x' } as FakeItem] }, C, store, { size: 5 })).rejects.toThrow(SyncProtocolError);
+    await expect(syncItems({ listItems: async () => [mk('a', 5)] }, C, store, { size: 5 })).rejects.toThrow(
+      /before the requested/,
+    );
+    await expect(
+      syncItems({ listItems: async () => [{ trcid: 'x' } as FakeItem] }, C, store, { size: 5 }),
+    ).rejects.toThrow(SyncProtocolError);
     expect(await store.getMark(C)).toBe(new Date(10).toISOString());
   });
 
@@ -207,19 +237,38 @@ describe('syncItems', () => {
 type Step =
   | { kind: 'create'; status: WfStatus }
   | { kind: 'update'; pick: number; status: WfStatus | null }
-  | { kind: 'sync'; size: number; failAt: number | null; writesDuring: Array<{ atCall: number; pick: number; status: WfStatus | null }> };
+  | {
+      kind: 'sync';
+      size: number;
+      failAt: number | null;
+      writesDuring: Array<{ atCall: number; pick: number; status: WfStatus | null }>;
+    };
 
 const statusArb = fc.constantFrom<WfStatus>(...ALL);
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('create' as const), status: statusArb }) },
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('update' as const), pick: fc.nat(), status: fc.option(statusArb, { nil: null }) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant('update' as const),
+      pick: fc.nat(),
+      status: fc.option(statusArb, { nil: null }),
+    }),
+  },
   {
     weight: 2,
     arbitrary: fc.record({
       kind: fc.constant('sync' as const),
       size: fc.integer({ min: 2, max: 5 }),
       failAt: fc.option(fc.integer({ min: 1, max: 4 }), { nil: null }),
-      writesDuring: fc.array(fc.record({ atCall: fc.integer({ min: 1, max: 4 }), pick: fc.nat(), status: fc.option(statusArb, { nil: null }) }), { maxLength: 2 }),
+      writesDuring: fc.array(
+        fc.record({
+          atCall: fc.integer({ min: 1, max: 4 }),
+          pick: fc.nat(),
+          status: fc.option(statusArb, { nil: null }),
+        }),
+        { maxLength: 2 },
+      ),
     }),
   },
 );
@@ -239,50 +288,60 @@ function callBound(matching: number, size: number): number {
 describe('syncItems properties', () => {
   it('property: random histories interleaved with sync runs (failures and writes mid-run) end in an exact mirror [SYNC-003] [SYNC-004] [SYNC-006]', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(stepArb, { maxLength: 40 }), fc.integer({ min: 2, max: 5 }), async (steps, finalSize) => {
-        let hook: ((n: number, q: FakeListQuery) => void) | undefined;
-        const service = createFakeContentService({
-          beforeList: (n, _c, q) => {
-            if (n > 10_000) throw new Error('runaway loop');
-            hook?.(n, q);
-          },
-        });
-        const store = createMemoryStore<FakeItem>();
-        for (const step of steps) {
-          if (step.kind === 'create') service.create(C, { wfstatus: step.status });
-          else if (step.kind === 'update') write(service, step);
-          else {
-            const markBefore = await store.getMark(C);
-            const first = service.calls.length;
-            const matching = service.all(C).filter((i) => SYNCED.has(i.wfstatus) && (markBefore === undefined || compareInstants(i.lastupdated, markBefore) >= 0)).length;
-            hook = (n) => {
-              const call = n - first;
-              for (const w of step.writesDuring) if (w.atCall === call) write(service, w);
-              if (step.failAt === call) throw new Error(`injected failure at call ${call}`);
-            };
-            let failed = false;
-            try {
-              await syncItems(service, C, store, { size: step.size });
-            } catch (e) {
-              expect(String(e)).toMatch(/injected failure/);
-              failed = true;
-            }
-            hook = undefined;
-            const calls = service.calls.length - first;
-            if (failed) {
-              expect(await store.getMark(C)).toBe(markBefore);
-            } else if (step.writesDuring.every((w) => w.atCall > calls)) {
-              // Quiet run: exact, and within the paging bound.
-              expect(calls).toBeLessThanOrEqual(callBound(matching, step.size));
-              expectSynced(service, store);
+      fc.asyncProperty(
+        fc.array(stepArb, { maxLength: 40 }),
+        fc.integer({ min: 2, max: 5 }),
+        async (steps, finalSize) => {
+          let hook: ((n: number, q: FakeListQuery) => void) | undefined;
+          const service = createFakeContentService({
+            beforeList: (n, _c, q) => {
+              if (n > 10_000) throw new Error('runaway loop');
+              hook?.(n, q);
+            },
+          });
+          const store = createMemoryStore<FakeItem>();
+          for (const step of steps) {
+            if (step.kind === 'create') service.create(C, { wfstatus: step.status });
+            else if (step.kind === 'update') write(service, step);
+            else {
+              const markBefore = await store.getMark(C);
+              const first = service.calls.length;
+              const matching = service
+                .all(C)
+                .filter(
+                  (i) =>
+                    SYNCED.has(i.wfstatus) &&
+                    (markBefore === undefined || compareInstants(i.lastupdated, markBefore) >= 0),
+                ).length;
+              hook = (n) => {
+                const call = n - first;
+                for (const w of step.writesDuring) if (w.atCall === call) write(service, w);
+                if (step.failAt === call) throw new Error(`injected failure at call ${call}`);
+              };
+              let failed = false;
+              try {
+                await syncItems(service, C, store, { size: step.size });
+              } catch (e) {
+                expect(String(e)).toMatch(/injected failure/);
+                failed = true;
+              }
+              hook = undefined;
+              const calls = service.calls.length - first;
+              if (failed) {
+                expect(await store.getMark(C)).toBe(markBefore);
+              } else if (step.writesDuring.every((w) => w.atCall > calls)) {
+                // Quiet run: exact, and within the paging bound.
+                expect(calls).toBeLessThanOrEqual(callBound(matching, step.size));
+                expectSynced(service, store);
+              }
             }
           }
-        }
-        await syncItems(service, C, store, { size: finalSize });
-        expectSynced(service, store);
-        await reconcile(service, C, store, { size: finalSize });
-        expect(mirror(store)).toEqual(service.approved(C));
-      }),
+          await syncItems(service, C, store, { size: finalSize });
+          expectSynced(service, store);
+          await reconcile(service, C, store, { size: finalSize });
+          expect(mirror(store)).toEqual(service.approved(C));
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -304,7 +363,8 @@ describe('syncItems properties', () => {
           });
           for (const c of creates) service.create(C, { wfstatus: c.status });
           const groups = new Map<string, number>();
-          for (const item of service.all(C)) if (SYNCED.has(item.wfstatus)) groups.set(item.lastupdated, (groups.get(item.lastupdated) ?? 0) + 1);
+          for (const item of service.all(C))
+            if (SYNCED.has(item.wfstatus)) groups.set(item.lastupdated, (groups.get(item.lastupdated) ?? 0) + 1);
           const largestTie = Math.max(0, ...groups.values());
           const store = createMemoryStore<FakeItem>();
           const result = await syncItems(service, C, store, { size }).catch((e: unknown) => e);
@@ -330,7 +390,11 @@ describe('syncItems properties', () => {
         await syncItems(service, C, createMemoryStore<FakeItem>(), { size });
         const sent = new Set(service.all(C).map((x) => x.lastupdated));
         for (const { query } of service.calls) {
-          expect(Object.keys(query).sort()).toEqual(query.lastupdated === undefined ? ['size', 'sortField', 'sortOrder', 'wfstatus'] : ['lastupdated', 'size', 'sortField', 'sortOrder', 'wfstatus']);
+          expect(Object.keys(query).sort()).toEqual(
+            query.lastupdated === undefined
+              ? ['size', 'sortField', 'sortOrder', 'wfstatus']
+              : ['lastupdated', 'size', 'sortField', 'sortOrder', 'wfstatus'],
+          );
           expect(query).toMatchObject({ wfstatus: SYNC_WFSTATUS, sortField: 'lastupdated', sortOrder: 'ASC', size });
           if (query.lastupdated !== undefined) expect(sent.has(query.lastupdated)).toBe(true);
         }

@@ -51,13 +51,27 @@ export async function syncItems<T extends SyncItem>(
 ): Promise<SyncSummary> {
   const size = options.size ?? DEFAULT_SYNC_SIZE;
   const previousMark = await store.getMark(collection);
-  const progress: SyncProgress = { collection, pages: 0, fetched: 0, upserted: 0, removed: 0, skipped: 0, repeated: 0, mark: previousMark };
+  const progress: SyncProgress = {
+    collection,
+    pages: 0,
+    fetched: 0,
+    upserted: 0,
+    removed: 0,
+    skipped: 0,
+    repeated: 0,
+    mark: previousMark,
+  };
 
-  for await (const page of keysetPages(source, collection, SYNC_WFSTATUS, { size, from: previousMark, signal: options.signal })) {
+  for await (const page of keysetPages(source, collection, SYNC_WFSTATUS, {
+    size,
+    from: previousMark,
+    signal: options.signal,
+  })) {
     const ops: StoreOp<T>[] = [];
     for (const item of page.fresh) {
       if (item.wfstatus === 'approved') ops.push({ op: 'upsert', item });
-      else if (item.wfstatus === 'archived' || item.wfstatus === 'deleted') ops.push({ op: 'remove', trcid: item.trcid });
+      else if (item.wfstatus === 'archived' || item.wfstatus === 'deleted')
+        ops.push({ op: 'remove', trcid: item.trcid });
       else progress.skipped++;
     }
     const applied = await applyOps(store, collection, ops);

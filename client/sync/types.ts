@@ -3,7 +3,16 @@
 // full generated response types, so a typed client's results flow through unchanged. Responses
 // may carry fields the spec does not name: they are kept (nothing here strips unknown fields).
 
-import type { Asset, AssetPage as GeneratedAssetPage, operations, paths, Readable, TrcItem, TrcItemCommon, WfStatus } from '../../generated/types.ts';
+import type {
+  Asset,
+  AssetPage as GeneratedAssetPage,
+  operations,
+  paths,
+  Readable,
+  TrcItem,
+  TrcItemCommon,
+  WfStatus,
+} from '../../generated/types.ts';
 
 export type { WfStatus };
 
@@ -14,7 +23,9 @@ export type Collection = (typeof COLLECTIONS)[number];
 export type ContentItem = Readable<TrcItem>;
 
 /** The item type of one collection's list, e.g. `ItemOf<'events'>` is `Readable<Event>`. */
-export type ItemOf<C extends Collection> = Readable<NonNullable<paths[`/${C}`]['get']>['responses'][200]['content']['application/json']>[number];
+export type ItemOf<C extends Collection> = Readable<
+  NonNullable<paths[`/${C}`]['get']>['responses'][200]['content']['application/json']
+>[number];
 
 /** A response asset. */
 export type ContentAsset = Readable<Asset>;
@@ -35,7 +46,9 @@ export interface ListItemsQuery {
 // Compile-time guards (tsc fails here): the sync queries stay valid queries of the generated operations.
 type Assert<T extends true> = T;
 type ListQueryOf<C extends Collection> = NonNullable<NonNullable<paths[`/${C}`]['get']>['parameters']['query']>;
-export type ListQueryFitsEveryList = Assert<{ [C in Collection]: ListItemsQuery extends ListQueryOf<C> ? true : false }[Collection] extends true ? true : false>;
+export type ListQueryFitsEveryList = Assert<
+  { [C in Collection]: ListItemsQuery extends ListQueryOf<C> ? true : false }[Collection] extends true ? true : false
+>;
 
 export interface SourceCallOptions {
   signal?: AbortSignal;
@@ -50,7 +63,9 @@ export interface ItemSource<T extends SyncItem = ContentItem> {
 export type AssetRecord = Pick<ContentAsset, 'id' | 'modified'> & Partial<Pick<ContentAsset, 'created'>>;
 
 /** The assets page `{size, page, hits, results[]}` with the asset type of the caller's choice. */
-export type AssetPage<A extends AssetRecord = ContentAsset> = Omit<Readable<GeneratedAssetPage>, 'results'> & { results: A[] };
+export type AssetPage<A extends AssetRecord = ContentAsset> = Omit<Readable<GeneratedAssetPage>, 'results'> & {
+  results: A[];
+};
 
 /** Query of `GET /assets` as the poll sends it. */
 export type ListAssetsQuery = {
@@ -62,7 +77,9 @@ export type ListAssetsQuery = {
   /** Inclusive; matches `modified`, else `created`. Omitted to list everything. */
   lastupdated?: string;
 };
-export type AssetsQueryFits = Assert<ListAssetsQuery extends NonNullable<operations['listAssets']['parameters']['query']> ? true : false>;
+export type AssetsQueryFits = Assert<
+  ListAssetsQuery extends NonNullable<operations['listAssets']['parameters']['query']> ? true : false
+>;
 
 /** `GET /assets`; `createContentClient` implements it. */
 export interface AssetSource<A extends AssetRecord = ContentAsset> {

@@ -51,7 +51,10 @@ describe('createMemoryDeduper', () => {
       fc.property(
         fc.integer({ min: 1, max: 8 }),
         fc.integer({ min: 1, max: 50 }),
-        fc.array(fc.tuple(fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'), fc.integer({ min: 0, max: 20 })), { maxLength: 100 }),
+        fc.array(
+          fc.tuple(fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'), fc.integer({ min: 0, max: 20 })),
+          { maxLength: 100 },
+        ),
         (maxEntries, ttlMs, steps) => {
           let now = 0;
           const d = createMemoryDeduper({ maxEntries, ttlMs, clock: () => now });

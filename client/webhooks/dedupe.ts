@@ -35,7 +35,8 @@ export function createMemoryDeduper(options: MemoryDeduperOptions = {}): MemoryD
   const maxEntries = options.maxEntries ?? 100_000;
   const clock = options.clock ?? Date.now;
   if (!(ttlMs > 0)) throw new RangeError(`ttlMs must be > 0 (received: ${ttlMs})`);
-  if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new RangeError(`maxEntries must be an integer ≥ 1 (received: ${maxEntries})`);
+  if (!Number.isInteger(maxEntries) || maxEntries < 1)
+    throw new RangeError(`maxEntries must be an integer ≥ 1 (received: ${maxEntries})`);
 
   // Map keeps insertion order; re-inserting on every sighting makes it LRU order, and with one
   // TTL for all it is also expiry order, so both evictions take from the front.

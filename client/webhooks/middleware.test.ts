@@ -4,7 +4,13 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
-import { webhookReceiver, type CallbackItem, type DeliveryMeta, type ReceiverLogger, type WebhookReceiverOptions } from './middleware.ts';
+import {
+  webhookReceiver,
+  type CallbackItem,
+  type DeliveryMeta,
+  type ReceiverLogger,
+  type WebhookReceiverOptions,
+} from './middleware.ts';
 import { signWebhook } from './verify.ts';
 
 const SECRET = 'Zm9vYmFyYmF6cXV4cXV1eGNvcmdlZ3JhdWx0Z2FycGx5';
@@ -53,11 +59,21 @@ async function start(options: Partial<WebhookReceiverOptions> & { before?: expre
 const sampleBody = (trcid = `trc-${randomUUID()}`) =>
   JSON.stringify({
     items: [
-      { id: `${randomUUID()}_EventUpdated`, trcid, resourceUri: `https://cs.example/api/events/${trcid}`, resourceType: 'EVENT', actionType: 'UPDATED' },
+      {
+        id: `${randomUUID()}_EventUpdated`,
+        trcid,
+        resourceUri: `https://cs.example/api/events/${trcid}`,
+        resourceType: 'EVENT',
+        actionType: 'UPDATED',
+      },
     ],
   });
 
-async function deliver(url: string, body: string | Buffer, opts: { ts?: number; delivery?: string; secret?: string; headers?: Record<string, string> } = {}) {
+async function deliver(
+  url: string,
+  body: string | Buffer,
+  opts: { ts?: number; delivery?: string; secret?: string; headers?: Record<string, string> } = {},
+) {
   const ts = opts.ts ?? NOW_S;
   const res = await request(`${url}/hooks`, {
     method: 'POST',
@@ -92,7 +108,10 @@ describe('webhookReceiver', () => {
     const delivery = randomUUID();
     expect((await deliver(url, body, { delivery })).body.status).toBe('accepted');
     // A retry is re-signed with a fresh timestamp but keeps the delivery id.
-    expect(await deliver(url, body, { delivery, ts: NOW_S - 10 })).toMatchObject({ status: 200, body: { status: 'duplicate' } });
+    expect(await deliver(url, body, { delivery, ts: NOW_S - 10 })).toMatchObject({
+      status: 200,
+      body: { status: 'duplicate' },
+    });
     await receiver.drain();
     expect(calls).toHaveLength(1);
   });
@@ -103,15 +122,18 @@ describe('webhookReceiver', () => {
     ['a future timestamp', { ts: NOW_S + 301 }, 'timestamp_too_new'],
     ['no delivery id', { headers: { 'x-service-delivery': '' } }, 'missing_header'],
     ['a malformed signature', { headers: { 'x-service-signature': 'sha256=abc' } }, 'malformed_signature'],
-  ] as const)('when the delivery has %s, then it answers 401 with the reason and never calls onItems [HOOK-014]', async (_name, opts, reason) => {
-    const { url, calls, receiver, lines } = await start({});
-    const res = await deliver(url, sampleBody(), opts);
-    expect(res.status).toBe(401);
-    expect(res.body).toMatchObject({ error: 'Unauthorized', reason });
-    await receiver.drain();
-    expect(calls).toHaveLength(0);
-    expect(lines.some((l) => l.level === 'warn')).toBe(true);
-  });
+  ] as const)(
+    'when the delivery has %s, then it answers 401 with the reason and never calls onItems [HOOK-014]',
+    async (_name, opts, reason) => {
+      const { url, calls, receiver, lines } = await start({});
+      const res = await deliver(url, sampleBody(), opts);
+      expect(res.status).toBe(401);
+      expect(res.body).toMatchObject({ error: 'Unauthorized', reason });
+      await receiver.drain();
+      expect(calls).toHaveLength(0);
+      expect(lines.some((l) => l.level === 'warn')).toBe(true);
+    },
+  );
 
   it('when the body bytes differ from the signed ones (re-serialised JSON), then it is rejected', async () => {
     const { url } = await start({});
@@ -120,7 +142,11 @@ describe('webhookReceiver', () => {
     const res = await request(`${url}/hooks`, {
       method: 'POST',
       body: JSON.stringify(JSON.parse(body), null, 2),
-      headers: { 'x-service-timestamp': String(ts), 'x-service-signature': signWebhook(SECRET, ts, body), 'x-service-delivery': randomUUID() },
+      headers: {
+        'x-service-timestamp': String(ts),
+        'x-service-signature': signWebhook(SECRET, ts, body),
+        'x-service-delivery': randomUUID(),
+      },
     });
     expect(res.statusCode).toBe(401);
     await res.body.dump();
@@ -212,7 +238,11 @@ describe('webhookReceiver', () => {
 
   it('when the rest of the app uses express.json(), then it keeps working', async () => {
     const { url } = await start({});
-    const res = await request(`${url}/other`, { method: 'POST', body: '{"a":1}', headers: { 'content-type': 'application/json' } });
+    const res = await request(`${url}/other`, {
+      method: 'POST',
+      body: '{"a":1}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(await res.body.json()).toEqual({ echo: { a: 1 } });
   });
 

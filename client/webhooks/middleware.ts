@@ -101,7 +101,8 @@ function parseItems(raw: Buffer): CallbackItem[] | string {
   if (!Array.isArray(items)) return 'body must be a CallbackBody object with an items array';
   for (const [i, item] of items.entries()) {
     for (const field of ['trcid', 'resourceUri', 'actionType'] as const) {
-      if (typeof (item as Record<string, unknown> | null)?.[field] !== 'string') return `items[${i}].${field} must be a string`;
+      if (typeof (item as Record<string, unknown> | null)?.[field] !== 'string')
+        return `items[${i}].${field} must be a string`;
     }
   }
   return items as CallbackItem[];
@@ -144,17 +145,24 @@ export function webhookReceiver(options: WebhookReceiverOptions): WebhookReceive
       // Verifying a re-serialised body would fail or, worse, pass on different bytes. A 5xx
       // makes the service retry, so nothing is lost while the mounting order is fixed.
       logger.error({ path: req.originalUrl }, 'webhook receiver mounted after a body parser: raw body unavailable');
-      return answer(res, 500, { error: 'Internal Server Error', message: 'raw body unavailable: mount the webhook receiver before any JSON body parser' });
+      return answer(res, 500, {
+        error: 'Internal Server Error',
+        message: 'raw body unavailable: mount the webhook receiver before any JSON body parser',
+      });
     }
     let raw: Buffer;
     try {
       raw = pre ?? (await readRawBody(req, maxBodyBytes));
     } catch (err) {
-      if (err instanceof BodyTooLargeError) return answer(res, 413, { error: 'Payload Too Large', message: err.message });
+      if (err instanceof BodyTooLargeError)
+        return answer(res, 413, { error: 'Payload Too Large', message: err.message });
       throw err;
     }
 
-    const verdict = verifyWebhook(raw, req.headers, secrets, { toleranceSeconds: options.toleranceSeconds, now: receivedAt });
+    const verdict = verifyWebhook(raw, req.headers, secrets, {
+      toleranceSeconds: options.toleranceSeconds,
+      now: receivedAt,
+    });
     if (!verdict.ok) {
       logger.warn({ reason: verdict.reason, path: req.originalUrl }, 'webhook delivery rejected');
       return answer(res, 401, { error: 'Unauthorized', reason: verdict.reason, message: verdict.message });

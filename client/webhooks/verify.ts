@@ -19,8 +19,7 @@ const DELIVERY_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Node's `req.headers`, a Fetch `Headers`, or any record (looked up case-insensitively). */
 export type HeaderSource =
-  | { get(name: string): string | null | undefined }
-  | Readonly<Record<string, string | readonly string[] | undefined>>;
+  { get(name: string): string | null | undefined } | Readonly<Record<string, string | readonly string[] | undefined>>;
 
 export type VerifyFailureReason =
   | 'missing_header'
@@ -32,8 +31,7 @@ export type VerifyFailureReason =
   | 'signature_mismatch';
 
 export type VerifyResult =
-  | { ok: true; deliveryId: string; timestamp: number }
-  | { ok: false; reason: VerifyFailureReason; message: string };
+  { ok: true; deliveryId: string; timestamp: number } | { ok: false; reason: VerifyFailureReason; message: string };
 
 export interface VerifyOptions {
   /** Largest allowed difference, either way, between the header and `now`. Default 300. */
@@ -103,11 +101,18 @@ export function verifyWebhook(
   const timestamp = getHeader(headers, TIMESTAMP_HEADER);
   const signature = getHeader(headers, SIGNATURE_HEADER);
   const deliveryId = getHeader(headers, DELIVERY_HEADER);
-  for (const [name, value] of [[TIMESTAMP_HEADER, timestamp], [SIGNATURE_HEADER, signature], [DELIVERY_HEADER, deliveryId]] as const) {
+  for (const [name, value] of [
+    [TIMESTAMP_HEADER, timestamp],
+    [SIGNATURE_HEADER, signature],
+    [DELIVERY_HEADER, deliveryId],
+  ] as const) {
     if (value === undefined || value === '') return fail('missing_header', `missing header ${name}`);
   }
   if (!TIMESTAMP_RE.test(timestamp!)) {
-    return fail('malformed_timestamp', `${TIMESTAMP_HEADER} must be 1 to 12 digits of epoch seconds (received: ${JSON.stringify(timestamp!.slice(0, 40))})`);
+    return fail(
+      'malformed_timestamp',
+      `${TIMESTAMP_HEADER} must be 1 to 12 digits of epoch seconds (received: ${JSON.stringify(timestamp!.slice(0, 40))})`,
+    );
   }
   if (!DELIVERY_RE.test(deliveryId!)) {
     return fail('malformed_delivery_id', `${DELIVERY_HEADER} must be a UUID-like token of at most 128 characters`);
@@ -115,10 +120,16 @@ export function verifyWebhook(
   const ts = Number(timestamp);
   const nowSeconds = Math.floor(nowMs(options.now) / 1000);
   if (nowSeconds - ts > tolerance) {
-    return fail('timestamp_too_old', `${TIMESTAMP_HEADER} is ${nowSeconds - ts} s in the past; at most ${tolerance} s is accepted`);
+    return fail(
+      'timestamp_too_old',
+      `${TIMESTAMP_HEADER} is ${nowSeconds - ts} s in the past; at most ${tolerance} s is accepted`,
+    );
   }
   if (ts - nowSeconds > tolerance) {
-    return fail('timestamp_too_new', `${TIMESTAMP_HEADER} is ${ts - nowSeconds} s in the future; at most ${tolerance} s is accepted`);
+    return fail(
+      'timestamp_too_new',
+      `${TIMESTAMP_HEADER} is ${ts - nowSeconds} s in the future; at most ${tolerance} s is accepted`,
+    );
   }
   const match = SIGNATURE_RE.exec(signature!);
   if (!match) {
@@ -131,6 +142,10 @@ export function verifyWebhook(
   for (const s of secrets) {
     if (timingSafeEqual(digest(s, timestamp!, body), given)) matched = true;
   }
-  if (!matched) return fail('signature_mismatch', `${SIGNATURE_HEADER} does not match the body and timestamp for the configured secret`);
+  if (!matched)
+    return fail(
+      'signature_mismatch',
+      `${SIGNATURE_HEADER} does not match the body and timestamp for the configured secret`,
+    );
   return { ok: true, deliveryId: deliveryId!, timestamp: ts };
 }

@@ -44,7 +44,9 @@ export function filterCombination(constraints: FilterCombinationConstraints): fc
     wfstatus: fc.subarray([...statuses], { minLength: 1 }),
     published: constraints.published === false ? fc.constant(undefined) : fc.boolean(),
     trcid: fc.constantFrom(...constraints.trcids),
-    lastupdated: fc.tuple(fc.constantFrom(...constraints.stamps), fc.constantFrom(-1, 0, 1)).map(([s, ms]) => shifted(s, ms)),
+    lastupdated: fc
+      .tuple(fc.constantFrom(...constraints.stamps), fc.constantFrom(-1, 0, 1))
+      .map(([s, ms]) => shifted(s, ms)),
     sortField: fc.constantFrom(...sortFields),
     sortOrder: fc.constantFrom('ASC' as const, 'DESC' as const),
   };

@@ -38,7 +38,9 @@ export interface SchemaConstraints {
   numbers?: 'double' | 'cents';
 }
 
-type Resolved = Required<Pick<SchemaConstraints, 'mode' | 'maxDepth' | 'maxItems' | 'maxStringLength' | 'optional' | 'numbers'>> & {
+type Resolved = Required<
+  Pick<SchemaConstraints, 'mode' | 'maxDepth' | 'maxItems' | 'maxStringLength' | 'optional' | 'numbers'>
+> & {
   omit: ReadonlySet<string>;
   overrides: Readonly<Record<string, fc.Arbitrary<unknown>>>;
 };
@@ -105,7 +107,8 @@ function merge(doc: SchemaDocument, a: JsonSchema, b: JsonSchema): JsonSchema {
     }
     out.properties = props;
   }
-  if (a.required || b.required) out.required = [...new Set([...((a.required as string[]) ?? []), ...((b.required as string[]) ?? [])])];
+  if (a.required || b.required)
+    out.required = [...new Set([...((a.required as string[]) ?? []), ...((b.required as string[]) ?? [])])];
   if (a.items && b.items) out.items = { allOf: [a.items, b.items] };
   for (const k of ['minimum', 'minLength', 'minItems', 'exclusiveMinimum'] as const) {
     if (typeof a[k] === 'number' && typeof b[k] === 'number') out[k] = Math.max(a[k] as number, b[k] as number);
@@ -132,7 +135,11 @@ function resolveConstraints(c: SchemaConstraints): Resolved {
   };
 }
 
-export function arbitraryFromSchema(doc: SchemaDocument, schema: JsonSchema, constraints: SchemaConstraints = {}): fc.Arbitrary<unknown> {
+export function arbitraryFromSchema(
+  doc: SchemaDocument,
+  schema: JsonSchema,
+  constraints: SchemaConstraints = {},
+): fc.Arbitrary<unknown> {
   return build(doc, schema, resolveConstraints(constraints), '', 0);
 }
 
@@ -154,7 +161,14 @@ function build(doc: SchemaDocument, raw: JsonSchema, c: Resolved, path: string, 
   return arbs.length === 1 ? arbs[0]! : fc.oneof(...arbs);
 }
 
-function ofType(doc: SchemaDocument, schema: JsonSchema, type: string, c: Resolved, path: string, depth: number): fc.Arbitrary<unknown> {
+function ofType(
+  doc: SchemaDocument,
+  schema: JsonSchema,
+  type: string,
+  c: Resolved,
+  path: string,
+  depth: number,
+): fc.Arbitrary<unknown> {
   switch (type) {
     case 'null':
       return fc.constant(null);
@@ -176,16 +190,36 @@ function ofType(doc: SchemaDocument, schema: JsonSchema, type: string, c: Resolv
 }
 
 function integerOf(schema: JsonSchema): fc.Arbitrary<number> {
-  const min = typeof schema.minimum === 'number' ? Math.ceil(schema.minimum) : typeof schema.exclusiveMinimum === 'number' ? Math.floor(schema.exclusiveMinimum) + 1 : -1_000_000;
-  const max = typeof schema.maximum === 'number' ? Math.floor(schema.maximum) : typeof schema.exclusiveMaximum === 'number' ? Math.ceil(schema.exclusiveMaximum) - 1 : 1_000_000;
+  const min =
+    typeof schema.minimum === 'number'
+      ? Math.ceil(schema.minimum)
+      : typeof schema.exclusiveMinimum === 'number'
+        ? Math.floor(schema.exclusiveMinimum) + 1
+        : -1_000_000;
+  const max =
+    typeof schema.maximum === 'number'
+      ? Math.floor(schema.maximum)
+      : typeof schema.exclusiveMaximum === 'number'
+        ? Math.ceil(schema.exclusiveMaximum) - 1
+        : 1_000_000;
   return fc.integer({ min, max });
 }
 
 function numberOf(schema: JsonSchema, c: Resolved): fc.Arbitrary<number> {
   const min = typeof schema.minimum === 'number' ? schema.minimum : -1_000_000;
   const max = typeof schema.maximum === 'number' ? schema.maximum : 1_000_000;
-  if (c.numbers === 'cents') return fc.integer({ min: Math.ceil(min * 100), max: Math.floor(max * 100) }).map((n) => n / 100);
-  return fc.double({ min, max, noNaN: true, noDefaultInfinity: true, minExcluded: typeof schema.exclusiveMinimum === 'number', maxExcluded: typeof schema.exclusiveMaximum === 'number' }).map((n) => (Object.is(n, -0) ? 0 : n));
+  if (c.numbers === 'cents')
+    return fc.integer({ min: Math.ceil(min * 100), max: Math.floor(max * 100) }).map((n) => n / 100);
+  return fc
+    .double({
+      min,
+      max,
+      noNaN: true,
+      noDefaultInfinity: true,
+      minExcluded: typeof schema.exclusiveMinimum === 'number',
+      maxExcluded: typeof schema.exclusiveMaximum === 'number',
+    })
+    .map((n) => (Object.is(n, -0) ? 0 : n));
 }
 
 const DATE_MIN = new Date('2000-01-01T00:00:00.000Z');
@@ -194,12 +228,22 @@ const instant = () => fc.date({ min: DATE_MIN, max: DATE_MAX, noInvalidDate: tru
 
 /** `https://<host>.example/<path>`: a URI every validator accepts. */
 export function httpsUrl(): fc.Arbitrary<string> {
-  const word = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789'), minLength: 1, maxLength: 10 });
-  return fc.tuple(word, fc.array(word, { maxLength: 3 })).map(([host, segments]) => `https://${host}.example/${segments.join('/')}`);
+  const word = fc.string({
+    unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789'),
+    minLength: 1,
+    maxLength: 10,
+  });
+  return fc
+    .tuple(word, fc.array(word, { maxLength: 3 }))
+    .map(([host, segments]) => `https://${host}.example/${segments.join('/')}`);
 }
 
 export function emailAddress(): fc.Arbitrary<string> {
-  const word = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789'), minLength: 1, maxLength: 10 });
+  const word = fc.string({
+    unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789'),
+    minLength: 1,
+    maxLength: 10,
+  });
   return fc.tuple(word, word).map(([local, domain]) => `${local}@${domain}.example`);
 }
 
@@ -226,7 +270,13 @@ function stringOf(schema: JsonSchema, c: Resolved): fc.Arbitrary<string> {
   return fc.string({ unit: TEXT_CHAR, minLength, maxLength: max });
 }
 
-function arrayOf(doc: SchemaDocument, schema: JsonSchema, c: Resolved, path: string, depth: number): fc.Arbitrary<unknown[]> {
+function arrayOf(
+  doc: SchemaDocument,
+  schema: JsonSchema,
+  c: Resolved,
+  path: string,
+  depth: number,
+): fc.Arbitrary<unknown[]> {
   const minLength = typeof schema.minItems === 'number' ? schema.minItems : 0;
   const cap = depth >= c.maxDepth ? 0 : c.maxItems;
   const maxLength = Math.max(minLength, Math.min(typeof schema.maxItems === 'number' ? schema.maxItems : cap, cap));
@@ -239,7 +289,13 @@ function arrayOf(doc: SchemaDocument, schema: JsonSchema, c: Resolved, path: str
   return fc.array(item, { minLength, maxLength });
 }
 
-function objectOf(doc: SchemaDocument, schema: JsonSchema, c: Resolved, path: string, depth: number): fc.Arbitrary<Record<string, unknown>> {
+function objectOf(
+  doc: SchemaDocument,
+  schema: JsonSchema,
+  c: Resolved,
+  path: string,
+  depth: number,
+): fc.Arbitrary<Record<string, unknown>> {
   const required = new Set((schema.required as string[] | undefined) ?? []);
   const model: Record<string, fc.Arbitrary<unknown>> = {};
   const requiredKeys: string[] = [];

@@ -15,8 +15,37 @@ export interface InvalidBody {
   decision: string;
 }
 
-export type InvalidBodyKind = 'malformedJson' | 'contentType' | 'wrongType' | 'badEnum' | 'unknownField' | 'nul' | 'tooLong' | 'duplicateLanguage' | 'entitytype' | 'foreignField' | 'patternOrder' | 'notAnObject' | 'missingKey' | 'badFormat';
-export const INVALID_BODY_KINDS: readonly InvalidBodyKind[] = ['malformedJson', 'contentType', 'wrongType', 'badEnum', 'unknownField', 'nul', 'tooLong', 'duplicateLanguage', 'entitytype', 'foreignField', 'patternOrder', 'notAnObject', 'missingKey', 'badFormat'];
+export type InvalidBodyKind =
+  | 'malformedJson'
+  | 'contentType'
+  | 'wrongType'
+  | 'badEnum'
+  | 'unknownField'
+  | 'nul'
+  | 'tooLong'
+  | 'duplicateLanguage'
+  | 'entitytype'
+  | 'foreignField'
+  | 'patternOrder'
+  | 'notAnObject'
+  | 'missingKey'
+  | 'badFormat';
+export const INVALID_BODY_KINDS: readonly InvalidBodyKind[] = [
+  'malformedJson',
+  'contentType',
+  'wrongType',
+  'badEnum',
+  'unknownField',
+  'nul',
+  'tooLong',
+  'duplicateLanguage',
+  'entitytype',
+  'foreignField',
+  'patternOrder',
+  'notAnObject',
+  'missingKey',
+  'badFormat',
+];
 
 export interface InvalidBodyConstraints {
   /** Entity type of the collection the body goes to (`entitytype` and `foreignField` cases depend on it). */
@@ -31,18 +60,33 @@ const word = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz'),
 
 export function invalidBody(constraints: InvalidBodyConstraints): fc.Arbitrary<InvalidBody> {
   const decorate = constraints.decorate ?? ((b) => b);
-  const obj = (body: Record<string, unknown>, reason: string, decision: string): InvalidBody => ({ text: JSON.stringify(decorate(body)), contentType: JSON_TYPE, reason, decision });
+  const obj = (body: Record<string, unknown>, reason: string, decision: string): InvalidBody => ({
+    text: JSON.stringify(decorate(body)),
+    contentType: JSON_TYPE,
+    reason,
+    decision,
+  });
   const other = constraints.entitytype === 'LOCATIE' ? 'ROUTE' : 'LOCATIE';
   const cases: Record<InvalidBodyKind, fc.Arbitrary<InvalidBody>> = {
     malformedJson: fc
-      .constantFrom('{', '{"trcid": }', '{"trcid": "a",}', "{'trcid': 'a'}", 'not json', '{"trcid": "a"} trailing', '[1, 2')
+      .constantFrom(
+        '{',
+        '{"trcid": }',
+        '{"trcid": "a",}',
+        "{'trcid': 'a'}",
+        'not json',
+        '{"trcid": "a"} trailing',
+        '[1, 2',
+      )
       .map((text) => ({ text, contentType: JSON_TYPE, reason: 'the body is not valid JSON', decision: 'DEC-ERR-003' })),
-    contentType: fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/xml').map((contentType) => ({
-      text: JSON.stringify(decorate({})),
-      contentType,
-      reason: `Content-Type ${contentType} instead of application/json`,
-      decision: 'DEC-ERR-003',
-    })),
+    contentType: fc
+      .constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/xml')
+      .map((contentType) => ({
+        text: JSON.stringify(decorate({})),
+        contentType,
+        reason: `Content-Type ${contentType} instead of application/json`,
+        decision: 'DEC-ERR-003',
+      })),
     wrongType: fc
       .constantFrom<[string, Record<string, unknown>]>(
         ['trcItemDetails is a string', { trcItemDetails: 'title' }],
@@ -57,21 +101,65 @@ export function invalidBody(constraints: InvalidBodyConstraints): fc.Arbitrary<I
     badEnum: fc
       .oneof(
         word.map((w) => [`wfstatus ${w} is not a status`, { wfstatus: w }] as const),
-        fc.constant(['wfstatus published is not a status (there is none named published)', { wfstatus: 'published' }] as const),
+        fc.constant([
+          'wfstatus published is not a status (there is none named published)',
+          { wfstatus: 'published' },
+        ] as const),
         word.map((w) => [`calendarType ${w} is not a calendar type`, { calendar: { calendarType: w } }] as const),
-        word.map((w) => [`linkType ${w} is not a link type`, { trcitemRelation: { links: [{ linkType: w, trcid: 'x' }] } }] as const),
+        word.map(
+          (w) =>
+            [
+              `linkType ${w} is not a link type`,
+              { trcitemRelation: { links: [{ linkType: w, trcid: 'x' }] } },
+            ] as const,
+        ),
       )
       .map(([reason, body]) => obj({ ...body }, reason, 'DEC-ERR-001')),
     unknownField: word.map((w) => obj({ [`ctf${w}`]: true }, `ctf${w} is not a field of the item`, 'DEC-ITEM-005')),
-    nul: fc.constant(obj({ trcItemDetails: [{ lang: 'nl', title: 'a\u0000b' }] }, 'a title holds the NUL character', 'DEC-ITEM-028')),
-    tooLong: fc.integer({ min: 501, max: 600 }).map((n) => obj({ trcItemDetails: [{ lang: 'nl', title: 'x'.repeat(n) }] }, `a title of ${n} characters (at most 500)`, 'DEC-ITEM-019')),
-    duplicateLanguage: fc.constant(obj({ trcItemDetails: [{ lang: 'nl', title: 'a' }, { lang: 'nl', title: 'b' }] }, 'two trcItemDetails entries for nl', 'DEC-ITEM-022')),
-    entitytype: fc.constant(obj({ entitytype: other }, `entitytype ${other} on the ${constraints.entitytype} collection`, 'DEC-ITEM-008')),
+    nul: fc.constant(
+      obj({ trcItemDetails: [{ lang: 'nl', title: 'a\u0000b' }] }, 'a title holds the NUL character', 'DEC-ITEM-028'),
+    ),
+    tooLong: fc
+      .integer({ min: 501, max: 600 })
+      .map((n) =>
+        obj(
+          { trcItemDetails: [{ lang: 'nl', title: 'x'.repeat(n) }] },
+          `a title of ${n} characters (at most 500)`,
+          'DEC-ITEM-019',
+        ),
+      ),
+    duplicateLanguage: fc.constant(
+      obj(
+        {
+          trcItemDetails: [
+            { lang: 'nl', title: 'a' },
+            { lang: 'nl', title: 'b' },
+          ],
+        },
+        'two trcItemDetails entries for nl',
+        'DEC-ITEM-022',
+      ),
+    ),
+    entitytype: fc.constant(
+      obj({ entitytype: other }, `entitytype ${other} on the ${constraints.entitytype} collection`, 'DEC-ITEM-008'),
+    ),
     foreignField:
       constraints.entitytype === 'EVENEMENT'
         ? fc.constant(obj({ routeInfo: { routeType: 'walking' } }, 'routeInfo on an event', 'DEC-ITEM-015'))
-        : fc.constant(obj({ priceElements: [{ from: 1, till: 2 }] }, `priceElements on a ${constraints.entitytype}`, 'DEC-ITEM-015')),
-    patternOrder: fc.constant(obj({ calendar: { patternDates: [{ startdate: '2027-08-10', enddate: '2027-08-01' }] } }, 'a pattern ends before it starts', 'DEC-ITEM-024')),
+        : fc.constant(
+            obj(
+              { priceElements: [{ from: 1, till: 2 }] },
+              `priceElements on a ${constraints.entitytype}`,
+              'DEC-ITEM-015',
+            ),
+          ),
+    patternOrder: fc.constant(
+      obj(
+        { calendar: { patternDates: [{ startdate: '2027-08-10', enddate: '2027-08-01' }] } },
+        'a pattern ends before it starts',
+        'DEC-ITEM-024',
+      ),
+    ),
     missingKey: fc
       .constantFrom<[string, Record<string, unknown>]>(
         ['a trcItemDetails entry without lang', { trcItemDetails: [{ title: 'x' }] }],
@@ -90,7 +178,12 @@ export function invalidBody(constraints: InvalidBodyConstraints): fc.Arbitrary<I
         ['a longitude with a comma', { location: { xcoordinate: '4,9', ycoordinate: '52.3' } }],
       )
       .map(([reason, body]) => obj(body, reason, 'DEC-ITEM-023')),
-    notAnObject: fc.constantFrom('[]', '"item"', '42', 'null').map((text) => ({ text, contentType: JSON_TYPE, reason: `the body is ${text}, not an object`, decision: 'DEC-ERR-001' })),
+    notAnObject: fc.constantFrom('[]', '"item"', '42', 'null').map((text) => ({
+      text,
+      contentType: JSON_TYPE,
+      reason: `the body is ${text}, not an object`,
+      decision: 'DEC-ERR-001',
+    })),
   };
   return fc.oneof(...(constraints.kinds ?? INVALID_BODY_KINDS).map((k) => cases[k]));
 }

@@ -38,21 +38,42 @@ export interface ChangedPayload extends SignedPayload {
 const DAY_SECONDS = 86_400;
 const position = fc.nat({ max: 1_000_000 });
 
-export function signedPayloadChange(constraints: SignedPayloadChangeConstraints = {}): fc.Arbitrary<SignedPayloadChange> {
+export function signedPayloadChange(
+  constraints: SignedPayloadChangeConstraints = {},
+): fc.Arbitrary<SignedPayloadChange> {
   const parts = constraints.parts ?? ['body', 'timestamp'];
   const maxShift = constraints.maxShiftSeconds ?? DAY_SECONDS;
   const cases: fc.Arbitrary<SignedPayloadChange>[] = [];
   if (parts.includes('body')) {
     cases.push(
-      fc.record({ part: fc.constant('body' as const), op: fc.constant('replace' as const), at: position, xor: fc.integer({ min: 1, max: 255 }) }),
-      fc.record({ part: fc.constant('body' as const), op: fc.constant('insert' as const), at: position, byte: fc.integer({ min: 0, max: 255 }) }),
+      fc.record({
+        part: fc.constant('body' as const),
+        op: fc.constant('replace' as const),
+        at: position,
+        xor: fc.integer({ min: 1, max: 255 }),
+      }),
+      fc.record({
+        part: fc.constant('body' as const),
+        op: fc.constant('insert' as const),
+        at: position,
+        byte: fc.integer({ min: 0, max: 255 }),
+      }),
       fc.record({ part: fc.constant('body' as const), op: fc.constant('remove' as const), at: position }),
     );
   }
   if (parts.includes('timestamp')) {
     cases.push(
-      fc.record({ part: fc.constant('timestamp' as const), op: fc.constant('shift' as const), seconds: fc.integer({ min: -maxShift, max: maxShift }).filter((s) => s !== 0) }),
-      fc.record({ part: fc.constant('timestamp' as const), op: fc.constant('digit' as const), at: position, add: fc.integer({ min: 1, max: 9 }) }),
+      fc.record({
+        part: fc.constant('timestamp' as const),
+        op: fc.constant('shift' as const),
+        seconds: fc.integer({ min: -maxShift, max: maxShift }).filter((s) => s !== 0),
+      }),
+      fc.record({
+        part: fc.constant('timestamp' as const),
+        op: fc.constant('digit' as const),
+        at: position,
+        add: fc.integer({ min: 1, max: 9 }),
+      }),
     );
   }
   if (cases.length === 0) throw new RangeError('signedPayloadChange: parts must name body or timestamp');
@@ -69,16 +90,27 @@ function byte(b: number): string {
 /** The payload with the change made; always different from the one given. */
 export function applySignedPayloadChange(payload: SignedPayload, change: SignedPayloadChange): ChangedPayload {
   const { timestamp, body } = payload;
-  if (!/^\d{1,12}$/.test(timestamp)) throw new RangeError(`the timestamp must be 1 to 12 digits (received: ${JSON.stringify(timestamp)})`);
+  if (!/^\d{1,12}$/.test(timestamp))
+    throw new RangeError(`the timestamp must be 1 to 12 digits (received: ${JSON.stringify(timestamp)})`);
   switch (change.op) {
     case 'replace':
     case 'remove': {
       // An empty body has no byte to change: one is added instead.
-      if (body.length === 0) return applySignedPayloadChange(payload, { part: 'body', op: 'insert', at: 0, byte: change.op === 'replace' ? change.xor : 0 });
+      if (body.length === 0)
+        return applySignedPayloadChange(payload, {
+          part: 'body',
+          op: 'insert',
+          at: 0,
+          byte: change.op === 'replace' ? change.xor : 0,
+        });
       const at = change.at % body.length;
       const was = body[at]!;
       if (change.op === 'remove') {
-        return { timestamp, body: Buffer.concat([body.subarray(0, at), body.subarray(at + 1)]), what: `body byte ${at} (${byte(was)}) removed` };
+        return {
+          timestamp,
+          body: Buffer.concat([body.subarray(0, at), body.subarray(at + 1)]),
+          what: `body byte ${at} (${byte(was)}) removed`,
+        };
       }
       const changed = Uint8Array.from(body);
       changed[at] = was ^ change.xor;
@@ -86,14 +118,22 @@ export function applySignedPayloadChange(payload: SignedPayload, change: SignedP
     }
     case 'insert': {
       const at = change.at % (body.length + 1);
-      return { timestamp, body: Buffer.concat([body.subarray(0, at), Uint8Array.of(change.byte), body.subarray(at)]), what: `byte ${byte(change.byte)} inserted at body offset ${at}` };
+      return {
+        timestamp,
+        body: Buffer.concat([body.subarray(0, at), Uint8Array.of(change.byte), body.subarray(at)]),
+        what: `byte ${byte(change.byte)} inserted at body offset ${at}`,
+      };
     }
     case 'shift': {
       const ts = Number(timestamp);
       let moved = ts + change.seconds;
       if (moved < 0 || moved > MAX_TIMESTAMP) moved = ts - change.seconds;
       const next = String(moved);
-      return { timestamp: next, body, what: `X-Service-Timestamp ${timestamp} → ${next} (${moved > ts ? '+' : ''}${moved - ts} s)` };
+      return {
+        timestamp: next,
+        body,
+        what: `X-Service-Timestamp ${timestamp} → ${next} (${moved > ts ? '+' : ''}${moved - ts} s)`,
+      };
     }
     case 'digit': {
       const at = change.at % timestamp.length;

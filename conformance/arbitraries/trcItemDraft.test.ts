@@ -7,7 +7,9 @@ import type { SchemaDocument } from './fromSchema.ts';
 import { DRAFT_SCHEMA, trcItemDraft } from './trcItemDraft.ts';
 import type { EntityType } from './trcItemDraft.ts';
 
-const doc = JSON.parse(readFileSync(new URL('../../generated/openapi.json', import.meta.url), 'utf8')) as SchemaDocument;
+const doc = JSON.parse(
+  readFileSync(new URL('../../generated/openapi.json', import.meta.url), 'utf8'),
+) as SchemaDocument;
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 (addFormatsModule as unknown as (a: Ajv2020) => void)(ajv);
 ajv.addSchema(doc as object, 'spec');
@@ -16,21 +18,37 @@ const ENTITY_TYPES = Object.keys(DRAFT_SCHEMA) as EntityType[];
 const ontology = { typeCatids: ['1.1.1', '1.2'], freetextPropertyIds: ['p-1206', 'p-1305'] };
 
 describe('trcItemDraft', () => {
-  it.each(ENTITY_TYPES)('when a %s draft is generated, then it is valid against its draft schema and keeps the rules the schema cannot say', (entitytype) => {
-    const validate = ajv.compile({ $ref: `spec${DRAFT_SCHEMA[entitytype]}` });
-    fc.assert(fc.property(trcItemDraft(doc, { entitytype, ontology, patternDates: true }), (draft) => {
-      if (!validate(draft)) throw new Error(`${JSON.stringify(draft)}: ${ajv.errorsText(validate.errors)}`);
-      expect(draft.entitytype).toBe(entitytype);
-      const langs = ((draft.trcItemDetails ?? []) as { lang: string }[]).map((d) => d.lang);
-      expect(new Set(langs).size).toBe(langs.length);
-      for (const p of ((draft.calendar as { patternDates?: { startdate: string; enddate: string }[] } | undefined)?.patternDates ?? [])) expect(p.enddate >= p.startdate).toBe(true);
-      for (const field of ['trcid', 'slug', 'userorganisation', 'wfstatus', 'id', 'published', 'isprivate']) expect(draft).not.toHaveProperty(field);
-    }), { numRuns: 40, seed: 7 });
-  });
+  it.each(ENTITY_TYPES)(
+    'when a %s draft is generated, then it is valid against its draft schema and keeps the rules the schema cannot say',
+    (entitytype) => {
+      const validate = ajv.compile({ $ref: `spec${DRAFT_SCHEMA[entitytype]}` });
+      fc.assert(
+        fc.property(trcItemDraft(doc, { entitytype, ontology, patternDates: true }), (draft) => {
+          if (!validate(draft)) throw new Error(`${JSON.stringify(draft)}: ${ajv.errorsText(validate.errors)}`);
+          expect(draft.entitytype).toBe(entitytype);
+          const langs = ((draft.trcItemDetails ?? []) as { lang: string }[]).map((d) => d.lang);
+          expect(new Set(langs).size).toBe(langs.length);
+          for (const p of (draft.calendar as { patternDates?: { startdate: string; enddate: string }[] } | undefined)
+            ?.patternDates ?? [])
+            expect(p.enddate >= p.startdate).toBe(true);
+          for (const field of ['trcid', 'slug', 'userorganisation', 'wfstatus', 'id', 'published', 'isprivate'])
+            expect(draft).not.toHaveProperty(field);
+        }),
+        { numRuns: 40, seed: 7 },
+      );
+    },
+  );
 
   it('when no ontology is given, then the draft has no categories; with one, only its ids', () => {
-    for (const d of fc.sample(trcItemDraft(doc, { entitytype: 'EVENEMENT', optional: 'all' }), { numRuns: 10, seed: 2 })) expect(d).not.toHaveProperty('trcItemCategories');
-    for (const d of fc.sample(trcItemDraft(doc, { entitytype: 'LOCATIE', optional: 'all', ontology }), { numRuns: 10, seed: 2 })) {
+    for (const d of fc.sample(trcItemDraft(doc, { entitytype: 'EVENEMENT', optional: 'all' }), {
+      numRuns: 10,
+      seed: 2,
+    }))
+      expect(d).not.toHaveProperty('trcItemCategories');
+    for (const d of fc.sample(trcItemDraft(doc, { entitytype: 'LOCATIE', optional: 'all', ontology }), {
+      numRuns: 10,
+      seed: 2,
+    })) {
       const cats = d.trcItemCategories as { types: { catid: string }[]; categories?: { catid: string }[] };
       for (const t of cats.types) expect(ontology.typeCatids).toContain(t.catid);
       for (const c of cats.categories ?? []) expect(ontology.freetextPropertyIds).toContain(c.catid);

@@ -39,10 +39,15 @@ export interface TrcItemDraftConstraints extends SchemaConstraints {
 const LANGS = ['nl', 'en', 'de', 'fr', 'fy', 'en-GB'];
 
 function localDate(): fc.Arbitrary<string> {
-  return fc.date({ min: new Date('2025-01-01T00:00:00Z'), max: new Date('2030-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+  return fc
+    .date({ min: new Date('2025-01-01T00:00:00Z'), max: new Date('2030-12-31T00:00:00Z'), noInvalidDate: true })
+    .map((d) => d.toISOString().slice(0, 10));
 }
 
-export function trcItemDraft(doc: SchemaDocument, constraints: TrcItemDraftConstraints): fc.Arbitrary<Record<string, unknown>> {
+export function trcItemDraft(
+  doc: SchemaDocument,
+  constraints: TrcItemDraftConstraints,
+): fc.Arbitrary<Record<string, unknown>> {
   const { entitytype, ontology, patternDates = false, leaveIdentityOut = true, ...schemaConstraints } = constraints;
   const omit = [...(schemaConstraints.omit ?? [])];
   if (leaveIdentityOut) omit.push('/trcid', '/slug', '/userorganisation', '/wfstatus');
@@ -50,38 +55,78 @@ export function trcItemDraft(doc: SchemaDocument, constraints: TrcItemDraftConst
   if (!ontology) omit.push('/trcItemCategories');
 
   const overrides: Record<string, fc.Arbitrary<unknown>> = { ...schemaConstraints.overrides };
-  const text = (max: number) => fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz ABCDEFGHIJéü&<>-.,'), minLength: 1, maxLength: max });
+  const text = (max: number) =>
+    fc.string({
+      unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz ABCDEFGHIJéü&<>-.,'),
+      minLength: 1,
+      maxLength: max,
+    });
   // One entry per language (DEC-ITEM-022); at least one, so the item has a title.
   overrides['/trcItemDetails'] ??= fc
     .uniqueArray(fc.constantFrom(...LANGS), { minLength: 1, maxLength: Math.min(3, schemaConstraints.maxItems ?? 3) })
     .chain((langs) =>
-      fc.tuple(...langs.map((lang) => fc.record({ lang: fc.constant(lang), title: text(40), shortdescription: text(60), longdescription: text(80) }, { requiredKeys: ['lang', 'title'] }))),
+      fc.tuple(
+        ...langs.map((lang) =>
+          fc.record(
+            { lang: fc.constant(lang), title: text(40), shortdescription: text(60), longdescription: text(80) },
+            { requiredKeys: ['lang', 'title'] },
+          ),
+        ),
+      ),
     );
-  overrides['/translations'] ??= fc.uniqueArray(fc.constantFrom(...LANGS), { minLength: 1, maxLength: 3 }).map((langs) => ({ primaryLanguage: langs[0], availableLanguages: langs }));
+  overrides['/translations'] ??= fc
+    .uniqueArray(fc.constantFrom(...LANGS), { minLength: 1, maxLength: 3 })
+    .map((langs) => ({ primaryLanguage: langs[0], availableLanguages: langs }));
   if (patternDates) {
     overrides['/calendar/patternDates'] ??= fc.array(
-      fc.tuple(localDate(), fc.integer({ min: 0, max: 20 }), fc.uniqueArray(fc.constantFrom('MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'), { maxLength: 3 })).map(([start, days, weekdays]) => {
-        const end = new Date(Date.parse(`${start}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-        return weekdays.length > 0 ? { startdate: start, enddate: end, weekdays } : { startdate: start, enddate: end };
-      }),
+      fc
+        .tuple(
+          localDate(),
+          fc.integer({ min: 0, max: 20 }),
+          fc.uniqueArray(fc.constantFrom('MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'), { maxLength: 3 }),
+        )
+        .map(([start, days, weekdays]) => {
+          const end = new Date(Date.parse(`${start}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+          return weekdays.length > 0
+            ? { startdate: start, enddate: end, weekdays }
+            : { startdate: start, enddate: end };
+        }),
       { maxLength: 2 },
     );
   }
   if (ontology) overrides['/trcItemCategories'] ??= categoriesFrom(ontology);
 
-  const draft = arbitraryFromSchema(doc, { $ref: DRAFT_SCHEMA[entitytype] }, { mode: 'write', numbers: 'cents', ...schemaConstraints, omit, overrides });
+  const draft = arbitraryFromSchema(
+    doc,
+    { $ref: DRAFT_SCHEMA[entitytype] },
+    { mode: 'write', numbers: 'cents', ...schemaConstraints, omit, overrides },
+  );
   return draft.map((value) => ({ ...(value as Record<string, unknown>), entitytype }));
 }
 
 function categoriesFrom(ontology: DraftOntology): fc.Arbitrary<Record<string, unknown>> {
-  const types = ontology.typeCatids.length === 0
-    ? fc.constant([])
-    : fc.uniqueArray(fc.constantFrom(...ontology.typeCatids), { minLength: 1, maxLength: 2 }).map((ids) => ids.map((catid, i) => ({ catid, isDefault: i === 0 })));
+  const types =
+    ontology.typeCatids.length === 0
+      ? fc.constant([])
+      : fc
+          .uniqueArray(fc.constantFrom(...ontology.typeCatids), { minLength: 1, maxLength: 2 })
+          .map((ids) => ids.map((catid, i) => ({ catid, isDefault: i === 0 })));
   const freetext = ontology.freetextPropertyIds ?? [];
-  const categories = freetext.length === 0
-    ? fc.constant([])
-    : fc.uniqueArray(fc.constantFrom(...freetext), { maxLength: 2 }).chain((ids) =>
-        fc.tuple(...ids.map((catid) => fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz '), minLength: 1, maxLength: 30 }).map((value) => ({ catid, value })))),
-      );
-  return fc.record({ types, categories }).map(({ types, categories }) => (categories.length > 0 ? { types, categories } : { types }));
+  const categories =
+    freetext.length === 0
+      ? fc.constant([])
+      : fc
+          .uniqueArray(fc.constantFrom(...freetext), { maxLength: 2 })
+          .chain((ids) =>
+            fc.tuple(
+              ...ids.map((catid) =>
+                fc
+                  .string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz '), minLength: 1, maxLength: 30 })
+                  .map((value) => ({ catid, value })),
+              ),
+            ),
+          );
+  return fc
+    .record({ types, categories })
+    .map(({ types, categories }) => (categories.length > 0 ? { types, categories } : { types }));
 }

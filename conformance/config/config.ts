@@ -120,7 +120,8 @@ function integer(name: string, raw: string | undefined, fallback: number, min: n
   if (raw === undefined) return fallback;
   if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(`--${name} must be a whole number (received: ${raw})`);
   const value = Number(raw);
-  if (value < min || value > max) throw new ConfigError(`--${name} must be between ${min} and ${max} (received: ${raw})`);
+  if (value < min || value > max)
+    throw new ConfigError(`--${name} must be between ${min} and ${max} (received: ${raw})`);
   return value;
 }
 
@@ -132,20 +133,29 @@ function httpUrl(name: string, raw: string | undefined): string | undefined {
   } catch {
     throw new ConfigError(`--${name} must be an absolute URL (received: ${raw})`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`--${name} must be an http or https URL (received: ${raw})`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConfigError(`--${name} must be an http or https URL (received: ${raw})`);
   if (url.search || url.hash) throw new ConfigError(`--${name} must not have a query or fragment (received: ${raw})`);
   return raw.replace(/\/+$/, '');
 }
 
 function list(value: string | boolean | string[] | undefined): string[] {
   const items = Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
-  return items.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  return items
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
 }
 
 export async function resolveConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Command> {
   let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs({ args: [...argv], options: OPTIONS as Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }>, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args: [...argv],
+      options: OPTIONS as Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }>,
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (error) {
     throw new ConfigError(`${(error as Error).message} (see --help)`);
   }
@@ -171,7 +181,8 @@ export async function resolveConfig(argv: readonly string[], env: NodeJS.Process
   if (!baseUrl && !dryRun) throw new ConfigError('--base-url (or CONFORMANCE_BASE_URL) is required');
 
   const profile = (str('profile') ?? 'consumer') as Profile;
-  if (!PROFILES.includes(profile)) throw new ConfigError(`--profile must be one of ${PROFILES.join(', ')} (received: ${profile})`);
+  if (!PROFILES.includes(profile))
+    throw new ConfigError(`--profile must be one of ${PROFILES.join(', ')} (received: ${profile})`);
 
   const accountId = str('account-id');
   if (accountId !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(accountId)) {
@@ -179,11 +190,15 @@ export async function resolveConfig(argv: readonly string[], env: NodeJS.Process
   }
 
   if ((str('session-user') === undefined) !== (str('session-password') === undefined)) {
-    throw new ConfigError('--session-user and --session-password go together (or CONFORMANCE_SESSION_USER and CONFORMANCE_SESSION_PASSWORD)');
+    throw new ConfigError(
+      '--session-user and --session-password go together (or CONFORMANCE_SESSION_USER and CONFORMANCE_SESSION_PASSWORD)',
+    );
   }
 
   const reporters = list(v.reporters);
-  for (const r of reporters) if (!REPORTERS.includes(r as ReporterName)) throw new ConfigError(`--reporters accepts ${REPORTERS.join(', ')} (received: ${r})`);
+  for (const r of reporters)
+    if (!REPORTERS.includes(r as ReporterName))
+      throw new ConfigError(`--reporters accepts ${REPORTERS.join(', ')} (received: ${r})`);
 
   const expectedFailuresFile = str('expected-failures') === undefined ? undefined : path('expected-failures', '');
   let expectedFailures: ExpectedFailure[] = [];
@@ -198,21 +213,28 @@ export async function resolveConfig(argv: readonly string[], env: NodeJS.Process
 
   const receiverHost = str('receiver-host') ?? '127.0.0.1';
   if (!['127.0.0.1', '::1', 'localhost'].includes(receiverHost) && str('callback-url') === undefined) {
-    throw new ConfigError(`--receiver-host ${receiverHost} needs --callback-url: the URL at which the target reaches this host`);
+    throw new ConfigError(
+      `--receiver-host ${receiverHost} needs --callback-url: the URL at which the target reaches this host`,
+    );
   }
 
   const feedPartner = feedPartnerConfig(str, path);
   const feedName = str('feed-name');
-  if (feedName !== undefined && !/^[^\s:]{1,200}$/u.test(feedName)) throw new ConfigError(`--feed-name must be 1 to 200 characters without spaces or colons (received: ${feedName})`);
+  if (feedName !== undefined && !/^[^\s:]{1,200}$/u.test(feedName))
+    throw new ConfigError(`--feed-name must be 1 to 200 characters without spaces or colons (received: ${feedName})`);
   const feedInfoId = str('feed-info-id');
-  if (feedInfoId !== undefined && !/^\S{1,200}$/u.test(feedInfoId)) throw new ConfigError(`--feed-info-id must be 1 to 200 characters without spaces (received: ${feedInfoId})`);
+  if (feedInfoId !== undefined && !/^\S{1,200}$/u.test(feedInfoId))
+    throw new ConfigError(`--feed-info-id must be 1 to 200 characters without spaces (received: ${feedInfoId})`);
 
   const color = v['no-color'] !== true && !env.NO_COLOR && env.FORCE_COLOR !== '0';
   const config: ConformanceConfig = {
     baseUrl,
     tokens: {
-      consumer: str('token'), full: str('full-token'), admin: str('admin-token'),
-      sessionUser: str('session-user'), sessionPassword: str('session-password'),
+      consumer: str('token'),
+      full: str('full-token'),
+      admin: str('admin-token'),
+      sessionUser: str('session-user'),
+      sessionPassword: str('session-password'),
     },
     accountId,
     callbackUrl: httpUrl('callback-url', str('callback-url')),
@@ -255,10 +277,15 @@ export async function resolveConfig(argv: readonly string[], env: NodeJS.Process
 const LOOPBACK = ['127.0.0.1', '::1', 'localhost'];
 
 /** --feed-partner-*: undefined without --feed-partner-port (the other options then make no sense). */
-function feedPartnerConfig(str: (name: OptionName) => string | undefined, path: (name: OptionName, fallback: string) => string): FeedPartnerConfig | undefined {
+function feedPartnerConfig(
+  str: (name: OptionName) => string | undefined,
+  path: (name: OptionName, fallback: string) => string,
+): FeedPartnerConfig | undefined {
   const portText = str('feed-partner-port');
   if (portText === undefined) {
-    const stray = (['feed-partner-host', 'feed-partner-url', 'feed-partner-cert', 'feed-partner-key'] as const).find((name) => str(name) !== undefined);
+    const stray = (['feed-partner-host', 'feed-partner-url', 'feed-partner-cert', 'feed-partner-key'] as const).find(
+      (name) => str(name) !== undefined,
+    );
     if (stray) throw new ConfigError(`--${stray} needs --feed-partner-port (the port the partner endpoint listens on)`);
     return undefined;
   }
@@ -266,7 +293,9 @@ function feedPartnerConfig(str: (name: OptionName) => string | undefined, path: 
   const host = str('feed-partner-host') ?? '127.0.0.1';
   const given = str('feed-partner-url');
   if (!LOOPBACK.includes(host) && given === undefined) {
-    throw new ConfigError(`--feed-partner-host ${host} needs --feed-partner-url: the https URL at which the target reaches this host`);
+    throw new ConfigError(
+      `--feed-partner-host ${host} needs --feed-partner-url: the https URL at which the target reaches this host`,
+    );
   }
   let url: URL;
   try {
@@ -274,11 +303,21 @@ function feedPartnerConfig(str: (name: OptionName) => string | undefined, path: 
   } catch {
     throw new ConfigError(`--feed-partner-url must be an absolute URL (received: ${given})`);
   }
-  if (url.protocol !== 'https:') throw new ConfigError(`--feed-partner-url must be an https URL: partner feeds are fetched over HTTPS (received: ${given})`);
-  if (url.search || url.hash || url.username || url.password) throw new ConfigError(`--feed-partner-url must have no query, fragment or user info (received: ${given})`);
-  if (url.pathname === '/' || url.pathname.endsWith('/')) throw new ConfigError(`--feed-partner-url must name a document, e.g. https://host:${port}/feed.json (received: ${given})`);
+  if (url.protocol !== 'https:')
+    throw new ConfigError(
+      `--feed-partner-url must be an https URL: partner feeds are fetched over HTTPS (received: ${given})`,
+    );
+  if (url.search || url.hash || url.username || url.password)
+    throw new ConfigError(`--feed-partner-url must have no query, fragment or user info (received: ${given})`);
+  if (url.pathname === '/' || url.pathname.endsWith('/'))
+    throw new ConfigError(
+      `--feed-partner-url must name a document, e.g. https://host:${port}/feed.json (received: ${given})`,
+    );
   const certGiven = str('feed-partner-cert') !== undefined;
-  if (certGiven !== (str('feed-partner-key') !== undefined)) throw new ConfigError('--feed-partner-cert and --feed-partner-key go together (or CONFORMANCE_FEED_PARTNER_CERT and CONFORMANCE_FEED_PARTNER_KEY)');
+  if (certGiven !== (str('feed-partner-key') !== undefined))
+    throw new ConfigError(
+      '--feed-partner-cert and --feed-partner-key go together (or CONFORMANCE_FEED_PARTNER_CERT and CONFORMANCE_FEED_PARTNER_KEY)',
+    );
   return {
     host,
     port,

@@ -59,6 +59,7 @@ export function toCurl(exchange: Pick<Exchange, 'request'>): string {
     // Double quotes so that $CONFORMANCE_TOKEN expands.
     parts.push('-H', value.includes('$CONFORMANCE_') ? `"${name}: ${value}"` : shellQuote(`${name}: ${value}`));
   }
-  if (body !== undefined && body !== '') parts.push('--data-binary', shellQuote(truncated ? `${body} (truncated)` : body));
+  if (body !== undefined && body !== '')
+    parts.push('--data-binary', shellQuote(truncated ? `${body} (truncated)` : body));
   return parts.join(' ');
 }

@@ -10,7 +10,9 @@ import { createHttpClient } from './httpClient.ts';
 import type { HttpClientOptions } from './httpClient.ts';
 import { createRedactor } from './redact.ts';
 
-const validator = createResponseValidator(parseSpec(readFileSync(new URL('../test/fixtures/mini-openapi.json', import.meta.url))).document);
+const validator = createResponseValidator(
+  parseSpec(readFileSync(new URL('../test/fixtures/mini-openapi.json', import.meta.url))).document,
+);
 const rate = { 'x-ratelimit-limit': '20', 'x-ratelimit-policy': '20;w=1;burst=40' };
 let server: TestServer | undefined;
 afterEach(async () => server?.close());
@@ -56,7 +58,9 @@ describe('createHttpClient', () => {
   });
 
   it('when a response holds a signing secret, then the recorded body hides it', async () => {
-    server = await startServer((_req, res) => sendJson(res, 201, { name: 't', signingSecret: 'c2VjcmV0LXNob3duLW9uY2U', token: 'cst_abcdefgh' }));
+    server = await startServer((_req, res) =>
+      sendJson(res, 201, { name: 't', signingSecret: 'c2VjcmV0LXNob3duLW9uY2U', token: 'cst_abcdefgh' }),
+    );
     const { http, exchanges } = client(server.url, { validator: undefined });
     const res = await http.post('/accounts/a/tokens', { token: 'admin', json: { name: 't' } });
     expect((res.body as { signingSecret: string }).signingSecret).toBe('c2VjcmV0LXNob3duLW9uY2U');
@@ -96,7 +100,13 @@ describe('createHttpClient', () => {
     let calls = 0;
     server = await startServer((_req, res) => {
       calls++;
-      if (calls === 1) sendJson(res, 429, { status: 429, error: 'Too Many Requests', message: 'slow' }, { ...rate, 'retry-after': '2' });
+      if (calls === 1)
+        sendJson(
+          res,
+          429,
+          { status: 429, error: 'Too Many Requests', message: 'slow' },
+          { ...rate, 'retry-after': '2' },
+        );
       else sendJson(res, 200, [], rate);
     });
     const { http, waits, exchanges } = client(server.url);
@@ -111,7 +121,13 @@ describe('createHttpClient', () => {
     let calls = 0;
     server = await startServer((_req, res) => {
       calls++;
-      if (calls === 1) sendJson(res, 429, { status: 429, error: 'Too Many Requests', message: 'slow' }, { ...rate, 'retry-after': '3600' });
+      if (calls === 1)
+        sendJson(
+          res,
+          429,
+          { status: 429, error: 'Too Many Requests', message: 'slow' },
+          { ...rate, 'retry-after': '3600' },
+        );
       else sendJson(res, 200, [], rate);
     });
     const { http, waits } = client(server.url, { retryAfterCapMs: 5_000 });
@@ -120,7 +136,9 @@ describe('createHttpClient', () => {
   });
 
   it('when 429s continue, then the client gives up after the retry limit and never waits less than the floor', async () => {
-    server = await startServer((_req, res) => sendJson(res, 429, { status: 429, error: 'Too Many Requests', message: 'slow' }, { ...rate, 'retry-after': '1' }));
+    server = await startServer((_req, res) =>
+      sendJson(res, 429, { status: 429, error: 'Too Many Requests', message: 'slow' }, { ...rate, 'retry-after': '1' }),
+    );
     const { http, waits, exchanges } = client(server.url, { max429Retries: 2, validator: undefined });
     const res = await http.get('/events');
     expect(res.status).toBe(429);
@@ -130,14 +148,18 @@ describe('createHttpClient', () => {
   });
 
   it('when Retry-After is 0 or missing, then the client still waits at least 500 ms', async () => {
-    server = await startServer((_req, res) => sendJson(res, 429, { status: 429, error: 'Too Many Requests', message: 'slow' }, { 'retry-after': '0' }));
+    server = await startServer((_req, res) =>
+      sendJson(res, 429, { status: 429, error: 'Too Many Requests', message: 'slow' }, { 'retry-after': '0' }),
+    );
     const { http, waits } = client(server.url, { max429Retries: 1, validator: undefined });
     await http.get('/events');
     expect(waits[0]).toBeGreaterThanOrEqual(500);
   });
 
   it('when on429 is "return", then the 429 is handed over without waiting', async () => {
-    server = await startServer((_req, res) => sendJson(res, 429, { status: 429, error: 'Too Many Requests', message: 'slow' }, { ...rate, 'retry-after': '1' }));
+    server = await startServer((_req, res) =>
+      sendJson(res, 429, { status: 429, error: 'Too Many Requests', message: 'slow' }, { ...rate, 'retry-after': '1' }),
+    );
     const { http, waits } = client(server.url);
     expect((await http.get('/events', { on429: 'return' })).status).toBe(429);
     expect(waits).toEqual([]);
@@ -160,7 +182,9 @@ describe('createHttpClient', () => {
   });
 
   it('when the server sends a Date header, then it is parsed', async () => {
-    server = await startServer((_req, res) => sendJson(res, 200, [], { ...rate, date: 'Sun, 01 Nov 2026 12:00:00 GMT' }));
+    server = await startServer((_req, res) =>
+      sendJson(res, 200, [], { ...rate, date: 'Sun, 01 Nov 2026 12:00:00 GMT' }),
+    );
     const { http } = client(server.url);
     expect((await http.get('/events')).date?.toISOString()).toBe('2026-11-01T12:00:00.000Z');
   });

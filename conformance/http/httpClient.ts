@@ -110,7 +110,8 @@ export function buildQuery(query: Record<string, QueryValue> | undefined): strin
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  for (const [k, v] of Object.entries(headers))
+    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
   return out;
 }
 
@@ -157,7 +158,10 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       return `Bearer ${choice.bearer}`;
     }
     const value = options.tokens[choice];
-    if (!value) throw new Error(`this check sends the ${choice} token, but none is configured; declare needs: ['${choice}'] so the runner skips it`);
+    if (!value)
+      throw new Error(
+        `this check sends the ${choice} token, but none is configured; declare needs: ['${choice}'] so the runner skips it`,
+      );
     return `Bearer ${value}`;
   }
 
@@ -167,13 +171,18 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   }
 
   async function once(method: string, target: string, opts: RequestOptions): Promise<HttpResponse> {
-    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': options.userAgent ?? 'content-conformance', ...opts.headers };
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': options.userAgent ?? 'content-conformance',
+      ...opts.headers,
+    };
     const auth = authorization(opts.token);
     if (auth && !Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) headers.authorization = auth;
     let payload: string | Buffer | undefined = opts.body;
     if (opts.json !== undefined) {
       payload = JSON.stringify(opts.json);
-      if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+      if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+        headers['content-type'] = 'application/json';
     }
     const requestText = payload === undefined ? '' : payload.toString();
     const started = now();
@@ -181,7 +190,11 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       seq: ++seq,
       startedAt: new Date(started).toISOString(),
       durationMs: 0,
-      request: { method, url: options.redactor.text(target), ...recorded({ headers, text: requestText, bytes: Buffer.byteLength(payload ?? '') }) },
+      request: {
+        method,
+        url: options.redactor.text(target),
+        ...recorded({ headers, text: requestText, bytes: Buffer.byteLength(payload ?? '') }),
+      },
     };
     const limit = opts.timeoutMs ?? timeoutMs;
     try {
@@ -220,7 +233,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     } catch (error) {
       exchange.durationMs = now() - started;
       const err = error as Error & { code?: string };
-      const timedOut = err.name === 'TimeoutError' || err.code === 'UND_ERR_HEADERS_TIMEOUT' || err.code === 'UND_ERR_BODY_TIMEOUT';
+      const timedOut =
+        err.name === 'TimeoutError' || err.code === 'UND_ERR_HEADERS_TIMEOUT' || err.code === 'UND_ERR_BODY_TIMEOUT';
       exchange.error = timedOut ? `no complete response within ${limit} ms` : `${err.code ?? err.name}: ${err.message}`;
       options.record(exchange);
       throw new CheckFailure({
@@ -233,7 +247,12 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     }
   }
 
-  function specFailure(method: string, res: HttpResponse, problems: readonly SpecProblem[], requirements?: readonly string[]): CheckFailure | undefined {
+  function specFailure(
+    method: string,
+    res: HttpResponse,
+    problems: readonly SpecProblem[],
+    requirements?: readonly string[],
+  ): CheckFailure | undefined {
     const first = problems[0];
     if (!first) return undefined;
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
@@ -251,7 +270,13 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   function check(method: string, res: HttpResponse, validate: boolean | 'defer'): void {
     options.onResponse?.(res);
     if (validate !== false && options.validator) {
-      res.problems = options.validator.validate({ method, path: specPath(new URL(res.url)), status: res.status, headers: res.headers, body: res.bytes });
+      res.problems = options.validator.validate({
+        method,
+        path: specPath(new URL(res.url)),
+        status: res.status,
+        headers: res.headers,
+        body: res.bytes,
+      });
       if (res.problems.length > 0) res.exchange.problems = res.problems;
     }
     options.record(res.exchange);
@@ -271,7 +296,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       const res = await once(method, target, opts);
       check(method, res, validate);
       if (res.status !== 429 || opts.on429 === 'return' || attempt >= maxRetries) return res;
-      const wait = waitAfter429(res.headers['retry-after'], attempt, now(), { capMs: options.retryAfterCapMs ?? 10_000 });
+      const wait = waitAfter429(res.headers['retry-after'], attempt, now(), {
+        capMs: options.retryAfterCapMs ?? 10_000,
+      });
       res.exchange.note = `429: waited ${wait} ms before retrying`;
       await sleep(wait);
     }

@@ -8,15 +8,23 @@ describe('createRedactor', () => {
     const r = createRedactor();
     r.addSecret('tok_123456789', '$CONFORMANCE_TOKEN');
     expect(r.text('a tok_123456789 b')).toBe('a $CONFORMANCE_TOKEN b');
-    expect(r.headers({ Authorization: 'Bearer tok_123456789' })).toEqual({ Authorization: 'Bearer $CONFORMANCE_TOKEN' });
+    expect(r.headers({ Authorization: 'Bearer tok_123456789' })).toEqual({
+      Authorization: 'Bearer $CONFORMANCE_TOKEN',
+    });
   });
 
   it('when an unknown credential is in an auth header, then only the scheme is kept', () => {
-    expect(createRedactor().headers({ authorization: 'Bearer whatever', cookie: 'a=b', 'x-other': 'kept' })).toEqual({ authorization: 'Bearer <redacted>', cookie: '<redacted>', 'x-other': 'kept' });
+    expect(createRedactor().headers({ authorization: 'Bearer whatever', cookie: 'a=b', 'x-other': 'kept' })).toEqual({
+      authorization: 'Bearer <redacted>',
+      cookie: '<redacted>',
+      'x-other': 'kept',
+    });
   });
 
   it('when JSON carries secret members, then their values are hidden even in a cut excerpt', () => {
-    expect(createRedactor().text('{"signingSecret": "abc\\"def", "name":"x", "refresh_token":"r1"')).toBe('{"signingSecret": "<redacted>", "name":"x", "refresh_token":"<redacted>"');
+    expect(createRedactor().text('{"signingSecret": "abc\\"def", "name":"x", "refresh_token":"r1"')).toBe(
+      '{"signingSecret": "<redacted>", "name":"x", "refresh_token":"<redacted>"',
+    );
   });
 
   it('when a secret is too short to be distinctive, then it is not registered', () => {
@@ -28,8 +36,19 @@ describe('createRedactor', () => {
 
 describe('toCurl', () => {
   it('when the request has a redacted token and a body, then the command uses the variable and quotes safely', () => {
-    const cmd = toCurl({ request: { method: 'POST', url: 'http://h/api/events', headers: { authorization: 'Bearer $CONFORMANCE_TOKEN', 'content-type': 'application/json' }, body: `{"title":"it's"}`, bodyBytes: 16, truncated: false } });
-    expect(cmd).toBe(`curl -sS -i -X POST 'http://h/api/events' -H "authorization: Bearer $CONFORMANCE_TOKEN" -H 'content-type: application/json' --data-binary '{"title":"it'\\''s"}'`);
+    const cmd = toCurl({
+      request: {
+        method: 'POST',
+        url: 'http://h/api/events',
+        headers: { authorization: 'Bearer $CONFORMANCE_TOKEN', 'content-type': 'application/json' },
+        body: `{"title":"it's"}`,
+        bodyBytes: 16,
+        truncated: false,
+      },
+    });
+    expect(cmd).toBe(
+      `curl -sS -i -X POST 'http://h/api/events' -H "authorization: Bearer $CONFORMANCE_TOKEN" -H 'content-type: application/json' --data-binary '{"title":"it'\\''s"}'`,
+    );
   });
 });
 

@@ -3,7 +3,8 @@
 
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
 // JSON members whose values are credentials (DEC-AUTH-006 `token`, TOKEN-002 `signingSecret`, sign-in).
-const SECRET_MEMBER_RE = /("(?:signingSecret|token|access_token|refresh_token|password|secret|client_secret)"\s*:\s*)"(?:[^"\\]|\\.)*"/g;
+const SECRET_MEMBER_RE =
+  /("(?:signingSecret|token|access_token|refresh_token|password|secret|client_secret)"\s*:\s*)"(?:[^"\\]|\\.)*"/g;
 const MIN_SECRET_LENGTH = 6;
 
 export interface Redactor {

@@ -21,7 +21,12 @@ export interface WaitPolicy {
 }
 
 /** The wait before retry number `attempt` (0-based) after a 429. */
-export function waitAfter429(retryAfter: string | undefined, attempt: number, nowMs: number, policy: WaitPolicy): number {
+export function waitAfter429(
+  retryAfter: string | undefined,
+  attempt: number,
+  nowMs: number,
+  policy: WaitPolicy,
+): number {
   const told = parseRetryAfter(retryAfter, nowMs);
   const base = policy.baseMs ?? 1000;
   const random = policy.random ?? Math.random;

@@ -66,15 +66,18 @@ const WRITING_NEEDS: readonly Need[] = ['write', 'webhook', 'mutating', 'feed'];
 export function defineCheck(definition: CheckDefinition): Check {
   const { id } = definition;
   const problems: string[] = [];
-  if (!ID_RE.test(id)) problems.push(`id must look like "<topic>.<name>" in lower case (received: ${JSON.stringify(id)})`);
+  if (!ID_RE.test(id))
+    problems.push(`id must look like "<topic>.<name>" in lower case (received: ${JSON.stringify(id)})`);
   if (!definition.title) problems.push('title is required');
   if (definition.requirements.length === 0) problems.push('requirements must name at least one requirement id');
   for (const r of definition.requirements) {
     if (!REQUIREMENT_RE.test(r)) problems.push(`requirement id ${JSON.stringify(r)} does not look like FAMILY-NNN`);
   }
-  if (definition.level !== undefined && !isLevel(definition.level)) problems.push(`level must be MUST, SHOULD or DECISION (received: ${String(definition.level)})`);
+  if (definition.level !== undefined && !isLevel(definition.level))
+    problems.push(`level must be MUST, SHOULD or DECISION (received: ${String(definition.level)})`);
   const needs = definition.needs ?? [];
-  for (const n of needs) if (!NEEDS.includes(n)) problems.push(`unknown need ${JSON.stringify(n)}; known: ${NEEDS.join(', ')}`);
+  for (const n of needs)
+    if (!NEEDS.includes(n)) problems.push(`unknown need ${JSON.stringify(n)}; known: ${NEEDS.join(', ')}`);
   if (needs.some((n) => WRITING_NEEDS.includes(n)) && !definition.writes) {
     problems.push('a check that writes must say what it writes (writes: "…")');
   }

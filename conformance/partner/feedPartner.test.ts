@@ -51,29 +51,89 @@ describe('feed partner options', () => {
   });
 
   it('when the environment gives the options, then they are typed like the flags', async () => {
-    const c = await config([], { CONFORMANCE_FEED_PARTNER_PORT: '9000', CONFORMANCE_FEED_PARTNER_HOST: '0.0.0.0', CONFORMANCE_FEED_PARTNER_URL: 'https://runner.example:443/x/feed.json', CONFORMANCE_FEED_PARTNER_CERT: 'c.pem', CONFORMANCE_FEED_PARTNER_KEY: 'k.pem', CONFORMANCE_FEED_NAME: 'uitagenda', CONFORMANCE_FEED_INFO_ID: 'musea' });
-    expect(c).toMatchObject({ feedName: 'uitagenda', feedInfoId: 'musea', feedPartner: { host: '0.0.0.0', port: 9000, url: 'https://runner.example/x/feed.json', certFile: '/tmp/c.pem', keyFile: '/tmp/k.pem' } });
+    const c = await config([], {
+      CONFORMANCE_FEED_PARTNER_PORT: '9000',
+      CONFORMANCE_FEED_PARTNER_HOST: '0.0.0.0',
+      CONFORMANCE_FEED_PARTNER_URL: 'https://runner.example:443/x/feed.json',
+      CONFORMANCE_FEED_PARTNER_CERT: 'c.pem',
+      CONFORMANCE_FEED_PARTNER_KEY: 'k.pem',
+      CONFORMANCE_FEED_NAME: 'uitagenda',
+      CONFORMANCE_FEED_INFO_ID: 'musea',
+    });
+    expect(c).toMatchObject({
+      feedName: 'uitagenda',
+      feedInfoId: 'musea',
+      feedPartner: {
+        host: '0.0.0.0',
+        port: 9000,
+        url: 'https://runner.example/x/feed.json',
+        certFile: '/tmp/c.pem',
+        keyFile: '/tmp/k.pem',
+      },
+    });
   });
 
   it('when the options do not fit together, then the error says which', async () => {
     const fails = (args: string[]) => resolveConfig(['--base-url', 'http://x', ...args], {}, '/');
-    await expect(fails(['--feed-partner-cert', 'c.pem'])).rejects.toThrow('--feed-partner-cert needs --feed-partner-port');
-    await expect(fails(['--feed-partner-port', '8443', '--feed-partner-cert', 'c.pem'])).rejects.toThrow('--feed-partner-cert and --feed-partner-key go together');
-    await expect(fails(['--feed-partner-port', '8443', '--feed-partner-host', '0.0.0.0'])).rejects.toThrow('--feed-partner-host 0.0.0.0 needs --feed-partner-url');
-    await expect(fails(['--feed-partner-port', '8443', '--feed-partner-url', 'http://x:8443/feed.json'])).rejects.toThrow('must be an https URL');
-    await expect(fails(['--feed-partner-port', '8443', '--feed-partner-url', 'https://x:8443/'])).rejects.toThrow('must name a document');
-    await expect(fails(['--feed-partner-port', '70000'])).rejects.toThrow('--feed-partner-port must be between 1 and 65535');
-    await expect(fails(['--feed-name', 'a:b'])).rejects.toThrow('--feed-name must be 1 to 200 characters without spaces or colons');
+    await expect(fails(['--feed-partner-cert', 'c.pem'])).rejects.toThrow(
+      '--feed-partner-cert needs --feed-partner-port',
+    );
+    await expect(fails(['--feed-partner-port', '8443', '--feed-partner-cert', 'c.pem'])).rejects.toThrow(
+      '--feed-partner-cert and --feed-partner-key go together',
+    );
+    await expect(fails(['--feed-partner-port', '8443', '--feed-partner-host', '0.0.0.0'])).rejects.toThrow(
+      '--feed-partner-host 0.0.0.0 needs --feed-partner-url',
+    );
+    await expect(
+      fails(['--feed-partner-port', '8443', '--feed-partner-url', 'http://x:8443/feed.json']),
+    ).rejects.toThrow('must be an https URL');
+    await expect(fails(['--feed-partner-port', '8443', '--feed-partner-url', 'https://x:8443/'])).rejects.toThrow(
+      'must name a document',
+    );
+    await expect(fails(['--feed-partner-port', '70000'])).rejects.toThrow(
+      '--feed-partner-port must be between 1 and 65535',
+    );
+    await expect(fails(['--feed-name', 'a:b'])).rejects.toThrow(
+      '--feed-name must be 1 to 200 characters without spaces or colons',
+    );
   });
 
   it('when a check needs the feed, then it runs only with an admin token, --feed-id and the partner, and says what is missing', async () => {
     const catalogue = await loadRequirements(new URL('../../spec/requirements.yaml', import.meta.url).pathname);
-    const check = describeCheck(defineCheck({ id: 'feeds.x', title: 't', requirements: ['FEED-001'], needs: ['feed'], writes: 'items', run: async () => {} }), catalogue);
+    const check = describeCheck(
+      defineCheck({
+        id: 'feeds.x',
+        title: 't',
+        requirements: ['FEED-001'],
+        needs: ['feed'],
+        writes: 'items',
+        run: async () => {},
+      }),
+      catalogue,
+    );
     const admin = ['--profile', 'full', '--admin-token', 'a', '--account-id', 'amsterdam', '--token', 'c'];
     expect(unmetNeed(check, await config([...admin, '--feed-id', 'f']))).toContain('--feed-id and --feed-partner-port');
-    expect(unmetNeed(check, await config([...admin, '--feed-partner-port', '8443']))).toContain('--feed-id and --feed-partner-port');
-    expect(unmetNeed(check, await config(['--profile', 'full', '--feed-id', 'f', '--feed-partner-port', '8443']))).toBe('needs an admin token and its account (--admin-token, --account-id)');
-    expect(unmetNeed(check, await config(['--admin-token', 'a', '--account-id', 'amsterdam', '--feed-id', 'f', '--feed-partner-port', '8443']))).toContain('read-only');
+    expect(unmetNeed(check, await config([...admin, '--feed-partner-port', '8443']))).toContain(
+      '--feed-id and --feed-partner-port',
+    );
+    expect(unmetNeed(check, await config(['--profile', 'full', '--feed-id', 'f', '--feed-partner-port', '8443']))).toBe(
+      'needs an admin token and its account (--admin-token, --account-id)',
+    );
+    expect(
+      unmetNeed(
+        check,
+        await config([
+          '--admin-token',
+          'a',
+          '--account-id',
+          'amsterdam',
+          '--feed-id',
+          'f',
+          '--feed-partner-port',
+          '8443',
+        ]),
+      ),
+    ).toContain('read-only');
     expect(unmetNeed(check, await config([...admin, '--feed-id', 'f', '--feed-partner-port', '8443']))).toBeUndefined();
   });
 });
@@ -81,7 +141,7 @@ describe('feed partner options', () => {
 describe('the partner certificate', () => {
   const partner = { host: '127.0.0.1', port: 8443, url: 'https://127.0.0.1:8443/feed.json' };
 
-  it('when none is given, then a self-signed one for the partner\'s hosts is written to the report dir (key 0600) and reused by the next run', async () => {
+  it("when none is given, then a self-signed one for the partner's hosts is written to the report dir (key 0600) and reused by the next run", async () => {
     const reportDir = join(dir, 'generated');
     const first = await loadPartnerTls(partner, reportDir);
     expect(first.source).toBe('generated');
@@ -96,10 +156,13 @@ describe('the partner certificate', () => {
     expect(second).toMatchObject({ source: 'reused', cert: first.cert, key: first.key });
   });
 
-  it('when the kept certificate does not name the partner\'s host, then a new one replaces it', async () => {
+  it("when the kept certificate does not name the partner's host, then a new one replaces it", async () => {
     const reportDir = join(dir, 'moved');
     const first = await loadPartnerTls(partner, reportDir);
-    const moved = await loadPartnerTls({ host: '0.0.0.0', port: 8443, url: 'https://runner.example:8443/feed.json' }, reportDir);
+    const moved = await loadPartnerTls(
+      { host: '0.0.0.0', port: 8443, url: 'https://runner.example:8443/feed.json' },
+      reportDir,
+    );
     expect(moved.source).toBe('generated');
     expect(moved.cert).not.toBe(first.cert);
     expect(new X509Certificate(moved.cert).checkHost('runner.example')).toBe('runner.example');
@@ -109,10 +172,17 @@ describe('the partner certificate', () => {
     const a = await loadPartnerTls(partner, join(dir, 'a'));
     const b = await loadPartnerTls(partner, join(dir, 'b'));
     await writeFile(join(dir, 'wrong-key.pem'), b.key);
-    const given = await loadPartnerTls({ ...partner, certFile: a.certFile, keyFile: join(dir, 'a', PARTNER_KEY_FILE) }, join(dir, 'unused'));
+    const given = await loadPartnerTls(
+      { ...partner, certFile: a.certFile, keyFile: join(dir, 'a', PARTNER_KEY_FILE) },
+      join(dir, 'unused'),
+    );
     expect(given).toMatchObject({ source: 'given', cert: a.cert });
-    await expect(loadPartnerTls({ ...partner, certFile: a.certFile, keyFile: join(dir, 'wrong-key.pem') }, dir)).rejects.toThrow(PartnerTlsError);
-    await expect(loadPartnerTls({ ...partner, certFile: join(dir, 'none.pem'), keyFile: join(dir, 'none.pem') }, dir)).rejects.toThrow('cannot read');
+    await expect(
+      loadPartnerTls({ ...partner, certFile: a.certFile, keyFile: join(dir, 'wrong-key.pem') }, dir),
+    ).rejects.toThrow(PartnerTlsError);
+    await expect(
+      loadPartnerTls({ ...partner, certFile: join(dir, 'none.pem'), keyFile: join(dir, 'none.pem') }, dir),
+    ).rejects.toThrow('cannot read');
   });
 });
 
@@ -139,10 +209,16 @@ describe('the partner endpoint', () => {
     return { status: res.statusCode, headers: res.headers, body: text ? JSON.parse(text) : undefined };
   };
 
-  it('when entries are served, then the main document holds them all and a sub-feed\'s document those with its feedInfoId', async () => {
+  it("when entries are served, then the main document holds them all and a sub-feed's document those with its feedInfoId", async () => {
     server.serve([{ id: 'a' }, { id: 'b', feedInfoId: 'musea' }]);
-    expect(await get('/feed.json')).toMatchObject({ status: 200, body: { entries: [{ id: 'a' }, { id: 'b', feedInfoId: 'musea' }] } });
-    expect(await get('/feed/musea.json')).toMatchObject({ status: 200, body: { entries: [{ id: 'b', feedInfoId: 'musea' }] } });
+    expect(await get('/feed.json')).toMatchObject({
+      status: 200,
+      body: { entries: [{ id: 'a' }, { id: 'b', feedInfoId: 'musea' }] },
+    });
+    expect(await get('/feed/musea.json')).toMatchObject({
+      status: 200,
+      body: { entries: [{ id: 'b', feedInfoId: 'musea' }] },
+    });
     expect(await get('/feed/festivals.json')).toMatchObject({ status: 200, body: { entries: [] } });
     expect((await get('/other.json')).status).toBe(404);
     expect(server.subFeedUrl('musea')).toBe(`https://127.0.0.1:${port}/feed/musea.json`);

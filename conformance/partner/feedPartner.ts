@@ -112,14 +112,24 @@ export async function startFeedPartner(options: FeedPartnerOptions): Promise<Fee
       body = { entries: entries.filter((e) => e.feedInfoId === feedInfoId) };
     }
     const log: PartnerRequest = {
-      method, path, document, userAgent: req.headers['user-agent'], receivedAt: Date.now(), status,
+      method,
+      path,
+      document,
+      userAgent: req.headers['user-agent'],
+      receivedAt: Date.now(),
+      status,
       entries: status === 200 && document !== 'unknown' ? (body as { entries: unknown[] }).entries.length : 0,
     };
     requests.push(log);
     const text = JSON.stringify(body);
     const send = () => {
       log.answeredAt = Date.now();
-      res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
+      res.writeHead(status, {
+        ...headers,
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(text),
+        'cache-control': 'no-store',
+      });
       res.end(method === 'HEAD' ? undefined : text);
     };
     if (delayMs <= 0 || document === 'unknown') return send();

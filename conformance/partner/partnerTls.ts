@@ -38,9 +38,16 @@ export function partnerHosts(partner: Pick<FeedPartnerConfig, 'host' | 'url'>): 
 }
 
 /** The partner's key and certificate (read, reused or generated); throws PartnerTlsError saying what is wrong. */
-export async function loadPartnerTls(partner: FeedPartnerConfig, reportDir: string, now = Date.now()): Promise<PartnerTls> {
+export async function loadPartnerTls(
+  partner: FeedPartnerConfig,
+  reportDir: string,
+  now = Date.now(),
+): Promise<PartnerTls> {
   if (partner.certFile !== undefined && partner.keyFile !== undefined) {
-    const [cert, key] = await Promise.all([readPem(partner.certFile, 'CERTIFICATE'), readPem(partner.keyFile, 'PRIVATE KEY')]);
+    const [cert, key] = await Promise.all([
+      readPem(partner.certFile, 'CERTIFICATE'),
+      readPem(partner.keyFile, 'PRIVATE KEY'),
+    ]);
     const problem = mismatch(cert, key, [], now);
     if (problem) throw new PartnerTlsError(`--feed-partner-cert ${partner.certFile}: ${problem}`);
     return { key, cert, certFile: partner.certFile, source: 'given' };
@@ -49,7 +56,8 @@ export async function loadPartnerTls(partner: FeedPartnerConfig, reportDir: stri
   const keyFile = join(reportDir, PARTNER_KEY_FILE);
   const hosts = partnerHosts(partner);
   const kept = await Promise.all([readFile(certFile, 'utf8'), readFile(keyFile, 'utf8')]).catch(() => undefined);
-  if (kept && mismatch(kept[0], kept[1], hosts, now + REUSE_MARGIN_MS) === undefined) return { cert: kept[0], key: kept[1], certFile, source: 'reused' };
+  if (kept && mismatch(kept[0], kept[1], hosts, now + REUSE_MARGIN_MS) === undefined)
+    return { cert: kept[0], key: kept[1], certFile, source: 'reused' };
 
   const pems = await generate([{ name: 'commonName', value: hosts[0]! }], {
     keyType: 'ec',
@@ -61,7 +69,10 @@ export async function loadPartnerTls(partner: FeedPartnerConfig, reportDir: stri
       { name: 'basicConstraints', cA: true },
       { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, keyCertSign: true },
       { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: hosts.map((h) => (isIP(h) ? { type: 7 as const, ip: h } : { type: 2 as const, value: h })) },
+      {
+        name: 'subjectAltName',
+        altNames: hosts.map((h) => (isIP(h) ? { type: 7 as const, ip: h } : { type: 2 as const, value: h })),
+      },
     ],
   });
   await mkdir(reportDir, { recursive: true });
@@ -77,7 +88,8 @@ async function readPem(file: string, label: string): Promise<string> {
   } catch (error) {
     throw new PartnerTlsError(`cannot read ${file}: ${(error as Error).message}`);
   }
-  if (!text.includes('-----BEGIN ') || !text.includes(label)) throw new PartnerTlsError(`${file} holds no PEM ${label.toLowerCase()}`);
+  if (!text.includes('-----BEGIN ') || !text.includes(label))
+    throw new PartnerTlsError(`${file} holds no PEM ${label.toLowerCase()}`);
   return text;
 }
 

@@ -30,13 +30,16 @@ export function parseExpectedFailures(text: string, source: string): ExpectedFai
     throw new ExpectedFailuresError(`${source} is not valid YAML/JSON: ${(error as Error).message}`);
   }
   const list = Array.isArray(doc) ? doc : (doc as { expectedFailures?: unknown } | null)?.expectedFailures;
-  if (!Array.isArray(list)) throw new ExpectedFailuresError(`${source} must be a list of {check | requirement, reason}`);
+  if (!Array.isArray(list))
+    throw new ExpectedFailuresError(`${source} must be a list of {check | requirement, reason}`);
   return list.map((raw: Record<string, unknown>, i) => {
     const where = `${source} entry ${i}`;
     const check = typeof raw?.check === 'string' ? raw.check : undefined;
     const requirement = typeof raw?.requirement === 'string' ? raw.requirement : undefined;
-    if ((check === undefined) === (requirement === undefined)) throw new ExpectedFailuresError(`${where}: give exactly one of "check" or "requirement"`);
-    if (typeof raw.reason !== 'string' || raw.reason.trim() === '') throw new ExpectedFailuresError(`${where}: a non-empty "reason" is required`);
+    if ((check === undefined) === (requirement === undefined))
+      throw new ExpectedFailuresError(`${where}: give exactly one of "check" or "requirement"`);
+    if (typeof raw.reason !== 'string' || raw.reason.trim() === '')
+      throw new ExpectedFailuresError(`${where}: a non-empty "reason" is required`);
     return check !== undefined ? { check, reason: raw.reason } : { requirement: requirement!, reason: raw.reason };
   });
 }

@@ -44,7 +44,8 @@ export async function loadChecks(dir: string, catalogue?: RequirementCatalogue):
     }
     const found = Object.values(mod).filter(isCheck);
     if (!isCheck(mod.default)) problems.push(`${name}: must default-export a check (defineCheck({...}))`);
-    else if (mod.default.id !== basename(file, '.ts')) problems.push(`${name}: the file name must equal the check id (${mod.default.id}.ts)`);
+    else if (mod.default.id !== basename(file, '.ts'))
+      problems.push(`${name}: the file name must equal the check id (${mod.default.id}.ts)`);
     for (const check of new Set(found)) checks.push(check);
   }
   const ids = new Set<string>();
@@ -52,7 +53,8 @@ export async function loadChecks(dir: string, catalogue?: RequirementCatalogue):
     if (ids.has(check.id)) problems.push(`duplicate check id ${check.id}`);
     ids.add(check.id);
     if (catalogue) {
-      for (const r of check.requirements) if (!catalogue.has(r)) problems.push(`${check.id}: unknown requirement id ${r} (not in requirements.yaml)`);
+      for (const r of check.requirements)
+        if (!catalogue.has(r)) problems.push(`${check.id}: unknown requirement id ${r} (not in requirements.yaml)`);
     }
   }
   for (const check of checks) {

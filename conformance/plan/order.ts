@@ -5,8 +5,32 @@
 import { familyOf } from '../spec/requirements.ts';
 
 export const GROUP_ORDER: readonly string[] = [
-  'HEALTH', 'AUTH', 'API', 'LIST', 'DETAIL', 'ITEM', 'PAGE', 'SORT', 'FILTER', 'LIMIT', 'ERR', 'WF', 'SCOPE',
-  'WRITE', 'ROUTE', 'ONTO', 'DT', 'DICT', 'ASSET', 'TOKEN', 'SESSION', 'HOOK', 'FEED', 'SYNC', 'VER', 'RATE',
+  'HEALTH',
+  'AUTH',
+  'API',
+  'LIST',
+  'DETAIL',
+  'ITEM',
+  'PAGE',
+  'SORT',
+  'FILTER',
+  'LIMIT',
+  'ERR',
+  'WF',
+  'SCOPE',
+  'WRITE',
+  'ROUTE',
+  'ONTO',
+  'DT',
+  'DICT',
+  'ASSET',
+  'TOKEN',
+  'SESSION',
+  'HOOK',
+  'FEED',
+  'SYNC',
+  'VER',
+  'RATE',
 ];
 
 /** The requirement group of a check: the family of its first requirement. */

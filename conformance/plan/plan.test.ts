@@ -21,8 +21,23 @@ const catalogue = createCatalogue([
 ]);
 const run = async () => {};
 const checks = [
-  defineCheck({ id: 'rate.burst', title: 't', requirements: ['RATE-004'], tags: ['rate-limit'], needs: ['consumer'], order: 'last', run }),
-  defineCheck({ id: 'hooks.signature', title: 't', requirements: ['HOOK-011'], needs: ['webhook'], writes: 'a token with a callBackUrl', run }),
+  defineCheck({
+    id: 'rate.burst',
+    title: 't',
+    requirements: ['RATE-004'],
+    tags: ['rate-limit'],
+    needs: ['consumer'],
+    order: 'last',
+    run,
+  }),
+  defineCheck({
+    id: 'hooks.signature',
+    title: 't',
+    requirements: ['HOOK-011'],
+    needs: ['webhook'],
+    writes: 'a token with a callBackUrl',
+    run,
+  }),
   defineCheck({ id: 'health.responds', title: 't', requirements: ['HEALTH-001', 'DEC-ERR-002'], run }),
   defineCheck({ id: 'sync.reconcile', title: 't', requirements: ['SYNC-006', 'DEC-ERR-002'], needs: ['full'], run }),
   defineCheck({ id: 'errors.shape', title: 't', requirements: ['DEC-ERR-002'], run }),
@@ -36,8 +51,12 @@ async function config(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Conf
 
 describe('defineCheck', () => {
   it('when the definition is invalid, then every problem is named', () => {
-    expect(() => defineCheck({ id: 'Bad Id', title: '', requirements: [], run })).toThrow(/id must look like .*title is required.*at least one requirement/);
-    expect(() => defineCheck({ id: 'a.b', title: 't', requirements: ['X-001'], needs: ['write'], run })).toThrow('a check that writes must say what it writes');
+    expect(() => defineCheck({ id: 'Bad Id', title: '', requirements: [], run })).toThrow(
+      /id must look like .*title is required.*at least one requirement/,
+    );
+    expect(() => defineCheck({ id: 'a.b', title: 't', requirements: ['X-001'], needs: ['write'], run })).toThrow(
+      'a check that writes must say what it writes',
+    );
   });
 });
 
@@ -64,31 +83,48 @@ describe('planChecks', () => {
       'rate.burst': 'needs a consumer token (--token)',
     });
     const full = planChecks(checks, catalogue, await config(['--profile', 'full']));
-    expect(full.find((e) => e.check.id === 'hooks.signature')!.skipReason).toBe('needs an admin token and its account (--admin-token, --account-id)');
+    expect(full.find((e) => e.check.id === 'hooks.signature')!.skipReason).toBe(
+      'needs an admin token and its account (--admin-token, --account-id)',
+    );
   });
 
   it('when --only and --skip use ids, requirement globs, tags and groups, then selection follows them', async () => {
-    const only = planChecks(checks, catalogue, await config(['--only', 'HEALTH-*', '--only', 'rate-limit'], { CONFORMANCE_TOKEN: 't' }));
+    const only = planChecks(
+      checks,
+      catalogue,
+      await config(['--only', 'HEALTH-*', '--only', 'rate-limit'], { CONFORMANCE_TOKEN: 't' }),
+    );
     expect(only.filter((e) => e.run).map((e) => e.check.id)).toEqual(['health.responds', 'rate.burst']);
     const skip = planChecks(checks, catalogue, await config(['--skip', 'DEC-ERR-*,rate.*']));
     expect(skip.find((e) => e.check.id === 'errors.shape')!.skipReason).toBe('excluded by --skip DEC-ERR-*');
     expect(skip.find((e) => e.check.id === 'rate.burst')!.skipReason).toBe('excluded by --skip rate.*');
-    expect(unmatchedPatterns(only.map((e) => e.check), ['HOOK', 'nothing-*'])).toEqual(['nothing-*']);
+    expect(
+      unmatchedPatterns(
+        only.map((e) => e.check),
+        ['HOOK', 'nothing-*'],
+      ),
+    ).toEqual(['nothing-*']);
   });
 });
 
 describe('loadChecks', () => {
   it('when the real checks load, then each id equals its file name and every requirement exists', async () => {
     const { loadRequirements } = await import('../spec/requirements.ts');
-    const real = await loadChecks(fileURLToPath(new URL('../checks/', import.meta.url)), await loadRequirements(fileURLToPath(new URL('../../spec/requirements.yaml', import.meta.url))));
-    expect(real.map((c) => c.id)).toEqual(expect.arrayContaining(['health.responds', 'auth.missing-token-401', 'lists.bare-array', 'limits.size-cap']));
+    const real = await loadChecks(
+      fileURLToPath(new URL('../checks/', import.meta.url)),
+      await loadRequirements(fileURLToPath(new URL('../../spec/requirements.yaml', import.meta.url))),
+    );
+    expect(real.map((c) => c.id)).toEqual(
+      expect.arrayContaining(['health.responds', 'auth.missing-token-401', 'lists.bare-array', 'limits.size-cap']),
+    );
   });
 
   it('when a check file is wrong, then loading fails naming every problem', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'ctf-checks-'));
     await mkdir(join(dir, 'x'));
     const model = fileURLToPath(new URL('../model/check.ts', import.meta.url));
-    const file = (id: string, req: string) => `import { defineCheck } from '${model}';\nexport default defineCheck({ id: '${id}', title: 't', requirements: ['${req}'], run: async () => {} });\n`;
+    const file = (id: string, req: string) =>
+      `import { defineCheck } from '${model}';\nexport default defineCheck({ id: '${id}', title: 't', requirements: ['${req}'], run: async () => {} });\n`;
     await writeFile(join(dir, 'x', 'x.right.ts'), file('x.right', 'HEALTH-001'));
     await writeFile(join(dir, 'x', 'x.misnamed.ts'), file('x.other', 'HEALTH-001'));
     await writeFile(join(dir, 'x', 'x.unknown.ts'), file('x.unknown', 'NOPE-001'));
@@ -104,45 +140,100 @@ describe('loadChecks', () => {
 
 describe('resolveConfig', () => {
   it('when flags and environment both set a value, then the flag wins', async () => {
-    const c = await config(['--profile', 'full', '--seed', '12'], { CONFORMANCE_PROFILE: 'certification', CONFORMANCE_SEED: '99', CONFORMANCE_TOKEN: 'tok', CONFORMANCE_SKIP: 'a,b' });
-    expect(c).toMatchObject({ profile: 'full', seed: 12, tokens: { consumer: 'tok' }, skip: ['a', 'b'], reportDir: '/tmp/reports/conformance' });
+    const c = await config(['--profile', 'full', '--seed', '12'], {
+      CONFORMANCE_PROFILE: 'certification',
+      CONFORMANCE_SEED: '99',
+      CONFORMANCE_TOKEN: 'tok',
+      CONFORMANCE_SKIP: 'a,b',
+    });
+    expect(c).toMatchObject({
+      profile: 'full',
+      seed: 12,
+      tokens: { consumer: 'tok' },
+      skip: ['a', 'b'],
+      reportDir: '/tmp/reports/conformance',
+    });
     expect(c.runId).toMatch(/^ctf-[0-9a-z]{6}$/);
   });
 
   it('when values are invalid, then the error names the option and the value', async () => {
-    await expect(resolveConfig(['--base-url', 'ftp://x'], {}, '/')).rejects.toThrow('--base-url must be an http or https URL (received: ftp://x)');
-    await expect(resolveConfig(['--base-url', 'http://x', '--timeout', '1s'], {}, '/')).rejects.toThrow('--timeout must be a whole number (received: 1s)');
-    await expect(resolveConfig(['--base-url', 'http://x', '--account-id', 'a b'], {}, '/')).rejects.toThrow('--account-id must be 1 to 64 characters');
-    await expect(resolveConfig(['--base-url', 'http://x', '--reporters', 'pdf'], {}, '/')).rejects.toThrow('--reporters accepts console, junit, json, html (received: pdf)');
-    await expect(resolveConfig(['--base-url', 'http://x', '--expected-failures', '/nonexistent.yaml'], {}, '/')).rejects.toThrow('cannot read /nonexistent.yaml');
+    await expect(resolveConfig(['--base-url', 'ftp://x'], {}, '/')).rejects.toThrow(
+      '--base-url must be an http or https URL (received: ftp://x)',
+    );
+    await expect(resolveConfig(['--base-url', 'http://x', '--timeout', '1s'], {}, '/')).rejects.toThrow(
+      '--timeout must be a whole number (received: 1s)',
+    );
+    await expect(resolveConfig(['--base-url', 'http://x', '--account-id', 'a b'], {}, '/')).rejects.toThrow(
+      '--account-id must be 1 to 64 characters',
+    );
+    await expect(resolveConfig(['--base-url', 'http://x', '--reporters', 'pdf'], {}, '/')).rejects.toThrow(
+      '--reporters accepts console, junit, json, html (received: pdf)',
+    );
+    await expect(
+      resolveConfig(['--base-url', 'http://x', '--expected-failures', '/nonexistent.yaml'], {}, '/'),
+    ).rejects.toThrow('cannot read /nonexistent.yaml');
   });
 
   it('when session credentials, webhook timing and the oversize upload are given, then they are typed; defaults otherwise', async () => {
-    const c = await config(['--webhook-quiet', '1500', '--webhook-slow', '1500', '--asset-oversize', '0', '--feed-id', 'uitagenda'], { CONFORMANCE_SESSION_USER: 'editor', CONFORMANCE_SESSION_PASSWORD: 'pw-123456', CONFORMANCE_WEBHOOK_WAIT: '9000' });
-    expect(c).toMatchObject({ tokens: { sessionUser: 'editor', sessionPassword: 'pw-123456' }, webhook: { waitMs: 9000, quietMs: 1500, slowMs: 1500 }, assetOversizeBytes: 0, feedId: 'uitagenda' });
-    expect(await config([])).toMatchObject({ webhook: { waitMs: 15000, quietMs: 6000, slowMs: 6000 }, assetOversizeBytes: 21 * 1024 * 1024 });
-    await expect(resolveConfig(['--base-url', 'http://x', '--session-user', 'editor'], {}, '/')).rejects.toThrow('--session-user and --session-password go together');
+    const c = await config(
+      ['--webhook-quiet', '1500', '--webhook-slow', '1500', '--asset-oversize', '0', '--feed-id', 'uitagenda'],
+      {
+        CONFORMANCE_SESSION_USER: 'editor',
+        CONFORMANCE_SESSION_PASSWORD: 'pw-123456',
+        CONFORMANCE_WEBHOOK_WAIT: '9000',
+      },
+    );
+    expect(c).toMatchObject({
+      tokens: { sessionUser: 'editor', sessionPassword: 'pw-123456' },
+      webhook: { waitMs: 9000, quietMs: 1500, slowMs: 1500 },
+      assetOversizeBytes: 0,
+      feedId: 'uitagenda',
+    });
+    expect(await config([])).toMatchObject({
+      webhook: { waitMs: 15000, quietMs: 6000, slowMs: 6000 },
+      assetOversizeBytes: 21 * 1024 * 1024,
+    });
+    await expect(resolveConfig(['--base-url', 'http://x', '--session-user', 'editor'], {}, '/')).rejects.toThrow(
+      '--session-user and --session-password go together',
+    );
   });
 
   it('when a check needs a session and no credentials are given, then it is skipped saying which options', async () => {
-    const session = defineCheck({ id: 'sessions.sign-in', title: 't', requirements: ['HEALTH-001'], needs: ['session'], run });
+    const session = defineCheck({
+      id: 'sessions.sign-in',
+      title: 't',
+      requirements: ['HEALTH-001'],
+      needs: ['session'],
+      run,
+    });
     const without = planChecks([session], catalogue, await config([]));
     expect(without[0]!.skipReason).toBe('needs sign-in credentials (--session-user, --session-password)');
-    const withCredentials = planChecks([session], catalogue, await config(['--session-user', 'u', '--session-password', 'p']));
+    const withCredentials = planChecks(
+      [session],
+      catalogue,
+      await config(['--session-user', 'u', '--session-password', 'p']),
+    );
     expect(withCredentials[0]!.run).toBe(true);
   });
 
   it('when verify-report is the command, then the file is resolved against the working directory', async () => {
-    expect(await resolveConfig(['verify-report', 'r/result.json'], {}, '/work')).toEqual({ kind: 'verify-report', file: '/work/r/result.json' });
+    expect(await resolveConfig(['verify-report', 'r/result.json'], {}, '/work')).toEqual({
+      kind: 'verify-report',
+      file: '/work/r/result.json',
+    });
   });
 });
 
 describe('expected failures and globs', () => {
   it('when an entry has neither or both of check and requirement, or no reason, then it is rejected', () => {
-    expect(() => parseExpectedFailures('- reason: x', 'f')).toThrow('f entry 0: give exactly one of "check" or "requirement"');
+    expect(() => parseExpectedFailures('- reason: x', 'f')).toThrow(
+      'f entry 0: give exactly one of "check" or "requirement"',
+    );
     expect(() => parseExpectedFailures('- check: a.b\n  requirement: X-001\n  reason: x', 'f')).toThrow('exactly one');
     expect(() => parseExpectedFailures('- check: a.b', 'f')).toThrow('a non-empty "reason" is required');
-    expect(parseExpectedFailures('expectedFailures:\n  - requirement: RATE-*\n    reason: no limiter', 'f')).toEqual([{ requirement: 'RATE-*', reason: 'no limiter' }]);
+    expect(parseExpectedFailures('expectedFailures:\n  - requirement: RATE-*\n    reason: no limiter', 'f')).toEqual([
+      { requirement: 'RATE-*', reason: 'no limiter' },
+    ]);
   });
 
   it('when a glob is matched, then * and ? work and case is ignored', () => {

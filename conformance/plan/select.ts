@@ -30,7 +30,8 @@ export interface PlanEntry {
 }
 
 export function describeCheck(check: Check, catalogue: RequirementCatalogue): CheckInfo {
-  const level = check.explicitLevel ?? strongestLevel(check.requirements.map((r) => catalogue.get(r)?.level ?? 'MUST')) ?? 'MUST';
+  const level =
+    check.explicitLevel ?? strongestLevel(check.requirements.map((r) => catalogue.get(r)?.level ?? 'MUST')) ?? 'MUST';
   return {
     id: check.id,
     title: check.title,
@@ -47,31 +48,48 @@ export function describeCheck(check: Check, catalogue: RequirementCatalogue): Ch
 
 const WRITES: readonly Need[] = ['write', 'webhook', 'mutating', 'feed'];
 
-export function unmetNeed(check: CheckInfo, config: Pick<ConformanceConfig, 'tokens' | 'accountId' | 'profile' | 'feedId' | 'feedPartner'>): string | undefined {
+export function unmetNeed(
+  check: CheckInfo,
+  config: Pick<ConformanceConfig, 'tokens' | 'accountId' | 'profile' | 'feedId' | 'feedPartner'>,
+): string | undefined {
   for (const need of check.needs) {
-    if (WRITES.includes(need) && config.profile === 'consumer') return 'writes to the target; the consumer profile is read-only (use --profile full)';
+    if (WRITES.includes(need) && config.profile === 'consumer')
+      return 'writes to the target; the consumer profile is read-only (use --profile full)';
     if (need === 'consumer' && !config.tokens.consumer) return 'needs a consumer token (--token)';
-    if (need === 'full' && !config.tokens.full) return 'needs a token that sees archived and deleted items (--full-token)';
-    if ((need === 'admin' || need === 'webhook' || need === 'mutating' || need === 'feed') && (!config.tokens.admin || !config.accountId)) {
+    if (need === 'full' && !config.tokens.full)
+      return 'needs a token that sees archived and deleted items (--full-token)';
+    if (
+      (need === 'admin' || need === 'webhook' || need === 'mutating' || need === 'feed') &&
+      (!config.tokens.admin || !config.accountId)
+    ) {
       return 'needs an admin token and its account (--admin-token, --account-id)';
     }
     if (need === 'write' && !config.tokens.consumer) return 'needs a consumer token to write with (--token)';
     if (need === 'feed' && (!config.feedId || !config.feedPartner)) {
       return 'needs an inbound feed of the account that fetches the suite\'s partner endpoint (--feed-id and --feed-partner-port; see "Feed checks" in conformance/README.md)';
     }
-    if (need === 'session' && (!config.tokens.sessionUser || !config.tokens.sessionPassword)) return 'needs sign-in credentials (--session-user, --session-password)';
+    if (need === 'session' && (!config.tokens.sessionUser || !config.tokens.sessionPassword))
+      return 'needs sign-in credentials (--session-user, --session-password)';
   }
   return undefined;
 }
 
-export function selectionReason(check: CheckInfo, only: readonly string[], skip: readonly string[]): string | undefined {
+export function selectionReason(
+  check: CheckInfo,
+  only: readonly string[],
+  skip: readonly string[],
+): string | undefined {
   const values = [check.id, ...check.requirements, ...check.tags, check.group];
   if (only.length > 0 && !matchesAny(only, values)) return `not selected by --only ${only.join(',')}`;
   const skipped = matchesAny(skip, values);
   return skipped ? `excluded by --skip ${skipped}` : undefined;
 }
 
-export function planChecks(checks: readonly Check[], catalogue: RequirementCatalogue, config: ConformanceConfig): PlanEntry[] {
+export function planChecks(
+  checks: readonly Check[],
+  catalogue: RequirementCatalogue,
+  config: ConformanceConfig,
+): PlanEntry[] {
   return checks
     .map((c) => describeCheck(c, catalogue))
     .sort(compareRunOrder)

@@ -17,7 +17,11 @@ async function deliver(url: string, body: string, headers: Record<string, string
 }
 
 function signed(body: string, ts = Math.floor(Date.now() / 1000)) {
-  return { 'x-service-timestamp': String(ts), 'x-service-signature': signWebhook(SECRET, ts, body), 'x-service-delivery': '6f1c2a4e-0d3b-4b8e-9a51-2f7c8d9e0a1b' };
+  return {
+    'x-service-timestamp': String(ts),
+    'x-service-signature': signWebhook(SECRET, ts, body),
+    'x-service-delivery': '6f1c2a4e-0d3b-4b8e-9a51-2f7c8d9e0a1b',
+  };
 }
 
 describe('startReceiver', () => {
@@ -73,7 +77,11 @@ describe('startReceiver', () => {
     await deliver(ep.url, body, signed(`${body} `));
     await deliver(ep.url, body, signed(body, Math.floor(Date.now() / 1000) - 301));
     expect(ep.deliveries.map((d) => d.verification?.ok)).toEqual([true, false, false]);
-    expect(ep.deliveries.map((d) => d.verification?.reason)).toEqual([undefined, 'signature_mismatch', 'timestamp_too_old']);
+    expect(ep.deliveries.map((d) => d.verification?.reason)).toEqual([
+      undefined,
+      'signature_mismatch',
+      'timestamp_too_old',
+    ]);
   });
 
   it('when waiting for a delivery, then it resolves on arrival or fails with a summary', async () => {
@@ -83,9 +91,13 @@ describe('startReceiver', () => {
     await deliver(ep.url, '{"n":1}');
     await deliver(ep.url, '{"n":2}');
     expect((await waiting).seq).toBe(2);
-    const failure = await ep.waitFor((d) => (d.json() as { n: number }).n === 3, 100, 'delivery n=3').catch((e: unknown) => e);
+    const failure = await ep
+      .waitFor((d) => (d.json() as { n: number }).n === 3, 100, 'delivery n=3')
+      .catch((e: unknown) => e);
     expect(isCheckFailure(failure)).toBe(true);
-    expect((failure as Error).message).toMatch(/^no delivery n=3 arrived at .* within 100 ms \(deliveries: #1 POST \/hooks\/wait/);
+    expect((failure as Error).message).toMatch(
+      /^no delivery n=3 arrived at .* within 100 ms \(deliveries: #1 POST \/hooks\/wait/,
+    );
   });
 
   it('when a delivery arrives during expectNone, then it fails', async () => {

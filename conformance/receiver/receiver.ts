@@ -113,7 +113,8 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
     const path = (req.url ?? '/').split('?')[0]!;
     const state = [...endpoints.values()].find((e) => e.api.path === path);
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+    for (const [k, v] of Object.entries(req.headers))
+      if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
     const response = state ? state.script.next() : { status: 404 };
     let parsed: { value: unknown } | undefined;
     const delivery: Delivery = {
@@ -138,7 +139,10 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
     };
     if (state?.secret !== undefined) {
       try {
-        delivery.verification = verify(rawBody, headers, state.secret, { toleranceSeconds: options.toleranceSeconds ?? 300, now: now() });
+        delivery.verification = verify(rawBody, headers, state.secret, {
+          toleranceSeconds: options.toleranceSeconds ?? 300,
+          now: now(),
+        });
       } catch (error) {
         delivery.verification = { ok: false, reason: 'verifier_error', message: (error as Error).message };
       }
@@ -210,11 +214,13 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
           };
           const timer = setTimeout(() => {
             state.waiters.delete(waiter);
-            reject(new CheckFailure({
-              message: `no ${description} arrived at ${state.api.url} within ${timeoutMs} ms (deliveries: ${summarise(state.deliveries)})`,
-              received: `${state.deliveries.length} deliveries`,
-              expected: description,
-            }));
+            reject(
+              new CheckFailure({
+                message: `no ${description} arrived at ${state.api.url} within ${timeoutMs} ms (deliveries: ${summarise(state.deliveries)})`,
+                received: `${state.deliveries.length} deliveries`,
+                expected: description,
+              }),
+            );
           }, timeoutMs);
           state.waiters.add(waiter);
         });

@@ -14,7 +14,14 @@ export async function selfSignedTls(host: string): Promise<{ key: string; cert: 
     extensions: [
       { name: 'basicConstraints', cA: true },
       { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, keyCertSign: true },
-      { name: 'subjectAltName', altNames: [isIp ? { type: 7, ip: host } : { type: 2, value: host }, { type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          isIp ? { type: 7, ip: host } : { type: 2, value: host },
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+        ],
+      },
     ],
   });
   return { key: pems.private, cert: pems.cert };

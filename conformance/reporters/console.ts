@@ -20,22 +20,40 @@ function duration(ms: number): string {
 
 function symbol(result: CheckResult, p: Paint): string {
   switch (result.status) {
-    case 'passed': return p.green('✓');
-    case 'skipped': return p.dim('○');
-    case 'expected-failure': return p.cyan('✗');
-    case 'unexpected-pass': return p.red('!');
-    case 'failed': return result.failureLevel === 'MUST' ? p.red('✗') : result.failureLevel === 'SHOULD' ? p.yellow('✗') : p.magenta('✗');
+    case 'passed':
+      return p.green('✓');
+    case 'skipped':
+      return p.dim('○');
+    case 'expected-failure':
+      return p.cyan('✗');
+    case 'unexpected-pass':
+      return p.red('!');
+    case 'failed':
+      return result.failureLevel === 'MUST'
+        ? p.red('✗')
+        : result.failureLevel === 'SHOULD'
+          ? p.yellow('✗')
+          : p.magenta('✗');
   }
 }
 
 function statusWord(result: CheckResult, p: Paint): string {
   switch (result.status) {
-    case 'passed': return '';
-    case 'skipped': return p.dim(`skipped: ${result.skipReason ?? ''}`);
-    case 'expected-failure': return p.cyan(`expected failure: ${result.expectedFailureReason ?? ''}`);
-    case 'unexpected-pass': return p.red(`unexpected pass (listed as expected failure: ${result.expectedFailureReason ?? ''})`);
+    case 'passed':
+      return '';
+    case 'skipped':
+      return p.dim(`skipped: ${result.skipReason ?? ''}`);
+    case 'expected-failure':
+      return p.cyan(`expected failure: ${result.expectedFailureReason ?? ''}`);
+    case 'unexpected-pass':
+      return p.red(`unexpected pass (listed as expected failure: ${result.expectedFailureReason ?? ''})`);
     case 'failed': {
-      const label = result.failureLevel === 'MUST' ? p.red('FAIL') : result.failureLevel === 'SHOULD' ? p.yellow('WARN') : p.magenta('DECISION');
+      const label =
+        result.failureLevel === 'MUST'
+          ? p.red('FAIL')
+          : result.failureLevel === 'SHOULD'
+            ? p.yellow('WARN')
+            : p.magenta('DECISION');
       return `${label} ${result.failure?.message ?? ''}`;
     }
   }
@@ -51,11 +69,17 @@ export function describeFailure(result: CheckResult, p: Paint, indent = '    '):
   lines.push(`${indent}${p.dim('Requirements:')} ${f.requirements.join(', ')}`);
   const exchange = f.exchanges[0];
   if (exchange) {
-    const status = exchange.response ? `${exchange.response.status}` : exchange.error ?? 'no response';
+    const status = exchange.response ? `${exchange.response.status}` : (exchange.error ?? 'no response');
     lines.push(`${indent}${p.dim('Exchange:')} ${exchange.request.method} ${exchange.request.url} → ${status}`);
     lines.push(`${indent}${p.dim('Reproduce:')} ${toCurl(exchange)}`);
   }
-  if (f.stack) lines.push(...f.stack.split('\n').slice(1, 4).map((l) => `${indent}${p.dim(l.trim())}`));
+  if (f.stack)
+    lines.push(
+      ...f.stack
+        .split('\n')
+        .slice(1, 4)
+        .map((l) => `${indent}${p.dim(l.trim())}`),
+    );
   return lines;
 }
 
@@ -67,7 +91,10 @@ export function summaryLines(result: RunResult, files: readonly { kind: string; 
   const warnings = result.checks.filter((c) => c.status === 'failed' && c.failureLevel === 'SHOULD');
   const decisions = result.checks.filter((c) => c.status === 'failed' && c.failureLevel === 'DECISION');
   if (root) {
-    lines.push(p.bold(p.red(`Root failure: ${root.id} (${root.failureLevel}) ${root.title}`)), ...describeFailure(root, p));
+    lines.push(
+      p.bold(p.red(`Root failure: ${root.id} (${root.failureLevel}) ${root.title}`)),
+      ...describeFailure(root, p),
+    );
   }
   if (failing.length > 0) {
     lines.push('', p.bold(p.red(`Also failing (MUST): ${failing.length}`)));
@@ -83,8 +110,12 @@ export function summaryLines(result: RunResult, files: readonly { kind: string; 
   }
   const unexpected = result.checks.filter((c) => c.status === 'unexpected-pass');
   if (unexpected.length > 0) {
-    lines.push('', p.bold(p.red(`Unexpected passes (remove them from the expected-failures file): ${unexpected.length}`)));
-    for (const c of unexpected) lines.push(`  ${p.red('!')} ${c.id}: listed because "${c.expectedFailureReason ?? ''}"`);
+    lines.push(
+      '',
+      p.bold(p.red(`Unexpected passes (remove them from the expected-failures file): ${unexpected.length}`)),
+    );
+    for (const c of unexpected)
+      lines.push(`  ${p.red('!')} ${c.id}: listed because "${c.expectedFailureReason ?? ''}"`);
   }
   const expected = result.checks.filter((c) => c.status === 'expected-failure');
   if (expected.length > 0) {
@@ -103,8 +134,14 @@ export function summaryLines(result: RunResult, files: readonly { kind: string; 
     `Requirements: ${s.requirements.pass} pass, ${s.requirements.fail} fail, ${s.requirements.warn} warn, ${s.requirements['not-verified']} not verified, ${s.requirements['not-verifiable'] ?? 0} not verifiable black-box, ${s.requirements['expected-failure']} expected failure, decisions ${s.requirements['decision-pass']} pass / ${s.requirements['decision-fail']} fail, ${s.requirements['client-library']} covered by the client library tests`,
   );
   for (const f of files) lines.push(`Report (${f.kind}): ${f.path}`);
-  lines.push(`Seed: ${result.seed} (replay with --seed ${result.seed}); run id ${result.runId}; ${duration(result.durationMs)}`);
-  const verdictText = { pass: p.green('PASS'), fail: p.red('FAIL'), incomplete: p.yellow('INCOMPLETE (MUST requirements not verified)') }[result.verdict];
+  lines.push(
+    `Seed: ${result.seed} (replay with --seed ${result.seed}); run id ${result.runId}; ${duration(result.durationMs)}`,
+  );
+  const verdictText = {
+    pass: p.green('PASS'),
+    fail: p.red('FAIL'),
+    incomplete: p.yellow('INCOMPLETE (MUST requirements not verified)'),
+  }[result.verdict];
   lines.push(p.bold(`Verdict: ${verdictText} (exit ${result.exitCode})`));
   return lines;
 }

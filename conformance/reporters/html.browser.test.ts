@@ -11,10 +11,17 @@ import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../results/result.ts';
 import { renderHtml } from './html.ts';
 
-const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) => p && existsSync(p));
+const CHROMIUM = [
+  process.env.CHROMIUM_PATH,
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+].find((p) => p && existsSync(p));
 const inCI = Boolean(process.env.CI) && process.env.CI !== 'false' && process.env.CI !== '0';
 if (!CHROMIUM && !inCI) {
-  console.warn('SKIPPED conformance/reporters/html.browser.test.ts: /usr/bin/chromium not found. Install it with `apt-get install -y chromium` or set CHROMIUM_PATH (CI=true makes this a failure).');
+  console.warn(
+    'SKIPPED conformance/reporters/html.browser.test.ts: /usr/bin/chromium not found. Install it with `apt-get install -y chromium` or set CHROMIUM_PATH (CI=true makes this a failure).',
+  );
 }
 const OUT = fileURLToPath(new URL('../../reports/conformance-selftest/', import.meta.url));
 
@@ -32,22 +39,109 @@ const result: RunResult = {
   verdict: 'fail',
   exitCode: 1,
   rootFailure: 'lists.bare-array',
-  summary: { checks: { passed: 1, failed: 1, skipped: 0, 'expected-failure': 0, 'unexpected-pass': 0 }, requirements: { pass: 1, fail: 1, warn: 0, 'not-verified': 0, 'not-verifiable': 0, 'expected-failure': 0, 'decision-pass': 0, 'decision-fail': 0, 'client-library': 1 } },
+  summary: {
+    checks: { passed: 1, failed: 1, skipped: 0, 'expected-failure': 0, 'unexpected-pass': 0 },
+    requirements: {
+      pass: 1,
+      fail: 1,
+      warn: 0,
+      'not-verified': 0,
+      'not-verifiable': 0,
+      'expected-failure': 0,
+      'decision-pass': 0,
+      'decision-fail': 0,
+      'client-library': 1,
+    },
+  },
   checks: [
-    { id: 'health.responds', title: 'Health', group: 'HEALTH', requirements: ['HEALTH-001'], level: 'MUST', tags: [], needs: [], writes: undefined, order: 'normal', dependsOn: [], status: 'passed', durationMs: 12, unverified: [], verified: [], notes: [], exchangeCount: 1, evidence: [] },
-    { id: 'lists.bare-array', title: 'Bare array', group: 'LIST', requirements: ['LIST-001'], level: 'MUST', tags: [], needs: [], writes: undefined, order: 'normal', dependsOn: [], status: 'failed', failureLevel: 'MUST', durationMs: 30, failure: { kind: 'assertion', message: 'GET /api/events?size=5 did not answer a bare JSON array', received: 'JSON object', expected: 'a bare JSON array', pointer: '', requirements: ['LIST-001'], exchanges: [] }, unverified: [], verified: [], notes: [], exchangeCount: 1, evidence: [] },
+    {
+      id: 'health.responds',
+      title: 'Health',
+      group: 'HEALTH',
+      requirements: ['HEALTH-001'],
+      level: 'MUST',
+      tags: [],
+      needs: [],
+      writes: undefined,
+      order: 'normal',
+      dependsOn: [],
+      status: 'passed',
+      durationMs: 12,
+      unverified: [],
+      verified: [],
+      notes: [],
+      exchangeCount: 1,
+      evidence: [],
+    },
+    {
+      id: 'lists.bare-array',
+      title: 'Bare array',
+      group: 'LIST',
+      requirements: ['LIST-001'],
+      level: 'MUST',
+      tags: [],
+      needs: [],
+      writes: undefined,
+      order: 'normal',
+      dependsOn: [],
+      status: 'failed',
+      failureLevel: 'MUST',
+      durationMs: 30,
+      failure: {
+        kind: 'assertion',
+        message: 'GET /api/events?size=5 did not answer a bare JSON array',
+        received: 'JSON object',
+        expected: 'a bare JSON array',
+        pointer: '',
+        requirements: ['LIST-001'],
+        exchanges: [],
+      },
+      unverified: [],
+      verified: [],
+      notes: [],
+      exchangeCount: 1,
+      evidence: [],
+    },
   ],
   requirements: [
-    { id: 'HEALTH-001', level: 'MUST', subject: 'service', section: 's', statement: 'GET /actuator/health is a health check and is not rate limited.', verdict: 'pass', checks: ['health.responds'] },
-    { id: 'LIST-001', level: 'MUST', subject: 'service', section: 's', statement: 'Lists return a bare JSON array of TRCItems.', verdict: 'fail', checks: ['lists.bare-array'] },
-    { id: 'SYNC-001', level: 'MUST', subject: 'client', section: 's', statement: 'Keep a high-water mark.', verdict: 'client-library', checks: [], reason: 'a client obligation: covered by the client library tests' },
+    {
+      id: 'HEALTH-001',
+      level: 'MUST',
+      subject: 'service',
+      section: 's',
+      statement: 'GET /actuator/health is a health check and is not rate limited.',
+      verdict: 'pass',
+      checks: ['health.responds'],
+    },
+    {
+      id: 'LIST-001',
+      level: 'MUST',
+      subject: 'service',
+      section: 's',
+      statement: 'Lists return a bare JSON array of TRCItems.',
+      verdict: 'fail',
+      checks: ['lists.bare-array'],
+    },
+    {
+      id: 'SYNC-001',
+      level: 'MUST',
+      subject: 'client',
+      section: 's',
+      statement: 'Keep a high-water mark.',
+      verdict: 'client-library',
+      checks: [],
+      reason: 'a client obligation: covered by the client library tests',
+    },
   ],
   cleanup: [],
 };
 
 describe.skipIf(!CHROMIUM && !inCI)('report.html in headless Chromium', () => {
   it('when opened from a file, then it renders the verdict without fetching anything else', async () => {
-    if (!CHROMIUM) throw new Error('/usr/bin/chromium is missing and CI=true: .ci/run must install it (apt-get install -y chromium), or set CHROMIUM_PATH');
+    if (!CHROMIUM)
+      throw new Error(
+        '/usr/bin/chromium is missing and CI=true: .ci/run must install it (apt-get install -y chromium), or set CHROMIUM_PATH',
+      );
     const { chromium } = await import('playwright-core');
     await mkdir(OUT, { recursive: true });
     const file = join(OUT, 'report.html');

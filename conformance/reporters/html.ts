@@ -58,10 +58,17 @@ function chip(kind: string, text: string): string {
 }
 
 function exchangeBlock(e: Exchange): string {
-  const req = [`${e.request.method} ${e.request.url}`, ...Object.entries(e.request.headers).map(([k, v]) => `${k}: ${v}`)];
+  const req = [
+    `${e.request.method} ${e.request.url}`,
+    ...Object.entries(e.request.headers).map(([k, v]) => `${k}: ${v}`),
+  ];
   if (e.request.body) req.push('', e.request.body);
   const res = e.response
-    ? [`HTTP ${e.response.status}`, ...Object.entries(e.response.headers).map(([k, v]) => `${k}: ${v}`), ...(e.response.body ? ['', e.response.body] : [])]
+    ? [
+        `HTTP ${e.response.status}`,
+        ...Object.entries(e.response.headers).map(([k, v]) => `${k}: ${v}`),
+        ...(e.response.body ? ['', e.response.body] : []),
+      ]
     : [`(no response: ${e.error ?? 'unknown error'})`];
   const problems = (e.problems ?? []).map((p) => `• ${p.message}${p.specPointer ? ` [spec ${p.specPointer}]` : ''}`);
   return [
@@ -77,16 +84,21 @@ function failureBlock(c: CheckResult): string {
   const f = c.failure;
   if (!f) return '';
   const expected = c.status === 'expected-failure';
-  const kv = (k: string, v: string | undefined) => (v === undefined || v === '' ? '' : `<div class="kv"><b>${k}</b> <code>${h(v)}</code></div>`);
+  const kv = (k: string, v: string | undefined) =>
+    v === undefined || v === '' ? '' : `<div class="kv"><b>${k}</b> <code>${h(v)}</code></div>`;
   return [
     `<div class="failure lvl-${c.failureLevel ?? c.level}${expected ? ' expected' : ''}">`,
     `<div><b>${h(c.id)}</b> — ${h(f.message)}</div>`,
-    expected ? `<div class="kv"><b>Expected</b> listed as a known failure: ${h(c.expectedFailureReason ?? '')}</div>` : '',
+    expected
+      ? `<div class="kv"><b>Expected</b> listed as a known failure: ${h(c.expectedFailureReason ?? '')}</div>`
+      : '',
     kv('At', f.pointer),
     kv('Received', f.received),
     kv('Expected', f.expected),
     kv('Requirements', f.requirements.join(', ')),
-    f.exchanges.length > 0 ? `<details><summary>Evidence: ${f.exchanges.length} exchange(s)</summary>${f.exchanges.map(exchangeBlock).join('')}</details>` : '',
+    f.exchanges.length > 0
+      ? `<details><summary>Evidence: ${f.exchanges.length} exchange(s)</summary>${f.exchanges.map(exchangeBlock).join('')}</details>`
+      : '',
     f.stack ? `<details><summary>Stack</summary><pre>${h(f.stack)}</pre></details>` : '',
     '</div>',
   ].join('');
@@ -97,7 +109,12 @@ function requirementRows(reqs: readonly RequirementResult[], checks: ReadonlyMap
     .map((r) => {
       const covering = r.checks.map((id) => checks.get(id)).filter((c): c is CheckResult => c !== undefined);
       const evidence = covering
-        .filter((c) => c.failure && c.failure.requirements.includes(r.id) && (c.status === 'failed' || c.status === 'expected-failure'))
+        .filter(
+          (c) =>
+            c.failure &&
+            c.failure.requirements.includes(r.id) &&
+            (c.status === 'failed' || c.status === 'expected-failure'),
+        )
         .map(failureBlock)
         .join('');
       const notes = covering.flatMap((c) => c.notes.map((n) => `${c.id}: ${n}`));
@@ -113,7 +130,7 @@ function requirementRows(reqs: readonly RequirementResult[], checks: ReadonlyMap
 
 function groupedRequirements(reqs: readonly RequirementResult[], checks: ReadonlyMap<string, CheckResult>): string {
   const families = [...new Set(reqs.map((r) => familyOf(r.id)))].sort((a, b) => {
-    const rank = (f: string) => (GROUP_ORDER.indexOf(f.replace(/^DEC-/, '')) + 1 || GROUP_ORDER.length + 1);
+    const rank = (f: string) => GROUP_ORDER.indexOf(f.replace(/^DEC-/, '')) + 1 || GROUP_ORDER.length + 1;
     return rank(a) - rank(b) || a.localeCompare(b);
   });
   return families
@@ -132,7 +149,14 @@ function groupedRequirements(reqs: readonly RequirementResult[], checks: Readonl
 
 function checksTable(checks: readonly CheckResult[]): string {
   const rows = checks.map((c) => {
-    const why = c.status === 'skipped' ? c.skipReason : c.status === 'failed' || c.status === 'expected-failure' ? c.failure?.message : c.status === 'unexpected-pass' ? `listed as expected failure: ${c.expectedFailureReason ?? ''}` : '';
+    const why =
+      c.status === 'skipped'
+        ? c.skipReason
+        : c.status === 'failed' || c.status === 'expected-failure'
+          ? c.failure?.message
+          : c.status === 'unexpected-pass'
+            ? `listed as expected failure: ${c.expectedFailureReason ?? ''}`
+            : '';
     return `<tr><td><code>${h(c.id)}</code></td><td>${h(c.title)}</td><td>${h(c.level)}</td><td>${h(c.requirements.join(', '))}</td><td>${chip(`s-${c.status}`, CHECK_LABEL[c.status])}</td><td>${c.durationMs} ms</td><td>${h(why ?? '')}</td></tr>`;
   });
   return `<table><thead><tr><th>Check</th><th>Title</th><th>Level</th><th>Requirements</th><th>Status</th><th>Time</th><th>Detail</th></tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table>`;
@@ -146,7 +170,9 @@ export function renderHtml(result: RunResult): string {
   const decisions = result.requirements.filter((r) => r.level === 'DECISION');
   const s = result.summary.requirements;
   const root = result.rootFailure ? checks.get(result.rootFailure) : undefined;
-  const verdictText = { pass: 'PASS', fail: 'FAIL', incomplete: 'INCOMPLETE — MUST requirements not verified' }[result.verdict];
+  const verdictText = { pass: 'PASS', fail: 'FAIL', incomplete: 'INCOMPLETE — MUST requirements not verified' }[
+    result.verdict
+  ];
   const card = (n: number, label: string, cls: string) => `<div class="card"><b>${n}</b>${chip(cls, label)}</div>`;
   const cleanupFailed = result.cleanup.filter((c) => !c.ok);
   const embedded = JSON.stringify(sealed).replace(/</g, '\\u003c');

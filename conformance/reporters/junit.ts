@@ -14,7 +14,8 @@ function failureText(c: CheckResult): string {
   if (f.received !== undefined) lines.push(`Received: ${f.received}`);
   if (f.expected !== undefined) lines.push(`Expected: ${f.expected}`);
   lines.push(`Requirements: ${f.requirements.join(', ')}`);
-  for (const e of f.exchanges) lines.push(`${e.request.method} ${e.request.url} → ${e.response?.status ?? e.error ?? '-'}`);
+  for (const e of f.exchanges)
+    lines.push(`${e.request.method} ${e.request.url} → ${e.response?.status ?? e.error ?? '-'}`);
   return lines.join('\n');
 }
 
@@ -39,7 +40,8 @@ function testcase(c: CheckResult): string {
 export function renderJunit(result: RunResult): string {
   const groups = new Map<string, CheckResult[]>();
   for (const c of result.checks) groups.set(c.group, [...(groups.get(c.group) ?? []), c]);
-  const isFailure = (c: CheckResult) => (c.status === 'failed' && c.failureLevel === 'MUST') || c.status === 'unexpected-pass';
+  const isFailure = (c: CheckResult) =>
+    (c.status === 'failed' && c.failureLevel === 'MUST') || c.status === 'unexpected-pass';
   const isSkipped = (c: CheckResult) => !isFailure(c) && c.status !== 'passed';
   const suites = [...groups.entries()].map(([group, checks]) => {
     const time = checks.reduce((t, c) => t + c.durationMs, 0) / 1000;

@@ -14,8 +14,20 @@ const exchange = {
   seq: 1,
   startedAt: '2026-11-22T00:00:00.000Z',
   durationMs: 3,
-  request: { method: 'GET', url: 'http://t/api/events?size=5', headers: { authorization: 'Bearer $CONFORMANCE_TOKEN' }, bodyBytes: 0, truncated: false },
-  response: { status: 200, headers: { 'content-type': 'application/json' }, body: '{"results":[]}', bodyBytes: 14, truncated: false },
+  request: {
+    method: 'GET',
+    url: 'http://t/api/events?size=5',
+    headers: { authorization: 'Bearer $CONFORMANCE_TOKEN' },
+    bodyBytes: 0,
+    truncated: false,
+  },
+  response: {
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+    body: '{"results":[]}',
+    bodyBytes: 14,
+    truncated: false,
+  },
 };
 
 const result: RunResult = {
@@ -32,19 +44,159 @@ const result: RunResult = {
   verdict: 'fail',
   exitCode: 1,
   rootFailure: 'lists.bare-array',
-  summary: { checks: { passed: 1, failed: 2, skipped: 1, 'expected-failure': 0, 'unexpected-pass': 0 }, requirements: { pass: 1, fail: 1, warn: 1, 'not-verified': 0, 'not-verifiable': 1, 'expected-failure': 0, 'decision-pass': 0, 'decision-fail': 0, 'client-library': 1 } },
+  summary: {
+    checks: { passed: 1, failed: 2, skipped: 1, 'expected-failure': 0, 'unexpected-pass': 0 },
+    requirements: {
+      pass: 1,
+      fail: 1,
+      warn: 1,
+      'not-verified': 0,
+      'not-verifiable': 1,
+      'expected-failure': 0,
+      'decision-pass': 0,
+      'decision-fail': 0,
+      'client-library': 1,
+    },
+  },
   checks: [
-    { id: 'health.responds', title: 'Health <ok>', group: 'HEALTH', requirements: ['HEALTH-001'], level: 'MUST', tags: [], needs: [], writes: undefined, order: 'normal', dependsOn: [], status: 'passed', durationMs: 5, unverified: [], verified: [], notes: ['a note & more'], exchangeCount: 1, evidence: [] },
-    { id: 'lists.bare-array', title: 'Bare array', group: 'LIST', requirements: ['LIST-001'], level: 'MUST', tags: [], needs: [], writes: undefined, order: 'normal', dependsOn: [], status: 'failed', failureLevel: 'MUST', durationMs: 7, failure: { kind: 'assertion', message: 'GET /api/events?size=5 did not answer a bare JSON array', received: 'JSON object', expected: 'a bare JSON array', pointer: '', requirements: ['LIST-001'], exchanges: [exchange] }, unverified: [], verified: [], notes: [], exchangeCount: 1, evidence: [exchange] },
-    { id: 'sync.reconcile', title: 'Reconcile', group: 'SYNC', requirements: ['SYNC-006'], level: 'SHOULD', tags: [], needs: [], writes: undefined, order: 'normal', dependsOn: [], status: 'failed', failureLevel: 'SHOULD', durationMs: 1, failure: { kind: 'assertion', message: 'should <warn>', requirements: ['SYNC-006'], exchanges: [] }, unverified: [], verified: [], notes: [], exchangeCount: 0, evidence: [] },
-    { id: 'hooks.sign', title: 'Sign', group: 'HOOK', requirements: ['HOOK-011'], level: 'MUST', tags: [], needs: ['webhook'], writes: 'a token', order: 'normal', dependsOn: [], status: 'skipped', skipReason: 'needs an admin token', durationMs: 0, unverified: [], verified: [], notes: [], exchangeCount: 0, evidence: [] },
+    {
+      id: 'health.responds',
+      title: 'Health <ok>',
+      group: 'HEALTH',
+      requirements: ['HEALTH-001'],
+      level: 'MUST',
+      tags: [],
+      needs: [],
+      writes: undefined,
+      order: 'normal',
+      dependsOn: [],
+      status: 'passed',
+      durationMs: 5,
+      unverified: [],
+      verified: [],
+      notes: ['a note & more'],
+      exchangeCount: 1,
+      evidence: [],
+    },
+    {
+      id: 'lists.bare-array',
+      title: 'Bare array',
+      group: 'LIST',
+      requirements: ['LIST-001'],
+      level: 'MUST',
+      tags: [],
+      needs: [],
+      writes: undefined,
+      order: 'normal',
+      dependsOn: [],
+      status: 'failed',
+      failureLevel: 'MUST',
+      durationMs: 7,
+      failure: {
+        kind: 'assertion',
+        message: 'GET /api/events?size=5 did not answer a bare JSON array',
+        received: 'JSON object',
+        expected: 'a bare JSON array',
+        pointer: '',
+        requirements: ['LIST-001'],
+        exchanges: [exchange],
+      },
+      unverified: [],
+      verified: [],
+      notes: [],
+      exchangeCount: 1,
+      evidence: [exchange],
+    },
+    {
+      id: 'sync.reconcile',
+      title: 'Reconcile',
+      group: 'SYNC',
+      requirements: ['SYNC-006'],
+      level: 'SHOULD',
+      tags: [],
+      needs: [],
+      writes: undefined,
+      order: 'normal',
+      dependsOn: [],
+      status: 'failed',
+      failureLevel: 'SHOULD',
+      durationMs: 1,
+      failure: { kind: 'assertion', message: 'should <warn>', requirements: ['SYNC-006'], exchanges: [] },
+      unverified: [],
+      verified: [],
+      notes: [],
+      exchangeCount: 0,
+      evidence: [],
+    },
+    {
+      id: 'hooks.sign',
+      title: 'Sign',
+      group: 'HOOK',
+      requirements: ['HOOK-011'],
+      level: 'MUST',
+      tags: [],
+      needs: ['webhook'],
+      writes: 'a token',
+      order: 'normal',
+      dependsOn: [],
+      status: 'skipped',
+      skipReason: 'needs an admin token',
+      durationMs: 0,
+      unverified: [],
+      verified: [],
+      notes: [],
+      exchangeCount: 0,
+      evidence: [],
+    },
   ],
   requirements: [
-    { id: 'HEALTH-001', level: 'MUST', subject: 'service', section: 's', statement: 'Health', verdict: 'pass', checks: ['health.responds'] },
-    { id: 'LIST-001', level: 'MUST', subject: 'service', section: 's', statement: 'Bare array', verdict: 'fail', checks: ['lists.bare-array'] },
-    { id: 'SYNC-006', level: 'SHOULD', subject: 'service', section: 's', statement: 'Reconcile', verdict: 'warn', checks: ['sync.reconcile'] },
-    { id: 'SYNC-001', level: 'MUST', subject: 'client', section: 's', statement: 'Mark', verdict: 'client-library', checks: [], reason: 'a client obligation: covered by the client library tests' },
-    { id: 'HOOK-019', level: 'MUST', subject: 'service', section: 's', statement: 'Token stays active', verdict: 'not-verifiable', checks: [], reason: 'not verifiable black-box (unobservable), covered by: the worker tests' },
+    {
+      id: 'HEALTH-001',
+      level: 'MUST',
+      subject: 'service',
+      section: 's',
+      statement: 'Health',
+      verdict: 'pass',
+      checks: ['health.responds'],
+    },
+    {
+      id: 'LIST-001',
+      level: 'MUST',
+      subject: 'service',
+      section: 's',
+      statement: 'Bare array',
+      verdict: 'fail',
+      checks: ['lists.bare-array'],
+    },
+    {
+      id: 'SYNC-006',
+      level: 'SHOULD',
+      subject: 'service',
+      section: 's',
+      statement: 'Reconcile',
+      verdict: 'warn',
+      checks: ['sync.reconcile'],
+    },
+    {
+      id: 'SYNC-001',
+      level: 'MUST',
+      subject: 'client',
+      section: 's',
+      statement: 'Mark',
+      verdict: 'client-library',
+      checks: [],
+      reason: 'a client obligation: covered by the client library tests',
+    },
+    {
+      id: 'HOOK-019',
+      level: 'MUST',
+      subject: 'service',
+      section: 's',
+      statement: 'Token stays active',
+      verdict: 'not-verifiable',
+      checks: [],
+      reason: 'not verifiable black-box (unobservable), covered by: the worker tests',
+    },
   ],
   cleanup: [{ description: 'x: soft-delete /events/1', ok: false, error: 'DELETE /events/1 answered 500' }],
 };
@@ -53,7 +205,10 @@ describe('renderJunit', () => {
   it('when rendered, then it is well-formed with a suite per group and MUST failures as failures', () => {
     const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(renderJunit(result));
     expect(doc.testsuites).toMatchObject({ tests: '4', failures: '1', skipped: '2' });
-    const suites = doc.testsuites.testsuite as { name: string; testcase: { name: string; failure?: { message: string }; skipped?: { message: string } } }[];
+    const suites = doc.testsuites.testsuite as {
+      name: string;
+      testcase: { name: string; failure?: { message: string }; skipped?: { message: string } };
+    }[];
     expect(suites.map((s) => s.name)).toEqual(['HEALTH', 'LIST', 'SYNC', 'HOOK']);
     expect(suites[1]!.testcase.failure!.message).toBe('GET /api/events?size=5 did not answer a bare JSON array');
     expect(suites[2]!.testcase.skipped!.message).toBe('SHOULD not met (does not fail the run): should <warn>');
@@ -83,7 +238,9 @@ describe('renderHtml', () => {
     expect(html).toContain('GET http://t/api/events?size=5');
     expect(html).toContain('authorization: Bearer $CONFORMANCE_TOKEN');
     expect(html).toContain('covered by the client library tests');
-    expect(html).toMatch(/<tr id="req-HOOK-019">.*not verifiable black-box \(unobservable\), covered by: the worker tests.*<span class="chip v-not-verifiable">not verifiable black-box<\/span>/s);
+    expect(html).toMatch(
+      /<tr id="req-HOOK-019">.*not verifiable black-box \(unobservable\), covered by: the worker tests.*<span class="chip v-not-verifiable">not verifiable black-box<\/span>/s,
+    );
     expect(html).toContain('Health &lt;ok&gt;');
     expect(html).toContain('a note &amp; more');
     expect(html).toContain('DELETE /events/1 answered 500');
@@ -118,10 +275,21 @@ describe('integrity', () => {
     await writeFile(json, renderJson(result));
     await writeFile(html, renderHtml(result));
     expect(await verifyReportFile(json, '9.9.9')).toMatchObject({ ok: true });
-    expect(await verifyReportFile(html, '9.9.9')).toEqual({ ok: true, message: `integrity ok: sha256 ${integrityOf(result).value}; the page matches its embedded result` });
-    expect((await verifyReportFile(html, '1.0.0')).message).toContain('page not re-rendered (written by suite 9.9.9, this is 1.0.0)');
-    await writeFile(html, renderHtml(result).replace('<div class="verdict fail">FAIL</div>', '<div class="verdict pass">PASS</div>'));
-    expect(await verifyReportFile(html, '9.9.9')).toMatchObject({ ok: false, message: 'the page was edited: it differs from the page rendered from its embedded result' });
+    expect(await verifyReportFile(html, '9.9.9')).toEqual({
+      ok: true,
+      message: `integrity ok: sha256 ${integrityOf(result).value}; the page matches its embedded result`,
+    });
+    expect((await verifyReportFile(html, '1.0.0')).message).toContain(
+      'page not re-rendered (written by suite 9.9.9, this is 1.0.0)',
+    );
+    await writeFile(
+      html,
+      renderHtml(result).replace('<div class="verdict fail">FAIL</div>', '<div class="verdict pass">PASS</div>'),
+    );
+    expect(await verifyReportFile(html, '9.9.9')).toMatchObject({
+      ok: false,
+      message: 'the page was edited: it differs from the page rendered from its embedded result',
+    });
     await writeFile(json, renderJson(result).replace('"verdict": "fail"', '"verdict": "pass"'));
     expect((await verifyReportFile(json, '9.9.9')).message).toMatch(/^integrity mismatch/);
   });

@@ -18,7 +18,8 @@ export interface Integrity {
 
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') {
-    if (typeof value === 'number' && !Number.isFinite(value)) throw new TypeError('non-finite numbers cannot be canonicalised');
+    if (typeof value === 'number' && !Number.isFinite(value))
+      throw new TypeError('non-finite numbers cannot be canonicalised');
     return JSON.stringify(value) ?? 'null';
   }
   if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
@@ -30,7 +31,11 @@ export function canonicalJson(value: unknown): string {
 
 export function integrityOf(result: object): Integrity {
   const { integrity: _ignored, ...rest } = result as { integrity?: unknown };
-  return { algorithm: 'sha256', canonicalization: 'RFC8785', value: createHash('sha256').update(canonicalJson(rest)).digest('hex') };
+  return {
+    algorithm: 'sha256',
+    canonicalization: 'RFC8785',
+    value: createHash('sha256').update(canonicalJson(rest)).digest('hex'),
+  };
 }
 
 export function withIntegrity<T extends object>(result: T): T & { integrity: Integrity } {
@@ -45,7 +50,8 @@ export interface VerifyReportOutcome {
 export function verifyResultObject(doc: unknown): VerifyReportOutcome {
   const claimed = (doc as { integrity?: Partial<Integrity> } | null)?.integrity;
   if (!claimed?.value) return { ok: false, message: 'the report carries no integrity hash' };
-  if (claimed.algorithm !== 'sha256') return { ok: false, message: `unknown integrity algorithm ${String(claimed.algorithm)}` };
+  if (claimed.algorithm !== 'sha256')
+    return { ok: false, message: `unknown integrity algorithm ${String(claimed.algorithm)}` };
   const actual = integrityOf(doc as object).value;
   return actual === claimed.value
     ? { ok: true, message: `integrity ok: sha256 ${actual}` }

@@ -6,7 +6,12 @@ import type { CheckOutcome } from './outcome.ts';
 import type { BuildInput } from './result.ts';
 import { buildResult } from './result.ts';
 
-const req = (id: string, level: Requirement['level'], subject: Requirement['subject'] = 'service', extra: Partial<Requirement> = {}): Requirement => ({ id, level, subject, section: 's', statement: `${id} statement`, ...extra });
+const req = (
+  id: string,
+  level: Requirement['level'],
+  subject: Requirement['subject'] = 'service',
+  extra: Partial<Requirement> = {},
+): Requirement => ({ id, level, subject, section: 's', statement: `${id} statement`, ...extra });
 const catalogue = createCatalogue([
   req('HEALTH-001', 'MUST'),
   req('LIST-001', 'MUST'),
@@ -15,25 +20,71 @@ const catalogue = createCatalogue([
   req('SYNC-001', 'MUST', 'client'),
   req('HOOK-014', 'MUST', 'receiver'),
   req('FEED-004', 'MUST', 'service', { verify: 'needs-feed', note: 'Needs an inbound feed.' }),
-  req('HOOK-019', 'MUST', 'service', { verify: 'unobservable', note: 'verified by the reference service tests (worker.test.ts).' }),
+  req('HOOK-019', 'MUST', 'service', {
+    verify: 'unobservable',
+    note: 'verified by the reference service tests (worker.test.ts).',
+  }),
 ]);
 
-function entry(id: string, requirements: string[], options: Partial<PlanEntry['check']> & { run?: boolean; skipReason?: string } = {}): PlanEntry {
+function entry(
+  id: string,
+  requirements: string[],
+  options: Partial<PlanEntry['check']> & { run?: boolean; skipReason?: string } = {},
+): PlanEntry {
   const { run = true, skipReason, ...check } = options;
   const levels = requirements.map((r) => catalogue.get(r)!.level);
   const level = levels.includes('MUST') ? 'MUST' : levels.includes('SHOULD') ? 'SHOULD' : 'DECISION';
-  return { run, skipReason, check: { id, title: id, group: 'G', requirements, level, tags: [], needs: [], writes: undefined, order: 'normal', dependsOn: [], ...check } };
+  return {
+    run,
+    skipReason,
+    check: {
+      id,
+      title: id,
+      group: 'G',
+      requirements,
+      level,
+      tags: [],
+      needs: [],
+      writes: undefined,
+      order: 'normal',
+      dependsOn: [],
+      ...check,
+    },
+  };
 }
 
 function passed(checkId: string, extra: Partial<CheckOutcome> = {}): CheckOutcome {
-  return { checkId, status: 'passed', durationMs: 5, unverified: [], verified: [], notes: [], exchangeCount: 1, evidence: [], ...extra };
+  return {
+    checkId,
+    status: 'passed',
+    durationMs: 5,
+    unverified: [],
+    verified: [],
+    notes: [],
+    exchangeCount: 1,
+    evidence: [],
+    ...extra,
+  };
 }
 
 function failed(checkId: string, requirements: string[], extra: Partial<CheckOutcome> = {}): CheckOutcome {
-  return { ...passed(checkId), status: 'failed', failure: { kind: 'assertion', message: `${checkId} broke`, requirements, exchanges: [] }, ...extra };
+  return {
+    ...passed(checkId),
+    status: 'failed',
+    failure: { kind: 'assertion', message: `${checkId} broke`, requirements, exchanges: [] },
+    ...extra,
+  };
 }
 
-const INFO: BuildInput['info'] = { suite: { name: 'content-conformance', version: '0.1.0' }, target: 'http://t/api', profile: 'full', seed: 1, runId: 'ctf-abcdef', spec: { file: 'openapi.json', sha256: 'x' }, startedAt: '2026-11-22T00:00:00.000Z' };
+const INFO: BuildInput['info'] = {
+  suite: { name: 'content-conformance', version: '0.1.0' },
+  target: 'http://t/api',
+  profile: 'full',
+  seed: 1,
+  runId: 'ctf-abcdef',
+  spec: { file: 'openapi.json', sha256: 'x' },
+  startedAt: '2026-11-22T00:00:00.000Z',
+};
 const CERTIFICATION = { info: { ...INFO, profile: 'certification' } };
 
 function build(plan: PlanEntry[], outcomes: CheckOutcome[], overrides: Partial<BuildInput> = {}) {
@@ -49,7 +100,8 @@ function build(plan: PlanEntry[], outcomes: CheckOutcome[], overrides: Partial<B
   });
 }
 
-const verdictOf = (result: ReturnType<typeof build>, id: string) => result.requirements.find((r) => r.id === id)?.verdict;
+const verdictOf = (result: ReturnType<typeof build>, id: string) =>
+  result.requirements.find((r) => r.id === id)?.verdict;
 
 describe('buildResult', () => {
   it('when a MUST check fails, then its requirement fails and the run exits 1', () => {
@@ -68,15 +120,24 @@ describe('buildResult', () => {
   it('when a failure is narrowed to a DECISION, then only the decision fails and the MUST counts as verified only if declared', () => {
     const plan = [entry('a.auth', ['LIST-001', 'DEC-ERR-002'])];
     const undeclared = build(plan, [failed('a.auth', ['DEC-ERR-002'])]);
-    expect([verdictOf(undeclared, 'LIST-001'), verdictOf(undeclared, 'DEC-ERR-002')]).toEqual(['not-verified', 'decision-fail']);
+    expect([verdictOf(undeclared, 'LIST-001'), verdictOf(undeclared, 'DEC-ERR-002')]).toEqual([
+      'not-verified',
+      'decision-fail',
+    ]);
     expect(undeclared.exitCode).toBe(0);
     const declared = build(plan, [failed('a.auth', ['DEC-ERR-002'], { verified: ['LIST-001'] })]);
     expect(verdictOf(declared, 'LIST-001')).toBe('pass');
   });
 
   it('when a check passes but notes a requirement as unverified, then that requirement is not verified', () => {
-    const r = build([entry('a.cap', ['LIST-001', 'HEALTH-001'])], [passed('a.cap', { unverified: [{ requirements: ['HEALTH-001'], reason: 'clock' }] })]);
-    expect(r.requirements.find((x) => x.id === 'HEALTH-001')).toMatchObject({ verdict: 'not-verified', reason: 'a.cap: clock' });
+    const r = build(
+      [entry('a.cap', ['LIST-001', 'HEALTH-001'])],
+      [passed('a.cap', { unverified: [{ requirements: ['HEALTH-001'], reason: 'clock' }] })],
+    );
+    expect(r.requirements.find((x) => x.id === 'HEALTH-001')).toMatchObject({
+      verdict: 'not-verified',
+      reason: 'a.cap: clock',
+    });
     expect(verdictOf(r, 'LIST-001')).toBe('pass');
   });
 
@@ -102,36 +163,71 @@ describe('buildResult', () => {
   it('when a requirement is needs-feed or unobservable and no check saw it, then it is reported as not verifiable black-box and the certification still passes', () => {
     const plan = [entry('a.h', ['HEALTH-001']), entry('a.l', ['LIST-001'])];
     const r = build(plan, [passed('a.h'), passed('a.l')], CERTIFICATION);
-    expect(r.requirements.find((x) => x.id === 'FEED-004')).toMatchObject({ verdict: 'not-verifiable', reason: 'not verifiable black-box (needs-feed), covered by: Needs an inbound feed.' });
-    expect(r.requirements.find((x) => x.id === 'HOOK-019')).toMatchObject({ verdict: 'not-verifiable', reason: 'not verifiable black-box (unobservable), covered by: verified by the reference service tests (worker.test.ts).' });
+    expect(r.requirements.find((x) => x.id === 'FEED-004')).toMatchObject({
+      verdict: 'not-verifiable',
+      reason: 'not verifiable black-box (needs-feed), covered by: Needs an inbound feed.',
+    });
+    expect(r.requirements.find((x) => x.id === 'HOOK-019')).toMatchObject({
+      verdict: 'not-verifiable',
+      reason:
+        'not verifiable black-box (unobservable), covered by: verified by the reference service tests (worker.test.ts).',
+    });
     expect(r.summary.requirements['not-verifiable']).toBe(2);
     expect(r).toMatchObject({ verdict: 'pass', exitCode: 0 });
   });
 
   it('when a check notes a requirement as unobservable on this target (a rule whose date has passed), then it is not verifiable black-box, not incomplete', () => {
     const plan = [entry('a.cap', ['LIST-001', 'HEALTH-001'])];
-    const r = build(plan, [passed('a.cap', { unverified: [{ requirements: ['HEALTH-001'], reason: 'the clock is past the date', unobservable: true }] })], CERTIFICATION);
-    expect(r.requirements.find((x) => x.id === 'HEALTH-001')).toMatchObject({ verdict: 'not-verifiable', reason: 'not verifiable black-box on this target: a.cap: the clock is past the date' });
+    const r = build(
+      plan,
+      [
+        passed('a.cap', {
+          unverified: [{ requirements: ['HEALTH-001'], reason: 'the clock is past the date', unobservable: true }],
+        }),
+      ],
+      CERTIFICATION,
+    );
+    expect(r.requirements.find((x) => x.id === 'HEALTH-001')).toMatchObject({
+      verdict: 'not-verifiable',
+      reason: 'not verifiable black-box on this target: a.cap: the clock is past the date',
+    });
     expect(r).toMatchObject({ verdict: 'pass', exitCode: 0 });
     // Another check that could have verified it but did not keeps it "not verified".
-    const both = build([...plan, entry('b.other', ['HEALTH-001'])], [passed('a.cap', { unverified: [{ requirements: ['HEALTH-001'], reason: 'past', unobservable: true }] }), passed('b.other', { unverified: [{ requirements: ['HEALTH-001'], reason: 'no data' }] })], CERTIFICATION);
+    const both = build(
+      [...plan, entry('b.other', ['HEALTH-001'])],
+      [
+        passed('a.cap', { unverified: [{ requirements: ['HEALTH-001'], reason: 'past', unobservable: true }] }),
+        passed('b.other', { unverified: [{ requirements: ['HEALTH-001'], reason: 'no data' }] }),
+      ],
+      CERTIFICATION,
+    );
     expect(verdictOf(both, 'HEALTH-001')).toBe('not-verified');
   });
 
   it('when a check of only needs-feed MUSTs is skipped under certification, then it stays skipped and does not fail the run', () => {
-    const plan = [entry('a.h', ['HEALTH-001']), entry('a.l', ['LIST-001']), entry('feeds.size', ['FEED-004'], { run: false, skipReason: 'needs --feed-id' })];
+    const plan = [
+      entry('a.h', ['HEALTH-001']),
+      entry('a.l', ['LIST-001']),
+      entry('feeds.size', ['FEED-004'], { run: false, skipReason: 'needs --feed-id' }),
+    ];
     const r = build(plan, [passed('a.h'), passed('a.l')], CERTIFICATION);
     expect(r.checks.find((c) => c.id === 'feeds.size')).toMatchObject({ status: 'skipped' });
     expect(verdictOf(r, 'FEED-004')).toBe('not-verifiable');
     expect(r).toMatchObject({ verdict: 'pass', exitCode: 0 });
     // A skipped check that also covers an observable MUST still fails under certification.
-    const mixed = build([entry('a.h', ['HEALTH-001']), entry('feeds.mixed', ['LIST-001', 'FEED-004'], { run: false, skipReason: 'x' })], [passed('a.h')], CERTIFICATION);
+    const mixed = build(
+      [entry('a.h', ['HEALTH-001']), entry('feeds.mixed', ['LIST-001', 'FEED-004'], { run: false, skipReason: 'x' })],
+      [passed('a.h')],
+      CERTIFICATION,
+    );
     expect(mixed.checks[1]).toMatchObject({ status: 'failed', failure: { kind: 'not-verified' } });
   });
 
   it('when a check does observe a needs-feed requirement, then its verdict counts as for any other', () => {
     const plan = [entry('a.h', ['HEALTH-001']), entry('a.l', ['LIST-001']), entry('feeds.size', ['FEED-004'])];
-    expect(verdictOf(build(plan, [passed('a.h'), passed('a.l'), passed('feeds.size')], CERTIFICATION), 'FEED-004')).toBe('pass');
+    expect(
+      verdictOf(build(plan, [passed('a.h'), passed('a.l'), passed('feeds.size')], CERTIFICATION), 'FEED-004'),
+    ).toBe('pass');
     const failing = build(plan, [passed('a.h'), passed('a.l'), failed('feeds.size', ['FEED-004'])], CERTIFICATION);
     expect(verdictOf(failing, 'FEED-004')).toBe('fail');
     expect(failing).toMatchObject({ verdict: 'fail', exitCode: 1 });
@@ -161,7 +257,10 @@ describe('buildResult', () => {
   });
 
   it('when counting, then the summary adds up', () => {
-    const r = build([entry('a.one', ['LIST-001']), entry('a.two', ['HEALTH-001'], { run: false, skipReason: 'x' })], [passed('a.one')]);
+    const r = build(
+      [entry('a.one', ['LIST-001']), entry('a.two', ['HEALTH-001'], { run: false, skipReason: 'x' })],
+      [passed('a.one')],
+    );
     expect(r.summary.checks).toEqual({ passed: 1, failed: 0, skipped: 1, 'expected-failure': 0, 'unexpected-pass': 0 });
     expect(r.summary.requirements['client-library']).toBe(2);
     expect(r.durationMs).toBe(2000);

@@ -122,11 +122,25 @@ export function notVerifiableReason(req: Requirement): string {
 export type ResolveInput = Pick<BuildInput, 'info' | 'catalogue' | 'expectedFailures' | 'missingReason'>;
 
 /** One check's result from its plan entry and outcome: certification and expected failures applied. */
-export function resolveCheckResult(entry: PlanEntry, outcome: CheckOutcome | undefined, input: ResolveInput): CheckResult {
+export function resolveCheckResult(
+  entry: PlanEntry,
+  outcome: CheckOutcome | undefined,
+  input: ResolveInput,
+): CheckResult {
   const { check } = entry;
   let result: CheckResult;
   if (!entry.run) {
-    result = { ...check, status: 'skipped', durationMs: 0, skipReason: entry.skipReason, unverified: [], verified: [], notes: [], exchangeCount: 0, evidence: [] };
+    result = {
+      ...check,
+      status: 'skipped',
+      durationMs: 0,
+      skipReason: entry.skipReason,
+      unverified: [],
+      verified: [],
+      notes: [],
+      exchangeCount: 0,
+      evidence: [],
+    };
   } else if (!outcome) {
     const failure: FailureRecord = {
       kind: 'error',
@@ -134,13 +148,27 @@ export function resolveCheckResult(entry: PlanEntry, outcome: CheckOutcome | und
       requirements: [...check.requirements],
       exchanges: [],
     };
-    result = { ...check, status: 'failed', durationMs: 0, failure, unverified: [], verified: [], notes: [], exchangeCount: 0, evidence: [] };
+    result = {
+      ...check,
+      status: 'failed',
+      durationMs: 0,
+      failure,
+      unverified: [],
+      verified: [],
+      notes: [],
+      exchangeCount: 0,
+      evidence: [],
+    };
   } else {
     result = { ...check, ...outcome, status: outcome.status };
     delete (result as Partial<CheckOutcome>).checkId;
   }
 
-  if (result.status === 'skipped' && input.info.profile === 'certification' && coversObservableMust(check, input.catalogue)) {
+  if (
+    result.status === 'skipped' &&
+    input.info.profile === 'certification' &&
+    coversObservableMust(check, input.catalogue)
+  ) {
     result.status = 'failed';
     result.failure = {
       kind: 'not-verified',
@@ -172,7 +200,8 @@ type Contribution = 'fail' | 'expected' | 'pass' | 'unverified' | 'unobservable'
 
 function contribution(check: CheckResult, requirement: string): { kind: Contribution; reason?: string } {
   if ((check.status === 'failed' || check.status === 'expected-failure') && check.failure) {
-    if (check.failure.requirements.includes(requirement)) return { kind: check.status === 'failed' ? 'fail' : 'expected' };
+    if (check.failure.requirements.includes(requirement))
+      return { kind: check.status === 'failed' ? 'fail' : 'expected' };
     if (check.verified.includes(requirement)) return { kind: 'pass' };
     return { kind: 'unverified', reason: `${check.id} failed on another requirement first` };
   }
@@ -184,20 +213,51 @@ function contribution(check: CheckResult, requirement: string): { kind: Contribu
   return { kind: 'unverified', reason: `${check.id} skipped: ${check.skipReason ?? 'no reason given'}` };
 }
 
-export function requirementResults(checks: readonly CheckResult[], catalogue: RequirementCatalogue): RequirementResult[] {
+export function requirementResults(
+  checks: readonly CheckResult[],
+  catalogue: RequirementCatalogue,
+): RequirementResult[] {
   return catalogue.all.map((req) => {
     const covering = checks.filter((c) => c.requirements.includes(req.id));
-    const base = { id: req.id, level: req.level, subject: req.subject, section: req.section, statement: req.statement, checks: covering.map((c) => c.id) };
-    if (req.subject !== 'service') return { ...base, verdict: 'client-library', reason: `a ${req.subject} obligation: covered by the client library tests` };
+    const base = {
+      id: req.id,
+      level: req.level,
+      subject: req.subject,
+      section: req.section,
+      statement: req.statement,
+      checks: covering.map((c) => c.id),
+    };
+    if (req.subject !== 'service')
+      return {
+        ...base,
+        verdict: 'client-library',
+        reason: `a ${req.subject} obligation: covered by the client library tests`,
+      };
     const parts = covering.map((c) => contribution(c, req.id));
     const has = (k: Contribution) => parts.some((p) => p.kind === k);
-    if (has('fail')) return { ...base, verdict: req.level === 'MUST' ? 'fail' : req.level === 'SHOULD' ? 'warn' : 'decision-fail' };
+    if (has('fail'))
+      return { ...base, verdict: req.level === 'MUST' ? 'fail' : req.level === 'SHOULD' ? 'warn' : 'decision-fail' };
     if (has('expected')) return { ...base, verdict: 'expected-failure' };
     if (has('pass')) return { ...base, verdict: req.level === 'DECISION' ? 'decision-pass' : 'pass' };
     if (!isBlackbox(req)) return { ...base, verdict: 'not-verifiable', reason: notVerifiableReason(req) };
-    if (has('unobservable') && !has('unverified')) return { ...base, verdict: 'not-verifiable', reason: `not verifiable black-box on this target: ${parts.map((p) => p.reason).filter(Boolean).join('; ')}` };
+    if (has('unobservable') && !has('unverified'))
+      return {
+        ...base,
+        verdict: 'not-verifiable',
+        reason: `not verifiable black-box on this target: ${parts
+          .map((p) => p.reason)
+          .filter(Boolean)
+          .join('; ')}`,
+      };
     if (covering.length === 0) return { ...base, verdict: 'not-verified', reason: 'no check covers it yet' };
-    return { ...base, verdict: 'not-verified', reason: parts.map((p) => p.reason).filter(Boolean).join('; ') };
+    return {
+      ...base,
+      verdict: 'not-verified',
+      reason: parts
+        .map((p) => p.reason)
+        .filter(Boolean)
+        .join('; '),
+    };
   });
 }
 
@@ -216,8 +276,12 @@ function count<K extends string>(keys: readonly K[], values: readonly K[]): Reco
 export function buildResult(input: BuildInput): RunResult {
   const checks = input.plan.map((entry) => resolveCheckResult(entry, input.outcomes.get(entry.check.id), input));
   const requirements = requirementResults(checks, input.catalogue);
-  const mustFailed = checks.some((c) => c.status === 'failed' && c.failureLevel === 'MUST') || checks.some((c) => c.status === 'unexpected-pass');
-  const mustUnverified = requirements.some((r) => r.level === 'MUST' && r.subject === 'service' && r.verdict === 'not-verified');
+  const mustFailed =
+    checks.some((c) => c.status === 'failed' && c.failureLevel === 'MUST') ||
+    checks.some((c) => c.status === 'unexpected-pass');
+  const mustUnverified = requirements.some(
+    (r) => r.level === 'MUST' && r.subject === 'service' && r.verdict === 'not-verified',
+  );
   const verdict: OverallVerdict = mustFailed ? 'fail' : mustUnverified ? 'incomplete' : 'pass';
   const exitCode = mustFailed || (verdict === 'incomplete' && input.info.profile === 'certification') ? 1 : 0;
   const started = new Date(input.info.startedAt);
@@ -230,9 +294,22 @@ export function buildResult(input: BuildInput): RunResult {
     exitCode,
     rootFailure: rootFailure(checks),
     summary: {
-      checks: count(['passed', 'failed', 'skipped', 'expected-failure', 'unexpected-pass'], checks.map((c) => c.status)),
+      checks: count(
+        ['passed', 'failed', 'skipped', 'expected-failure', 'unexpected-pass'],
+        checks.map((c) => c.status),
+      ),
       requirements: count(
-        ['pass', 'fail', 'warn', 'not-verified', 'not-verifiable', 'expected-failure', 'decision-pass', 'decision-fail', 'client-library'],
+        [
+          'pass',
+          'fail',
+          'warn',
+          'not-verified',
+          'not-verifiable',
+          'expected-failure',
+          'decision-pass',
+          'decision-fail',
+          'client-library',
+        ],
         requirements.map((r) => r.verdict),
       ),
     },

@@ -20,7 +20,10 @@ export async function verifyReportFile(file: string, suiteVersion: string): Prom
     if (!hash.ok) return hash;
     const version = (embedded as RunResult).suite?.version;
     if (version !== suiteVersion) {
-      return { ok: true, message: `${hash.message}; page not re-rendered (written by suite ${version}, this is ${suiteVersion})` };
+      return {
+        ok: true,
+        message: `${hash.message}; page not re-rendered (written by suite ${version}, this is ${suiteVersion})`,
+      };
     }
     return renderHtml(embedded as RunResult) === text
       ? { ok: true, message: `${hash.message}; the page matches its embedded result` }

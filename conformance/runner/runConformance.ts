@@ -42,7 +42,11 @@ export interface RunIo {
 
 export const EXIT = { pass: 0, fail: 1, cannotRun: 2 } as const;
 
-const FILE_REPORTERS: Record<ReportFile['kind'], FileReporter> = { junit: junitReporter, json: jsonReporter, html: htmlReporter };
+const FILE_REPORTERS: Record<ReportFile['kind'], FileReporter> = {
+  junit: junitReporter,
+  json: jsonReporter,
+  html: htmlReporter,
+};
 
 class CannotRun extends Error {}
 
@@ -62,8 +66,12 @@ async function prepare(config: ConformanceConfig): Promise<{ catalogue: Requirem
     throw error;
   }
   const plan = planChecks(checks, catalogue, config);
-  const unmatched = unmatchedPatterns(plan.map((e) => e.check), [...config.only, ...config.skip]);
-  if (unmatched.length > 0) throw new CannotRun(`--only/--skip pattern(s) match no check, requirement or tag: ${unmatched.join(', ')}`);
+  const unmatched = unmatchedPatterns(
+    plan.map((e) => e.check),
+    [...config.only, ...config.skip],
+  );
+  if (unmatched.length > 0)
+    throw new CannotRun(`--only/--skip pattern(s) match no check, requirement or tag: ${unmatched.join(', ')}`);
   return { catalogue, plan };
 }
 
@@ -91,17 +99,23 @@ export async function runConformance(config: ConformanceConfig, io: RunIo): Prom
     const { catalogue, plan } = await prepare(config);
 
     if (config.dryRun) {
-      io.stdout.write(`${[
-        p.bold(`Dry run: content-conformance ${version}, profile ${config.profile}, target ${config.baseUrl ?? '(none given)'}`),
-        `Tokens: consumer ${config.tokens.consumer ? '✓' : '✗'} · full ${config.tokens.full ? '✓' : '✗'} · admin ${config.tokens.admin ? '✓' : '✗'}${config.accountId ? ` (account ${config.accountId})` : ''}`,
-        ...planLines(plan, p),
-      ].join('\n')}\n`);
+      io.stdout.write(
+        `${[
+          p.bold(
+            `Dry run: content-conformance ${version}, profile ${config.profile}, target ${config.baseUrl ?? '(none given)'}`,
+          ),
+          `Tokens: consumer ${config.tokens.consumer ? '✓' : '✗'} · full ${config.tokens.full ? '✓' : '✗'} · admin ${config.tokens.admin ? '✓' : '✗'}${config.accountId ? ` (account ${config.accountId})` : ''}`,
+          ...planLines(plan, p),
+        ].join('\n')}\n`,
+      );
       await loadSpec(config.specFile).catch((e: Error) => io.stdout.write(`${p.yellow('Note:')} ${e.message}\n`));
       if (config.feedPartner) {
         // The feed must trust the partner's certificate before the first real run: write it now.
         try {
           const tls = await loadPartnerTls(config.feedPartner, config.reportDir);
-          io.stdout.write(`Feed partner endpoint: ${config.feedPartner.url}; certificate ${tls.certFile} (${tls.source}): let the feed fetch this URL and trust this certificate\n`);
+          io.stdout.write(
+            `Feed partner endpoint: ${config.feedPartner.url}; certificate ${tls.certFile} (${tls.source}): let the feed fetch this URL and trust this certificate\n`,
+          );
         } catch (error) {
           if (error instanceof PartnerTlsError) return fail(error.message);
           throw error;
@@ -128,13 +142,21 @@ export async function runConformance(config: ConformanceConfig, io: RunIo): Prom
       try {
         await assertPortFree(partner.host, partner.port);
       } catch (error) {
-        return fail(`the feed partner endpoint cannot listen on ${partner.host}:${partner.port} (--feed-partner-port): ${(error as Error).message}`);
+        return fail(
+          `the feed partner endpoint cannot listen on ${partner.host}:${partner.port} (--feed-partner-port): ${(error as Error).message}`,
+        );
       }
       try {
         const tls = await loadPartnerTls(partner, config.reportDir);
         feedPartnerTls = { key: tls.key, cert: tls.cert };
-        const how = { given: 'given', reused: 'kept from an earlier run', generated: 'generated now: a feed that does not trust it yet cannot fetch it in this run' }[tls.source];
-        io.stdout.write(`Feed partner endpoint for feed ${config.feedId}: ${partner.url}; certificate ${tls.certFile} (${how})\n`);
+        const how = {
+          given: 'given',
+          reused: 'kept from an earlier run',
+          generated: 'generated now: a feed that does not trust it yet cannot fetch it in this run',
+        }[tls.source];
+        io.stdout.write(
+          `Feed partner endpoint for feed ${config.feedId}: ${partner.url}; certificate ${tls.certFile} (${how})\n`,
+        );
       } catch (error) {
         if (error instanceof PartnerTlsError) return fail(error.message);
         throw error;
@@ -150,7 +172,9 @@ export async function runConformance(config: ConformanceConfig, io: RunIo): Prom
       spec: { file: basename(spec.file), sha256: spec.sha256 },
       startedAt: new Date().toISOString(),
     };
-    const reporters: Reporter[] = config.reporters.includes('console') ? [createConsoleReporter({ out: io.stdout, color: config.color })] : [];
+    const reporters: Reporter[] = config.reporters.includes('console')
+      ? [createConsoleReporter({ out: io.stdout, color: config.color })]
+      : [];
     const emit = async (event: RunEvent) => {
       for (const r of reporters) await r.onEvent(event);
     };
@@ -196,7 +220,14 @@ export async function runConformance(config: ConformanceConfig, io: RunIo): Prom
           serial(async () => emit({ type: 'cleanup-end', outcome }));
         },
       });
-      const payload: WorkerPayload = { config, plan: runnable.map((e) => e.check), checksDir: fileURLToPath(CHECKS_DIR), needsReceiver, receiverTls, feedPartnerTls };
+      const payload: WorkerPayload = {
+        config,
+        plan: runnable.map((e) => e.check),
+        checksDir: fileURLToPath(CHECKS_DIR),
+        needsReceiver,
+        receiverTls,
+        feedPartnerTls,
+      };
       const { createVitest } = await import('vitest/node');
       const vitest = await createVitest(
         'test',
@@ -223,10 +254,23 @@ export async function runConformance(config: ConformanceConfig, io: RunIo): Prom
 
     const missing = runnable.filter((e) => !outcomes.has(e.check.id));
     if (missing.length > 0) {
-      return fail(`${missing.length} planned check(s) reported no result (${missing.map((e) => e.check.id).slice(0, 5).join(', ')}): ${bridgeErrors.join('; ') || 'the test worker stopped'}`);
+      return fail(
+        `${missing.length} planned check(s) reported no result (${missing
+          .map((e) => e.check.id)
+          .slice(0, 5)
+          .join(', ')}): ${bridgeErrors.join('; ') || 'the test worker stopped'}`,
+      );
     }
 
-    const result = buildResult({ info, finishedAt: new Date(), plan, outcomes, catalogue, expectedFailures: config.expectedFailures, cleanup: cleanup.results });
+    const result = buildResult({
+      info,
+      finishedAt: new Date(),
+      plan,
+      outcomes,
+      catalogue,
+      expectedFailures: config.expectedFailures,
+      cleanup: cleanup.results,
+    });
     const files: ReportFile[] = [];
     for (const kind of ['junit', 'json', 'html'] as const) {
       if (!config.reporters.includes(kind)) continue;

@@ -12,11 +12,20 @@ import type { WorkerPayload } from './payload.ts';
 import { CLEANUP_TEST_NAME, META_KEY, PAYLOAD_KEY } from './payload.ts';
 
 const payload = inject(PAYLOAD_KEY as never) as WorkerPayload;
-const checks = new Map((await loadChecks(payload.checksDir.startsWith('file:') ? fileURLToPath(payload.checksDir) : payload.checksDir)).map((c) => [c.id, c]));
+const checks = new Map(
+  (await loadChecks(payload.checksDir.startsWith('file:') ? fileURLToPath(payload.checksDir) : payload.checksDir)).map(
+    (c) => [c.id, c],
+  ),
+);
 let runtime: Runtime;
 
 beforeAll(async () => {
-  runtime = await createRuntime({ config: payload.config, needsReceiver: payload.needsReceiver, receiverTls: payload.receiverTls, feedPartnerTls: payload.feedPartnerTls });
+  runtime = await createRuntime({
+    config: payload.config,
+    needsReceiver: payload.needsReceiver,
+    receiverTls: payload.receiverTls,
+    feedPartnerTls: payload.feedPartnerTls,
+  });
 });
 
 afterAll(async () => {

@@ -46,7 +46,11 @@ export interface CheckContext {
   /** The run seed and this check's fast-check settings (seed derived from the run seed and check id). */
   readonly seed: number;
   readonly fc: { readonly seed: number; readonly numRuns: number };
-  readonly spec: { readonly document: LoadedSpec['document']; readonly sha256: string; readonly validator: ResponseValidator };
+  readonly spec: {
+    readonly document: LoadedSpec['document'];
+    readonly sha256: string;
+    readonly validator: ResponseValidator;
+  };
   readonly requirements: RequirementCatalogue;
   readonly check: { readonly id: string; readonly requirements: readonly string[]; readonly level: Level };
   /** This check's exchanges so far (redacted). */

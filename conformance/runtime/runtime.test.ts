@@ -50,13 +50,29 @@ function config(baseUrl: string, extra: Partial<ConformanceConfig> = {}): Confor
 }
 
 function info(id: string, requirements: string[]): CheckInfo {
-  return { id, title: id, group: 'G', requirements, level: 'MUST', tags: [], needs: [], writes: undefined, order: 'normal', dependsOn: [] };
+  return {
+    id,
+    title: id,
+    group: 'G',
+    requirements,
+    level: 'MUST',
+    tags: [],
+    needs: [],
+    writes: undefined,
+    order: 'normal',
+    dependsOn: [],
+  };
 }
 
-async function runOne(definition: Omit<CheckDefinition, 'title'>, extra: Partial<ConformanceConfig> = {}, needsReceiver = false) {
+async function runOne(
+  definition: Omit<CheckDefinition, 'title'>,
+  extra: Partial<ConformanceConfig> = {},
+  needsReceiver = false,
+) {
   server ??= await startServer((req, res) => {
     if (req.method === 'DELETE') return sendJson(res, req.url === '/api/events/gone' ? 500 : 204, {});
-    if (req.url?.startsWith('/api/events')) return sendJson(res, 200, req.url.includes('bad') ? { not: 'a list' } : [], rate);
+    if (req.url?.startsWith('/api/events'))
+      return sendJson(res, 200, req.url.includes('bad') ? { not: 'a list' } : [], rate);
     sendJson(res, 404, { status: 404, error: 'Not Found', message: 'x' });
   });
   runtime = await createRuntime({ config: config(`${server.url}/api`, extra), needsReceiver });
@@ -66,7 +82,11 @@ async function runOne(definition: Omit<CheckDefinition, 'title'>, extra: Partial
 
 describe('runtime.runCheck', () => {
   it('when the check returns, then it passed with its exchanges as evidence and the token redacted', async () => {
-    const outcome = await runOne({ id: 'a.pass', requirements: ['LIST-001'], run: async (ctx) => void (await ctx.http.get('/events')) });
+    const outcome = await runOne({
+      id: 'a.pass',
+      requirements: ['LIST-001'],
+      run: async (ctx) => void (await ctx.http.get('/events')),
+    });
     expect(outcome).toMatchObject({ status: 'passed', exchangeCount: 1 });
     expect(outcome.evidence[0]!.request.headers.authorization).toBe('Bearer $CONFORMANCE_TOKEN');
   });
@@ -77,34 +97,65 @@ describe('runtime.runCheck', () => {
       requirements: ['LIST-001', 'DEC-ERR-002'],
       run: async (ctx) => {
         const res = await ctx.http.get('/events');
-        throw new CheckFailure({ message: 'nope', received: { n: 1 }, expected: 'two', requirements: ['DEC-ERR-002', 'NOT-MINE-001'], exchanges: [res.exchange] });
+        throw new CheckFailure({
+          message: 'nope',
+          received: { n: 1 },
+          expected: 'two',
+          requirements: ['DEC-ERR-002', 'NOT-MINE-001'],
+          exchanges: [res.exchange],
+        });
       },
     });
-    expect(outcome.failure).toMatchObject({ kind: 'assertion', message: 'nope', received: '{"n":1}', expected: 'two', requirements: ['DEC-ERR-002'] });
+    expect(outcome.failure).toMatchObject({
+      kind: 'assertion',
+      message: 'nope',
+      received: '{"n":1}',
+      expected: 'two',
+      requirements: ['DEC-ERR-002'],
+    });
     expect(outcome.failure!.exchanges).toHaveLength(1);
   });
 
   it('when a response breaks the spec, then the check fails with the pointer even if the check ignores it', async () => {
-    const outcome = await runOne({ id: 'a.spec', requirements: ['LIST-001'], run: async (ctx) => void (await ctx.http.get('/events?kind=bad')) });
+    const outcome = await runOne({
+      id: 'a.spec',
+      requirements: ['LIST-001'],
+      run: async (ctx) => void (await ctx.http.get('/events?kind=bad')),
+    });
     expect(outcome.failure).toMatchObject({ kind: 'spec', pointer: '' });
-    const deferred = await runOne({ id: 'a.deferred', requirements: ['LIST-001'], run: async (ctx) => void (await ctx.http.get('/events?kind=bad', { validate: 'defer' })) });
+    const deferred = await runOne({
+      id: 'a.deferred',
+      requirements: ['LIST-001'],
+      run: async (ctx) => void (await ctx.http.get('/events?kind=bad', { validate: 'defer' })),
+    });
     expect(deferred).toMatchObject({ status: 'failed', failure: { kind: 'spec' } });
   });
 
   it('when the check throws something else, then it is an error with a stack', async () => {
-    const outcome = await runOne({ id: 'a.bug', requirements: ['LIST-001'], run: async () => void (null as unknown as { x: number }).x });
+    const outcome = await runOne({
+      id: 'a.bug',
+      requirements: ['LIST-001'],
+      run: async () => void (null as unknown as { x: number }).x,
+    });
     expect(outcome.failure!.kind).toBe('error');
     expect(outcome.failure!.message).toMatch(/^TypeError: /);
     expect(outcome.failure!.stack).toContain('runtime.test.ts');
   });
 
   it('when the check calls ctx.skip, then it is skipped with the reason', async () => {
-    const outcome = await runOne({ id: 'a.skip', requirements: ['LIST-001'], run: async (ctx) => ctx.skip('no venues on this target') });
+    const outcome = await runOne({
+      id: 'a.skip',
+      requirements: ['LIST-001'],
+      run: async (ctx) => ctx.skip('no venues on this target'),
+    });
     expect(outcome).toMatchObject({ status: 'skipped', skipReason: 'no venues on this target' });
   });
 
   it('when the check overruns --check-timeout, then it fails saying so', async () => {
-    const outcome = await runOne({ id: 'a.slow', requirements: ['LIST-001'], run: (ctx) => ctx.sleep(5_000) }, { checkTimeoutMs: 100 });
+    const outcome = await runOne(
+      { id: 'a.slow', requirements: ['LIST-001'], run: (ctx) => ctx.sleep(5_000) },
+      { checkTimeoutMs: 100 },
+    );
     expect(outcome.failure!.message).toBe('Error: the check did not finish within 100 ms (--check-timeout)');
   });
 
@@ -115,7 +166,10 @@ describe('runtime.runCheck', () => {
       run: async (ctx) => {
         ctx.secret('whsec-super-secret-value');
         ctx.note('got whsec-super-secret-value');
-        throw new CheckFailure({ message: 'secret whsec-super-secret-value leaked', received: 'whsec-super-secret-value' });
+        throw new CheckFailure({
+          message: 'secret whsec-super-secret-value leaked',
+          received: 'whsec-super-secret-value',
+        });
       },
     });
     expect(JSON.stringify(outcome)).not.toContain('whsec-super-secret-value');
@@ -124,7 +178,11 @@ describe('runtime.runCheck', () => {
 
   it('when tags and seeds are asked for, then they carry the run id and a per-check seed', async () => {
     let seen: { tags: string[]; seed: number } | undefined;
-    await runOne({ id: 'a.tags', requirements: ['LIST-001'], run: async (ctx) => void (seen = { tags: [ctx.tag('My Event'), ctx.tag()], seed: ctx.fc.seed }) });
+    await runOne({
+      id: 'a.tags',
+      requirements: ['LIST-001'],
+      run: async (ctx) => void (seen = { tags: [ctx.tag('My Event'), ctx.tag()], seed: ctx.fc.seed }),
+    });
     expect(seen!.tags).toEqual(['ctf-test01-my-event-1', 'ctf-test01-item-2']);
     expect(seen!.seed).not.toBe(5);
   });
@@ -148,7 +206,7 @@ describe('runtime.runCheck', () => {
     expect(cleanup.exchanges.map((e) => e.request.method)).toEqual(['DELETE', 'DELETE']);
   });
 
-  it('when a cleanup step is added, then it runs at the end with the cleanup\'s own HTTP client', async () => {
+  it("when a cleanup step is added, then it runs at the end with the cleanup's own HTTP client", async () => {
     await runOne({
       id: 'a.restore',
       requirements: ['LIST-001'],
@@ -163,11 +221,17 @@ describe('runtime.runCheck', () => {
     });
     const cleanup = await runtime!.runCleanup();
     expect(cleanup.results).toEqual([{ description: 'a.restore: restore', ok: true }]);
-    expect(cleanup.exchanges.map((e) => `${e.request.method} ${new URL(e.request.url).pathname}`)).toEqual(['GET /api/events']);
+    expect(cleanup.exchanges.map((e) => `${e.request.method} ${new URL(e.request.url).pathname}`)).toEqual([
+      'GET /api/events',
+    ]);
   });
 
   it('when a check uses the receiver without declaring webhook, then it is told to', async () => {
-    const outcome = await runOne({ id: 'a.hook', requirements: ['LIST-001'], run: async (ctx) => void ctx.receiver.url });
+    const outcome = await runOne({
+      id: 'a.hook',
+      requirements: ['LIST-001'],
+      run: async (ctx) => void ctx.receiver.url,
+    });
     expect(outcome.failure!.message).toContain("declare needs: ['webhook']");
   });
 
@@ -197,8 +261,19 @@ describe('ctx.watchSecret across a run', () => {
 
   it('when a later check receives a watched secret, then the sighting names that check and the evidence is redacted', async () => {
     let leak = false;
-    server = await startServer((_req, res) => sendJson(res, 200, [], leak ? { ...rate, 'x-debug': `secret=${SECRET}` } : rate));
-    runtime = await createRuntime({ config: config(`${server.url}/api`, { tokens: { consumer: 'secret-watch-consumer-token', sessionUser: 'editor', sessionPassword: 'session-password-1' } }), needsReceiver: false });
+    server = await startServer((_req, res) =>
+      sendJson(res, 200, [], leak ? { ...rate, 'x-debug': `secret=${SECRET}` } : rate),
+    );
+    runtime = await createRuntime({
+      config: config(`${server.url}/api`, {
+        tokens: {
+          consumer: 'secret-watch-consumer-token',
+          sessionUser: 'editor',
+          sessionPassword: 'session-password-1',
+        },
+      }),
+      needsReceiver: false,
+    });
     const first = defineCheck({
       id: 'a.mint',
       title: 't',
@@ -222,7 +297,9 @@ describe('ctx.watchSecret across a run', () => {
     });
     await runtime.runCheck(first, info('a.mint', ['LIST-001']));
     const outcome = await runtime.runCheck(second, info('a.read', ['LIST-001']));
-    expect(seen.map((s) => [s.checkId, s.label, s.where])).toEqual([['a.read', 'signingSecret of t1', 'header x-debug']]);
+    expect(seen.map((s) => [s.checkId, s.label, s.where])).toEqual([
+      ['a.read', 'signingSecret of t1', 'header x-debug'],
+    ]);
     expect(seen[0]!.exchange.response!.headers['x-debug']).toBe('secret=<signingSecret of t1>');
     expect(outcome.notes).toEqual(['password $CONFORMANCE_SESSION_PASSWORD']);
   });

@@ -52,7 +52,12 @@ function sample(all: readonly Exchange[], failure: readonly Exchange[]): Exchang
   return [...picked.values()].sort((a, b) => a.seq - b.seq);
 }
 
-export function toFailureRecord(error: unknown, info: CheckInfo, exchanges: readonly Exchange[], redactor: Redactor): FailureRecord {
+export function toFailureRecord(
+  error: unknown,
+  info: CheckInfo,
+  exchanges: readonly Exchange[],
+  redactor: Redactor,
+): FailureRecord {
   const last = exchanges.slice(-1);
   if (isCheckFailure(error)) {
     const f = error;
@@ -144,7 +149,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         return receiver;
       },
       feedPartner: () => {
-        if (!feedPartner) throw new Error(feedPartnerProblem ?? `${check.id} uses the feed partner endpoint; declare needs: ['feed']`);
+        if (!feedPartner)
+          throw new Error(feedPartnerProblem ?? `${check.id} uses the feed partner endpoint; declare needs: ['feed']`);
         return feedPartner;
       },
       spec,
@@ -166,7 +172,10 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       await Promise.race([
         check.run(ctx),
         new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`the check did not finish within ${config.checkTimeoutMs} ms (--check-timeout)`)), config.checkTimeoutMs);
+          timer = setTimeout(
+            () => reject(new Error(`the check did not finish within ${config.checkTimeoutMs} ms (--check-timeout)`)),
+            config.checkTimeoutMs,
+          );
         }),
       ]);
       // A deferred spec problem the check never asserted still fails it: every response is checked.
@@ -182,13 +191,33 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
           exchanges: [unasserted],
         });
       }
-      return { ...base, status: 'passed', durationMs: Date.now() - started, exchangeCount: exchanges.length, evidence: sample(exchanges, []) };
+      return {
+        ...base,
+        status: 'passed',
+        durationMs: Date.now() - started,
+        exchangeCount: exchanges.length,
+        evidence: sample(exchanges, []),
+      };
     } catch (error) {
       if (error instanceof CheckSkipped) {
-        return { ...base, status: 'skipped', skipReason: redactor.text(error.message), durationMs: Date.now() - started, exchangeCount: exchanges.length, evidence: sample(exchanges, []) };
+        return {
+          ...base,
+          status: 'skipped',
+          skipReason: redactor.text(error.message),
+          durationMs: Date.now() - started,
+          exchangeCount: exchanges.length,
+          evidence: sample(exchanges, []),
+        };
       }
       const failure = toFailureRecord(error, info, exchanges, redactor);
-      return { ...base, status: 'failed', failure, durationMs: Date.now() - started, exchangeCount: exchanges.length, evidence: sample(exchanges, failure.exchanges) };
+      return {
+        ...base,
+        status: 'failed',
+        failure,
+        durationMs: Date.now() - started,
+        exchangeCount: exchanges.length,
+        evidence: sample(exchanges, failure.exchanges),
+      };
     } finally {
       clearTimeout(timer);
       // Between checks the partner serves nothing, so a scheduled poll of the feed imports nothing.

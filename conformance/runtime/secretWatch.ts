@@ -36,7 +36,8 @@ export function createSecretWatch(): SecretWatch {
       for (const [value, label] of watched) {
         const places: string[] = [];
         if (response.text.includes(value)) places.push('body');
-        for (const [name, header] of Object.entries(response.headers)) if (header.includes(value)) places.push(`header ${name}`);
+        for (const [name, header] of Object.entries(response.headers))
+          if (header.includes(value)) places.push(`header ${name}`);
         for (const where of places) sightings.push({ checkId, label, where, exchange: response.exchange });
       }
     },

@@ -8,7 +8,13 @@ import { sendJson, startServer } from '../test/startServer.ts';
 import type { TestServer } from '../test/startServer.ts';
 import { startFaultProxy } from './faultProxy.ts';
 import type { FaultProxy } from './faultProxy.ts';
-import { exclusiveLastupdated, flipPublishedBoolean, omitRetryAfter, retryAfter4xx, signWithoutTimestamp } from './modifiers/index.ts';
+import {
+  exclusiveLastupdated,
+  flipPublishedBoolean,
+  omitRetryAfter,
+  retryAfter4xx,
+  signWithoutTimestamp,
+} from './modifiers/index.ts';
 
 const items = [
   { trcid: 'a', lastupdated: '2026-11-01T10:00:00.000Z', published: true, wfstatus: 'approved' },
@@ -30,7 +36,13 @@ async function upstreamApi() {
     const url = new URL(req.url!, 'http://x');
     if (url.pathname === '/api/events') return sendJson(res, 200, items, { 'x-seen-path': url.pathname + url.search });
     if (url.pathname === '/api/events/a') return sendJson(res, 200, items[0]);
-    if (url.pathname === '/api/limited') return sendJson(res, 429, { status: 429, error: 'Too Many Requests', message: 'slow' }, { 'retry-after': '1', 'x-ratelimit-limit': '20' });
+    if (url.pathname === '/api/limited')
+      return sendJson(
+        res,
+        429,
+        { status: 429, error: 'Too Many Requests', message: 'slow' },
+        { 'retry-after': '1', 'x-ratelimit-limit': '20' },
+      );
     sendJson(res, 404, { status: 404 });
   });
   return `${upstream.url}/api`;
@@ -70,13 +82,21 @@ describe('startFaultProxy', () => {
 
   it('when flipPublishedBoolean is on, then lists and details carry the opposite boolean', async () => {
     proxy = await startFaultProxy({ target: await upstreamApi(), modifiers: [flipPublishedBoolean()] });
-    expect(((await get(`${proxy.url}/events`)).body as { published: boolean }[]).map((i) => i.published)).toEqual([false, true]);
+    expect(((await get(`${proxy.url}/events`)).body as { published: boolean }[]).map((i) => i.published)).toEqual([
+      false,
+      true,
+    ]);
     expect(((await get(`${proxy.url}/events/a`)).body as { published: boolean }).published).toBe(false);
   });
 
   it('when modifiers are composed, then each applies in order', async () => {
-    proxy = await startFaultProxy({ target: await upstreamApi(), modifiers: [exclusiveLastupdated(), flipPublishedBoolean()] });
-    expect((await get(`${proxy.url}/events?lastupdated=2026-11-01T10:00:00.000Z`)).body).toEqual([{ ...items[1], published: true }]);
+    proxy = await startFaultProxy({
+      target: await upstreamApi(),
+      modifiers: [exclusiveLastupdated(), flipPublishedBoolean()],
+    });
+    expect((await get(`${proxy.url}/events?lastupdated=2026-11-01T10:00:00.000Z`)).body).toEqual([
+      { ...items[1], published: true },
+    ]);
     expect([...proxy.applied.keys()].sort()).toEqual(['exclusiveLastupdated', 'flipPublishedBoolean']);
   });
 });
@@ -89,7 +109,12 @@ describe('startFaultProxy between target and receiver', () => {
     const res = await request(url, {
       method: 'POST',
       body,
-      headers: { 'content-type': 'application/json', 'x-service-timestamp': String(ts), 'x-service-signature': signWebhook(SECRET, ts, body), 'x-service-delivery': '0d5a1c7e-2f4b-4c3a-9e8d-7b6a5c4d3e2f' },
+      headers: {
+        'content-type': 'application/json',
+        'x-service-timestamp': String(ts),
+        'x-service-signature': signWebhook(SECRET, ts, body),
+        'x-service-delivery': '0d5a1c7e-2f4b-4c3a-9e8d-7b6a5c4d3e2f',
+      },
     });
     await res.body.dump();
     return res.statusCode;
@@ -97,7 +122,11 @@ describe('startFaultProxy between target and receiver', () => {
 
   it('when signWithoutTimestamp is on, then the receiver sees a signature that no longer verifies', async () => {
     receiver = await startReceiver();
-    proxy = await startFaultProxy({ target: 'http://127.0.0.1:9/api', modifiers: [signWithoutTimestamp(() => SECRET)], webhookTarget: receiver.localUrl });
+    proxy = await startFaultProxy({
+      target: 'http://127.0.0.1:9/api',
+      modifiers: [signWithoutTimestamp(() => SECRET)],
+      webhookTarget: receiver.localUrl,
+    });
     const endpoint = receiver.endpoint('signed');
     endpoint.setSecret(SECRET);
     expect(await deliver(`${proxy.webhookUrl}${endpoint.path}`, '{"items":[]}')).toBe(200);
@@ -105,13 +134,19 @@ describe('startFaultProxy between target and receiver', () => {
     expect(d.rawBody.toString()).toBe('{"items":[]}');
     expect(d.verification).toMatchObject({ ok: false, reason: 'signature_mismatch' });
     // The fault signs the body alone, without "<timestamp>.".
-    expect(d.headers['x-service-signature']).toBe(`sha256=${createHmac('sha256', SECRET).update(d.rawBody).digest('hex')}`);
+    expect(d.headers['x-service-signature']).toBe(
+      `sha256=${createHmac('sha256', SECRET).update(d.rawBody).digest('hex')}`,
+    );
     expect(verifyWebhook(d.rawBody, d.headers, SECRET).ok).toBe(false);
   });
 
   it('when retryAfter4xx is on, then a delivery refused with 4xx arrives again with the same delivery id', async () => {
     receiver = await startReceiver();
-    proxy = await startFaultProxy({ target: 'http://127.0.0.1:9/api', modifiers: [retryAfter4xx(50)], webhookTarget: receiver.localUrl });
+    proxy = await startFaultProxy({
+      target: 'http://127.0.0.1:9/api',
+      modifiers: [retryAfter4xx(50)],
+      webhookTarget: receiver.localUrl,
+    });
     const endpoint = receiver.endpoint('refusing');
     endpoint.respondWith([410]);
     expect(await deliver(`${proxy.webhookUrl}${endpoint.path}`, '{"items":[1]}')).toBe(410);
@@ -122,7 +157,11 @@ describe('startFaultProxy between target and receiver', () => {
 
   it('when the receiver answers 2xx, then retryAfter4xx sends nothing more', async () => {
     receiver = await startReceiver();
-    proxy = await startFaultProxy({ target: 'http://127.0.0.1:9/api', modifiers: [retryAfter4xx(20)], webhookTarget: receiver.localUrl });
+    proxy = await startFaultProxy({
+      target: 'http://127.0.0.1:9/api',
+      modifiers: [retryAfter4xx(20)],
+      webhookTarget: receiver.localUrl,
+    });
     const endpoint = receiver.endpoint('happy');
     await deliver(`${proxy.webhookUrl}${endpoint.path}`, '{}');
     await endpoint.expectNone(200);
@@ -146,7 +185,17 @@ describe('startFaultProxy: tools for modifiers', () => {
     proxy = await startFaultProxy({
       target,
       modifiers: [
-        { name: 'answer', request: (req) => ({ ...req, answer: { status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify([{ trcid: 'z', published: true }])) } }) },
+        {
+          name: 'answer',
+          request: (req) => ({
+            ...req,
+            answer: {
+              status: 200,
+              headers: { 'content-type': 'application/json' },
+              body: Buffer.from(JSON.stringify([{ trcid: 'z', published: true }])),
+            },
+          }),
+        },
         flipPublishedBoolean(),
       ],
     });
@@ -155,13 +204,21 @@ describe('startFaultProxy: tools for modifiers', () => {
     expect(res.headers['x-seen-path']).toBeUndefined();
   });
 
-  it('when a modifier asks the target itself, then it gets the target\'s answer', async () => {
+  it("when a modifier asks the target itself, then it gets the target's answer", async () => {
     proxy = await startFaultProxy({
       target: await upstreamApi(),
-      modifiers: [{ name: 'count', async response(res, req, tools) {
-        const all = await tools.upstream({ ...req, url: '/api/events' });
-        return { ...res, headers: { ...res.headers, 'x-total': String((JSON.parse(all.body.toString()) as unknown[]).length) } };
-      } }],
+      modifiers: [
+        {
+          name: 'count',
+          async response(res, req, tools) {
+            const all = await tools.upstream({ ...req, url: '/api/events' });
+            return {
+              ...res,
+              headers: { ...res.headers, 'x-total': String((JSON.parse(all.body.toString()) as unknown[]).length) },
+            };
+          },
+        },
+      ],
     });
     expect((await get(`${proxy.url}/events/a`)).headers['x-total']).toBe('2');
   });
@@ -169,14 +226,22 @@ describe('startFaultProxy: tools for modifiers', () => {
 
 describe('startFaultProxy: delivery leg', () => {
   async function post(url: string) {
-    const res = await request(url, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json', 'x-service-delivery': '0d5a1c7e-2f4b-4c3a-9e8d-7b6a5c4d3e2f' } });
+    const res = await request(url, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json', 'x-service-delivery': '0d5a1c7e-2f4b-4c3a-9e8d-7b6a5c4d3e2f' },
+    });
     await res.body.dump();
     return res.statusCode;
   }
 
   it('when a delivery modifier swallows a delivery, then the target gets that status and the receiver nothing', async () => {
     receiver = await startReceiver();
-    proxy = await startFaultProxy({ target: 'http://127.0.0.1:9/api', modifiers: [{ name: 'lose', delivery: (d) => ({ ...d, swallow: 200 }) }], webhookTarget: receiver.localUrl });
+    proxy = await startFaultProxy({
+      target: 'http://127.0.0.1:9/api',
+      modifiers: [{ name: 'lose', delivery: (d) => ({ ...d, swallow: 200 }) }],
+      webhookTarget: receiver.localUrl,
+    });
     const endpoint = receiver.endpoint('lost');
     expect(await post(`${proxy.webhookUrl}${endpoint.path}`)).toBe(200);
     await endpoint.expectNone(100);
@@ -185,7 +250,11 @@ describe('startFaultProxy: delivery leg', () => {
 
   it('when the receiver hangs up, then the proxy hangs up on the target too (no made-up status)', async () => {
     receiver = await startReceiver();
-    proxy = await startFaultProxy({ target: 'http://127.0.0.1:9/api', modifiers: [], webhookTarget: receiver.localUrl });
+    proxy = await startFaultProxy({
+      target: 'http://127.0.0.1:9/api',
+      modifiers: [],
+      webhookTarget: receiver.localUrl,
+    });
     const endpoint = receiver.endpoint('hang');
     endpoint.respondWith([{ status: 200, hangUp: true }]);
     await expect(post(`${proxy.webhookUrl}${endpoint.path}`)).rejects.toThrow();

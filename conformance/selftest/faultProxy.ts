@@ -75,7 +75,17 @@ export interface FaultProxy {
   close(): Promise<void>;
 }
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer', 'content-length', 'host']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'upgrade',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'content-length',
+  'host',
+]);
 
 function cleanHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
@@ -139,7 +149,12 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
 
   const api = createServer((req, res) => {
     void (async () => {
-      let proxied: ProxiedRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: cleanHeaders(req.headers), body: await readBody(req) };
+      let proxied: ProxiedRequest = {
+        method: req.method ?? 'GET',
+        url: req.url ?? '/',
+        headers: cleanHeaders(req.headers),
+        body: await readBody(req),
+      };
       for (const m of modifiers) {
         if (!m.request) continue;
         const next = await m.request(proxied, tools);
@@ -154,7 +169,9 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
         answer = next;
       }
       send(res, answer.status, answer.headers, answer.body);
-    })().catch((error: unknown) => send(res, 502, { 'content-type': 'text/plain' }, Buffer.from(`fault proxy: ${(error as Error).message}`)));
+    })().catch((error: unknown) =>
+      send(res, 502, { 'content-type': 'text/plain' }, Buffer.from(`fault proxy: ${(error as Error).message}`)),
+    );
   });
 
   let hooks: Server | undefined;
@@ -168,14 +185,19 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     };
     hooks = createServer((req, res) => {
       void (async () => {
-        let delivery: ProxiedDelivery = { url: req.url ?? '/', headers: cleanHeaders(req.headers), body: await readBody(req) };
+        let delivery: ProxiedDelivery = {
+          url: req.url ?? '/',
+          headers: cleanHeaders(req.headers),
+          body: await readBody(req),
+        };
         for (const m of modifiers) {
           if (!m.delivery) continue;
           const next = await m.delivery(delivery);
           count(m.name, delivery, next);
           delivery = next;
         }
-        if (delivery.swallow !== undefined) return send(res, delivery.swallow, { 'content-type': 'text/plain' }, Buffer.alloc(0));
+        if (delivery.swallow !== undefined)
+          return send(res, delivery.swallow, { 'content-type': 'text/plain' }, Buffer.alloc(0));
         let status: number;
         try {
           status = await forward(delivery);

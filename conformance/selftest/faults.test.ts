@@ -11,34 +11,57 @@ import { FAULTS } from './faults.ts';
 const catalogue = await loadRequirements(fileURLToPath(new URL('../../spec/requirements.yaml', import.meta.url)));
 const checks = await loadChecks(fileURLToPath(CHECKS_DIR), catalogue);
 
-describe('the self-test\'s fault table', () => {
+describe("the self-test's fault table", () => {
   it('when the catalogue is read, then every family of black-box MUST requirements has a fault detected on one of them', () => {
-    const families = new Set(catalogue.all.filter((r) => r.subject === 'service' && r.level === 'MUST' && isBlackbox(r)).map((r) => familyOf(r.id)));
+    const families = new Set(
+      catalogue.all
+        .filter((r) => r.subject === 'service' && r.level === 'MUST' && isBlackbox(r))
+        .map((r) => familyOf(r.id)),
+    );
     const covered = new Set(FAULTS.flatMap((f) => f.detects.map(familyOf)));
     expect([...families].filter((f) => !covered.has(f)).sort()).toEqual([]);
   });
 
   it('when a fault names requirements, then they exist and one of its checks covers each it must detect', () => {
     for (const fault of FAULTS) {
-      for (const id of [...fault.detects, ...(fault.alsoBreaks ?? [])]) expect(catalogue.has(id), `${fault.name}: ${id}`).toBe(true);
-      for (const id of fault.checks) expect(checks.some((c) => c.id === id), `${fault.name}: no check ${id}`).toBe(true);
+      for (const id of [...fault.detects, ...(fault.alsoBreaks ?? [])])
+        expect(catalogue.has(id), `${fault.name}: ${id}`).toBe(true);
+      for (const id of fault.checks)
+        expect(
+          checks.some((c) => c.id === id),
+          `${fault.name}: no check ${id}`,
+        ).toBe(true);
       const existing = checks.filter((c) => fault.checks.includes(c.id));
       expect(existing.length, fault.name).toBeGreaterThan(0);
-      for (const id of fault.detects) expect(existing.some((c) => c.requirements.includes(id)), `${fault.name}: no check of ${fault.checks.join(', ')} covers ${id}`).toBe(true);
+      for (const id of fault.detects)
+        expect(
+          existing.some((c) => c.requirements.includes(id)),
+          `${fault.name}: no check of ${fault.checks.join(', ')} covers ${id}`,
+        ).toBe(true);
     }
   });
 
   it('when the modifiers folder is listed, then every modifier is used by a fault', async () => {
-    const files = (await readdir(new URL('./modifiers/', import.meta.url))).filter((f) => f.endsWith('.ts') && f !== 'index.ts').map((f) => f.replace(/\.ts$/, ''));
+    const files = (await readdir(new URL('./modifiers/', import.meta.url)))
+      .filter((f) => f.endsWith('.ts') && f !== 'index.ts')
+      .map((f) => f.replace(/\.ts$/, ''));
     const index = await readFile(new URL('./modifiers/index.ts', import.meta.url), 'utf8');
     for (const name of files) {
-      expect(index, `${name} is not exported by modifiers/index.ts`).toContain(`export { ${name} } from './${name}.ts';`);
-      expect(FAULTS.some((f) => f.name === name || f.name.startsWith(`${name}(`)), `no fault uses ${name}`).toBe(true);
+      expect(index, `${name} is not exported by modifiers/index.ts`).toContain(
+        `export { ${name} } from './${name}.ts';`,
+      );
+      expect(
+        FAULTS.some((f) => f.name === name || f.name.startsWith(`${name}(`)),
+        `no fault uses ${name}`,
+      ).toBe(true);
     }
   });
 
   it('when README.md is read, then its table has a row for every fault with its requirement ids', async () => {
     const readme = await readFile(new URL('./README.md', import.meta.url), 'utf8');
-    for (const f of FAULTS) expect(readme, `README row for ${f.name} (${f.family})`).toContain(`| \`${f.name}\` | ${f.family} | ${f.detects.join(', ')} |`);
+    for (const f of FAULTS)
+      expect(readme, `README row for ${f.name} (${f.family})`).toContain(
+        `| \`${f.name}\` | ${f.family} | ${f.detects.join(', ')} |`,
+      );
   });
 });

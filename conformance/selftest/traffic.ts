@@ -38,7 +38,9 @@ export function isJson(res: ProxiedResponse): boolean {
 }
 
 function isItem(value: unknown): value is Item {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && ('trcid' in value || 'entitytype' in value);
+  return (
+    typeof value === 'object' && value !== null && !Array.isArray(value) && ('trcid' in value || 'entitytype' in value)
+  );
 }
 
 /**
@@ -97,7 +99,9 @@ export function jsonAnswer(status: number, value: unknown, headers: Record<strin
 
 /** The primary-language title of an item (what sortField=title sorts by). */
 export function titleOf(item: Item): string | undefined {
-  const details = Array.isArray(item.trcItemDetails) ? (item.trcItemDetails as { lang?: string; title?: string }[]) : [];
+  const details = Array.isArray(item.trcItemDetails)
+    ? (item.trcItemDetails as { lang?: string; title?: string }[])
+    : [];
   const primary = (item.translations as { primaryLanguage?: string } | undefined)?.primaryLanguage;
   return (details.find((d) => d.lang === primary) ?? details[0])?.title;
 }
@@ -110,7 +114,11 @@ export function signature(secret: string, timestamp: string, body: Buffer): stri
 }
 
 /** The delivery with a new body (or headers), signed afresh as the target would (needs the secret). */
-export function resign(d: ProxiedDelivery, secret: string, changes: { body?: Buffer; headers?: Record<string, string> } = {}): ProxiedDelivery {
+export function resign(
+  d: ProxiedDelivery,
+  secret: string,
+  changes: { body?: Buffer; headers?: Record<string, string> } = {},
+): ProxiedDelivery {
   const body = changes.body ?? d.body;
   const headers = { ...d.headers, ...changes.headers };
   const timestamp = headers['x-service-timestamp'] ?? String(Math.floor(Date.now() / 1000));

@@ -24,7 +24,11 @@ export function getAt(root: unknown, pointer: string): unknown {
 }
 
 /** Follows a chain of local `$ref`s; returns the target and its pointer (without `#`). */
-export function resolveLocal<T = unknown>(root: unknown, value: unknown, pointer: string): { value: T; pointer: string } {
+export function resolveLocal<T = unknown>(
+  root: unknown,
+  value: unknown,
+  pointer: string,
+): { value: T; pointer: string } {
   let current = value;
   let at = pointer;
   for (let hops = 0; hops < 32; hops++) {

@@ -41,7 +41,8 @@ export async function loadSpec(file: string): Promise<LoadedSpec> {
   try {
     bytes = await readFile(file);
   } catch (error) {
-    const hint = (error as NodeJS.ErrnoException).code === 'ENOENT' ? ' (run `npm run generate` first, or pass --spec)' : '';
+    const hint =
+      (error as NodeJS.ErrnoException).code === 'ENOENT' ? ' (run `npm run generate` first, or pass --spec)' : '';
     throw new SpecError(`cannot read the bundled spec ${file}${hint}: ${(error as Error).message}`);
   }
   return parseSpec(bytes, file);

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { isBlackbox, loadRequirements, parseRequirements, RequirementsError } from './requirements.ts';
 
-const entry = (extra: string) => `requirements:\n  - id: FEED-004\n    level: MUST\n    subject: service\n    section: s\n    statement: x\n${extra}`;
+const entry = (extra: string) =>
+  `requirements:\n  - id: FEED-004\n    level: MUST\n    subject: service\n    section: s\n    statement: x\n${extra}`;
 
 describe('parseRequirements: verify and note', () => {
   it('when verify is needs-feed or unobservable, then it is kept with its note; blackbox or absent is black-box', () => {

@@ -60,17 +60,29 @@ export function parseRequirements(text: string, source = 'requirements.yaml'): R
   list.forEach((raw: Record<string, unknown>, index) => {
     const where = `${source} entry ${index} (${String(raw?.id ?? '?')})`;
     const { id, level, subject, section, statement, verify, note } = raw ?? {};
-    if (typeof id !== 'string' || !/^[A-Z]+(?:-[A-Z]+)*-\d{3}$/.test(id)) throw new RequirementsError(`${where}: id must look like FAMILY-NNN`);
+    if (typeof id !== 'string' || !/^[A-Z]+(?:-[A-Z]+)*-\d{3}$/.test(id))
+      throw new RequirementsError(`${where}: id must look like FAMILY-NNN`);
     if (seen.has(id)) throw new RequirementsError(`${where}: duplicate id ${id}`);
-    if (!isLevel(level)) throw new RequirementsError(`${where}: level must be MUST, SHOULD or DECISION (received: ${String(level)})`);
+    if (!isLevel(level))
+      throw new RequirementsError(`${where}: level must be MUST, SHOULD or DECISION (received: ${String(level)})`);
     if (typeof subject !== 'string' || !(SUBJECTS as readonly string[]).includes(subject)) {
-      throw new RequirementsError(`${where}: subject must be one of ${SUBJECTS.join(', ')} (received: ${String(subject)})`);
+      throw new RequirementsError(
+        `${where}: subject must be one of ${SUBJECTS.join(', ')} (received: ${String(subject)})`,
+      );
     }
     if (verify !== undefined && !(VERIFY_VALUES as readonly unknown[]).includes(verify)) {
-      throw new RequirementsError(`${where}: verify must be one of ${VERIFY_VALUES.join(', ')} (received: ${String(verify)})`);
+      throw new RequirementsError(
+        `${where}: verify must be one of ${VERIFY_VALUES.join(', ')} (received: ${String(verify)})`,
+      );
     }
     seen.add(id);
-    const entry: Requirement = { id, level, subject: subject as Subject, section: String(section ?? ''), statement: String(statement ?? '') };
+    const entry: Requirement = {
+      id,
+      level,
+      subject: subject as Subject,
+      section: String(section ?? ''),
+      statement: String(statement ?? ''),
+    };
     if (verify !== undefined && verify !== 'blackbox') entry.verify = verify as Verify;
     if (typeof note === 'string' && note !== '') entry.note = note;
     out.push(entry);

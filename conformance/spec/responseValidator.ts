@@ -100,14 +100,22 @@ function preview(value: unknown, limit = 200): unknown {
 function describeExpected(error: ErrorObject): string {
   const p = error.params as Record<string, unknown>;
   switch (error.keyword) {
-    case 'type': return `type ${String(p.type)}`;
-    case 'required': return `property "${String(p.missingProperty)}" present`;
-    case 'const': return `the constant ${JSON.stringify(p.allowedValue)}`;
-    case 'enum': return `one of ${JSON.stringify(p.allowedValues)}`;
-    case 'format': return `format "${String(p.format)}"`;
-    case 'pattern': return `a string matching ${String(p.pattern)}`;
-    case 'additionalProperties': return `no property "${String(p.additionalProperty)}"`;
-    default: return `${error.keyword} ${error.message ?? ''}`.trim();
+    case 'type':
+      return `type ${String(p.type)}`;
+    case 'required':
+      return `property "${String(p.missingProperty)}" present`;
+    case 'const':
+      return `the constant ${JSON.stringify(p.allowedValue)}`;
+    case 'enum':
+      return `one of ${JSON.stringify(p.allowedValues)}`;
+    case 'format':
+      return `format "${String(p.format)}"`;
+    case 'pattern':
+      return `a string matching ${String(p.pattern)}`;
+    case 'additionalProperties':
+      return `no property "${String(p.additionalProperty)}"`;
+    default:
+      return `${error.keyword} ${error.message ?? ''}`.trim();
   }
 }
 
@@ -120,9 +128,10 @@ function toProblems(errors: readonly ErrorObject[], data: unknown, specPointer: 
   const seen = new Set<string>();
   const problems: SpecProblem[] = [];
   for (const error of chosen) {
-    const pointer = error.keyword === 'required'
-      ? joinPointer(error.instancePath, String((error.params as Obj).missingProperty))
-      : error.instancePath;
+    const pointer =
+      error.keyword === 'required'
+        ? joinPointer(error.instancePath, String((error.params as Obj).missingProperty))
+        : error.instancePath;
     const key = `${pointer}|${error.message}`;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -130,7 +139,7 @@ function toProblems(errors: readonly ErrorObject[], data: unknown, specPointer: 
     problems.push({
       kind: 'body',
       pointer,
-      message: `${pointer || '(root)'} ${error.keyword === 'required' ? 'is missing' : error.message ?? 'is invalid'}`,
+      message: `${pointer || '(root)'} ${error.keyword === 'required' ? 'is missing' : (error.message ?? 'is invalid')}`,
       received: error.keyword === 'required' ? '(absent)' : received,
       expected: describeExpected(error),
       specPointer: `${specPointer} (${error.schemaPath})`,
@@ -140,7 +149,10 @@ function toProblems(errors: readonly ErrorObject[], data: unknown, specPointer: 
   return problems;
 }
 
-export function createResponseValidator(document: OpenApiDocument, options: ResponseValidatorOptions = {}): ResponseValidator {
+export function createResponseValidator(
+  document: OpenApiDocument,
+  options: ResponseValidatorOptions = {},
+): ResponseValidator {
   const basePaths = options.basePaths ?? ['/api'];
   const ajv = new Ajv2020({
     strict: false,
@@ -155,7 +167,12 @@ export function createResponseValidator(document: OpenApiDocument, options: Resp
   function validatorAt(pointer: string): ValidateFunction {
     let fn = compiled.get(pointer);
     if (!fn) {
-      fn = ajv.compile({ $ref: `${DOC_ID}#${pointer.split('/').map((t) => encodeURIComponent(t).replace(/%7E/g, '~')).join('/')}` });
+      fn = ajv.compile({
+        $ref: `${DOC_ID}#${pointer
+          .split('/')
+          .map((t) => encodeURIComponent(t).replace(/%7E/g, '~'))
+          .join('/')}`,
+      });
       compiled.set(pointer, fn);
     }
     return fn;
@@ -173,7 +190,13 @@ export function createResponseValidator(document: OpenApiDocument, options: Resp
       const item = resolveLocal<Obj>(document, paths[match.template], `/paths/${escapeToken(match.template)}`);
       const operation = item.value?.[m];
       if (!isObject(operation)) continue;
-      return { method: m, template: match.template, params: match.params, pointer: joinPointer(item.pointer, m), operation };
+      return {
+        method: m,
+        template: match.template,
+        params: match.params,
+        pointer: joinPointer(item.pointer, m),
+        operation,
+      };
     }
     return undefined;
   }
@@ -187,7 +210,14 @@ export function createResponseValidator(document: OpenApiDocument, options: Resp
       const value = headerValue(res.headers, name);
       if (value === undefined) {
         if (header.value?.required === true) {
-          problems.push({ kind: 'header', pointer: `header/${name}`, message: `required header ${name} is missing`, received: '(absent)', expected: `header ${name}`, specPointer: header.pointer });
+          problems.push({
+            kind: 'header',
+            pointer: `header/${name}`,
+            message: `required header ${name} is missing`,
+            received: '(absent)',
+            expected: `header ${name}`,
+            specPointer: header.pointer,
+          });
         }
         continue;
       }
@@ -198,31 +228,75 @@ export function createResponseValidator(document: OpenApiDocument, options: Resp
       const validate = validatorAt(schemaPointer);
       if (!validate(coerced)) {
         const first = toProblems(validate.errors ?? [], coerced, schemaPointer)[0];
-        problems.push({ kind: 'header', pointer: `header/${name}`, message: `header ${name} is invalid: ${first?.expected ? `expected ${first.expected}` : 'does not match its schema'}`, received: value, expected: first?.expected, specPointer: schemaPointer });
+        problems.push({
+          kind: 'header',
+          pointer: `header/${name}`,
+          message: `header ${name} is invalid: ${first?.expected ? `expected ${first.expected}` : 'does not match its schema'}`,
+          received: value,
+          expected: first?.expected,
+          specPointer: schemaPointer,
+        });
       }
     }
     return problems;
   }
 
   function validateBody(response: Obj, responsePointer: string, res: ResponseToValidate, label: string): SpecProblem[] {
-    const bytes = res.body === undefined ? Buffer.alloc(0) : Buffer.isBuffer(res.body) ? res.body : Buffer.from(res.body);
+    const bytes =
+      res.body === undefined ? Buffer.alloc(0) : Buffer.isBuffer(res.body) ? res.body : Buffer.from(res.body);
     const contentType = headerValue(res.headers, 'content-type');
     const mediaType = mediaTypeOf(contentType);
     const content = isObject(response.content) ? response.content : undefined;
     const documented = content ? Object.keys(content) : [];
     if (documented.length === 0) {
       if (bytes.length === 0) return [];
-      return [{ kind: 'content-type', pointer: 'content-type', message: `${label} documents no body, but one was sent (${contentType ?? 'no Content-Type'})`, received: contentType ?? '(absent)', expected: 'no body', specPointer: responsePointer }];
+      return [
+        {
+          kind: 'content-type',
+          pointer: 'content-type',
+          message: `${label} documents no body, but one was sent (${contentType ?? 'no Content-Type'})`,
+          received: contentType ?? '(absent)',
+          expected: 'no body',
+          specPointer: responsePointer,
+        },
+      ];
     }
     if (bytes.length === 0) {
-      return [{ kind: 'body', pointer: '', message: `${label} documents a body (${documented.join(', ')}), but it was empty`, received: '(empty body)', expected: documented.join(' or '), specPointer: responsePointer }];
+      return [
+        {
+          kind: 'body',
+          pointer: '',
+          message: `${label} documents a body (${documented.join(', ')}), but it was empty`,
+          received: '(empty body)',
+          expected: documented.join(' or '),
+          specPointer: responsePointer,
+        },
+      ];
     }
     if (!mediaType) {
-      return [{ kind: 'content-type', pointer: 'content-type', message: `${label} has a body but no Content-Type header`, received: '(absent)', expected: documented.join(' or '), specPointer: responsePointer }];
+      return [
+        {
+          kind: 'content-type',
+          pointer: 'content-type',
+          message: `${label} has a body but no Content-Type header`,
+          received: '(absent)',
+          expected: documented.join(' or '),
+          specPointer: responsePointer,
+        },
+      ];
     }
     const key = documented.find((k) => matchesMediaRange(k, mediaType));
     if (key === undefined) {
-      return [{ kind: 'content-type', pointer: 'content-type', message: `Content-Type ${mediaType} is not documented for ${label}`, received: contentType, expected: documented.join(' or '), specPointer: joinPointer(responsePointer, 'content') }];
+      return [
+        {
+          kind: 'content-type',
+          pointer: 'content-type',
+          message: `Content-Type ${mediaType} is not documented for ${label}`,
+          received: contentType,
+          expected: documented.join(' or '),
+          specPointer: joinPointer(responsePointer, 'content'),
+        },
+      ];
     }
     const media = resolveLocal<Obj>(document, content![key], joinPointer(responsePointer, 'content', key));
     if (!isObject(media.value) || media.value.schema === undefined || !isJsonMediaType(mediaType)) return [];
@@ -230,7 +304,16 @@ export function createResponseValidator(document: OpenApiDocument, options: Resp
     try {
       data = JSON.parse(bytes.toString('utf8'));
     } catch (error) {
-      return [{ kind: 'body', pointer: '', message: `the body is not valid JSON although Content-Type is ${mediaType}: ${(error as Error).message}`, received: bytes.toString('utf8', 0, 200), expected: 'JSON', specPointer: media.pointer }];
+      return [
+        {
+          kind: 'body',
+          pointer: '',
+          message: `the body is not valid JSON although Content-Type is ${mediaType}: ${(error as Error).message}`,
+          received: bytes.toString('utf8', 0, 200),
+          expected: 'JSON',
+          specPointer: media.pointer,
+        },
+      ];
     }
     const schemaPointer = joinPointer(media.pointer, 'schema');
     const validate = validatorAt(schemaPointer);
@@ -241,17 +324,36 @@ export function createResponseValidator(document: OpenApiDocument, options: Resp
     const op = findOperation(res.method, res.path);
     const label = `${res.method.toUpperCase()} ${res.path.split('?')[0]} → ${res.status}`;
     if (!op) {
-      return [{ kind: 'operation', message: `the spec has no operation ${res.method.toUpperCase()} ${res.path.split('?')[0]}`, received: `${res.method.toUpperCase()} ${res.path}`, expected: 'a documented operation' }];
+      return [
+        {
+          kind: 'operation',
+          message: `the spec has no operation ${res.method.toUpperCase()} ${res.path.split('?')[0]}`,
+          received: `${res.method.toUpperCase()} ${res.path}`,
+          expected: 'a documented operation',
+        },
+      ];
     }
     const responses = isObject(op.operation.responses) ? op.operation.responses : {};
     const status = String(res.status);
     const key = [status, `${status[0]}XX`, `${status[0]}xx`, 'default'].find((k) => k in responses);
     if (key === undefined) {
-      return [{ kind: 'status', pointer: 'status', message: `status ${status} is not documented for ${res.method.toUpperCase()} ${op.template} (documented: ${Object.keys(responses).join(', ')})`, received: res.status, expected: Object.keys(responses).join(' or '), specPointer: joinPointer(op.pointer, 'responses') }];
+      return [
+        {
+          kind: 'status',
+          pointer: 'status',
+          message: `status ${status} is not documented for ${res.method.toUpperCase()} ${op.template} (documented: ${Object.keys(responses).join(', ')})`,
+          received: res.status,
+          expected: Object.keys(responses).join(' or '),
+          specPointer: joinPointer(op.pointer, 'responses'),
+        },
+      ];
     }
     const response = resolveLocal<Obj>(document, responses[key], joinPointer(op.pointer, 'responses', key));
     const fullLabel = `${res.method.toUpperCase()} ${op.template} → ${key}`;
-    return [...validateHeaders(response.value, response.pointer, res), ...validateBody(response.value, response.pointer, res, fullLabel)];
+    return [
+      ...validateHeaders(response.value, response.pointer, res),
+      ...validateBody(response.value, response.pointer, res, fullLabel),
+    ];
   }
 
   function validateSchema(pointer: string, value: unknown): SpecProblem[] {

@@ -15,7 +15,11 @@ function label(res: HttpResponse): string {
   return `${res.exchange.request.method} ${new URL(res.url).pathname}${new URL(res.url).search}`;
 }
 
-export function assertStatus(res: HttpResponse, expected: number | readonly number[], options: AssertOptions = {}): void {
+export function assertStatus(
+  res: HttpResponse,
+  expected: number | readonly number[],
+  options: AssertOptions = {},
+): void {
   const allowed = typeof expected === 'number' ? [expected] : expected;
   if (allowed.includes(res.status)) return;
   throw new CheckFailure({
@@ -30,7 +34,12 @@ export function assertStatus(res: HttpResponse, expected: number | readonly numb
 
 export function assertBodyIsArray(res: HttpResponse, options: AssertOptions = {}): unknown[] {
   if (Array.isArray(res.body)) return res.body;
-  const received = res.body === undefined ? `non-JSON body (${res.headers['content-type'] ?? 'no Content-Type'}): ${res.text.slice(0, 80)}` : Array.isArray(res.body) ? 'array' : `JSON ${res.body === null ? 'null' : typeof res.body}`;
+  const received =
+    res.body === undefined
+      ? `non-JSON body (${res.headers['content-type'] ?? 'no Content-Type'}): ${res.text.slice(0, 80)}`
+      : Array.isArray(res.body)
+        ? 'array'
+        : `JSON ${res.body === null ? 'null' : typeof res.body}`;
   throw new CheckFailure({
     message: options.message ?? `${label(res)} did not answer a bare JSON array`,
     received,

@@ -6,9 +6,14 @@ import { amsterdamWallTime, blankPng, imageInfo, multipart, noisyPng, png, postA
 
 describe('multipart', () => {
   it('when parts are given, then the body has each part with its disposition and the closing boundary', () => {
-    const { body, contentType } = multipart([{ name: 'file', data: Buffer.from('abc'), filename: 'a"b.png', contentType: 'image/png' }, { name: 'title', data: 'T' }]);
+    const { body, contentType } = multipart([
+      { name: 'file', data: Buffer.from('abc'), filename: 'a"b.png', contentType: 'image/png' },
+      { name: 'title', data: 'T' },
+    ]);
     const boundary = /boundary=(.+)$/.exec(contentType)![1]!;
-    expect(body.toString()).toBe(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="ab.png"\r\nContent-Type: image/png\r\n\r\nabc\r\n--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nT\r\n--${boundary}--\r\n`);
+    expect(body.toString()).toBe(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="ab.png"\r\nContent-Type: image/png\r\n\r\nabc\r\n--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nT\r\n--${boundary}--\r\n`,
+    );
   });
 });
 
@@ -42,13 +47,21 @@ describe('postAssetRaw', () => {
   it('when the target answers 413 before the body is sent and closes the connection, then the answer is still read', async () => {
     const server = createServer((req, res) => {
       res.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
-      res.end(JSON.stringify({ status: 413, error: 'Payload Too Large', message: 'too large' }), () => req.socket.destroy());
+      res.end(JSON.stringify({ status: 413, error: 'Payload Too Large', message: 'too large' }), () =>
+        req.socket.destroy(),
+      );
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
-    const ctx = { http: { url: (p: string) => `${base}${p}` }, tokens: { full: 'full-token' } } as unknown as CheckContext;
+    const ctx = {
+      http: { url: (p: string) => `${base}${p}` },
+      tokens: { full: 'full-token' },
+    } as unknown as CheckContext;
     try {
-      const answer = await postAssetRaw(ctx, Buffer.alloc(8 * 1024 * 1024), { filename: 'big.png', contentType: 'image/png' });
+      const answer = await postAssetRaw(ctx, Buffer.alloc(8 * 1024 * 1024), {
+        filename: 'big.png',
+        contentType: 'image/png',
+      });
       expect(answer.status).toBe(413);
       expect(JSON.parse(answer.text)).toMatchObject({ status: 413 });
     } finally {

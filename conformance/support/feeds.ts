@@ -18,7 +18,10 @@ import { assertStatus } from './assert.ts';
 import type { Item } from './items.ts';
 import { ALL_STATUSES, detailPath, listItems, runFixture, writerToken } from './items.ts';
 
-type Ctx = Pick<CheckContext, 'http' | 'tokens' | 'config' | 'runId' | 'tag' | 'cleanup' | 'note' | 'feedPartner' | 'sleep' | 'check'>;
+type Ctx = Pick<
+  CheckContext,
+  'http' | 'tokens' | 'config' | 'runId' | 'tag' | 'cleanup' | 'note' | 'feedPartner' | 'sleep' | 'check'
+>;
 
 export interface FeedRunReport {
   runId: string;
@@ -45,16 +48,33 @@ export function feed(ctx: Ctx): { id: string; partner: FeedPartner; path: string
       const since = firstRunStart.get(ctx.runId);
       if (since === undefined) return;
       const token = writerToken(ctx);
-      const res = await http.get('/events', { query: { lastupdated: since, wfstatus: ALL_STATUSES, size: 2000 }, token, validate: false });
-      if (res.status !== 200 || !Array.isArray(res.body)) throw new Error(`GET /events (items the feed imported) answered ${res.status}`);
+      const res = await http.get('/events', {
+        query: { lastupdated: since, wfstatus: ALL_STATUSES, size: 2000 },
+        token,
+        validate: false,
+      });
+      if (res.status !== 200 || !Array.isArray(res.body))
+        throw new Error(`GET /events (items the feed imported) answered ${res.status}`);
       for (const item of res.body as Item[]) {
-        if (typeof item.externalId !== 'string' || !item.externalId.includes(ctx.runId) || item.wfstatus === 'deleted' || typeof item.id !== 'string') continue;
+        if (
+          typeof item.externalId !== 'string' ||
+          !item.externalId.includes(ctx.runId) ||
+          item.wfstatus === 'deleted' ||
+          typeof item.id !== 'string'
+        )
+          continue;
         const del = await http.delete(detailPath('/events', item.id), { token, validate: false });
-        if (del.status >= 300 && del.status !== 404) throw new Error(`DELETE /events/${item.id} answered ${del.status}`);
+        if (del.status >= 300 && del.status !== 404)
+          throw new Error(`DELETE /events/${item.id} answered ${del.status}`);
       }
     });
   });
-  return { id, partner, path: `/feeds/${encodeURIComponent(id)}/fetchAndConvertOnce`, subFeed: ctx.config.feedInfoId ?? DEFAULT_FEED_INFO_ID };
+  return {
+    id,
+    partner,
+    path: `/feeds/${encodeURIComponent(id)}/fetchAndConvertOnce`,
+    subFeed: ctx.config.feedInfoId ?? DEFAULT_FEED_INFO_ID,
+  };
 }
 
 /** Earliest bound of a feed run of each suite run: the cleanup sweeps items changed since. */
@@ -86,11 +106,34 @@ export function feedEvent(id: string, v: EventVersion = {}, extra: Record<string
   return {
     id,
     entitytype: 'EVENEMENT',
-    trcItemDetails: [{ lang: 'nl', title: v.title ?? `${id} titel van de partner`, shortdescription: v.description ?? `${id} beschrijving van de partner` }],
-    calendar: { calendarType: 'SINGLEDATES', singleDates: [{ date: `${v.date ?? '2027-05-01'}T00:00:00`, when: [{ timestart: '10:00', timeend: '12:00' }] }] },
-    priceElements: [{ from: v.price ?? 10, till: v.price ?? 10, description: { value: 'adult', priceDescriptionValue: 'Volwassenen' } }],
+    trcItemDetails: [
+      {
+        lang: 'nl',
+        title: v.title ?? `${id} titel van de partner`,
+        shortdescription: v.description ?? `${id} beschrijving van de partner`,
+      },
+    ],
+    calendar: {
+      calendarType: 'SINGLEDATES',
+      singleDates: [{ date: `${v.date ?? '2027-05-01'}T00:00:00`, when: [{ timestart: '10:00', timeend: '12:00' }] }],
+    },
+    priceElements: [
+      {
+        from: v.price ?? 10,
+        till: v.price ?? 10,
+        description: { value: 'adult', priceDescriptionValue: 'Volwassenen' },
+      },
+    ],
     location: { address: { city: v.city ?? 'Amsterdam' } },
-    files: [{ hlink: `https://partner.conformance.example/${encodeURIComponent(id)}/${file}.jpg`, filename: `${file}.jpg`, filetype: 'jpg', mediatype: 'photo', title: `Foto ${file}` }],
+    files: [
+      {
+        hlink: `https://partner.conformance.example/${encodeURIComponent(id)}/${file}.jpg`,
+        filename: `${file}.jpg`,
+        filetype: 'jpg',
+        mediatype: 'photo',
+        title: `Foto ${file}`,
+      },
+    ],
     ...extra,
   };
 }
@@ -98,7 +141,9 @@ export function feedEvent(id: string, v: EventVersion = {}, extra: Record<string
 // ---------------------------------------------------------------- reading an item's fields
 
 function nlDetail(item: Item): { title?: string; shortdescription?: string } | undefined {
-  const details = Array.isArray(item.trcItemDetails) ? (item.trcItemDetails as { lang?: string; title?: string; shortdescription?: string }[]) : [];
+  const details = Array.isArray(item.trcItemDetails)
+    ? (item.trcItemDetails as { lang?: string; title?: string; shortdescription?: string }[])
+    : [];
   return details.find((d) => d.lang === 'nl') ?? details[0];
 }
 
@@ -130,7 +175,11 @@ export function expectedFields(id: string, v: EventVersion = {}): Required<Recor
 }
 
 /** The fields of `fields` whose value differs from `want`. */
-export function differing(fields: Record<string, unknown>, want: Record<string, unknown>, only: readonly string[] = Object.keys(want)): string[] {
+export function differing(
+  fields: Record<string, unknown>,
+  want: Record<string, unknown>,
+  only: readonly string[] = Object.keys(want),
+): string[] {
   return only.filter((k) => fields[k] !== want[k]);
 }
 
@@ -172,7 +221,11 @@ const POLL_MS = 200;
  * followed at its Location until it is no longer running. Fails when the run did not complete
  * (the feed could not fetch the partner: a wrong URL, an untrusted certificate).
  */
-export async function runFeed(ctx: Ctx, query: Record<string, QueryValue>, options: RunFeedOptions = {}): Promise<FeedRun> {
+export async function runFeed(
+  ctx: Ctx,
+  query: Record<string, QueryValue>,
+  options: RunFeedOptions = {},
+): Promise<FeedRun> {
   const { path, partner } = feed(ctx);
   const reportRequirements = options.reportRequirements ?? ['DEC-FEED-002'];
   const sentAt = Date.now();
@@ -180,7 +233,10 @@ export async function runFeed(ctx: Ctx, query: Record<string, QueryValue>, optio
   const res = await ctx.http.post(path, { query, token: 'admin', validate: 'defer' });
   const answeredAt = Date.now();
   if (res.status !== 200 && res.status !== 202) options.onRefused?.(res);
-  assertStatus(res, [200, 202], { requirements: options.requirements, message: `POST ${path}${queryText(query)} answered ${res.status}; expected the run (200, or 202 for a run still going)` });
+  assertStatus(res, [200, 202], {
+    requirements: options.requirements,
+    message: `POST ${path}${queryText(query)} answered ${res.status}; expected the run (200, or 202 for a run still going)`,
+  });
   res.assertConforms(reportRequirements);
   let report = res.body as FeedRunReport;
   const polls: HttpResponse[] = [];
@@ -189,7 +245,8 @@ export async function runFeed(ctx: Ctx, query: Record<string, QueryValue>, optio
   if (report.status !== 'completed' && !(options.allowFailed && report.status === 'failed')) {
     const seen = partner.requests.filter((r) => r.receivedAt >= sentAt);
     throw new CheckFailure({
-      message: `the feed run of POST ${path}${queryText(query)} ended ${report.status}: ${report.errors?.[0]?.message ?? 'no error given'}. ` +
+      message:
+        `the feed run of POST ${path}${queryText(query)} ended ${report.status}: ${report.errors?.[0]?.message ?? 'no error given'}. ` +
         (seen.length === 0
           ? `The partner endpoint ${partner.url} saw no request: is the feed's URL the partner's, and does the feed trust its certificate?`
           : `The partner endpoint answered ${seen.map((r) => `${r.path} ${r.status}`).join(', ')}.`),
@@ -205,11 +262,27 @@ export async function runFeed(ctx: Ctx, query: Record<string, QueryValue>, optio
 }
 
 /** GET the run at the answer's Location (else feeds/{feedID}/runs/{runId}) until it is no longer running. */
-export async function followRun(ctx: Ctx, res: HttpResponse, first: FeedRunReport, polls: HttpResponse[], options: RunFeedOptions, reportRequirements: readonly string[]): Promise<FeedRunReport> {
+export async function followRun(
+  ctx: Ctx,
+  res: HttpResponse,
+  first: FeedRunReport,
+  polls: HttpResponse[],
+  options: RunFeedOptions,
+  reportRequirements: readonly string[],
+): Promise<FeedRunReport> {
   const { id } = feed(ctx);
-  const location = res.headers.location ?? (first?.runId ? `/feeds/${encodeURIComponent(id)}/runs/${encodeURIComponent(first.runId)}` : undefined);
+  const location =
+    res.headers.location ??
+    (first?.runId ? `/feeds/${encodeURIComponent(id)}/runs/${encodeURIComponent(first.runId)}` : undefined);
   if (location === undefined) {
-    throw new CheckFailure({ message: 'the feed run answered 202 without a Location and without a runId: the suite cannot follow it', received: res.headers, expected: 'Location: …/feeds/{feedID}/runs/{runId}', pointer: 'headers/location', requirements: reportRequirements, exchanges: [res.exchange] });
+    throw new CheckFailure({
+      message: 'the feed run answered 202 without a Location and without a runId: the suite cannot follow it',
+      received: res.headers,
+      expected: 'Location: …/feeds/{feedID}/runs/{runId}',
+      pointer: 'headers/location',
+      requirements: reportRequirements,
+      exchanges: [res.exchange],
+    });
   }
   const runPath = pathOf(ctx, location);
   const deadline = Date.now() + (options.waitMs ?? 60_000);
@@ -218,16 +291,30 @@ export async function followRun(ctx: Ctx, res: HttpResponse, first: FeedRunRepor
     await ctx.sleep(POLL_MS);
     const poll = await ctx.http.get(runPath, { token: 'admin', validate: 'defer' });
     polls.push(poll);
-    assertStatus(poll, 200, { requirements: reportRequirements, message: `GET ${runPath} (the run of the 202) answered ${poll.status}` });
+    assertStatus(poll, 200, {
+      requirements: reportRequirements,
+      message: `GET ${runPath} (the run of the 202) answered ${poll.status}`,
+    });
     poll.assertConforms(reportRequirements);
     report = poll.body as FeedRunReport;
     if (report.status !== 'running') return report;
   }
-  throw new CheckFailure({ message: `the feed run at ${runPath} is still running after ${(options.waitMs ?? 60_000) / 1000} s`, received: report, expected: 'status completed', pointer: '/status', requirements: options.requirements, exchanges: [polls.at(-1)!.exchange] });
+  throw new CheckFailure({
+    message: `the feed run at ${runPath} is still running after ${(options.waitMs ?? 60_000) / 1000} s`,
+    received: report,
+    expected: 'status completed',
+    pointer: '/status',
+    requirements: options.requirements,
+    exchanges: [polls.at(-1)!.exchange],
+  });
 }
 
 /** Lower bound for the lastupdated of what a run wrote: its start (or when it was asked for), less a second for clock grain. */
-export function runBound(ctx: Pick<CheckContext, 'runId'>, sentAt: number, report: Pick<FeedRunReport, 'startedAt'> | undefined): string {
+export function runBound(
+  ctx: Pick<CheckContext, 'runId'>,
+  sentAt: number,
+  report: Pick<FeedRunReport, 'startedAt'> | undefined,
+): string {
   const started = Date.parse(report?.startedAt ?? '');
   const since = new Date((Number.isFinite(started) ? Math.min(started, sentAt) : sentAt) - 1000).toISOString();
   noteRunBound(ctx.runId, since);
@@ -238,7 +325,9 @@ export function runBound(ctx: Pick<CheckContext, 'runId'>, sentAt: number, repor
 function pathOf(ctx: Ctx, location: string): string {
   const base = new URL(`${ctx.config.baseUrl}/`);
   const url = new URL(location, base);
-  return url.pathname.startsWith(base.pathname) ? `/${url.pathname.slice(base.pathname.length)}${url.search}` : `${url.pathname}${url.search}`;
+  return url.pathname.startsWith(base.pathname)
+    ? `/${url.pathname.slice(base.pathname.length)}${url.search}`
+    : `${url.pathname}${url.search}`;
 }
 
 function queryText(query: Record<string, QueryValue>): string {
@@ -265,9 +354,19 @@ export interface Imported {
  * The events changed since `since` (a run's bound) whose externalId belongs to one of `ids`,
  * read with the writer token (every status). Each is soft-deleted at the end of the run.
  */
-export async function findImported(ctx: Ctx, since: string | FeedRun, ids: readonly string[], requirements?: readonly string[]): Promise<Imported> {
+export async function findImported(
+  ctx: Ctx,
+  since: string | FeedRun,
+  ids: readonly string[],
+  requirements?: readonly string[],
+): Promise<Imported> {
   const bound = typeof since === 'string' ? since : since.since;
-  const { res, items } = await listItems(ctx, '/events', { lastupdated: bound, wfstatus: ALL_STATUSES, size: 2000 }, { requirements });
+  const { res, items } = await listItems(
+    ctx,
+    '/events',
+    { lastupdated: bound, wfstatus: ALL_STATUSES, size: 2000 },
+    { requirements },
+  );
   const all = new Map<string, Item[]>();
   for (const item of items) {
     const id = ids.find((i) => isExternalIdOf(item.externalId, i));
@@ -287,7 +386,13 @@ function softDeleteOnce(ctx: Ctx, path: string): void {
 }
 
 /** The item of partner id `id` after `run`, or a failure saying the run did not import it. */
-export function importedItem(found: Imported, run: FeedRun, id: string, requirements: readonly string[], what = 'the entry'): Item {
+export function importedItem(
+  found: Imported,
+  run: FeedRun,
+  id: string,
+  requirements: readonly string[],
+  what = 'the entry',
+): Item {
   const item = found.items.get(id);
   if (item) return item;
   throw new CheckFailure({
@@ -300,7 +405,11 @@ export function importedItem(found: Imported, run: FeedRun, id: string, requirem
 }
 
 /** Read an item again by its id (writer token); fails when it is gone. */
-export async function reread(ctx: Ctx, item: Item, requirements: readonly string[]): Promise<{ item: Item; res: HttpResponse }> {
+export async function reread(
+  ctx: Ctx,
+  item: Item,
+  requirements: readonly string[],
+): Promise<{ item: Item; res: HttpResponse }> {
   const path = detailPath('/events', String(item.id));
   const res = await ctx.http.get(path, { token: writerToken(ctx) });
   assertStatus(res, 200, { requirements, message: `GET ${path} (an item the feed imported) answered ${res.status}` });
@@ -315,13 +424,17 @@ const learntNames = new Map<string, string>();
  * The feed's name as externalIds show it (`<name>:<partner id>`, DEC-FEED-003): --feed-name,
  * else learnt from the first imported item whose externalId has that form; undefined until then.
  */
-export function feedName(ctx: Pick<CheckContext, 'config' | 'runId'>, learnFrom?: { externalId: unknown; id: string }): string | undefined {
+export function feedName(
+  ctx: Pick<CheckContext, 'config' | 'runId'>,
+  learnFrom?: { externalId: unknown; id: string },
+): string | undefined {
   if (ctx.config.feedName) return ctx.config.feedName;
   const key = `${ctx.runId}\u0000${ctx.config.baseUrl ?? ''}`;
   const known = learntNames.get(key);
   if (known !== undefined || learnFrom === undefined) return known;
   const { externalId, id } = learnFrom;
-  if (typeof externalId !== 'string' || !externalId.endsWith(`:${id}`) || externalId.length === id.length + 1) return undefined;
+  if (typeof externalId !== 'string' || !externalId.endsWith(`:${id}`) || externalId.length === id.length + 1)
+    return undefined;
   const name = externalId.slice(0, -id.length - 1);
   learntNames.set(key, name);
   return name;

@@ -14,12 +14,22 @@ async function fakeService(options: { stamps?: 'unique' | 'tied'; exclusive?: bo
   let clock = Date.parse('2026-11-20T08:30:00.000Z');
   const server = await startServer((req, res, body) => {
     const url = new URL(req.url ?? '/', 'http://x');
-    if (url.pathname === '/api/dictionary/userorganisations') return sendJson(res, 200, [{ userorganisation: 'other-org', accountId: 'other' }, { userorganisation: 'own-org', accountId: 'acc' }]);
+    if (url.pathname === '/api/dictionary/userorganisations')
+      return sendJson(res, 200, [
+        { userorganisation: 'other-org', accountId: 'other' },
+        { userorganisation: 'own-org', accountId: 'acc' },
+      ]);
     const detail = /^\/api\/events\/([^/]+)$/.exec(url.pathname);
     if (req.method === 'POST' && url.pathname === '/api/events') {
       const draft = JSON.parse(body.toString()) as Item;
       if (options.stamps !== 'tied') clock += 1;
-      const item: Item = { ...draft, id: randomUUID(), entitytype: 'EVENEMENT', wfstatus: draft.wfstatus ?? 'readyforvalidation', lastupdated: new Date(clock).toISOString() };
+      const item: Item = {
+        ...draft,
+        id: randomUUID(),
+        entitytype: 'EVENEMENT',
+        wfstatus: draft.wfstatus ?? 'readyforvalidation',
+        lastupdated: new Date(clock).toISOString(),
+      };
       items.push(item);
       res.setHeader('location', `http://x/api/events/${item.id}`);
       return sendJson(res, 201, options.idInBody === false ? {} : item);
@@ -32,8 +42,20 @@ async function fakeService(options: { stamps?: 'unique' | 'tied'; exclusive?: bo
       const q = url.searchParams;
       const bound = q.get('lastupdated');
       const statuses = q.get('wfstatus')?.split(',');
-      let out = items.filter((i) => (!bound || (options.exclusive ? Date.parse(String(i.lastupdated)) > Date.parse(bound) : Date.parse(String(i.lastupdated)) >= Date.parse(bound))) && (!statuses || statuses.includes(String(i.wfstatus))) && (!q.get('trcid') || i.trcid === q.get('trcid')));
-      out = [...out].sort((a, b) => Date.parse(String(a.lastupdated)) - Date.parse(String(b.lastupdated)) || String(a.id).localeCompare(String(b.id)));
+      let out = items.filter(
+        (i) =>
+          (!bound ||
+            (options.exclusive
+              ? Date.parse(String(i.lastupdated)) > Date.parse(bound)
+              : Date.parse(String(i.lastupdated)) >= Date.parse(bound))) &&
+          (!statuses || statuses.includes(String(i.wfstatus))) &&
+          (!q.get('trcid') || i.trcid === q.get('trcid')),
+      );
+      out = [...out].sort(
+        (a, b) =>
+          Date.parse(String(a.lastupdated)) - Date.parse(String(b.lastupdated)) ||
+          String(a.id).localeCompare(String(b.id)),
+      );
       if (q.get('sortOrder') !== 'ASC') out.reverse();
       const size = Number(q.get('size') ?? 20);
       const page = Number(q.get('page') ?? 0);
@@ -53,7 +75,12 @@ afterEach(async () => {
 function context(baseUrl: string, runId = `ctf-${Math.random().toString(36).slice(2, 8)}`) {
   const cleanups: string[] = [];
   let n = 0;
-  const http = createHttpClient({ baseUrl, tokens: { consumer: 'c-token', full: 'f-token' }, redactor: createRedactor(), record: () => {} });
+  const http = createHttpClient({
+    baseUrl,
+    tokens: { consumer: 'c-token', full: 'f-token' },
+    redactor: createRedactor(),
+    record: () => {},
+  });
   const ctx = {
     http,
     tokens: { consumer: 'c-token', full: 'f-token' },
@@ -67,13 +94,17 @@ function context(baseUrl: string, runId = `ctf-${Math.random().toString(36).slic
 }
 
 describe('createItem', () => {
-  it('when an item is created, then trcid, slug and title carry the run tag, the organisation is the account\'s, and its soft delete is registered', async () => {
+  it("when an item is created, then trcid, slug and title carry the run tag, the organisation is the account's, and its soft delete is registered", async () => {
     const fake = await fakeService();
     server = fake.server;
     const { ctx, cleanups } = context(`${server.url}/api`);
     const created = await createItem(ctx, '/events', { wfstatus: 'approved' });
     expect(created.trcid).toMatch(new RegExp(`^${ctx.runId}-evenement-\\d+$`));
-    expect(created.body).toMatchObject({ slug: created.trcid, userorganisation: 'own-org', trcItemDetails: [{ lang: 'nl', title: expect.stringContaining(ctx.runId) }] });
+    expect(created.body).toMatchObject({
+      slug: created.trcid,
+      userorganisation: 'own-org',
+      trcItemDetails: [{ lang: 'nl', title: expect.stringContaining(ctx.runId) }],
+    });
     expect(cleanups).toEqual([created.path]);
     expect(created.item.id).toBe(created.id);
   });
@@ -106,7 +137,9 @@ describe('paging helpers', () => {
 
   it('when size or more items share one lastupdated, then keyset paging stops with a failure instead of looping', async () => {
     const { ctx } = await seeded(4, { stamps: 'tied' });
-    const error = await pageByKeyset(ctx, '/events', {}, { size: 2, from: '2026-11-20T08:30:00.000Z' }).catch((e: unknown) => e);
+    const error = await pageByKeyset(ctx, '/events', {}, { size: 2, from: '2026-11-20T08:30:00.000Z' }).catch(
+      (e: unknown) => e,
+    );
     expect(isCheckFailure(error) && error.message).toMatch(/does not advance/);
   });
 
@@ -129,7 +162,7 @@ describe('runFixture and findOwnOrganisation', () => {
     expect(await runFixture({ ...a, runId: 'ctf-bbbbbb' }, 'k', make)).toBe(2);
   });
 
-  it('when --account-id is set, then the suite\'s organisation is that account\'s first one', async () => {
+  it("when --account-id is set, then the suite's organisation is that account's first one", async () => {
     const fake = await fakeService();
     server = fake.server;
     const { ctx } = context(`${server.url}/api`);

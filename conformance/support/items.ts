@@ -16,12 +16,25 @@ import { COLLECTIONS } from './collections.ts';
 
 export type CollectionPath = Collection['path'];
 export type WfStatus = 'draft' | 'readyforvalidation' | 'approved' | 'rejected' | 'archived' | 'deleted';
-export const WF_STATUSES: readonly WfStatus[] = ['draft', 'readyforvalidation', 'approved', 'rejected', 'archived', 'deleted'];
+export const WF_STATUSES: readonly WfStatus[] = [
+  'draft',
+  'readyforvalidation',
+  'approved',
+  'rejected',
+  'archived',
+  'deleted',
+];
 /** Every status, for a list query that must see everything the token may see. */
 export const ALL_STATUSES = 'draft,readyforvalidation,approved,rejected,archived,deleted';
 
 /** A TRCItem as the target returned it (open: unknown fields are kept). */
-export type Item = Record<string, unknown> & { id?: string; trcid?: string; entitytype?: string; wfstatus?: string; lastupdated?: string };
+export type Item = Record<string, unknown> & {
+  id?: string;
+  trcid?: string;
+  entitytype?: string;
+  wfstatus?: string;
+  lastupdated?: string;
+};
 export type Query = Record<string, QueryValue>;
 
 type Ctx = Pick<CheckContext, 'http' | 'tokens' | 'config' | 'runId' | 'tag' | 'cleanup' | 'note'>;
@@ -35,7 +48,11 @@ const fixtures = new Map<string, Promise<unknown>>();
  * same run id). Checks share fixtures this way instead of writing the same items again; a
  * shared fixture must be treated as read-only. A failure is shared too (same root cause).
  */
-export function runFixture<T>(ctx: Pick<CheckContext, 'runId' | 'config'>, key: string, make: () => Promise<T>): Promise<T> {
+export function runFixture<T>(
+  ctx: Pick<CheckContext, 'runId' | 'config'>,
+  key: string,
+  make: () => Promise<T>,
+): Promise<T> {
   const cacheKey = `${ctx.runId}\u0000${ctx.config.baseUrl ?? ''}\u0000${key}`;
   let value = fixtures.get(cacheKey) as Promise<T> | undefined;
   if (!value) {
@@ -65,7 +82,10 @@ export interface UserOrganisation {
 }
 
 /** `GET /dictionary/userorganisations` (open to any valid token). */
-export async function listUserOrganisations(ctx: Ctx, token: TokenChoice = writerToken(ctx)): Promise<UserOrganisation[]> {
+export async function listUserOrganisations(
+  ctx: Ctx,
+  token: TokenChoice = writerToken(ctx),
+): Promise<UserOrganisation[]> {
   const res = await ctx.http.get('/dictionary/userorganisations', { token });
   assertStatus(res, 200, { requirements: ['DICT-005'] });
   return assertBodyIsArray(res, { requirements: ['DICT-005'] }) as UserOrganisation[];
@@ -142,25 +162,43 @@ export interface CreateOptions {
  * the Dutch title starts with it, unless the draft sets them. Registers the soft delete at the
  * end of the run as soon as the id is known, then reads the item back with the same token.
  */
-export async function createItem(ctx: Ctx, collection: CollectionPath, draft: Record<string, unknown> = {}, options: CreateOptions = {}): Promise<CreatedItem> {
+export async function createItem(
+  ctx: Ctx,
+  collection: CollectionPath,
+  draft: Record<string, unknown> = {},
+  options: CreateOptions = {},
+): Promise<CreatedItem> {
   const token = options.token ?? writerToken(ctx);
   const { entitytype } = collectionOf(collection);
   const tag = ctx.tag(options.label ?? entitytype);
   const body: Record<string, unknown> = { trcid: tag, slug: tag, ...draft };
-  if (body.trcItemDetails === undefined) body.trcItemDetails = [{ lang: 'nl', title: `${tag} ${options.title ?? 'conformance test item'}` }];
+  if (body.trcItemDetails === undefined)
+    body.trcItemDetails = [{ lang: 'nl', title: `${tag} ${options.title ?? 'conformance test item'}` }];
   if (body.userorganisation === undefined && options.ownOrganisation !== false) {
     const org = await findOwnOrganisation(ctx);
     if (org !== undefined) body.userorganisation = org;
   }
   const created = await ctx.http.post(collection, { json: body, token, validate: 'defer' });
   const requirements = options.requirements;
-  assertStatus(created, [200, 201], { requirements, message: `POST ${collection} answered ${created.status}; expected the item to be created` });
+  assertStatus(created, [200, 201], {
+    requirements,
+    message: `POST ${collection} answered ${created.status}; expected the item to be created`,
+  });
   acknowledgeCreateAnswer(ctx, created, requirements);
   const trcid = typeof body.trcid === 'string' ? body.trcid : (created.body as Item | undefined)?.trcid;
   const id = (await idOfCreated(ctx, collection, created, trcid, token, requirements)) as string;
   ctx.cleanup.softDelete(detailPath(collection, id), token);
   const item = await readBack(ctx, collection, id, trcid, token, requirements);
-  return { collection, id, trcid: String(item.trcid ?? trcid), path: detailPath(collection, id), item, created, body, token };
+  return {
+    collection,
+    id,
+    trcid: String(item.trcid ?? trcid),
+    path: detailPath(collection, id),
+    item,
+    created,
+    body,
+    token,
+  };
 }
 
 /**
@@ -169,9 +207,13 @@ export async function createItem(ctx: Ctx, collection: CollectionPath, draft: Re
  * judged by the decision check; a body that is there must still be a valid item.
  */
 function acknowledgeCreateAnswer(ctx: Ctx, res: HttpResponse, requirements: readonly string[] | undefined): void {
-  const decisionOnly = res.problems.length > 0 && res.problems.every((p) => p.kind === 'status' || p.kind === 'header' || p.kind === 'content-type');
+  const decisionOnly =
+    res.problems.length > 0 &&
+    res.problems.every((p) => p.kind === 'status' || p.kind === 'header' || p.kind === 'content-type');
   if (decisionOnly) {
-    ctx.note(`POST ${new URL(res.url).pathname} answered ${res.status}: ${res.problems.map((p) => p.message).join('; ')} (DEC-ITEM-002)`);
+    ctx.note(
+      `POST ${new URL(res.url).pathname} answered ${res.status}: ${res.problems.map((p) => p.message).join('; ')} (DEC-ITEM-002)`,
+    );
     try {
       res.assertConforms();
     } catch {
@@ -182,7 +224,14 @@ function acknowledgeCreateAnswer(ctx: Ctx, res: HttpResponse, requirements: read
   res.assertConforms(requirements);
 }
 
-async function idOfCreated(ctx: Ctx, collection: CollectionPath, res: HttpResponse, trcid: string | undefined, token: TokenChoice, requirements?: readonly string[]): Promise<string> {
+async function idOfCreated(
+  ctx: Ctx,
+  collection: CollectionPath,
+  res: HttpResponse,
+  trcid: string | undefined,
+  token: TokenChoice,
+  requirements?: readonly string[],
+): Promise<string> {
   const fromBody = (res.body as Item | undefined)?.id;
   if (typeof fromBody === 'string' && fromBody) return fromBody;
   const location = res.headers.location;
@@ -204,7 +253,14 @@ async function idOfCreated(ctx: Ctx, collection: CollectionPath, res: HttpRespon
   });
 }
 
-async function readBack(ctx: Ctx, collection: CollectionPath, id: string, trcid: string | undefined, token: TokenChoice, requirements?: readonly string[]): Promise<Item> {
+async function readBack(
+  ctx: Ctx,
+  collection: CollectionPath,
+  id: string,
+  trcid: string | undefined,
+  token: TokenChoice,
+  requirements?: readonly string[],
+): Promise<Item> {
   const res = await ctx.http.get(detailPath(collection, id), { token });
   if (res.status === 200 && res.body && typeof res.body === 'object') return res.body as Item;
   // A detail read of a deleted item is a 404 (DEC-ITEM-004); the list still has it.
@@ -222,18 +278,32 @@ async function readBack(ctx: Ctx, collection: CollectionPath, id: string, trcid:
 }
 
 /** PUT a full replacement body to an item (DEC-ITEM-001) and return the answer. */
-export async function putItem(ctx: Ctx, item: Pick<CreatedItem, 'path' | 'token'>, body: Record<string, unknown>, options: { token?: TokenChoice } = {}): Promise<HttpResponse> {
+export async function putItem(
+  ctx: Ctx,
+  item: Pick<CreatedItem, 'path' | 'token'>,
+  body: Record<string, unknown>,
+  options: { token?: TokenChoice } = {},
+): Promise<HttpResponse> {
   return ctx.http.put(item.path, { json: body, token: options.token ?? item.token, validate: 'defer' });
 }
 
 /** Read one item by its detail path; `undefined` on 404. */
-export async function readItem(ctx: Ctx, path: string, token: TokenChoice = writerToken(ctx)): Promise<{ res: HttpResponse; item: Item | undefined }> {
+export async function readItem(
+  ctx: Ctx,
+  path: string,
+  token: TokenChoice = writerToken(ctx),
+): Promise<{ res: HttpResponse; item: Item | undefined }> {
   const res = await ctx.http.get(path, { token, validate: 'defer' });
   return { res, item: res.status === 200 ? (res.body as Item) : undefined };
 }
 
 /** The item with this trcid, read through the list (every status the token may see). */
-export async function findByTrcid(ctx: Ctx, collection: CollectionPath, trcid: string, token: TokenChoice = writerToken(ctx)): Promise<Item | undefined> {
+export async function findByTrcid(
+  ctx: Ctx,
+  collection: CollectionPath,
+  trcid: string,
+  token: TokenChoice = writerToken(ctx),
+): Promise<Item | undefined> {
   return (await listItems(ctx, collection, { trcid, wfstatus: ALL_STATUSES }, { token })).items[0];
 }
 
@@ -242,7 +312,17 @@ export async function findByTrcid(ctx: Ctx, collection: CollectionPath, trcid: s
  * fields are dropped (they would be ignored anyway, DEC-ITEM-005).
  */
 export function writableCopy(item: Item): Record<string, unknown> {
-  const { id: _id, creationdate: _c, lastupdated: _l, published: _p, deleted: _d, offline: _o, externalId: _e, isprivate: _i, ...rest } = item;
+  const {
+    id: _id,
+    creationdate: _c,
+    lastupdated: _l,
+    published: _p,
+    deleted: _d,
+    offline: _o,
+    externalId: _e,
+    isprivate: _i,
+    ...rest
+  } = item;
   return structuredClone(rest);
 }
 
@@ -261,8 +341,17 @@ export interface ListAnswer {
 }
 
 /** One list call; fails unless it answers 200 with a bare array. */
-export async function listItems(ctx: Ctx, collection: CollectionPath, query: Query, options: ListOptions = {}): Promise<ListAnswer> {
-  const res = await ctx.http.get(collection, { query, token: options.token ?? writerToken(ctx), validate: options.validate ?? true });
+export async function listItems(
+  ctx: Ctx,
+  collection: CollectionPath,
+  query: Query,
+  options: ListOptions = {},
+): Promise<ListAnswer> {
+  const res = await ctx.http.get(collection, {
+    query,
+    token: options.token ?? writerToken(ctx),
+    validate: options.validate ?? true,
+  });
   assertStatus(res, 200, { requirements: options.requirements });
   return { res, items: assertBodyIsArray(res, { requirements: options.requirements }) as Item[] };
 }
@@ -281,7 +370,12 @@ export interface Page extends ListAnswer {
 }
 
 /** `page=0,1,2,…` with a fixed size until a page holds fewer than `size` items (PAGE-001, PAGE-002). */
-export async function pageByNumber(ctx: Ctx, collection: CollectionPath, query: Query, options: PageOptions): Promise<Page[]> {
+export async function pageByNumber(
+  ctx: Ctx,
+  collection: CollectionPath,
+  query: Query,
+  options: PageOptions,
+): Promise<Page[]> {
   const pages: Page[] = [];
   const maxPages = options.maxPages ?? 50;
   for (let page = 0; ; page++) {
@@ -298,17 +392,33 @@ export async function pageByNumber(ctx: Ctx, collection: CollectionPath, query: 
  * page. The boundary items come back on the next page (PAGE-004); callers dedupe by id.
  * `from` starts at a bound. Fails if a full page does not advance the bound.
  */
-export async function pageByKeyset(ctx: Ctx, collection: CollectionPath, query: Query, options: PageOptions & { from?: string }): Promise<Page[]> {
+export async function pageByKeyset(
+  ctx: Ctx,
+  collection: CollectionPath,
+  query: Query,
+  options: PageOptions & { from?: string },
+): Promise<Page[]> {
   const pages: Page[] = [];
   const maxPages = options.maxPages ?? 50;
   let from = options.from;
   for (let step = 0; ; step++) {
-    const answer = await listItems(ctx, collection, { ...query, sortField: 'lastupdated', sortOrder: 'ASC', size: options.size, lastupdated: from }, options);
+    const answer = await listItems(
+      ctx,
+      collection,
+      { ...query, sortField: 'lastupdated', sortOrder: 'ASC', size: options.size, lastupdated: from },
+      options,
+    );
     pages.push({ ...answer, index: step, from });
     if (answer.items.length < options.size) return pages;
     const last = answer.items.at(-1)?.lastupdated;
     if (typeof last !== 'string') {
-      throw new CheckFailure({ message: `keyset page ${step} of ${collection}: the last item has no lastupdated`, received: answer.items.at(-1), expected: 'an item with lastupdated', requirements: options.requirements, exchanges: [answer.res.exchange] });
+      throw new CheckFailure({
+        message: `keyset page ${step} of ${collection}: the last item has no lastupdated`,
+        received: answer.items.at(-1),
+        expected: 'an item with lastupdated',
+        requirements: options.requirements,
+        exchanges: [answer.res.exchange],
+      });
     }
     if (from !== undefined && Date.parse(last) <= Date.parse(from)) {
       throw new CheckFailure({
@@ -357,7 +467,9 @@ export function onlyThese(items: readonly Item[], trcids: Iterable<string>): Ite
 
 /** The Dutch (else first) title of an item. */
 export function titleOf(item: Item): string | undefined {
-  const details = Array.isArray(item.trcItemDetails) ? (item.trcItemDetails as { lang?: string; title?: string }[]) : [];
+  const details = Array.isArray(item.trcItemDetails)
+    ? (item.trcItemDetails as { lang?: string; title?: string }[])
+    : [];
   return (details.find((d) => d.lang === 'nl') ?? details[0])?.title;
 }
 
@@ -384,7 +496,17 @@ export interface Catalogue {
 }
 
 /** Statuses written to the catalogue, in creation order (undefined: no wfstatus sent). */
-export const CATALOGUE_STATUSES: readonly (WfStatus | undefined)[] = ['approved', 'approved', undefined, 'draft', 'rejected', 'archived', 'deleted', 'approved', 'approved'];
+export const CATALOGUE_STATUSES: readonly (WfStatus | undefined)[] = [
+  'approved',
+  'approved',
+  undefined,
+  'draft',
+  'rejected',
+  'archived',
+  'deleted',
+  'approved',
+  'approved',
+];
 /** Title keys: pairs of equal titles for the id tiebreaker. */
 const CATALOGUE_TITLES = ['a', 'a', 'b', 'b', 'c', 'c', 'd', 'e', 'f'];
 const SLUG_LETTERS = 'zyxwvutsr';
@@ -412,15 +534,37 @@ export function catalogue(ctx: Ctx): Promise<Catalogue> {
     }
     const from = entries[0]!.item.lastupdated;
     if (typeof from !== 'string') {
-      throw new CheckFailure({ message: 'the item just created has no lastupdated', received: entries[0]!.item, expected: 'lastupdated set by the server', requirements: ['ITEM-006'], exchanges: [entries[0]!.created.exchange] });
+      throw new CheckFailure({
+        message: 'the item just created has no lastupdated',
+        received: entries[0]!.item,
+        expected: 'lastupdated set by the server',
+        requirements: ['ITEM-006'],
+        exchanges: [entries[0]!.created.exchange],
+      });
     }
-    return { collection, entries, from, before: new Date(Date.parse(from) - 1).toISOString(), trcids: entries.map((e) => e.trcid) };
+    return {
+      collection,
+      entries,
+      from,
+      before: new Date(Date.parse(from) - 1).toISOString(),
+      trcids: entries.map((e) => e.trcid),
+    };
   });
 }
 
 /** Every catalogue item the full token lists: `lastupdated >= before`, all statuses, size 2000. */
-export async function listCatalogue(ctx: Ctx, cat: Catalogue, query: Query = {}, options: ListOptions = {}): Promise<ListAnswer & { own: Item[] }> {
-  const answer = await listItems(ctx, cat.collection, { lastupdated: cat.before, wfstatus: ALL_STATUSES, size: 2000, ...query }, { token: writerToken(ctx), ...options });
+export async function listCatalogue(
+  ctx: Ctx,
+  cat: Catalogue,
+  query: Query = {},
+  options: ListOptions = {},
+): Promise<ListAnswer & { own: Item[] }> {
+  const answer = await listItems(
+    ctx,
+    cat.collection,
+    { lastupdated: cat.before, wfstatus: ALL_STATUSES, size: 2000, ...query },
+    { token: writerToken(ctx), ...options },
+  );
   return { ...answer, own: onlyThese(answer.items, cat.trcids) };
 }
 
@@ -438,7 +582,12 @@ export function ownerOntologies(ctx: Ctx, userorganisation: string): Promise<Ont
     const orgs = await listUserOrganisations(ctx);
     const owner = orgs.find((o) => o.userorganisation === userorganisation);
     if (!owner) {
-      throw new CheckFailure({ message: `GET /dictionary/userorganisations does not list ${userorganisation}, the organisation of an item`, received: orgs.map((o) => o.userorganisation).join(', '), expected: userorganisation, requirements: ['DICT-005', 'DICT-007'] });
+      throw new CheckFailure({
+        message: `GET /dictionary/userorganisations does not list ${userorganisation}, the organisation of an item`,
+        received: orgs.map((o) => o.userorganisation).join(', '),
+        expected: userorganisation,
+        requirements: ['DICT-005', 'DICT-007'],
+      });
     }
     const [categorization, properties] = await Promise.all([
       ctx.http.get('/dictionary/categorizationOntology', { query: { accountId: owner.accountId } }),
@@ -446,7 +595,11 @@ export function ownerOntologies(ctx: Ctx, userorganisation: string): Promise<Ont
     ]);
     assertStatus(categorization, 200, { requirements: ['DICT-001'] });
     assertStatus(properties, 200, { requirements: ['DICT-003'] });
-    return { accountId: owner.accountId, categorization: categorization.body as Ontologies['categorization'], properties: properties.body as Ontologies['properties'] };
+    return {
+      accountId: owner.accountId,
+      categorization: categorization.body as Ontologies['categorization'],
+      properties: properties.body as Ontologies['properties'],
+    };
   });
 }
 
@@ -479,7 +632,12 @@ export interface PropertyNode {
   datatype: string;
   deprecated?: boolean;
   propertytranslations?: { lang: string; text: string }[];
-  options?: { id: string; name: string; deprecated?: boolean; propertytranslations?: { lang: string; text: string }[] }[];
+  options?: {
+    id: string;
+    name: string;
+    deprecated?: boolean;
+    propertytranslations?: { lang: string; text: string }[];
+  }[];
   properties?: PropertyNode[];
 }
 
@@ -500,7 +658,15 @@ export function propertyNodes(ontology: Ontologies['properties']): PropertyNode[
 export function minimalItems(ctx: Ctx): Promise<CreatedItem[]> {
   return runFixture(ctx, 'minimal-items', async () => {
     const out: CreatedItem[] = [];
-    for (const { path } of COLLECTIONS) out.push(await createItem(ctx, path, { trcid: undefined, slug: undefined }, { label: 'minimal', requirements: ['WRITE-001', 'ITEM-021'] }));
+    for (const { path } of COLLECTIONS)
+      out.push(
+        await createItem(
+          ctx,
+          path,
+          { trcid: undefined, slug: undefined },
+          { label: 'minimal', requirements: ['WRITE-001', 'ITEM-021'] },
+        ),
+      );
     return out;
   });
 }

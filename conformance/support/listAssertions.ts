@@ -37,10 +37,23 @@ export function assertBooleansFollowWfstatus(item: Item, res: HttpResponse | und
   const status = String(item.wfstatus);
   const expected = BOOLEANS_OF[status];
   if (!expected) {
-    throw new CheckFailure({ message: opts.message ?? `${label(item)}: wfstatus ${status} is not a stored status (draft is normalised on save)`, received: status, expected: Object.keys(BOOLEANS_OF).join(' | '), pointer: '/wfstatus', requirements: opts.requirements, exchanges: ex(res, opts) });
+    throw new CheckFailure({
+      message:
+        opts.message ?? `${label(item)}: wfstatus ${status} is not a stored status (draft is normalised on save)`,
+      received: status,
+      expected: Object.keys(BOOLEANS_OF).join(' | '),
+      pointer: '/wfstatus',
+      requirements: opts.requirements,
+      exchanges: ex(res, opts),
+    });
   }
   const received = { published: item.published, deleted: item.deleted, offline: item.offline };
-  if (received.published === expected.published && received.deleted === expected.deleted && received.offline === expected.offline) return;
+  if (
+    received.published === expected.published &&
+    received.deleted === expected.deleted &&
+    received.offline === expected.offline
+  )
+    return;
   throw new CheckFailure({
     message: opts.message ?? `${label(item)}: the legacy booleans do not follow wfstatus ${status}`,
     received,
@@ -54,12 +67,17 @@ export function assertBooleansFollowWfstatus(item: Item, res: HttpResponse | und
 
 /** Why `item` does not satisfy the filters of `combo`, or undefined when it does. */
 export function filterViolation(item: Item, combo: FilterCombination): string | undefined {
-  if (combo.wfstatus && !combo.wfstatus.includes(String(item.wfstatus))) return `wfstatus ${String(item.wfstatus)} is not one of ${combo.wfstatus.join(',')}`;
-  if (!combo.wfstatus && item.wfstatus === 'deleted') return 'a deleted item in a query that does not ask for deleted (hidden from normal queries)';
-  if (combo.published === true && item.wfstatus !== 'approved') return `published=true returned a ${String(item.wfstatus)} item`;
+  if (combo.wfstatus && !combo.wfstatus.includes(String(item.wfstatus)))
+    return `wfstatus ${String(item.wfstatus)} is not one of ${combo.wfstatus.join(',')}`;
+  if (!combo.wfstatus && item.wfstatus === 'deleted')
+    return 'a deleted item in a query that does not ask for deleted (hidden from normal queries)';
+  if (combo.published === true && item.wfstatus !== 'approved')
+    return `published=true returned a ${String(item.wfstatus)} item`;
   if (combo.published === false && item.wfstatus === 'approved') return 'published=false returned an approved item';
-  if (combo.trcid !== undefined && item.trcid !== combo.trcid) return `trcid ${String(item.trcid)} is not ${combo.trcid}`;
-  if (combo.lastupdated !== undefined && !(instant(item.lastupdated) >= instant(combo.lastupdated))) return `lastupdated ${String(item.lastupdated)} is before ${combo.lastupdated}`;
+  if (combo.trcid !== undefined && item.trcid !== combo.trcid)
+    return `trcid ${String(item.trcid)} is not ${combo.trcid}`;
+  if (combo.lastupdated !== undefined && !(instant(item.lastupdated) >= instant(combo.lastupdated)))
+    return `lastupdated ${String(item.lastupdated)} is before ${combo.lastupdated}`;
   return undefined;
 }
 
@@ -73,7 +91,12 @@ export function requirementOfViolation(reason: string): string {
   return 'FILTER-001';
 }
 
-export function assertEveryItemSatisfies(items: readonly Item[], combo: FilterCombination, res: HttpResponse, opts: Opts = {}): void {
+export function assertEveryItemSatisfies(
+  items: readonly Item[],
+  combo: FilterCombination,
+  res: HttpResponse,
+  opts: Opts = {},
+): void {
   for (const [index, item] of items.entries()) {
     const reason = filterViolation(item, combo);
     if (!reason) continue;
@@ -89,7 +112,12 @@ export function assertEveryItemSatisfies(items: readonly Item[], combo: FilterCo
 }
 
 /** Every one of `expected` (by trcid) is in `items`. */
-export function assertContainsAll(items: readonly Item[], expected: readonly Item[], res: HttpResponse | undefined, opts: Opts = {}): void {
+export function assertContainsAll(
+  items: readonly Item[],
+  expected: readonly Item[],
+  res: HttpResponse | undefined,
+  opts: Opts = {},
+): void {
   const seen = new Set(items.map((i) => i.trcid));
   const missing = expected.filter((e) => !seen.has(e.trcid));
   if (missing.length === 0) return;
@@ -103,7 +131,12 @@ export function assertContainsAll(items: readonly Item[], expected: readonly Ite
 }
 
 /** None of `items` has one of `trcids`. */
-export function assertContainsNone(items: readonly Item[], trcids: Iterable<string>, res: HttpResponse | undefined, opts: Opts = {}): void {
+export function assertContainsNone(
+  items: readonly Item[],
+  trcids: Iterable<string>,
+  res: HttpResponse | undefined,
+  opts: Opts = {},
+): void {
   const banned = new Set(trcids);
   const found = items.filter((i) => typeof i.trcid === 'string' && banned.has(i.trcid));
   if (found.length === 0) return;
@@ -140,7 +173,13 @@ export function compareKeys(a: string | number | undefined, b: string | number |
  * `items` are in `order` by `field`. With `tiebreaker`, items with equal keys must be in
  * ascending id order (DEC-LIST-003).
  */
-export function assertSortedBy(items: readonly Item[], field: string, order: 'ASC' | 'DESC', res: HttpResponse | undefined, opts: Opts & { tiebreaker?: boolean } = {}): void {
+export function assertSortedBy(
+  items: readonly Item[],
+  field: string,
+  order: 'ASC' | 'DESC',
+  res: HttpResponse | undefined,
+  opts: Opts & { tiebreaker?: boolean } = {},
+): void {
   const sign = order === 'ASC' ? 1 : -1;
   for (let i = 1; i < items.length; i++) {
     const [a, b] = [items[i - 1]!, items[i]!];
@@ -166,7 +205,11 @@ export function assertSortedBy(items: readonly Item[], field: string, order: 'AS
  * (by id, in order): nothing missing, nothing twice. Only items among `expected` are compared
  * (others may be written by someone else meanwhile).
  */
-export function assertPagesAreDisjointAndComplete(pages: readonly Page[], expected: readonly Item[], opts: Opts & { keyset?: boolean } = {}): void {
+export function assertPagesAreDisjointAndComplete(
+  pages: readonly Page[],
+  expected: readonly Item[],
+  opts: Opts & { keyset?: boolean } = {},
+): void {
   const wanted = new Set(expected.map((e) => String(e.id)));
   const seen: string[] = [];
   for (const page of pages) {
@@ -175,10 +218,12 @@ export function assertPagesAreDisjointAndComplete(pages: readonly Page[], expect
       if (!wanted.has(id)) continue;
       const repeat = seen.includes(id);
       // Keyset: a boundary item (the first items of a page, at the bound) comes back by design.
-      const boundary = opts.keyset === true && page.from !== undefined && instant(item.lastupdated) === instant(page.from);
+      const boundary =
+        opts.keyset === true && page.from !== undefined && instant(item.lastupdated) === instant(page.from);
       if (repeat && !boundary) {
         throw new CheckFailure({
-          message: opts.message ?? `page ${page.index} repeats item ${String(item.trcid)} that an earlier page already held`,
+          message:
+            opts.message ?? `page ${page.index} repeats item ${String(item.trcid)} that an earlier page already held`,
           received: `${String(item.trcid)} at /${index} of page ${page.index}`,
           expected: 'each item on exactly one page',
           requirements: opts.requirements,
@@ -216,7 +261,9 @@ export function assertBoundaryItemComesBack(previous: Page, next: Page, opts: Op
   if (!boundary) return;
   if (next.items.some((i) => i.id === boundary.id)) return;
   throw new CheckFailure({
-    message: opts.message ?? `keyset page ${next.index} (lastupdated=${String(next.from)}) does not return the boundary item ${String(boundary.trcid)} again; the lastupdated filter must be inclusive (>=)`,
+    message:
+      opts.message ??
+      `keyset page ${next.index} (lastupdated=${String(next.from)}) does not return the boundary item ${String(boundary.trcid)} again; the lastupdated filter must be inclusive (>=)`,
     received: next.items.slice(0, 3).map(label).join(', ') || '(empty page)',
     expected: `${label(boundary)} among the first items`,
     requirements: opts.requirements,
@@ -230,11 +277,19 @@ export function assertBoundaryItemComesBack(previous: Page, next: Page, opts: Op
  * inclusive: PAGE-004, FILTER-001), and the pages, the boundary repeats aside, hold every expected
  * item once, in order (PAGE-001, PAGE-003).
  */
-export function assertKeysetPagingIsComplete(pages: readonly Page[], expected: readonly Item[], bound: { first: Item }): void {
+export function assertKeysetPagingIsComplete(
+  pages: readonly Page[],
+  expected: readonly Item[],
+  bound: { first: Item },
+): void {
   const inclusive = ['PAGE-004', 'FILTER-001'];
   const start = pages[0]!;
-  assertContainsAll(start.items, [bound.first], start.res, { requirements: inclusive, message: `the first keyset page (lastupdated=${String(start.from)}, the first item's own lastupdated) does not return that item; the bound is inclusive` });
-  for (let i = 1; i < pages.length; i++) assertBoundaryItemComesBack(pages[i - 1]!, pages[i]!, { requirements: inclusive });
+  assertContainsAll(start.items, [bound.first], start.res, {
+    requirements: inclusive,
+    message: `the first keyset page (lastupdated=${String(start.from)}, the first item's own lastupdated) does not return that item; the bound is inclusive`,
+  });
+  for (let i = 1; i < pages.length; i++)
+    assertBoundaryItemComesBack(pages[i - 1]!, pages[i]!, { requirements: inclusive });
   // Processing is idempotent: the repeated boundary items are recognised by id, not applied twice.
   assertPagesAreDisjointAndComplete(pages, expected, { keyset: true, requirements: ['PAGE-001', 'PAGE-003'] });
 }

@@ -9,14 +9,23 @@ import { propertyNodes, typeNodes } from './items.ts';
 export type Label = { lang: string; label?: string; value?: string | null };
 
 /** A type node of `tree` (EVENEMENT, LOCATIE, ROUTE) that is not deprecated, a leaf if possible. */
-export function pickTypeNode(ontology: Ontologies['categorization'], tree: string): (TypeNode & { tree: string | undefined }) | undefined {
+export function pickTypeNode(
+  ontology: Ontologies['categorization'],
+  tree: string,
+): (TypeNode & { tree: string | undefined }) | undefined {
   const nodes = typeNodes(ontology).filter((n) => n.tree === tree && n.deprecated !== true);
   return nodes.find((n) => !n.child || n.child.length === 0) ?? nodes[0];
 }
 
 /** A property of `datatype` that is not deprecated (with at least `options` live options). */
-export function pickProperty(ontology: Ontologies['properties'], datatype: string, options = 0): PropertyNode | undefined {
-  return propertyNodes(ontology).find((p) => p.datatype === datatype && p.deprecated !== true && liveOptions(p).length >= options);
+export function pickProperty(
+  ontology: Ontologies['properties'],
+  datatype: string,
+  options = 0,
+): PropertyNode | undefined {
+  return propertyNodes(ontology).find(
+    (p) => p.datatype === datatype && p.deprecated !== true && liveOptions(p).length >= options,
+  );
 }
 
 export function liveOptions(p: PropertyNode): NonNullable<PropertyNode['options']> {
@@ -35,7 +44,10 @@ export function typeLabel(node: TypeNode, lang: string): string | undefined {
 }
 
 /** The label of a property or option in `lang`: its translation, else its (Dutch) name. */
-export function propertyLabel(node: { name: string; propertytranslations?: { lang: string; text: string }[] }, lang: string): string {
+export function propertyLabel(
+  node: { name: string; propertytranslations?: { lang: string; text: string }[] },
+  lang: string,
+): string {
   return node.propertytranslations?.find((t) => t.lang === lang)?.text ?? node.name;
 }
 
@@ -48,7 +60,14 @@ export function dutchLabel(node: { name: string; propertytranslations?: { lang: 
  * `labels` (an entry's categoryTranslations) are the ontology's labels for the item's languages:
  * one per language of the item, each equal to `expected(lang)`; none for another language.
  */
-export function assertLabelsFilledIn(labels: unknown, languages: readonly string[], expected: (lang: string) => string | undefined, where: string, exchanges: readonly Exchange[], requirements: readonly string[]): void {
+export function assertLabelsFilledIn(
+  labels: unknown,
+  languages: readonly string[],
+  expected: (lang: string) => string | undefined,
+  where: string,
+  exchanges: readonly Exchange[],
+  requirements: readonly string[],
+): void {
   const list = Array.isArray(labels) ? (labels as Label[]) : [];
   const byLang = new Map(list.map((l) => [l.lang, l.label]));
   for (const lang of languages) {
@@ -65,7 +84,13 @@ export function assertLabelsFilledIn(labels: unknown, languages: readonly string
   }
   const stray = list.find((l) => !languages.includes(l.lang));
   if (stray) {
-    throw new CheckFailure({ message: `${where}: a label in ${stray.lang}, a language the item does not have`, received: stray, expected: `labels for ${languages.join(', ')} only`, requirements, exchanges });
+    throw new CheckFailure({
+      message: `${where}: a label in ${stray.lang}, a language the item does not have`,
+      received: stray,
+      expected: `labels for ${languages.join(', ')} only`,
+      requirements,
+      exchanges,
+    });
   }
 }
 

@@ -21,7 +21,13 @@ export function canonicalLocal(value: string): string {
 
 function equalAt(pointer: string, sent: unknown, received: unknown): boolean {
   // A blank category value carries nothing; `null` is how the interface writes "no value".
-  if (/\/categories\/\d+\/value$/.test(pointer) && typeof sent === 'string' && sent.trim() === '' && (received === null || received === undefined)) return true;
+  if (
+    /\/categories\/\d+\/value$/.test(pointer) &&
+    typeof sent === 'string' &&
+    sent.trim() === '' &&
+    (received === null || received === undefined)
+  )
+    return true;
   if (typeof sent === 'string' && typeof received === 'string') {
     if (/\/calendarType$/.test(pointer)) return sent.toUpperCase() === received.toUpperCase();
     if (/\/singleDates\/\d+\/date$/.test(pointer)) return canonicalLocal(sent) === canonicalLocal(received);
@@ -36,7 +42,9 @@ export function firstMismatch(sent: unknown, received: unknown, pointer = ''): M
     if (!Array.isArray(received)) return { pointer, sent, received };
     const used = new Set<number>();
     for (const [i, element] of sent.entries()) {
-      const match = received.findIndex((r, j) => !used.has(j) && firstMismatch(element, r, `${pointer}/${i}`) === undefined);
+      const match = received.findIndex(
+        (r, j) => !used.has(j) && firstMismatch(element, r, `${pointer}/${i}`) === undefined,
+      );
       if (match === -1) {
         // Report the closest: the same index when there is one.
         const inner = i < received.length ? firstMismatch(element, received[i], `${pointer}/${i}`) : undefined;
@@ -47,9 +55,14 @@ export function firstMismatch(sent: unknown, received: unknown, pointer = ''): M
     return undefined;
   }
   if (sent !== null && typeof sent === 'object') {
-    if (received === null || typeof received !== 'object' || Array.isArray(received)) return { pointer, sent, received };
+    if (received === null || typeof received !== 'object' || Array.isArray(received))
+      return { pointer, sent, received };
     for (const [key, value] of Object.entries(sent)) {
-      const inner = firstMismatch(value, (received as Record<string, unknown>)[key], `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+      const inner = firstMismatch(
+        value,
+        (received as Record<string, unknown>)[key],
+        `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+      );
       if (inner) return inner;
     }
     return undefined;

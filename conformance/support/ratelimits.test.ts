@@ -12,8 +12,15 @@ describe('rate-limit helpers', () => {
     expect(describeCounts(answers)).toBe('3 × 200, 1 × 429, 1 × 503');
   });
 
-  it('when the limited operations are listed, then they are the interface\'s six', () => {
-    expect(LIMITED.map((l) => l.path)).toEqual(['/events', '/locations', '/routes', '/eventgroups', '/venues', '/dictionary']);
+  it("when the limited operations are listed, then they are the interface's six", () => {
+    expect(LIMITED.map((l) => l.path)).toEqual([
+      '/events',
+      '/locations',
+      '/routes',
+      '/eventgroups',
+      '/venues',
+      '/dictionary',
+    ]);
   });
 
   it('when requests are paced, then each is sent at its due time without waiting for answers', async () => {
@@ -23,7 +30,9 @@ describe('rate-limit helpers', () => {
       const sent: number[] = [];
       const ctx = {
         sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)),
-        http: { get: () => (sent.push(Date.now()), new Promise<HttpResponse>((r) => setTimeout(() => r(answer(200)), 500))) },
+        http: {
+          get: () => (sent.push(Date.now()), new Promise<HttpResponse>((r) => setTimeout(() => r(answer(200)), 500))),
+        },
       } as unknown as CheckContext;
       const start = Date.now();
       const running = paced(ctx, 20, 500);

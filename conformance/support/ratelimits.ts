@@ -22,12 +22,24 @@ export const LIMITED: readonly { path: string; query?: Record<string, number> }[
 export const REFILL_MS = 2_500;
 
 /** `count` concurrent GETs of a limited list; 429s are handed back, never waited out. */
-export async function burst(ctx: CheckContext, count: number, path = '/events', query: Record<string, number> | undefined = { size: 1 }): Promise<HttpResponse[]> {
-  return Promise.all(Array.from({ length: count }, () => ctx.http.get(path, { query, on429: 'return', validate: 'defer' })));
+export async function burst(
+  ctx: CheckContext,
+  count: number,
+  path = '/events',
+  query: Record<string, number> | undefined = { size: 1 },
+): Promise<HttpResponse[]> {
+  return Promise.all(
+    Array.from({ length: count }, () => ctx.http.get(path, { query, on429: 'return', validate: 'defer' })),
+  );
 }
 
 /** GETs sent at a fixed rate (not waiting for answers), for `durationMs`. */
-export async function paced(ctx: CheckContext, perSecond: number, durationMs: number, path = '/events'): Promise<HttpResponse[]> {
+export async function paced(
+  ctx: CheckContext,
+  perSecond: number,
+  durationMs: number,
+  path = '/events',
+): Promise<HttpResponse[]> {
   const count = Math.floor((durationMs * perSecond) / 1000);
   const interval = 1000 / perSecond;
   const start = Date.now();
@@ -47,5 +59,7 @@ export function countBy(answers: readonly HttpResponse[]): Record<number, number
 }
 
 export function describeCounts(answers: readonly HttpResponse[]): string {
-  return Object.entries(countBy(answers)).map(([status, n]) => `${n} × ${status}`).join(', ');
+  return Object.entries(countBy(answers))
+    .map(([status, n]) => `${n} × ${status}`)
+    .join(', ');
 }

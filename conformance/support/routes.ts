@@ -21,19 +21,33 @@ export const POINTS_OF_INTEREST: readonly (Point & { name: string; trcid: string
   { lon: 4.90025, lat: 52.37305, name: 'Nieuwmarkt <Waag> "1488"', trcid: 'trc-conformance-poi-waag' },
 ];
 
-export async function createRoute(ctx: CheckContext, label: string, waypoints: readonly Point[] = WAYPOINTS): Promise<CreatedItem> {
-  return createItem(ctx, '/routes', {
-    wfstatus: 'approved',
-    routeInfo: {
-      routeType: 'walking',
-      distance: 2.4,
-      duration: 35,
-      difficulty: 'easy',
-      surfaceType: 'paved',
-      waypoints: waypoints.map((p) => ({ xcoordinate: String(p.lon), ycoordinate: String(p.lat) })),
-      pointsOfInterest: POINTS_OF_INTEREST.map((p) => ({ name: p.name, trcid: p.trcid, xcoordinate: String(p.lon), ycoordinate: String(p.lat) })),
+export async function createRoute(
+  ctx: CheckContext,
+  label: string,
+  waypoints: readonly Point[] = WAYPOINTS,
+): Promise<CreatedItem> {
+  return createItem(
+    ctx,
+    '/routes',
+    {
+      wfstatus: 'approved',
+      routeInfo: {
+        routeType: 'walking',
+        distance: 2.4,
+        duration: 35,
+        difficulty: 'easy',
+        surfaceType: 'paved',
+        waypoints: waypoints.map((p) => ({ xcoordinate: String(p.lon), ycoordinate: String(p.lat) })),
+        pointsOfInterest: POINTS_OF_INTEREST.map((p) => ({
+          name: p.name,
+          trcid: p.trcid,
+          xcoordinate: String(p.lon),
+          ycoordinate: String(p.lat),
+        })),
+      },
     },
-  }, { label });
+    { label },
+  );
 }
 
 export function samePoint(a: Point, b: Point): boolean {

@@ -4,7 +4,13 @@ import { CheckFailure } from '../model/failure.ts';
 import { jwtClaims, sessionPair } from './sessions.ts';
 
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
-const response = (status: number, body: unknown) => ({ status, body, url: 'http://t/api/auth/signin', exchange: { request: { method: 'POST' } } }) as unknown as HttpResponse;
+const response = (status: number, body: unknown) =>
+  ({
+    status,
+    body,
+    url: 'http://t/api/auth/signin',
+    exchange: { request: { method: 'POST' } },
+  }) as unknown as HttpResponse;
 
 describe('jwtClaims', () => {
   it('when the token is a JWT, then its payload claims are read (not verified)', () => {
@@ -20,7 +26,9 @@ describe('jwtClaims', () => {
 
 describe('sessionPair', () => {
   it('when the answer has the three members, then it is the pair', () => {
-    expect(sessionPair(response(200, { access_token: 'a.b.c', refresh_token: 'r', expires_in: 3600 }), ['SESSION-001'])).toMatchObject({ expires_in: 3600 });
+    expect(
+      sessionPair(response(200, { access_token: 'a.b.c', refresh_token: 'r', expires_in: 3600 }), ['SESSION-001']),
+    ).toMatchObject({ expires_in: 3600 });
   });
 
   it('when a member is missing or the status is not 200, then the failure names what is missing', () => {

@@ -13,7 +13,10 @@ export interface SessionPair {
 }
 
 /** POST /auth/signin with the configured user; the answer as is (validation deferred). */
-export async function signIn(ctx: CheckContext, credentials?: { username: string; password: string }): Promise<HttpResponse> {
+export async function signIn(
+  ctx: CheckContext,
+  credentials?: { username: string; password: string },
+): Promise<HttpResponse> {
   const username = credentials?.username ?? ctx.tokens.sessionUser;
   const password = credentials?.password ?? ctx.tokens.sessionPassword;
   if (!username || !password) throw new Error(`${ctx.check.id} signs in; declare needs: ['session']`);
@@ -54,7 +57,9 @@ export function jwtClaims(token: string): Record<string, unknown> | undefined {
   if (parts.length !== 3) return undefined;
   try {
     const claims = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8')) as unknown;
-    return typeof claims === 'object' && claims !== null && !Array.isArray(claims) ? (claims as Record<string, unknown>) : undefined;
+    return typeof claims === 'object' && claims !== null && !Array.isArray(claims)
+      ? (claims as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }

@@ -40,7 +40,10 @@ export interface MintedToken {
 
 export function accountId(ctx: CheckContext): string {
   const id = ctx.config.accountId;
-  if (!id) throw new Error(`${ctx.check.id} manages tokens; declare needs: ['admin'] so the runner skips it without --account-id`);
+  if (!id)
+    throw new Error(
+      `${ctx.check.id} manages tokens; declare needs: ['admin'] so the runner skips it without --account-id`,
+    );
   return id;
 }
 
@@ -66,7 +69,15 @@ export function assertTokenAnswerConforms(res: HttpResponse, requirements?: read
 
 /** Forgets the `http:` callBackUrl echo (see assertTokenAnswerConforms); other problems stay deferred. */
 export function dropOwnCallbackProblems(res: HttpResponse): void {
-  const kept = res.problems.filter((p) => !(p.pointer !== undefined && /\/callBackUrl$/.test(p.pointer) && typeof p.received === 'string' && p.received.startsWith('http://')));
+  const kept = res.problems.filter(
+    (p) =>
+      !(
+        p.pointer !== undefined &&
+        /\/callBackUrl$/.test(p.pointer) &&
+        typeof p.received === 'string' &&
+        p.received.startsWith('http://')
+      ),
+  );
   if (kept.length === res.problems.length) return;
   res.problems = kept;
   if (kept.length > 0) {
@@ -99,7 +110,8 @@ function watch(ctx: CheckContext, answer: TokenAnswer, what: string): void {
 
 /** Watch the secrets an answer holds (call on every token answer a check receives). */
 export function watchAnswer(ctx: CheckContext, res: HttpResponse, what: string): void {
-  if (typeof res.body === 'object' && res.body !== null && !Array.isArray(res.body)) watch(ctx, res.body as TokenAnswer, what);
+  if (typeof res.body === 'object' && res.body !== null && !Array.isArray(res.body))
+    watch(ctx, res.body as TokenAnswer, what);
 }
 
 export interface MintOptions {
@@ -113,16 +125,21 @@ export interface MintOptions {
  * Creates a token in the suite's account with the admin token. The name carries the run id.
  * Fails unless the target answers 2xx with an id; a refused `http:` callback URL gets a hint.
  */
-export async function mintToken(ctx: CheckContext, body: TokenBody = {}, options: MintOptions = {}): Promise<MintedToken> {
+export async function mintToken(
+  ctx: CheckContext,
+  body: TokenBody = {},
+  options: MintOptions = {},
+): Promise<MintedToken> {
   const request: TokenBody = { name: ctx.tag('token'), roles: ['ROLE_EXTERNAL_USER'], ...body };
   const res = await ctx.http.post(tokensPath(ctx), { token: 'admin', json: request, validate: 'defer' });
   watchAnswer(ctx, res, `of ${request.name}`);
   dropOwnCallbackProblems(res);
   if (res.status < 200 || res.status >= 300) {
     const insecure = typeof request.callBackUrl === 'string' && request.callBackUrl.startsWith('http://');
-    const hint = insecure && res.status === 400
-      ? `; the target may accept only https: callback URLs (DEC-HOOK-002): run with --receiver-tls (and make the target trust the certificate) or --callback-url https://… (a tunnel)`
-      : '';
+    const hint =
+      insecure && res.status === 400
+        ? `; the target may accept only https: callback URLs (DEC-HOOK-002): run with --receiver-tls (and make the target trust the certificate) or --callback-url https://… (a tunnel)`
+        : '';
     throw new CheckFailure({
       message: `${label(res)} answered ${res.status}: could not create a token${hint}`,
       received: res.status,
@@ -134,7 +151,14 @@ export async function mintToken(ctx: CheckContext, body: TokenBody = {}, options
   }
   const answer = tokenAnswer(res, options.requirements);
   if (typeof answer.id !== 'string' || answer.id === '') {
-    throw new CheckFailure({ message: `${label(res)} answered a token without an id`, received: answer, expected: 'an id member', pointer: '/id', requirements: options.requirements, exchanges: [res.exchange] });
+    throw new CheckFailure({
+      message: `${label(res)} answered a token without an id`,
+      received: answer,
+      expected: 'an id member',
+      pointer: '/id',
+      requirements: options.requirements,
+      exchanges: [res.exchange],
+    });
   }
   const id = answer.id;
   if (options.cleanup !== false) {
@@ -174,7 +198,8 @@ export async function rotateSecret(ctx: CheckContext, tokenId: string): Promise<
  */
 export async function deleteTokenQuietly(ctx: CheckContext, tokenId: string): Promise<void> {
   const res = await ctx.http.delete(tokensPath(ctx, tokenId), { token: 'admin', validate: false });
-  if (res.status >= 300 && res.status !== 404) ctx.note(`DELETE token ${tokenId} answered ${res.status}; it is deleted again at the end of the run`);
+  if (res.status >= 300 && res.status !== 404)
+    ctx.note(`DELETE token ${tokenId} answered ${res.status}; it is deleted again at the end of the run`);
 }
 
 /** The organisations of the suite's account (--account-id), in the order the target lists them. */
@@ -187,9 +212,15 @@ export async function suiteOrganisations(ctx: CheckContext): Promise<string[]> {
  * Two organisations of the suite's account for an organisation-filter check, or undefined with
  * the reason noted as unverified for `requirements`.
  */
-export async function twoOrganisations(ctx: CheckContext, requirements: readonly string[]): Promise<[string, string] | undefined> {
+export async function twoOrganisations(
+  ctx: CheckContext,
+  requirements: readonly string[],
+): Promise<[string, string] | undefined> {
   const orgs = await suiteOrganisations(ctx);
   if (orgs.length >= 2) return [orgs[0]!, orgs[1]!];
-  ctx.unverified(requirements, `account ${accountId(ctx)} has ${orgs.length} organisation(s); an organisation filter needs two (an admin token of an account with two organisations)`);
+  ctx.unverified(
+    requirements,
+    `account ${accountId(ctx)} has ${orgs.length} organisation(s); an organisation filter needs two (an admin token of an account with two organisations)`,
+  );
   return undefined;
 }

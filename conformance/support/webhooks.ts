@@ -90,10 +90,20 @@ export interface HookTokenOptions {
  */
 export async function hookToken(ctx: CheckContext, label: string, options: HookTokenOptions = {}): Promise<HookToken> {
   const endpoint = ctx.receiver.endpoint(`${ctx.check.id}.${label}`);
-  const filter = options.organisations || options.wfstatus
-    ? { apiTokenFilter: { ...(options.organisations ? { userorganisations: [...options.organisations] } : {}), ...(options.wfstatus ? { wfstatus: [...options.wfstatus] } : {}) } }
-    : {};
-  const minted = await mintToken(ctx, { name: ctx.tag(`hook ${label}`), callBackUrl: endpoint.url, ...filter }, { requirements: options.requirements });
+  const filter =
+    options.organisations || options.wfstatus
+      ? {
+          apiTokenFilter: {
+            ...(options.organisations ? { userorganisations: [...options.organisations] } : {}),
+            ...(options.wfstatus ? { wfstatus: [...options.wfstatus] } : {}),
+          },
+        }
+      : {};
+  const minted = await mintToken(
+    ctx,
+    { name: ctx.tag(`hook ${label}`), callBackUrl: endpoint.url, ...filter },
+    { requirements: options.requirements },
+  );
   if (!minted.secret) {
     throw new CheckFailure({
       message: `POST ${new URL(minted.response.url).pathname} with a callBackUrl answered no signingSecret`,
@@ -121,7 +131,10 @@ export async function hookToken(ctx: CheckContext, label: string, options: HookT
 }
 
 /** Runs `body` with the tokens, then deletes them whatever happened. */
-export async function disposing<T>(tokens: readonly { dispose(): Promise<void> }[], body: () => Promise<T>): Promise<T> {
+export async function disposing<T>(
+  tokens: readonly { dispose(): Promise<void> }[],
+  body: () => Promise<T>,
+): Promise<T> {
   try {
     return await body();
   } finally {
@@ -144,7 +157,9 @@ export interface CallbackItem {
 export function callbackItems(delivery: Delivery): CallbackItem[] {
   const body = delivery.json() as { items?: unknown } | undefined;
   if (!body || !Array.isArray(body.items)) return [];
-  return body.items.filter((i): i is CallbackItem => typeof i === 'object' && i !== null && typeof (i as { id?: unknown }).id === 'string');
+  return body.items.filter(
+    (i): i is CallbackItem => typeof i === 'object' && i !== null && typeof (i as { id?: unknown }).id === 'string',
+  );
 }
 
 export function holds(id: string): (delivery: Delivery) => boolean {
@@ -166,30 +181,50 @@ export function deliveryExchange(delivery: Delivery): Exchange {
       bodyBytes: delivery.rawBody.length,
       truncated: body.length > 4096,
     },
-    response: { status: delivery.response.hangUp ? 0 : delivery.response.status, headers: {}, bodyBytes: 0, truncated: false },
-    note: delivery.response.hangUp ? 'the receiver hung up without answering' : delivery.response.delayMs ? `the receiver held its answer ${delivery.response.delayMs} ms` : undefined,
+    response: {
+      status: delivery.response.hangUp ? 0 : delivery.response.status,
+      headers: {},
+      bodyBytes: 0,
+      truncated: false,
+    },
+    note: delivery.response.hangUp
+      ? 'the receiver hung up without answering'
+      : delivery.response.delayMs
+        ? `the receiver held its answer ${delivery.response.delayMs} ms`
+        : undefined,
   };
 }
 
 /** A CheckFailure whose evidence is the given deliveries. */
-export function deliveryFailure(init: Omit<CheckFailureInit, 'exchanges'>, deliveries: readonly Delivery[]): CheckFailure {
+export function deliveryFailure(
+  init: Omit<CheckFailureInit, 'exchanges'>,
+  deliveries: readonly Delivery[],
+): CheckFailure {
   return new CheckFailure({ ...init, exchanges: deliveries.map(deliveryExchange) });
 }
 
 /** The first delivery at the hook's endpoint holding the callback id, and that item. */
-export async function waitForCallback(ctx: CheckContext, hook: Pick<HookToken, 'endpoint'>, id: string, requirements?: readonly string[]): Promise<{ delivery: Delivery; item: CallbackItem }> {
+export async function waitForCallback(
+  ctx: CheckContext,
+  hook: Pick<HookToken, 'endpoint'>,
+  id: string,
+  requirements?: readonly string[],
+): Promise<{ delivery: Delivery; item: CallbackItem }> {
   try {
     const delivery = await hook.endpoint.waitFor(holds(id), timing(ctx).waitMs, `delivery holding ${id}`);
     return { delivery, item: callbackItems(delivery).find((i) => i.id === id)! };
   } catch (error) {
     if (error instanceof CheckFailure) {
       const seen = hook.endpoint.deliveries.flatMap((d) => callbackItems(d).map((i) => i.id));
-      throw deliveryFailure({
-        message: `${error.message}; item ids delivered there: ${seen.slice(-10).join(', ') || '(none)'}`,
-        received: seen.length > 0 ? seen.slice(-10) : 'no delivery',
-        expected: `a delivery holding ${id} within ${timing(ctx).waitMs} ms (--webhook-wait)`,
-        requirements,
-      }, hook.endpoint.deliveries.slice(-3));
+      throw deliveryFailure(
+        {
+          message: `${error.message}; item ids delivered there: ${seen.slice(-10).join(', ') || '(none)'}`,
+          received: seen.length > 0 ? seen.slice(-10) : 'no delivery',
+          expected: `a delivery holding ${id} within ${timing(ctx).waitMs} ms (--webhook-wait)`,
+          requirements,
+        },
+        hook.endpoint.deliveries.slice(-3),
+      );
     }
     throw error;
   }
@@ -216,7 +251,10 @@ function diagnoseSignature(delivery: Delivery, secret: string): string | undefin
     ['the base64-decoded secret as the key', hmac(Buffer.from(secret, 'base64url'), `${ts}.`, delivery.rawBody)],
   ];
   try {
-    variants.push(['a re-serialised body (JSON.stringify of the parsed body)', signWebhook(secret, ts, JSON.stringify(delivery.json()))]);
+    variants.push([
+      'a re-serialised body (JSON.stringify of the parsed body)',
+      signWebhook(secret, ts, JSON.stringify(delivery.json())),
+    ]);
   } catch {
     // not JSON or not a timestamp: nothing to compare
   }
@@ -235,27 +273,65 @@ export interface SignedDeliveryOptions {
  * rule they break: HOOK-002 (POST), HOOK-010 (timestamp), HOOK-011 (signature form), HOOK-012
  * (delivery id), HOOK-013 and AUTH-009 (signature over "<timestamp>.<raw body>"), HOOK-001 (body).
  */
-export function assertSignedDelivery(ctx: CheckContext, delivery: Delivery, secret: string, options: SignedDeliveryOptions = {}): void {
+export function assertSignedDelivery(
+  ctx: CheckContext,
+  delivery: Delivery,
+  secret: string,
+  options: SignedDeliveryOptions = {},
+): void {
   const fail = (init: Omit<CheckFailureInit, 'exchanges'>) => deliveryFailure(init, [delivery]);
-  if (delivery.method !== 'POST') throw fail({ message: `a webhook delivery used ${delivery.method}`, received: delivery.method, expected: 'POST', requirements: ['HOOK-002'] });
+  if (delivery.method !== 'POST')
+    throw fail({
+      message: `a webhook delivery used ${delivery.method}`,
+      received: delivery.method,
+      expected: 'POST',
+      requirements: ['HOOK-002'],
+    });
 
   const ts = delivery.headers['x-service-timestamp'];
   if (ts === undefined || !/^\d{1,12}$/.test(ts)) {
-    throw fail({ message: 'X-Service-Timestamp is missing or not Unix epoch seconds', received: ts ?? '(absent)', expected: 'whole epoch seconds, e.g. 1795321353', pointer: 'header/X-Service-Timestamp', requirements: ['HOOK-010'] });
+    throw fail({
+      message: 'X-Service-Timestamp is missing or not Unix epoch seconds',
+      received: ts ?? '(absent)',
+      expected: 'whole epoch seconds, e.g. 1795321353',
+      pointer: 'header/X-Service-Timestamp',
+      requirements: ['HOOK-010'],
+    });
   }
   const skew = Number(ts) - Math.floor(delivery.receivedAt / 1000);
   if (Math.abs(skew) > TOLERANCE_SECONDS) {
-    throw fail({ message: `X-Service-Timestamp is ${skew} s off the receiver's clock; a receiver rejects more than ${TOLERANCE_SECONDS} s`, received: `${ts} (${new Date(Number(ts) * 1000).toISOString()})`, expected: `within ${TOLERANCE_SECONDS} s of ${new Date(delivery.receivedAt).toISOString()}`, pointer: 'header/X-Service-Timestamp', requirements: ['HOOK-010'] });
+    throw fail({
+      message: `X-Service-Timestamp is ${skew} s off the receiver's clock; a receiver rejects more than ${TOLERANCE_SECONDS} s`,
+      received: `${ts} (${new Date(Number(ts) * 1000).toISOString()})`,
+      expected: `within ${TOLERANCE_SECONDS} s of ${new Date(delivery.receivedAt).toISOString()}`,
+      pointer: 'header/X-Service-Timestamp',
+      requirements: ['HOOK-010'],
+    });
   }
   const signature = delivery.headers['x-service-signature'];
   if (signature === undefined || !SIGNATURE_RE.test(signature)) {
-    throw fail({ message: 'X-Service-Signature is missing or not "sha256=" and 64 lower-case hex digits', received: signature ?? '(absent)', expected: 'sha256=<64 lower-case hex digits>', pointer: 'header/X-Service-Signature', requirements: ['HOOK-011'] });
+    throw fail({
+      message: 'X-Service-Signature is missing or not "sha256=" and 64 lower-case hex digits',
+      received: signature ?? '(absent)',
+      expected: 'sha256=<64 lower-case hex digits>',
+      pointer: 'header/X-Service-Signature',
+      requirements: ['HOOK-011'],
+    });
   }
   const id = delivery.headers['x-service-delivery'];
   if (id === undefined || !UUID_RE.test(id)) {
-    throw fail({ message: 'X-Service-Delivery is missing or not a UUID', received: id ?? '(absent)', expected: 'a UUID', pointer: 'header/X-Service-Delivery', requirements: ['HOOK-012'] });
+    throw fail({
+      message: 'X-Service-Delivery is missing or not a UUID',
+      received: id ?? '(absent)',
+      expected: 'a UUID',
+      pointer: 'header/X-Service-Delivery',
+      requirements: ['HOOK-012'],
+    });
   }
-  const verified = verifyWebhook(delivery.rawBody, delivery.headers, secret, { now: delivery.receivedAt, toleranceSeconds: TOLERANCE_SECONDS });
+  const verified = verifyWebhook(delivery.rawBody, delivery.headers, secret, {
+    now: delivery.receivedAt,
+    toleranceSeconds: TOLERANCE_SECONDS,
+  });
   if (!verified.ok) {
     const wrong = diagnoseSignature(delivery, secret);
     throw fail({
@@ -268,12 +344,26 @@ export function assertSignedDelivery(ctx: CheckContext, delivery: Delivery, secr
   }
   if (options.body === false) return;
   const body = delivery.json();
-  const problems = body === undefined
-    ? [{ message: 'the body is not JSON', pointer: '', received: delivery.rawBody.toString('utf8', 0, 200), expected: 'a CallbackBody' }]
-    : ctx.spec.validator.validateSchema('/components/schemas/CallbackBody', body);
+  const problems =
+    body === undefined
+      ? [
+          {
+            message: 'the body is not JSON',
+            pointer: '',
+            received: delivery.rawBody.toString('utf8', 0, 200),
+            expected: 'a CallbackBody',
+          },
+        ]
+      : ctx.spec.validator.validateSchema('/components/schemas/CallbackBody', body);
   const first = problems[0];
   if (first) {
-    throw fail({ message: `the delivery body is not a valid CallbackBody: ${first.message}`, received: first.received, expected: first.expected, pointer: first.pointer, requirements: ['HOOK-001'] });
+    throw fail({
+      message: `the delivery body is not a valid CallbackBody: ${first.message}`,
+      received: first.received,
+      expected: first.expected,
+      pointer: first.pointer,
+      requirements: ['HOOK-001'],
+    });
   }
 }
 
@@ -297,45 +387,72 @@ export interface SignatureBindingOptions {
  * less than "<timestamp>.<raw body>" pass. It holds the suite's verdict on real deliveries to the
  * rule receivers implement; the client's unit tests cover the verifier on generated ones.
  */
-export async function assertSignatureBindsBodyAndTimestamp(ctx: Pick<CheckContext, 'seed' | 'fc' | 'exchanges'>, delivery: Delivery, secret: string, options: SignatureBindingOptions = {}): Promise<void> {
+export async function assertSignatureBindsBodyAndTimestamp(
+  ctx: Pick<CheckContext, 'seed' | 'fc' | 'exchanges'>,
+  delivery: Delivery,
+  secret: string,
+  options: SignatureBindingOptions = {},
+): Promise<void> {
   const verify = options.verify ?? clientVerifier;
   const signature = delivery.headers['x-service-signature'] ?? '(absent)';
   const timestamp = delivery.headers['x-service-timestamp'] ?? '(absent)';
   const requirements = ['HOOK-013', 'AUTH-009'];
-  const asReceived = verify(delivery.rawBody, delivery.headers, secret, { now: delivery.receivedAt, toleranceSeconds: TOLERANCE_SECONDS });
+  const asReceived = verify(delivery.rawBody, delivery.headers, secret, {
+    now: delivery.receivedAt,
+    toleranceSeconds: TOLERANCE_SECONDS,
+  });
   if (!asReceived.ok) {
-    throw deliveryFailure({
-      message: `HOOK-013: the delivery as received does not verify with the token's signingSecret (verifier: ${asReceived.reason ?? 'rejected'}), so no change to it can be told apart`,
-      received: `${signature} for timestamp ${timestamp} and ${delivery.rawBody.length} body bytes`,
-      expected: `sha256=hex(HMAC-SHA256(signingSecret, "${timestamp}." + raw body))`,
-      pointer: 'header/X-Service-Signature',
-      requirements,
-    }, [delivery]);
-  }
-  await assertProperty(ctx, fc.property(signedPayloadChange(), (change) => {
-    const changed = applySignedPayloadChange({ timestamp, body: delivery.rawBody }, change);
-    const recomputed = signWebhook(secret, changed.timestamp, changed.body);
-    // The changed timestamp is the receiver's clock, so only the signature can tell the difference.
-    const outcome = verify(changed.body, { ...delivery.headers, 'x-service-timestamp': changed.timestamp }, secret, { now: Number(changed.timestamp) * 1000, toleranceSeconds: TOLERANCE_SECONDS });
-    if (outcome.ok || recomputed === signature) {
-      throw deliveryFailure({
-        message: `HOOK-013: the delivered X-Service-Signature ${outcome.ok ? 'still verifies' : 'still equals the HMAC'} after one change to "<timestamp>.<raw body>": ${changed.what}. The HMAC over the changed payload is ${recomputed}, the delivered signature ${signature}${outcome.ok && recomputed !== signature ? ': the verification accepts a signature that does not cover the change' : ''}`,
-        received: `${outcome.ok ? 'accepted by the verifier' : 'the same signature'} with ${changed.what}`,
-        expected: 'signature_mismatch: the signature covers every byte of the timestamp and the raw body',
+    throw deliveryFailure(
+      {
+        message: `HOOK-013: the delivery as received does not verify with the token's signingSecret (verifier: ${asReceived.reason ?? 'rejected'}), so no change to it can be told apart`,
+        received: `${signature} for timestamp ${timestamp} and ${delivery.rawBody.length} body bytes`,
+        expected: `sha256=hex(HMAC-SHA256(signingSecret, "${timestamp}." + raw body))`,
         pointer: 'header/X-Service-Signature',
         requirements,
-      }, [delivery]);
-    }
-    if (outcome.reason !== 'signature_mismatch') {
-      // The change must leave a well-formed, fresh delivery, or the signature was never compared.
-      throw new CheckFailure({ kind: 'error', message: `bug in the check: the verifier rejected a changed delivery for ${outcome.reason ?? 'another reason'} (${changed.what}), not for its signature` });
-    }
-  }), { numRuns: options.numRuns ?? ctx.fc.numRuns });
+      },
+      [delivery],
+    );
+  }
+  await assertProperty(
+    ctx,
+    fc.property(signedPayloadChange(), (change) => {
+      const changed = applySignedPayloadChange({ timestamp, body: delivery.rawBody }, change);
+      const recomputed = signWebhook(secret, changed.timestamp, changed.body);
+      // The changed timestamp is the receiver's clock, so only the signature can tell the difference.
+      const outcome = verify(changed.body, { ...delivery.headers, 'x-service-timestamp': changed.timestamp }, secret, {
+        now: Number(changed.timestamp) * 1000,
+        toleranceSeconds: TOLERANCE_SECONDS,
+      });
+      if (outcome.ok || recomputed === signature) {
+        throw deliveryFailure(
+          {
+            message: `HOOK-013: the delivered X-Service-Signature ${outcome.ok ? 'still verifies' : 'still equals the HMAC'} after one change to "<timestamp>.<raw body>": ${changed.what}. The HMAC over the changed payload is ${recomputed}, the delivered signature ${signature}${outcome.ok && recomputed !== signature ? ': the verification accepts a signature that does not cover the change' : ''}`,
+            received: `${outcome.ok ? 'accepted by the verifier' : 'the same signature'} with ${changed.what}`,
+            expected: 'signature_mismatch: the signature covers every byte of the timestamp and the raw body',
+            pointer: 'header/X-Service-Signature',
+            requirements,
+          },
+          [delivery],
+        );
+      }
+      if (outcome.reason !== 'signature_mismatch') {
+        // The change must leave a well-formed, fresh delivery, or the signature was never compared.
+        throw new CheckFailure({
+          kind: 'error',
+          message: `bug in the check: the verifier rejected a changed delivery for ${outcome.reason ?? 'another reason'} (${changed.what}), not for its signature`,
+        });
+      }
+    }),
+    { numRuns: options.numRuns ?? ctx.fc.numRuns },
+  );
 }
 
 /** Does the delivery verify with this secret (client verifier, receiver's clock)? */
 export function verifiesWith(delivery: Delivery, secret: string): boolean {
-  return verifyWebhook(delivery.rawBody, delivery.headers, secret, { now: delivery.receivedAt, toleranceSeconds: TOLERANCE_SECONDS }).ok;
+  return verifyWebhook(delivery.rawBody, delivery.headers, secret, {
+    now: delivery.receivedAt,
+    toleranceSeconds: TOLERANCE_SECONDS,
+  }).ok;
 }
 
 /** The deliveries at an endpoint that carry this X-Service-Delivery, in arrival order. */
@@ -351,13 +468,27 @@ export function attemptsOf(endpoint: ReceiverEndpoint, deliveryId: string): Deli
  * in time. A retry is recognised by its content, not its X-Service-Delivery, so that a retry
  * with a new delivery id is caught (HOOK-012) instead of timing out.
  */
-export async function collectAttempts(endpoint: ReceiverEndpoint, first: Delivery, itemId: string, count: number, waitMs: number, options: { required?: number; optionalWaitMs?: number } = {}): Promise<Delivery[]> {
+export async function collectAttempts(
+  endpoint: ReceiverEndpoint,
+  first: Delivery,
+  itemId: string,
+  count: number,
+  waitMs: number,
+  options: { required?: number; optionalWaitMs?: number } = {},
+): Promise<Delivery[]> {
   const attempts = [first];
   while (attempts.length < count) {
     const last = attempts.at(-1)!;
     // Attempts beyond the required ones come quickly only with a short test schedule: wait less.
-    const wait = attempts.length < (options.required ?? count) ? waitMs : Math.min(waitMs, options.optionalWaitMs ?? waitMs);
-    const next = await endpoint.waitFor((d) => d.seq > last.seq && holds(itemId)(d), wait, `attempt ${attempts.length + 1} of the delivery holding ${itemId}`).catch(() => undefined);
+    const wait =
+      attempts.length < (options.required ?? count) ? waitMs : Math.min(waitMs, options.optionalWaitMs ?? waitMs);
+    const next = await endpoint
+      .waitFor(
+        (d) => d.seq > last.seq && holds(itemId)(d),
+        wait,
+        `attempt ${attempts.length + 1} of the delivery holding ${itemId}`,
+      )
+      .catch(() => undefined);
     if (!next) break;
     attempts.push(next);
   }
@@ -386,27 +517,48 @@ export function assertRetriesOfOneDelivery(ctx: CheckContext, attempts: readonly
   for (const [k, retry] of retries.entries()) {
     const previous = attempts[k]!;
     // Only a 5xx held well under any sender's timeout bounds when the next attempt can be signed.
-    if (previous.response.status >= 500 && !previous.response.hangUp && (previous.response.delayMs ?? 0) <= 2_000) heldMs += previous.response.delayMs ?? 0;
+    if (previous.response.status >= 500 && !previous.response.hangUp && (previous.response.delayMs ?? 0) <= 2_000)
+      heldMs += previous.response.delayMs ?? 0;
     if (retry.headers['x-service-delivery'] !== id) {
-      throw deliveryFailure({ message: 'a retry carries another X-Service-Delivery than the first attempt: receivers cannot deduplicate it', received: retry.headers['x-service-delivery'], expected: id, pointer: 'header/X-Service-Delivery', requirements: ['HOOK-012'] }, [first, retry]);
+      throw deliveryFailure(
+        {
+          message: 'a retry carries another X-Service-Delivery than the first attempt: receivers cannot deduplicate it',
+          received: retry.headers['x-service-delivery'],
+          expected: id,
+          pointer: 'header/X-Service-Delivery',
+          requirements: ['HOOK-012'],
+        },
+        [first, retry],
+      );
     }
     const elapsed = (retry.receivedAt - first.receivedAt) / 1000;
     const stamped = Number(retry.headers['x-service-timestamp']) - Number(first.headers['x-service-timestamp']);
     const atLeast = Math.floor(heldMs / 1000);
     if (stamped < atLeast || Math.abs(stamped - elapsed) > 1 + ARRIVAL_NOISE_SECONDS) {
-      throw deliveryFailure({
-        message: `a retry ${elapsed.toFixed(1)} s after the first attempt carries a timestamp ${stamped} s after the first one's${stamped < atLeast ? `, although the receiver held its earlier answers ${heldMs} ms` : ''}: each attempt is signed afresh, with the time of signing`,
-        received: `X-Service-Timestamp ${retry.headers['x-service-timestamp']} (first attempt: ${first.headers['x-service-timestamp']})`,
-        expected: `at least ${Math.max(atLeast, Math.ceil(elapsed - 1 - ARRIVAL_NOISE_SECONDS))} s later than the first attempt's`,
-        pointer: 'header/X-Service-Timestamp',
-        requirements: ['HOOK-010'],
-      }, [first, retry]);
+      throw deliveryFailure(
+        {
+          message: `a retry ${elapsed.toFixed(1)} s after the first attempt carries a timestamp ${stamped} s after the first one's${stamped < atLeast ? `, although the receiver held its earlier answers ${heldMs} ms` : ''}: each attempt is signed afresh, with the time of signing`,
+          received: `X-Service-Timestamp ${retry.headers['x-service-timestamp']} (first attempt: ${first.headers['x-service-timestamp']})`,
+          expected: `at least ${Math.max(atLeast, Math.ceil(elapsed - 1 - ARRIVAL_NOISE_SECONDS))} s later than the first attempt's`,
+          pointer: 'header/X-Service-Timestamp',
+          requirements: ['HOOK-010'],
+        },
+        [first, retry],
+      );
     }
   }
   ctx.verified(['HOOK-012', 'HOOK-010', 'HOOK-013']);
   for (const retry of retries) {
     if (!retry.rawBody.equals(first.rawBody)) {
-      throw deliveryFailure({ message: 'a retry\'s body differs from the first attempt\'s', received: retry.rawBody.toString('utf8', 0, 300), expected: first.rawBody.toString('utf8', 0, 300), requirements: ['DEC-HOOK-008'] }, [first, retry]);
+      throw deliveryFailure(
+        {
+          message: "a retry's body differs from the first attempt's",
+          received: retry.rawBody.toString('utf8', 0, 300),
+          expected: first.rawBody.toString('utf8', 0, 300),
+          requirements: ['DEC-HOOK-008'],
+        },
+        [first, retry],
+      );
     }
   }
 }
@@ -416,9 +568,22 @@ export function assertDeliveryHeadersDecided(delivery: Delivery): void {
   const type = delivery.headers['content-type'] ?? '';
   const agent = delivery.headers['user-agent'] ?? '';
   const encoding = delivery.headers['content-encoding'];
-  const problem = !/^application\/json\b/i.test(type) ? ['Content-Type', type || '(absent)', 'application/json']
-    : agent !== 'ContentService-Webhooks/1' ? ['User-Agent', agent || '(absent)', 'ContentService-Webhooks/1']
-      : encoding !== undefined && encoding !== 'identity' ? ['Content-Encoding', encoding, 'none (never compressed)']
+  const problem = !/^application\/json\b/i.test(type)
+    ? ['Content-Type', type || '(absent)', 'application/json']
+    : agent !== 'ContentService-Webhooks/1'
+      ? ['User-Agent', agent || '(absent)', 'ContentService-Webhooks/1']
+      : encoding !== undefined && encoding !== 'identity'
+        ? ['Content-Encoding', encoding, 'none (never compressed)']
         : undefined;
-  if (problem) throw deliveryFailure({ message: `the delivery's ${problem[0]} is ${problem[1]}`, received: problem[1], expected: problem[2], pointer: `header/${problem[0]}`, requirements: ['DEC-HOOK-008'] }, [delivery]);
+  if (problem)
+    throw deliveryFailure(
+      {
+        message: `the delivery's ${problem[0]} is ${problem[1]}`,
+        received: problem[1],
+        expected: problem[2],
+        pointer: `header/${problem[0]}`,
+        requirements: ['DEC-HOOK-008'],
+      },
+      [delivery],
+    );
 }

@@ -21,17 +21,32 @@ function verdicts(result: RunResult, ids: readonly string[]): Record<string, Req
 // are tested against the reference service (tests/conformance/).
 const FRAMEWORK_CHECKS = 'health.responds,auth.missing-token-401,lists.bare-array,limits.size-cap';
 
-async function runAgainst(faults: readonly Fault[], extraArgs: readonly string[] = ['--only', FRAMEWORK_CHECKS], now?: () => Date) {
+async function runAgainst(
+  faults: readonly Fault[],
+  extraArgs: readonly string[] = ['--only', FRAMEWORK_CHECKS],
+  now?: () => Date,
+) {
   const target = await startFakeTarget({ faults, now });
   try {
-    const run = await runCli(['--base-url', target.baseUrl, '--spec', MINI_SPEC, '--seed', '7', ...extraArgs], { env: TOKEN_ENV });
+    const run = await runCli(['--base-url', target.baseUrl, '--spec', MINI_SPEC, '--seed', '7', ...extraArgs], {
+      env: TOKEN_ENV,
+    });
     return { run, result: run.code === 2 ? undefined : await run.result() };
   } finally {
     await target.close();
   }
 }
 
-const WATCHED = ['HEALTH-001', 'DEC-MISC-001', 'AUTH-002', 'DEC-ERR-002', 'LIST-001', 'LIMIT-002', 'LIMIT-003', 'ERR-001'];
+const WATCHED = [
+  'HEALTH-001',
+  'DEC-MISC-001',
+  'AUTH-002',
+  'DEC-ERR-002',
+  'LIST-001',
+  'LIMIT-002',
+  'LIMIT-003',
+  'ERR-001',
+];
 
 describe('content-conformance against a correct target', () => {
   let outcome: Awaited<ReturnType<typeof runAgainst>>;
@@ -64,7 +79,9 @@ describe('content-conformance against a correct target', () => {
   });
 
   it('when the run ends, then progress was shown per requirement group and all reports exist', () => {
-    expect(outcome.run.stdout).toMatch(/\nHEALTH\n {2}✓ health\.responds[\s\S]*\nAUTH\n[\s\S]*\nLIST\n[\s\S]*\nLIMIT\n/);
+    expect(outcome.run.stdout).toMatch(
+      /\nHEALTH\n {2}✓ health\.responds[\s\S]*\nAUTH\n[\s\S]*\nLIST\n[\s\S]*\nLIMIT\n/,
+    );
     expect(outcome.run.stdout).toContain(`Report (junit): ${join(outcome.run.reportDir, 'junit.xml')}`);
     expect(outcome.run.stdout).toContain(`Report (html): ${join(outcome.run.reportDir, 'report.html')}`);
     expect(outcome.run.stdout).toContain('Seed: 7 (replay with --seed 7)');
@@ -81,14 +98,14 @@ describe('content-conformance against a correct target', () => {
 
 describe('content-conformance against a broken target', () => {
   it('when a target is broken, then the CLI fails with exit 1 and puts the root failure first with Received/Expected and a curl line', async () => {
-  const { run } = await runAgainst(['listWrappedInObject', 'sizeCapWrongMessage']);
-  expect(run.code).toBe(1);
-  const summary = run.stdout.slice(run.stdout.indexOf('Root failure'));
-  expect(summary).toMatch(/^Root failure: lists\.bare-array \(MUST\)/);
-  expect(summary).toContain('Received: JSON object');
-  expect(summary).toContain('Expected: a bare JSON array');
-  expect(summary).toContain(`Reproduce: curl -sS -i '`);
-  expect(summary.indexOf('limits.size-cap')).toBeGreaterThan(summary.indexOf('Also failing (MUST): 1'));
+    const { run } = await runAgainst(['listWrappedInObject', 'sizeCapWrongMessage']);
+    expect(run.code).toBe(1);
+    const summary = run.stdout.slice(run.stdout.indexOf('Root failure'));
+    expect(summary).toMatch(/^Root failure: lists\.bare-array \(MUST\)/);
+    expect(summary).toContain('Received: JSON object');
+    expect(summary).toContain('Expected: a bare JSON array');
+    expect(summary).toContain(`Reproduce: curl -sS -i '`);
+    expect(summary.indexOf('limits.size-cap')).toBeGreaterThan(summary.indexOf('Also failing (MUST): 1'));
   });
 });
 
@@ -102,24 +119,36 @@ describe('content-conformance options', () => {
   it('when a check is listed as an expected failure, then the run passes and says why', async () => {
     const file = join(await import('node:os').then((os) => os.tmpdir()), `ctf-expected-${process.pid}.yaml`);
     await writeFile(file, '- requirement: ERR-001\n  reason: the fake words the size message differently\n');
-    const run = await runCli(['--base-url', target.baseUrl, '--spec', MINI_SPEC, '--expected-failures', file, '--only', FRAMEWORK_CHECKS], { env: TOKEN_ENV });
+    const run = await runCli(
+      ['--base-url', target.baseUrl, '--spec', MINI_SPEC, '--expected-failures', file, '--only', FRAMEWORK_CHECKS],
+      { env: TOKEN_ENV },
+    );
     expect(run.code).toBe(0);
     const result = await run.result();
-    expect(result.checks.find((c) => c.id === 'limits.size-cap')).toMatchObject({ status: 'expected-failure', expectedFailureReason: 'the fake words the size message differently' });
+    expect(result.checks.find((c) => c.id === 'limits.size-cap')).toMatchObject({
+      status: 'expected-failure',
+      expectedFailureReason: 'the fake words the size message differently',
+    });
     expect(result.requirements.find((r) => r.id === 'ERR-001')?.verdict).toBe('expected-failure');
   });
 
   it('when an expected failure passes, then the run fails as an unexpected pass', async () => {
     const file = join(await import('node:os').then((os) => os.tmpdir()), `ctf-expected2-${process.pid}.json`);
     await writeFile(file, JSON.stringify([{ check: 'health.responds', reason: 'stale entry' }]));
-    const run = await runCli(['--base-url', target.baseUrl, '--spec', MINI_SPEC, '--expected-failures', file, '--only', 'health.*'], { env: TOKEN_ENV });
+    const run = await runCli(
+      ['--base-url', target.baseUrl, '--spec', MINI_SPEC, '--expected-failures', file, '--only', 'health.*'],
+      { env: TOKEN_ENV },
+    );
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('Unexpected passes (remove them from the expected-failures file): 1');
   });
 
   it('when --dry-run is given, then the plan lists what runs, what it writes and why others are skipped, without contacting the target', async () => {
     const before = target.requests.length;
-    const run = await runCli(['--base-url', target.baseUrl, '--spec', MINI_SPEC, '--dry-run', '--profile', 'full', '--only', FRAMEWORK_CHECKS], { env: TOKEN_ENV });
+    const run = await runCli(
+      ['--base-url', target.baseUrl, '--spec', MINI_SPEC, '--dry-run', '--profile', 'full', '--only', FRAMEWORK_CHECKS],
+      { env: TOKEN_ENV },
+    );
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Tokens: consumer ✓ · full ✗ · admin ✗');
     expect(run.stdout).toMatch(/run {2}lists\.bare-array \[MUST\] LIST-001/);
@@ -149,7 +178,9 @@ describe('content-conformance could-not-run cases (exit 2)', () => {
   it('when the consumer token is refused, then it exits 2', async () => {
     const target = await startFakeTarget();
     try {
-      const run = await runCli(['--base-url', target.baseUrl, '--spec', MINI_SPEC], { env: { CONFORMANCE_TOKEN: 'wrong-token' } });
+      const run = await runCli(['--base-url', target.baseUrl, '--spec', MINI_SPEC], {
+        env: { CONFORMANCE_TOKEN: 'wrong-token' },
+      });
       expect(run.code).toBe(2);
       expect(run.stderr).toContain('the consumer token was refused');
     } finally {
@@ -185,14 +216,22 @@ describe('bin/content-conformance.mjs', () => {
 
   it('when run with a Node that strips types, then it runs the CLI in-process', async () => {
     const run = await runCli(['--version'], { command: [process.execPath, shim] });
-    expect(run).toMatchObject({ code: 0, stdout: `${JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version}\n` });
+    expect(run).toMatchObject({
+      code: 0,
+      stdout: `${JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version}\n`,
+    });
   });
 
-  it.skipIf(!systemNode)('when run with an older Node, then it re-executes with the pinned one and keeps the exit code', async () => {
-    const version = await runCli(['--version'], { command: [systemNode!, shim] });
-    expect(version.code).toBe(0);
-    const unreachable = await runCli(['--base-url', 'http://127.0.0.1:9/api', '--spec', MINI_SPEC], { command: [systemNode!, shim] });
-    expect(unreachable.code).toBe(2);
-    expect(unreachable.stderr).toContain('target unreachable');
-  });
+  it.skipIf(!systemNode)(
+    'when run with an older Node, then it re-executes with the pinned one and keeps the exit code',
+    async () => {
+      const version = await runCli(['--version'], { command: [systemNode!, shim] });
+      expect(version.code).toBe(0);
+      const unreachable = await runCli(['--base-url', 'http://127.0.0.1:9/api', '--spec', MINI_SPEC], {
+        command: [systemNode!, shim],
+      });
+      expect(unreachable.code).toBe(2);
+      expect(unreachable.stderr).toContain('target unreachable');
+    },
+  );
 });

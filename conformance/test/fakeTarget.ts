@@ -28,10 +28,18 @@ export interface FakeTargetOptions {
   basePath?: string;
 }
 
-const ENTITY: Record<string, string> = { events: 'EVENEMENT', locations: 'LOCATIE', venues: 'VENUE', eventgroups: 'EVENTGROUP', routes: 'ROUTE' };
+const ENTITY: Record<string, string> = {
+  events: 'EVENEMENT',
+  locations: 'LOCATIE',
+  venues: 'VENUE',
+  eventgroups: 'EVENTGROUP',
+  routes: 'ROUTE',
+};
 const RATE = { 'x-ratelimit-limit': '20', 'x-ratelimit-policy': '20;w=1;burst=40' };
 
-export async function startFakeTarget(options: FakeTargetOptions = {}): Promise<TestServer & { baseUrl: string; requests: string[] }> {
+export async function startFakeTarget(
+  options: FakeTargetOptions = {},
+): Promise<TestServer & { baseUrl: string; requests: string[] }> {
   const faults = new Set(options.faults ?? []);
   const now = options.now ?? (() => new Date());
   const base = options.basePath ?? '/api';
@@ -56,13 +64,19 @@ export async function startFakeTarget(options: FakeTargetOptions = {}): Promise<
     res.setHeader('date', now().toUTCString());
     const url = new URL(req.url ?? '/', 'http://x');
     requests.push(`${req.method} ${url.pathname}${url.search} ${req.headers.authorization ? 'auth' : 'anon'}`);
-    if (!url.pathname.startsWith(`${base}/`)) return sendJson(res, 404, { status: 404, error: 'Not Found', message: 'no such path' });
+    if (!url.pathname.startsWith(`${base}/`))
+      return sendJson(res, 404, { status: 404, error: 'Not Found', message: 'no such path' });
     const path = url.pathname.slice(base.length);
     const authorized = req.headers.authorization === `Bearer ${GOOD_TOKEN}`;
     const refuse = (headers: Record<string, string> = {}) =>
       faults.has('unauthorizedAs403')
         ? sendJson(res, 403, { status: 403, error: 'Forbidden', message: 'no' }, headers)
-        : sendJson(res, 401, { status: 401, error: 'Unauthorized', message: 'Authorization header with a Bearer token is required' }, { 'www-authenticate': 'Bearer', ...headers });
+        : sendJson(
+            res,
+            401,
+            { status: 401, error: 'Unauthorized', message: 'Authorization header with a Bearer token is required' },
+            { 'www-authenticate': 'Bearer', ...headers },
+          );
 
     if (path === '/actuator/health') {
       if (faults.has('healthNeedsToken') && !authorized) return refuse();
@@ -75,7 +89,9 @@ export async function startFakeTarget(options: FakeTargetOptions = {}): Promise<
       const size = Number(url.searchParams.get('size') ?? '20');
       const enforced = now() >= new Date('2026-10-31T23:00:00Z') || faults.has('sizeCapEarly');
       if (size > 2000 && !faults.has('sizeCapIgnored') && enforced) {
-        const message = faults.has('sizeCapWrongMessage') ? `size must be at most 2000` : `size must not exceed 2000 (requested: ${size})`;
+        const message = faults.has('sizeCapWrongMessage')
+          ? `size must be at most 2000`
+          : `size must not exceed 2000 (requested: ${size})`;
         return sendJson(res, 400, { status: 400, error: 'Bad Request', message }, rate);
       }
       let items: object[] = store[collection]!.slice(0, Math.min(size, 2000));

@@ -23,14 +23,20 @@ const FRAMEWORK_CHECKS = 'health.responds,auth.missing-token-401,lists.bare-arra
 async function runAgainst(faults: readonly Fault[], now?: () => Date): Promise<RunResult> {
   const target = await startFakeTarget({ faults, now });
   close = target.close;
-  return runInProcess(['--base-url', target.baseUrl, '--spec', MINI_SPEC, '--seed', '7', '--only', FRAMEWORK_CHECKS], { CONFORMANCE_TOKEN: GOOD_TOKEN });
+  return runInProcess(['--base-url', target.baseUrl, '--spec', MINI_SPEC, '--seed', '7', '--only', FRAMEWORK_CHECKS], {
+    CONFORMANCE_TOKEN: GOOD_TOKEN,
+  });
 }
 
 function verdicts(result: RunResult, ids: readonly string[]): Record<string, RequirementVerdict | undefined> {
   return Object.fromEntries(ids.map((id) => [id, result.requirements.find((r) => r.id === id)?.verdict]));
 }
 
-const failing = (result: RunResult) => result.requirements.filter((r) => r.verdict === 'fail' || r.verdict === 'decision-fail').map((r) => r.id).sort();
+const failing = (result: RunResult) =>
+  result.requirements
+    .filter((r) => r.verdict === 'fail' || r.verdict === 'decision-fail')
+    .map((r) => r.id)
+    .sort();
 
 // Each fault, the verdicts it must produce, and the exit code (decisions never fail a vendor).
 const FAULTS: { fault: Fault; exit: number; expect: Record<string, RequirementVerdict> }[] = [
@@ -57,13 +63,18 @@ describe('the suite against broken targets', () => {
       await proxy.close();
       await target.close();
     };
-    const result = await runInProcess(['--base-url', proxy.url, '--spec', MINI_SPEC, '--seed', '7', '--only', FRAMEWORK_CHECKS], { CONFORMANCE_TOKEN: GOOD_TOKEN });
+    const result = await runInProcess(
+      ['--base-url', proxy.url, '--spec', MINI_SPEC, '--seed', '7', '--only', FRAMEWORK_CHECKS],
+      { CONFORMANCE_TOKEN: GOOD_TOKEN },
+    );
     expect(failing(result)).toEqual([]);
     expect(result.summary.checks.passed).toBe(FRAMEWORK_CHECKS.split(',').length);
   });
 
   for (const { fault, exit, expect: expected } of FAULTS) {
-    const broken = Object.entries(expected).filter(([, v]) => v.includes('fail')).map(([k]) => k);
+    const broken = Object.entries(expected)
+      .filter(([, v]) => v.includes('fail'))
+      .map(([k]) => k);
     it(`when the target has fault ${fault}, then ${broken.join(', ')} fail(s) and nothing else does`, async () => {
       const result = await runAgainst([fault]);
       expect(result.exitCode).toBe(exit);
@@ -77,17 +88,26 @@ describe('the suite against broken targets', () => {
     expect(result.exitCode).toBe(1);
     const bare = result.checks.find((c) => c.id === 'lists.bare-array')!;
     expect(bare.failure).toMatchObject({ kind: 'spec', pointer: 'header/X-RateLimit-Limit', received: '(absent)' });
-    expect(bare.failure!.exchanges[0]!.problems!.map((p) => p.pointer)).toEqual(['header/X-RateLimit-Limit', 'header/X-RateLimit-Policy']);
+    expect(bare.failure!.exchanges[0]!.problems!.map((p) => p.pointer)).toEqual([
+      'header/X-RateLimit-Limit',
+      'header/X-RateLimit-Policy',
+    ]);
   });
 
-  it('when the target\'s clock is before 1 November 2026, then the lenient size rule is checked instead', async () => {
+  it("when the target's clock is before 1 November 2026, then the lenient size rule is checked instead", async () => {
     const october = () => new Date('2026-10-15T12:00:00Z');
     const ok = await runAgainst([], october);
-    expect(verdicts(ok, ['LIMIT-002', 'LIMIT-003', 'ERR-001'])).toEqual({ 'LIMIT-002': 'pass', 'LIMIT-003': 'not-verified', 'ERR-001': 'not-verified' });
+    expect(verdicts(ok, ['LIMIT-002', 'LIMIT-003', 'ERR-001'])).toEqual({
+      'LIMIT-002': 'pass',
+      'LIMIT-003': 'not-verified',
+      'ERR-001': 'not-verified',
+    });
     await close?.();
     const early = await runAgainst(['sizeCapEarly'], october);
     expect(early.exitCode).toBe(1);
     expect(verdicts(early, ['LIMIT-002'])).toEqual({ 'LIMIT-002': 'fail' });
-    expect(early.checks.find((c) => c.id === 'limits.size-cap')!.notes[0]).toBe('server time 2026-10-15T12:00:00.000Z is before 2026-10-31T23:00:00.000Z (1 November 2026, Europe/Amsterdam)');
+    expect(early.checks.find((c) => c.id === 'limits.size-cap')!.notes[0]).toBe(
+      'server time 2026-10-15T12:00:00.000Z is before 2026-10-31T23:00:00.000Z (1 November 2026, Europe/Amsterdam)',
+    );
   });
 });

@@ -22,14 +22,20 @@ export interface CliRun {
 /** The environment of the child, without the test runner's own VITEST_* variables. */
 function childEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('VITEST') && !k.startsWith('CONFORMANCE_') && k !== 'NODE_ENV') env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (!k.startsWith('VITEST') && !k.startsWith('CONFORMANCE_') && k !== 'NODE_ENV') env[k] = v;
   return { ...env, NO_COLOR: '1', ...extra };
 }
 
-export async function runCli(args: readonly string[], options: { env?: Record<string, string | undefined>; command?: readonly string[]; timeoutMs?: number } = {}): Promise<CliRun> {
+export async function runCli(
+  args: readonly string[],
+  options: { env?: Record<string, string | undefined>; command?: readonly string[]; timeoutMs?: number } = {},
+): Promise<CliRun> {
   const reportDir = await mkdtemp(join(tmpdir(), 'ctf-report-'));
   const command = options.command ?? [process.execPath, CLI];
-  const child = spawn(command[0]!, [...command.slice(1), '--report-dir', reportDir, ...args], { env: childEnv(options.env ?? {}) });
+  const child = spawn(command[0]!, [...command.slice(1), '--report-dir', reportDir, ...args], {
+    env: childEnv(options.env ?? {}),
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));

@@ -22,14 +22,27 @@ export async function runInProcess(args: readonly string[], env: NodeJS.ProcessE
   const byId = new Map(checks.map((c) => [c.id, c]));
   const runsFeed = config.feedPartner !== undefined && plan.some((e) => e.run && e.check.needs.includes('feed'));
   const feedPartnerTls = runsFeed ? await loadPartnerTls(config.feedPartner!, config.reportDir) : undefined;
-  const runtime = await createRuntime({ config, needsReceiver: plan.some((e) => e.run && e.check.needs.includes('webhook')), feedPartnerTls });
+  const runtime = await createRuntime({
+    config,
+    needsReceiver: plan.some((e) => e.run && e.check.needs.includes('webhook')),
+    feedPartnerTls,
+  });
   const outcomes = new Map<string, CheckOutcome>();
   const startedAt = new Date().toISOString();
   try {
-    for (const entry of plan) if (entry.run) outcomes.set(entry.check.id, await runtime.runCheck(byId.get(entry.check.id)!, entry.check));
+    for (const entry of plan)
+      if (entry.run) outcomes.set(entry.check.id, await runtime.runCheck(byId.get(entry.check.id)!, entry.check));
     const cleanup = await runtime.runCleanup();
     return buildResult({
-      info: { suite: { name: 'content-conformance', version: 'test' }, target: config.baseUrl!, profile: config.profile, seed: config.seed, runId: config.runId, spec: { file: 'openapi.json', sha256: runtime.spec.sha256 }, startedAt },
+      info: {
+        suite: { name: 'content-conformance', version: 'test' },
+        target: config.baseUrl!,
+        profile: config.profile,
+        seed: config.seed,
+        runId: config.runId,
+        spec: { file: 'openapi.json', sha256: runtime.spec.sha256 },
+        startedAt,
+      },
       finishedAt: new Date(),
       plan,
       outcomes,

@@ -16,14 +16,30 @@ describe('selection and profiles', () => {
   it('when a MUST check is skipped under the certification profile, then it counts as a failure', async () => {
     const result = await runInProcess([...base(), '--profile', 'certification', '--only', 'lists.*,health.*']);
     expect(result.exitCode).toBe(1);
-    expect(result.checks.find((c) => c.id === 'lists.bare-array')).toMatchObject({ status: 'failed', failure: { kind: 'not-verified', message: 'could not verify: needs a consumer token (--token). The certification profile allows no skips of MUST checks.' } });
-    expect(result.checks.find((c) => c.id === 'auth.missing-token-401')).toMatchObject({ status: 'failed', failure: { kind: 'not-verified', message: expect.stringContaining('not selected by --only') } });
+    expect(result.checks.find((c) => c.id === 'lists.bare-array')).toMatchObject({
+      status: 'failed',
+      failure: {
+        kind: 'not-verified',
+        message:
+          'could not verify: needs a consumer token (--token). The certification profile allows no skips of MUST checks.',
+      },
+    });
+    expect(result.checks.find((c) => c.id === 'auth.missing-token-401')).toMatchObject({
+      status: 'failed',
+      failure: { kind: 'not-verified', message: expect.stringContaining('not selected by --only') },
+    });
   });
 
   it('when no consumer token is given in the consumer profile, then token checks are skipped with the reason and the run passes', async () => {
     const result = await runInProcess(base());
-    expect(result.checks.find((c) => c.id === 'lists.bare-array')).toMatchObject({ status: 'skipped', skipReason: 'needs a consumer token (--token)' });
-    expect(result.requirements.find((r) => r.id === 'LIST-001')).toMatchObject({ verdict: 'not-verified', reason: 'lists.bare-array skipped: needs a consumer token (--token)' });
+    expect(result.checks.find((c) => c.id === 'lists.bare-array')).toMatchObject({
+      status: 'skipped',
+      skipReason: 'needs a consumer token (--token)',
+    });
+    expect(result.requirements.find((r) => r.id === 'LIST-001')).toMatchObject({
+      verdict: 'not-verified',
+      reason: 'lists.bare-array skipped: needs a consumer token (--token)',
+    });
     expect(result.exitCode).toBe(0);
   });
 

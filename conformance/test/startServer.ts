@@ -10,7 +10,9 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startServer(handler: (req: IncomingMessage, res: ServerResponse, body: Buffer) => void | Promise<void>): Promise<TestServer> {
+export async function startServer(
+  handler: (req: IncomingMessage, res: ServerResponse, body: Buffer) => void | Promise<void>,
+): Promise<TestServer> {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -26,14 +28,20 @@ export async function startServer(handler: (req: IncomingMessage, res: ServerRes
   return {
     url: `http://127.0.0.1:${port}`,
     port,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
 }

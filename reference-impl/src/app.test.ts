@@ -4,7 +4,9 @@ import { startTestApp, type TestApp } from './testing/testApp.ts';
 
 describeEachEngine('the app shell', (engine) => {
   let app: TestApp;
-  beforeAll(async () => { app = await startTestApp(engine.db); });
+  beforeAll(async () => {
+    app = await startTestApp(engine.db);
+  });
   afterAll(() => app.close());
 
   it('when health is asked without a token, then 200 {status: UP} [HEALTH-001, DEC-MISC-001]', async () => {
@@ -17,7 +19,11 @@ describeEachEngine('the app shell', (engine) => {
   it('when the path is unknown, then 404 in the error shape [DEC-ERR-001]', async () => {
     const response = await fetch(`${app.baseUrl}/nothing-here`);
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ status: 404, error: 'Not Found', message: 'No route GET /api/nothing-here' });
+    expect(await response.json()).toEqual({
+      status: 404,
+      error: 'Not Found',
+      message: 'No route GET /api/nothing-here',
+    });
   });
 
   it('when the method is not in the spec for a known path, then 405 with Allow', async () => {

@@ -85,10 +85,14 @@ export function createApp(config: Config, deps: AppDeps): express.Express {
     ...deps,
     config,
     validate: createRequestValidator(doc),
-    auth: authenticate({ resolve: createBearerResolver({ db: deps.db, sessions: sessionsOf(config, deps), cache: deps.tokenCache }) }),
+    auth: authenticate({
+      resolve: createBearerResolver({ db: deps.db, sessions: sessionsOf(config, deps), cache: deps.tokenCache }),
+    }),
     rateLimited: config.rateLimitEnabled ? rateLimit({ store: deps.rateLimitStore }) : (_req, _res, next) => next(),
     authThrottle: config.rateLimitEnabled
-      ? createAuthThrottle({ store: deps.authRateLimitStore ?? createMemoryStore({ policy: AUTH_POLICY, now: deps.now }) })
+      ? createAuthThrottle({
+          store: deps.authRateLimitStore ?? createMemoryStore({ policy: AUTH_POLICY, now: deps.now }),
+        })
       : NO_AUTH_THROTTLE,
     sizeCap: { max: 2000, enforcedFrom: config.sizeCapEnforcedFrom, now: deps.now },
   };

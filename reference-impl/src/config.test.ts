@@ -15,12 +15,30 @@ describe('loadConfig', () => {
   it('when nothing is set, then every default applies', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
-      port: 8080, host: '127.0.0.1', publicBaseUrl: 'http://127.0.0.1:8080/api', databaseUrl: undefined,
-      dataDir: './data', redisUrl: undefined, bootstrapAdminToken: undefined, seedDemoData: true,
-      trustProxy: false, logLevel: 'info', allowInsecureCallbacks: false, webhookTimeoutMs: 5 * SECOND,
-      assetMaxBytes: 20 * MiB, rateLimitEnabled: true,
+      port: 8080,
+      host: '127.0.0.1',
+      publicBaseUrl: 'http://127.0.0.1:8080/api',
+      databaseUrl: undefined,
+      dataDir: './data',
+      redisUrl: undefined,
+      bootstrapAdminToken: undefined,
+      seedDemoData: true,
+      trustProxy: false,
+      logLevel: 'info',
+      allowInsecureCallbacks: false,
+      webhookTimeoutMs: 5 * SECOND,
+      assetMaxBytes: 20 * MiB,
+      rateLimitEnabled: true,
     });
-    expect(config.webhookRetryScheduleMs).toEqual([5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 24 * HOUR]);
+    expect(config.webhookRetryScheduleMs).toEqual([
+      5 * SECOND,
+      5 * MINUTE,
+      30 * MINUTE,
+      2 * HOUR,
+      5 * HOUR,
+      10 * HOUR,
+      24 * HOUR,
+    ]);
     expect(config.sessionSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(config.warnings.some((w) => w.includes('SESSION_SECRET'))).toBe(true);
   });
@@ -30,12 +48,34 @@ describe('loadConfig', () => {
   });
 
   it('when the asset variables are set, then they are parsed, and out-of-range values are refused', () => {
-    expect(loadConfig({ ASSET_CACHE_BYTES: '8MiB', ASSET_RESIZE_MAX_PIXELS: '25000000', ASSET_RESIZE_CONCURRENCY: '2', ASSET_RESIZE_TIMEOUT: '1m' })).toMatchObject({
-      assetCacheBytes: 8 * MiB, assetResizeMaxPixels: 25_000_000, assetResizeConcurrency: 2, assetResizeTimeoutMs: MINUTE,
+    expect(
+      loadConfig({
+        ASSET_CACHE_BYTES: '8MiB',
+        ASSET_RESIZE_MAX_PIXELS: '25000000',
+        ASSET_RESIZE_CONCURRENCY: '2',
+        ASSET_RESIZE_TIMEOUT: '1m',
+      }),
+    ).toMatchObject({
+      assetCacheBytes: 8 * MiB,
+      assetResizeMaxPixels: 25_000_000,
+      assetResizeConcurrency: 2,
+      assetResizeTimeoutMs: MINUTE,
     });
-    const problems = problemsOf({ ASSET_CACHE_BYTES: 'lots', ASSET_RESIZE_MAX_PIXELS: '0', ASSET_RESIZE_CONCURRENCY: '65', ASSET_RESIZE_TIMEOUT: '1500ms' });
-    expect(problems.map((p) => p.variable).sort()).toEqual(['ASSET_CACHE_BYTES', 'ASSET_RESIZE_CONCURRENCY', 'ASSET_RESIZE_MAX_PIXELS', 'ASSET_RESIZE_TIMEOUT']);
-    expect(problems.find((p) => p.variable === 'ASSET_RESIZE_TIMEOUT')!.message).toBe('expected whole seconds, such as 20s or 1m (received: "1500ms")');
+    const problems = problemsOf({
+      ASSET_CACHE_BYTES: 'lots',
+      ASSET_RESIZE_MAX_PIXELS: '0',
+      ASSET_RESIZE_CONCURRENCY: '65',
+      ASSET_RESIZE_TIMEOUT: '1500ms',
+    });
+    expect(problems.map((p) => p.variable).sort()).toEqual([
+      'ASSET_CACHE_BYTES',
+      'ASSET_RESIZE_CONCURRENCY',
+      'ASSET_RESIZE_MAX_PIXELS',
+      'ASSET_RESIZE_TIMEOUT',
+    ]);
+    expect(problems.find((p) => p.variable === 'ASSET_RESIZE_TIMEOUT')!.message).toBe(
+      'expected whole seconds, such as 20s or 1m (received: "1500ms")',
+    );
   });
 
   it('when LIST_CACHE_BYTES is set, then it is parsed, 0 turns the list cache off, and nonsense is refused', () => {
@@ -52,17 +92,39 @@ describe('loadConfig', () => {
 
   it('when values are set, then they are parsed into typed values', () => {
     const config = loadConfig({
-      PORT: '0', HOST: '0.0.0.0', DATABASE_URL: 'postgres://u:p@db:5432/content', DATA_DIR: ':memory:',
-      REDIS_URL: 'redis://cache:6379', BOOTSTRAP_ADMIN_TOKEN: 'cst_bootstrap-token-for-tests', SEED_DEMO_DATA: 'false',
-      SIZE_CAP_ENFORCED_FROM: '2026-07-01', TRUST_PROXY: '2', LOG_LEVEL: 'DEBUG', ALLOW_INSECURE_CALLBACKS: 'yes',
-      WEBHOOK_RETRY_SCHEDULE: '1s, 500ms,1.5m,1d', WEBHOOK_TIMEOUT: '2s', ASSET_MAX_BYTES: '5MB',
-      SESSION_SECRET: 'x'.repeat(32), RATE_LIMIT_ENABLED: '0',
+      PORT: '0',
+      HOST: '0.0.0.0',
+      DATABASE_URL: 'postgres://u:p@db:5432/content',
+      DATA_DIR: ':memory:',
+      REDIS_URL: 'redis://cache:6379',
+      BOOTSTRAP_ADMIN_TOKEN: 'cst_bootstrap-token-for-tests',
+      SEED_DEMO_DATA: 'false',
+      SIZE_CAP_ENFORCED_FROM: '2026-07-01',
+      TRUST_PROXY: '2',
+      LOG_LEVEL: 'DEBUG',
+      ALLOW_INSECURE_CALLBACKS: 'yes',
+      WEBHOOK_RETRY_SCHEDULE: '1s, 500ms,1.5m,1d',
+      WEBHOOK_TIMEOUT: '2s',
+      ASSET_MAX_BYTES: '5MB',
+      SESSION_SECRET: 'x'.repeat(32),
+      RATE_LIMIT_ENABLED: '0',
     });
     expect(config).toMatchObject({
-      port: 0, host: '0.0.0.0', publicBaseUrl: 'http://127.0.0.1:0/api', databaseUrl: 'postgres://u:p@db:5432/content',
-      dataDir: ':memory:', redisUrl: 'redis://cache:6379', bootstrapAdminToken: 'cst_bootstrap-token-for-tests',
-      seedDemoData: false, trustProxy: 2, logLevel: 'debug', allowInsecureCallbacks: true, webhookTimeoutMs: 2 * SECOND,
-      assetMaxBytes: 5_000_000, sessionSecret: 'x'.repeat(32), rateLimitEnabled: false,
+      port: 0,
+      host: '0.0.0.0',
+      publicBaseUrl: 'http://127.0.0.1:0/api',
+      databaseUrl: 'postgres://u:p@db:5432/content',
+      dataDir: ':memory:',
+      redisUrl: 'redis://cache:6379',
+      bootstrapAdminToken: 'cst_bootstrap-token-for-tests',
+      seedDemoData: false,
+      trustProxy: 2,
+      logLevel: 'debug',
+      allowInsecureCallbacks: true,
+      webhookTimeoutMs: 2 * SECOND,
+      assetMaxBytes: 5_000_000,
+      sessionSecret: 'x'.repeat(32),
+      rateLimitEnabled: false,
     });
     expect(config.sizeCapEnforcedFrom.toISOString()).toBe('2026-06-30T22:00:00.000Z');
     expect(config.webhookRetryScheduleMs).toEqual([SECOND, 500, 90 * SECOND, DAY]);
@@ -76,15 +138,18 @@ describe('loadConfig', () => {
   });
 
   it('when PUBLIC_BASE_URL is set, then it is used without its trailing slash', () => {
-    expect(loadConfig({ PUBLIC_BASE_URL: 'https://content.example.com/api/' }).publicBaseUrl).toBe('https://content.example.com/api');
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://content.example.com/api/' }).publicBaseUrl).toBe(
+      'https://content.example.com/api',
+    );
     expect(loadConfig({ HOST: '::1', PORT: '9000' }).publicBaseUrl).toBe('http://[::1]:9000/api');
   });
 
   it('when TRUST_PROXY is true, a hop count or an address list, then it is kept in Express form [DEC-RATE-004]', () => {
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ TRUST_PROXY: 'FALSE' }).trustProxy).toBe(false);
-    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,fd00::/8, 192.168.1.1, 172.16.0.0/255.240.0.0' }).trustProxy)
-      .toBe('loopback, 10.0.0.0/8,fd00::/8, 192.168.1.1, 172.16.0.0/255.240.0.0');
+    expect(
+      loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,fd00::/8, 192.168.1.1, 172.16.0.0/255.240.0.0' }).trustProxy,
+    ).toBe('loopback, 10.0.0.0/8,fd00::/8, 192.168.1.1, 172.16.0.0/255.240.0.0');
   });
 
   it('when a variable is empty, then it counts as unset', () => {
@@ -93,18 +158,45 @@ describe('loadConfig', () => {
 
   it('when values are invalid, then one error names every bad variable and its value', () => {
     const problems = problemsOf({
-      PORT: '80a', PUBLIC_BASE_URL: 'ftp://x/api', DATABASE_URL: 'mysql://db', REDIS_URL: 'cache:6379',
-      SEED_DEMO_DATA: 'maybe', SIZE_CAP_ENFORCED_FROM: 'November', TRUST_PROXY: 'my-proxy', LOG_LEVEL: 'loud',
-      ALLOW_INSECURE_CALLBACKS: '2', WEBHOOK_RETRY_SCHEDULE: '5s,,5m', WEBHOOK_TIMEOUT: '5', ASSET_MAX_BYTES: '-1',
-      SESSION_SECRET: 'short', RATE_LIMIT_ENABLED: 'nope',
+      PORT: '80a',
+      PUBLIC_BASE_URL: 'ftp://x/api',
+      DATABASE_URL: 'mysql://db',
+      REDIS_URL: 'cache:6379',
+      SEED_DEMO_DATA: 'maybe',
+      SIZE_CAP_ENFORCED_FROM: 'November',
+      TRUST_PROXY: 'my-proxy',
+      LOG_LEVEL: 'loud',
+      ALLOW_INSECURE_CALLBACKS: '2',
+      WEBHOOK_RETRY_SCHEDULE: '5s,,5m',
+      WEBHOOK_TIMEOUT: '5',
+      ASSET_MAX_BYTES: '-1',
+      SESSION_SECRET: 'short',
+      RATE_LIMIT_ENABLED: 'nope',
     });
     expect(problems.map((p) => p.variable).sort()).toEqual([
-      'ALLOW_INSECURE_CALLBACKS', 'ASSET_MAX_BYTES', 'DATABASE_URL', 'LOG_LEVEL', 'PORT', 'PUBLIC_BASE_URL',
-      'RATE_LIMIT_ENABLED', 'REDIS_URL', 'SEED_DEMO_DATA', 'SESSION_SECRET', 'SIZE_CAP_ENFORCED_FROM', 'TRUST_PROXY',
-      'WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_TIMEOUT',
+      'ALLOW_INSECURE_CALLBACKS',
+      'ASSET_MAX_BYTES',
+      'DATABASE_URL',
+      'LOG_LEVEL',
+      'PORT',
+      'PUBLIC_BASE_URL',
+      'RATE_LIMIT_ENABLED',
+      'REDIS_URL',
+      'SEED_DEMO_DATA',
+      'SESSION_SECRET',
+      'SIZE_CAP_ENFORCED_FROM',
+      'TRUST_PROXY',
+      'WEBHOOK_RETRY_SCHEDULE',
+      'WEBHOOK_TIMEOUT',
     ]);
     expect(problems.find((p) => p.variable === 'PORT')!.message).toBe('expected an integer 0…65535 (received: "80a")');
-    const error = (() => { try { loadConfig({ LOG_LEVEL: 'loud' }); } catch (e) { return e as Error; } })();
+    const error = (() => {
+      try {
+        loadConfig({ LOG_LEVEL: 'loud' });
+      } catch (e) {
+        return e as Error;
+      }
+    })();
     expect(error?.message).toContain('LOG_LEVEL');
   });
 
@@ -119,12 +211,19 @@ describe('loadConfig', () => {
     const config = loadConfig({});
     expect(Object.isFrozen(config)).toBe(true);
     expect(Object.isFrozen(config.webhookRetryScheduleMs)).toBe(true);
-    expect(() => { (config as { port: number }).port = 1; }).toThrow(TypeError);
+    expect(() => {
+      (config as { port: number }).port = 1;
+    }).toThrow(TypeError);
   });
 
   it('when loading, then it reads exactly the variables that describeConfig lists', () => {
     const read = new Set<string>();
-    const env = new Proxy({} as Record<string, string>, { get: (_t, key) => { read.add(String(key)); return undefined; } });
+    const env = new Proxy({} as Record<string, string>, {
+      get: (_t, key) => {
+        read.add(String(key));
+        return undefined;
+      },
+    });
     loadConfig(env);
     expect([...read].sort()).toEqual(VARIABLES.map((v) => v.name).sort());
     const help = describeConfig();

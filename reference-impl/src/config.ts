@@ -102,29 +102,123 @@ interface Variable {
 export const VARIABLES: readonly Variable[] = [
   { name: 'PORT', defaultText: String(DEFAULTS.port), meaning: 'TCP port to listen on (0: any free port).' },
   { name: 'HOST', defaultText: DEFAULTS.host, meaning: 'Address to listen on (0.0.0.0 or :: for all interfaces).' },
-  { name: 'PUBLIC_BASE_URL', defaultText: 'http://HOST:PORT/api', meaning: 'Public base URL, used in resourceUri and Location values.' },
-  { name: 'DATABASE_URL', defaultText: '(unset)', meaning: 'PostgreSQL connection string; unset: embedded PGlite in DATA_DIR/pglite.' },
-  { name: 'DATA_DIR', defaultText: DEFAULTS.dataDir, meaning: 'Directory for the embedded database and uploaded assets; ":memory:" keeps all in memory.' },
-  { name: 'REDIS_URL', defaultText: '(unset)', meaning: 'Redis for rate limits shared by several instances; unset: in-memory limits.' },
-  { name: 'BOOTSTRAP_ADMIN_TOKEN', defaultText: '(unset)', meaning: 'When set, a super-admin token with exactly this value exists at start.' },
-  { name: 'SEED_DEMO_DATA', defaultText: String(DEFAULTS.seedDemoData), meaning: 'Load demo accounts, tokens and items into an empty store at start.' },
-  { name: 'SIZE_CAP_ENFORCED_FROM', defaultText: `${DEFAULTS.sizeCapEnforcedFrom} (Europe/Amsterdam)`, meaning: 'From this moment a list size above 2000 is a 400 (before: 200 with 2000 items). ISO-8601; without offset Europe/Amsterdam.' },
-  { name: 'TRUST_PROXY', defaultText: String(DEFAULTS.trustProxy), meaning: 'Whether X-Forwarded-For counts: false, true, a number of proxy hops, or addresses/subnets/loopback,linklocal,uniquelocal.' },
+  {
+    name: 'PUBLIC_BASE_URL',
+    defaultText: 'http://HOST:PORT/api',
+    meaning: 'Public base URL, used in resourceUri and Location values.',
+  },
+  {
+    name: 'DATABASE_URL',
+    defaultText: '(unset)',
+    meaning: 'PostgreSQL connection string; unset: embedded PGlite in DATA_DIR/pglite.',
+  },
+  {
+    name: 'DATA_DIR',
+    defaultText: DEFAULTS.dataDir,
+    meaning: 'Directory for the embedded database and uploaded assets; ":memory:" keeps all in memory.',
+  },
+  {
+    name: 'REDIS_URL',
+    defaultText: '(unset)',
+    meaning: 'Redis for rate limits shared by several instances; unset: in-memory limits.',
+  },
+  {
+    name: 'BOOTSTRAP_ADMIN_TOKEN',
+    defaultText: '(unset)',
+    meaning: 'When set, a super-admin token with exactly this value exists at start.',
+  },
+  {
+    name: 'SEED_DEMO_DATA',
+    defaultText: String(DEFAULTS.seedDemoData),
+    meaning: 'Load demo accounts, tokens and items into an empty store at start.',
+  },
+  {
+    name: 'SIZE_CAP_ENFORCED_FROM',
+    defaultText: `${DEFAULTS.sizeCapEnforcedFrom} (Europe/Amsterdam)`,
+    meaning:
+      'From this moment a list size above 2000 is a 400 (before: 200 with 2000 items). ISO-8601; without offset Europe/Amsterdam.',
+  },
+  {
+    name: 'TRUST_PROXY',
+    defaultText: String(DEFAULTS.trustProxy),
+    meaning:
+      'Whether X-Forwarded-For counts: false, true, a number of proxy hops, or addresses/subnets/loopback,linklocal,uniquelocal.',
+  },
   { name: 'LOG_LEVEL', defaultText: DEFAULTS.logLevel, meaning: `One of ${LOG_LEVELS.join(', ')}.` },
-  { name: 'ALLOW_INSECURE_CALLBACKS', defaultText: String(DEFAULTS.allowInsecureCallbacks), meaning: 'Allow http: and private-address webhook callback URLs (local development only).' },
-  { name: 'WEBHOOK_RETRY_SCHEDULE', defaultText: DEFAULTS.webhookRetryScheduleMs.map(formatDuration).join(','), meaning: 'Webhook retries: comma-separated durations (ms, s, m, h, d), each a delay after a failed attempt, except the last: the time after the first attempt of the final one.' },
-  { name: 'WEBHOOK_TIMEOUT', defaultText: formatDuration(DEFAULTS.webhookTimeoutMs), meaning: 'Time a webhook receiver has to answer with headers.' },
-  { name: 'WEBHOOK_LEASE', defaultText: '30s (or 2 x WEBHOOK_TIMEOUT + 10s)', meaning: 'How long an instance holds a claimed webhook delivery; after a crash another instance re-sends it when the lease runs out. Longer than WEBHOOK_TIMEOUT.' },
-  { name: 'ASSET_MAX_BYTES', defaultText: '20MiB', meaning: 'Largest asset upload (bytes, or with B, KB, MB, GB, KiB, MiB, GiB).' },
-  { name: 'ASSET_CACHE_BYTES', defaultText: '64MiB', meaning: 'Memory for resized image variants, per instance (bytes, or with a unit as ASSET_MAX_BYTES).' },
-  { name: 'ASSET_RESIZE_MAX_PIXELS', defaultText: String(DEFAULTS.assetResizeMaxPixels), meaning: 'Images with more pixels (all frames) are not resized: 422 (DEC-ASSET-009); the original is still served.' },
-  { name: 'ASSET_RESIZE_CONCURRENCY', defaultText: String(DEFAULTS.assetResizeConcurrency), meaning: 'Resizes running at once per instance (1…64); more wait their turn.' },
-  { name: 'ASSET_RESIZE_TIMEOUT', defaultText: formatDuration(DEFAULTS.assetResizeTimeoutMs), meaning: 'A resize taking longer is abandoned with a 422 (whole seconds, at least 1s).' },
-  { name: 'SESSION_SECRET', defaultText: '(random per process)', meaning: `Key of session tokens, at least ${MIN_SESSION_SECRET_LENGTH} characters; unset: random, so sessions end at restart.` },
-  { name: 'WEBHOOK_SECRET_KEY', defaultText: '(unset)', meaning: `Key encrypting webhook signing secrets at rest (AES-256-GCM), at least ${MIN_SESSION_SECRET_LENGTH} characters; the same on every instance; unset: stored unencrypted.` },
-  { name: 'RATE_LIMIT_ENABLED', defaultText: String(DEFAULTS.rateLimitEnabled), meaning: 'Per-IP rate limiting of the list endpoints, and the throttle of failed sign-ins and refreshes (turn off for benchmarks only).' },
-  { name: 'LIST_CACHE_BYTES', defaultText: '64MiB', meaning: 'Memory for list answers, per instance, sent again while no item, ontology or organisation has changed (a unit as ASSET_MAX_BYTES; 0: none kept).' },
-  { name: 'FEEDS_FILE', defaultText: '(the demo feeds.yaml)', meaning: 'YAML file of the inbound partner feeds (format: reference-impl/src/feeds/feeds.yaml).' },
+  {
+    name: 'ALLOW_INSECURE_CALLBACKS',
+    defaultText: String(DEFAULTS.allowInsecureCallbacks),
+    meaning: 'Allow http: and private-address webhook callback URLs (local development only).',
+  },
+  {
+    name: 'WEBHOOK_RETRY_SCHEDULE',
+    defaultText: DEFAULTS.webhookRetryScheduleMs.map(formatDuration).join(','),
+    meaning:
+      'Webhook retries: comma-separated durations (ms, s, m, h, d), each a delay after a failed attempt, except the last: the time after the first attempt of the final one.',
+  },
+  {
+    name: 'WEBHOOK_TIMEOUT',
+    defaultText: formatDuration(DEFAULTS.webhookTimeoutMs),
+    meaning: 'Time a webhook receiver has to answer with headers.',
+  },
+  {
+    name: 'WEBHOOK_LEASE',
+    defaultText: '30s (or 2 x WEBHOOK_TIMEOUT + 10s)',
+    meaning:
+      'How long an instance holds a claimed webhook delivery; after a crash another instance re-sends it when the lease runs out. Longer than WEBHOOK_TIMEOUT.',
+  },
+  {
+    name: 'ASSET_MAX_BYTES',
+    defaultText: '20MiB',
+    meaning: 'Largest asset upload (bytes, or with B, KB, MB, GB, KiB, MiB, GiB).',
+  },
+  {
+    name: 'ASSET_CACHE_BYTES',
+    defaultText: '64MiB',
+    meaning: 'Memory for resized image variants, per instance (bytes, or with a unit as ASSET_MAX_BYTES).',
+  },
+  {
+    name: 'ASSET_RESIZE_MAX_PIXELS',
+    defaultText: String(DEFAULTS.assetResizeMaxPixels),
+    meaning: 'Images with more pixels (all frames) are not resized: 422 (DEC-ASSET-009); the original is still served.',
+  },
+  {
+    name: 'ASSET_RESIZE_CONCURRENCY',
+    defaultText: String(DEFAULTS.assetResizeConcurrency),
+    meaning: 'Resizes running at once per instance (1…64); more wait their turn.',
+  },
+  {
+    name: 'ASSET_RESIZE_TIMEOUT',
+    defaultText: formatDuration(DEFAULTS.assetResizeTimeoutMs),
+    meaning: 'A resize taking longer is abandoned with a 422 (whole seconds, at least 1s).',
+  },
+  {
+    name: 'SESSION_SECRET',
+    defaultText: '(random per process)',
+    meaning: `Key of session tokens, at least ${MIN_SESSION_SECRET_LENGTH} characters; unset: random, so sessions end at restart.`,
+  },
+  {
+    name: 'WEBHOOK_SECRET_KEY',
+    defaultText: '(unset)',
+    meaning: `Key encrypting webhook signing secrets at rest (AES-256-GCM), at least ${MIN_SESSION_SECRET_LENGTH} characters; the same on every instance; unset: stored unencrypted.`,
+  },
+  {
+    name: 'RATE_LIMIT_ENABLED',
+    defaultText: String(DEFAULTS.rateLimitEnabled),
+    meaning:
+      'Per-IP rate limiting of the list endpoints, and the throttle of failed sign-ins and refreshes (turn off for benchmarks only).',
+  },
+  {
+    name: 'LIST_CACHE_BYTES',
+    defaultText: '64MiB',
+    meaning:
+      'Memory for list answers, per instance, sent again while no item, ontology or organisation has changed (a unit as ASSET_MAX_BYTES; 0: none kept).',
+  },
+  {
+    name: 'FEEDS_FILE',
+    defaultText: '(the demo feeds.yaml)',
+    meaning: 'YAML file of the inbound partner feeds (format: reference-impl/src/feeds/feeds.yaml).',
+  },
 ];
 
 export class ConfigError extends Error {
@@ -161,8 +255,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = read('PORT', DEFAULTS.port, parsePort);
   const host = read<string>('HOST', DEFAULTS.host, (v) => v);
   const publicBaseUrl = read('PUBLIC_BASE_URL', defaultBaseUrl(host, port), parseBaseUrl);
-  if (!publicBaseUrl.endsWith('/api')) warnings.push(`PUBLIC_BASE_URL ${publicBaseUrl} does not end in /api, as the interface's base address does`);
-  const databaseUrl = read<string | undefined>('DATABASE_URL', undefined, (v) => parseUrl(v, ['postgres:', 'postgresql:']));
+  if (!publicBaseUrl.endsWith('/api'))
+    warnings.push(`PUBLIC_BASE_URL ${publicBaseUrl} does not end in /api, as the interface's base address does`);
+  const databaseUrl = read<string | undefined>('DATABASE_URL', undefined, (v) =>
+    parseUrl(v, ['postgres:', 'postgresql:']),
+  );
   const dataDir = read<string>('DATA_DIR', DEFAULTS.dataDir, (v) => v);
   const redisUrl = read<string | undefined>('REDIS_URL', undefined, (v) => parseUrl(v, ['redis:', 'rediss:']));
   const bootstrapAdminToken = read<string | undefined>('BOOTSTRAP_ADMIN_TOKEN', undefined, (v) => v);
@@ -174,18 +271,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const trustProxy = read<TrustProxy>('TRUST_PROXY', DEFAULTS.trustProxy, parseTrustProxy);
   const logLevel = read<LogLevel>('LOG_LEVEL', DEFAULTS.logLevel, parseLogLevel);
   const allowInsecureCallbacks = read('ALLOW_INSECURE_CALLBACKS', DEFAULTS.allowInsecureCallbacks, parseBoolean);
-  if (allowInsecureCallbacks) warnings.push('ALLOW_INSECURE_CALLBACKS is on: webhooks may target http: and private addresses');
-  const webhookRetryScheduleMs = read<readonly number[]>('WEBHOOK_RETRY_SCHEDULE', DEFAULTS.webhookRetryScheduleMs, parseDurationList);
+  if (allowInsecureCallbacks)
+    warnings.push('ALLOW_INSECURE_CALLBACKS is on: webhooks may target http: and private addresses');
+  const webhookRetryScheduleMs = read<readonly number[]>(
+    'WEBHOOK_RETRY_SCHEDULE',
+    DEFAULTS.webhookRetryScheduleMs,
+    parseDurationList,
+  );
   const webhookTimeoutMs = read('WEBHOOK_TIMEOUT', DEFAULTS.webhookTimeoutMs, parseDuration);
   const webhookLeaseMs = read<number | undefined>('WEBHOOK_LEASE', undefined, (v) => {
     const ms = parseDuration(v);
-    if (ms <= webhookTimeoutMs) throw new Error(`expected a duration longer than WEBHOOK_TIMEOUT (${formatDuration(webhookTimeoutMs)}): a lease shorter than an attempt would let another instance send the delivery while it is still in flight`);
+    if (ms <= webhookTimeoutMs)
+      throw new Error(
+        `expected a duration longer than WEBHOOK_TIMEOUT (${formatDuration(webhookTimeoutMs)}): a lease shorter than an attempt would let another instance send the delivery while it is still in flight`,
+      );
     return ms;
   });
   const assetMaxBytes = read('ASSET_MAX_BYTES', DEFAULTS.assetMaxBytes, parseBytes);
   const assetCacheBytes = read('ASSET_CACHE_BYTES', DEFAULTS.assetCacheBytes, parseBytes);
-  const assetResizeMaxPixels = read('ASSET_RESIZE_MAX_PIXELS', DEFAULTS.assetResizeMaxPixels, (v) => parseInteger(v, 1, 1_000_000_000_000));
-  const assetResizeConcurrency = read('ASSET_RESIZE_CONCURRENCY', DEFAULTS.assetResizeConcurrency, (v) => parseInteger(v, 1, 64));
+  const assetResizeMaxPixels = read('ASSET_RESIZE_MAX_PIXELS', DEFAULTS.assetResizeMaxPixels, (v) =>
+    parseInteger(v, 1, 1_000_000_000_000),
+  );
+  const assetResizeConcurrency = read('ASSET_RESIZE_CONCURRENCY', DEFAULTS.assetResizeConcurrency, (v) =>
+    parseInteger(v, 1, 64),
+  );
   const assetResizeTimeoutMs = read('ASSET_RESIZE_TIMEOUT', DEFAULTS.assetResizeTimeoutMs, (v) => {
     const ms = parseDuration(v);
     if (ms % SECOND !== 0) throw new Error('expected whole seconds, such as 20s or 1m');
@@ -194,24 +303,53 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   let sessionSecret = read<string | undefined>('SESSION_SECRET', undefined, parseSessionSecret);
   if (sessionSecret === undefined) {
     sessionSecret = randomBytes(32).toString('base64url');
-    warnings.push('SESSION_SECRET is not set: using a random secret, so session tokens end at restart and other instances reject them');
+    warnings.push(
+      'SESSION_SECRET is not set: using a random secret, so session tokens end at restart and other instances reject them',
+    );
   }
   // Not derived from SESSION_SECRET: rotating that (to end sessions) must not make every stored
   // signing secret unreadable; and a random default would lose them all at restart.
   const webhookSecretKey = read<string | undefined>('WEBHOOK_SECRET_KEY', undefined, parseSessionSecret);
-  if (webhookSecretKey === undefined) warnings.push('WEBHOOK_SECRET_KEY is not set: webhook signing secrets are stored unencrypted');
+  if (webhookSecretKey === undefined)
+    warnings.push('WEBHOOK_SECRET_KEY is not set: webhook signing secrets are stored unencrypted');
   const rateLimitEnabled = read('RATE_LIMIT_ENABLED', DEFAULTS.rateLimitEnabled, parseBoolean);
-  if (!rateLimitEnabled) warnings.push('RATE_LIMIT_ENABLED is false: list endpoints are not rate limited and failed sign-ins are not throttled');
-  const listCacheBytes = read('LIST_CACHE_BYTES', DEFAULTS.listCacheBytes, (v) => (/^0+\s*[a-z]*$/i.test(v) ? 0 : parseBytes(v)));
+  if (!rateLimitEnabled)
+    warnings.push(
+      'RATE_LIMIT_ENABLED is false: list endpoints are not rate limited and failed sign-ins are not throttled',
+    );
+  const listCacheBytes = read('LIST_CACHE_BYTES', DEFAULTS.listCacheBytes, (v) =>
+    /^0+\s*[a-z]*$/i.test(v) ? 0 : parseBytes(v),
+  );
   const feedsFile = read<string | undefined>('FEEDS_FILE', undefined, (v) => v);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
-    port, host, publicBaseUrl, databaseUrl, dataDir, redisUrl, bootstrapAdminToken, seedDemoData,
-    sizeCapEnforcedFrom, trustProxy, logLevel, allowInsecureCallbacks,
-    webhookRetryScheduleMs: Object.freeze([...webhookRetryScheduleMs]), webhookTimeoutMs, webhookLeaseMs, assetMaxBytes,
-    assetCacheBytes, assetResizeMaxPixels, assetResizeConcurrency, assetResizeTimeoutMs,
-    sessionSecret, webhookSecretKey, rateLimitEnabled, listCacheBytes, feedsFile, warnings: Object.freeze(warnings),
+    port,
+    host,
+    publicBaseUrl,
+    databaseUrl,
+    dataDir,
+    redisUrl,
+    bootstrapAdminToken,
+    seedDemoData,
+    sizeCapEnforcedFrom,
+    trustProxy,
+    logLevel,
+    allowInsecureCallbacks,
+    webhookRetryScheduleMs: Object.freeze([...webhookRetryScheduleMs]),
+    webhookTimeoutMs,
+    webhookLeaseMs,
+    assetMaxBytes,
+    assetCacheBytes,
+    assetResizeMaxPixels,
+    assetResizeConcurrency,
+    assetResizeTimeoutMs,
+    sessionSecret,
+    webhookSecretKey,
+    rateLimitEnabled,
+    listCacheBytes,
+    feedsFile,
+    warnings: Object.freeze(warnings),
   });
 }
 
@@ -220,7 +358,13 @@ export function describeConfig(): string {
   const width = Math.max(...VARIABLES.map((v) => v.name.length));
   const defaultWidth = Math.max(...VARIABLES.map((v) => v.defaultText.length));
   const lines = VARIABLES.map((v) => `  ${v.name.padEnd(width)}  ${v.defaultText.padEnd(defaultWidth)}  ${v.meaning}`);
-  return ['Configuration (environment variables; an empty value counts as unset):', '', `  ${'NAME'.padEnd(width)}  ${'DEFAULT'.padEnd(defaultWidth)}  MEANING`, ...lines, ''].join('\n');
+  return [
+    'Configuration (environment variables; an empty value counts as unset):',
+    '',
+    `  ${'NAME'.padEnd(width)}  ${'DEFAULT'.padEnd(defaultWidth)}  MEANING`,
+    ...lines,
+    '',
+  ].join('\n');
 }
 
 function parsePort(value: string): number {
@@ -261,7 +405,10 @@ export function parseBoolean(value: string): boolean {
 
 function parseMoment(value: string): Date {
   const date = parseInstant(value);
-  if (date === undefined) throw new Error('expected an ISO-8601 date or timestamp, for example 2026-11-01T00:00 (Europe/Amsterdam) or 2026-10-31T23:00:00Z');
+  if (date === undefined)
+    throw new Error(
+      'expected an ISO-8601 date or timestamp, for example 2026-11-01T00:00 (Europe/Amsterdam) or 2026-10-31T23:00:00Z',
+    );
   return date;
 }
 
@@ -272,7 +419,9 @@ function parseTrustProxy(value: string): TrustProxy {
   for (const entry of value.split(',').map((s) => s.trim())) {
     if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) continue;
     if (isAddressOrSubnet(entry)) continue;
-    throw new Error(`expected false, true, a number of hops, or a comma list of addresses, subnets and loopback/linklocal/uniquelocal; "${entry}" is none of these`);
+    throw new Error(
+      `expected false, true, a number of hops, or a comma list of addresses, subnets and loopback/linklocal/uniquelocal; "${entry}" is none of these`,
+    );
   }
   return value;
 }
@@ -311,13 +460,25 @@ function parseDurationList(value: string): number[] {
 /** The shortest exact form, with hours up to two days (`24h` reads better than `1d`). */
 export function formatDuration(ms: number): string {
   if (ms >= 2 * DAY && ms % DAY === 0) return `${ms / DAY}d`;
-  for (const [unit, size] of [['h', HOUR], ['m', MINUTE], ['s', SECOND]] as const) {
+  for (const [unit, size] of [
+    ['h', HOUR],
+    ['m', MINUTE],
+    ['s', SECOND],
+  ] as const) {
     if (ms % size === 0) return `${ms / size}${unit}`;
   }
   return `${ms}ms`;
 }
 
-const BYTE_UNITS: Record<string, number> = { b: 1, kb: 1000, mb: 1000 ** 2, gb: 1000 ** 3, kib: KiB, mib: MiB, gib: GiB };
+const BYTE_UNITS: Record<string, number> = {
+  b: 1,
+  kb: 1000,
+  mb: 1000 ** 2,
+  gb: 1000 ** 3,
+  kib: KiB,
+  mib: MiB,
+  gib: GiB,
+};
 
 /** `1048576`, `20MiB`, `5MB`: bytes. */
 export function parseBytes(value: string): number {
@@ -329,23 +490,31 @@ export function parseBytes(value: string): number {
 }
 
 function parseInteger(value: string, min: number, max: number): number {
-  if (!/^\d{1,13}$/.test(value) || Number(value) < min || Number(value) > max) throw new Error(`expected an integer ${min}…${max}`);
+  if (!/^\d{1,13}$/.test(value) || Number(value) < min || Number(value) > max)
+    throw new Error(`expected an integer ${min}…${max}`);
   return Number(value);
 }
 
 function parseSessionSecret(value: string): string {
-  if (value.length < MIN_SESSION_SECRET_LENGTH) throw new Error(`expected at least ${MIN_SESSION_SECRET_LENGTH} characters`);
+  if (value.length < MIN_SESSION_SECRET_LENGTH)
+    throw new Error(`expected at least ${MIN_SESSION_SECRET_LENGTH} characters`);
   return value;
 }
 
 /** For start-up logs: the configuration without secrets. */
 export function configSummary(config: Config): Record<string, unknown> {
   return {
-    port: config.port, host: config.host, publicBaseUrl: config.publicBaseUrl,
+    port: config.port,
+    host: config.host,
+    publicBaseUrl: config.publicBaseUrl,
     storage: config.databaseUrl === undefined ? `pglite:${config.dataDir}` : 'postgres',
     rateLimits: config.redisUrl === undefined ? 'memory' : 'redis',
-    sizeCapEnforcedFrom: formatTimestamp(config.sizeCapEnforcedFrom), trustProxy: config.trustProxy,
-    logLevel: config.logLevel, seedDemoData: config.seedDemoData, rateLimitEnabled: config.rateLimitEnabled, listCacheBytes: config.listCacheBytes,
+    sizeCapEnforcedFrom: formatTimestamp(config.sizeCapEnforcedFrom),
+    trustProxy: config.trustProxy,
+    logLevel: config.logLevel,
+    seedDemoData: config.seedDemoData,
+    rateLimitEnabled: config.rateLimitEnabled,
+    listCacheBytes: config.listCacheBytes,
     bootstrapAdminToken: config.bootstrapAdminToken === undefined ? 'unset' : 'set',
   };
 }

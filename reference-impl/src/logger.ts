@@ -6,8 +6,20 @@ export type { Logger };
 // Keys whose values never reach a log line, at any of the first three levels of a log object
 // (`token`, `body.token`, `req.headers.authorization`).
 const SECRET_KEYS = [
-  'authorization', 'cookie', '"set-cookie"', 'password', 'token', 'access_token', 'refresh_token',
-  'signingSecret', 'signing_secret', 'sessionSecret', 'secret', 'bootstrapAdminToken', 'databaseUrl', 'redisUrl',
+  'authorization',
+  'cookie',
+  '"set-cookie"',
+  'password',
+  'token',
+  'access_token',
+  'refresh_token',
+  'signingSecret',
+  'signing_secret',
+  'sessionSecret',
+  'secret',
+  'bootstrapAdminToken',
+  'databaseUrl',
+  'redisUrl',
 ];
 
 export const REDACT_PATHS: readonly string[] = SECRET_KEYS.flatMap((key) => {

@@ -21,16 +21,34 @@ interface Started {
 }
 
 const children: ChildProcess[] = [];
-afterAll(() => { for (const child of children) if (child.exitCode === null) child.kill('SIGKILL'); });
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+});
 
 function start(env: Record<string, string>, args: string[] = []): Started {
   const base = { ...process.env };
-  for (const name of ['DATABASE_URL', 'REDIS_URL', 'BOOTSTRAP_ADMIN_TOKEN', 'PUBLIC_BASE_URL', 'HOST', 'SEED_DEMO_DATA', 'ALLOW_INSECURE_CALLBACKS']) delete base[name];
-  const child = spawn(process.execPath, [MAIN, ...args], { env: { ...base, PORT: '0', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  for (const name of [
+    'DATABASE_URL',
+    'REDIS_URL',
+    'BOOTSTRAP_ADMIN_TOKEN',
+    'PUBLIC_BASE_URL',
+    'HOST',
+    'SEED_DEMO_DATA',
+    'ALLOW_INSECURE_CALLBACKS',
+  ])
+    delete base[name];
+  const child = spawn(process.execPath, [MAIN, ...args], {
+    env: { ...base, PORT: '0', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let text = '';
-  child.stdout!.on('data', (chunk) => { text += chunk; });
-  child.stderr!.on('data', (chunk) => { text += chunk; });
+  child.stdout!.on('data', (chunk) => {
+    text += chunk;
+  });
+  child.stderr!.on('data', (chunk) => {
+    text += chunk;
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { child, output: () => text, exited };
 }
@@ -40,8 +58,10 @@ async function waitFor(started: Started, pattern: RegExp): Promise<RegExpExecArr
   for (;;) {
     const match = pattern.exec(started.output());
     if (match !== null) return match;
-    if (started.child.exitCode !== null) throw new Error(`exited with ${started.child.exitCode} before printing ${pattern}:\n${started.output()}`);
-    if (Date.now() > deadline) throw new Error(`nothing matching ${pattern} within ${START_TIMEOUT_MS} ms:\n${started.output()}`);
+    if (started.child.exitCode !== null)
+      throw new Error(`exited with ${started.child.exitCode} before printing ${pattern}:\n${started.output()}`);
+    if (Date.now() > deadline)
+      throw new Error(`nothing matching ${pattern} within ${START_TIMEOUT_MS} ms:\n${started.output()}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -58,7 +78,10 @@ function prestart(): Promise<string> {
 
 /** The pino JSON lines of the output, parsed. */
 function logLines(output: string): Array<{ level: number; msg: string }> {
-  return output.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { level: number; msg: string });
+  return output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { level: number; msg: string });
 }
 
 const INSECURE_WARNING = 'ALLOW_INSECURE_CALLBACKS is on: webhooks may target http: and private addresses';
@@ -75,7 +98,17 @@ describe('npm start', () => {
   it('when started with --help, then it lists every variable and exits 0', async () => {
     const started = start({}, ['--help']);
     expect(await started.exited).toBe(0);
-    for (const name of ['PORT', 'DATABASE_URL', 'DATA_DIR', 'REDIS_URL', 'BOOTSTRAP_ADMIN_TOKEN', 'SEED_DEMO_DATA', 'SIZE_CAP_ENFORCED_FROM', 'TRUST_PROXY', 'LOG_LEVEL']) {
+    for (const name of [
+      'PORT',
+      'DATABASE_URL',
+      'DATA_DIR',
+      'REDIS_URL',
+      'BOOTSTRAP_ADMIN_TOKEN',
+      'SEED_DEMO_DATA',
+      'SIZE_CAP_ENFORCED_FROM',
+      'TRUST_PROXY',
+      'LOG_LEVEL',
+    ]) {
       expect(started.output()).toContain(name);
     }
   });
@@ -86,69 +119,85 @@ describe('npm start', () => {
     expect(started.output()).toContain('PORT');
   });
 
-  it('when started after its prestart on an empty in-memory store, then it prints the URL, the docs URL and demo tokens, serves the docs and the demo data and stops on SIGTERM with 0 [VER-001] [AUTH-005]', async () => {
-    const prestartOutput = await prestart();
-    expect(existsSync(DOCS_PAGE), prestartOutput).toBe(true);
-    const started = start({ DATA_DIR: ':memory:' });
-    const [, baseUrl] = await waitFor(started, /API:\s+(http:\/\/127\.0\.0\.1:\d+\/api)\n/);
-    const [, docsUrl] = await waitFor(started, /Docs:\s+(\S+)\n/);
-    expect(docsUrl).toBe(`${new URL(baseUrl!).origin}/docs/`);
-    expect(started.output()).not.toContain('not built');
-    const docs = await fetch(docsUrl!);
-    expect(docs.status).toBe(200);
-    expect(docs.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(await docs.text()).toContain('<title>Content Service API</title>');
-    const [, token] = await waitFor(started, /live consumer\s+(cst_[A-Za-z0-9_-]{43})/);
-    const events = await fetch(`${baseUrl}/events`, { headers: { authorization: `Bearer ${token}` } });
-    expect(events.status).toBe(200);
-    const items = await events.json() as Array<{ wfstatus: string; entitytype: string }>;
-    expect(items.length).toBeGreaterThan(0);
-    expect(items.every((i) => i.wfstatus === 'approved' && i.entitytype === 'EVENEMENT')).toBe(true);
-    // Logs never carry a token (only the one-time summary does).
-    const lines = started.output().split('\n').filter((line) => line.startsWith('{'));
-    expect(lines.some((line) => line.includes('cst_'))).toBe(false);
-    expect(started.output()).not.toContain('ALLOW_INSECURE_CALLBACKS');
-    const { code, ms } = await stop(started);
-    expect(code).toBe(0);
-    expect(ms).toBeLessThan(10_000);
-  }, 3 * START_TIMEOUT_MS);
+  it(
+    'when started after its prestart on an empty in-memory store, then it prints the URL, the docs URL and demo tokens, serves the docs and the demo data and stops on SIGTERM with 0 [VER-001] [AUTH-005]',
+    async () => {
+      const prestartOutput = await prestart();
+      expect(existsSync(DOCS_PAGE), prestartOutput).toBe(true);
+      const started = start({ DATA_DIR: ':memory:' });
+      const [, baseUrl] = await waitFor(started, /API:\s+(http:\/\/127\.0\.0\.1:\d+\/api)\n/);
+      const [, docsUrl] = await waitFor(started, /Docs:\s+(\S+)\n/);
+      expect(docsUrl).toBe(`${new URL(baseUrl!).origin}/docs/`);
+      expect(started.output()).not.toContain('not built');
+      const docs = await fetch(docsUrl!);
+      expect(docs.status).toBe(200);
+      expect(docs.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(await docs.text()).toContain('<title>Content Service API</title>');
+      const [, token] = await waitFor(started, /live consumer\s+(cst_[A-Za-z0-9_-]{43})/);
+      const events = await fetch(`${baseUrl}/events`, { headers: { authorization: `Bearer ${token}` } });
+      expect(events.status).toBe(200);
+      const items = (await events.json()) as Array<{ wfstatus: string; entitytype: string }>;
+      expect(items.length).toBeGreaterThan(0);
+      expect(items.every((i) => i.wfstatus === 'approved' && i.entitytype === 'EVENEMENT')).toBe(true);
+      // Logs never carry a token (only the one-time summary does).
+      const lines = started
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('{'));
+      expect(lines.some((line) => line.includes('cst_'))).toBe(false);
+      expect(started.output()).not.toContain('ALLOW_INSECURE_CALLBACKS');
+      const { code, ms } = await stop(started);
+      expect(code).toBe(0);
+      expect(ms).toBeLessThan(10_000);
+    },
+    3 * START_TIMEOUT_MS,
+  );
 
-  it('when started with ALLOW_INSECURE_CALLBACKS=1, then the startup log warns that webhooks may target http: and private addresses, before the service listens [DEC-HOOK-002]', async () => {
-    const started = start({ DATA_DIR: ':memory:', SEED_DEMO_DATA: 'false', ALLOW_INSECURE_CALLBACKS: '1' });
-    await waitFor(started, /API:\s+http:\/\/127\.0\.0\.1:\d+\/api\n/);
-    const warning = logLines(started.output()).find((line) => line.msg === INSECURE_WARNING);
-    expect(warning, started.output()).toMatchObject({ level: WARN, msg: INSECURE_WARNING });
-    expect(started.output().indexOf(INSECURE_WARNING)).toBeLessThan(started.output().indexOf('API:'));
-    expect((await stop(started)).code).toBe(0);
-  }, 2 * START_TIMEOUT_MS);
+  it(
+    'when started with ALLOW_INSECURE_CALLBACKS=1, then the startup log warns that webhooks may target http: and private addresses, before the service listens [DEC-HOOK-002]',
+    async () => {
+      const started = start({ DATA_DIR: ':memory:', SEED_DEMO_DATA: 'false', ALLOW_INSECURE_CALLBACKS: '1' });
+      await waitFor(started, /API:\s+http:\/\/127\.0\.0\.1:\d+\/api\n/);
+      const warning = logLines(started.output()).find((line) => line.msg === INSECURE_WARNING);
+      expect(warning, started.output()).toMatchObject({ level: WARN, msg: INSECURE_WARNING });
+      expect(started.output().indexOf(INSECURE_WARNING)).toBeLessThan(started.output().indexOf('API:'));
+      expect((await stop(started)).code).toBe(0);
+    },
+    2 * START_TIMEOUT_MS,
+  );
 
-  it('when restarted on a store with data, then the demo tokens are printed with new values and BOOTSTRAP_ADMIN_TOKEN works [DEC-AUTH-006]', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'content-service-'));
-    const liveToken = (output: string) => /live consumer\s+(cst_[A-Za-z0-9_-]{43})/.exec(output)?.[1];
-    try {
-      const first = start({ DATA_DIR: dataDir });
-      await waitFor(first, /Try:/);
-      const oldToken = liveToken(first.output());
-      expect((await stop(first)).code).toBe(0);
+  it(
+    'when restarted on a store with data, then the demo tokens are printed with new values and BOOTSTRAP_ADMIN_TOKEN works [DEC-AUTH-006]',
+    async () => {
+      const dataDir = await mkdtemp(join(tmpdir(), 'content-service-'));
+      const liveToken = (output: string) => /live consumer\s+(cst_[A-Za-z0-9_-]{43})/.exec(output)?.[1];
+      try {
+        const first = start({ DATA_DIR: dataDir });
+        await waitFor(first, /Try:/);
+        const oldToken = liveToken(first.output());
+        expect((await stop(first)).code).toBe(0);
 
-      const bootstrap = `bootstrap-${'x'.repeat(32)}`;
-      const second = start({ DATA_DIR: dataDir, BOOTSTRAP_ADMIN_TOKEN: bootstrap });
-      const [, baseUrl] = await waitFor(second, /API:\s+(http:\/\/127\.0\.0\.1:\d+\/api)\n/);
-      await waitFor(second, /Try:/);
-      expect(second.output()).toContain('new values for this run');
-      expect(second.output()).not.toContain(bootstrap);
-      const newToken = liveToken(second.output());
-      expect(newToken).toBeDefined();
-      expect(newToken).not.toBe(oldToken);
-      const get = (token: string | undefined, path: string) => fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
-      expect((await get(newToken, '/events')).status).toBe(200);
-      expect((await get(oldToken, '/events')).status).toBe(401);
-      const all = await get(bootstrap, '/events?wfstatus=deleted');
-      expect(all.status).toBe(200);
-      expect(((await all.json()) as unknown[]).length).toBeGreaterThan(0);
-      expect((await stop(second)).code).toBe(0);
-    } finally {
-      await rm(dataDir, { recursive: true, force: true });
-    }
-  }, 4 * START_TIMEOUT_MS);
+        const bootstrap = `bootstrap-${'x'.repeat(32)}`;
+        const second = start({ DATA_DIR: dataDir, BOOTSTRAP_ADMIN_TOKEN: bootstrap });
+        const [, baseUrl] = await waitFor(second, /API:\s+(http:\/\/127\.0\.0\.1:\d+\/api)\n/);
+        await waitFor(second, /Try:/);
+        expect(second.output()).toContain('new values for this run');
+        expect(second.output()).not.toContain(bootstrap);
+        const newToken = liveToken(second.output());
+        expect(newToken).toBeDefined();
+        expect(newToken).not.toBe(oldToken);
+        const get = (token: string | undefined, path: string) =>
+          fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
+        expect((await get(newToken, '/events')).status).toBe(200);
+        expect((await get(oldToken, '/events')).status).toBe(401);
+        const all = await get(bootstrap, '/events?wfstatus=deleted');
+        expect(all.status).toBe(200);
+        expect(((await all.json()) as unknown[]).length).toBeGreaterThan(0);
+        expect((await stop(second)).code).toBe(0);
+      } finally {
+        await rm(dataDir, { recursive: true, force: true });
+      }
+    },
+    4 * START_TIMEOUT_MS,
+  );
 });

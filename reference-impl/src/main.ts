@@ -43,7 +43,10 @@ try {
   logger.fatal({ err: error }, 'start failed');
   process.exit(1);
 }
-logger.info({ baseUrl: service.baseUrl, seeded: service.seed?.seeded ?? false, items: service.seed?.items ?? 0 }, 'listening');
+logger.info(
+  { baseUrl: service.baseUrl, seeded: service.seed?.seeded ?? false, items: service.seed?.items ?? 0 },
+  'listening',
+);
 process.stdout.write(summary(service));
 
 let stopping = false;
@@ -53,8 +56,14 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     stopping = true;
     logger.info({ signal }, 'stopping: finishing in-flight requests');
     service.stop().then(
-      () => { logger.info('stopped'); process.exit(0); },
-      (error: unknown) => { logger.error({ err: error }, 'stop failed'); process.exit(1); },
+      () => {
+        logger.info('stopped');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.error({ err: error }, 'stop failed');
+        process.exit(1);
+      },
     );
   });
 }
@@ -65,7 +74,9 @@ function summary(running: RunningService): string {
     '',
     'Content Service reference implementation',
     `  API:   ${running.baseUrl}`,
-    running.docsUrl === undefined ? '  Docs:  not built; run `npm run docs`, then they are served at /docs/' : `  Docs:  ${running.docsUrl}`,
+    running.docsUrl === undefined
+      ? '  Docs:  not built; run `npm run docs`, then they are served at /docs/'
+      : `  Docs:  ${running.docsUrl}`,
     '',
     ...tokenLines(running.seed, running.config),
     '',
@@ -74,7 +85,10 @@ function summary(running: RunningService): string {
 }
 
 function tokenLines(seed: SeedResult | undefined, running: Config): string[] {
-  const bootstrap = running.bootstrapAdminToken === undefined ? [] : ['  BOOTSTRAP_ADMIN_TOKEN is a super-admin token (every organisation and status).'];
+  const bootstrap =
+    running.bootstrapAdminToken === undefined
+      ? []
+      : ['  BOOTSTRAP_ADMIN_TOKEN is a super-admin token (every organisation and status).'];
   if (seed?.seeded === true && seed.tokens.length > 0) {
     const width = Math.max(...seed.tokens.map((t) => t.label.length));
     const demo = seed.tokens[0]!;
@@ -82,7 +96,13 @@ function tokenLines(seed: SeedResult | undefined, running: Config): string[] {
       `Demo data seeded: ${seed.items} items. Demo tokens, shown only now (stored as hashes; keep them):`,
       ...seed.tokens.map((t) => `  ${t.label.padEnd(width)}  ${t.token}  (${t.roles.join(', ')}; ${t.scope})`),
       ...bootstrap,
-      ...(seed.users.length > 0 ? ['', 'Demo users for POST /api/auth/signin {username, password}, shown only now:', formatDemoUsers(seed.users)] : []),
+      ...(seed.users.length > 0
+        ? [
+            '',
+            'Demo users for POST /api/auth/signin {username, password}, shown only now:',
+            formatDemoUsers(seed.users),
+          ]
+        : []),
       '',
       'Try:',
       `  curl -H "Authorization: Bearer ${demo.token}" ${running.publicBaseUrl}/events`,
@@ -101,9 +121,11 @@ function tokenLines(seed: SeedResult | undefined, running: Config): string[] {
   }
   return [
     'The store holds data already, so no demo token is shown (tokens are stored only as hashes).',
-    ...(bootstrap.length > 0 ? bootstrap : [
-      'To get a token: set BOOTSTRAP_ADMIN_TOKEN to a long random value and restart; it is then a',
-      'super-admin token, with which POST /api/accounts/{accountId}/tokens creates account tokens.',
-    ]),
+    ...(bootstrap.length > 0
+      ? bootstrap
+      : [
+          'To get a token: set BOOTSTRAP_ADMIN_TOKEN to a long random value and restart; it is then a',
+          'super-admin token, with which POST /api/accounts/{accountId}/tokens creates account tokens.',
+        ]),
   ];
 }

@@ -24,35 +24,73 @@ afterEach(async () => {
 });
 
 async function startServices(env: Record<string, string> = {}, accountId = `acc-${randomUUID().slice(0, 8)}`) {
-  const config = loadConfig({ PORT: '0', DATA_DIR: ':memory:', LOG_LEVEL: 'silent', SEED_DEMO_DATA: 'false', SESSION_SECRET: 'x'.repeat(40), ...env });
+  const config = loadConfig({
+    PORT: '0',
+    DATA_DIR: ':memory:',
+    LOG_LEVEL: 'silent',
+    SEED_DEMO_DATA: 'false',
+    SESSION_SECRET: 'x'.repeat(40),
+    ...env,
+  });
   const db = await openDb(config);
   cleanups.push(() => db.close());
   await runMigrations(db);
   const stops: Array<{ name: string; stop: () => Promise<void> | void }> = [];
-  const stopAll = async () => { for (const step of stops.splice(0).reverse()) await step.stop(); };
+  const stopAll = async () => {
+    for (const step of stops.splice(0).reverse()) await step.stop();
+  };
   cleanups.push(stopAll);
-  const ctx: ServiceContext = { config, db, logger: createLogger({ level: 'silent' }), now: Date.now, lifecycle: { onStop: (name, stop) => { stops.push({ name, stop }); } } };
+  const ctx: ServiceContext = {
+    config,
+    db,
+    logger: createLogger({ level: 'silent' }),
+    now: Date.now,
+    lifecycle: {
+      onStop: (name, stop) => {
+        stops.push({ name, stop });
+      },
+    },
+  };
   const deps = serviceAppDeps(ctx, { lists: createMemoryStore(), auth: createMemoryStore(), close: async () => {} });
   const server: Server = createServer(createApp(config, deps));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const closeServer = () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
+  const closeServer = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
   cleanups.push(closeServer);
   await createTestAccount(db, { accountId, organisations: [`${accountId}-org`] });
   const admin = (await createTestToken(db, { accountId, roles: ['ROLE_ADMIN'] })).token;
-  return { ctx, deps, db, stops, admin, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`, closeServer, stopAll };
+  return {
+    ctx,
+    deps,
+    db,
+    stops,
+    admin,
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`,
+    closeServer,
+    stopAll,
+  };
 }
 
 describe('serviceAppDeps and startBackgroundServices', () => {
   it('when an upload is staged through the app, then the retention job prunes that same store (DATA_DIR=:memory:, DEC-MISC-004)', async () => {
     const service = await startServices();
     const store = service.deps.assetStore!;
-    const uploaded = await uploadAsset(service.baseUrl, service.admin, { bytes: await makeImage('png', 4, 4), filename: 'een.png' });
+    const uploaded = await uploadAsset(service.baseUrl, service.admin, {
+      bytes: await makeImage('png', 4, 4),
+      filename: 'een.png',
+    });
     expect(uploaded.status).toBe(201);
     expect(await store.count()).toBe(1);
 
     const prunedBefore: Date[] = [];
     const prune = store.pruneStaged;
-    store.pruneStaged = (before) => { prunedBefore.push(before); return prune(before); };
+    store.pruneStaged = (before) => {
+      prunedBefore.push(before);
+      return prune(before);
+    };
     await startBackgroundServices(service.ctx);
     const deadline = Date.now() + 10_000;
     while (prunedBefore.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -64,14 +102,31 @@ describe('serviceAppDeps and startBackgroundServices', () => {
     cleanups.push(() => partner.close());
     const feedId = `shutdown-${randomUUID().slice(0, 8)}`;
     const accountId = `acc-${randomUUID().slice(0, 8)}`;
-    const feedsFile = writeFeedsFile([{ id: feedId, name: feedId, accountId, userorganisation: `${accountId}-org`, url: partner.url(`/${feedId}.json`) }], partner.cert);
+    const feedsFile = writeFeedsFile(
+      [
+        {
+          id: feedId,
+          name: feedId,
+          accountId,
+          userorganisation: `${accountId}-org`,
+          url: partner.url(`/${feedId}.json`),
+        },
+      ],
+      partner.cert,
+    );
     cleanups.push(() => feedsFile.remove());
     const service = await startServices({ FEEDS_FILE: feedsFile.path }, accountId);
     await startBackgroundServices(service.ctx);
     expect(service.stops.map((s) => s.name)).toEqual(expect.arrayContaining(['feed runs', 'feed scheduler']));
 
-    partner.serve(`/${feedId}.json`, { body: { entries: [{ id: 'ev-1', trcItemDetails: [{ lang: 'nl', title: 'Titel', shortdescription: 'Kort' }] }] }, delayMs: 1000 });
-    const started = await fetch(`${service.baseUrl}/feeds/${feedId}/fetchAndConvertOnce`, { method: 'POST', headers: { authorization: `Bearer ${service.admin}` } });
+    partner.serve(`/${feedId}.json`, {
+      body: { entries: [{ id: 'ev-1', trcItemDetails: [{ lang: 'nl', title: 'Titel', shortdescription: 'Kort' }] }] },
+      delayMs: 1000,
+    });
+    const started = await fetch(`${service.baseUrl}/feeds/${feedId}/fetchAndConvertOnce`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${service.admin}` },
+    });
     expect(started.status).toBe(202);
     const { runId } = (await started.json()) as { runId: string };
 

@@ -13,15 +13,29 @@ describe('withBoundPort', () => {
   it('when PORT=0 derived the base URL, then the bound port replaces it; an explicit base URL stays', () => {
     const derived = loadConfig({ PORT: '0', SESSION_SECRET: 'x'.repeat(40) });
     expect(withBoundPort(derived, 43210).publicBaseUrl).toBe('http://127.0.0.1:43210/api');
-    const explicit = loadConfig({ PORT: '0', PUBLIC_BASE_URL: 'https://content.example.com/api', SESSION_SECRET: 'x'.repeat(40) });
-    expect(withBoundPort(explicit, 43210)).toMatchObject({ port: 43210, publicBaseUrl: 'https://content.example.com/api' });
+    const explicit = loadConfig({
+      PORT: '0',
+      PUBLIC_BASE_URL: 'https://content.example.com/api',
+      SESSION_SECRET: 'x'.repeat(40),
+    });
+    expect(withBoundPort(explicit, 43210)).toMatchObject({
+      port: 43210,
+      publicBaseUrl: 'https://content.example.com/api',
+    });
   });
 });
 
 describe('startService', () => {
   it('when stopped during a request, then the request is answered before the service stops, and new connections are refused', async () => {
     const bootstrap = `bootstrap-${'z'.repeat(32)}`;
-    const config = loadConfig({ PORT: '0', DATA_DIR: ':memory:', LOG_LEVEL: 'silent', SEED_DEMO_DATA: 'false', BOOTSTRAP_ADMIN_TOKEN: bootstrap, SESSION_SECRET: 'x'.repeat(40) });
+    const config = loadConfig({
+      PORT: '0',
+      DATA_DIR: ':memory:',
+      LOG_LEVEL: 'silent',
+      SEED_DEMO_DATA: 'false',
+      BOOTSTRAP_ADMIN_TOKEN: bootstrap,
+      SESSION_SECRET: 'x'.repeat(40),
+    });
     const service = await startService(config, createLogger({ level: 'silent' }));
     expect(service.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api$/);
     expect(service.seed).toBeUndefined();
@@ -37,10 +51,14 @@ describe('startService', () => {
     const body = JSON.stringify({ trcItemDetails: [{ lang: 'nl', title: 'Laatste' }] });
     const socket = connect(Number(port), '127.0.0.1');
     let answer = '';
-    socket.on('data', (chunk) => { answer += chunk; });
+    socket.on('data', (chunk) => {
+      answer += chunk;
+    });
     const closed = new Promise((resolve) => socket.on('close', resolve));
     await new Promise((resolve) => socket.once('connect', resolve));
-    socket.write(`POST /api/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${bootstrap}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`);
+    socket.write(
+      `POST /api/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${bootstrap}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
+    );
     await new Promise((resolve) => setTimeout(resolve, 200));
 
     const stopped = service.stop();
@@ -65,11 +83,18 @@ describe('startService', () => {
       const old = (Date.now() - 2 * 60 * 60 * 1000) / 1000;
       await utimes(join(staging, stale), old, old);
 
-      const config = loadConfig({ PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent', SEED_DEMO_DATA: 'false', SESSION_SECRET: 'x'.repeat(40) });
+      const config = loadConfig({
+        PORT: '0',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'silent',
+        SEED_DEMO_DATA: 'false',
+        SESSION_SECRET: 'x'.repeat(40),
+      });
       const service = await startService(config, createLogger({ level: 'silent' }));
       try {
         const deadline = Date.now() + 10_000;
-        while ((await readdir(staging)).includes(stale) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+        while ((await readdir(staging)).includes(stale) && Date.now() < deadline)
+          await new Promise((resolve) => setTimeout(resolve, 50));
         expect(await readdir(staging)).toEqual([fresh]);
       } finally {
         await service.stop();

@@ -45,7 +45,9 @@ interface RunnableLifecycle extends Lifecycle {
 function createLifecycle(logger: Logger): RunnableLifecycle {
   const steps: Array<{ name: string; stop: () => Promise<void> | void }> = [];
   return {
-    onStop(name, stop) { steps.push({ name, stop }); },
+    onStop(name, stop) {
+      steps.push({ name, stop });
+    },
     async stopAll() {
       for (const step of steps.splice(0).reverse()) {
         try {
@@ -74,10 +76,16 @@ export interface ServiceContext {
  */
 export function serviceAppDeps(ctx: ServiceContext, stores: RateLimitStores): AppDeps {
   return {
-    db: ctx.db, logger: ctx.logger, now: ctx.now, rateLimitStore: stores.lists, authRateLimitStore: stores.auth,
+    db: ctx.db,
+    logger: ctx.logger,
+    now: ctx.now,
+    rateLimitStore: stores.lists,
+    authRateLimitStore: stores.auth,
     recordItemChange: webhookServicesOf(ctx).recordItemChange,
     renderings: { requestRefresh: () => renderingRefreshers.get(ctx)?.requestRefresh() },
-    assetStore: assetStoreOf(ctx), feedService: feedServiceOf(ctx), tokenCache: tokenCacheOf(ctx),
+    assetStore: assetStoreOf(ctx),
+    feedService: feedServiceOf(ctx),
+    tokenCache: tokenCacheOf(ctx),
   };
 }
 
@@ -105,7 +113,13 @@ function webhookServicesOf(ctx: ServiceContext): WebhookServices {
   let services = webhookServices.get(ctx);
   if (services === undefined) {
     // resourceUri is read from ctx.config at each batch: with PORT=0 it names the real port only after listening.
-    services = createWebhookServices({ db: ctx.db, config: ctx.config, logger: ctx.logger, now: ctx.now, publicBaseUrl: () => ctx.config.publicBaseUrl });
+    services = createWebhookServices({
+      db: ctx.db,
+      config: ctx.config,
+      logger: ctx.logger,
+      now: ctx.now,
+      publicBaseUrl: () => ctx.config.publicBaseUrl,
+    });
     webhookServices.set(ctx, services);
   }
   return services;
@@ -129,7 +143,13 @@ function assetStoreOf(ctx: ServiceContext): AssetFileStore {
 function feedServiceOf(ctx: ServiceContext): FeedService {
   let service = feedServices.get(ctx);
   if (service === undefined) {
-    service = createFeedService({ feedsFile: ctx.config.feedsFile, db: ctx.db, logger: ctx.logger, now: ctx.now, recordItemChange: webhookServicesOf(ctx).recordItemChange });
+    service = createFeedService({
+      feedsFile: ctx.config.feedsFile,
+      db: ctx.db,
+      logger: ctx.logger,
+      now: ctx.now,
+      recordItemChange: webhookServicesOf(ctx).recordItemChange,
+    });
     feedServices.set(ctx, service);
   }
   return service;
@@ -177,7 +197,11 @@ export interface RunningService {
 }
 
 /** Opens storage, migrates, seeds, listens and starts the background services. */
-export async function startService(config: Config, logger: Logger, options: { now?: () => number } = {}): Promise<RunningService> {
+export async function startService(
+  config: Config,
+  logger: Logger,
+  options: { now?: () => number } = {},
+): Promise<RunningService> {
   const now = options.now ?? Date.now;
   const lifecycle = createLifecycle(logger);
   const db = await openDb(config);
@@ -192,26 +216,40 @@ export async function startService(config: Config, logger: Logger, options: { no
     const seed = config.seedDemoData
       ? await seedDemoData(db, { recordItemChange: deps.recordItemChange, ontologies: sharedOntologyCache(db) })
       : undefined;
-    const bootstrapToken = config.bootstrapAdminToken === undefined ? undefined : await ensureBootstrapAdminToken(db, config.bootstrapAdminToken);
+    const bootstrapToken =
+      config.bootstrapAdminToken === undefined
+        ? undefined
+        : await ensureBootstrapAdminToken(db, config.bootstrapAdminToken);
 
     // Listen first: with PORT=0 the port, and with it the public base URL, is known only then.
     const handler = express();
     const server = createServer(handler);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(config.port, config.host, () => { server.off('error', reject); resolve(); });
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
     const bound = withBoundPort(config, (server.address() as AddressInfo).port);
     context.config = bound;
     handler.disable('x-powered-by');
     const docsBuilt = existsSync(DOCS_FILE);
-    if (docsBuilt) handler.get(['/docs', '/docs/', '/docs/index.html'], (_req, res) => { res.sendFile(DOCS_FILE); });
+    if (docsBuilt)
+      handler.get(['/docs', '/docs/', '/docs/index.html'], (_req, res) => {
+        res.sendFile(DOCS_FILE);
+      });
     handler.use(createApp(bound, { ...deps }));
 
     await startBackgroundServices(context);
     const origin = bound.publicBaseUrl.slice(0, -BASE_PATH.length);
     return {
-      config: bound, db, baseUrl: bound.publicBaseUrl, docsUrl: docsBuilt ? `${origin}/docs/` : undefined, seed, bootstrapToken,
+      config: bound,
+      db,
+      baseUrl: bound.publicBaseUrl,
+      docsUrl: docsBuilt ? `${origin}/docs/` : undefined,
+      seed,
+      bootstrapToken,
       stop: onceOnly(async () => {
         await closeServer(server, SHUTDOWN_DEADLINE_MS);
         await lifecycle.stopAll();
@@ -241,8 +279,15 @@ async function openRateLimitStores(config: Config, logger: Logger): Promise<Rate
   const log = { warn: (msg: string) => logger.warn(msg), info: (msg: string) => logger.info(msg) };
   const lists = createRedisStore({ redis, log });
   const auth = createRedisStore({ redis, log, label: 'sign-in', policy: AUTH_POLICY, keyPrefix: AUTH_KEY_PREFIX });
-  if (!(await lists.ready())) logger.warn('rate limit: Redis not reachable at start; limiting per instance in memory until it is');
-  return { lists, auth, close: async () => { redis.disconnect(); } };
+  if (!(await lists.ready()))
+    logger.warn('rate limit: Redis not reachable at start; limiting per instance in memory until it is');
+  return {
+    lists,
+    auth,
+    close: async () => {
+      redis.disconnect();
+    },
+  };
 }
 
 /** The configuration with the port bound; a base URL derived from PORT=0 names the real port. */
@@ -260,7 +305,10 @@ function closeServer(server: Server, deadlineMs: number): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => server.closeAllConnections(), deadlineMs);
     timer.unref();
-    server.close(() => { clearTimeout(timer); resolve(); });
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
     server.closeIdleConnections();
   });
 }

@@ -12,8 +12,17 @@ function clientFor(url: URL): Client {
   return new Client(url.origin, { keepAliveTimeout: 30_000, bodyTimeout: 120_000, headersTimeout: 120_000 });
 }
 
-async function get(client: Client, path: string, token: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Buffer }> {
-  const response = await client.request({ method: 'GET', path, headers: { authorization: `Bearer ${token}`, accept: 'application/json', ...headers } });
+async function get(
+  client: Client,
+  path: string,
+  token: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Buffer }> {
+  const response = await client.request({
+    method: 'GET',
+    path,
+    headers: { authorization: `Bearer ${token}`, accept: 'application/json', ...headers },
+  });
   const body = Buffer.from(await response.body.arrayBuffer());
   return { status: response.statusCode, body };
 }
@@ -23,7 +32,9 @@ async function get(client: Client, path: string, token: string, headers: Record<
  * byte of the body received (the body is not parsed).
  */
 export async function sequentialLatency(
-  url: string, token: string, options: { iterations: number; warmup: number; headers?: Record<string, string> },
+  url: string,
+  token: string,
+  options: { iterations: number; warmup: number; headers?: Record<string, string> },
 ): Promise<LatencySummary & { bytes: number }> {
   const target = new URL(url);
   const client = clientFor(target);
@@ -46,7 +57,8 @@ export async function sequentialLatency(
 }
 
 function expectOk(response: { status: number; body: Buffer }, url: string): { status: number; body: Buffer } {
-  if (response.status !== 200) throw new Error(`GET ${url} answered ${response.status}: ${response.body.toString('utf8').slice(0, 300)}`);
+  if (response.status !== 200)
+    throw new Error(`GET ${url} answered ${response.status}: ${response.body.toString('utf8').slice(0, 300)}`);
   return response;
 }
 
@@ -94,7 +106,11 @@ export function speculativeMark(body: Buffer): string | undefined {
   return value.includes('\\') ? undefined : value;
 }
 
-interface PageRequest { mark: string | undefined; url: string; answer: Promise<{ status: number; body: Buffer }> }
+interface PageRequest {
+  mark: string | undefined;
+  url: string;
+  answer: Promise<{ status: number; body: Buffer }>;
+}
 
 /**
  * The interface's sync procedure over HTTP, one collection after the other: sortField=lastupdated,
@@ -110,14 +126,23 @@ interface PageRequest { mark: string | undefined; url: string; answer: Promise<{
  * pages used are therefore those of the sequential procedure, for any server and member order.
  * Each collection's first page is asked for while the previous collection is synced.
  */
-export async function httpBackfill(baseUrl: string, token: string, options: HttpBackfillOptions): Promise<HttpBackfillResult> {
+export async function httpBackfill(
+  baseUrl: string,
+  token: string,
+  options: HttpBackfillOptions,
+): Promise<HttpBackfillResult> {
   const target = new URL(baseUrl);
   const client = clientFor(target);
   // With prefetch, each collection's first page (which needs no mark) is asked for on a second
   // connection while the previous collection is synced, so that no page waits for the service.
   const firstPages = options.prefetch ? clientFor(target) : client;
   const requestPage = (collection: string, mark: string | undefined, via: Client = client): PageRequest => {
-    const query = new URLSearchParams({ wfstatus: options.wfstatus.join(','), sortField: 'lastupdated', sortOrder: 'ASC', size: String(options.size) });
+    const query = new URLSearchParams({
+      wfstatus: options.wfstatus.join(','),
+      sortField: 'lastupdated',
+      sortOrder: 'ASC',
+      size: String(options.size),
+    });
     if (mark !== undefined) query.set('lastupdated', mark);
     const answer = get(via, `${target.pathname}/${collection}?${query}`, token);
     // Awaited later or discarded: a failure while a page is being read is never an unhandled rejection.
@@ -128,7 +153,12 @@ export async function httpBackfill(baseUrl: string, token: string, options: Http
   const discard = async (request: PageRequest): Promise<void> => {
     await request.answer.catch(() => {});
   };
-  let items = 0, pages = 0, bytes = 0, readMs = 0, wastedRequests = 0, mispredictions = 0;
+  let items = 0,
+    pages = 0,
+    bytes = 0,
+    readMs = 0,
+    wastedRequests = 0,
+    mispredictions = 0;
   const started = performance.now();
   let nextFirst: PageRequest | undefined;
   try {
@@ -137,7 +167,8 @@ export async function httpBackfill(baseUrl: string, token: string, options: Http
       let atMark = new Set<string>();
       let request = nextFirst ?? requestPage(collection, mark);
       const following = options.collections[index + 1];
-      nextFirst = options.prefetch && following !== undefined ? requestPage(following, undefined, firstPages) : undefined;
+      nextFirst =
+        options.prefetch && following !== undefined ? requestPage(following, undefined, firstPages) : undefined;
       for (;;) {
         const response = expectOk(await request.answer, request.url);
         pages++;
@@ -171,38 +202,74 @@ export async function httpBackfill(baseUrl: string, token: string, options: Http
     if (firstPages !== client) await firstPages.close();
   }
   const ms = performance.now() - started;
-  return { items, pages, ms, itemsPerSecond: items / (ms / 1000), bytes, read: options.read, readMs, wastedRequests, mispredictions };
+  return {
+    items,
+    pages,
+    ms,
+    itemsPerSecond: items / (ms / 1000),
+    bytes,
+    read: options.read,
+    readMs,
+    wastedRequests,
+    mispredictions,
+  };
 }
 
 /** Each item's id and lastupdated, read as `read` says; both must be strings. */
 function keysOfPage(body: Buffer, read: 'items' | 'keys', url: string): Array<{ id: string; lastupdated: string }> {
-  const items = read === 'keys' ? itemKeysOf(body) : JSON.parse(body.toString('utf8')) as Array<{ id?: unknown; lastupdated?: unknown }>;
+  const items =
+    read === 'keys'
+      ? itemKeysOf(body)
+      : (JSON.parse(body.toString('utf8')) as Array<{ id?: unknown; lastupdated?: unknown }>);
   if (!Array.isArray(items)) throw new Error(`GET ${url} answered no array`);
   items.forEach((item, index) => {
-    if (typeof item?.id !== 'string' || typeof item.lastupdated !== 'string') throw new Error(`GET ${url}: item ${index} has no string id and lastupdated`);
+    if (typeof item?.id !== 'string' || typeof item.lastupdated !== 'string')
+      throw new Error(`GET ${url}: item ${index} has no string id and lastupdated`);
   });
   return items as Array<{ id: string; lastupdated: string }>;
 }
 
 // autocannon ships no types: the part of its API used here and by scripts/load.ts.
-export interface AutocannonRequest { method?: string; path: string; headers?: Record<string, string>; body?: string }
-export interface AutocannonClient { setRequests(requests: AutocannonRequest[]): void }
+export interface AutocannonRequest {
+  method?: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+export interface AutocannonClient {
+  setRequests(requests: AutocannonRequest[]): void;
+}
 export interface AutocannonOptions {
-  url: string; connections: number; duration: number; headers?: Record<string, string>; connectionRate?: number; overallRate?: number; timeout?: number;
-  requests?: AutocannonRequest[]; setupClient?: (client: AutocannonClient) => void; idReplacement?: boolean;
+  url: string;
+  connections: number;
+  duration: number;
+  headers?: Record<string, string>;
+  connectionRate?: number;
+  overallRate?: number;
+  timeout?: number;
+  requests?: AutocannonRequest[];
+  setupClient?: (client: AutocannonClient) => void;
+  idReplacement?: boolean;
 }
 export interface AutocannonResult {
   duration: number;
   latency: { p50: number; p90: number; p99: number; max: number; average: number };
   requests: { total: number; average: number };
   throughput: { average: number; total?: number };
-  errors: number; timeouts: number;
-  '2xx': number; '4xx': number; '5xx': number; non2xx: number; statusCodeStats: Record<string, { count: number }>;
+  errors: number;
+  timeouts: number;
+  '2xx': number;
+  '4xx': number;
+  '5xx': number;
+  non2xx: number;
+  statusCodeStats: Record<string, { count: number }>;
 }
 export interface AutocannonInstance extends PromiseLike<AutocannonResult> {
   on(event: 'response', listener: (client: unknown, statusCode: number) => void): void;
 }
-export const autocannon = createRequire(import.meta.url)('autocannon') as (options: AutocannonOptions) => AutocannonInstance;
+export const autocannon = createRequire(import.meta.url)('autocannon') as (
+  options: AutocannonOptions,
+) => AutocannonInstance;
 
 export interface LoadResult {
   requestsPerSecond: number;
@@ -218,8 +285,15 @@ export interface LoadResult {
 }
 
 /** autocannon against one URL for `durationS` seconds. */
-export async function loadTest(url: string, options: { token: string; connections: number; durationS: number; headers?: Record<string, string> }): Promise<LoadResult> {
-  const base = { url, connections: options.connections, headers: { authorization: `Bearer ${options.token}`, accept: 'application/json', ...options.headers } };
+export async function loadTest(
+  url: string,
+  options: { token: string; connections: number; durationS: number; headers?: Record<string, string> },
+): Promise<LoadResult> {
+  const base = {
+    url,
+    connections: options.connections,
+    headers: { authorization: `Bearer ${options.token}`, accept: 'application/json', ...options.headers },
+  };
   const result = await autocannon({ ...base, duration: options.durationS });
   return {
     requestsPerSecond: result['2xx'] / result.duration,
@@ -230,6 +304,9 @@ export async function loadTest(url: string, options: { token: string; connection
     latencyP99: result.latency.p99,
     durationS: result.duration,
     connections: options.connections,
-    bytesPerRequest: result['2xx'] + result.non2xx === 0 ? 0 : (result.throughput.total ?? result.throughput.average * result.duration) / (result['2xx'] + result.non2xx),
+    bytesPerRequest:
+      result['2xx'] + result.non2xx === 0
+        ? 0
+        : (result.throughput.total ?? result.throughput.average * result.duration) / (result['2xx'] + result.non2xx),
   };
 }

@@ -57,9 +57,18 @@ const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** di
 
 /** A photo-like JPEG: a gradient under gaussian noise, so it neither compresses to nothing nor is pure noise. */
 async function makePhoto(width: number, height: number): Promise<Buffer> {
-  const noise = await sharp({ create: { width, height, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).png().toBuffer();
-  const gradient = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><defs><linearGradient id="g"><stop offset="0" stop-color="#1d4e89"/><stop offset="1" stop-color="#f4a259"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/></svg>`);
-  return sharp(gradient).composite([{ input: noise, blend: 'soft-light' }]).jpeg({ quality: 85 }).toBuffer();
+  const noise = await sharp({
+    create: { width, height, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 40 } },
+  })
+    .png()
+    .toBuffer();
+  const gradient = Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><defs><linearGradient id="g"><stop offset="0" stop-color="#1d4e89"/><stop offset="1" stop-color="#f4a259"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/></svg>`,
+  );
+  return sharp(gradient)
+    .composite([{ input: noise, blend: 'soft-light' }])
+    .jpeg({ quality: 85 })
+    .toBuffer();
 }
 
 /**
@@ -67,8 +76,15 @@ async function makePhoto(width: number, height: number): Promise<Buffer> {
  * `next(i)` gives the i-th request's path and headers, `check` its expected status.
  */
 async function phase(
-  baseUrl: string, dispatcher: Agent, concurrency: number,
-  plan: { total?: number; until?: number; next: (i: number) => { path: string; headers: Record<string, string> }; status: number },
+  baseUrl: string,
+  dispatcher: Agent,
+  concurrency: number,
+  plan: {
+    total?: number;
+    until?: number;
+    next: (i: number) => { path: string; headers: Record<string, string> };
+    status: number;
+  },
 ): Promise<PhaseFigures> {
   const latencies: number[] = [];
   let issued = 0;
@@ -81,7 +97,8 @@ async function phase(
       const t0 = performance.now();
       const response = await fetch(`${baseUrl}${path}`, { headers, dispatcher } as RequestInit);
       await response.arrayBuffer();
-      if (response.status !== plan.status) throw new Error(`GET ${path}: expected ${plan.status}, received ${response.status}`);
+      if (response.status !== plan.status)
+        throw new Error(`GET ${path}: expected ${plan.status}, received ${response.status}`);
       latencies.push(performance.now() - t0);
     }
   };
@@ -101,7 +118,8 @@ export async function runImageBench(options: ImageBenchOptions = {}): Promise<Im
   const coldRequests = options.coldRequests ?? 120;
   const seconds = options.seconds ?? 5;
   const concurrency = options.concurrency ?? 16;
-  const width = options.width ?? 2048, height = options.height ?? 1536;
+  const width = options.width ?? 2048,
+    height = options.height ?? 1536;
 
   const dataDir = await mkdtemp(join(tmpdir(), 'bench-images-'));
   const db = await openPgliteDb({ dataDir: ':memory:' });
@@ -111,9 +129,20 @@ export async function runImageBench(options: ImageBenchOptions = {}): Promise<Im
     await runMigrations(db);
     await createTestAccount(db, { accountId: 'bench', organisations: ['bench-org'] });
     const { token } = await createTestToken(db, { accountId: 'bench' });
-    const config = loadConfig({ PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent', SEED_DEMO_DATA: 'false', SESSION_SECRET: 'b'.repeat(40), RATE_LIMIT_ENABLED: 'false' });
+    const config = loadConfig({
+      PORT: '0',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      SEED_DEMO_DATA: 'false',
+      SESSION_SECRET: 'b'.repeat(40),
+      RATE_LIMIT_ENABLED: 'false',
+    });
     const app = createApp(config, {
-      db, logger: createLogger({ level: 'silent' }), rateLimitStore: createMemoryStore({ now: Date.now }), now: Date.now, recordItemChange: ignoreItemChanges,
+      db,
+      logger: createLogger({ level: 'silent' }),
+      rateLimitStore: createMemoryStore({ now: Date.now }),
+      now: Date.now,
+      recordItemChange: ignoreItemChanges,
     });
     server.on('request', app);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -130,27 +159,50 @@ export async function runImageBench(options: ImageBenchOptions = {}): Promise<Im
 
     // Cold: widths 200, 201, 202, … — each a new variant, so the cache never answers.
     const cold = await phase(baseUrl, dispatcher, concurrency, {
-      total: coldRequests, status: 200, next: (i) => ({ path: `${file}?w=${200 + i}&h=${2000 - i}&mode=cover`, headers: auth }),
+      total: coldRequests,
+      status: 200,
+      next: (i) => ({ path: `${file}?w=${200 + i}&h=${2000 - i}&mode=cover`, headers: auth }),
     });
     const cachedPath = `${file}?w=800&h=600&mode=fit`;
     const first = await fetch(`${baseUrl}${cachedPath}`, { headers: auth });
     const etag = first.headers.get('etag')!;
     const variantBytes = (await first.arrayBuffer()).byteLength;
     const cached = await phase(baseUrl, dispatcher, concurrency, {
-      until: performance.now() + seconds * 1000, status: 200, next: () => ({ path: cachedPath, headers: auth }),
+      until: performance.now() + seconds * 1000,
+      status: 200,
+      next: () => ({ path: cachedPath, headers: auth }),
     });
     const revalidated = await phase(baseUrl, dispatcher, concurrency, {
-      until: performance.now() + seconds * 1000, status: 304, next: () => ({ path: cachedPath, headers: { ...auth, 'if-none-match': etag } }),
+      until: performance.now() + seconds * 1000,
+      status: 304,
+      next: () => ({ path: cachedPath, headers: { ...auth, 'if-none-match': etag } }),
     });
 
-    const result: ImageBenchResult = { source: { width, height, bytes: photo.length }, concurrency, cold, cached, revalidated };
-    print(`images: one ${width}×${height} JPEG (${round(photo.length / 1024)} KiB), ${concurrency} requests in flight, PGlite, files on disk`);
-    print(`  cold (new variant each):   ${cold.requestsPerSecond} req/s  (${cold.requests} in ${cold.seconds} s; p50 ${cold.latencyMs.p50} ms, p99 ${cold.latencyMs.p99} ms)`);
-    print(`  cached (800×600, ${round(variantBytes / 1024)} KiB): ${cached.requestsPerSecond} req/s  (${cached.requests} in ${cached.seconds} s; p50 ${cached.latencyMs.p50} ms, p99 ${cached.latencyMs.p99} ms)`);
-    print(`  revalidated (304):         ${revalidated.requestsPerSecond} req/s  (${revalidated.requests} in ${revalidated.seconds} s; p50 ${revalidated.latencyMs.p50} ms, p99 ${revalidated.latencyMs.p99} ms)`);
+    const result: ImageBenchResult = {
+      source: { width, height, bytes: photo.length },
+      concurrency,
+      cold,
+      cached,
+      revalidated,
+    };
+    print(
+      `images: one ${width}×${height} JPEG (${round(photo.length / 1024)} KiB), ${concurrency} requests in flight, PGlite, files on disk`,
+    );
+    print(
+      `  cold (new variant each):   ${cold.requestsPerSecond} req/s  (${cold.requests} in ${cold.seconds} s; p50 ${cold.latencyMs.p50} ms, p99 ${cold.latencyMs.p99} ms)`,
+    );
+    print(
+      `  cached (800×600, ${round(variantBytes / 1024)} KiB): ${cached.requestsPerSecond} req/s  (${cached.requests} in ${cached.seconds} s; p50 ${cached.latencyMs.p50} ms, p99 ${cached.latencyMs.p99} ms)`,
+    );
+    print(
+      `  revalidated (304):         ${revalidated.requestsPerSecond} req/s  (${revalidated.requests} in ${revalidated.seconds} s; p50 ${revalidated.latencyMs.p50} ms, p99 ${revalidated.latencyMs.p99} ms)`,
+    );
     return result;
   } finally {
-    await new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
+    await new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
     await dispatcher.close();
     await db.close();
     await rm(dataDir, { recursive: true, force: true });

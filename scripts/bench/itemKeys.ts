@@ -11,14 +11,28 @@ export interface ItemKeys {
 }
 
 // What the scanner expects next.
-const VALUE = 0, VALUE_OR_CLOSE = 1, KEY = 2, KEY_OR_CLOSE = 3, COLON = 4, AFTER_VALUE = 5;
+const VALUE = 0,
+  VALUE_OR_CLOSE = 1,
+  KEY = 2,
+  KEY_OR_CLOSE = 3,
+  COLON = 4,
+  AFTER_VALUE = 5;
 // What is open: the stack holds one of these per level.
-const ARRAY = 0, OBJECT = 1;
+const ARRAY = 0,
+  OBJECT = 1;
 // The item member a key names (depth 2 only).
-const OTHER = 0, ID = 1, LASTUPDATED = 2;
+const OTHER = 0,
+  ID = 1,
+  LASTUPDATED = 2;
 
-const QUOTE = 0x22, BACKSLASH = 0x5c, COMMA = 0x2c, COLON_CHAR = 0x3a;
-const OPEN_OBJECT = 0x7b, CLOSE_OBJECT = 0x7d, OPEN_ARRAY = 0x5b, CLOSE_ARRAY = 0x5d;
+const QUOTE = 0x22,
+  BACKSLASH = 0x5c,
+  COMMA = 0x2c,
+  COLON_CHAR = 0x3a;
+const OPEN_OBJECT = 0x7b,
+  CLOSE_OBJECT = 0x7d,
+  OPEN_ARRAY = 0x5b,
+  CLOSE_ARRAY = 0x5d;
 
 /**
  * The keyset members of each element of a JSON array of objects (a list page), in order. Throws a
@@ -29,32 +43,50 @@ export function itemKeysOf(body: Buffer): ItemKeys[] {
   const items: ItemKeys[] = [];
   const open: number[] = [];
   const n = body.length;
-  let expect = VALUE, at = 0, depth = 0, member = OTHER;
+  let expect = VALUE,
+    at = 0,
+    depth = 0,
+    member = OTHER;
   let id: string | undefined, lastupdated: string | undefined;
   // One loop over the structure; strings, numbers and literals are skipped by small functions that
   // return where they end (no closures: a captured index would live on the heap).
   while (at < n) {
     const c = body[at]!;
-    if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) { at++; continue; }
+    if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) {
+      at++;
+      continue;
+    }
     if (expect === AFTER_VALUE) {
       if (depth === 0) fail(at, 'the end of the text');
       const top = open[depth - 1];
-      if (c === COMMA) { at++; expect = top === OBJECT ? KEY : VALUE; continue; }
-      if (c !== (top === OBJECT ? CLOSE_OBJECT : CLOSE_ARRAY)) fail(at, top === OBJECT ? 'a comma or }' : 'a comma or ]');
+      if (c === COMMA) {
+        at++;
+        expect = top === OBJECT ? KEY : VALUE;
+        continue;
+      }
+      if (c !== (top === OBJECT ? CLOSE_OBJECT : CLOSE_ARRAY))
+        fail(at, top === OBJECT ? 'a comma or }' : 'a comma or ]');
     } else if (expect === COLON) {
       if (c !== COLON_CHAR) fail(at, 'a colon');
-      at++; expect = VALUE; continue;
+      at++;
+      expect = VALUE;
+      continue;
     } else if (c === QUOTE) {
       const end = stringEnd(body, at);
       const escaped = end < 0;
       const after = escaped ? -end : end;
       if (expect >= KEY) {
-        if (depth === 2) member = escaped ? memberNamed(JSON.parse(body.toString('utf8', at, after)) as string) : memberAt(body, at + 1, after - 1);
+        if (depth === 2)
+          member = escaped
+            ? memberNamed(JSON.parse(body.toString('utf8', at, after)) as string)
+            : memberAt(body, at + 1, after - 1);
         expect = COLON;
       } else {
         if (depth <= 1) fail(at, depth === 0 ? 'an array' : 'an item object');
         if (depth === 2 && member !== OTHER) {
-          const value = escaped ? JSON.parse(body.toString('utf8', at, after)) as string : body.toString('utf8', at + 1, after - 1);
+          const value = escaped
+            ? (JSON.parse(body.toString('utf8', at, after)) as string)
+            : body.toString('utf8', at + 1, after - 1);
           if (member === ID) id = value;
           else lastupdated = value;
         }
@@ -69,7 +101,8 @@ export function itemKeysOf(body: Buffer): ItemKeys[] {
       if (depth === 0 && c !== OPEN_ARRAY) fail(at, 'an array');
       if (depth === 1) {
         if (c !== OPEN_OBJECT) fail(at, 'an item object');
-        id = undefined; lastupdated = undefined;
+        id = undefined;
+        lastupdated = undefined;
       }
       // A keyset member whose value is not a string has none.
       if (depth === 2 && member !== OTHER) {
@@ -77,14 +110,36 @@ export function itemKeysOf(body: Buffer): ItemKeys[] {
         else lastupdated = undefined;
         member = OTHER;
       }
-      if (c === OPEN_OBJECT) { open.push(OBJECT); depth++; at++; expect = KEY_OR_CLOSE; continue; }
-      if (c === OPEN_ARRAY) { open.push(ARRAY); depth++; at++; expect = VALUE_OR_CLOSE; continue; }
-      at = c === 0x74 ? literalEnd(body, at, 'true') : c === 0x66 ? literalEnd(body, at, 'false') : c === 0x6e ? literalEnd(body, at, 'null') : numberEnd(body, at);
+      if (c === OPEN_OBJECT) {
+        open.push(OBJECT);
+        depth++;
+        at++;
+        expect = KEY_OR_CLOSE;
+        continue;
+      }
+      if (c === OPEN_ARRAY) {
+        open.push(ARRAY);
+        depth++;
+        at++;
+        expect = VALUE_OR_CLOSE;
+        continue;
+      }
+      at =
+        c === 0x74
+          ? literalEnd(body, at, 'true')
+          : c === 0x66
+            ? literalEnd(body, at, 'false')
+            : c === 0x6e
+              ? literalEnd(body, at, 'null')
+              : numberEnd(body, at);
       expect = AFTER_VALUE;
       continue;
     }
     // A closing bracket that fits what is open.
-    open.pop(); depth--; at++; expect = AFTER_VALUE;
+    open.pop();
+    depth--;
+    at++;
+    expect = AFTER_VALUE;
     if (depth === 1) items.push({ id, lastupdated });
   }
   if (depth !== 0 || expect !== AFTER_VALUE) fail(at, 'more of the text');
@@ -96,7 +151,8 @@ function fail(at: number, expected: string): never {
 }
 
 const isDigit = (c: number | undefined): boolean => c !== undefined && c >= 0x30 && c <= 0x39;
-const isHexDigit = (c: number | undefined): boolean => isDigit(c) || (c !== undefined && (c | 0x20) >= 0x61 && (c | 0x20) <= 0x66);
+const isHexDigit = (c: number | undefined): boolean =>
+  isDigit(c) || (c !== undefined && (c | 0x20) >= 0x61 && (c | 0x20) <= 0x66);
 const SIMPLE_ESCAPES = new Set([...'"\\/bfnrt'].map((ch) => ch.charCodeAt(0)));
 
 /** Where the string opened by the quote at `at` ends (the index after its closing quote); negated when it holds an escape. */
@@ -109,7 +165,13 @@ function stringEnd(body: Uint8Array, at: number): number {
       escaped = true;
       const e = body[++at];
       if (e === 0x75) {
-        if (!(isHexDigit(body[at + 1]) && isHexDigit(body[at + 2]) && isHexDigit(body[at + 3]) && isHexDigit(body[at + 4]))) fail(at + 1, 'four hex digits');
+        if (!(
+          isHexDigit(body[at + 1]) &&
+          isHexDigit(body[at + 2]) &&
+          isHexDigit(body[at + 3]) &&
+          isHexDigit(body[at + 4])
+        ))
+          fail(at + 1, 'four hex digits');
         at += 4;
       } else if (e === undefined || !SIMPLE_ESCAPES.has(e)) {
         fail(at, 'an escape');
@@ -129,17 +191,21 @@ function literalEnd(body: Uint8Array, at: number, word: string): number {
 function numberEnd(body: Uint8Array, at: number): number {
   if (body[at] === 0x2d) at++;
   if (body[at] === 0x30) at++;
-  else if (isDigit(body[at])) { do at++; while (isDigit(body[at])); }
-  else fail(at, 'a value');
+  else if (isDigit(body[at])) {
+    do at++;
+    while (isDigit(body[at]));
+  } else fail(at, 'a value');
   if (body[at] === 0x2e) {
     if (!isDigit(body[++at])) fail(at, 'a digit');
-    do at++; while (isDigit(body[at]));
+    do at++;
+    while (isDigit(body[at]));
   }
   if (body[at] === 0x65 || body[at] === 0x45) {
     at++;
     if (body[at] === 0x2b || body[at] === 0x2d) at++;
     if (!isDigit(body[at])) fail(at, 'a digit');
-    do at++; while (isDigit(body[at]));
+    do at++;
+    while (isDigit(body[at]));
   }
   return at;
 }

@@ -36,7 +36,9 @@ function frameName(node: ProfileNode): string {
   const { functionName, url, lineNumber } = node.callFrame;
   if (url === '') return functionName || '(anonymous)';
   const file = url.replace(/^file:\/\//, '');
-  const short = file.includes('/node_modules/') ? file.slice(file.lastIndexOf('/node_modules/') + 14) : path.relative(process.cwd(), file);
+  const short = file.includes('/node_modules/')
+    ? file.slice(file.lastIndexOf('/node_modules/') + 14)
+    : path.relative(process.cwd(), file);
   return `${functionName || '(anonymous)'} ${short}:${lineNumber + 1}`;
 }
 
@@ -60,15 +62,24 @@ export function summariseProfile(profile: CpuProfile, top = 25): ProfileSummary 
       inclusive.set(name, (inclusive.get(name) ?? 0) + time);
     }
   }
-  const lines = (map: Map<string, number>) => [...map]
-    .sort((a, b) => b[1] - a[1]).slice(0, top)
-    .map(([name, time]) => ({ name, ms: time / 1000, share: total === 0 ? 0 : time / total }));
+  const lines = (map: Map<string, number>) =>
+    [...map]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([name, time]) => ({ name, ms: time / 1000, share: total === 0 ? 0 : time / total }));
   return { totalMs: total / 1000, self: lines(self), inclusive: lines(inclusive) };
 }
 
 export function formatProfileSummary(summary: ProfileSummary): string {
-  const line = (l: ProfileLine) => `${(l.share * 100).toFixed(1).padStart(5)}%  ${l.ms.toFixed(0).padStart(7)} ms  ${l.name}`;
-  return [`sampled ${summary.totalMs.toFixed(0)} ms`, '-- self time', ...summary.self.map(line), '-- inclusive time', ...summary.inclusive.map(line)].join('\n');
+  const line = (l: ProfileLine) =>
+    `${(l.share * 100).toFixed(1).padStart(5)}%  ${l.ms.toFixed(0).padStart(7)} ms  ${l.name}`;
+  return [
+    `sampled ${summary.totalMs.toFixed(0)} ms`,
+    '-- self time',
+    ...summary.self.map(line),
+    '-- inclusive time',
+    ...summary.inclusive.map(line),
+  ].join('\n');
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -77,6 +88,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.error('usage: node scripts/bench/profileSummary.ts <file.cpuprofile> [top]');
     process.exitCode = 1;
   } else {
-    console.log(formatProfileSummary(summariseProfile(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile, Number(process.argv[3] ?? 25))));
+    console.log(
+      formatProfileSummary(
+        summariseProfile(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile, Number(process.argv[3] ?? 25)),
+      ),
+    );
   }
 }

@@ -29,17 +29,47 @@ export interface InitResult {
 /** A list request as the spec's validator hands it to the route (numbers and arrays parsed). */
 export type ListQueryInput = Record<string, unknown>;
 
-export interface DirectListParams { collection: Collection; query: ListQueryInput; iterations: number; warmup: number }
-export interface DirectBackfillParams { collections: readonly Collection[]; size: number; wfstatus: readonly string[] }
-export interface BackfillResult { items: number; pages: number; ms: number; itemsPerSecond: number; bytes: number }
-export interface DirectRpsParams { collection: Collection; query: ListQueryInput; concurrency: number; durationMs: number; warmupMs: number }
-export interface RpsResult { requests: number; ms: number; requestsPerSecond: number; latency: LatencySummary }
+export interface DirectListParams {
+  collection: Collection;
+  query: ListQueryInput;
+  iterations: number;
+  warmup: number;
+}
+export interface DirectBackfillParams {
+  collections: readonly Collection[];
+  size: number;
+  wfstatus: readonly string[];
+}
+export interface BackfillResult {
+  items: number;
+  pages: number;
+  ms: number;
+  itemsPerSecond: number;
+  bytes: number;
+}
+export interface DirectRpsParams {
+  collection: Collection;
+  query: ListQueryInput;
+  concurrency: number;
+  durationMs: number;
+  warmupMs: number;
+}
+export interface RpsResult {
+  requests: number;
+  ms: number;
+  requestsPerSecond: number;
+  latency: LatencySummary;
+}
 
 /**
  * Counts the items of a keyset page that are new (the inclusive bound repeats the previous page's
  * items at the mark) and returns the next mark and the ids seen at it.
  */
-export function countFresh(items: ReadonlyArray<{ id: string; lastupdated: string }>, mark: string | undefined, atMark: ReadonlySet<string>): { fresh: number; mark: string | undefined; atMark: Set<string> } {
+export function countFresh(
+  items: ReadonlyArray<{ id: string; lastupdated: string }>,
+  mark: string | undefined,
+  atMark: ReadonlySet<string>,
+): { fresh: number; mark: string | undefined; atMark: Set<string> } {
   let fresh = 0;
   for (const item of items) if (!(item.lastupdated === mark && atMark.has(item.id))) fresh++;
   const last = items.at(-1)?.lastupdated ?? mark;
@@ -47,4 +77,3 @@ export function countFresh(items: ReadonlyArray<{ id: string; lastupdated: strin
   if (last === mark) for (const id of atMark) nextAtMark.add(id);
   return { fresh, mark: last, atMark: nextAtMark };
 }
-

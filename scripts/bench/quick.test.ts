@@ -15,18 +15,41 @@ describe('npm run bench -- --quick', () => {
   it('when run on PGlite with a few hundred items and the mock, then it seeds, measures HTTP and direct work, alternates service and Prism rounds, checks the targets and writes the JSON report', async () => {
     const outDir = await mkdtemp(path.join(tmpdir(), 'bench-quick-'));
     try {
-      const options = parseBenchArgs(['--quick', '--engine', 'pglite', '--items', '250', '--pglite', 'memory', '--rounds', '3', '--no-extras', '--out', outDir], () => {});
+      const options = parseBenchArgs(
+        [
+          '--quick',
+          '--engine',
+          'pglite',
+          '--items',
+          '250',
+          '--pglite',
+          'memory',
+          '--rounds',
+          '3',
+          '--no-extras',
+          '--out',
+          outDir,
+        ],
+        () => {},
+      );
       if (options === 'help') throw new Error('unexpected help');
       const report = await runBench(options);
       const e = report.engines.pglite!;
       expect(e.seed.items).toBe(250);
       expect(Object.values(e.seed.byCollection).reduce((a, b) => a + b, 0)).toBe(250);
-      expect(Object.keys(e.seed.byCollection).sort()).toEqual(['eventgroups', 'events', 'locations', 'routes', 'venues']);
+      expect(Object.keys(e.seed.byCollection).sort()).toEqual([
+        'eventgroups',
+        'events',
+        'locations',
+        'routes',
+        'venues',
+      ]);
       expect(e.page2000.http.n).toBe(options.latencyIterations);
       expect(e.page2000.direct.n).toBe(options.latencyIterations);
       // The same page both ways (the HTTP body is the direct JSON text).
       expect(e.page2000.http.bytes).toBe(e.page2000.direct.bytes);
-      const syncable = (e.seed.byStatus.approved ?? 0) + (e.seed.byStatus.archived ?? 0) + (e.seed.byStatus.deleted ?? 0);
+      const syncable =
+        (e.seed.byStatus.approved ?? 0) + (e.seed.byStatus.archived ?? 0) + (e.seed.byStatus.deleted ?? 0);
       expect(e.backfill.http.items).toBe(syncable);
       expect(e.backfill.direct.items).toBe(syncable);
       expect(e.backfill.http.pages).toBeGreaterThan(5); // size 50 in quick mode: several pages per collection
@@ -36,7 +59,12 @@ describe('npm run bench -- --quick', () => {
       expect(e.backfill.prefetch.itemsPerSecond).toBeGreaterThan(0);
       expect(e.phases['backfill-http-prefetch']!.units).toBe(e.backfill.prefetch.items / 1000);
       // Reading only the keyset: the same items and pages as JSON.parse gave.
-      expect(e.backfill.keys).toMatchObject({ read: 'keys', items: e.backfill.http.items, pages: e.backfill.http.pages, bytes: e.backfill.prefetch.bytes });
+      expect(e.backfill.keys).toMatchObject({
+        read: 'keys',
+        items: e.backfill.http.items,
+        pages: e.backfill.http.pages,
+        bytes: e.backfill.prefetch.bytes,
+      });
       expect(e.backfill.http.read).toBe('items');
       expect(e.phases['backfill-http-keys']!.units).toBe(e.backfill.keys.items / 1000);
       expect(e.rps20.direct.requests).toBeGreaterThan(0);
@@ -67,7 +95,9 @@ describe('npm run bench -- --quick', () => {
       expect(rps20Cpu.units).toBe(e.rps20.runs.reduce((sum, r) => sum + r.requests, 0));
       expect(e.phases['rps20-http-fresh']!.units).toBe(e.rps20.fresh.runs.reduce((sum, r) => sum + r.requests, 0));
       expect(report.targets.map((t) => t.name)).toEqual([
-        'GET /events?size=2000 p50 vs direct', 'keyset backfill over HTTP (prefetching; the client reads each item\'s id and lastupdated)', 'GET /events?size=20 req/s vs Prism mock',
+        'GET /events?size=2000 p50 vs direct',
+        "keyset backfill over HTTP (prefetching; the client reads each item's id and lastupdated)",
+        'GET /events?size=20 req/s vs Prism mock',
       ]);
       const vsMock = report.targets[2]!;
       expect(vsMock).toMatchObject({ engine: 'pglite', informative: true, met: mock.ratio >= 1 });
@@ -81,11 +111,13 @@ describe('npm run bench -- --quick', () => {
       expect(text).toContain('keyset backfill');
       expect(text).toContain('the same requests, the next one sent while the client parses a page');
       expect(text).toContain(`${e.backfill.prefetch.mispredictions} mispredictions`);
-      expect(text).toContain('the same prefetching, the client reading each item\'s id and lastupdated');
+      expect(text).toContain("the same prefetching, the client reading each item's id and lastupdated");
       const backfillTarget = report.targets[1]!;
       expect(backfillTarget.measured).toBe(`${int(e.backfill.keys.itemsPerSecond)} items/s`);
       expect(text).toContain('the same request, service ÷ Prism mock (median of 3 interleaved rounds)');
-      expect(text).toContain(`rounds (service/service no-cache/Prism req/s): ${mock.rounds.map((r) => `${int(r.service)}/${int(r.fresh)}/${int(r.mock)}`).join(' · ')}; per-round ratio `);
+      expect(text).toContain(
+        `rounds (service/service no-cache/Prism req/s): ${mock.rounds.map((r) => `${int(r.service)}/${int(r.fresh)}/${int(r.mock)}`).join(' · ')}; per-round ratio `,
+      );
       expect(text).toContain('the same with Cache-Control: no-cache (every answer read from the store)');
       expect(text).toContain('prism mock generated/openapi.yaml -p <port> -h 127.0.0.1 -v silent');
     } finally {
@@ -96,15 +128,34 @@ describe('npm run bench -- --quick', () => {
 
 describe('bench helpers', () => {
   it('when a keyset page repeats the items at the mark, then only the new ones count', () => {
-    const first = countFresh([{ id: 'a', lastupdated: '1' }, { id: 'b', lastupdated: '2' }], undefined, new Set());
+    const first = countFresh(
+      [
+        { id: 'a', lastupdated: '1' },
+        { id: 'b', lastupdated: '2' },
+      ],
+      undefined,
+      new Set(),
+    );
     expect(first).toEqual({ fresh: 2, mark: '2', atMark: new Set(['b']) });
-    const second = countFresh([{ id: 'b', lastupdated: '2' }, { id: 'c', lastupdated: '3' }], first.mark, first.atMark);
+    const second = countFresh(
+      [
+        { id: 'b', lastupdated: '2' },
+        { id: 'c', lastupdated: '3' },
+      ],
+      first.mark,
+      first.atMark,
+    );
     expect(second).toEqual({ fresh: 1, mark: '3', atMark: new Set(['c']) });
   });
 
   it('when percentiles are taken, then they are nearest-rank', () => {
     const samples = Array.from({ length: 100 }, (_, i) => 100 - i);
-    expect(percentile([...samples].sort((a, b) => a - b), 50)).toBe(50);
+    expect(
+      percentile(
+        [...samples].sort((a, b) => a - b),
+        50,
+      ),
+    ).toBe(50);
     expect(summarise(samples)).toMatchObject({ n: 100, p50: 50, p99: 99, min: 1, max: 100 });
   });
 
@@ -114,7 +165,14 @@ describe('bench helpers', () => {
     expect(() => parseBenchArgs(['--rounds', '1.5'])).toThrow(/--rounds/);
     expect(() => parseBenchArgs(['--rounds', '0'])).toThrow(/--rounds/);
     const options = parseBenchArgs([], () => {});
-    expect(options).toMatchObject({ engines: ['pglite', 'postgres'], items: 100_000, backfillSize: 2000, rounds: 3, mock: true, extras: true });
+    expect(options).toMatchObject({
+      engines: ['pglite', 'postgres'],
+      items: 100_000,
+      backfillSize: 2000,
+      rounds: 3,
+      mock: true,
+      extras: true,
+    });
     expect(parseBenchArgs(['--quick'], () => {})).toMatchObject({ rounds: 1 });
     expect(parseBenchArgs(['--rounds', '5'], () => {})).toMatchObject({ rounds: 5 });
   });

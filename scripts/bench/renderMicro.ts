@@ -15,12 +15,30 @@ import { prepareItemWrite } from '../../reference-impl/src/domain/itemWrite.ts';
 import { renderItem } from '../../reference-impl/src/items/renderItem.ts';
 import type { StoredItem } from '../../reference-impl/src/storage/items/itemRow.ts';
 import { inJsonbOrder } from '../../reference-impl/src/storage/items/jsonbOrder.ts';
-import { COLLECTION_SHARES, STATUS_SHARES, paletteOf, pick, prng, shiftCalendar, templateOf, variedBody, weighted } from './seed.ts';
+import {
+  COLLECTION_SHARES,
+  STATUS_SHARES,
+  paletteOf,
+  pick,
+  prng,
+  shiftCalendar,
+  templateOf,
+  variedBody,
+  weighted,
+} from './seed.ts';
 
 type Loose = Record<string, unknown>;
 
 // Starts and ends around midnight and the DST change hours (02:00–03:00) as well as ordinary ones.
-const SLOTS = [['20:15', '21:30'], ['09:00', '18:00'], ['22:00', '02:00'], ['20:00', '24:00'], ['02:30', '03:30'], ['01:45', '02:15'], ['00:00', '23:59']] as const;
+const SLOTS = [
+  ['20:15', '21:30'],
+  ['09:00', '18:00'],
+  ['22:00', '02:00'],
+  ['20:00', '24:00'],
+  ['02:30', '03:30'],
+  ['01:45', '02:15'],
+  ['00:00', '23:59'],
+] as const;
 
 function calendarOf(random: () => number, calendar: Loose): Loose {
   if (calendar.calendarType === 'ALWAYS') return calendar;
@@ -41,18 +59,39 @@ export function buildItems(count: number, indexes: OntologyIndexes, seed = 20_27
   for (let n = 1; n <= count; n++) {
     const collection = weighted(random, COLLECTION_SHARES);
     const template = templates.get(collection)!;
-    const body = variedBody(random, n, collection, template, 'amsterdam-marketing', palette, weighted(random, STATUS_SHARES));
+    const body = variedBody(
+      random,
+      n,
+      collection,
+      template,
+      'amsterdam-marketing',
+      palette,
+      weighted(random, STATUS_SHARES),
+    );
     const calendar = template.example.calendar as Loose | undefined;
     if (calendar !== undefined) body.calendar = calendarOf(random, calendar);
     // As seedItems stores it: the varied fields prepared, categories stripped, merged with the shared part.
     const prepared = prepareItemWrite({ collection, body, token, newUuid: () => `uuid-${n}` });
-    const varied = prepared.doc.trcItemCategories === undefined ? prepared.doc
-      : { ...prepared.doc, trcItemCategories: stripCategoriesForWrite(prepared.doc.trcItemCategories, indexes.properties) };
+    const varied =
+      prepared.doc.trcItemCategories === undefined
+        ? prepared.doc
+        : {
+            ...prepared.doc,
+            trcItemCategories: stripCategoriesForWrite(prepared.doc.trcItemCategories, indexes.properties),
+          };
     const stamp = new Date(Date.UTC(2027, 0, 1) + n * 61_000);
     items.push({
-      id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`, trcid: prepared.trcid, entitytype: prepared.entitytype,
-      wfstatus: prepared.wfstatus, userorganisation: prepared.userorganisation, creationdate: stamp, lastupdated: stamp,
-      externalId: null, title: prepared.title, slug: prepared.slug, doc: inJsonbOrder({ ...template.shared, ...varied }),
+      id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+      trcid: prepared.trcid,
+      entitytype: prepared.entitytype,
+      wfstatus: prepared.wfstatus,
+      userorganisation: prepared.userorganisation,
+      creationdate: stamp,
+      lastupdated: stamp,
+      externalId: null,
+      title: prepared.title,
+      slug: prepared.slug,
+      doc: inJsonbOrder({ ...template.shared, ...varied }),
     });
   }
   return items;
@@ -65,11 +104,13 @@ function median(values: number[]): number {
 }
 
 function main(): void {
-  const { values } = parseArgs({ options: {
-    items: { type: 'string', default: '4000' },
-    rounds: { type: 'string', default: '7' },
-    'exclude-pattern-dates': { type: 'boolean', default: false },
-  } });
+  const { values } = parseArgs({
+    options: {
+      items: { type: 'string', default: '4000' },
+      rounds: { type: 'string', default: '7' },
+      'exclude-pattern-dates': { type: 'boolean', default: false },
+    },
+  });
   const ontologies = indexOntologies(loadBaseOntologies());
   const items = buildItems(Number(values.items), ontologies);
   const options = { ontologies, excludePatternDates: values['exclude-pattern-dates'] };
@@ -84,7 +125,9 @@ function main(): void {
     perItem.push(((performance.now() - started) * 1000) / items.length);
   }
   console.log(`rounds µs/item: ${perItem.map((us) => us.toFixed(1)).join(' ')}`);
-  console.log(`median: ${median(perItem).toFixed(1)} µs/item over ${items.length} items (excludePatternDates: ${options.excludePatternDates})`);
+  console.log(
+    `median: ${median(perItem).toFixed(1)} µs/item over ${items.length} items (excludePatternDates: ${options.excludePatternDates})`,
+  );
   console.log(`output sha256: ${digest.digest('hex')}`);
 }
 

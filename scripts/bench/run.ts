@@ -14,7 +14,14 @@ import type { Collection } from '../../reference-impl/src/domain/entityRules.ts'
 import { httpBackfill, loadTest, sequentialLatency, type HttpBackfillResult, type LoadResult } from './http.ts';
 import { runImageBench, type ImageBenchResult } from './images.ts';
 import type {
-  BackfillResult, DirectBackfillParams, DirectListParams, DirectRpsParams, Engine, InitParams, InitResult, RpsResult,
+  BackfillResult,
+  DirectBackfillParams,
+  DirectListParams,
+  DirectRpsParams,
+  Engine,
+  InitParams,
+  InitResult,
+  RpsResult,
 } from './protocol.ts';
 import { CpuMeter, processCpuMs, type LatencySummary } from './stats.ts';
 import { runWebhookBench, type WebhookBenchResult } from './webhooks.ts';
@@ -51,10 +58,24 @@ export interface BenchOptions {
 }
 
 export const FULL_DEFAULTS = {
-  items: 100_000, latencyIterations: 50, latencyWarmup: 5, backfillSize: 2000, connections: 10, durationS: 10, warmupS: 2, rounds: 3,
+  items: 100_000,
+  latencyIterations: 50,
+  latencyWarmup: 5,
+  backfillSize: 2000,
+  connections: 10,
+  durationS: 10,
+  warmupS: 2,
+  rounds: 3,
 } as const;
 export const QUICK_DEFAULTS = {
-  items: 300, latencyIterations: 5, latencyWarmup: 1, backfillSize: 50, connections: 4, durationS: 1, warmupS: 0.5, rounds: 1,
+  items: 300,
+  latencyIterations: 5,
+  latencyWarmup: 1,
+  backfillSize: 50,
+  connections: 4,
+  durationS: 1,
+  warmupS: 0.5,
+  rounds: 1,
 } as const;
 
 export const SYNC_STATUSES = ['approved', 'archived', 'deleted'] as const;
@@ -66,7 +87,8 @@ export const TARGETS = { pageRatioMax: 1.5, backfillItemsPerSecondMin: 20_000, s
  * of each page what the procedure needs (the JSON checked, each item's id and lastupdated), so
  * that the figure is not the load generator's JSON.parse (docs/benchmarks.md).
  */
-export const BACKFILL_TARGET_NAME = 'keyset backfill over HTTP (prefetching; the client reads each item\'s id and lastupdated)';
+export const BACKFILL_TARGET_NAME =
+  "keyset backfill over HTTP (prefetching; the client reads each item's id and lastupdated)";
 /** Targets of the webhooks (issue 4, on PostgreSQL): write→receipt p50 ≤ 200 ms, ≥ 500 deliveries/s. */
 export const WEBHOOK_TARGETS = { p50MsMax: 200, deliveriesPerSecondMin: 500 } as const;
 
@@ -77,19 +99,39 @@ export interface EngineReport {
   migrateMs: number;
   seed: InitResult['seed'];
   loadavgBefore: number[];
-  page2000: { http: LatencySummary & { bytes: number }; direct: LatencySummary & { bytes: number }; ratioP50: number; ratioP99: number; iterations: number };
+  page2000: {
+    http: LatencySummary & { bytes: number };
+    direct: LatencySummary & { bytes: number };
+    ratioP50: number;
+    ratioP99: number;
+    iterations: number;
+  };
   /**
    * http: the sync procedure request by request, every page JSON.parsed; prefetch: the same
    * requests, the next one sent while the client parses a page; keys: prefetching, the client
    * reading each item's id and lastupdated (itemKeysOf) instead of building the items.
    */
-  backfill: { http: HttpBackfillResult; prefetch: HttpBackfillResult; keys: HttpBackfillResult; direct: BackfillResult; ratio: number; size: number; wfstatus: readonly string[]; collections: readonly string[] };
+  backfill: {
+    http: HttpBackfillResult;
+    prefetch: HttpBackfillResult;
+    keys: HttpBackfillResult;
+    direct: BackfillResult;
+    ratio: number;
+    size: number;
+    wfstatus: readonly string[];
+    collections: readonly string[];
+  };
   /**
    * http: the median of the service's `rounds` runs (its LoadResult; for an even count the lower of the two middle runs);
    * runs: every service run in order; mock: the Prism runs interleaved with them, when the mock ran.
    */
   rps20: {
-    http: LoadResult; runs: LoadResult[]; direct: RpsResult; ratio: number; cpu: Record<string, number>; mock?: MockComparison;
+    http: LoadResult;
+    runs: LoadResult[];
+    direct: RpsResult;
+    ratio: number;
+    cpu: Record<string, number>;
+    mock?: MockComparison;
     /** The same request with `Cache-Control: no-cache`: every answer read from the store, none sent again from memory (median run, and all in order). */
     fresh: { http: LoadResult; runs: LoadResult[] };
   };
@@ -115,8 +157,7 @@ export interface PhaseCpu {
 
 /** Another component's bench: its result, or why it failed (a failure never fails the run). */
 export type ExtraResult<T> =
-  | { source: string; ok: true; result: T; ms: number }
-  | { source: string; ok: false; error: string; ms: number };
+  { source: string; ok: true; result: T; ms: number } | { source: string; ok: false; error: string; ms: number };
 
 /** Prism started beside one engine's service process, GET /events?size=20 measured in rounds alternating with the service. */
 export interface MockComparison {
@@ -184,7 +225,8 @@ class ServiceProcess {
       else waiter.reject(new Error(`service process: ${message.error}`));
     });
     this.child.on('exit', (code, signal) => {
-      for (const waiter of this.pending.values()) waiter.reject(new Error(`service process exited (${code ?? signal})`));
+      for (const waiter of this.pending.values())
+        waiter.reject(new Error(`service process exited (${code ?? signal})`));
       this.pending.clear();
     });
   }
@@ -219,7 +261,11 @@ class ServiceProcess {
 }
 
 /** Waits until the machine's 1-minute load average is below `threshold` (other work finished), at most `maxMs`. */
-async function waitForQuiet(threshold: number | undefined, log: (line: string) => void, maxMs = 600_000): Promise<void> {
+async function waitForQuiet(
+  threshold: number | undefined,
+  log: (line: string) => void,
+  maxMs = 600_000,
+): Promise<void> {
   if (threshold === undefined) return;
   const deadline = Date.now() + maxMs;
   let said = false;
@@ -228,10 +274,15 @@ async function waitForQuiet(threshold: number | undefined, log: (line: string) =
     said = true;
     await new Promise((resolve) => setTimeout(resolve, 5000));
   }
-  if (os.loadavg()[0]! >= threshold) log(`load average still ${os.loadavg()[0]!.toFixed(2)} after ${maxMs / 60_000} minutes: measuring anyway`);
+  if (os.loadavg()[0]! >= threshold)
+    log(`load average still ${os.loadavg()[0]!.toFixed(2)} after ${maxMs / 60_000} minutes: measuring anyway`);
 }
 
-async function runEngine(engine: Engine, options: BenchOptions, mockFailed: (message: string) => void): Promise<EngineReport> {
+async function runEngine(
+  engine: Engine,
+  options: BenchOptions,
+  mockFailed: (message: string) => void,
+): Promise<EngineReport> {
   const { log } = options;
   await waitForQuiet(options.quietLoad, log);
   const loadavgBefore = os.loadavg().map((n) => Math.round(n * 100) / 100);
@@ -256,25 +307,41 @@ async function runEngine(engine: Engine, options: BenchOptions, mockFailed: (mes
       value = await fn();
     } finally {
       if (options.cpuProfileDir !== undefined) {
-        const file = await service.call<string>('profileStop', { file: path.join(options.cpuProfileDir, `${engine}-${profileName}.cpuprofile`) });
+        const file = await service.call<string>('profileStop', {
+          file: path.join(options.cpuProfileDir, `${engine}-${profileName}.cpuprofile`),
+        });
         log(`[${engine}] profile of ${profileName}: ${file}`);
       }
     }
     const wallMs = performance.now() - started;
     const self = process.cpuUsage(selfBefore);
     const serviceAfter = processCpuMs(pid);
-    const serviceCpuMs = serviceBefore === undefined || serviceAfter === undefined ? Number.NaN : serviceAfter - serviceBefore;
+    const serviceCpuMs =
+      serviceBefore === undefined || serviceAfter === undefined ? Number.NaN : serviceAfter - serviceBefore;
     const n = units(value);
-    const run: PhaseCpu = { runs: 1, wallMs, serviceCpuMs, generatorCpuMs: (self.user + self.system) / 1000, units: n, serviceCpuMsPerUnit: serviceCpuMs / n, shares: meter.stop() };
+    const run: PhaseCpu = {
+      runs: 1,
+      wallMs,
+      serviceCpuMs,
+      generatorCpuMs: (self.user + self.system) / 1000,
+      units: n,
+      serviceCpuMsPerUnit: serviceCpuMs / n,
+      shares: meter.stop(),
+    };
     phases[name] = previous === undefined ? run : addPhase(previous, run);
     return value;
   };
 
   try {
     const init = await service.call<InitResult>('init', {
-      engine, items: options.items, databaseUrl: options.databaseUrl, pgliteStorage: options.pgliteStorage,
+      engine,
+      items: options.items,
+      databaseUrl: options.databaseUrl,
+      pgliteStorage: options.pgliteStorage,
     });
-    log(`[${engine}] seeded ${init.seed.items} items in ${(init.seed.ms / 1000).toFixed(1)} s (${Math.round(init.seed.itemsPerSecond)} items/s); serving ${init.baseUrl}`);
+    log(
+      `[${engine}] seeded ${init.seed.items} items in ${(init.seed.ms / 1000).toFixed(1)} s (${Math.round(init.seed.itemsPerSecond)} items/s); serving ${init.baseUrl}`,
+    );
 
     // 2. The 2000-item page, sequentially: HTTP, then the same work directly (warm-ups not measured).
     // Read from the store each time, as the direct work is: the same URL again would otherwise be
@@ -283,25 +350,59 @@ async function runEngine(engine: Engine, options: BenchOptions, mockFailed: (mes
     const pageQuery = { size: 2000 };
     const pageRequests = { warmup: 0, headers: FRESH };
     await sequentialLatency(pageUrl, init.token, { ...pageRequests, iterations: options.latencyWarmup });
-    const httpPage = await phase('page2000-http', (r) => r.n, () => sequentialLatency(pageUrl, init.token, { ...pageRequests, iterations: options.latencyIterations }));
-    await service.call('directList', { collection: 'events', query: pageQuery, iterations: options.latencyWarmup, warmup: 0 });
-    const directPage = await phase('page2000-direct', (r) => r.n, () => service.call<LatencySummary & { bytes: number }>('directList', { collection: 'events', query: pageQuery, iterations: options.latencyIterations, warmup: 0 }));
+    const httpPage = await phase(
+      'page2000-http',
+      (r) => r.n,
+      () => sequentialLatency(pageUrl, init.token, { ...pageRequests, iterations: options.latencyIterations }),
+    );
+    await service.call('directList', {
+      collection: 'events',
+      query: pageQuery,
+      iterations: options.latencyWarmup,
+      warmup: 0,
+    });
+    const directPage = await phase(
+      'page2000-direct',
+      (r) => r.n,
+      () =>
+        service.call<LatencySummary & { bytes: number }>('directList', {
+          collection: 'events',
+          query: pageQuery,
+          iterations: options.latencyIterations,
+          warmup: 0,
+        }),
+    );
     log(`[${engine}] GET /events?size=2000 p50 ${httpPage.p50.toFixed(1)} ms (direct ${directPage.p50.toFixed(1)} ms)`);
 
     // 3. Full keyset backfill of every collection: request by request, then with the next request
     // sent while the client parses, then the same reading only the keyset (units: thousands of items).
     const backfillParams = { collections: ALL_COLLECTIONS, size: options.backfillSize, wfstatus: SYNC_STATUSES };
     const backfillPhase = (name: string, prefetch: boolean, read: 'items' | 'keys') =>
-      phase(name, (r: HttpBackfillResult) => r.items / 1000, () => httpBackfill(init.baseUrl, init.token, { ...backfillParams, prefetch, read }));
+      phase(
+        name,
+        (r: HttpBackfillResult) => r.items / 1000,
+        () => httpBackfill(init.baseUrl, init.token, { ...backfillParams, prefetch, read }),
+      );
     const httpSync = await backfillPhase('backfill-http', false, 'items');
     const prefetchSync = await backfillPhase('backfill-http-prefetch', true, 'items');
     const keysSync = await backfillPhase('backfill-http-keys', true, 'keys');
-    const directSync = await phase('backfill-direct', (r) => r.items / 1000, () => service.call<BackfillResult>('directBackfill', backfillParams));
-    for (const [name, sync] of [['backfill', httpSync], ['prefetching backfill', prefetchSync], ['keyset-reading backfill', keysSync]] as const) {
-      if (sync.items !== directSync.items) throw new Error(`[${engine}] ${name} over HTTP saw ${sync.items} items, directly ${directSync.items}`);
+    const directSync = await phase(
+      'backfill-direct',
+      (r) => r.items / 1000,
+      () => service.call<BackfillResult>('directBackfill', backfillParams),
+    );
+    for (const [name, sync] of [
+      ['backfill', httpSync],
+      ['prefetching backfill', prefetchSync],
+      ['keyset-reading backfill', keysSync],
+    ] as const) {
+      if (sync.items !== directSync.items)
+        throw new Error(`[${engine}] ${name} over HTTP saw ${sync.items} items, directly ${directSync.items}`);
     }
-    log(`[${engine}] backfill ${httpSync.items} items: ${Math.round(httpSync.itemsPerSecond)} items/s, prefetching ${Math.round(prefetchSync.itemsPerSecond)} items/s, ` +
-      `reading the keyset ${Math.round(keysSync.itemsPerSecond)} items/s (${keysSync.mispredictions} mispredictions, ${keysSync.wastedRequests} wasted requests; direct ${Math.round(directSync.itemsPerSecond)} items/s)`);
+    log(
+      `[${engine}] backfill ${httpSync.items} items: ${Math.round(httpSync.itemsPerSecond)} items/s, prefetching ${Math.round(prefetchSync.itemsPerSecond)} items/s, ` +
+        `reading the keyset ${Math.round(keysSync.itemsPerSecond)} items/s (${keysSync.mispredictions} mispredictions, ${keysSync.wastedRequests} wasted requests; direct ${Math.round(directSync.itemsPerSecond)} items/s)`,
+    );
 
     // 4. Requests/s of the 20-item page: autocannon in rounds (the service as clients meet it, the
     // service with every answer read from the store, then Prism when the mock runs), then the same
@@ -310,37 +411,100 @@ async function runEngine(engine: Engine, options: BenchOptions, mockFailed: (mes
     const load = { token: init.token, connections: options.connections };
     const serviceRun = async (durationS: number, headers?: Record<string, string>): Promise<LoadResult> => {
       const result = await loadTest(url20, { ...load, durationS, headers });
-      if (result.non2xx > 0 || result.errors > 0) throw new Error(`[${engine}] autocannon: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+      if (result.non2xx > 0 || result.errors > 0)
+        throw new Error(`[${engine}] autocannon: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
       return result;
     };
-    const { runs: runs20, freshRuns: freshRuns20, mock } = await interleavedRounds(engine, options, {
-      warmUp: () => serviceRun(options.warmupS),
-      measure: () => phase('rps20-http', (r) => r.requests, () => serviceRun(options.durationS)),
-      measureFresh: () => phase('rps20-http-fresh', (r) => r.requests, () => serviceRun(options.durationS, FRESH)),
-    }, mockFailed);
+    const {
+      runs: runs20,
+      freshRuns: freshRuns20,
+      mock,
+    } = await interleavedRounds(
+      engine,
+      options,
+      {
+        warmUp: () => serviceRun(options.warmupS),
+        measure: () =>
+          phase(
+            'rps20-http',
+            (r) => r.requests,
+            () => serviceRun(options.durationS),
+          ),
+        measureFresh: () =>
+          phase(
+            'rps20-http-fresh',
+            (r) => r.requests,
+            () => serviceRun(options.durationS, FRESH),
+          ),
+      },
+      mockFailed,
+    );
     const http20 = medianRun(runs20);
-    const rpsParams = { collection: 'events' as const, query: { size: 20 }, concurrency: options.connections, warmupMs: 0 };
+    const rpsParams = {
+      collection: 'events' as const,
+      query: { size: 20 },
+      concurrency: options.connections,
+      warmupMs: 0,
+    };
     if (options.warmupS > 0) await service.call('directRps', { ...rpsParams, durationMs: options.warmupS * 1000 });
-    const direct20 = await phase('rps20-direct', (r) => r.requests, () => service.call<RpsResult>('directRps', { ...rpsParams, durationMs: options.durationS * 1000 }));
-    log(`[${engine}] GET /events?size=20 ${Math.round(http20.requestsPerSecond)} req/s, median of ${runs20.length} (direct ${Math.round(direct20.requestsPerSecond)}/s)`);
+    const direct20 = await phase(
+      'rps20-direct',
+      (r) => r.requests,
+      () => service.call<RpsResult>('directRps', { ...rpsParams, durationMs: options.durationS * 1000 }),
+    );
+    log(
+      `[${engine}] GET /events?size=20 ${Math.round(http20.requestsPerSecond)} req/s, median of ${runs20.length} (direct ${Math.round(direct20.requestsPerSecond)}/s)`,
+    );
     const cpu = phases['rps20-http']!.shares;
 
     const result: EngineReport = {
-      engine, location: init.location, openMs: init.openMs, migrateMs: init.migrateMs, seed: init.seed, loadavgBefore,
-      page2000: { http: httpPage, direct: directPage, ratioP50: httpPage.p50 / directPage.p50, ratioP99: httpPage.p99 / directPage.p99, iterations: options.latencyIterations },
-      backfill: { http: httpSync, prefetch: prefetchSync, keys: keysSync, direct: directSync, ratio: directSync.itemsPerSecond / httpSync.itemsPerSecond, ...backfillParams },
+      engine,
+      location: init.location,
+      openMs: init.openMs,
+      migrateMs: init.migrateMs,
+      seed: init.seed,
+      loadavgBefore,
+      page2000: {
+        http: httpPage,
+        direct: directPage,
+        ratioP50: httpPage.p50 / directPage.p50,
+        ratioP99: httpPage.p99 / directPage.p99,
+        iterations: options.latencyIterations,
+      },
+      backfill: {
+        http: httpSync,
+        prefetch: prefetchSync,
+        keys: keysSync,
+        direct: directSync,
+        ratio: directSync.itemsPerSecond / httpSync.itemsPerSecond,
+        ...backfillParams,
+      },
       rps20: {
-        http: http20, runs: runs20, direct: direct20, ratio: http20.requestsPerSecond / direct20.requestsPerSecond, cpu,
-        fresh: { http: medianRun(freshRuns20), runs: freshRuns20 }, ...(mock === undefined ? {} : { mock }),
+        http: http20,
+        runs: runs20,
+        direct: direct20,
+        ratio: http20.requestsPerSecond / direct20.requestsPerSecond,
+        cpu,
+        fresh: { http: medianRun(freshRuns20), runs: freshRuns20 },
+        ...(mock === undefined ? {} : { mock }),
       },
       phases,
     };
 
     // 5a. The client's backfill through the typed client, against this service (its issue asks for PostgreSQL).
     if (options.extras && engine === 'postgres') {
-      result.client = await runExtra('client', 'client/bench.ts runClientBench', runClientBench, {
-        baseUrl: init.baseUrl, token: init.token, size: options.backfillSize, print: prefixed(log, '[client] '),
-      }, log);
+      result.client = await runExtra(
+        'client',
+        'client/bench.ts runClientBench',
+        runClientBench,
+        {
+          baseUrl: init.baseUrl,
+          token: init.token,
+          size: options.backfillSize,
+          print: prefixed(log, '[client] '),
+        },
+        log,
+      );
     }
     return result;
   } finally {
@@ -370,10 +534,16 @@ function weightedShares(parts: readonly { shares: Record<string, number>; wallMs
 }
 
 function addPhase(a: PhaseCpu, b: PhaseCpu): PhaseCpu {
-  const serviceCpuMs = a.serviceCpuMs + b.serviceCpuMs, units = a.units + b.units;
+  const serviceCpuMs = a.serviceCpuMs + b.serviceCpuMs,
+    units = a.units + b.units;
   return {
-    runs: a.runs + b.runs, wallMs: a.wallMs + b.wallMs, serviceCpuMs, generatorCpuMs: a.generatorCpuMs + b.generatorCpuMs,
-    units, serviceCpuMsPerUnit: serviceCpuMs / units, shares: weightedShares([a, b]),
+    runs: a.runs + b.runs,
+    wallMs: a.wallMs + b.wallMs,
+    serviceCpuMs,
+    generatorCpuMs: a.generatorCpuMs + b.generatorCpuMs,
+    units,
+    serviceCpuMsPerUnit: serviceCpuMs / units,
+    shares: weightedShares([a, b]),
   };
 }
 
@@ -384,8 +554,13 @@ function addPhase(a: PhaseCpu, b: PhaseCpu): PhaseCpu {
  * failure (to start or to answer) is reported through `mockFailed`; the service rounds go on alone.
  */
 async function interleavedRounds(
-  engine: Engine, options: BenchOptions,
-  service: { warmUp: () => Promise<unknown>; measure: () => Promise<LoadResult>; measureFresh: () => Promise<LoadResult> },
+  engine: Engine,
+  options: BenchOptions,
+  service: {
+    warmUp: () => Promise<unknown>;
+    measure: () => Promise<LoadResult>;
+    measureFresh: () => Promise<LoadResult>;
+  },
   mockFailed: (message: string) => void,
 ): Promise<{ runs: LoadResult[]; freshRuns: LoadResult[]; mock?: MockComparison }> {
   const { log } = options;
@@ -409,7 +584,8 @@ async function interleavedRounds(
   const mockLoad = { token: 'any-bearer-value', connections: options.connections };
   const mockRun = async (p: RunningPrism, durationS: number): Promise<LoadResult> => {
     const result = await loadTest(`${p.url}/events?size=20`, { ...mockLoad, durationS });
-    if (result.non2xx > 0 || result.errors > 0) throw new Error(`Prism: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+    if (result.non2xx > 0 || result.errors > 0)
+      throw new Error(`Prism: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
     return result;
   };
   const runs: LoadResult[] = [];
@@ -439,8 +615,10 @@ async function interleavedRounds(
       mockParts.push({ shares: meter.stop(), wallMs: performance.now() - started });
       const after = pid === undefined ? undefined : processCpuMs(pid);
       mockCpuMs += before === undefined || after === undefined ? Number.NaN : after - before;
-      log(`[${engine}] round ${round + 1}/${options.rounds}: service ${Math.round(runs.at(-1)!.requestsPerSecond)} req/s ` +
-        `(no-cache ${Math.round(freshRuns.at(-1)!.requestsPerSecond)}), Prism ${Math.round(mockRuns.at(-1)!.requestsPerSecond)} req/s`);
+      log(
+        `[${engine}] round ${round + 1}/${options.rounds}: service ${Math.round(runs.at(-1)!.requestsPerSecond)} req/s ` +
+          `(no-cache ${Math.round(freshRuns.at(-1)!.requestsPerSecond)}), Prism ${Math.round(mockRuns.at(-1)!.requestsPerSecond)} req/s`,
+      );
     }
   } finally {
     await prism?.stop();
@@ -451,19 +629,33 @@ async function interleavedRounds(
     runs,
     freshRuns,
     mock: {
-      flags: prismArgs({ port, args: PRISM_FLAGS }), env: { SCARF_ANALYTICS: 'false' }, startMs,
+      flags: prismArgs({ port, args: PRISM_FLAGS }),
+      env: { SCARF_ANALYTICS: 'false' },
+      startMs,
       rounds: runs.map((r, i) => ({
-        service: r.requestsPerSecond, fresh: freshRuns[i]!.requestsPerSecond, mock: mockRuns[i]!.requestsPerSecond, ratio: r.requestsPerSecond / mockRuns[i]!.requestsPerSecond,
+        service: r.requestsPerSecond,
+        fresh: freshRuns[i]!.requestsPerSecond,
+        mock: mockRuns[i]!.requestsPerSecond,
+        ratio: r.requestsPerSecond / mockRuns[i]!.requestsPerSecond,
       })),
-      rps20: median, runs: mockRuns, ratio: medianRun(runs).requestsPerSecond / median.requestsPerSecond,
+      rps20: median,
+      runs: mockRuns,
+      ratio: medianRun(runs).requestsPerSecond / median.requestsPerSecond,
       freshRatio: medianRun(freshRuns).requestsPerSecond / median.requestsPerSecond,
-      cpu: weightedShares(mockParts), mockCpuMsPerRequest: mockCpuMs / mockRuns.reduce((sum, r) => sum + r.requests, 0),
+      cpu: weightedShares(mockParts),
+      mockCpuMsPerRequest: mockCpuMs / mockRuns.reduce((sum, r) => sum + r.requests, 0),
     },
   };
 }
 
 /** Runs another component's bench; a failure is recorded in the report and logged, never fails the run. */
-async function runExtra<A, T>(name: string, source: string, run: (args: A) => Promise<T>, args: A, log: (line: string) => void): Promise<ExtraResult<T>> {
+async function runExtra<A, T>(
+  name: string,
+  source: string,
+  run: (args: A) => Promise<T>,
+  args: A,
+  log: (line: string) => void,
+): Promise<ExtraResult<T>> {
   const started = performance.now();
   try {
     log(`[${name}] ${source}(${JSON.stringify(args, (key, value: unknown) => (key === 'token' ? '…' : value))})…`);
@@ -471,9 +663,15 @@ async function runExtra<A, T>(name: string, source: string, run: (args: A) => Pr
     return { source, ok: true, result, ms: performance.now() - started };
   } catch (error) {
     const cause = (error as Error).cause;
-    const causeText = cause instanceof Error ? ` (cause: ${cause.message})` : cause === undefined ? '' : ` (cause: ${String(cause)})`;
+    const causeText =
+      cause instanceof Error ? ` (cause: ${cause.message})` : cause === undefined ? '' : ` (cause: ${String(cause)})`;
     log(`[${name}] failed: ${(error as Error).message}${causeText}`);
-    return { source, ok: false, error: `${(error as Error).stack ?? String(error)}${causeText}`, ms: performance.now() - started };
+    return {
+      source,
+      ok: false,
+      error: `${(error as Error).stack ?? String(error)}${causeText}`,
+      ms: performance.now() - started,
+    };
   }
 }
 
@@ -486,15 +684,21 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
     startedAt: new Date().toISOString(),
     finishedAt: '',
     host: {
-      cpus: os.availableParallelism(), cpuModel: os.cpus()[0]?.model ?? 'unknown', memoryGiB: Math.round(os.totalmem() / 2 ** 30),
-      node: process.version, platform: `${os.platform()} ${os.release()}`, loadavgAtStart: os.loadavg().map((n) => Math.round(n * 100) / 100),
+      cpus: os.availableParallelism(),
+      cpuModel: os.cpus()[0]?.model ?? 'unknown',
+      memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+      node: process.version,
+      platform: `${os.platform()} ${os.release()}`,
+      loadavgAtStart: os.loadavg().map((n) => Math.round(n * 100) / 100),
     },
     options: recorded,
     engines: {},
     targets: [],
   };
   if (report.host.loadavgAtStart[0]! > report.host.cpus * 0.5) {
-    log(`warning: load average ${report.host.loadavgAtStart.join(' ')} on ${report.host.cpus} cores: other work is running, figures will be low and noisy`);
+    log(
+      `warning: load average ${report.host.loadavgAtStart.join(' ')} on ${report.host.cpus} cores: other work is running, figures will be low and noisy`,
+    );
   }
   if (options.cpuProfileDir !== undefined) await mkdir(options.cpuProfileDir, { recursive: true });
 
@@ -504,15 +708,31 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
   for (const engine of options.engines) {
     report.engines[engine] = await runEngine(engine, options, mockFailed);
     if (options.extras) {
-      report.engines[engine]!.webhooks = await runExtra(`webhooks (${engine})`, 'scripts/bench/webhooks.ts runWebhookBench', runWebhookBench, {
-        engine, databaseUrl: options.databaseUrl, ...(options.quick ? { writes: 40 } : {}), print: prefixed(log, `[webhooks ${engine}] `),
-      }, log);
+      report.engines[engine]!.webhooks = await runExtra(
+        `webhooks (${engine})`,
+        'scripts/bench/webhooks.ts runWebhookBench',
+        runWebhookBench,
+        {
+          engine,
+          databaseUrl: options.databaseUrl,
+          ...(options.quick ? { writes: 40 } : {}),
+          print: prefixed(log, `[webhooks ${engine}] `),
+        },
+        log,
+      );
     }
   }
   if (options.extras) {
-    report.images = await runExtra('images', 'scripts/bench/images.ts runImageBench', runImageBench, {
-      ...(options.quick ? { coldRequests: 6, seconds: 0.5 } : {}), print: prefixed(log, '[images] '),
-    }, log);
+    report.images = await runExtra(
+      'images',
+      'scripts/bench/images.ts runImageBench',
+      runImageBench,
+      {
+        ...(options.quick ? { coldRequests: 6, seconds: 0.5 } : {}),
+        print: prefixed(log, '[images] '),
+      },
+      log,
+    );
   }
   report.targets = checkTargets(report);
   report.finishedAt = new Date().toISOString();
@@ -531,29 +751,49 @@ export function checkTargets(report: BenchReport): TargetCheck[] {
     const e = report.engines[engine]!;
     const informative = engine !== 'postgres';
     checks.push({
-      engine, informative, name: 'GET /events?size=2000 p50 vs direct', target: `≤ ${TARGETS.pageRatioMax}×`,
-      measured: `${e.page2000.ratioP50.toFixed(2)}×`, met: e.page2000.ratioP50 <= TARGETS.pageRatioMax,
+      engine,
+      informative,
+      name: 'GET /events?size=2000 p50 vs direct',
+      target: `≤ ${TARGETS.pageRatioMax}×`,
+      measured: `${e.page2000.ratioP50.toFixed(2)}×`,
+      met: e.page2000.ratioP50 <= TARGETS.pageRatioMax,
     });
     checks.push({
-      engine, informative, name: BACKFILL_TARGET_NAME, target: `≥ ${TARGETS.backfillItemsPerSecondMin.toLocaleString('en')} items/s`,
-      measured: `${Math.round(e.backfill.keys.itemsPerSecond).toLocaleString('en')} items/s`, met: e.backfill.keys.itemsPerSecond >= TARGETS.backfillItemsPerSecondMin,
+      engine,
+      informative,
+      name: BACKFILL_TARGET_NAME,
+      target: `≥ ${TARGETS.backfillItemsPerSecondMin.toLocaleString('en')} items/s`,
+      measured: `${Math.round(e.backfill.keys.itemsPerSecond).toLocaleString('en')} items/s`,
+      met: e.backfill.keys.itemsPerSecond >= TARGETS.backfillItemsPerSecondMin,
     });
     if (e.webhooks?.ok === true) {
       const { streaming, drain } = e.webhooks.result;
       checks.push({
-        engine, informative, name: 'webhooks write→receipt p50', target: `≤ ${WEBHOOK_TARGETS.p50MsMax} ms`,
-        measured: `${streaming.latencyMs.p50} ms`, met: streaming.latencyMs.p50 <= WEBHOOK_TARGETS.p50MsMax,
+        engine,
+        informative,
+        name: 'webhooks write→receipt p50',
+        target: `≤ ${WEBHOOK_TARGETS.p50MsMax} ms`,
+        measured: `${streaming.latencyMs.p50} ms`,
+        met: streaming.latencyMs.p50 <= WEBHOOK_TARGETS.p50MsMax,
       });
       checks.push({
-        engine, informative, name: 'webhook deliveries/s (drain of queued changes)', target: `≥ ${WEBHOOK_TARGETS.deliveriesPerSecondMin}/s`,
-        measured: `${Math.round(drain.itemsPerSecond)}/s`, met: drain.itemsPerSecond >= WEBHOOK_TARGETS.deliveriesPerSecondMin,
+        engine,
+        informative,
+        name: 'webhook deliveries/s (drain of queued changes)',
+        target: `≥ ${WEBHOOK_TARGETS.deliveriesPerSecondMin}/s`,
+        measured: `${Math.round(drain.itemsPerSecond)}/s`,
+        met: drain.itemsPerSecond >= WEBHOOK_TARGETS.deliveriesPerSecondMin,
       });
     }
     const mock = e.rps20.mock;
     if (mock !== undefined) {
       checks.push({
-        engine, informative, name: 'GET /events?size=20 req/s vs Prism mock', target: `≥ ${TARGETS.serviceOverMockMin}× mock`,
-        measured: `${mock.ratio.toFixed(2)}× (${mock.rounds.length === 1 ? '1 round' : `median ÷ median of ${mock.rounds.length} interleaved rounds`})`, met: mock.ratio >= TARGETS.serviceOverMockMin,
+        engine,
+        informative,
+        name: 'GET /events?size=20 req/s vs Prism mock',
+        target: `≥ ${TARGETS.serviceOverMockMin}× mock`,
+        measured: `${mock.ratio.toFixed(2)}× (${mock.rounds.length === 1 ? '1 round' : `median ÷ median of ${mock.rounds.length} interleaved rounds`})`,
+        met: mock.ratio >= TARGETS.serviceOverMockMin,
       });
     }
   }

@@ -28,32 +28,120 @@ type Loose = Record<string, unknown>;
 
 /** Share of each collection in the seeded store (sums to 1). */
 export const COLLECTION_SHARES: ReadonlyArray<readonly [Collection, number]> = [
-  ['events', 0.5], ['locations', 0.25], ['routes', 0.12], ['venues', 0.05], ['eventgroups', 0.08],
+  ['events', 0.5],
+  ['locations', 0.25],
+  ['routes', 0.12],
+  ['venues', 0.05],
+  ['eventgroups', 0.08],
 ];
 /** Share of each status: mostly approved, some of every other. */
 export const STATUS_SHARES: ReadonlyArray<readonly [StoredWfStatus, number]> = [
-  ['approved', 0.82], ['archived', 0.07], ['deleted', 0.04], ['readyforvalidation', 0.04], ['rejected', 0.03],
+  ['approved', 0.82],
+  ['archived', 0.07],
+  ['deleted', 0.04],
+  ['readyforvalidation', 0.04],
+  ['rejected', 0.03],
 ];
 /** Share of each owner; the accounts and organisations are the demo ones (three accounts, one with a type override, one with a property override). */
 export const ORGANISATION_SHARES: ReadonlyArray<readonly [string, number]> = [
-  ['amsterdam-marketing', 0.4], ['amsterdam-museums', 0.2], ['utrecht-toerisme', 0.25], ['vvv-zeeland', 0.15],
+  ['amsterdam-marketing', 0.4],
+  ['amsterdam-museums', 0.2],
+  ['utrecht-toerisme', 0.25],
+  ['vvv-zeeland', 0.15],
 ];
 
 const EXAMPLES: Readonly<Record<Collection, string>> = {
-  events: 'EventGrachtenfestival', locations: 'LocationRijksmuseum', routes: 'RouteVecht',
-  venues: 'VenueJaarbeurs', eventgroups: 'EventGroupGrachtenfestival',
+  events: 'EventGrachtenfestival',
+  locations: 'LocationRijksmuseum',
+  routes: 'RouteVecht',
+  venues: 'VenueJaarbeurs',
+  eventgroups: 'EventGroupGrachtenfestival',
 };
 const TREE_OF: Readonly<Record<EntityType, 'EVENEMENT' | 'LOCATIE' | 'ROUTE'>> = {
-  EVENEMENT: 'EVENEMENT', EVENTGROUP: 'EVENEMENT', LOCATIE: 'LOCATIE', VENUE: 'LOCATIE', ROUTE: 'ROUTE',
+  EVENEMENT: 'EVENEMENT',
+  EVENTGROUP: 'EVENEMENT',
+  LOCATIE: 'LOCATIE',
+  VENUE: 'LOCATIE',
+  ROUTE: 'ROUTE',
 };
 
-const WORDS_NL = ['Zomer', 'Avond', 'Grachten', 'Licht', 'Jazz', 'Kunst', 'Polder', 'Duin', 'Molen', 'Haven', 'Markt', 'Kerk', 'Tuin', 'Water', 'Fiets', 'Wandel', 'Oude', 'Nieuwe', 'Groot', 'Klein'];
-const WORDS_EN = ['Summer', 'Evening', 'Canal', 'Light', 'Jazz', 'Art', 'Polder', 'Dune', 'Windmill', 'Harbour', 'Market', 'Church', 'Garden', 'Water', 'Cycling', 'Walking', 'Old', 'New', 'Great', 'Little'];
-const NOUNS_NL = ['festival', 'concert', 'route', 'museum', 'tentoonstelling', 'tocht', 'voorstelling', 'markt', 'rondleiding', 'zaal'];
-const NOUNS_EN = ['festival', 'concert', 'route', 'museum', 'exhibition', 'tour', 'show', 'market', 'guided tour', 'hall'];
+const WORDS_NL = [
+  'Zomer',
+  'Avond',
+  'Grachten',
+  'Licht',
+  'Jazz',
+  'Kunst',
+  'Polder',
+  'Duin',
+  'Molen',
+  'Haven',
+  'Markt',
+  'Kerk',
+  'Tuin',
+  'Water',
+  'Fiets',
+  'Wandel',
+  'Oude',
+  'Nieuwe',
+  'Groot',
+  'Klein',
+];
+const WORDS_EN = [
+  'Summer',
+  'Evening',
+  'Canal',
+  'Light',
+  'Jazz',
+  'Art',
+  'Polder',
+  'Dune',
+  'Windmill',
+  'Harbour',
+  'Market',
+  'Church',
+  'Garden',
+  'Water',
+  'Cycling',
+  'Walking',
+  'Old',
+  'New',
+  'Great',
+  'Little',
+];
+const NOUNS_NL = [
+  'festival',
+  'concert',
+  'route',
+  'museum',
+  'tentoonstelling',
+  'tocht',
+  'voorstelling',
+  'markt',
+  'rondleiding',
+  'zaal',
+];
+const NOUNS_EN = [
+  'festival',
+  'concert',
+  'route',
+  'museum',
+  'exhibition',
+  'tour',
+  'show',
+  'market',
+  'guided tour',
+  'hall',
+];
 const CITIES = [
-  ['Amsterdam', 4.8952, 52.3702], ['Utrecht', 5.1214, 52.0907], ['Middelburg', 3.6136, 51.4988], ['Haarlem', 4.6462, 52.3874],
-  ['Vlissingen', 3.5736, 51.4427], ['Amersfoort', 5.3878, 52.1561], ['Zaandam', 4.8264, 52.4420], ['Goes', 3.8889, 51.5045],
+  ['Amsterdam', 4.8952, 52.3702],
+  ['Utrecht', 5.1214, 52.0907],
+  ['Middelburg', 3.6136, 51.4988],
+  ['Haarlem', 4.6462, 52.3874],
+  ['Vlissingen', 3.5736, 51.4427],
+  ['Amersfoort', 5.3878, 52.1561],
+  ['Zaandam', 4.8264, 52.442],
+  ['Goes', 3.8889, 51.5045],
 ] as const;
 
 /** Deterministic PRNG (mulberry32): the same seed gives the same store. */
@@ -114,7 +202,10 @@ export async function seedAccounts(db: Db): Promise<BenchPrincipal> {
   await seedOntologyOverrides(db);
   const organisations = ORGANISATION_SHARES.map(([o]) => o);
   const { token } = await createTestToken(db, {
-    accountId: 'amsterdam', roles: ['ROLE_EXTERNAL_USER'], organisations, wfstatus: ['approved', 'archived', 'deleted'],
+    accountId: 'amsterdam',
+    roles: ['ROLE_EXTERNAL_USER'],
+    organisations,
+    wfstatus: ['approved', 'archived', 'deleted'],
   });
   return { token, organisations };
 }
@@ -135,17 +226,32 @@ export function paletteOf(indexes: OntologyIndexes): OwnerPalette {
   const properties: OwnerPalette['properties'] = [];
   for (const [id, entry] of indexes.properties.properties) {
     if (entry.deprecated) continue;
-    properties.push({ id, datatype: entry.property.datatype, options: (entry.property.options ?? []).filter((o) => o.deprecated !== true).map((o) => o.id) });
+    properties.push({
+      id,
+      datatype: entry.property.datatype,
+      options: (entry.property.options ?? []).filter((o) => o.deprecated !== true).map((o) => o.id),
+    });
   }
   return { indexes, types, properties };
 }
 
-function categoryValue(random: () => number, property: OwnerPalette['properties'][number], langs: readonly string[], n: number): Loose | undefined {
+function categoryValue(
+  random: () => number,
+  property: OwnerPalette['properties'][number],
+  langs: readonly string[],
+  n: number,
+): Loose | undefined {
   const entry: Loose = { catid: property.id };
   switch (property.datatype) {
-    case 'yes': entry.value = 'True'; break;
-    case 'yesno': entry.value = random() < 0.7 ? 'True' : 'False'; break;
-    case 'nullableyesno': entry.value = random() < 0.5 ? 'ja' : 'nee'; break;
+    case 'yes':
+      entry.value = 'True';
+      break;
+    case 'yesno':
+      entry.value = random() < 0.7 ? 'True' : 'False';
+      break;
+    case 'nullableyesno':
+      entry.value = random() < 0.5 ? 'ja' : 'nee';
+      break;
     case 'choice': {
       if (property.options.length === 0) return undefined;
       entry.valueid = pick(random, property.options);
@@ -157,25 +263,53 @@ function categoryValue(random: () => number, property: OwnerPalette['properties'
       entry.categoryvalues = (chosen.length > 0 ? chosen : [property.options[0]!]).map((catid) => ({ catid }));
       break;
     }
-    case 'integer': entry.value = String(1 + Math.floor(random() * 500)); break;
-    case 'decimal': entry.value = `${Math.floor(random() * 10)},${Math.floor(random() * 100)}`; break;
-    case 'date': entry.value = `2027-0${1 + Math.floor(random() * 9)}-1${Math.floor(random() * 10)}`; break;
+    case 'integer':
+      entry.value = String(1 + Math.floor(random() * 500));
+      break;
+    case 'decimal':
+      entry.value = `${Math.floor(random() * 10)},${Math.floor(random() * 100)}`;
+      break;
+    case 'date':
+      entry.value = `2027-0${1 + Math.floor(random() * 9)}-1${Math.floor(random() * 10)}`;
+      break;
     case 'freetext':
       entry.value = `Bijzonderheid ${n}: ${pick(random, WORDS_NL).toLowerCase()} ${pick(random, NOUNS_NL)}.`;
-      entry.categoryTranslations = langs.map((lang) => ({ lang, value: lang === 'nl' ? entry.value : `Particular ${n}: ${pick(random, WORDS_EN).toLowerCase()} ${pick(random, NOUNS_EN)}.` }));
+      entry.categoryTranslations = langs.map((lang) => ({
+        lang,
+        value:
+          lang === 'nl'
+            ? entry.value
+            : `Particular ${n}: ${pick(random, WORDS_EN).toLowerCase()} ${pick(random, NOUNS_EN)}.`,
+      }));
       break;
     case 'url':
       entry.categoryTranslations = langs.map((lang) => ({ lang, value: `https://www.example.nl/${lang}/item/${n}` }));
       break;
-    case 'email': entry.value = `info${n % 997}@example.nl`; break;
-    case 'phone': entry.value = `+31 20 ${String(1_000_000 + (n % 8_999_999)).slice(0, 3)} ${String(n % 10_000).padStart(4, '0')}`; break;
-    case 'data': entry.value = `<p>Openingstijden <b>${9 + (n % 3)}:00</b> tot 17:00</p>`; break;
+    case 'email':
+      entry.value = `info${n % 997}@example.nl`;
+      break;
+    case 'phone':
+      entry.value = `+31 20 ${String(1_000_000 + (n % 8_999_999)).slice(0, 3)} ${String(n % 10_000).padStart(4, '0')}`;
+      break;
+    case 'data':
+      entry.value = `<p>Openingstijden <b>${9 + (n % 3)}:00</b> tot 17:00</p>`;
+      break;
   }
   return entry;
 }
 
 /** Fields varied per item; every other field of an example is the same in each copy. */
-const VARIED_FIELDS = ['trcid', 'userorganisation', 'wfstatus', 'slug', 'trcItemDetails', 'translations', 'trcItemCategories', 'location', 'calendar'];
+const VARIED_FIELDS = [
+  'trcid',
+  'userorganisation',
+  'wfstatus',
+  'slug',
+  'trcItemDetails',
+  'translations',
+  'trcItemCategories',
+  'location',
+  'calendar',
+];
 const VARIED_EVENT_FIELDS = [...VARIED_FIELDS, 'trcitemRelation'];
 const variedFieldsOf = (collection: Collection) => (collection === 'events' ? VARIED_EVENT_FIELDS : VARIED_FIELDS);
 
@@ -191,17 +325,30 @@ export interface Template {
 
 export function templateOf(collection: Collection): Template {
   const example = loadExample(EXAMPLES[collection]);
-  const prepared = prepareItemWrite({ collection, body: example, token: { organisations: 'all', accountOrganisations: [] } });
+  const prepared = prepareItemWrite({
+    collection,
+    body: example,
+    token: { organisations: 'all', accountOrganisations: [] },
+  });
   const varied = new Set(variedFieldsOf(collection));
   const shared = Object.fromEntries(Object.entries(prepared.doc).filter(([field]) => !varied.has(field)));
   return { example, entitytype: prepared.entitytype, staticMembers: JSON.stringify(shared).slice(1, -1), shared };
 }
 
 /** The varied fields a writer would send for item `n` (the rest of the body is its example's). */
-export function variedBody(random: () => number, n: number, collection: Collection, template: Template, owner: string, palette: OwnerPalette, wfstatus: StoredWfStatus): Loose {
+export function variedBody(
+  random: () => number,
+  n: number,
+  collection: Collection,
+  template: Template,
+  owner: string,
+  palette: OwnerPalette,
+  wfstatus: StoredWfStatus,
+): Loose {
   const { example, entitytype } = template;
   const langs = random() < 0.85 ? ['nl', 'en'] : ['nl'];
-  const w = Math.floor(random() * WORDS_NL.length), k = Math.floor(random() * NOUNS_NL.length);
+  const w = Math.floor(random() * WORDS_NL.length),
+    k = Math.floor(random() * NOUNS_NL.length);
   const city = pick(random, CITIES);
   const body: Loose = {
     entitytype,
@@ -214,7 +361,8 @@ export function variedBody(random: () => number, n: number, collection: Collecti
   const details = (Array.isArray(example.trcItemDetails) ? example.trcItemDetails : []) as Loose[];
   body.trcItemDetails = langs.map((lang) => {
     const base = details.find((d) => d.lang === lang) ?? details[0] ?? {};
-    const title = lang === 'nl' ? `${WORDS_NL[w]} ${NOUNS_NL[k]} ${city[0]} ${n}` : `${WORDS_EN[w]} ${NOUNS_EN[k]} ${city[0]} ${n}`;
+    const title =
+      lang === 'nl' ? `${WORDS_NL[w]} ${NOUNS_NL[k]} ${city[0]} ${n}` : `${WORDS_EN[w]} ${NOUNS_EN[k]} ${city[0]} ${n}`;
     return { ...base, lang, title, shortdescription: `${title}: ${String(base.shortdescription ?? '').slice(0, 120)}` };
   });
   body.translations = { primaryLanguage: 'nl', availableLanguages: langs };
@@ -222,7 +370,10 @@ export function variedBody(random: () => number, n: number, collection: Collecti
   const tree = palette.types[TREE_OF[entitytype]];
   const typeCount = 1 + (random() < 0.3 ? 1 : 0);
   // About 1 in 100 items names a catid no ontology knows: it comes back without translations.
-  const types = Array.from({ length: typeCount }, (_, i) => ({ catid: random() < 0.01 ? `9.9.${n % 50}` : pick(random, tree), isDefault: i === 0 }));
+  const types = Array.from({ length: typeCount }, (_, i) => ({
+    catid: random() < 0.01 ? `9.9.${n % 50}` : pick(random, tree),
+    isDefault: i === 0,
+  }));
   const wanted = 3 + Math.floor(random() * 6);
   const chosen = new Set<OwnerPalette['properties'][number]>();
   while (chosen.size < Math.min(wanted, palette.properties.length)) chosen.add(pick(random, palette.properties));
@@ -238,8 +389,11 @@ export function variedBody(random: () => number, n: number, collection: Collecti
     };
   }
   const calendar = example.calendar as Loose | undefined;
-  if (calendar !== undefined) body.calendar = calendar.calendarType === 'ALWAYS' ? calendar : shiftCalendar(random, calendar, Math.floor(random() * 300));
-  if (collection === 'events') body.trcitemRelation = { links: [{ linkType: 'parent', trcid: `bench-eventgroups-${n % 997}` }] };
+  if (calendar !== undefined)
+    body.calendar =
+      calendar.calendarType === 'ALWAYS' ? calendar : shiftCalendar(random, calendar, Math.floor(random() * 300));
+  if (collection === 'events')
+    body.trcitemRelation = { links: [{ linkType: 'parent', trcid: `bench-eventgroups-${n % 997}` }] };
   return body;
 }
 
@@ -248,10 +402,21 @@ export function variedBody(random: () => number, n: number, collection: Collecti
  * patterned ones keep their (moved) pattern, the others become single dates only.
  */
 export function shiftCalendar(random: () => number, calendar: Loose, shift: number, singleDate: Loose = {}): Loose {
-  const shifted: Loose = { ...calendar, singleDates: ((calendar.singleDates ?? []) as Loose[]).map((d) => ({ ...d, date: shiftDate(String(d.date), shift), ...singleDate })) };
+  const shifted: Loose = {
+    ...calendar,
+    singleDates: ((calendar.singleDates ?? []) as Loose[]).map((d) => ({
+      ...d,
+      date: shiftDate(String(d.date), shift),
+      ...singleDate,
+    })),
+  };
   if (Array.isArray(calendar.patternDates)) {
     if (random() < 0.5) {
-      shifted.patternDates = (calendar.patternDates as Loose[]).map((p) => ({ ...p, startdate: shiftDate(String(p.startdate), shift), enddate: shiftDate(String(p.enddate), shift) }));
+      shifted.patternDates = (calendar.patternDates as Loose[]).map((p) => ({
+        ...p,
+        startdate: shiftDate(String(p.startdate), shift),
+        enddate: shiftDate(String(p.enddate), shift),
+      }));
     } else {
       delete shifted.patternDates;
       shifted.calendarType = 'SINGLEDATES';
@@ -298,11 +463,26 @@ export async function seedItems(db: Db, options: SeedOptions): Promise<SeedSumma
   const cpuStart = process.cpuUsage();
   const random = prng(options.seed ?? 20_270_814);
   const batchSize = options.batchSize ?? 2000;
-  const templates = Object.fromEntries((Object.keys(EXAMPLES) as Collection[]).map((c) => [c, templateOf(c)])) as Record<Collection, Template>;
+  const templates = Object.fromEntries(
+    (Object.keys(EXAMPLES) as Collection[]).map((c) => [c, templateOf(c)]),
+  ) as Record<Collection, Template>;
   const owners = await sharedOntologyCache(db).ontologiesForOrganisations(ORGANISATION_SHARES.map(([o]) => o));
-  const palettes = new Map([...owners].map(([organisation, ontologies]) => [organisation, paletteOf(ontologies.indexes)]));
+  const palettes = new Map(
+    [...owners].map(([organisation, ontologies]) => [organisation, paletteOf(ontologies.indexes)]),
+  );
   const token = { organisations: 'all' as const, accountOrganisations: [] };
-  const summary: SeedSummary = { items: 0, ms: 0, cpuMs: 0, itemsPerSecond: 0, avgDocBytes: 0, renderMs: 0, byCollection: {}, byStatus: {}, byOrganisation: {}, batchSize };
+  const summary: SeedSummary = {
+    items: 0,
+    ms: 0,
+    cpuMs: 0,
+    itemsPerSecond: 0,
+    avgDocBytes: 0,
+    renderMs: 0,
+    byCollection: {},
+    byStatus: {},
+    byOrganisation: {},
+    batchSize,
+  };
   let docBytes = 0;
   let batch: string[] = [];
 
@@ -321,19 +501,40 @@ export async function seedItems(db: Db, options: SeedOptions): Promise<SeedSumma
     const template = templates[collection];
     // What writeItem stores: the prepared write, categories as the owner's property ontology keeps
     // them. Only the varied fields are prepared per item; the rest was prepared once per example.
-    const prepared = prepareItemWrite({ collection, body: variedBody(random, n, collection, template, owner, palette, wfstatus), token, newUuid: randomUUID });
-    const doc = prepared.doc.trcItemCategories === undefined ? prepared.doc
-      : { ...prepared.doc, trcItemCategories: stripCategoriesForWrite(prepared.doc.trcItemCategories, palette.indexes.properties) };
+    const prepared = prepareItemWrite({
+      collection,
+      body: variedBody(random, n, collection, template, owner, palette, wfstatus),
+      token,
+      newUuid: randomUUID,
+    });
+    const doc =
+      prepared.doc.trcItemCategories === undefined
+        ? prepared.doc
+        : {
+            ...prepared.doc,
+            trcItemCategories: stripCategoriesForWrite(prepared.doc.trcItemCategories, palette.indexes.properties),
+          };
     const docText = `{${template.staticMembers},${JSON.stringify(doc).slice(1)}`;
     docBytes += Buffer.byteLength(docText);
     // Rendered as writeItem renders it, and stored with it (migration 007).
     const renderingStarted = performance.now();
-    const rendering = storedRenderingOf(prepared.entitytype, inJsonbOrder({ ...template.shared, ...doc }), owners.get(owner)!);
+    const rendering = storedRenderingOf(
+      prepared.entitytype,
+      inJsonbOrder({ ...template.shared, ...doc }),
+      owners.get(owner)!,
+    );
     summary.renderMs += performance.now() - renderingStarted;
     const columns = JSON.stringify({
-      ord: batch.length + 1, id: randomUUID(), trcid: prepared.trcid, entitytype: prepared.entitytype, wfstatus: prepared.wfstatus,
-      userorganisation: prepared.userorganisation, title: prepared.title, slug: prepared.slug,
-      rendered_body: rendering.body, rendered_key: rendering.key,
+      ord: batch.length + 1,
+      id: randomUUID(),
+      trcid: prepared.trcid,
+      entitytype: prepared.entitytype,
+      wfstatus: prepared.wfstatus,
+      userorganisation: prepared.userorganisation,
+      title: prepared.title,
+      slug: prepared.slug,
+      rendered_body: rendering.body,
+      rendered_key: rendering.key,
     });
     batch.push(`${columns.slice(0, -1)},"doc":${docText}}`);
     summary.byCollection[collection] = (summary.byCollection[collection] ?? 0) + 1;

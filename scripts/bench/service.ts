@@ -21,7 +21,17 @@ import { listItems, listRenderedItems } from '../../reference-impl/src/storage/i
 import { runMigrations } from '../../reference-impl/src/storage/migrate.ts';
 import { startTestApp, type TestApp } from '../../reference-impl/src/testing/testApp.ts';
 import { openBenchDb } from './benchDb.ts';
-import { countFresh, type BackfillResult, type DirectBackfillParams, type DirectListParams, type DirectRpsParams, type InitParams, type InitResult, type ListQueryInput, type RpsResult } from './protocol.ts';
+import {
+  countFresh,
+  type BackfillResult,
+  type DirectBackfillParams,
+  type DirectListParams,
+  type DirectRpsParams,
+  type InitParams,
+  type InitResult,
+  type ListQueryInput,
+  type RpsResult,
+} from './protocol.ts';
 import { seedAccounts, seedItems } from './seed.ts';
 import { summarise, type LatencySummary } from './stats.ts';
 
@@ -55,12 +65,22 @@ const mustState = (): State => {
  * Also the id and lastupdated of each item, from the rows (the backfill's keyset needs them; the
  * service never parses its own answer).
  */
-async function directPage(s: State, collection: Collection, query: ListQueryInput): Promise<{ bytes: number; keys: Array<{ id: string; lastupdated: string }> }> {
+async function directPage(
+  s: State,
+  collection: Collection,
+  query: ListQueryInput,
+): Promise<{ bytes: number; keys: Array<{ id: string; lastupdated: string }> }> {
   const { params, excludePatternDates } = listQueryOf(query, COLLECTIONS[collection], s.principal);
-  const keysOf = (rows: ReadonlyArray<{ id: string; lastupdated: Date }>) => rows.map((row) => ({ id: row.id, lastupdated: formatTimestamp(row.lastupdated) }));
+  const keysOf = (rows: ReadonlyArray<{ id: string; lastupdated: Date }>) =>
+    rows.map((row) => ({ id: row.id, lastupdated: formatTimestamp(row.lastupdated) }));
   if (excludePatternDates) {
     const stored = await listItems(s.db, params);
-    return { bytes: Buffer.byteLength(JSON.stringify(await renderItems(sharedOntologyCache(s.db), stored, { excludePatternDates }))), keys: keysOf(stored) };
+    return {
+      bytes: Buffer.byteLength(
+        JSON.stringify(await renderItems(sharedOntologyCache(s.db), stored, { excludePatternDates })),
+      ),
+      keys: keysOf(stored),
+    };
   }
   const listed = await listRenderedItems(s.db, { ...params, rendererVersion: RENDERER_VERSION });
   return { bytes: (await renderPage(sharedOntologyCache(s.db), listed)).body.length, keys: keysOf(listed) };
@@ -68,8 +88,15 @@ async function directPage(s: State, collection: Collection, query: ListQueryInpu
 
 async function init(params: InitParams): Promise<InitResult> {
   const opened = performance.now();
-  const { db, location, close: cleanup } = await openBenchDb({
-    engine: params.engine, databaseUrl: params.databaseUrl, pgliteStorage: params.pgliteStorage, poolSize: params.poolSize,
+  const {
+    db,
+    location,
+    close: cleanup,
+  } = await openBenchDb({
+    engine: params.engine,
+    databaseUrl: params.databaseUrl,
+    pgliteStorage: params.pgliteStorage,
+    poolSize: params.poolSize,
   });
   const openMs = performance.now() - opened;
   try {
@@ -81,11 +108,16 @@ async function init(params: InitParams): Promise<InitResult> {
     // The token cache as the service wires it (server.ts): kept current by the store's notifications.
     const tokenCache = createTokenCache({ now: Date.now });
     const authChanges = await listenForAuthChanges(db, tokenCache, createLogger({ level: 'silent' }));
-    const app = await startTestApp(db, { env: { RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'silent' }, deps: { tokenCache } });
+    const app = await startTestApp(db, {
+      env: { RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'silent' },
+      deps: { tokenCache },
+    });
     const principal = await createBearerResolver({ db })(token);
     if (principal === null) throw new Error('the bench token does not resolve');
     state = {
-      db, app, principal,
+      db,
+      app,
+      principal,
       cleanup: async () => {
         await app.close();
         await authChanges.close();
@@ -116,13 +148,21 @@ async function directList(params: DirectListParams): Promise<LatencySummary & { 
 /** The sync procedure (PAGE-001..005) per collection, directly: same queries, same stop rule. */
 async function directBackfill(params: DirectBackfillParams): Promise<BackfillResult> {
   const s = mustState();
-  let items = 0, pages = 0, bytes = 0;
+  let items = 0,
+    pages = 0,
+    bytes = 0;
   const started = performance.now();
   for (const collection of params.collections) {
     let mark: string | undefined;
     let atMark = new Set<string>();
     for (;;) {
-      const query: ListQueryInput = { wfstatus: [...params.wfstatus], sortField: 'lastupdated', sortOrder: 'ASC', size: params.size, ...(mark === undefined ? {} : { lastupdated: mark }) };
+      const query: ListQueryInput = {
+        wfstatus: [...params.wfstatus],
+        sortField: 'lastupdated',
+        sortOrder: 'ASC',
+        size: params.size,
+        ...(mark === undefined ? {} : { lastupdated: mark }),
+      };
       const page = await directPage(s, collection, query);
       pages++;
       bytes += page.bytes;
@@ -144,13 +184,15 @@ async function directRps(params: DirectRpsParams): Promise<RpsResult> {
     const samples: number[] = [];
     const started = performance.now();
     const deadline = started + ms;
-    await Promise.all(Array.from({ length: params.concurrency }, async () => {
-      while (performance.now() < deadline) {
-        const t = performance.now();
-        await directPage(s, params.collection, params.query);
-        samples.push(performance.now() - t);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: params.concurrency }, async () => {
+        while (performance.now() < deadline) {
+          const t = performance.now();
+          await directPage(s, params.collection, params.query);
+          samples.push(performance.now() - t);
+        }
+      }),
+    );
     return { samples, ms: performance.now() - started };
   };
   if (params.warmupMs > 0) await run(params.warmupMs);
@@ -160,10 +202,14 @@ async function directRps(params: DirectRpsParams): Promise<RpsResult> {
 
 async function handle(command: Command): Promise<unknown> {
   switch (command.cmd) {
-    case 'init': return init(command.params);
-    case 'directList': return directList(command.params);
-    case 'directBackfill': return directBackfill(command.params);
-    case 'directRps': return directRps(command.params);
+    case 'init':
+      return init(command.params);
+    case 'directList':
+      return directList(command.params);
+    case 'directBackfill':
+      return directBackfill(command.params);
+    case 'directRps':
+      return directRps(command.params);
     case 'cpu': {
       const usage = process.cpuUsage();
       return { cpuMs: (usage.user + usage.system) / 1000 };
@@ -197,7 +243,12 @@ if (process.send !== undefined && process.env.BENCH_SERVICE_CHILD === '1') {
   process.on('message', (message: { id: number } & Command) => {
     handle(message).then(
       (result) => process.send!({ id: message.id, ok: true, result }),
-      (error: unknown) => process.send!({ id: message.id, ok: false, error: error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error) }),
+      (error: unknown) =>
+        process.send!({
+          id: message.id,
+          ok: false,
+          error: error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error),
+        }),
     );
   });
   process.on('disconnect', () => {

@@ -76,7 +76,8 @@ export class CpuMeter {
     const self = process.cpuUsage(this.startSelf);
     out.loadGenerator = round(((self.user + self.system) / 1000 / wall) * 100);
     for (const [name, pid] of this.pids) {
-      const before = this.startProcess.get(name), after = processCpuMs(pid);
+      const before = this.startProcess.get(name),
+        after = processCpuMs(pid);
       if (before !== undefined && after !== undefined) out[name] = round(((after - before) / wall) * 100);
     }
     const system = systemCpuMs();

@@ -42,7 +42,10 @@ export interface WebhookBenchResult {
   engine: BenchEngine;
   writes: number;
   /** Writes as they happen: each item's time from its commit to its arrival at the receiver. */
-  streaming: ThroughputFigures & { writesPerSecond: number; latencyMs: { p50: number; p90: number; p99: number; max: number } };
+  streaming: ThroughputFigures & {
+    writesPerSecond: number;
+    latencyMs: { p50: number; p90: number; p99: number; max: number };
+  };
   /** A backlog of `writes` changes queued while the worker was stopped, then delivered. */
   drain: ThroughputFigures;
 }
@@ -74,7 +77,14 @@ export async function runWebhookBench(options: WebhookBenchOptions): Promise<Web
     res.writeHead(204).end();
   });
 
-  const config = loadConfig({ ALLOW_INSECURE_CALLBACKS: 'true', LOG_LEVEL: 'silent', SEED_DEMO_DATA: 'false', PUBLIC_BASE_URL: 'http://127.0.0.1:8080/api', SESSION_SECRET: 'b'.repeat(40), WEBHOOK_SECRET_KEY: 'k'.repeat(40) });
+  const config = loadConfig({
+    ALLOW_INSECURE_CALLBACKS: 'true',
+    LOG_LEVEL: 'silent',
+    SEED_DEMO_DATA: 'false',
+    PUBLIC_BASE_URL: 'http://127.0.0.1:8080/api',
+    SESSION_SECRET: 'b'.repeat(40),
+    WEBHOOK_SECRET_KEY: 'k'.repeat(40),
+  });
   const logger = createLogger({ level: 'silent' });
   const make = () => createWebhookServices({ db, config, logger, now: Date.now });
   let services = make();
@@ -84,35 +94,63 @@ export async function runWebhookBench(options: WebhookBenchOptions): Promise<Web
   await db.query(`INSERT INTO organisations (userorganisation, account_id) VALUES ($1, 'bench')`, [organisation]);
   const tokenId = randomUUID();
   await insertToken(db, {
-    id: tokenId, accountId: 'bench', tokenHash: hashToken(generateTokenValue()), created: new Date(), name: 'bench',
-    roles: ['ROLE_EXTERNAL_USER'], callbackUrl: `${receiver.url}/hook`, signingSecret: services.secrets.seal('s'.repeat(43), tokenId),
-    filterUserorganisations: null, filterWfstatus: null, useOptimizedImages: false,
+    id: tokenId,
+    accountId: 'bench',
+    tokenHash: hashToken(generateTokenValue()),
+    created: new Date(),
+    name: 'bench',
+    roles: ['ROLE_EXTERNAL_USER'],
+    callbackUrl: `${receiver.url}/hook`,
+    signingSecret: services.secrets.seal('s'.repeat(43), tokenId),
+    filterUserorganisations: null,
+    filterWfstatus: null,
+    useOptimizedImages: false,
   });
 
   const committedAt = new Map<string, number>();
   async function writeAll(count: number): Promise<void> {
     let next = 0;
-    await Promise.all(Array.from({ length: writers }, async () => {
-      while (next < count) {
-        next += 1;
-        const id = await db.transaction(async (tx) => {
-          const trcid = `trc-${randomUUID()}`;
-          const item = await insertItem(tx, { entitytype: 'EVENEMENT', trcid, wfstatus: 'approved', userorganisation: organisation, externalId: null, title: null, slug: null, doc: {} });
-          await services.recordItemChange(tx, { itemId: item.id, trcid, entitytype: 'EVENEMENT', userorganisation: organisation, action: 'UPDATED' });
-          return item.id;
-        });
-        committedAt.set(id, performance.now());
-        // Let I/O run between writes, as it does between HTTP requests; a loop of promise
-        // continuations alone would starve the sockets (PGlite runs in this thread).
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: writers }, async () => {
+        while (next < count) {
+          next += 1;
+          const id = await db.transaction(async (tx) => {
+            const trcid = `trc-${randomUUID()}`;
+            const item = await insertItem(tx, {
+              entitytype: 'EVENEMENT',
+              trcid,
+              wfstatus: 'approved',
+              userorganisation: organisation,
+              externalId: null,
+              title: null,
+              slug: null,
+              doc: {},
+            });
+            await services.recordItemChange(tx, {
+              itemId: item.id,
+              trcid,
+              entitytype: 'EVENEMENT',
+              userorganisation: organisation,
+              action: 'UPDATED',
+            });
+            return item.id;
+          });
+          committedAt.set(id, performance.now());
+          // Let I/O run between writes, as it does between HTTP requests; a loop of promise
+          // continuations alone would starve the sockets (PGlite runs in this thread).
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      }),
+    );
   }
   async function allReceived(ids: Iterable<string>, timeoutMs = 120_000): Promise<void> {
     const wanted = [...ids];
     const deadline = performance.now() + timeoutMs;
     while (!wanted.every((id) => receivedAt.has(id))) {
-      if (performance.now() > deadline) throw new Error(`only ${wanted.filter((id) => receivedAt.has(id)).length} of ${wanted.length} items arrived within ${timeoutMs} ms`);
+      if (performance.now() > deadline)
+        throw new Error(
+          `only ${wanted.filter((id) => receivedAt.has(id)).length} of ${wanted.length} items arrived within ${timeoutMs} ms`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 2));
     }
   }
@@ -128,10 +166,18 @@ export async function runWebhookBench(options: WebhookBenchOptions): Promise<Web
     const last = Math.max(...receivedAt.values());
     const seconds = (last - started) / 1000;
     const streaming = {
-      items: committedAt.size, posts, seconds: round(seconds, 3),
-      itemsPerSecond: round(committedAt.size / seconds), postsPerSecond: round(posts / seconds),
+      items: committedAt.size,
+      posts,
+      seconds: round(seconds, 3),
+      itemsPerSecond: round(committedAt.size / seconds),
+      postsPerSecond: round(posts / seconds),
       writesPerSecond: round(writes / ((written - started) / 1000)),
-      latencyMs: { p50: round(percentile(latencies, 50)), p90: round(percentile(latencies, 90)), p99: round(percentile(latencies, 99)), max: round(latencies.at(-1)!) },
+      latencyMs: {
+        p50: round(percentile(latencies, 50)),
+        p90: round(percentile(latencies, 90)),
+        p99: round(percentile(latencies, 99)),
+        max: round(latencies.at(-1)!),
+      },
     };
 
     // 2. Drain: the same number of changes queued with the worker stopped, then delivered.
@@ -144,13 +190,25 @@ export async function runWebhookBench(options: WebhookBenchOptions): Promise<Web
     services.worker.start();
     await allReceived(committedAt.keys());
     const drainSeconds = (Math.max(...[...committedAt.keys()].map((id) => receivedAt.get(id)!)) - drainStart) / 1000;
-    const drain = { items: committedAt.size, posts, seconds: round(drainSeconds, 3), itemsPerSecond: round(committedAt.size / drainSeconds), postsPerSecond: round(posts / drainSeconds) };
+    const drain = {
+      items: committedAt.size,
+      posts,
+      seconds: round(drainSeconds, 3),
+      itemsPerSecond: round(committedAt.size / drainSeconds),
+      postsPerSecond: round(posts / drainSeconds),
+    };
 
     const result: WebhookBenchResult = { engine: options.engine, writes, streaming, drain };
     print(`webhooks [${options.engine}] ${writes} item writes by ${writers} writers → one local receiver`);
-    print(`  streaming: write→receipt p50 ${streaming.latencyMs.p50} ms, p90 ${streaming.latencyMs.p90} ms, p99 ${streaming.latencyMs.p99} ms, max ${streaming.latencyMs.max} ms`);
-    print(`             ${streaming.itemsPerSecond} items/s in ${streaming.posts} POSTs (${streaming.postsPerSecond} POSTs/s) over ${streaming.seconds} s; writes ran at ${streaming.writesPerSecond}/s`);
-    print(`  drain:     ${drain.items} queued items in ${drain.posts} POSTs in ${drain.seconds} s: ${drain.itemsPerSecond} items/s, ${drain.postsPerSecond} POSTs/s`);
+    print(
+      `  streaming: write→receipt p50 ${streaming.latencyMs.p50} ms, p90 ${streaming.latencyMs.p90} ms, p99 ${streaming.latencyMs.p99} ms, max ${streaming.latencyMs.max} ms`,
+    );
+    print(
+      `             ${streaming.itemsPerSecond} items/s in ${streaming.posts} POSTs (${streaming.postsPerSecond} POSTs/s) over ${streaming.seconds} s; writes ran at ${streaming.writesPerSecond}/s`,
+    );
+    print(
+      `  drain:     ${drain.items} queued items in ${drain.posts} POSTs in ${drain.seconds} s: ${drain.itemsPerSecond} items/s, ${drain.postsPerSecond} POSTs/s`,
+    );
     return result;
   } finally {
     await services.worker.stop();
@@ -161,6 +219,7 @@ export async function runWebhookBench(options: WebhookBenchOptions): Promise<Web
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const engine = (process.argv[2] ?? 'pglite') as BenchEngine;
-  if (engine !== 'pglite' && engine !== 'postgres') throw new Error(`engine must be pglite or postgres (received: ${engine})`);
+  if (engine !== 'pglite' && engine !== 'postgres')
+    throw new Error(`engine must be pglite or postgres (received: ${engine})`);
   await runWebhookBench({ engine, writes: Number(process.argv[3] ?? 1000) });
 }

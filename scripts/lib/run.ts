@@ -26,7 +26,14 @@ export function runNodeScript(script: string, args: readonly string[], options: 
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, ...args], {
       cwd: options.cwd ?? repoRoot,
-      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', ...options.env },
+      env: {
+        ...process.env,
+        NO_COLOR: '1',
+        FORCE_COLOR: '0',
+        REDOCLY_TELEMETRY: 'off',
+        REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true',
+        ...options.env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -50,7 +57,9 @@ export async function mustRun(script: string, args: readonly string[], options: 
   if (result.code !== 0) {
     const name = Object.entries(bins).find(([, file]) => file === script)?.[0] ?? path.basename(script);
     const tail = (text: string): string => (text.length > 4000 ? `…${text.slice(-4000)}` : text);
-    throw new Error(`${name} ${args.join(' ')} exited with ${result.code}\n${tail(result.stdout)}\n${tail(result.stderr)}`);
+    throw new Error(
+      `${name} ${args.join(' ')} exited with ${result.code}\n${tail(result.stdout)}\n${tail(result.stderr)}`,
+    );
   }
   return result;
 }

@@ -22,9 +22,19 @@ import { runSuite } from './support/runSuite.ts';
 import type { SuiteRun } from './support/runSuite.ts';
 
 const REPORT_DIR = join(ROOT, 'reports/conformance-reference');
-const SCREENSHOT = process.env.UPDATE_SCREENSHOTS === '1' ? join(ROOT, 'docs/conformance-report.png') : join(REPORT_DIR, 'report.png');
+const SCREENSHOT =
+  process.env.UPDATE_SCREENSHOTS === '1' ? join(ROOT, 'docs/conformance-report.png') : join(REPORT_DIR, 'report.png');
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const inCI = Boolean(process.env.CI) && process.env.CI !== 'false' && process.env.CI !== '0';
 /** Wall-time target of the run (rate-limit and retry waits included); above it the test warns. */
 const TARGET_MS = 120_000;
@@ -46,7 +56,16 @@ describe('content-conformance certifies the reference service', () => {
     const startMs = Date.now() - started;
     await rm(REPORT_DIR, { recursive: true, force: true });
     run = await runSuite(
-      ['--base-url', service.baseUrl, '--profile', 'certification', '--account-id', service.accountId, ...feedWiring.args, ...REFERENCE_TIMING],
+      [
+        '--base-url',
+        service.baseUrl,
+        '--profile',
+        'certification',
+        '--account-id',
+        service.accountId,
+        ...feedWiring.args,
+        ...REFERENCE_TIMING,
+      ],
       {
         env: {
           CONFORMANCE_TOKEN: service.tokens.consumer,
@@ -61,7 +80,9 @@ describe('content-conformance certifies the reference service', () => {
     );
     result = existsSync(join(REPORT_DIR, 'result.json')) ? await run.result() : (undefined as unknown as RunResult);
     const over = run.wallMs > TARGET_MS ? ` (OVER the ${TARGET_MS / 1000} s target)` : '';
-    console.info(`conformance run against the reference service: ${(run.wallMs / 1000).toFixed(1)} s wall time${over}, ${result?.checks.length ?? '?'} checks (service start ${(startMs / 1000).toFixed(1)} s, exit ${run.code})`);
+    console.info(
+      `conformance run against the reference service: ${(run.wallMs / 1000).toFixed(1)} s wall time${over}, ${result?.checks.length ?? '?'} checks (service start ${(startMs / 1000).toFixed(1)} s, exit ${run.code})`,
+    );
   }, 600_000);
 
   afterAll(async () => {
@@ -76,19 +97,33 @@ describe('content-conformance certifies the reference service', () => {
   });
 
   it('when the result is read, then no MUST failed, none was skipped, none is left unverified', () => {
-    const describe = (c: RunResult['checks'][number]) => `${c.id}: ${c.status} ${c.failure?.message ?? c.skipReason ?? ''}`;
-    expect(result.checks.filter((c) => c.status === 'failed' && c.failureLevel === 'MUST').map(describe), tail()).toEqual([]);
+    const describe = (c: RunResult['checks'][number]) =>
+      `${c.id}: ${c.status} ${c.failure?.message ?? c.skipReason ?? ''}`;
+    expect(
+      result.checks.filter((c) => c.status === 'failed' && c.failureLevel === 'MUST').map(describe),
+      tail(),
+    ).toEqual([]);
     expect(result.checks.filter((c) => c.status === 'skipped' && c.level === 'MUST').map(describe)).toEqual([]);
     const must = result.requirements.filter((r) => r.level === 'MUST' && r.subject === 'service');
-    expect(must.filter((r) => r.verdict !== 'pass' && r.verdict !== 'not-verifiable').map((r) => `${r.id}: ${r.verdict} ${r.reason ?? ''}`)).toEqual([]);
+    expect(
+      must
+        .filter((r) => r.verdict !== 'pass' && r.verdict !== 'not-verifiable')
+        .map((r) => `${r.id}: ${r.verdict} ${r.reason ?? ''}`),
+    ).toEqual([]);
     expect(result.checks.filter((c) => c.status === 'unexpected-pass').map((c) => c.id)).toEqual([]);
     expect(result.summary.requirements.fail).toBe(0);
     expect(result.cleanup.filter((c) => !c.ok)).toEqual([]);
   });
 
-  it('when the reference service is judged on this project\'s own decisions and SHOULDs, then it follows every one (a DECISION never fails a vendor, but the reference implements them)', () => {
+  it("when the reference service is judged on this project's own decisions and SHOULDs, then it follows every one (a DECISION never fails a vendor, but the reference implements them)", () => {
     const off = result.requirements.filter((r) => r.verdict === 'decision-fail' || r.verdict === 'warn');
-    const because = off.map((r) => `${r.id} (${r.verdict}): ${r.checks.map((id) => result.checks.find((c) => c.id === id)?.failure?.message).filter(Boolean).join(' | ')}`);
+    const because = off.map(
+      (r) =>
+        `${r.id} (${r.verdict}): ${r.checks
+          .map((id) => result.checks.find((c) => c.id === id)?.failure?.message)
+          .filter(Boolean)
+          .join(' | ')}`,
+    );
     expect(because).toEqual([]);
   });
 
@@ -99,11 +134,14 @@ describe('content-conformance certifies the reference service', () => {
     for (const req of marked) {
       const row = result.requirements.find((r) => r.id === req.id)!;
       if (row.verdict === 'pass') continue; // a check observed it after all
-      expect(row, req.id).toMatchObject({ verdict: 'not-verifiable', reason: `not verifiable black-box (${req.verify}), covered by: ${req.note}` });
+      expect(row, req.id).toMatchObject({
+        verdict: 'not-verifiable',
+        reason: `not verifiable black-box (${req.verify}), covered by: ${req.note}`,
+      });
     }
   });
 
-  it('when the feed fetches the suite\'s partner endpoint, then every needs-feed requirement passes', async () => {
+  it("when the feed fetches the suite's partner endpoint, then every needs-feed requirement passes", async () => {
     const catalogue = await loadRequirements(join(ROOT, 'spec/requirements.yaml'));
     const needsFeed = catalogue.all.filter((r) => r.verify === 'needs-feed').map((r) => r.id);
     expect(needsFeed.length).toBeGreaterThan(0);
@@ -112,7 +150,9 @@ describe('content-conformance certifies the reference service', () => {
   });
 
   it('when the run ends, then JUnit, JSON and HTML reports are written and the result hash verifies', async () => {
-    const junit = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(await readFile(join(REPORT_DIR, 'junit.xml'), 'utf8'));
+    const junit = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(
+      await readFile(join(REPORT_DIR, 'junit.xml'), 'utf8'),
+    );
     expect(Number(junit.testsuites.tests)).toBe(result.checks.length);
     expect(Number(junit.testsuites.failures)).toBe(0);
     for (const file of ['result.json', 'report.html']) {
@@ -123,29 +163,47 @@ describe('content-conformance certifies the reference service', () => {
     // No token the suite was given appears in any report.
     for (const file of ['result.json', 'report.html', 'junit.xml']) {
       const text = await readFile(join(REPORT_DIR, file), 'utf8');
-      for (const secret of [service!.tokens.consumer, service!.tokens.full, service!.tokens.admin, service!.user.password]) expect(text.includes(secret), `${file} holds a secret`).toBe(false);
+      for (const secret of [
+        service!.tokens.consumer,
+        service!.tokens.full,
+        service!.tokens.admin,
+        service!.user.password,
+      ])
+        expect(text.includes(secret), `${file} holds a secret`).toBe(false);
     }
   });
 
-  it.skipIf(!existsSync(CHROMIUM) && !inCI)('when report.html is opened in headless Chromium, then it shows the verdict and one row per requirement, fetching nothing else', async () => {
-    const { chromium } = await import('playwright-core');
-    const file = join(REPORT_DIR, 'report.html');
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    try {
-      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-      const requests: string[] = [];
-      page.on('request', (r) => requests.push(r.url()));
-      await page.goto(`file://${file}`);
-      expect(await page.textContent('.verdict')).toBe(result.verdict === 'pass' ? 'PASS' : result.verdict === 'fail' ? 'FAIL' : 'INCOMPLETE — MUST requirements not verified');
-      expect(await page.locator('tr[id^="req-"]').count()).toBe(result.requirements.length);
-      expect(await page.locator('#req-LIST-001 .chip').textContent()).toBe(result.requirements.find((r) => r.id === 'LIST-001')!.verdict);
-      expect(await page.locator('#req-HOOK-019 .chip').textContent()).toBe('not verifiable black-box');
-      expect(await page.locator('table.facts').textContent()).toContain(service!.baseUrl);
-      expect(requests).toEqual([`file://${file}`]);
-      await page.screenshot({ path: SCREENSHOT, fullPage: false });
-      console.info(`report screenshot: ${SCREENSHOT}`);
-    } finally {
-      await browser.close();
-    }
-  }, 60_000);
+  it.skipIf(!existsSync(CHROMIUM) && !inCI)(
+    'when report.html is opened in headless Chromium, then it shows the verdict and one row per requirement, fetching nothing else',
+    async () => {
+      const { chromium } = await import('playwright-core');
+      const file = join(REPORT_DIR, 'report.html');
+      const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+      try {
+        const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+        const requests: string[] = [];
+        page.on('request', (r) => requests.push(r.url()));
+        await page.goto(`file://${file}`);
+        expect(await page.textContent('.verdict')).toBe(
+          result.verdict === 'pass'
+            ? 'PASS'
+            : result.verdict === 'fail'
+              ? 'FAIL'
+              : 'INCOMPLETE — MUST requirements not verified',
+        );
+        expect(await page.locator('tr[id^="req-"]').count()).toBe(result.requirements.length);
+        expect(await page.locator('#req-LIST-001 .chip').textContent()).toBe(
+          result.requirements.find((r) => r.id === 'LIST-001')!.verdict,
+        );
+        expect(await page.locator('#req-HOOK-019 .chip').textContent()).toBe('not verifiable black-box');
+        expect(await page.locator('table.facts').textContent()).toContain(service!.baseUrl);
+        expect(requests).toEqual([`file://${file}`]);
+        await page.screenshot({ path: SCREENSHOT, fullPage: false });
+        console.info(`report screenshot: ${SCREENSHOT}`);
+      } finally {
+        await browser.close();
+      }
+    },
+    60_000,
+  );
 });

@@ -46,14 +46,32 @@ const rows: Row[] = [];
 const ONLY = process.env.SELFTEST_FAULTS?.split(',').filter(Boolean);
 
 /** Runs the checks through the proxy with these modifiers; `applied`: what each modifier changed. */
-async function runThroughProxy(checks: readonly string[], modifiers: FaultModifier[]): Promise<{ result: RunResult; applied: Map<string, number> }> {
+async function runThroughProxy(
+  checks: readonly string[],
+  modifiers: FaultModifier[],
+): Promise<{ result: RunResult; applied: Map<string, number> }> {
   proxy!.setModifiers(modifiers);
   try {
     const result = await runInProcess(
       [
-        '--base-url', proxy!.url, '--profile', 'full', '--account-id', service!.accountId, ...feedWiring!.args,
-        '--receiver-port', String(receiverPort), '--callback-url', proxy!.webhookUrl!,
-        '--only', checks.join(','), '--seed', '7', '--num-runs', '10', ...REFERENCE_TIMING,
+        '--base-url',
+        proxy!.url,
+        '--profile',
+        'full',
+        '--account-id',
+        service!.accountId,
+        ...feedWiring!.args,
+        '--receiver-port',
+        String(receiverPort),
+        '--callback-url',
+        proxy!.webhookUrl!,
+        '--only',
+        checks.join(','),
+        '--seed',
+        '7',
+        '--num-runs',
+        '10',
+        ...REFERENCE_TIMING,
       ],
       {
         CONFORMANCE_TOKEN: service!.tokens.consumer,
@@ -77,9 +95,15 @@ describe('the suite catches a broken reference service, one injected fault at a 
     // it, so the links it hands out (resourceUri, Location) lead through the proxy as well.
     const servicePort = await freePort();
     receiverPort = await freePort();
-    proxy = await startFaultProxy({ target: `http://127.0.0.1:${servicePort}/api`, modifiers: [], webhookTarget: `http://127.0.0.1:${receiverPort}` });
+    proxy = await startFaultProxy({
+      target: `http://127.0.0.1:${servicePort}/api`,
+      modifiers: [],
+      webhookTarget: `http://127.0.0.1:${receiverPort}`,
+    });
     feedWiring = await wireFeed();
-    service = await startReferenceService({ env: { PORT: String(servicePort), PUBLIC_BASE_URL: proxy.url, FEEDS_FILE: feedWiring.feedsFile } });
+    service = await startReferenceService({
+      env: { PORT: String(servicePort), PUBLIC_BASE_URL: proxy.url, FEEDS_FILE: feedWiring.feedsFile },
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -90,30 +114,52 @@ describe('the suite catches a broken reference service, one injected fault at a 
     const lines = [
       '| Fault | Family | Requirement | Checks | Detected? | Also failed | Time |',
       '|---|---|---|---|---|---|---|',
-      ...rows.map((r) => `| \`${r.fault.name}\` | ${r.fault.family} | ${r.fault.detects.join(', ')} | ${r.fault.checks.join(', ')} | ${r.status} | ${r.failed.filter((id) => !r.fault.detects.includes(id)).join(', ') || '—'} | ${(r.ms / 1000).toFixed(1)} s |`),
+      ...rows.map(
+        (r) =>
+          `| \`${r.fault.name}\` | ${r.fault.family} | ${r.fault.detects.join(', ')} | ${r.fault.checks.join(', ')} | ${r.status} | ${r.failed.filter((id) => !r.fault.detects.includes(id)).join(', ') || '—'} | ${(r.ms / 1000).toFixed(1)} s |`,
+      ),
     ];
     await mkdir(join(ROOT, 'reports/conformance-selftest'), { recursive: true });
     await writeFile(REPORT, `${lines.join('\n')}\n`);
     const total = rows.reduce((sum, r) => sum + r.ms, 0);
-    console.info(`self-test: ${rows.filter((r) => r.status === 'detected').length} of ${rows.length} faults detected, ${(total / 1000).toFixed(1)} s in runs; table: ${REPORT}\n${lines.join('\n')}`);
+    console.info(
+      `self-test: ${rows.filter((r) => r.status === 'detected').length} of ${rows.length} faults detected, ${(total / 1000).toFixed(1)} s in runs; table: ${REPORT}\n${lines.join('\n')}`,
+    );
   });
 
   it('when the traffic goes through the proxy without a fault, then the same checks pass, webhooks and resourceUri included', async () => {
     const secrets = createSecretBook();
-    const checks = ['paging.keyset-inclusive', 'items.detail-not-limited', 'webhooks.delivery-signed', 'webhooks.event-types', 'retries.transient', 'tokens.rotate-secret'];
+    const checks = [
+      'paging.keyset-inclusive',
+      'items.detail-not-limited',
+      'webhooks.delivery-signed',
+      'webhooks.event-types',
+      'retries.transient',
+      'tokens.rotate-secret',
+    ];
     const { result, applied } = await runThroughProxy(checks, [secrets.observer]);
     const ran = result.checks.filter((c) => checks.includes(c.id));
-    expect(ran.filter((c) => c.status !== 'passed').map((c) => `${c.id}: ${c.status} ${c.failure?.message ?? c.skipReason ?? ''}`)).toEqual([]);
+    expect(
+      ran
+        .filter((c) => c.status !== 'passed')
+        .map((c) => `${c.id}: ${c.status} ${c.failure?.message ?? c.skipReason ?? ''}`),
+    ).toEqual([]);
     expect(ran.map((c) => c.id).sort()).toEqual([...checks].sort());
     expect(applied.size, 'the observer changes nothing').toBe(0);
   }, 120_000);
 
   for (const fault of FAULTS.filter((f) => !ONLY || ONLY.includes(f.name))) {
     it(`when ${fault.name} (${fault.fault}), then ${fault.detects.join(' and ')} fail(s)${fault.alsoBreaks ? '' : ' and nothing else'}`, async () => {
-      expect(fault.checks.filter((id) => !checkIds.has(id)), `${fault.name} names checks that do not exist`).toEqual([]);
+      expect(
+        fault.checks.filter((id) => !checkIds.has(id)),
+        `${fault.name} names checks that do not exist`,
+      ).toEqual([]);
       const started = Date.now();
       const secrets = createSecretBook();
-      const run = await runThroughProxy(fault.checks, [secrets.observer, ...fault.make({ tokens: service!.tokens, secrets })]);
+      const run = await runThroughProxy(fault.checks, [
+        secrets.observer,
+        ...fault.make({ tokens: service!.tokens, secrets }),
+      ]);
       const { result } = run;
       const applied = [...run.applied.values()].reduce((sum, n) => sum + n, 0);
       const failed = result.requirements.filter((r) => FAILING.has(r.verdict)).map((r) => r.id);
@@ -127,9 +173,14 @@ describe('the suite catches a broken reference service, one injected fault at a 
         ms: Date.now() - started,
       };
       rows.push(row);
-      const why = result.checks.filter((c) => c.failure).map((c) => `${c.id} [${c.failure!.requirements.join(', ')}]: ${c.failure!.message}`).join('\n');
+      const why = result.checks
+        .filter((c) => c.failure)
+        .map((c) => `${c.id} [${c.failure!.requirements.join(', ')}]: ${c.failure!.message}`)
+        .join('\n');
       expect(row.applied, `the fault never applied (${fault.name})`).toBeGreaterThan(0);
-      expect(failed, `${fault.name} was not detected on ${fault.detects.join(', ')}:\n${why}`).toEqual(expect.arrayContaining([...fault.detects]));
+      expect(failed, `${fault.name} was not detected on ${fault.detects.join(', ')}:\n${why}`).toEqual(
+        expect.arrayContaining([...fault.detects]),
+      );
       expect(row.elsewhere, `${fault.name} also failed requirements it does not break:\n${why}`).toEqual([]);
     }, 180_000);
   }

@@ -15,14 +15,24 @@ type Expected = { method: string; path: string; query?: string[]; source: string
 
 /** Named by the interface text itself. */
 const INTERFACE: Expected[] = [
-  ...COLLECTIONS.map((c) => ({ method: 'GET', path: c, query: c === '/events' ? [...LIST_QUERY, 'excludePatternDates'] : LIST_QUERY, source: 'Item collections' })),
+  ...COLLECTIONS.map((c) => ({
+    method: 'GET',
+    path: c,
+    query: c === '/events' ? [...LIST_QUERY, 'excludePatternDates'] : LIST_QUERY,
+    source: 'Item collections',
+  })),
   ...COLLECTIONS.map((c) => ({ method: 'GET', path: `${c}/{id}`, source: 'Item collections: detail read' })),
   ...COLLECTIONS.map((c) => ({ method: 'POST', path: c, source: 'Item collections: create' })),
   { method: 'GET', path: '/routes/{id}/geojson', source: 'Item collections: per-route download' },
   { method: 'GET', path: '/routes/{id}/gpx', source: 'Item collections: per-route download' },
   { method: 'GET', path: '/dictionary/categorizationOntology', query: ['accountId'], source: 'Dictionary' },
   { method: 'GET', path: '/dictionary/propertiesOntology', query: ['accountId'], source: 'Dictionary' },
-  { method: 'PUT', path: '/dictionary/propertiesOntology', query: ['accountId'], source: 'Dictionary: account override, admin only' },
+  {
+    method: 'PUT',
+    path: '/dictionary/propertiesOntology',
+    query: ['accountId'],
+    source: 'Dictionary: account override, admin only',
+  },
   { method: 'GET', path: '/dictionary/userorganisations', source: 'Dictionary' },
   { method: 'GET', path: '/dictionary', source: 'Dictionary: root collection' },
   { method: 'GET', path: '/assets', query: ['lastupdated', 'sortField', 'sortOrder', 'size'], source: 'Assets' },
@@ -34,7 +44,12 @@ const INTERFACE: Expected[] = [
   { method: 'DELETE', path: '/accounts/{accountId}/tokens/{tokenId}', source: 'Accounts and tokens' },
   { method: 'POST', path: '/accounts/{accountId}/tokens/{tokenId}/rotate-secret', source: 'Accounts and tokens' },
   { method: 'POST', path: '/auth/signin', source: 'Session and feed administration' },
-  { method: 'POST', path: '/feeds/{feedID}/fetchAndConvertOnce', query: ['size', 'feedInfoId', 'externalID'], source: 'Session and feed administration' },
+  {
+    method: 'POST',
+    path: '/feeds/{feedID}/fetchAndConvertOnce',
+    query: ['size', 'feedInfoId', 'externalID'],
+    source: 'Session and feed administration',
+  },
   { method: 'GET', path: '/actuator/health', source: 'Session and feed administration' },
 ];
 
@@ -42,13 +57,28 @@ const INTERFACE: Expected[] = [
 const DECIDED: Expected[] = [
   ...COLLECTIONS.map((c) => ({ method: 'PUT', path: `${c}/{id}`, source: 'DEC-ITEM-001' })),
   ...COLLECTIONS.map((c) => ({ method: 'DELETE', path: `${c}/{id}`, source: 'DEC-ITEM-003' })),
-  { method: 'POST', path: '/auth/logout', source: 'DEC-AUTH-003 (the interface names /auth/logout without its method)' },
+  {
+    method: 'POST',
+    path: '/auth/logout',
+    source: 'DEC-AUTH-003 (the interface names /auth/logout without its method)',
+  },
   { method: 'POST', path: '/auth/refresh', source: 'DEC-AUTH-002' },
   { method: 'GET', path: '/accounts/{accountId}/tokens/{tokenId}/deliveries', source: 'DEC-HOOK-007' },
   { method: 'GET', path: '/feeds/{feedID}/runs/{runId}', source: 'DEC-FEED-002' },
 ];
 
-const WEBHOOKS = ['EventUpdated', 'EventDeleted', 'LocationUpdated', 'LocationDeleted', 'RouteUpdated', 'RouteDeleted', 'EventGroupUpdated', 'EventGroupDeleted', 'VenueUpdated', 'VenueDeleted'];
+const WEBHOOKS = [
+  'EventUpdated',
+  'EventDeleted',
+  'LocationUpdated',
+  'LocationDeleted',
+  'RouteUpdated',
+  'RouteDeleted',
+  'EventGroupUpdated',
+  'EventGroupDeleted',
+  'VenueUpdated',
+  'VenueDeleted',
+];
 
 function find(method: string, path: string) {
   return ops.find((o) => o.section === 'paths' && o.method === method.toLowerCase() && o.key === path);
@@ -75,7 +105,11 @@ describe('interface coverage of the bundled spec', () => {
   });
 
   it('when the interface names a query parameter of an operation, then the spec declares it there', () => {
-    const missing = INTERFACE.flatMap((e) => (e.query ?? []).filter((q) => !queryNames(e.method, e.path).includes(q)).map((q) => `${e.method} ${e.path} ?${q}`));
+    const missing = INTERFACE.flatMap((e) =>
+      (e.query ?? [])
+        .filter((q) => !queryNames(e.method, e.path).includes(q))
+        .map((q) => `${e.method} ${e.path} ?${q}`),
+    );
     expect(missing).toEqual([]);
   });
 
@@ -85,13 +119,16 @@ describe('interface coverage of the bundled spec', () => {
       const size = querySchema('GET', c, 'size');
       if (size?.maximum !== 2000) wrong.push(`GET ${c} ?size maximum is ${size?.maximum}, interface: 2000`);
       const sortField = querySchema('GET', c, 'sortField');
-      if (sortField?.default !== 'lastupdated') wrong.push(`GET ${c} ?sortField default is ${sortField?.default}, interface: lastupdated`);
+      if (sortField?.default !== 'lastupdated')
+        wrong.push(`GET ${c} ?sortField default is ${sortField?.default}, interface: lastupdated`);
       const sortOrder = querySchema('GET', c, 'sortOrder');
-      if (sortOrder?.default !== 'DESC') wrong.push(`GET ${c} ?sortOrder default is ${sortOrder?.default}, interface: DESC`);
+      if (sortOrder?.default !== 'DESC')
+        wrong.push(`GET ${c} ?sortOrder default is ${sortOrder?.default}, interface: DESC`);
       for (const v of ['ASC', 'DESC']) if (!sortOrder?.enum?.includes(v)) wrong.push(`GET ${c} ?sortOrder lacks ${v}`);
     }
     const feedSize = querySchema('POST', '/feeds/{feedID}/fetchAndConvertOnce', 'size');
-    if (feedSize?.minimum !== 1 || feedSize?.maximum !== 1000) wrong.push(`fetchAndConvertOnce ?size is ${feedSize?.minimum}..${feedSize?.maximum}, interface: 1..1000`);
+    if (feedSize?.minimum !== 1 || feedSize?.maximum !== 1000)
+      wrong.push(`fetchAndConvertOnce ?size is ${feedSize?.minimum}..${feedSize?.maximum}, interface: 1..1000`);
     const assetSort = querySchema('GET', '/assets', 'sortField');
     for (const v of ['date', 'name', 'size', 'modified', 'lastupdated']) {
       if (assetSort?.enum && !assetSort.enum.includes(v)) wrong.push(`GET /assets ?sortField lacks ${v}`);
@@ -100,7 +137,9 @@ describe('interface coverage of the bundled spec', () => {
   });
 
   it('when the interface names the ten webhook event types, then each is a POST webhook of the spec', () => {
-    const missing = WEBHOOKS.filter((name) => !ops.some((o) => o.section === 'webhooks' && o.key === name && o.method === 'post'));
+    const missing = WEBHOOKS.filter(
+      (name) => !ops.some((o) => o.section === 'webhooks' && o.key === name && o.method === 'post'),
+    );
     expect(missing).toEqual([]);
     expect(Object.keys(spec.webhooks ?? {}).sort()).toEqual([...WEBHOOKS].sort());
   });
@@ -110,7 +149,9 @@ describe('interface coverage of the bundled spec', () => {
     for (const name of WEBHOOKS) {
       const op = ops.find((o) => o.section === 'webhooks' && o.key === name);
       for (const header of ['X-Service-Timestamp', 'X-Service-Signature', 'X-Service-Delivery']) {
-        const p = op?.parameters.find((x) => x.in === 'header' && String(x.name).toLowerCase() === header.toLowerCase());
+        const p = op?.parameters.find(
+          (x) => x.in === 'header' && String(x.name).toLowerCase() === header.toLowerCase(),
+        );
         if (!p?.required) wrong.push(`${name}: ${header} ${p ? 'not required' : 'missing'}`);
       }
     }

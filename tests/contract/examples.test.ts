@@ -10,7 +10,19 @@ const validatorAt = createValidatorFactory(spec);
 type Case = { where: string; schemaPointer: string; value: unknown };
 
 /** Keys under which a JSON Schema holds subschemas (objects) or lists/maps of them. */
-const SCHEMA_CHILD = new Set(['items', 'not', 'additionalProperties', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedProperties', 'unevaluatedItems', 'contentSchema']);
+const SCHEMA_CHILD = new Set([
+  'items',
+  'not',
+  'additionalProperties',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'contentSchema',
+]);
 const SCHEMA_LIST = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 const SCHEMA_MAP = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);
 
@@ -19,8 +31,10 @@ function exampleValues(holder: Record<string, any>, pointer: string): Array<{ na
   if ('example' in holder) values.push({ name: `${pointer}/example`, value: holder.example });
   if (holder.examples && typeof holder.examples === 'object' && !Array.isArray(holder.examples)) {
     for (const [name, raw] of Object.entries(holder.examples as Record<string, unknown>)) {
-      const resolved = deref(spec, raw, `${pointer}/examples/${escapePointer(name)}`).node as Record<string, unknown> | undefined;
-      if (resolved && 'value' in resolved) values.push({ name: `${pointer}/examples/${escapePointer(name)}`, value: resolved.value });
+      const resolved = deref(spec, raw, `${pointer}/examples/${escapePointer(name)}`).node as
+        Record<string, unknown> | undefined;
+      if (resolved && 'value' in resolved)
+        values.push({ name: `${pointer}/examples/${escapePointer(name)}`, value: resolved.value });
     }
   }
   return values;
@@ -32,7 +46,8 @@ function holderCases(): Case[] {
   walk(spec, '', (node, pointer) => {
     if (!node.schema || typeof node.schema !== 'object' || pointer.includes('/properties/')) return;
     if (!('example' in node) && !('examples' in node)) return;
-    for (const { name, value } of exampleValues(node, pointer)) cases.push({ where: name, schemaPointer: `${pointer}/schema`, value });
+    for (const { name, value } of exampleValues(node, pointer))
+      cases.push({ where: name, schemaPointer: `${pointer}/schema`, value });
   });
   return cases;
 }
@@ -46,14 +61,20 @@ function schemaCases(): Case[] {
     seen.add(pointer);
     const s = schema as Record<string, any>;
     if ('example' in s) cases.push({ where: `${pointer}/example`, schemaPointer: pointer, value: s.example });
-    if (Array.isArray(s.examples)) s.examples.forEach((value: unknown, i: number) => cases.push({ where: `${pointer}/examples/${i}`, schemaPointer: pointer, value }));
+    if (Array.isArray(s.examples))
+      s.examples.forEach((value: unknown, i: number) =>
+        cases.push({ where: `${pointer}/examples/${i}`, schemaPointer: pointer, value }),
+      );
     for (const [key, child] of Object.entries(s)) {
       if (SCHEMA_CHILD.has(key)) visitSchema(child, `${pointer}/${key}`);
-      else if (SCHEMA_LIST.has(key) && Array.isArray(child)) child.forEach((c, i) => visitSchema(c, `${pointer}/${key}/${i}`));
-      else if (SCHEMA_MAP.has(key) && child && typeof child === 'object') for (const [name, c] of Object.entries(child)) visitSchema(c, `${pointer}/${key}/${escapePointer(name)}`);
+      else if (SCHEMA_LIST.has(key) && Array.isArray(child))
+        child.forEach((c, i) => visitSchema(c, `${pointer}/${key}/${i}`));
+      else if (SCHEMA_MAP.has(key) && child && typeof child === 'object')
+        for (const [name, c] of Object.entries(child)) visitSchema(c, `${pointer}/${key}/${escapePointer(name)}`);
     }
   };
-  for (const [name, schema] of Object.entries((spec.components?.schemas ?? {}) as Record<string, unknown>)) visitSchema(schema, `/components/schemas/${escapePointer(name)}`);
+  for (const [name, schema] of Object.entries((spec.components?.schemas ?? {}) as Record<string, unknown>))
+    visitSchema(schema, `/components/schemas/${escapePointer(name)}`);
   walk(spec, '', (node, pointer) => {
     if (pointer.startsWith('/components/schemas')) return;
     if (node.schema && typeof node.schema === 'object') visitSchema(node.schema, `${pointer}/schema`);

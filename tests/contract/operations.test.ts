@@ -10,14 +10,24 @@ const spec = loadSpec();
 const ops = operations(spec);
 const paths = ops.filter((o) => o.section === 'paths');
 
-const RATE_LIMITED = ['GET /events', 'GET /locations', 'GET /routes', 'GET /eventgroups', 'GET /venues', 'GET /dictionary'];
+const RATE_LIMITED = [
+  'GET /events',
+  'GET /locations',
+  'GET /routes',
+  'GET /eventgroups',
+  'GET /venues',
+  'GET /dictionary',
+];
 const RATE_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Policy'];
 /** Throttled beyond the interface (DEC-AUTH-016): a 429 with Retry-After, not x-rate-limited. */
 const AUTH_THROTTLED = ['POST /auth/signin', 'POST /auth/refresh'];
 const PUBLIC = ['GET /actuator/health', 'POST /auth/signin', 'POST /auth/refresh'];
 
 function responses(o: Operation): Array<{ status: string; response: Record<string, any> }> {
-  return Object.entries((o.op.responses ?? {}) as Record<string, unknown>).map(([status, raw]) => ({ status, response: deref(spec, raw, '').node }));
+  return Object.entries((o.op.responses ?? {}) as Record<string, unknown>).map(([status, raw]) => ({
+    status,
+    response: deref(spec, raw, '').node,
+  }));
 }
 
 function headerNames(response: Record<string, any> | undefined): string[] {
@@ -58,7 +68,9 @@ describe('operations of the bundled spec', () => {
 
   it('when an operation is tagged, then it has exactly one tag and that tag is declared at the top', () => {
     const declared = new Set(((spec.tags ?? []) as Array<{ name: string }>).map((t) => t.name));
-    const bad = ops.filter((o) => !Array.isArray(o.op.tags) || o.op.tags.length !== 1 || !declared.has(o.op.tags[0])).map((o) => `${o.label}: tags ${JSON.stringify(o.op.tags)}`);
+    const bad = ops
+      .filter((o) => !Array.isArray(o.op.tags) || o.op.tags.length !== 1 || !declared.has(o.op.tags[0]))
+      .map((o) => `${o.label}: tags ${JSON.stringify(o.op.tags)}`);
     expect(bad).toEqual([]);
   });
 
@@ -92,7 +104,9 @@ describe('rate limiting in the bundled spec (x-rate-limited)', () => {
   it('when an operation is rate limited, then it is exactly GET of the five lists or GET /dictionary', () => {
     const limited = ops.filter((o) => o.op['x-rate-limited'] === true).map((o) => o.label);
     expect(limited.sort()).toEqual([...RATE_LIMITED].sort());
-    const odd = ops.filter((o) => o.op['x-rate-limited'] !== undefined && typeof o.op['x-rate-limited'] !== 'boolean').map((o) => o.label);
+    const odd = ops
+      .filter((o) => o.op['x-rate-limited'] !== undefined && typeof o.op['x-rate-limited'] !== 'boolean')
+      .map((o) => o.label);
     expect(odd).toEqual([]);
   });
 
@@ -100,10 +114,12 @@ describe('rate limiting in the bundled spec (x-rate-limited)', () => {
     const bad: string[] = [];
     for (const o of ops.filter((x) => RATE_LIMITED.includes(x.label))) {
       const ok = responses(o).find((r) => r.status === '200')?.response;
-      for (const h of RATE_HEADERS) if (!headerNames(ok).includes(h.toLowerCase())) bad.push(`${o.label} 200 lacks ${h}`);
+      for (const h of RATE_HEADERS)
+        if (!headerNames(ok).includes(h.toLowerCase())) bad.push(`${o.label} 200 lacks ${h}`);
       const limited = responses(o).find((r) => r.status === '429')?.response;
       if (!limited) bad.push(`${o.label} has no 429`);
-      for (const h of ['Retry-After', ...RATE_HEADERS]) if (limited && !headerNames(limited).includes(h.toLowerCase())) bad.push(`${o.label} 429 lacks ${h}`);
+      for (const h of ['Retry-After', ...RATE_HEADERS])
+        if (limited && !headerNames(limited).includes(h.toLowerCase())) bad.push(`${o.label} 429 lacks ${h}`);
     }
     expect(bad).toEqual([]);
   });
@@ -113,7 +129,8 @@ describe('rate limiting in the bundled spec (x-rate-limited)', () => {
     for (const o of ops.filter((x) => !RATE_LIMITED.includes(x.label))) {
       for (const { status, response } of responses(o)) {
         if (status === '429' && !AUTH_THROTTLED.includes(o.label)) bad.push(`${o.label} documents a 429`);
-        for (const h of RATE_HEADERS) if (headerNames(response).includes(h.toLowerCase())) bad.push(`${o.label} ${status} sends ${h}`);
+        for (const h of RATE_HEADERS)
+          if (headerNames(response).includes(h.toLowerCase())) bad.push(`${o.label} ${status} sends ${h}`);
       }
     }
     expect(bad).toEqual([]);
@@ -125,7 +142,8 @@ describe('rate limiting in the bundled spec (x-rate-limited)', () => {
       const throttled = responses(o).find((r) => r.status === '429')?.response;
       if (!throttled) bad.push(`${o.label} has no 429`);
       else if (!headerNames(throttled).includes('retry-after')) bad.push(`${o.label} 429 lacks Retry-After`);
-      if (!(o.op['x-decision'] as string[] | undefined)?.includes('DEC-AUTH-016')) bad.push(`${o.label} does not name DEC-AUTH-016`);
+      if (!(o.op['x-decision'] as string[] | undefined)?.includes('DEC-AUTH-016'))
+        bad.push(`${o.label} does not name DEC-AUTH-016`);
     }
     expect(bad).toEqual([]);
   });
@@ -136,7 +154,10 @@ describe('authentication in the bundled spec', () => {
     const bad: string[] = [];
     for (const o of paths.filter((x) => !PUBLIC.includes(x.label))) {
       const security = effectiveSecurity(o) as Array<Record<string, unknown>> | undefined;
-      const requiresBearer = Array.isArray(security) && security.length > 0 && security.every((req) => Object.keys(req).length > 0 && 'bearerAuth' in req);
+      const requiresBearer =
+        Array.isArray(security) &&
+        security.length > 0 &&
+        security.every((req) => Object.keys(req).length > 0 && 'bearerAuth' in req);
       if (!requiresBearer) bad.push(`${o.label}: security ${JSON.stringify(security)}`);
       if (!responses(o).some((r) => r.status === '401')) bad.push(`${o.label}: no 401 response`);
     }
@@ -146,7 +167,9 @@ describe('authentication in the bundled spec', () => {
   it('when an operation is health, sign-in, refresh or a webhook, then it declares security: []', () => {
     const open = ops.filter((o) => o.section === 'webhooks' || PUBLIC.includes(o.label));
     expect(open).toHaveLength(PUBLIC.length + 10);
-    const bad = open.filter((o) => !Array.isArray(o.op.security) || o.op.security.length !== 0).map((o) => `${o.label}: security ${JSON.stringify(o.op.security)}`);
+    const bad = open
+      .filter((o) => !Array.isArray(o.op.security) || o.op.security.length !== 0)
+      .map((o) => `${o.label}: security ${JSON.stringify(o.op.security)}`);
     expect(bad).toEqual([]);
   });
 

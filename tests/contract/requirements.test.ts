@@ -56,7 +56,11 @@ describe('spec/requirements.yaml', () => {
 
   it('when the bundled spec marks x-decision ids, then each is a DECISION of the catalogue', () => {
     const decisions = new Set(requirements.filter((r) => r.level === 'DECISION').map((r) => r.id));
-    expect(referenced('x-decision').filter((r) => !decisions.has(r.id)).map((r) => `${r.id} at ${r.at}`)).toEqual([]);
+    expect(
+      referenced('x-decision')
+        .filter((r) => !decisions.has(r.id))
+        .map((r) => `${r.id} at ${r.at}`),
+    ).toEqual([]);
   });
 });
 

@@ -30,7 +30,9 @@ export function loadSpec(): OpenApi {
 }
 
 export function loadRequirements(): Requirement[] {
-  const doc = YAML.parse(fs.readFileSync(path.join(repoRoot, 'spec/requirements.yaml'), 'utf8')) as { requirements: Requirement[] };
+  const doc = YAML.parse(fs.readFileSync(path.join(repoRoot, 'spec/requirements.yaml'), 'utf8')) as {
+    requirements: Requirement[];
+  };
   return doc.requirements;
 }
 
@@ -73,7 +75,9 @@ export function operations(document: OpenApi): Operation[] {
       for (const method of METHODS) {
         const op = item?.[method];
         if (!op) continue;
-        const parameters = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: any) => deref(document, p, '').node);
+        const parameters = [...(item.parameters ?? []), ...(op.parameters ?? [])].map(
+          (p: any) => deref(document, p, '').node,
+        );
         found.push({
           section,
           key,
@@ -90,7 +94,11 @@ export function operations(document: OpenApi): Operation[] {
 }
 
 /** Calls `visit` for every object node of the document with its JSON pointer. */
-export function walk(node: unknown, pointer: string, visit: (node: Record<string, any>, pointer: string) => void): void {
+export function walk(
+  node: unknown,
+  pointer: string,
+  visit: (node: Record<string, any>, pointer: string) => void,
+): void {
   if (Array.isArray(node)) {
     node.forEach((child, i) => walk(child, `${pointer}/${i}`, visit));
   } else if (node && typeof node === 'object') {

@@ -59,9 +59,13 @@ export function codeBlocks(guide: Guide): CodeBlock[] {
  * The block right after the marker comment `<!-- <marker> … -->`: a fenced code block (its
  * content) or a Markdown table (its lines). Throws when the marker is missing or repeated.
  */
-export function markedBlock(guide: Guide, marker: string): { kind: 'code' | 'table'; lang: string; content: string; line: number } {
+export function markedBlock(
+  guide: Guide,
+  marker: string,
+): { kind: 'code' | 'table'; lang: string; content: string; line: number } {
   const at = guide.lines.flatMap((l, i) => (l.trimStart().startsWith(`<!-- ${marker}`) ? [i] : []));
-  if (at.length !== 1) throw new Error(`${guide.name}: expected exactly one <!-- ${marker} --> marker, found ${at.length}`);
+  if (at.length !== 1)
+    throw new Error(`${guide.name}: expected exactly one <!-- ${marker} --> marker, found ${at.length}`);
   let i = at[0]! + 1;
   while (i < guide.lines.length && guide.lines[i]!.trim() === '') i++;
   const first = guide.lines[i] ?? '';
@@ -132,7 +136,8 @@ export function links(guide: Guide): Link[] {
   prose(guide)
     .split('\n')
     .forEach((line, i) => {
-      for (const m of line.matchAll(/\[([^\]]*)\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) found.push({ text: m[1]!, target: m[2]!, line: i + 1 });
+      for (const m of line.matchAll(/\[([^\]]*)\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g))
+        found.push({ text: m[1]!, target: m[2]!, line: i + 1 });
     });
   return found;
 }

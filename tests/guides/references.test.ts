@@ -8,13 +8,22 @@ import { headingAnchors, links, loadGuides, prose, repoRoot } from './markdown.t
 
 const guides = loadGuides();
 
-const EXPECTED_GUIDES = ['changelog.md', 'incremental-sync.md', 'rate-limits.md', 'size-cap-2026-11-01.md', 'typed-client.md', 'verifying-webhooks.md'];
+const EXPECTED_GUIDES = [
+  'changelog.md',
+  'incremental-sync.md',
+  'rate-limits.md',
+  'size-cap-2026-11-01.md',
+  'typed-client.md',
+  'verifying-webhooks.md',
+];
 
 /** Ids such as SYNC-001, DEC-HOOK-005; three digits exactly, so ISO-8601 or SHA2-256 never match. */
 const ID = /\b(?:DEC-)?[A-Z]+-\d{3}\b(?!\d)/g;
 
 function catalogueIds(): Set<string> {
-  const doc = YAML.parse(fs.readFileSync(path.join(repoRoot, 'spec/requirements.yaml'), 'utf8')) as { requirements: Array<{ id: string }> };
+  const doc = YAML.parse(fs.readFileSync(path.join(repoRoot, 'spec/requirements.yaml'), 'utf8')) as {
+    requirements: Array<{ id: string }>;
+  };
   return new Set(doc.requirements.map((r) => r.id));
 }
 
@@ -26,7 +35,12 @@ describe('docs/guides/', () => {
   it('when each guide is read, then it starts with one level-1 heading', () => {
     for (const guide of guides) {
       expect(guide.lines[0], guide.name).toMatch(/^# \S/);
-      expect(prose(guide).split('\n').filter((l) => /^# /.test(l)), guide.name).toHaveLength(1);
+      expect(
+        prose(guide)
+          .split('\n')
+          .filter((l) => /^# /.test(l)),
+        guide.name,
+      ).toHaveLength(1);
     }
   });
 });
@@ -47,7 +61,11 @@ describe('docs/guides/: links', () => {
           broken.push(`${guide.name}:${link.line} ${link.target}: no such file`);
           continue;
         }
-        if (anchor !== undefined && target.endsWith('.md') && !headingAnchors(fs.readFileSync(target, 'utf8')).has(anchor)) {
+        if (
+          anchor !== undefined &&
+          target.endsWith('.md') &&
+          !headingAnchors(fs.readFileSync(target, 'utf8')).has(anchor)
+        ) {
           broken.push(`${guide.name}:${link.line} ${link.target}: no heading #${anchor}`);
         }
       }

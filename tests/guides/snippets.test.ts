@@ -20,11 +20,14 @@ interface Snippet {
 
 /** Relative import specifiers are written from docs/guides/; make them point at the same files from `dir`. */
 function rebase(code: string, dir: string): string {
-  return code.replace(/(\bfrom\s+|\bimport\s*\(\s*)(['"])(\.{1,2}\/[^'"]+)\2/g, (_m, lead: string, quote: string, spec: string) => {
-    let rel = path.relative(dir, path.resolve(guidesDir, spec)).split(path.sep).join('/');
-    if (!rel.startsWith('.')) rel = `./${rel}`;
-    return `${lead}${quote}${rel}${quote}`;
-  });
+  return code.replace(
+    /(\bfrom\s+|\bimport\s*\(\s*)(['"])(\.{1,2}\/[^'"]+)\2/g,
+    (_m, lead: string, quote: string, spec: string) => {
+      let rel = path.relative(dir, path.resolve(guidesDir, spec)).split(path.sep).join('/');
+      if (!rel.startsWith('.')) rel = `./${rel}`;
+      return `${lead}${quote}${rel}${quote}`;
+    },
+  );
 }
 
 const scratch = fs.mkdtempSync(path.join(import.meta.dirname, '.tmp-snippets-'));
@@ -44,17 +47,26 @@ for (const guide of loadGuides()) {
 describe('docs/guides/: TypeScript snippets', () => {
   it('when the guides are read, then there are TypeScript blocks, and some import the client', () => {
     expect(snippets.length).toBeGreaterThan(5);
-    const importing = snippets.filter((s) => fs.readFileSync(s.file, 'utf8').includes("from 'content-service-toolkit/client'"));
+    const importing = snippets.filter((s) =>
+      fs.readFileSync(s.file, 'utf8').includes("from 'content-service-toolkit/client'"),
+    );
     expect(importing.length).toBeGreaterThan(3);
   });
 
   it('when every TypeScript block is type-checked with the repository settings, then tsc reports no error', () => {
     fs.writeFileSync(
       path.join(scratch, 'tsconfig.json'),
-      JSON.stringify({ extends: path.relative(scratch, path.join(repoRoot, 'tsconfig.json')), include: ['*.ts'] }, null, 2),
+      JSON.stringify(
+        { extends: path.relative(scratch, path.join(repoRoot, 'tsconfig.json')), include: ['*.ts'] },
+        null,
+        2,
+      ),
     );
     const tsc = createRequire(path.join(repoRoot, 'package.json')).resolve('typescript/bin/tsc');
-    const run = spawnSync(process.execPath, [tsc, '-p', path.join(scratch, 'tsconfig.json'), '--pretty', 'false'], { encoding: 'utf8', cwd: repoRoot });
+    const run = spawnSync(process.execPath, [tsc, '-p', path.join(scratch, 'tsconfig.json'), '--pretty', 'false'], {
+      encoding: 'utf8',
+      cwd: repoRoot,
+    });
     // Name each error by the guide's own file and line instead of the scratch file.
     const report = `${run.stdout}${run.stderr}`
       .split('\n')
@@ -64,7 +76,15 @@ describe('docs/guides/: TypeScript snippets', () => {
           const rel = path.relative(repoRoot, s.file);
           const at = line.indexOf(`${rel}(`);
           if (at < 0) continue;
-          return line.slice(0, at) + line.slice(at).replace(/^[^(]+\((\d+),(\d+)\)/, (_m, l: string, c: string) => `${s.guide}:${s.fenceLine + Number(l)}:${c}`);
+          return (
+            line.slice(0, at) +
+            line
+              .slice(at)
+              .replace(
+                /^[^(]+\((\d+),(\d+)\)/,
+                (_m, l: string, c: string) => `${s.guide}:${s.fenceLine + Number(l)}:${c}`,
+              )
+          );
         }
         return line;
       });

@@ -53,7 +53,9 @@ describe('docs/guides/verifying-webhooks.md: worked example', () => {
   });
 
   it('when the signature is recomputed with node:crypto, then it equals the one in the guide', () => {
-    const hex = createHmac('sha256', Buffer.from(ex.secret, 'utf8')).update(`${ex.timestamp}.${ex.body}`, 'utf8').digest('hex');
+    const hex = createHmac('sha256', Buffer.from(ex.secret, 'utf8'))
+      .update(`${ex.timestamp}.${ex.body}`, 'utf8')
+      .digest('hex');
     expect(`sha256=${hex}`).toBe(ex.signature);
   });
 
@@ -64,15 +66,27 @@ describe('docs/guides/verifying-webhooks.md: worked example', () => {
 
   it("when the client's verifyWebhook checks it near the timestamp, then it passes, and fails once a byte or the secret changes", () => {
     const ok = verifyWebhook(Buffer.from(ex.body, 'utf8'), headersFor(ex.signature), ex.secret, { now: nowNear(120) });
-    expect(ok).toEqual({ ok: true, deliveryId: '0f8fad5b-d9cb-469f-a165-70867728950e', timestamp: Number(ex.timestamp) });
-    const changed = verifyWebhook(Buffer.from(ex.body.replace('UPDATED', 'DELETED'), 'utf8'), headersFor(ex.signature), ex.secret, { now: nowNear(0) });
+    expect(ok).toEqual({
+      ok: true,
+      deliveryId: '0f8fad5b-d9cb-469f-a165-70867728950e',
+      timestamp: Number(ex.timestamp),
+    });
+    const changed = verifyWebhook(
+      Buffer.from(ex.body.replace('UPDATED', 'DELETED'), 'utf8'),
+      headersFor(ex.signature),
+      ex.secret,
+      { now: nowNear(0) },
+    );
     expect(changed).toMatchObject({ ok: false, reason: 'signature_mismatch' });
-    const otherSecret = verifyWebhook(ex.body, headersFor(ex.signature), `${ex.secret.slice(0, -1)}A`, { now: nowNear(0) });
+    const otherSecret = verifyWebhook(ex.body, headersFor(ex.signature), `${ex.secret.slice(0, -1)}A`, {
+      now: nowNear(0),
+    });
     expect(otherSecret).toMatchObject({ ok: false, reason: 'signature_mismatch' });
   });
 
   it('when the receiver clock is 300 s off either way, then it passes; at 301 s, then it fails (HOOK-014)', () => {
-    const at = (offset: number) => verifyWebhook(ex.body, headersFor(ex.signature), ex.secret, { now: nowNear(offset) });
+    const at = (offset: number) =>
+      verifyWebhook(ex.body, headersFor(ex.signature), ex.secret, { now: nowNear(offset) });
     expect(at(300).ok).toBe(true);
     expect(at(-300).ok).toBe(true);
     expect(at(301)).toMatchObject({ ok: false, reason: 'timestamp_too_old' });
@@ -87,7 +101,10 @@ describe('docs/guides/verifying-webhooks.md: worked example', () => {
 
   it('when the guide shows the signed payload and the HTTP request, then they carry the same values', () => {
     const blocks = codeBlocks(guide);
-    expect(blocks.some((b) => b.code === `${ex.timestamp}.${ex.body}`), 'a block holding exactly <timestamp>.<body>').toBe(true);
+    expect(
+      blocks.some((b) => b.code === `${ex.timestamp}.${ex.body}`),
+      'a block holding exactly <timestamp>.<body>',
+    ).toBe(true);
     const request = blocks.find((b) => b.lang === 'http' && b.code.startsWith('POST '));
     expect(request, 'the example POST').toBeDefined();
     expect(request!.code).toContain(`X-Service-Timestamp: ${ex.timestamp}\n`);
@@ -110,7 +127,13 @@ describe('docs/guides/verifying-webhooks.md: worked example', () => {
     const file = path.join(scratch, 'nodeCrypto.ts');
     fs.writeFileSync(file, block.content);
     const { verifyServiceSignature } = (await import(file)) as {
-      verifyServiceSignature: (rawBody: Uint8Array, timestamp: string, signature: string, secret: string, nowSeconds?: number) => boolean;
+      verifyServiceSignature: (
+        rawBody: Uint8Array,
+        timestamp: string,
+        signature: string,
+        secret: string,
+        nowSeconds?: number,
+      ) => boolean;
     };
     const ts = Number(ex.timestamp);
     const body = Buffer.from(ex.body, 'utf8');
@@ -121,7 +144,9 @@ describe('docs/guides/verifying-webhooks.md: worked example', () => {
     expect(verifyServiceSignature(body, ex.timestamp, ex.signature.toUpperCase(), ex.secret, ts)).toBe(false);
   });
 
-  const python = onPath('python3') && spawnSync('python3', ['-c', 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else 1)']).status === 0;
+  const python =
+    onPath('python3') &&
+    spawnSync('python3', ['-c', 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else 1)']).status === 0;
   it.skipIf(!python)('when the Python snippet runs, then it accepts the example and rejects the mistakes', () => {
     const block = markedBlock(guide, 'guide-test:python');
     expect(block.lang).toBe('python');
@@ -154,9 +179,19 @@ describe('docs/guides/verifying-webhooks.md: common mistakes', () => {
 
   // One computation per row of the table: the mistake, made for real.
   const mistakes: Record<string, { header: () => string; reason: VerifyFailureReason }> = {
-    'Re-serialised JSON': { header: () => `sha256=${hmac(utf8Key, `${ex.timestamp}.${JSON.stringify(JSON.parse(ex.body), null, 2)}`).digest('hex')}`, reason: 'signature_mismatch' },
-    'Base64 instead of hex': { header: () => `sha256=${hmac(utf8Key, payload).digest('base64')}`, reason: 'malformed_signature' },
-    'Secret decoded as base64': { header: () => `sha256=${hmac(Buffer.from(ex.secret, 'base64'), payload).digest('hex')}`, reason: 'signature_mismatch' },
+    'Re-serialised JSON': {
+      header: () =>
+        `sha256=${hmac(utf8Key, `${ex.timestamp}.${JSON.stringify(JSON.parse(ex.body), null, 2)}`).digest('hex')}`,
+      reason: 'signature_mismatch',
+    },
+    'Base64 instead of hex': {
+      header: () => `sha256=${hmac(utf8Key, payload).digest('base64')}`,
+      reason: 'malformed_signature',
+    },
+    'Secret decoded as base64': {
+      header: () => `sha256=${hmac(Buffer.from(ex.secret, 'base64'), payload).digest('hex')}`,
+      reason: 'signature_mismatch',
+    },
     'Uppercase hex': { header: () => `sha256=${hex.toUpperCase()}`, reason: 'malformed_signature' },
     'Body alone': { header: () => `sha256=${hmac(utf8Key, ex.body).digest('hex')}`, reason: 'signature_mismatch' },
     'Missing prefix': { header: () => hex, reason: 'malformed_signature' },

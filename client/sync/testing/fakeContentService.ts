@@ -90,7 +90,8 @@ export function createFakeContentService(options: FakeServiceOptions = {}): Fake
     for (const item of items.values()) if (item.trcid === trcid) return item;
     throw new Error(`fake: no item ${trcid}`);
   };
-  const publicCopy = ({ collection: _c, ...item }: FakeItem & { collection: Collection }): FakeItem => structuredClone(item);
+  const publicCopy = ({ collection: _c, ...item }: FakeItem & { collection: Collection }): FakeItem =>
+    structuredClone(item);
 
   return {
     calls,
@@ -121,25 +122,38 @@ export function createFakeContentService(options: FakeServiceOptions = {}): Fake
     },
     all: (collection) => [...items.values()].filter((i) => i.collection === collection).map(publicCopy),
     approved: (collection) =>
-      new Map([...items.values()].filter((i) => i.collection === collection && i.wfstatus === 'approved').map((i) => [i.trcid, i.version])),
+      new Map(
+        [...items.values()]
+          .filter((i) => i.collection === collection && i.wfstatus === 'approved')
+          .map((i) => [i.trcid, i.version]),
+      ),
     async listItems(collection: Collection, query: FakeListQuery, _options?: SourceCallOptions) {
       calls.push({ collection, query: { ...query } });
       options.beforeList?.(calls.length, collection, query);
-      if (!Number.isInteger(query.size) || query.size < 1) throw new FakeServiceError(400, `size must be at least 1 (requested: ${query.size})`);
+      if (!Number.isInteger(query.size) || query.size < 1)
+        throw new FakeServiceError(400, `size must be at least 1 (requested: ${query.size})`);
       if (query.size > 2000) throw new FakeServiceError(400, `size must not exceed 2000 (requested: ${query.size})`);
       const order = query.sortOrder.toUpperCase();
-      if (query.sortField !== 'lastupdated' || (order !== 'ASC' && order !== 'DESC')) throw new FakeServiceError(400, 'fake supports sortField=lastupdated, sortOrder=ASC or DESC only');
+      if (query.sortField !== 'lastupdated' || (order !== 'ASC' && order !== 'DESC'))
+        throw new FakeServiceError(400, 'fake supports sortField=lastupdated, sortOrder=ASC or DESC only');
       const direction = order === 'ASC' ? 1 : -1;
       const statuses: readonly string[] = query.wfstatus;
-      for (const s of statuses) if (!STATUSES.includes(s as WfStatus)) throw new FakeServiceError(400, `unknown wfstatus ${s}`);
+      for (const s of statuses)
+        if (!STATUSES.includes(s as WfStatus)) throw new FakeServiceError(400, `unknown wfstatus ${s}`);
       const from = query.lastupdated;
       if (from !== undefined && strict && !emitted.has(from)) {
-        throw new FakeServiceError(400, `lastupdated=${from} is not a value this service sent (the client re-formatted it)`);
+        throw new FakeServiceError(
+          400,
+          `lastupdated=${from} is not a value this service sent (the client re-formatted it)`,
+        );
       }
       return [...items.values()]
         .filter((i) => i.collection === collection && statuses.includes(i.wfstatus))
         .filter((i) => from === undefined || compareInstants(i.lastupdated, from) >= 0)
-        .sort((a, b) => direction * (compareInstants(a.lastupdated, b.lastupdated) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)))
+        .sort(
+          (a, b) =>
+            direction * (compareInstants(a.lastupdated, b.lastupdated) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+        )
         .slice(0, query.size)
         .map(publicCopy);
     },

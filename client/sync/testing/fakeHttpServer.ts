@@ -28,9 +28,17 @@ export async function serveFake(service: FakeContentService, options: { token: s
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(JSON.stringify(body));
     };
-    if (req.headers.authorization !== `Bearer ${options.token}`) return send(401, { status: 401, error: 'Unauthorized', message: 'bad token' });
-    if ((state.throttleEvery > 0 && requests % state.throttleEvery === 0) || (state.throttleNext > 0 && state.throttleNext--)) {
-      return send(429, { status: 429, error: 'Too Many Requests', message: 'rate limit exceeded' }, { 'retry-after': '1', 'x-ratelimit-limit': '20' });
+    if (req.headers.authorization !== `Bearer ${options.token}`)
+      return send(401, { status: 401, error: 'Unauthorized', message: 'bad token' });
+    if (
+      (state.throttleEvery > 0 && requests % state.throttleEvery === 0) ||
+      (state.throttleNext > 0 && state.throttleNext--)
+    ) {
+      return send(
+        429,
+        { status: 429, error: 'Too Many Requests', message: 'rate limit exceeded' },
+        { 'retry-after': '1', 'x-ratelimit-limit': '20' },
+      );
     }
     const collection = url.pathname.replace(/^\/api\//, '') as Collection;
     if (!COLLECTIONS.includes(collection)) return send(404, { status: 404, error: 'Not Found', message: url.pathname });
@@ -45,7 +53,8 @@ export async function serveFake(service: FakeContentService, options: { token: s
     try {
       send(200, await service.listItems(collection, query));
     } catch (e) {
-      if (e instanceof FakeServiceError) return send(e.status, { status: e.status, error: 'Bad Request', message: e.message });
+      if (e instanceof FakeServiceError)
+        return send(e.status, { status: e.status, error: 'Bad Request', message: e.message });
       send(500, { status: 500, error: 'Internal Server Error', message: String(e) });
     }
   });

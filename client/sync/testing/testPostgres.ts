@@ -34,7 +34,9 @@ export function skipPostgres(): boolean {
   const skip = !postgresProbe.reachable && !IN_CI;
   if (skip && !warned) {
     warned = true;
-    console.warn(`PostgreSQL at ${TEST_DATABASE_URL} is unreachable (${postgresProbe.reason}); skipping the PostgreSQL tests. With CI=true they fail instead.`);
+    console.warn(
+      `PostgreSQL at ${TEST_DATABASE_URL} is unreachable (${postgresProbe.reason}); skipping the PostgreSQL tests. With CI=true they fail instead.`,
+    );
   }
   return skip;
 }
@@ -63,7 +65,11 @@ export async function createTestSchema(prefix = 'client_test'): Promise<TestSche
   };
 }
 
-async function runOnce<R extends pg.QueryResultRow>(connectionString: string, sql: string, params?: unknown[]): Promise<R[]> {
+async function runOnce<R extends pg.QueryResultRow>(
+  connectionString: string,
+  sql: string,
+  params?: unknown[],
+): Promise<R[]> {
   const client = new pg.Client({ connectionString });
   client.on('error', () => {});
   await client.connect();

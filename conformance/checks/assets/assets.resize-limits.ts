@@ -16,7 +16,12 @@ export default defineCheck({
     const path = filePath(asset);
     const original = await ctx.http.get(path, { headers: { accept: '*/*' }, validate: 'defer' });
     if (original.status !== 200 || !original.bytes.equals(bytes)) {
-      throw new CheckFailure({ message: `GET ${path} without w or h answered ${original.status}; the original is served whatever its size`, received: original.status, expected: '200 with the file', exchanges: [original.exchange] });
+      throw new CheckFailure({
+        message: `GET ${path} without w or h answered ${original.status}; the original is served whatever its size`,
+        received: original.status,
+        expected: '200 with the file',
+        exchanges: [original.exchange],
+      });
     }
     original.assertConforms();
     const resized = await ctx.http.get(path, { query: { w: 100 }, headers: { accept: '*/*' }, validate: 'defer' });

@@ -7,7 +7,8 @@ const COUNT = 4;
 
 export default defineCheck({
   id: 'assets.sort-tiebreaker',
-  title: 'Paging one asset at a time over equal sort values (same size, uploads at once) neither repeats nor drops an asset, in either order',
+  title:
+    'Paging one asset at a time over equal sort values (same size, uploads at once) neither repeats nor drops an asset, in either order',
   requirements: ['ASSET-013', 'DEC-ASSET-006'],
   tags: ['assets'],
   needs: ['write'],
@@ -16,7 +17,15 @@ export default defineCheck({
     const bytes = await png(3, 3);
     const before = new Date(Date.now() - 1000).toISOString();
     // Same bytes (equal size) and uploaded at once (created may tie too).
-    const uploads = await Promise.all(Array.from({ length: COUNT }, (_, i) => uploadAsset(ctx, bytes, { filename: `${ctx.tag('asset-tie')}-${i}.png`, contentType: 'image/png', requirements: ['ASSET-013'] })));
+    const uploads = await Promise.all(
+      Array.from({ length: COUNT }, (_, i) =>
+        uploadAsset(ctx, bytes, {
+          filename: `${ctx.tag('asset-tie')}-${i}.png`,
+          contentType: 'image/png',
+          requirements: ['ASSET-013'],
+        }),
+      ),
+    );
     const ours = new Set(uploads.map((u) => u.asset.id));
     const from = uploads.map((u) => u.asset.created!).sort()[0] ?? before;
     for (const sortField of ['size', 'date']) {
@@ -25,7 +34,11 @@ export default defineCheck({
         let hits = 0;
         const exchanges = [];
         for (let page = 0; page < 200; page++) {
-          const { res, page: answer } = await listAssets(ctx, { lastupdated: from, sortField, sortOrder, size: 1, page }, { requirements: ['ASSET-013'] });
+          const { res, page: answer } = await listAssets(
+            ctx,
+            { lastupdated: from, sortField, sortOrder, size: 1, page },
+            { requirements: ['ASSET-013'] },
+          );
           exchanges.push(res.exchange);
           hits = answer.hits;
           if (answer.results.length === 0) break;
@@ -49,7 +62,13 @@ export default defineCheck({
           const sorted = [...mine].sort();
           if (mine.join() !== sorted.join()) {
             ctx.verified(['ASSET-013']);
-            throw new CheckFailure({ message: `equal sizes are not ordered by ascending id (sortOrder=${sortOrder})`, received: mine, expected: sorted, requirements: ['DEC-ASSET-006'], exchanges: exchanges.slice(-3) });
+            throw new CheckFailure({
+              message: `equal sizes are not ordered by ascending id (sortOrder=${sortOrder})`,
+              received: mine,
+              expected: sorted,
+              requirements: ['DEC-ASSET-006'],
+              exchanges: exchanges.slice(-3),
+            });
           }
         }
       }

@@ -7,7 +7,8 @@ import { writerToken } from '../../support/items.ts';
 
 export default defineCheck({
   id: 'assets.sort',
-  title: 'Assets sort by date (also the fallback for an unknown sortField), name, size, modified and its alias lastupdated (never-modified assets as least recently changed); sortOrder in either letter case',
+  title:
+    'Assets sort by date (also the fallback for an unknown sortField), name, size, modified and its alias lastupdated (never-modified assets as least recently changed); sortOrder in either letter case',
   requirements: ['ASSET-011', 'ASSET-012', 'ASSET-014', 'DEC-ASSET-006'],
   tags: ['assets'],
   needs: ['write'],
@@ -22,19 +23,29 @@ export default defineCheck({
     ];
     const assets: Record<string, Asset> = {};
     for (const s of specs) {
-      assets[s.key] = (await uploadAsset(ctx, s.bytes, { filename: s.name, contentType: 'image/png', requirements: ['ASSET-011'] })).asset;
+      assets[s.key] = (
+        await uploadAsset(ctx, s.bytes, { filename: s.name, contentType: 'image/png', requirements: ['ASSET-011'] })
+      ).asset;
       await ctx.sleep(5);
     }
-    const put = await ctx.http.put(`/assets/${encodeURIComponent(assets.y!.id)}`, { token: writerToken(ctx), json: { title: ctx.tag('modified') } });
+    const put = await ctx.http.put(`/assets/${encodeURIComponent(assets.y!.id)}`, {
+      token: writerToken(ctx),
+      json: { title: ctx.tag('modified') },
+    });
     assertStatus(put, 200, { requirements: ['ASSET-012'] });
     const from = assets.x!.created!;
     const keyOf = (a: Asset) => Object.keys(assets).find((k) => assets[k]!.id === a.id);
     const order = async (sortField: string | undefined, sortOrder: string | undefined, requirements: string[]) => {
-      const { res, page } = await listAssets(ctx, { lastupdated: from, sortField, sortOrder, size: 1000 }, { requirements });
+      const { res, page } = await listAssets(
+        ctx,
+        { lastupdated: from, sortField, sortOrder, size: 1000 },
+        { requirements },
+      );
       return { res, keys: page.results.map(keyOf).filter((k): k is string => k !== undefined) };
     };
     const bySize = [...specs].sort((p, q) => p.bytes.length - q.bytes.length).map((s) => s.key);
-    if (new Set(specs.map((s) => s.bytes.length)).size !== specs.length) throw new Error(`the test images are not of distinct sizes: ${specs.map((s) => s.bytes.length).join(', ')}`);
+    if (new Set(specs.map((s) => s.bytes.length)).size !== specs.length)
+      throw new Error(`the test images are not of distinct sizes: ${specs.map((s) => s.bytes.length).join(', ')}`);
     const expectations: [string | undefined, string | undefined, string[], string[]][] = [
       ['date', 'asc', ['x', 'y', 'z'], ['ASSET-011']],
       ['date', 'desc', ['z', 'y', 'x'], ['ASSET-011']],
@@ -49,7 +60,13 @@ export default defineCheck({
     for (const [field, dir, want, requirements] of expectations) {
       const { res, keys } = await order(field, dir, requirements);
       if (keys.join() !== want.join()) {
-        throw new CheckFailure({ message: `GET /assets?sortField=${field}&sortOrder=${dir} ordered the three uploads ${keys.join(', ')}`, received: keys, expected: want, requirements, exchanges: [res.exchange] });
+        throw new CheckFailure({
+          message: `GET /assets?sortField=${field}&sortOrder=${dir} ordered the three uploads ${keys.join(', ')}`,
+          received: keys,
+          expected: want,
+          requirements,
+          exchanges: [res.exchange],
+        });
       }
     }
     // modified, and its alias lastupdated: the never-modified assets are the least recently changed.
@@ -59,13 +76,26 @@ export default defineCheck({
         const y = keys.indexOf('y');
         const ok = keys.length === 3 && (dir === 'asc' ? y === 2 : y === 0);
         if (!ok) {
-          throw new CheckFailure({ message: `GET /assets?sortField=${field}&sortOrder=${dir} put the only modified upload (y) at position ${y + 1} of ${keys.join(', ')}`, received: keys, expected: dir === 'asc' ? 'y last (never-modified assets sort as least recently changed)' : 'y first', requirements: ['ASSET-011', 'ASSET-012'], exchanges: [res.exchange] });
+          throw new CheckFailure({
+            message: `GET /assets?sortField=${field}&sortOrder=${dir} put the only modified upload (y) at position ${y + 1} of ${keys.join(', ')}`,
+            received: keys,
+            expected: dir === 'asc' ? 'y last (never-modified assets sort as least recently changed)' : 'y first',
+            requirements: ['ASSET-011', 'ASSET-012'],
+            exchanges: [res.exchange],
+          });
         }
       }
     }
     ctx.verified(['ASSET-011', 'ASSET-012', 'ASSET-014']);
     // DEC-ASSET-006: newest first without sortOrder.
     const { res, keys } = await order('date', undefined, ['DEC-ASSET-006']);
-    if (keys.join() !== 'z,y,x') throw new CheckFailure({ message: 'GET /assets?sortField=date without sortOrder is not newest first', received: keys, expected: ['z', 'y', 'x'], requirements: ['DEC-ASSET-006'], exchanges: [res.exchange] });
+    if (keys.join() !== 'z,y,x')
+      throw new CheckFailure({
+        message: 'GET /assets?sortField=date without sortOrder is not newest first',
+        received: keys,
+        expected: ['z', 'y', 'x'],
+        requirements: ['DEC-ASSET-006'],
+        exchanges: [res.exchange],
+      });
   },
 });

@@ -14,34 +14,76 @@ export default defineCheck({
   writes: 'one tiny PNG asset (the interface has no asset delete)',
   run: async (ctx) => {
     const filename = `${ctx.tag('asset-meta')}.png`;
-    const { asset } = await uploadAsset(ctx, await png(3, 2), { filename, contentType: 'image/png', requirements: ['ASSET-007'] });
+    const { asset } = await uploadAsset(ctx, await png(3, 2), {
+      filename,
+      contentType: 'image/png',
+      requirements: ['ASSET-007'],
+    });
     if (asset.modified !== undefined) ctx.note(`a fresh upload already has modified (${asset.modified})`);
     await ctx.sleep(5);
     const title = ctx.tag('new title');
     const description = `${ctx.runId} new description`;
-    const res = await ctx.http.put(`/assets/${encodeURIComponent(asset.id)}`, { token: writerToken(ctx), json: { title, description }, validate: 'defer' });
+    const res = await ctx.http.put(`/assets/${encodeURIComponent(asset.id)}`, {
+      token: writerToken(ctx),
+      json: { title, description },
+      validate: 'defer',
+    });
     assertStatus(res, 200, { requirements: ['ASSET-007'] });
     res.assertConforms(['ASSET-007']);
     const updated = res.body as Asset;
     if (updated.title !== title || updated.description !== description) {
-      throw new CheckFailure({ message: 'PUT /assets/{id} did not update the metadata', received: { title: updated.title, description: updated.description }, expected: { title, description }, requirements: ['ASSET-007'], exchanges: [res.exchange] });
+      throw new CheckFailure({
+        message: 'PUT /assets/{id} did not update the metadata',
+        received: { title: updated.title, description: updated.description },
+        expected: { title, description },
+        requirements: ['ASSET-007'],
+        exchanges: [res.exchange],
+      });
     }
     const modified = updated.modified;
-    if (typeof modified !== 'string' || Number.isNaN(Date.parse(modified)) || Date.parse(modified) < Date.parse(asset.created ?? '')) {
-      throw new CheckFailure({ message: 'after a metadata update the asset has no modified timestamp (at or after created)', received: modified ?? '(absent)', expected: `a timestamp ≥ ${asset.created}`, pointer: '/modified', requirements: ['ASSET-001', 'ASSET-007'], exchanges: [res.exchange] });
+    if (
+      typeof modified !== 'string' ||
+      Number.isNaN(Date.parse(modified)) ||
+      Date.parse(modified) < Date.parse(asset.created ?? '')
+    ) {
+      throw new CheckFailure({
+        message: 'after a metadata update the asset has no modified timestamp (at or after created)',
+        received: modified ?? '(absent)',
+        expected: `a timestamp ≥ ${asset.created}`,
+        pointer: '/modified',
+        requirements: ['ASSET-001', 'ASSET-007'],
+        exchanges: [res.exchange],
+      });
     }
     ctx.verified(['ASSET-007', 'ASSET-001']);
 
     // DEC-ASSET-007: a full replacement of the editable fields; an absent filename is kept.
-    const cleared = await ctx.http.put(`/assets/${encodeURIComponent(asset.id)}`, { token: writerToken(ctx), json: { description }, validate: 'defer' });
+    const cleared = await ctx.http.put(`/assets/${encodeURIComponent(asset.id)}`, {
+      token: writerToken(ctx),
+      json: { description },
+      validate: 'defer',
+    });
     assertStatus(cleared, 200, { requirements: ['DEC-ASSET-007'] });
     cleared.assertConforms(['DEC-ASSET-007']);
     const after = cleared.body as Asset;
     if (after.title !== undefined || after.filename !== (asset.filename ?? filename)) {
-      throw new CheckFailure({ message: 'PUT without title must remove the title and keep the filename', received: { title: after.title, filename: after.filename }, expected: { filename: asset.filename ?? filename }, requirements: ['DEC-ASSET-007'], exchanges: [cleared.exchange] });
+      throw new CheckFailure({
+        message: 'PUT without title must remove the title and keep the filename',
+        received: { title: after.title, filename: after.filename },
+        expected: { filename: asset.filename ?? filename },
+        requirements: ['DEC-ASSET-007'],
+        exchanges: [cleared.exchange],
+      });
     }
-    const unknown = await ctx.http.put(`/assets/${encodeURIComponent(asset.id)}`, { token: writerToken(ctx), json: { title, colour: 'red' }, validate: 'defer' });
-    assertStatus(unknown, 400, { requirements: ['DEC-ASSET-002'], message: `PUT /assets/{id} with an unknown member answered ${unknown.status}` });
+    const unknown = await ctx.http.put(`/assets/${encodeURIComponent(asset.id)}`, {
+      token: writerToken(ctx),
+      json: { title, colour: 'red' },
+      validate: 'defer',
+    });
+    assertStatus(unknown, 400, {
+      requirements: ['DEC-ASSET-002'],
+      message: `PUT /assets/{id} with an unknown member answered ${unknown.status}`,
+    });
     unknown.assertConforms(['DEC-ASSET-002']);
   },
 });

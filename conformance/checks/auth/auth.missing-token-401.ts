@@ -28,7 +28,10 @@ export default defineCheck({
         }
         // Refused, but how is our decision: 401 with WWW-Authenticate: Bearer and the error shape.
         try {
-          assertStatus(res, 401, { requirements: ['DEC-ERR-002'], message: `GET ${path} ${what} answered ${res.status}, expected 401 (DEC-ERR-002)` });
+          assertStatus(res, 401, {
+            requirements: ['DEC-ERR-002'],
+            message: `GET ${path} ${what} answered ${res.status}, expected 401 (DEC-ERR-002)`,
+          });
           res.assertConforms(['DEC-ERR-002']);
         } catch (error) {
           decisionFailure ??= error;

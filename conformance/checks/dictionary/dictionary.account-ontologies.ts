@@ -13,8 +13,19 @@ const MAX_ACCOUNTS = 8;
 
 export default defineCheck({
   id: 'dictionary.account-ontologies',
-  title: 'Both ontologies are returned for every account with ?accountId=; accounts on the base ontology get the same one; without accountId the caller\'s own account is used; an unknown account is a 404',
-  requirements: ['DICT-001', 'DICT-002', 'DICT-003', 'AUTH-008', 'ONTO-010', 'ONTO-011', 'ONTO-013', 'ONTO-015', 'DEC-DICT-005'],
+  title:
+    "Both ontologies are returned for every account with ?accountId=; accounts on the base ontology get the same one; without accountId the caller's own account is used; an unknown account is a 404",
+  requirements: [
+    'DICT-001',
+    'DICT-002',
+    'DICT-003',
+    'AUTH-008',
+    'ONTO-010',
+    'ONTO-011',
+    'ONTO-013',
+    'ONTO-015',
+    'DEC-DICT-005',
+  ],
   tags: ['dictionary', 'ontology'],
   needs: ['consumer'],
   run: async (ctx) => {
@@ -30,7 +41,13 @@ export default defineCheck({
         if (inUse !== 'base') continue;
         if (!base) base = { account: org.accountId, res };
         else if (!isDeepStrictEqual(base.res.body, res.body)) {
-          throw new CheckFailure({ message: `accounts ${base.account} and ${org.accountId} both use the base ${key} ontology (userorganisations) but get different ones`, received: `${path}?accountId=${org.accountId}`, expected: `the same ontology as ${path}?accountId=${base.account}`, requirements: ['DICT-002', 'ONTO-015'], exchanges: [base.res.exchange, res.exchange] });
+          throw new CheckFailure({
+            message: `accounts ${base.account} and ${org.accountId} both use the base ${key} ontology (userorganisations) but get different ones`,
+            received: `${path}?accountId=${org.accountId}`,
+            expected: `the same ontology as ${path}?accountId=${base.account}`,
+            requirements: ['DICT-002', 'ONTO-015'],
+            exchanges: [base.res.exchange, res.exchange],
+          });
         }
       }
       // AUTH-008: the own account is derived from the token (the admin token belongs to --account-id).
@@ -38,14 +55,23 @@ export default defineCheck({
         const own = await ctx.http.get(path, { token: 'admin' });
         const named = await ctx.http.get(path, { token: 'admin', query: { accountId: ctx.config.accountId } });
         if (!isDeepStrictEqual(own.body, named.body)) {
-          throw new CheckFailure({ message: `${path} without accountId (admin token of ${ctx.config.accountId}) differs from ?accountId=${ctx.config.accountId}`, received: 'a different ontology', expected: `the ontology of ${ctx.config.accountId}`, requirements: ['AUTH-008', 'DICT-002'], exchanges: [own.exchange, named.exchange] });
+          throw new CheckFailure({
+            message: `${path} without accountId (admin token of ${ctx.config.accountId}) differs from ?accountId=${ctx.config.accountId}`,
+            received: 'a different ontology',
+            expected: `the ontology of ${ctx.config.accountId}`,
+            requirements: ['AUTH-008', 'DICT-002'],
+            exchanges: [own.exchange, named.exchange],
+          });
         }
       } else {
         ctx.unverified(['AUTH-008'], 'needs the admin token and --account-id to know which account a token belongs to');
       }
     }
     ctx.verified(['DICT-001', 'DICT-002', 'DICT-003', 'AUTH-008', 'ONTO-010', 'ONTO-011', 'ONTO-013', 'ONTO-015']);
-    const unknown = await ctx.http.get(KINDS[0].path, { query: { accountId: `${ctx.runId}-no-such-account` }, validate: 'defer' });
+    const unknown = await ctx.http.get(KINDS[0].path, {
+      query: { accountId: `${ctx.runId}-no-such-account` },
+      validate: 'defer',
+    });
     assertStatus(unknown, 404, { requirements: ['DEC-DICT-005'] });
     unknown.assertConforms(['DEC-DICT-005']);
   },

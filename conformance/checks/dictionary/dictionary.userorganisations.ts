@@ -5,7 +5,8 @@ import type { UserOrganisation } from '../../support/items.ts';
 
 export default defineCheck({
   id: 'dictionary.userorganisations',
-  title: 'GET /dictionary/userorganisations lists each organisation with its accountId and the ontology in use (open to a consumer token, sorted by userorganisation), including the organisations of --account-id',
+  title:
+    'GET /dictionary/userorganisations lists each organisation with its accountId and the ontology in use (open to a consumer token, sorted by userorganisation), including the organisations of --account-id',
   requirements: ['DICT-005', 'DEC-DICT-002', 'DEC-DICT-012', 'DEC-MISC-002'],
   tags: ['dictionary'],
   needs: ['consumer'],
@@ -15,18 +16,45 @@ export default defineCheck({
     const all = assertBodyIsArray(res, { requirements: ['DICT-005'] }) as UserOrganisation[];
     for (const [i, o] of all.entries()) {
       if (typeof o?.userorganisation !== 'string' || typeof o.accountId !== 'string' || o.ontology === undefined) {
-        throw new CheckFailure({ message: `entry ${i} does not name its organisation, account and ontology in use`, received: o, expected: '{userorganisation, accountId, ontology, …}', pointer: `/${i}`, requirements: ['DICT-005'], exchanges: [res.exchange] });
+        throw new CheckFailure({
+          message: `entry ${i} does not name its organisation, account and ontology in use`,
+          received: o,
+          expected: '{userorganisation, accountId, ontology, …}',
+          pointer: `/${i}`,
+          requirements: ['DICT-005'],
+          exchanges: [res.exchange],
+        });
       }
     }
     if (ctx.config.accountId && !all.some((o) => o.accountId === ctx.config.accountId)) {
-      throw new CheckFailure({ message: `no organisation of account ${ctx.config.accountId} (--account-id) is listed`, received: [...new Set(all.map((o) => o.accountId))].join(', '), expected: ctx.config.accountId, requirements: ['DICT-005'], exchanges: [res.exchange] });
+      throw new CheckFailure({
+        message: `no organisation of account ${ctx.config.accountId} (--account-id) is listed`,
+        received: [...new Set(all.map((o) => o.accountId))].join(', '),
+        expected: ctx.config.accountId,
+        requirements: ['DICT-005'],
+        exchanges: [res.exchange],
+      });
     }
     ctx.verified(['DICT-005']);
     res.assertConforms(['DEC-DICT-002']);
     const names = all.map((o) => o.userorganisation);
     const sorted = [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     const odd = all.find((o) => !/^[A-Za-z0-9_-]{1,64}$/.test(o.accountId));
-    if (odd) throw new CheckFailure({ message: `the account id of ${odd.userorganisation} is not 1–64 characters [A-Za-z0-9_-]`, received: odd.accountId, expected: '[A-Za-z0-9_-]{1,64}', requirements: ['DEC-MISC-002'], exchanges: [res.exchange] });
-    if (names.join('\n') !== sorted.join('\n')) throw new CheckFailure({ message: 'the organisations are not sorted by userorganisation', received: names, expected: sorted, requirements: ['DEC-DICT-012'], exchanges: [res.exchange] });
+    if (odd)
+      throw new CheckFailure({
+        message: `the account id of ${odd.userorganisation} is not 1–64 characters [A-Za-z0-9_-]`,
+        received: odd.accountId,
+        expected: '[A-Za-z0-9_-]{1,64}',
+        requirements: ['DEC-MISC-002'],
+        exchanges: [res.exchange],
+      });
+    if (names.join('\n') !== sorted.join('\n'))
+      throw new CheckFailure({
+        message: 'the organisations are not sorted by userorganisation',
+        received: names,
+        expected: sorted,
+        requirements: ['DEC-DICT-012'],
+        exchanges: [res.exchange],
+      });
   },
 });

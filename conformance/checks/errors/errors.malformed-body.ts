@@ -14,13 +14,25 @@ export default defineCheck({
     const tag = ctx.tag('malformed');
     const cases = [
       { text: `{"trcid": "${tag}", "trcItemDetails": [`, contentType: 'application/json', what: 'truncated JSON' },
-      { text: JSON.stringify({ trcid: ctx.tag('malformed'), trcItemDetails: [{ lang: 'nl', title: tag }] }), contentType: 'text/plain', what: 'JSON sent as text/plain' },
+      {
+        text: JSON.stringify({ trcid: ctx.tag('malformed'), trcItemDetails: [{ lang: 'nl', title: tag }] }),
+        contentType: 'text/plain',
+        what: 'JSON sent as text/plain',
+      },
     ];
     for (const c of cases) {
-      const res = await ctx.http.post('/events', { token, body: c.text, headers: { 'content-type': c.contentType }, validate: 'defer' });
+      const res = await ctx.http.post('/events', {
+        token,
+        body: c.text,
+        headers: { 'content-type': c.contentType },
+        validate: 'defer',
+      });
       const id = (res.body as { id?: unknown } | undefined)?.id;
       if (res.status < 300 && typeof id === 'string') ctx.cleanup.softDelete(`/events/${id}`, token);
-      assertStatus(res, 400, { requirements: ['DEC-ERR-003'], message: `POST /events with ${c.what} answered ${res.status}, expected 400` });
+      assertStatus(res, 400, {
+        requirements: ['DEC-ERR-003'],
+        message: `POST /events with ${c.what} answered ${res.status}, expected 400`,
+      });
       res.assertConforms(['DEC-ERR-001']);
     }
   },

@@ -15,13 +15,19 @@ import { feed, feedEvent, findImported, importedItem, partnerId, runFeed } from 
 type Entry = Record<string, unknown>;
 
 /** Letters and digits only, lower case, no diacritics: labels that differ only so are the same name. */
-const key = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+const key = (text: string) =>
+  text
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '');
 
 /** How often each label key occurs among every property and option label of the ontology, any language. */
 function labelCounts(properties: readonly PropertyNode[]): Map<string, number> {
   const counts = new Map<string, number>();
   const add = (node: { name: string; propertytranslations?: { text: string }[] }) => {
-    for (const text of new Set([node.name, ...(node.propertytranslations ?? []).map((t) => t.text)].map(key))) counts.set(text, (counts.get(text) ?? 0) + 1);
+    for (const text of new Set([node.name, ...(node.propertytranslations ?? []).map((t) => t.text)].map(key)))
+      counts.set(text, (counts.get(text) ?? 0) + 1);
   };
   for (const p of properties) {
     add(p);
@@ -32,27 +38,48 @@ function labelCounts(properties: readonly PropertyNode[]): Map<string, number> {
 
 /** Whether an item's category entry names `id` (as catid, valueid or one of categoryvalues). */
 function names(entry: Entry, id: string): boolean {
-  return entry.catid === id || entry.valueid === id || (Array.isArray(entry.categoryvalues) && (entry.categoryvalues as Entry[]).some((v) => v.catid === id));
+  return (
+    entry.catid === id ||
+    entry.valueid === id ||
+    (Array.isArray(entry.categoryvalues) && (entry.categoryvalues as Entry[]).some((v) => v.catid === id))
+  );
 }
 
 export default defineCheck({
   id: 'feeds.category-label',
-  title: 'A category given by a feed as a plain-text Dutch label without catid is mapped to its id (a yes-property and an option of the account\'s property ontology); a text no category has is reported in unmappedCategories',
+  title:
+    "A category given by a feed as a plain-text Dutch label without catid is mapped to its id (a yes-property and an option of the account's property ontology); a text no category has is reported in unmappedCategories",
   requirements: ['ONTO-009', 'DEC-FEED-011', 'DEC-FEED-002'],
   tags: ['feeds', 'ontology'],
   needs: ['feed'],
   writes: 'one event imported through the feed (partner id tagged with the run id)',
   run: async (ctx) => {
     const { partner } = feed(ctx);
-    const ontologyRes = await ctx.http.get('/dictionary/propertiesOntology', { query: { accountId: ctx.config.accountId }, token: 'admin' });
-    assertStatus(ontologyRes, 200, { requirements: ['ONTO-009'], message: `GET /dictionary/propertiesOntology?accountId=${ctx.config.accountId} answered ${ontologyRes.status}` });
+    const ontologyRes = await ctx.http.get('/dictionary/propertiesOntology', {
+      query: { accountId: ctx.config.accountId },
+      token: 'admin',
+    });
+    assertStatus(ontologyRes, 200, {
+      requirements: ['ONTO-009'],
+      message: `GET /dictionary/propertiesOntology?accountId=${ctx.config.accountId} answered ${ontologyRes.status}`,
+    });
     const all = propertyNodes(ontologyRes.body as Ontologies['properties']);
     const counts = labelCounts(all);
-    const unique = (node: { name: string; propertytranslations?: { lang: string; text: string }[] }) => counts.get(key(dutchLabel(node))) === 1;
+    const unique = (node: { name: string; propertytranslations?: { lang: string; text: string }[] }) =>
+      counts.get(key(dutchLabel(node))) === 1;
     const flag = all.find((p) => p.datatype === 'yes' && p.deprecated !== true && unique(p));
-    const choice = all.filter((p) => p.datatype === 'choice' && p.deprecated !== true).flatMap((p) => liveOptions(p).filter(unique).map((o) => ({ property: p, option: o })))[0];
+    const choice = all
+      .filter((p) => p.datatype === 'choice' && p.deprecated !== true)
+      .flatMap((p) =>
+        liveOptions(p)
+          .filter(unique)
+          .map((o) => ({ property: p, option: o })),
+      )[0];
     if (!flag && !choice) {
-      ctx.unverified(['ONTO-009'], `the property ontology of account ${ctx.config.accountId} has no yes-property and no choice option with a Dutch label of its own`);
+      ctx.unverified(
+        ['ONTO-009'],
+        `the property ontology of account ${ctx.config.accountId} has no yes-property and no choice option with a Dutch label of its own`,
+      );
     }
 
     const id = partnerId(ctx, 'labels');
@@ -63,11 +90,13 @@ export default defineCheck({
     const found = await findImported(ctx, run, [id], ['ONTO-009']);
     const item = importedItem(found, run, id, ['ONTO-009']);
     const path = detailPath('/events', String(item.id));
-    const categories = ((item.trcItemCategories as { categories?: Entry[] } | undefined)?.categories ?? []);
+    const categories = (item.trcItemCategories as { categories?: Entry[] } | undefined)?.categories ?? [];
     const evidence = [run.res.exchange, found.res.exchange];
     const unmapped = [
       ...(flag && !categories.some((e) => names(e, flag.id)) ? [{ label: dutchLabel(flag), id: flag.id }] : []),
-      ...(choice && !categories.some((e) => names(e, choice.option.id)) ? [{ label: dutchLabel(choice.option), id: `${choice.property.id} option ${choice.option.id}` }] : []),
+      ...(choice && !categories.some((e) => names(e, choice.option.id))
+        ? [{ label: dutchLabel(choice.option), id: `${choice.property.id} option ${choice.option.id}` }]
+        : []),
     ];
     if (unmapped.length > 0) {
       throw new CheckFailure({
@@ -84,7 +113,14 @@ export default defineCheck({
     // DEC-FEED-011: the text no category has is reported with the item's externalId.
     const listed = run.report.unmappedCategories.some((u) => u.value === nowhere && u.externalId === item.externalId);
     if (!listed) {
-      throw new CheckFailure({ message: `the run did not list the plain-text category "${nowhere}", which no category has, in unmappedCategories`, received: run.report.unmappedCategories, expected: [{ externalId: item.externalId, value: nowhere }], pointer: '/unmappedCategories', requirements: ['DEC-FEED-011'], exchanges: [run.res.exchange] });
+      throw new CheckFailure({
+        message: `the run did not list the plain-text category "${nowhere}", which no category has, in unmappedCategories`,
+        received: run.report.unmappedCategories,
+        expected: [{ externalId: item.externalId, value: nowhere }],
+        pointer: '/unmappedCategories',
+        requirements: ['DEC-FEED-011'],
+        exchanges: [run.res.exchange],
+      });
     }
   },
 });

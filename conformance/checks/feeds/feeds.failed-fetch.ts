@@ -8,7 +8,8 @@ import { feed, feedEvent, findImported, partnerId, runFeed } from '../../support
 
 export default defineCheck({
   id: 'feeds.failed-fetch',
-  title: 'A partner fetch that fails (503) or redirects (302) fails the run with an error, and nothing is imported; the redirect is not followed',
+  title:
+    'A partner fetch that fails (503) or redirects (302) fails the run with an error, and nothing is imported; the redirect is not followed',
   requirements: ['DEC-FEED-009', 'DEC-FEED-002'],
   tags: ['feeds', 'security'],
   needs: ['feed'],
@@ -25,7 +26,12 @@ export default defineCheck({
       if (run.report.status !== 'failed' || run.report.errors.length === 0 || found.items.size > 0 || followed) {
         throw new CheckFailure({
           message: `the partner answered ${what}, and the run ${run.report.status === 'failed' ? 'failed' : `ended ${run.report.status}`}${found.items.size > 0 ? ' with the entry imported' : ''}${followed ? ' after following the redirect' : ''}${run.report.errors.length === 0 ? ', reporting no error' : ''}`,
-          received: { status: run.report.status, errors: run.report.errors, imported: found.items.size, followedRedirect: followed },
+          received: {
+            status: run.report.status,
+            errors: run.report.errors,
+            imported: found.items.size,
+            followedRedirect: followed,
+          },
           expected: { status: 'failed', errors: 'the failed fetch', imported: 0, followedRedirect: false },
           requirements: ['DEC-FEED-009'],
           exchanges: [run.res.exchange, found.res.exchange],

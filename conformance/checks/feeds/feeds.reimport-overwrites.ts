@@ -1,7 +1,18 @@
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { detailPath } from '../../support/items.ts';
-import { differing, expectedFields, feed, feedEvent, fieldsOf, findImported, importedItem, partnerId, reread, runFeed } from '../../support/feeds.ts';
+import {
+  differing,
+  expectedFields,
+  feed,
+  feedEvent,
+  fieldsOf,
+  findImported,
+  importedItem,
+  partnerId,
+  reread,
+  runFeed,
+} from '../../support/feeds.ts';
 import type { EventVersion } from '../../support/feeds.ts';
 
 // FEED-001: an item still waiting for an editor (readyforvalidation) takes every field of the
@@ -10,7 +21,8 @@ import type { EventVersion } from '../../support/feeds.ts';
 
 export default defineCheck({
   id: 'feeds.reimport-overwrites',
-  title: 'A feed update of an item in readyforvalidation overwrites all its fields (title, description, calendar, prices, location, files) on the same item; the same entry again leaves it unchanged (same lastupdated, counted unchanged)',
+  title:
+    'A feed update of an item in readyforvalidation overwrites all its fields (title, description, calendar, prices, location, files) on the same item; the same entry again leaves it unchanged (same lastupdated, counted unchanged)',
   requirements: ['FEED-001', 'DEC-FEED-011', 'DEC-FEED-002'],
   tags: ['feeds', 'workflow'],
   needs: ['feed'],
@@ -18,14 +30,33 @@ export default defineCheck({
   run: async (ctx) => {
     const { partner } = feed(ctx);
     const id = partnerId(ctx, 'overwrite');
-    const v2: EventVersion = { title: `${id} nieuwe titel`, description: `${id} nieuwe beschrijving`, date: '2027-06-15', price: 25, city: 'Utrecht', file: 'tweede' };
+    const v2: EventVersion = {
+      title: `${id} nieuwe titel`,
+      description: `${id} nieuwe beschrijving`,
+      date: '2027-06-15',
+      price: 25,
+      city: 'Utrecht',
+      file: 'tweede',
+    };
 
     partner.serve([feedEvent(id)]);
     const first = await runFeed(ctx, { size: 1 }, { requirements: ['FEED-001'] });
-    const before = importedItem(await findImported(ctx, first, [id], ['FEED-001']), first, id, ['FEED-001'], 'the first version');
+    const before = importedItem(
+      await findImported(ctx, first, [id], ['FEED-001']),
+      first,
+      id,
+      ['FEED-001'],
+      'the first version',
+    );
     const path = detailPath('/events', String(before.id));
     if (before.wfstatus !== 'readyforvalidation') {
-      throw new CheckFailure({ message: `the new feed item ${path} is ${String(before.wfstatus)}, so this check cannot see the rule for readyforvalidation items`, received: before.wfstatus, expected: 'readyforvalidation (WF-006)', requirements: ['FEED-001'], exchanges: [first.res.exchange] });
+      throw new CheckFailure({
+        message: `the new feed item ${path} is ${String(before.wfstatus)}, so this check cannot see the rule for readyforvalidation items`,
+        received: before.wfstatus,
+        expected: 'readyforvalidation (WF-006)',
+        requirements: ['FEED-001'],
+        exchanges: [first.res.exchange],
+      });
     }
 
     partner.serve([feedEvent(id, v2)]);
@@ -35,7 +66,13 @@ export default defineCheck({
     const evidence = [second.res.exchange, found.res.exchange];
     const copies = found.all.get(id) ?? [];
     if (copies.length > 1 || after.id !== before.id) {
-      throw new CheckFailure({ message: `the second version of the entry made another item instead of updating ${path} (matched by externalId)`, received: copies.map((c) => c.id), expected: [before.id], requirements: ['FEED-001'], exchanges: evidence });
+      throw new CheckFailure({
+        message: `the second version of the entry made another item instead of updating ${path} (matched by externalId)`,
+        received: copies.map((c) => c.id),
+        expected: [before.id],
+        requirements: ['FEED-001'],
+        exchanges: evidence,
+      });
     }
     const fields = fieldsOf(after);
     const want = expectedFields(id, v2);

@@ -12,15 +12,29 @@ export default defineCheck({
   run: async (ctx) => {
     const feed = ctx.config.feedId ?? `${ctx.runId}-no-such-feed`;
     for (const size of [0, 1001]) {
-      const res = await ctx.http.post(`/feeds/${encodeURIComponent(feed)}/fetchAndConvertOnce`, { query: { size }, token: 'admin', validate: 'defer' });
+      const res = await ctx.http.post(`/feeds/${encodeURIComponent(feed)}/fetchAndConvertOnce`, {
+        query: { size },
+        token: 'admin',
+        validate: 'defer',
+      });
       if (res.status === 404 && !ctx.config.feedId) {
         acknowledge([res]);
-        ctx.skip('the target looks the feed up before it checks size: give an inbound feed of --account-id with --feed-id');
+        ctx.skip(
+          'the target looks the feed up before it checks size: give an inbound feed of --account-id with --feed-id',
+        );
       }
       if (res.status < 300) {
-        throw new CheckFailure({ message: `POST /feeds/${feed}/fetchAndConvertOnce?size=${size} answered ${res.status}: a feed run started`, received: res.status, expected: 400, pointer: 'status', exchanges: [res.exchange] });
+        throw new CheckFailure({
+          message: `POST /feeds/${feed}/fetchAndConvertOnce?size=${size} answered ${res.status}: a feed run started`,
+          received: res.status,
+          expected: 400,
+          pointer: 'status',
+          exchanges: [res.exchange],
+        });
       }
-      assertStatus(res, 400, { message: `POST /feeds/${feed}/fetchAndConvertOnce?size=${size} answered ${res.status}; size is 1 to 1000` });
+      assertStatus(res, 400, {
+        message: `POST /feeds/${feed}/fetchAndConvertOnce?size=${size} answered ${res.status}; size is 1 to 1000`,
+      });
       res.assertConforms();
     }
   },

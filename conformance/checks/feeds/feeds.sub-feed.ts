@@ -20,21 +20,39 @@ export default defineCheck({
     const outside = partnerId(ctx, 'main');
     partner.serve([feedEvent(outside), feedEvent(inside, {}, { feedInfoId: subFeed })]);
 
-    const run = await runFeed(ctx, { feedInfoId: subFeed, size: 10 }, {
-      requirements: ['FEED-005'],
-      onRefused: (res) => {
-        if (res.status !== 400) return;
-        acknowledge([res]);
-        ctx.skip(`the feed ${ctx.config.feedId} has no sub-feed ${subFeed} (POST ${path}?feedInfoId=${subFeed} answered 400: ${String((res.body as { message?: unknown } | undefined)?.message ?? '')}); declare one, or name yours with --feed-info-id`);
+    const run = await runFeed(
+      ctx,
+      { feedInfoId: subFeed, size: 10 },
+      {
+        requirements: ['FEED-005'],
+        onRefused: (res) => {
+          if (res.status !== 400) return;
+          acknowledge([res]);
+          ctx.skip(
+            `the feed ${ctx.config.feedId} has no sub-feed ${subFeed} (POST ${path}?feedInfoId=${subFeed} answered 400: ${String((res.body as { message?: unknown } | undefined)?.message ?? '')}); declare one, or name yours with --feed-info-id`,
+          );
+        },
       },
-    });
+    );
     const found = await findImported(ctx, run, [inside, outside], ['FEED-005']);
     const evidence = [run.res.exchange, found.res.exchange];
     if (found.items.has(outside)) {
-      throw new CheckFailure({ message: `a run with feedInfoId=${subFeed} imported an entry of no sub-feed (${outside})`, received: [...found.items.keys()], expected: [inside], requirements: ['FEED-005'], exchanges: evidence });
+      throw new CheckFailure({
+        message: `a run with feedInfoId=${subFeed} imported an entry of no sub-feed (${outside})`,
+        received: [...found.items.keys()],
+        expected: [inside],
+        requirements: ['FEED-005'],
+        exchanges: evidence,
+      });
     }
     if (!found.items.has(inside)) {
-      throw new CheckFailure({ message: `a run with feedInfoId=${subFeed} did not import the entry of that sub-feed (${inside}); run: ${JSON.stringify(run.report.imported)}, errors ${JSON.stringify(run.report.errors.slice(0, 2))}`, received: [...found.items.keys()], expected: [inside], requirements: ['FEED-005'], exchanges: evidence });
+      throw new CheckFailure({
+        message: `a run with feedInfoId=${subFeed} did not import the entry of that sub-feed (${inside}); run: ${JSON.stringify(run.report.imported)}, errors ${JSON.stringify(run.report.errors.slice(0, 2))}`,
+        received: [...found.items.keys()],
+        expected: [inside],
+        requirements: ['FEED-005'],
+        exchanges: evidence,
+      });
     }
   },
 });

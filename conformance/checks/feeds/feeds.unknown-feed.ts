@@ -9,7 +9,11 @@ export default defineCheck({
   needs: ['admin'],
   run: async (ctx) => {
     const feed = `${ctx.runId}-no-such-feed`;
-    const res = await ctx.http.post(`/feeds/${encodeURIComponent(feed)}/fetchAndConvertOnce`, { query: { size: 1 }, token: 'admin', validate: 'defer' });
+    const res = await ctx.http.post(`/feeds/${encodeURIComponent(feed)}/fetchAndConvertOnce`, {
+      query: { size: 1 },
+      token: 'admin',
+      validate: 'defer',
+    });
     assertStatus(res, 404, { message: `POST /feeds/${feed}/fetchAndConvertOnce answered ${res.status}` });
     res.assertConforms();
   },

@@ -4,11 +4,12 @@ import { ALL_STATUSES, catalogue, listItems, writerToken } from '../../support/i
 
 export default defineCheck({
   id: 'filters.trcid',
-  title: 'trcid=<x> returns exactly the item with that trcid (approved for the consumer token, any status for the full token), and nothing for a trcid no item has',
+  title:
+    'trcid=<x> returns exactly the item with that trcid (approved for the consumer token, any status for the full token), and nothing for a trcid no item has',
   requirements: ['FILTER-004'],
   tags: ['filters'],
   needs: ['write', 'full', 'consumer'],
-  writes: 'the run\'s shared catalogue (nine event groups, tagged with the run id)',
+  writes: "the run's shared catalogue (nine event groups, tagged with the run id)",
   run: async (ctx) => {
     const cat = await catalogue(ctx);
     const approved = cat.entries.find((e) => e.status === 'approved')!;
@@ -22,7 +23,12 @@ export default defineCheck({
       const { items, res } = await listItems(ctx, cat.collection, c.query, { token: c.token });
       const got = items.map((i) => i.trcid);
       if (JSON.stringify(got) !== JSON.stringify(c.expect)) {
-        throw new CheckFailure({ message: `GET ${cat.collection}?trcid=${c.query.trcid} (${c.token} token) did not return exactly that item`, received: got, expected: c.expect, exchanges: [res.exchange] });
+        throw new CheckFailure({
+          message: `GET ${cat.collection}?trcid=${c.query.trcid} (${c.token} token) did not return exactly that item`,
+          received: got,
+          expected: c.expect,
+          exchanges: [res.exchange],
+        });
       }
     }
   },

@@ -6,17 +6,22 @@ const SETS = [...WF_STATUSES.map((s) => [s]), ['approved', 'archived', 'deleted'
 
 export default defineCheck({
   id: 'filters.wfstatus',
-  title: 'wfstatus with one status or a comma-separated list returns exactly the suite\'s items in those statuses (full token)',
+  title:
+    "wfstatus with one status or a comma-separated list returns exactly the suite's items in those statuses (full token)",
   requirements: ['FILTER-002'],
   tags: ['filters'],
   needs: ['write', 'full'],
-  writes: 'the run\'s shared catalogue (nine event groups in every status, tagged with the run id)',
+  writes: "the run's shared catalogue (nine event groups in every status, tagged with the run id)",
   run: async (ctx) => {
     const cat = await catalogue(ctx);
     for (const set of SETS) {
       const { items, own, res } = await listCatalogue(ctx, cat, { wfstatus: set.join(',') });
       assertEveryItemSatisfies(items, { wfstatus: set }, res);
-      assertContainsAll(own, cat.entries.filter((e) => set.includes(e.status)).map((e) => e.item), res);
+      assertContainsAll(
+        own,
+        cat.entries.filter((e) => set.includes(e.status)).map((e) => e.item),
+        res,
+      );
     }
   },
 });

@@ -13,7 +13,10 @@ export default defineCheck({
       const withToken = await ctx.http.get('/actuator/health', { token: 'consumer' });
       assertStatus(withToken, 200, { requirements: ['HEALTH-001'] });
       ctx.verified(['HEALTH-001']);
-      assertStatus(res, 200, { requirements: ['DEC-MISC-001'], message: `GET /actuator/health without a token answered ${res.status}; DEC-MISC-001 makes it public` });
+      assertStatus(res, 200, {
+        requirements: ['DEC-MISC-001'],
+        message: `GET /actuator/health without a token answered ${res.status}; DEC-MISC-001 makes it public`,
+      });
     }
     assertStatus(res, 200);
     res.assertConforms(['DEC-MISC-001']);

@@ -4,15 +4,28 @@ import { createItem } from '../../support/items.ts';
 
 const TYPES = ['NONE', 'ALWAYS', 'ONREQUEST', 'SINGLEDATES', 'PATTERNDATES', 'OPENINGTIMES'];
 const CASES = [
-  { what: 'calendarType written in lower case', calendar: { calendarType: 'singledates', singleDates: [{ date: '2027-05-01' }] }, expected: 'SINGLEDATES' },
-  { what: 'no calendarType, single dates', calendar: { singleDates: [{ date: '2027-05-01T00:00:00', when: [{ timestart: '10:00', timeend: '17:00' }] }] }, expected: 'SINGLEDATES' },
-  { what: 'no calendarType, a pattern', calendar: { patternDates: [{ startdate: '2027-05-03', enddate: '2027-05-09', weekdays: ['SA'] }] }, expected: 'PATTERNDATES' },
+  {
+    what: 'calendarType written in lower case',
+    calendar: { calendarType: 'singledates', singleDates: [{ date: '2027-05-01' }] },
+    expected: 'SINGLEDATES',
+  },
+  {
+    what: 'no calendarType, single dates',
+    calendar: { singleDates: [{ date: '2027-05-01T00:00:00', when: [{ timestart: '10:00', timeend: '17:00' }] }] },
+    expected: 'SINGLEDATES',
+  },
+  {
+    what: 'no calendarType, a pattern',
+    calendar: { patternDates: [{ startdate: '2027-05-03', enddate: '2027-05-09', weekdays: ['SA'] }] },
+    expected: 'PATTERNDATES',
+  },
   { what: 'no calendarType, no dates', calendar: {}, expected: 'NONE' },
 ];
 
 export default defineCheck({
   id: 'items.calendar-normalisation',
-  title: 'The server normalises calendarType: one of the calendar types in upper case in every answer; written in lower case it comes back upper case, and when absent it is derived (PATTERNDATES, SINGLEDATES or NONE)',
+  title:
+    'The server normalises calendarType: one of the calendar types in upper case in every answer; written in lower case it comes back upper case, and when absent it is derived (PATTERNDATES, SINGLEDATES or NONE)',
   requirements: ['ITEM-020', 'ITEM-019', 'DEC-ITEM-011', 'DEC-ITEM-025'],
   tags: ['items', 'calendar'],
   needs: ['write'],
@@ -20,13 +33,32 @@ export default defineCheck({
   run: async (ctx) => {
     let decisionFailure: CheckFailure | undefined;
     for (const c of CASES) {
-      const event = await createItem(ctx, '/events', { calendar: c.calendar }, { label: 'calendar', requirements: ['ITEM-019'] });
+      const event = await createItem(
+        ctx,
+        '/events',
+        { calendar: c.calendar },
+        { label: 'calendar', requirements: ['ITEM-019'] },
+      );
       const type = (event.item.calendar as { calendarType?: unknown } | undefined)?.calendarType;
       if (type !== undefined && !TYPES.includes(String(type))) {
-        throw new CheckFailure({ message: `${event.path} (${c.what}): calendarType is not normalised`, received: type, expected: TYPES.join(' | '), pointer: '/calendar/calendarType', requirements: ['ITEM-020'], exchanges: [event.created.exchange] });
+        throw new CheckFailure({
+          message: `${event.path} (${c.what}): calendarType is not normalised`,
+          received: type,
+          expected: TYPES.join(' | '),
+          pointer: '/calendar/calendarType',
+          requirements: ['ITEM-020'],
+          exchanges: [event.created.exchange],
+        });
       }
       if (type !== c.expected) {
-        decisionFailure ??= new CheckFailure({ message: `${event.path} (${c.what}): calendarType is ${String(type)}`, received: type ?? '(absent)', expected: c.expected, pointer: '/calendar/calendarType', requirements: c.what.includes('lower case') ? ['DEC-ITEM-025'] : ['DEC-ITEM-011'], exchanges: [event.created.exchange] });
+        decisionFailure ??= new CheckFailure({
+          message: `${event.path} (${c.what}): calendarType is ${String(type)}`,
+          received: type ?? '(absent)',
+          expected: c.expected,
+          pointer: '/calendar/calendarType',
+          requirements: c.what.includes('lower case') ? ['DEC-ITEM-025'] : ['DEC-ITEM-011'],
+          exchanges: [event.created.exchange],
+        });
       }
     }
     ctx.verified(['ITEM-020', 'ITEM-019']);

@@ -9,8 +9,19 @@ const SKEW_MS = 10 * 60_000;
 
 export default defineCheck({
   id: 'items.create-read-back',
-  title: 'POST on each collection creates an item from a draft holding only a title; a detail read returns it with id (UUID), trcid, entitytype, creationdate and lastupdated set by the server',
-  requirements: ['WRITE-001', 'ITEM-021', 'DETAIL-001', 'ITEM-001', 'ITEM-002', 'ITEM-003', 'ITEM-004', 'ITEM-005', 'ITEM-006'],
+  title:
+    'POST on each collection creates an item from a draft holding only a title; a detail read returns it with id (UUID), trcid, entitytype, creationdate and lastupdated set by the server',
+  requirements: [
+    'WRITE-001',
+    'ITEM-021',
+    'DETAIL-001',
+    'ITEM-001',
+    'ITEM-002',
+    'ITEM-003',
+    'ITEM-004',
+    'ITEM-005',
+    'ITEM-006',
+  ],
   tags: ['items', 'write'],
   needs: ['write'],
   writes: 'one item per collection (title only, tagged with the run id)',
@@ -20,17 +31,53 @@ export default defineCheck({
       const { res, item } = await readItem(ctx, created.path, created.token);
       assertStatus(res, 200, { requirements: ['DETAIL-001'] });
       res.assertConforms(['DETAIL-001', 'ITEM-002', 'ITEM-003', 'ITEM-004', 'ITEM-005']);
-      const fail = (message: string, received: unknown, expected: unknown, requirements: string[], pointer?: string) => {
-        throw new CheckFailure({ message: `${created.path}: ${message}`, received, expected, pointer, requirements, exchanges: [res.exchange] });
+      const fail = (
+        message: string,
+        received: unknown,
+        expected: unknown,
+        requirements: string[],
+        pointer?: string,
+      ) => {
+        throw new CheckFailure({
+          message: `${created.path}: ${message}`,
+          received,
+          expected,
+          pointer,
+          requirements,
+          exchanges: [res.exchange],
+        });
       };
-      if (item!.id !== created.id) fail('the detail read returned another item', item!.id, created.id, ['DETAIL-001'], '/id');
-      if (typeof item!.id !== 'string' || !UUID.test(item!.id)) fail('id is not a UUID', item!.id, 'a UUID', ['ITEM-002'], '/id');
-      if (typeof item!.trcid !== 'string' || item!.trcid === '') fail('trcid is missing (it was not sent: the server must assign one)', item!.trcid, 'a trcid', ['ITEM-003', 'ITEM-021'], '/trcid');
-      if (item!.entitytype !== entitytype) fail(`entitytype on ${created.collection} is not ${entitytype}`, item!.entitytype, entitytype, ['ITEM-004', 'ITEM-001'], '/entitytype');
+      if (item!.id !== created.id)
+        fail('the detail read returned another item', item!.id, created.id, ['DETAIL-001'], '/id');
+      if (typeof item!.id !== 'string' || !UUID.test(item!.id))
+        fail('id is not a UUID', item!.id, 'a UUID', ['ITEM-002'], '/id');
+      if (typeof item!.trcid !== 'string' || item!.trcid === '')
+        fail(
+          'trcid is missing (it was not sent: the server must assign one)',
+          item!.trcid,
+          'a trcid',
+          ['ITEM-003', 'ITEM-021'],
+          '/trcid',
+        );
+      if (item!.entitytype !== entitytype)
+        fail(
+          `entitytype on ${created.collection} is not ${entitytype}`,
+          item!.entitytype,
+          entitytype,
+          ['ITEM-004', 'ITEM-001'],
+          '/entitytype',
+        );
       const now = (res.date ?? new Date()).getTime();
       for (const field of ['creationdate', 'lastupdated'] as const) {
         const at = Date.parse(String(item![field]));
-        if (Number.isNaN(at) || Math.abs(at - now) > SKEW_MS) fail(`${field} is not the time of the write (the server's Date is ${new Date(now).toISOString()})`, item![field], 'a timestamp within 10 minutes of the server\'s Date', [field === 'creationdate' ? 'ITEM-005' : 'ITEM-006'], `/${field}`);
+        if (Number.isNaN(at) || Math.abs(at - now) > SKEW_MS)
+          fail(
+            `${field} is not the time of the write (the server's Date is ${new Date(now).toISOString()})`,
+            item![field],
+            "a timestamp within 10 minutes of the server's Date",
+            [field === 'creationdate' ? 'ITEM-005' : 'ITEM-006'],
+            `/${field}`,
+          );
       }
     }
   },

@@ -7,7 +7,8 @@ const BURST = 50;
 
 export default defineCheck({
   id: 'items.detail-not-limited',
-  title: 'Detail reads are not rate limited: 50 concurrent reads of one item, beyond the list burst of 40, all answer 200',
+  title:
+    'Detail reads are not rate limited: 50 concurrent reads of one item, beyond the list burst of 40, all answer 200',
   requirements: ['DETAIL-002', 'DETAIL-001'],
   tags: ['items', 'rate-limit'],
   needs: ['consumer'],
@@ -23,7 +24,9 @@ export default defineCheck({
     if (!target) return ctx.skip('no collection lists an item the consumer token can read');
     const path = target;
     // Validation deferred: a detail answer that is not one item is DETAIL-001's problem, not the rate limit's.
-    const answers = await Promise.all(Array.from({ length: BURST }, () => ctx.http.get(path, { on429: 'return', validate: 'defer' })));
+    const answers = await Promise.all(
+      Array.from({ length: BURST }, () => ctx.http.get(path, { on429: 'return', validate: 'defer' })),
+    );
     const refused = answers.find((r) => r.status !== 200);
     if (refused) {
       throw new CheckFailure({

@@ -4,7 +4,8 @@ import { createItem } from '../../support/items.ts';
 
 export default defineCheck({
   id: 'items.may-2025-enums',
-  title: 'The values added in May 2025 are accepted and kept: file type webp, media type floorplan, URL service type homepage, promotion externalReference',
+  title:
+    'The values added in May 2025 are accepted and kept: file type webp, media type floorplan, URL service type homepage, promotion externalReference',
   requirements: ['VER-003', 'ITEM-012'],
   tags: ['items', 'versioning', 'write'],
   needs: ['write'],
@@ -19,13 +20,25 @@ export default defineCheck({
     const got = {
       filetype: (item.files as { filetype?: string }[] | undefined)?.[0]?.filetype,
       mediatype: (item.files as { mediatype?: string }[] | undefined)?.[0]?.mediatype,
-      urlServiceType: (item.contactinfo as { urls?: { urlServiceType?: string }[] } | undefined)?.urls?.[0]?.urlServiceType,
+      urlServiceType: (item.contactinfo as { urls?: { urlServiceType?: string }[] } | undefined)?.urls?.[0]
+        ?.urlServiceType,
       externalReference: (item.promotions as { externalReference?: string }[] | undefined)?.[0]?.externalReference,
     };
-    const want = { filetype: 'webp', mediatype: 'floorplan', urlServiceType: 'homepage', externalReference: `${ctx.runId}-promo` };
+    const want = {
+      filetype: 'webp',
+      mediatype: 'floorplan',
+      urlServiceType: 'homepage',
+      externalReference: `${ctx.runId}-promo`,
+    };
     for (const key of Object.keys(want) as (keyof typeof want)[]) {
       if (got[key] === want[key]) continue;
-      throw new CheckFailure({ message: `${path}: ${key} ${want[key]} was not kept`, received: got[key] ?? '(absent)', expected: want[key], requirements: key === 'externalReference' ? ['ITEM-012'] : ['VER-003'], exchanges: [created.exchange] });
+      throw new CheckFailure({
+        message: `${path}: ${key} ${want[key]} was not kept`,
+        received: got[key] ?? '(absent)',
+        expected: want[key],
+        requirements: key === 'externalReference' ? ['ITEM-012'] : ['VER-003'],
+        exchanges: [created.exchange],
+      });
     }
     // The DataType values of May 2025 (data, url, email, phone) are checked where the ontology has them: ontology.datatypes.
   },

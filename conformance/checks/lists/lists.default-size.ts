@@ -14,9 +14,22 @@ export default defineCheck({
     const plain = await listItems(ctx, '/events', query, { token });
     const many = await listItems(ctx, '/events', { ...query, size: 21 }, { token });
     const expected = Math.min(20, many.items.length);
-    if (plain.items.length !== expected) throw new CheckFailure({ message: `GET /events without size returned ${plain.items.length} items while ${many.items.length} are visible with size=21`, received: plain.items.length, expected, exchanges: [plain.res.exchange, many.res.exchange] });
+    if (plain.items.length !== expected)
+      throw new CheckFailure({
+        message: `GET /events without size returned ${plain.items.length} items while ${many.items.length} are visible with size=21`,
+        received: plain.items.length,
+        expected,
+        exchanges: [plain.res.exchange, many.res.exchange],
+      });
     const zero = await ctx.http.get('/events', { query: { ...query, size: 0 }, token, validate: 'defer' });
-    if (zero.status !== 400) throw new CheckFailure({ message: `GET /events?size=0 answered ${zero.status}`, received: zero.status, expected: 400, pointer: 'status', exchanges: [zero.exchange] });
+    if (zero.status !== 400)
+      throw new CheckFailure({
+        message: `GET /events?size=0 answered ${zero.status}`,
+        received: zero.status,
+        expected: 400,
+        pointer: 'status',
+        exchanges: [zero.exchange],
+      });
     zero.assertConforms();
   },
 });

@@ -5,7 +5,8 @@ import { ALL_STATUSES, listItems } from '../../support/items.ts';
 
 export default defineCheck({
   id: 'lists.own-entity-type',
-  title: 'Each collection holds only its own entity type (events EVENEMENT, locations LOCATIE, venues VENUE, event groups EVENTGROUP, routes ROUTE), for the consumer token and the full token',
+  title:
+    'Each collection holds only its own entity type (events EVENEMENT, locations LOCATIE, venues VENUE, event groups EVENTGROUP, routes ROUTE), for the consumer token and the full token',
   requirements: ['ITEM-028', 'ITEM-001', 'ITEM-004', 'VER-002'],
   tags: ['lists'],
   needs: ['consumer'],

@@ -13,7 +13,13 @@ export default defineCheck({
   run: async (ctx) => {
     for (const { path } of COLLECTIONS) {
       const { res, items } = await listItems(ctx, path, { size: 2000 });
-      if (items.length > 2000) throw new CheckFailure({ message: `GET ${path}?size=2000 returned ${items.length} items`, received: items.length, expected: 'at most 2000', exchanges: [res.exchange] });
+      if (items.length > 2000)
+        throw new CheckFailure({
+          message: `GET ${path}?size=2000 returned ${items.length} items`,
+          received: items.length,
+          expected: 'at most 2000',
+          exchanges: [res.exchange],
+        });
     }
   },
 });

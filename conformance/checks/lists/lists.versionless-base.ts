@@ -12,7 +12,12 @@ export default defineCheck({
     const path = new URL(ctx.config.baseUrl!).pathname.replace(/\/+$/, '');
     const versioned = path.split('/').find((s) => /^v\d+(\.\d+)*$/i.test(s));
     if (!path.endsWith('/api') || versioned) {
-      throw new CheckFailure({ message: `the base address ${ctx.config.baseUrl} ${versioned ? `has the version segment ${versioned}` : 'does not end in /api'}`, received: path || '/', expected: 'a path ending in /api without a version segment', pointer: 'base-url' });
+      throw new CheckFailure({
+        message: `the base address ${ctx.config.baseUrl} ${versioned ? `has the version segment ${versioned}` : 'does not end in /api'}`,
+        received: path || '/',
+        expected: 'a path ending in /api without a version segment',
+        pointer: 'base-url',
+      });
     }
     assertStatus(await ctx.http.get('/events', { query: { size: 1 } }), 200);
   },

@@ -8,10 +8,21 @@ export default defineCheck({
   requirements: ['DEC-LIST-010'],
   tags: ['paging', 'decision'],
   needs: ['write', 'full'],
-  writes: 'the run\'s shared catalogue (nine event groups, tagged with the run id)',
+  writes: "the run's shared catalogue (nine event groups, tagged with the run id)",
   run: async (ctx) => {
     const cat = await catalogue(ctx);
-    const { items, res } = await listItems(ctx, cat.collection, { trcid: cat.trcids[0]!, wfstatus: ALL_STATUSES, size: 5, page: 3 }, { token: writerToken(ctx) });
-    if (items.length > 0) throw new CheckFailure({ message: 'page 3 of a one-item result is not empty', received: items.length, expected: 0, exchanges: [res.exchange] });
+    const { items, res } = await listItems(
+      ctx,
+      cat.collection,
+      { trcid: cat.trcids[0]!, wfstatus: ALL_STATUSES, size: 5, page: 3 },
+      { token: writerToken(ctx) },
+    );
+    if (items.length > 0)
+      throw new CheckFailure({
+        message: 'page 3 of a one-item result is not empty',
+        received: items.length,
+        expected: 0,
+        exchanges: [res.exchange],
+      });
   },
 });

@@ -10,7 +10,8 @@ const MAX_RUNS = 12;
 
 export default defineCheck({
   id: 'properties.booleans-follow-wfstatus',
-  title: 'Property: for any status written (or none), on any collection, with any published/deleted/offline sent along, the stored status is the one written (draft and none → readyforvalidation) and the booleans follow it',
+  title:
+    'Property: for any status written (or none), on any collection, with any published/deleted/offline sent along, the stored status is the one written (draft and none → readyforvalidation) and the booleans follow it',
   requirements: ['WF-010', 'WF-011', 'WF-012', 'WF-013', 'WF-007', 'ITEM-017'],
   tags: ['workflow', 'property', 'write'],
   needs: ['write', 'full'],
@@ -23,15 +24,33 @@ export default defineCheck({
       deleted: fc.option(fc.boolean(), { nil: undefined }),
       offline: fc.option(fc.boolean(), { nil: undefined }),
     });
-    await assertProperty(ctx, fc.asyncProperty(written, async ({ collection, ...fields }) => {
-      const draft = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
-      const { item, created, path } = await createItem(ctx, collection, draft, { label: 'booleans', requirements: ['WF-013'] });
-      const stored = fields.wfstatus === undefined || fields.wfstatus === 'draft' ? 'readyforvalidation' : fields.wfstatus;
-      if (item.wfstatus !== stored) {
-        throw new CheckFailure({ message: `${path} written with ${fields.wfstatus ?? 'no wfstatus'} has wfstatus ${String(item.wfstatus)}`, received: item.wfstatus, expected: stored, pointer: '/wfstatus', requirements: stored === 'readyforvalidation' ? ['WF-007'] : ['WF-010'], exchanges: [created.exchange] });
-      }
-      const sentBooleans = fields.published !== undefined || fields.deleted !== undefined || fields.offline !== undefined;
-      assertBooleansFollowWfstatus(item, created, { requirements: sentBooleans ? ['WF-013', 'WF-010'] : ['WF-010', 'WF-011', 'ITEM-017'] });
-    }), { numRuns: Math.min(ctx.fc.numRuns, MAX_RUNS) });
+    await assertProperty(
+      ctx,
+      fc.asyncProperty(written, async ({ collection, ...fields }) => {
+        const draft = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+        const { item, created, path } = await createItem(ctx, collection, draft, {
+          label: 'booleans',
+          requirements: ['WF-013'],
+        });
+        const stored =
+          fields.wfstatus === undefined || fields.wfstatus === 'draft' ? 'readyforvalidation' : fields.wfstatus;
+        if (item.wfstatus !== stored) {
+          throw new CheckFailure({
+            message: `${path} written with ${fields.wfstatus ?? 'no wfstatus'} has wfstatus ${String(item.wfstatus)}`,
+            received: item.wfstatus,
+            expected: stored,
+            pointer: '/wfstatus',
+            requirements: stored === 'readyforvalidation' ? ['WF-007'] : ['WF-010'],
+            exchanges: [created.exchange],
+          });
+        }
+        const sentBooleans =
+          fields.published !== undefined || fields.deleted !== undefined || fields.offline !== undefined;
+        assertBooleansFollowWfstatus(item, created, {
+          requirements: sentBooleans ? ['WF-013', 'WF-010'] : ['WF-010', 'WF-011', 'ITEM-017'],
+        });
+      }),
+      { numRuns: Math.min(ctx.fc.numRuns, MAX_RUNS) },
+    );
   },
 });

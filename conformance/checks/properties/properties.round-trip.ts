@@ -6,32 +6,89 @@ import type { DraftOntology, EntityType } from '../../arbitraries/trcItemDraft.t
 import { assertProperty } from '../../runtime/property.ts';
 import { assertStatus } from '../../support/assert.ts';
 import { COLLECTIONS } from '../../support/collections.ts';
-import { createItem, findOwnOrganisation, listItems, ownerOntologies, propertyNodes, putItem, readItem, typeNodes } from '../../support/items.ts';
+import {
+  createItem,
+  findOwnOrganisation,
+  listItems,
+  ownerOntologies,
+  propertyNodes,
+  putItem,
+  readItem,
+  typeNodes,
+} from '../../support/items.ts';
 import type { Item } from '../../support/items.ts';
 import { firstMismatch } from '../../support/preserved.ts';
 import type { Exchange } from '../../http/exchange.ts';
 
 const MAX_RUNS = 10;
-const TREE: Record<EntityType, string> = { EVENEMENT: 'EVENEMENT', EVENTGROUP: 'EVENEMENT', LOCATIE: 'LOCATIE', VENUE: 'LOCATIE', ROUTE: 'ROUTE' };
+const TREE: Record<EntityType, string> = {
+  EVENEMENT: 'EVENEMENT',
+  EVENTGROUP: 'EVENEMENT',
+  LOCATIE: 'LOCATIE',
+  VENUE: 'LOCATIE',
+  ROUTE: 'ROUTE',
+};
 /** Requirements about the fields of each entity type, for a mismatch at a given top-level field. */
 const FIELD_REQUIREMENT: Record<string, string> = {
-  trcItemDetails: 'ITEM-007', location: 'ITEM-008', translations: 'ITEM-009', seoMetadata: 'ITEM-010', priceElements: 'ITEM-011', promotions: 'ITEM-012',
-  performers: 'ITEM-013', routeInfo: 'ITEM-014', trcitemRelation: 'ITEM-015', calendar: 'ITEM-019', trcItemCategories: 'ONTO-004',
+  trcItemDetails: 'ITEM-007',
+  location: 'ITEM-008',
+  translations: 'ITEM-009',
+  seoMetadata: 'ITEM-010',
+  priceElements: 'ITEM-011',
+  promotions: 'ITEM-012',
+  performers: 'ITEM-013',
+  routeInfo: 'ITEM-014',
+  trcitemRelation: 'ITEM-015',
+  calendar: 'ITEM-019',
+  trcItemCategories: 'ONTO-004',
 };
 
 export default defineCheck({
   id: 'properties.round-trip',
-  title: 'Property: a generated draft of any entity type (only writable fields, valid per its draft schema, catids from the owner\'s ontology) reads back with every field preserved after POST, and again after a PUT of another draft, which replaces it',
-  requirements: ['WRITE-001', 'WRITE-002', 'ITEM-007', 'ITEM-008', 'ITEM-009', 'ITEM-010', 'ITEM-011', 'ITEM-012', 'ITEM-013', 'ITEM-014', 'ITEM-015', 'ITEM-019', 'ITEM-020', 'ITEM-023', 'ITEM-024', 'ITEM-025', 'ITEM-026', 'ITEM-027', 'ONTO-004', 'DEC-ITEM-001', 'DEC-ITEM-013', 'DEC-ITEM-014', 'DEC-ITEM-016'],
+  title:
+    "Property: a generated draft of any entity type (only writable fields, valid per its draft schema, catids from the owner's ontology) reads back with every field preserved after POST, and again after a PUT of another draft, which replaces it",
+  requirements: [
+    'WRITE-001',
+    'WRITE-002',
+    'ITEM-007',
+    'ITEM-008',
+    'ITEM-009',
+    'ITEM-010',
+    'ITEM-011',
+    'ITEM-012',
+    'ITEM-013',
+    'ITEM-014',
+    'ITEM-015',
+    'ITEM-019',
+    'ITEM-020',
+    'ITEM-023',
+    'ITEM-024',
+    'ITEM-025',
+    'ITEM-026',
+    'ITEM-027',
+    'ONTO-004',
+    'DEC-ITEM-001',
+    'DEC-ITEM-013',
+    'DEC-ITEM-014',
+    'DEC-ITEM-016',
+  ],
   tags: ['items', 'property', 'write'],
   needs: ['write'],
   writes: `up to ${MAX_RUNS} generated items of random entity types (tagged with the run id in trcid, slug and title), more while a failure shrinks`,
   run: async (ctx) => {
-    const org = (await findOwnOrganisation(ctx)) ?? String((await listItems(ctx, '/events', { size: 1 })).items[0]?.userorganisation);
+    const org =
+      (await findOwnOrganisation(ctx)) ??
+      String((await listItems(ctx, '/events', { size: 1 })).items[0]?.userorganisation);
     const onto = await ownerOntologies(ctx, org);
-    const freetextPropertyIds = propertyNodes(onto.properties).filter((p) => p.datatype === 'freetext' && p.deprecated !== true).map((p) => p.id).slice(0, 10);
+    const freetextPropertyIds = propertyNodes(onto.properties)
+      .filter((p) => p.datatype === 'freetext' && p.deprecated !== true)
+      .map((p) => p.id)
+      .slice(0, 10);
     const ontologyOf = (t: EntityType): DraftOntology => ({
-      typeCatids: typeNodes(onto.categorization).filter((n) => n.tree === TREE[t] && n.deprecated !== true).map((n) => n.cnetID).slice(0, 20),
+      typeCatids: typeNodes(onto.categorization)
+        .filter((n) => n.tree === TREE[t] && n.deprecated !== true)
+        .map((n) => n.cnetID)
+        .slice(0, 20),
       freetextPropertyIds,
     });
     const tagTitles = (draft: Record<string, unknown>) => {
@@ -40,35 +97,78 @@ export default defineCheck({
       return draft;
     };
     const pair = fc.constantFrom(...COLLECTIONS).chain((c) => {
-      const arb = trcItemDraft(ctx.spec.document, { entitytype: c.entitytype as EntityType, ontology: ontologyOf(c.entitytype as EntityType), maxItems: 2, maxDepth: 4 }).map(tagTitles);
+      const arb = trcItemDraft(ctx.spec.document, {
+        entitytype: c.entitytype as EntityType,
+        ontology: ontologyOf(c.entitytype as EntityType),
+        maxItems: 2,
+        maxDepth: 4,
+      }).map(tagTitles);
       return fc.tuple(fc.constant(c), arb, arb);
     });
 
-    await assertProperty(ctx, fc.asyncProperty(pair, async ([collection, first, second]) => {
-      const created = await createItem(ctx, collection.path, first, { label: 'property', requirements: ['WRITE-001'] });
-      expectPreserved(first, created.item, `POST ${collection.path} then a detail read`, created.created.exchange, 'WRITE-001');
-      const identity = { trcid: created.trcid, slug: created.body.slug, userorganisation: created.body.userorganisation };
-      const put = await putItem(ctx, created, { ...second, ...identity });
-      assertStatus(put, 200, { requirements: ['WRITE-002', 'DEC-ITEM-001'] });
-      put.assertConforms(['WRITE-002']);
-      const { res, item } = await readItem(ctx, created.path, created.token);
-      assertStatus(res, 200, { requirements: ['WRITE-002'] });
-      res.assertConforms(['WRITE-002']);
-      expectPreserved(second, item!, `PUT ${created.path} then a detail read`, res.exchange, 'WRITE-002');
-      // A full replacement (DEC-ITEM-001): fields of the first draft that the second leaves out are gone.
-      const stale = Object.keys(first).find((k) => !(k in second) && item![k] !== undefined && k !== 'entitytype' && !serverComputedOnly(k, item![k]));
-      if (stale) throw new CheckFailure({ message: `PUT ${created.path} without ${stale} kept the ${stale} of the earlier write (a PUT replaces every writable field)`, received: item![stale], expected: '(absent)', pointer: `/${stale}`, requirements: ['DEC-ITEM-001'], exchanges: [put.exchange, res.exchange] });
-    }), { numRuns: Math.min(ctx.fc.numRuns, MAX_RUNS) });
+    await assertProperty(
+      ctx,
+      fc.asyncProperty(pair, async ([collection, first, second]) => {
+        const created = await createItem(ctx, collection.path, first, {
+          label: 'property',
+          requirements: ['WRITE-001'],
+        });
+        expectPreserved(
+          first,
+          created.item,
+          `POST ${collection.path} then a detail read`,
+          created.created.exchange,
+          'WRITE-001',
+        );
+        const identity = {
+          trcid: created.trcid,
+          slug: created.body.slug,
+          userorganisation: created.body.userorganisation,
+        };
+        const put = await putItem(ctx, created, { ...second, ...identity });
+        assertStatus(put, 200, { requirements: ['WRITE-002', 'DEC-ITEM-001'] });
+        put.assertConforms(['WRITE-002']);
+        const { res, item } = await readItem(ctx, created.path, created.token);
+        assertStatus(res, 200, { requirements: ['WRITE-002'] });
+        res.assertConforms(['WRITE-002']);
+        expectPreserved(second, item!, `PUT ${created.path} then a detail read`, res.exchange, 'WRITE-002');
+        // A full replacement (DEC-ITEM-001): fields of the first draft that the second leaves out are gone.
+        const stale = Object.keys(first).find(
+          (k) => !(k in second) && item![k] !== undefined && k !== 'entitytype' && !serverComputedOnly(k, item![k]),
+        );
+        if (stale)
+          throw new CheckFailure({
+            message: `PUT ${created.path} without ${stale} kept the ${stale} of the earlier write (a PUT replaces every writable field)`,
+            received: item![stale],
+            expected: '(absent)',
+            pointer: `/${stale}`,
+            requirements: ['DEC-ITEM-001'],
+            exchanges: [put.exchange, res.exchange],
+          });
+      }),
+      { numRuns: Math.min(ctx.fc.numRuns, MAX_RUNS) },
+    );
   },
 });
 
 /** What the server fills in by itself when the client sent nothing: schema.org data, a normalised calendarType. */
 function serverComputedOnly(field: string, value: unknown): boolean {
   const own: Record<string, string[]> = { seoMetadata: ['schemaOrg'], calendar: ['calendarType'] };
-  return field in own && value !== null && typeof value === 'object' && Object.keys(value).every((k) => own[field]!.includes(k));
+  return (
+    field in own &&
+    value !== null &&
+    typeof value === 'object' &&
+    Object.keys(value).every((k) => own[field]!.includes(k))
+  );
 }
 
-function expectPreserved(sent: Record<string, unknown>, received: Item, what: string, exchange: Exchange, fallback: string): void {
+function expectPreserved(
+  sent: Record<string, unknown>,
+  received: Item,
+  what: string,
+  exchange: Exchange,
+  fallback: string,
+): void {
   const mismatch = firstMismatch(sent, received);
   if (!mismatch) return;
   const field = mismatch.pointer.split('/')[1] ?? '';

@@ -13,14 +13,38 @@ const SERIES_MS = 2_000;
 const GRACE_MS = 250;
 const MESSAGE_RE = /^rate limit exceeded: 20 requests per second with a burst of 40; retry after \d+ s$/;
 
-function fail(message: string, received: unknown, expected: unknown, requirements: string[], answers: readonly HttpResponse[], pointer?: string): CheckFailure {
-  return new CheckFailure({ message, received, expected, pointer, requirements, exchanges: answers.slice(0, 3).map((r) => r.exchange) });
+function fail(
+  message: string,
+  received: unknown,
+  expected: unknown,
+  requirements: string[],
+  answers: readonly HttpResponse[],
+  pointer?: string,
+): CheckFailure {
+  return new CheckFailure({
+    message,
+    received,
+    expected,
+    pointer,
+    requirements,
+    exchanges: answers.slice(0, 3).map((r) => r.exchange),
+  });
 }
 
 export default defineCheck({
   id: 'ratelimits.burst',
-  title: 'A burst of 100 concurrent list requests is throttled with 429 (never 503), Retry-After in whole seconds ≥ 1 and the X-RateLimit-* headers; after Retry-After a request passes; a client at 15 requests per second is not throttled',
-  requirements: ['RATE-004', 'ERR-005', 'RATE-001', 'RATE-002', 'DEC-RATE-003', 'DEC-RATE-004', 'DEC-RATE-006', 'DEC-RATE-001'],
+  title:
+    'A burst of 100 concurrent list requests is throttled with 429 (never 503), Retry-After in whole seconds ≥ 1 and the X-RateLimit-* headers; after Retry-After a request passes; a client at 15 requests per second is not throttled',
+  requirements: [
+    'RATE-004',
+    'ERR-005',
+    'RATE-001',
+    'RATE-002',
+    'DEC-RATE-003',
+    'DEC-RATE-004',
+    'DEC-RATE-006',
+    'DEC-RATE-001',
+  ],
   tags: ['rate-limit'],
   needs: ['consumer'],
   // Drains the per-IP budget every other check shares.
@@ -35,18 +59,47 @@ export default defineCheck({
     const counts = countBy(answers);
     ctx.note(`${BURST} concurrent GET /events from a rested bucket: ${describeCounts(answers)}`);
     const unavailable = answers.filter((r) => r.status === 503);
-    if (unavailable.length > 0) throw fail(`a burst of ${BURST} list requests got ${unavailable.length} × 503: throttling is a 429, never a 503`, describeCounts(answers), '200s and 429s', ['ERR-005'], unavailable);
+    if (unavailable.length > 0)
+      throw fail(
+        `a burst of ${BURST} list requests got ${unavailable.length} × 503: throttling is a 429, never a 503`,
+        describeCounts(answers),
+        '200s and 429s',
+        ['ERR-005'],
+        unavailable,
+      );
     const odd = answers.filter((r) => r.status !== 200 && r.status !== 429);
-    if (odd.length > 0) throw fail(`a burst of ${BURST} list requests got ${odd[0]!.status}`, describeCounts(answers), '200s and 429s', ['RATE-004'], odd);
+    if (odd.length > 0)
+      throw fail(
+        `a burst of ${BURST} list requests got ${odd[0]!.status}`,
+        describeCounts(answers),
+        '200s and 429s',
+        ['RATE-004'],
+        odd,
+      );
     const refused = answers.filter((r) => r.status === 429);
-    if (refused.length === 0) throw fail(`${BURST} concurrent GET /events were all answered 200: the list is not rate limited (burst 40 above 20 per second)`, describeCounts(answers), 'at least one 429', ['RATE-001', 'RATE-004'], answers.slice(-1));
+    if (refused.length === 0)
+      throw fail(
+        `${BURST} concurrent GET /events were all answered 200: the list is not rate limited (burst 40 above 20 per second)`,
+        describeCounts(answers),
+        'at least one 429',
+        ['RATE-001', 'RATE-004'],
+        answers.slice(-1),
+      );
     for (const r of refused) {
       const retryAfter = r.headers['retry-after'];
       if (retryAfter === undefined || !/^\d+$/.test(retryAfter.trim()) || Number(retryAfter) < 1) {
-        throw fail(`a 429 has Retry-After ${retryAfter === undefined ? '(absent)' : JSON.stringify(retryAfter)}`, retryAfter ?? '(absent)', 'Retry-After in whole seconds, at least 1', ['RATE-004', 'ERR-005'], [r], 'header/Retry-After');
+        throw fail(
+          `a 429 has Retry-After ${retryAfter === undefined ? '(absent)' : JSON.stringify(retryAfter)}`,
+          retryAfter ?? '(absent)',
+          'Retry-After in whole seconds, at least 1',
+          ['RATE-004', 'ERR-005'],
+          [r],
+          'header/Retry-After',
+        );
       }
       for (const h of ['x-ratelimit-limit', 'x-ratelimit-policy']) {
-        if (r.headers[h] === undefined) throw fail(`a 429 has no ${h}`, '(absent)', `the ${h} header`, ['ERR-005'], [r], `header/${h}`);
+        if (r.headers[h] === undefined)
+          throw fail(`a 429 has no ${h}`, '(absent)', `the ${h} header`, ['ERR-005'], [r], `header/${h}`);
       }
     }
     ctx.verified(['ERR-005']);
@@ -60,26 +113,67 @@ export default defineCheck({
       const own = await burst(ctx, BURST, path, query);
       acknowledge(own);
       ctx.note(`GET ${path} has a budget of its own: ${describeCounts(own)}`);
-      if (!own.some((r) => r.status === 429)) throw fail(`${BURST} concurrent GET ${path} were never throttled: ${path} is rate limited`, describeCounts(own), 'at least one 429', ['RATE-001'], own.slice(-1));
+      if (!own.some((r) => r.status === 429))
+        throw fail(
+          `${BURST} concurrent GET ${path} were never throttled: ${path} is rate limited`,
+          describeCounts(own),
+          'at least one 429',
+          ['RATE-001'],
+          own.slice(-1),
+        );
     }
     ctx.verified(['RATE-001']);
 
     // Decisions, while the budget is drained: an unauthenticated request counts against the IP
     // (DEC-RATE-006), and a client-chosen X-Forwarded-For does not mint a fresh bucket (DEC-RATE-004).
-    const anonymous = await Promise.all(Array.from({ length: PROBE }, () => ctx.http.get('/events', { query: { size: 1 }, token: 'none', on429: 'return', validate: 'defer' })));
+    const anonymous = await Promise.all(
+      Array.from({ length: PROBE }, () =>
+        ctx.http.get('/events', { query: { size: 1 }, token: 'none', on429: 'return', validate: 'defer' }),
+      ),
+    );
     // 30 at once over three made-up addresses: the drained bucket refills 20 a second, so a few may
     // pass while the probes are sent, but only fresh per-address buckets let all of them through.
-    const spoofed = await Promise.all(Array.from({ length: 30 }, (_, i) => ['203.0.113.7', '198.51.100.23', '2001:db8::1'][i % 3]!).map((ip) => ctx.http.get('/events', { query: { size: 1 }, headers: { 'x-forwarded-for': ip }, on429: 'return', validate: 'defer' })));
+    const spoofed = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => ['203.0.113.7', '198.51.100.23', '2001:db8::1'][i % 3]!).map((ip) =>
+        ctx.http.get('/events', {
+          query: { size: 1 },
+          headers: { 'x-forwarded-for': ip },
+          on429: 'return',
+          validate: 'defer',
+        }),
+      ),
+    );
     acknowledge([...anonymous, ...spoofed]);
     const decisions: CheckFailure[] = [];
-    if (!anonymous.some((r) => r.status === 429)) decisions.push(fail(`with the budget drained, ${PROBE} GET /events without a token were never throttled: the limit applies before authentication`, describeCounts(anonymous), 'a 429', ['DEC-RATE-006'], anonymous));
-    if (spoofed.every((r) => r.status === 200)) decisions.push(fail('with the budget drained, requests with a made-up X-Forwarded-For passed: a client can mint fresh buckets', describeCounts(spoofed), 'the same 429 (X-Forwarded-For is trusted only from a configured proxy)', ['DEC-RATE-004'], spoofed));
+    if (!anonymous.some((r) => r.status === 429))
+      decisions.push(
+        fail(
+          `with the budget drained, ${PROBE} GET /events without a token were never throttled: the limit applies before authentication`,
+          describeCounts(anonymous),
+          'a 429',
+          ['DEC-RATE-006'],
+          anonymous,
+        ),
+      );
+    if (spoofed.every((r) => r.status === 200))
+      decisions.push(
+        fail(
+          'with the budget drained, requests with a made-up X-Forwarded-For passed: a client can mint fresh buckets',
+          describeCounts(spoofed),
+          'the same 429 (X-Forwarded-For is trusted only from a configured proxy)',
+          ['DEC-RATE-004'],
+          spoofed,
+        ),
+      );
 
     // Waiting as Retry-After says is enough for one request to pass.
     const wait = Math.max(...refused.map((r) => Number(r.headers['retry-after']))) * 1000;
     await ctx.sleep(wait);
     const after = await ctx.http.get('/events', { query: { size: 1 }, on429: 'return' });
-    assertStatus(after, 200, { requirements: ['RATE-004'], message: `after waiting Retry-After (${wait / 1000} s) GET /events answered ${after.status}` });
+    assertStatus(after, 200, {
+      requirements: ['RATE-004'],
+      message: `after waiting Retry-After (${wait / 1000} s) GET /events answered ${after.status}`,
+    });
     ctx.verified(['RATE-004']);
 
     // Sustained: right after a burst, a client at 15 requests per second is never throttled.
@@ -89,7 +183,14 @@ export default defineCheck({
     const steady = await paced(ctx, PACED_PER_SECOND, SERIES_MS);
     acknowledge(steady);
     const throttled = steady.filter((r) => r.status === 429);
-    if (throttled.length > 0) throw fail(`a client sending ${PACED_PER_SECOND} requests per second, starting ${GRACE_MS} ms after a burst, got ${throttled.length} × 429 in ${SERIES_MS / 1000} s: the sustained rate is 20 per second`, describeCounts(steady), `no 429 at ${PACED_PER_SECOND}/s`, ['RATE-002'], throttled);
+    if (throttled.length > 0)
+      throw fail(
+        `a client sending ${PACED_PER_SECOND} requests per second, starting ${GRACE_MS} ms after a burst, got ${throttled.length} × 429 in ${SERIES_MS / 1000} s: the sustained rate is 20 per second`,
+        describeCounts(steady),
+        `no 429 at ${PACED_PER_SECOND}/s`,
+        ['RATE-002'],
+        throttled,
+      );
     ctx.verified(['RATE-002']);
 
     // Information only: the burst and sustained rate as measured from here.
@@ -97,7 +198,10 @@ export default defineCheck({
     const flood = await paced(ctx, FLOOD_PER_SECOND, SERIES_MS);
     acknowledge(flood);
     const passed = flood.filter((r) => r.status === 200).length;
-    ctx.unverified(['DEC-RATE-001'], `information, not judged (timing over a network is not exact): from rest ${counts[200] ?? 0} of ${BURST} concurrent requests passed (decided: 41); drained, then ${FLOOD_PER_SECOND}/s for ${SERIES_MS / 1000} s passed ${passed} (${(passed / (SERIES_MS / 1000)).toFixed(1)}/s; decided: 20/s)`);
+    ctx.unverified(
+      ['DEC-RATE-001'],
+      `information, not judged (timing over a network is not exact): from rest ${counts[200] ?? 0} of ${BURST} concurrent requests passed (decided: 41); drained, then ${FLOOD_PER_SECOND}/s for ${SERIES_MS / 1000} s passed ${passed} (${(passed / (SERIES_MS / 1000)).toFixed(1)}/s; decided: 20/s)`,
+    );
 
     const first = decisions[0];
     if (first) throw first;
@@ -106,9 +210,24 @@ export default defineCheck({
     const sample = refused[0]!;
     const message = (sample.body as { message?: unknown } | undefined)?.message;
     if (typeof message !== 'string' || !MESSAGE_RE.test(message)) {
-      throw fail('the 429 body does not carry the decided message', message ?? sample.text.slice(0, 200), 'rate limit exceeded: 20 requests per second with a burst of 40; retry after <N> s', ['DEC-RATE-003'], [sample], '/message');
+      throw fail(
+        'the 429 body does not carry the decided message',
+        message ?? sample.text.slice(0, 200),
+        'rate limit exceeded: 20 requests per second with a burst of 40; retry after <N> s',
+        ['DEC-RATE-003'],
+        [sample],
+        '/message',
+      );
     }
     const problem = problems.get(sample)?.[0];
-    if (problem) throw fail(`the 429 answer does not conform to the spec: ${problem.message}`, problem.received, problem.expected, ['DEC-RATE-003'], [sample], problem.pointer);
+    if (problem)
+      throw fail(
+        `the 429 answer does not conform to the spec: ${problem.message}`,
+        problem.received,
+        problem.expected,
+        ['DEC-RATE-003'],
+        [sample],
+        problem.pointer,
+      );
   },
 });

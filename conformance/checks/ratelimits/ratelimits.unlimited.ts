@@ -11,7 +11,8 @@ const READS = 50;
 
 export default defineCheck({
   id: 'ratelimits.unlimited',
-  title: 'With the list budget drained, detail reads, route downloads, /assets and /actuator/health are still never throttled',
+  title:
+    'With the list budget drained, detail reads, route downloads, /assets and /actuator/health are still never throttled',
   requirements: ['DETAIL-002', 'RATE-005', 'HEALTH-001', 'DEC-ITEM-027'],
   tags: ['rate-limit'],
   needs: ['consumer'],
@@ -30,34 +31,84 @@ export default defineCheck({
     const drain = await burst(ctx, DRAIN);
     acknowledge(drain);
     if (!drain.some((r) => r.status === 429)) {
-      ctx.note(`${DRAIN} concurrent list requests were not throttled (${describeCounts(drain)}); ratelimits.burst judges that, and the reads below prove less`);
+      ctx.note(
+        `${DRAIN} concurrent list requests were not throttled (${describeCounts(drain)}); ratelimits.burst judges that, and the reads below prove less`,
+      );
     }
     const probes: { what: string; requirement: string; send: () => Promise<HttpResponse> }[] = [];
     const times = (n: number, what: string, requirement: string, send: () => Promise<HttpResponse>) => {
       for (let i = 0; i < n; i++) probes.push({ what, requirement, send });
     };
-    if (typeof eventId === 'string') times(READS, `GET /events/${eventId}`, 'DETAIL-002', () => ctx.http.get(`/events/${encodeURIComponent(eventId)}`, { token, on429: 'return', validate: 'defer' }));
+    if (typeof eventId === 'string')
+      times(READS, `GET /events/${eventId}`, 'DETAIL-002', () =>
+        ctx.http.get(`/events/${encodeURIComponent(eventId)}`, { token, on429: 'return', validate: 'defer' }),
+      );
     else ctx.unverified(['DETAIL-002'], 'the token lists no event to read');
-    times(20, 'GET /actuator/health', 'HEALTH-001', () => ctx.http.get('/actuator/health', { token: 'none', on429: 'return', validate: 'defer' }));
-    times(20, 'GET /assets', 'RATE-005', () => ctx.http.get('/assets', { query: { size: 1 }, on429: 'return', validate: 'defer' }));
-    if (asset) times(10, `GET ${filePath(asset)}`, 'RATE-005', () => ctx.http.get(filePath(asset), { headers: { accept: '*/*' }, on429: 'return', validate: 'defer' }));
+    times(20, 'GET /actuator/health', 'HEALTH-001', () =>
+      ctx.http.get('/actuator/health', { token: 'none', on429: 'return', validate: 'defer' }),
+    );
+    times(20, 'GET /assets', 'RATE-005', () =>
+      ctx.http.get('/assets', { query: { size: 1 }, on429: 'return', validate: 'defer' }),
+    );
+    if (asset)
+      times(10, `GET ${filePath(asset)}`, 'RATE-005', () =>
+        ctx.http.get(filePath(asset), { headers: { accept: '*/*' }, on429: 'return', validate: 'defer' }),
+      );
     if (typeof routeId === 'string') {
-      times(10, `GET /routes/${routeId}/geojson`, 'DEC-ITEM-027', () => ctx.http.get(`/routes/${encodeURIComponent(routeId)}/geojson`, { token, headers: { accept: 'application/geo+json, application/json' }, on429: 'return', validate: 'defer' }));
-      times(10, `GET /routes/${routeId}/gpx`, 'DEC-ITEM-027', () => ctx.http.get(`/routes/${encodeURIComponent(routeId)}/gpx`, { token, headers: { accept: 'application/gpx+xml, application/xml' }, on429: 'return', validate: 'defer' }));
+      times(10, `GET /routes/${routeId}/geojson`, 'DEC-ITEM-027', () =>
+        ctx.http.get(`/routes/${encodeURIComponent(routeId)}/geojson`, {
+          token,
+          headers: { accept: 'application/geo+json, application/json' },
+          on429: 'return',
+          validate: 'defer',
+        }),
+      );
+      times(10, `GET /routes/${routeId}/gpx`, 'DEC-ITEM-027', () =>
+        ctx.http.get(`/routes/${encodeURIComponent(routeId)}/gpx`, {
+          token,
+          headers: { accept: 'application/gpx+xml, application/xml' },
+          on429: 'return',
+          validate: 'defer',
+        }),
+      );
     } else ctx.unverified(['DEC-ITEM-027'], 'the token lists no route to download');
 
     const answers = await Promise.all(probes.map((p) => p.send()));
-    ctx.note(`with the list budget drained (${describeCounts(drain)}), ${probes.length} concurrent unlimited reads: ${describeCounts(answers)}`);
+    ctx.note(
+      `with the list budget drained (${describeCounts(drain)}), ${probes.length} concurrent unlimited reads: ${describeCounts(answers)}`,
+    );
     const order = ['DETAIL-002', 'HEALTH-001', 'RATE-005', 'DEC-ITEM-027'];
     for (const requirement of order) {
       const i = answers.findIndex((r, k) => probes[k]!.requirement === requirement && r.status === 429);
       if (i >= 0) {
-        throw new CheckFailure({ message: `${probes[i]!.what} answered 429 while the list budget was drained: it is not rate limited`, received: 429, expected: 'never 429', pointer: 'status', requirements: requirement === 'DETAIL-002' ? ['DETAIL-002', 'RATE-005'] : requirement === 'HEALTH-001' ? ['HEALTH-001', 'RATE-005'] : [requirement], exchanges: [answers[i]!.exchange] });
+        throw new CheckFailure({
+          message: `${probes[i]!.what} answered 429 while the list budget was drained: it is not rate limited`,
+          received: 429,
+          expected: 'never 429',
+          pointer: 'status',
+          requirements:
+            requirement === 'DETAIL-002'
+              ? ['DETAIL-002', 'RATE-005']
+              : requirement === 'HEALTH-001'
+                ? ['HEALTH-001', 'RATE-005']
+                : [requirement],
+          exchanges: [answers[i]!.exchange],
+        });
       }
-      ctx.verified(requirement === 'DETAIL-002' ? ['DETAIL-002'] : requirement === 'HEALTH-001' ? ['HEALTH-001'] : [requirement]);
+      ctx.verified(
+        requirement === 'DETAIL-002' ? ['DETAIL-002'] : requirement === 'HEALTH-001' ? ['HEALTH-001'] : [requirement],
+      );
     }
     for (const [k, r] of answers.entries()) {
-      if (r.status !== 200) throw new CheckFailure({ message: `${probes[k]!.what} answered ${r.status}`, received: r.status, expected: 200, pointer: 'status', requirements: [probes[k]!.requirement], exchanges: [r.exchange] });
+      if (r.status !== 200)
+        throw new CheckFailure({
+          message: `${probes[k]!.what} answered ${r.status}`,
+          received: r.status,
+          expected: 200,
+          pointer: 'status',
+          requirements: [probes[k]!.requirement],
+          exchanges: [r.exchange],
+        });
     }
     acknowledge(answers);
   },

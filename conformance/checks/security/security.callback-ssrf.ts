@@ -17,7 +17,8 @@ const REFUSED = [
 
 export default defineCheck({
   id: 'security.callback-ssrf',
-  title: 'A callBackUrl naming a private, link-local, metadata or otherwise non-public address, with user info, or not http(s), is refused with 400 on create and update',
+  title:
+    'A callBackUrl naming a private, link-local, metadata or otherwise non-public address, with user info, or not http(s), is refused with 400 on create and update',
   requirements: ['DEC-HOOK-002'],
   tags: ['security', 'tokens', 'webhooks'],
   needs: ['webhook'],
@@ -26,13 +27,26 @@ export default defineCheck({
     const token = await mintToken(ctx, {});
     try {
       for (const url of REFUSED) {
-        const created = await ctx.http.post(tokensPath(ctx), { token: 'admin', json: { name: ctx.tag('ssrf'), roles: ['ROLE_EXTERNAL_USER'], callBackUrl: url }, validate: 'defer' });
+        const created = await ctx.http.post(tokensPath(ctx), {
+          token: 'admin',
+          json: { name: ctx.tag('ssrf'), roles: ['ROLE_EXTERNAL_USER'], callBackUrl: url },
+          validate: 'defer',
+        });
         const stray = (created.body as { id?: unknown } | undefined)?.id;
         if (created.status < 300 && typeof stray === 'string') await deleteTokenQuietly(ctx, stray);
         const updated = await updateToken(ctx, token.id, { callBackUrl: url });
-        for (const [res, what] of [[created, 'create'], [updated, 'update']] as const) {
+        for (const [res, what] of [
+          [created, 'create'],
+          [updated, 'update'],
+        ] as const) {
           if (res.status !== 400) {
-            throw new CheckFailure({ message: `token ${what} with callBackUrl ${url} answered ${res.status}`, received: res.status, expected: 400, pointer: 'status', exchanges: [res.exchange] });
+            throw new CheckFailure({
+              message: `token ${what} with callBackUrl ${url} answered ${res.status}`,
+              received: res.status,
+              expected: 400,
+              pointer: 'status',
+              exchanges: [res.exchange],
+            });
           }
           res.assertConforms();
         }

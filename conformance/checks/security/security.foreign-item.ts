@@ -7,7 +7,8 @@ import { deleteTokenQuietly, mintToken, twoOrganisations } from '../../support/t
 
 export default defineCheck({
   id: 'security.foreign-item',
-  title: 'A token restricted to one organisation cannot read (404), find, change or delete an item of another organisation (BOLA)',
+  title:
+    'A token restricted to one organisation cannot read (404), find, change or delete an item of another organisation (BOLA)',
   requirements: ['AUTH-004', 'DEC-ERR-002', 'DEC-ITEM-007'],
   tags: ['security', 'scope'],
   needs: ['admin', 'write'],
@@ -16,10 +17,17 @@ export default defineCheck({
     const orgs = await twoOrganisations(ctx, ['AUTH-004', 'DEC-ERR-002', 'DEC-ITEM-007']);
     if (!orgs) return;
     const [mine, theirs] = orgs;
-    const minted = await mintToken(ctx, { apiTokenFilter: { userorganisations: [mine], wfstatus: ['approved', 'archived', 'deleted'] } }, { requirements: ['AUTH-004'] });
+    const minted = await mintToken(
+      ctx,
+      { apiTokenFilter: { userorganisations: [mine], wfstatus: ['approved', 'archived', 'deleted'] } },
+      { requirements: ['AUTH-004'] },
+    );
     if (!minted.bearer) {
       await deleteTokenQuietly(ctx, minted.id);
-      ctx.unverified(['AUTH-004', 'DEC-ERR-002', 'DEC-ITEM-007'], 'the token creation answer carries no token value (DEC-AUTH-006), so the suite cannot call with a restricted token');
+      ctx.unverified(
+        ['AUTH-004', 'DEC-ERR-002', 'DEC-ITEM-007'],
+        'the token creation answer carries no token value (DEC-AUTH-006), so the suite cannot call with a restricted token',
+      );
       return;
     }
     const token: TokenChoice = { bearer: minted.bearer };
@@ -29,15 +37,31 @@ export default defineCheck({
         createItem(ctx, '/events', { wfstatus: 'approved', userorganisation: theirs }, { label: 'bola-foreign' }),
       ]);
       const control = await ctx.http.get(own.path, { token });
-      assertStatus(control, 200, { requirements: ['AUTH-004'], message: `the token restricted to ${mine} cannot read an item of ${mine} (${control.status})` });
+      assertStatus(control, 200, {
+        requirements: ['AUTH-004'],
+        message: `the token restricted to ${mine} cannot read an item of ${mine} (${control.status})`,
+      });
 
       const read = await ctx.http.get(foreign.path, { token, validate: 'defer' });
       if (read.status === 200) {
-        throw new CheckFailure({ message: `a token restricted to ${mine} read an item of ${theirs} by its id`, received: 200, expected: '404', pointer: 'status', requirements: ['AUTH-004'], exchanges: [read.exchange] });
+        throw new CheckFailure({
+          message: `a token restricted to ${mine} read an item of ${theirs} by its id`,
+          received: 200,
+          expected: '404',
+          pointer: 'status',
+          requirements: ['AUTH-004'],
+          exchanges: [read.exchange],
+        });
       }
       const found = await ctx.http.get('/events', { token, query: { trcid: foreign.trcid } });
       if (Array.isArray(found.body) && found.body.length > 0) {
-        throw new CheckFailure({ message: `a token restricted to ${mine} finds an item of ${theirs} by trcid`, received: found.body.length, expected: 0, requirements: ['AUTH-004'], exchanges: [found.exchange] });
+        throw new CheckFailure({
+          message: `a token restricted to ${mine} finds an item of ${theirs} by trcid`,
+          received: found.body.length,
+          expected: 0,
+          requirements: ['AUTH-004'],
+          exchanges: [found.exchange],
+        });
       }
       ctx.verified(['AUTH-004']);
 
@@ -45,12 +69,26 @@ export default defineCheck({
       body.trcItemDetails = [{ lang: 'nl', title: `${foreign.trcid} overwritten by another organisation` }];
       const put = await ctx.http.put(foreign.path, { token, json: body, validate: 'defer' });
       const del = await ctx.http.delete(foreign.path, { token, validate: 'defer' });
-      for (const [res, what] of [[put, 'PUT'], [del, 'DELETE']] as const) {
-        if (res.status < 400) throw new CheckFailure({ message: `a token restricted to ${mine} could ${what} an item of ${theirs}`, received: res.status, expected: '404 (not found for this token)', pointer: 'status', requirements: ['DEC-ITEM-007'], exchanges: [res.exchange] });
+      for (const [res, what] of [
+        [put, 'PUT'],
+        [del, 'DELETE'],
+      ] as const) {
+        if (res.status < 400)
+          throw new CheckFailure({
+            message: `a token restricted to ${mine} could ${what} an item of ${theirs}`,
+            received: res.status,
+            expected: '404 (not found for this token)',
+            pointer: 'status',
+            requirements: ['DEC-ITEM-007'],
+            exchanges: [res.exchange],
+          });
       }
       ctx.verified(['DEC-ITEM-007']);
       for (const res of [read, put, del]) {
-        assertStatus(res, 404, { requirements: ['DEC-ERR-002'], message: `${res.exchange.request.method} of another organisation's item answered ${res.status}; DEC-ERR-002 makes an object outside the caller's scope a 404` });
+        assertStatus(res, 404, {
+          requirements: ['DEC-ERR-002'],
+          message: `${res.exchange.request.method} of another organisation's item answered ${res.status}; DEC-ERR-002 makes an object outside the caller's scope a 404`,
+        });
         res.assertConforms(['DEC-ERR-002']);
       }
     } finally {

@@ -20,7 +20,8 @@ function fill(template: string, ctx: { runId: string; config: { accountId?: stri
 
 export default defineCheck({
   id: 'security.no-token-every-operation',
-  title: 'Every operation that needs a bearer token refuses a request without one, or with an unknown one (401 with WWW-Authenticate: Bearer), before doing anything',
+  title:
+    'Every operation that needs a bearer token refuses a request without one, or with an unknown one (401 with WWW-Authenticate: Bearer), before doing anything',
   requirements: ['AUTH-002', 'DEC-ERR-002'],
   tags: ['security', 'auth'],
   run: async (ctx) => {
@@ -49,12 +50,35 @@ export default defineCheck({
         const res: HttpResponse = await ctx.http.request(op.method, op.path, { token, validate: 'defer' });
         const what = `${op.method} ${op.template} ${token === 'none' ? 'without a token' : 'with an unknown token'}`;
         if (res.status < 400 || res.status >= 500) {
-          throw new CheckFailure({ message: `${what} answered ${res.status}: every call carries a valid bearer token`, received: res.status, expected: '401', pointer: 'status', requirements: ['AUTH-002'], exchanges: [res.exchange] });
+          throw new CheckFailure({
+            message: `${what} answered ${res.status}: every call carries a valid bearer token`,
+            received: res.status,
+            expected: '401',
+            pointer: 'status',
+            requirements: ['AUTH-002'],
+            exchanges: [res.exchange],
+          });
         }
         refusedWith[res.status] = (refusedWith[res.status] ?? 0) + 1;
         try {
-          if (res.status !== 401) throw new CheckFailure({ message: `${what} answered ${res.status}, expected 401 (DEC-ERR-002)`, received: res.status, expected: 401, pointer: 'status', requirements: ['DEC-ERR-002'], exchanges: [res.exchange] });
-          if (!/^Bearer\b/i.test(res.headers['www-authenticate'] ?? '')) throw new CheckFailure({ message: `${what}: the 401 has no WWW-Authenticate: Bearer`, received: res.headers['www-authenticate'] ?? '(absent)', expected: 'Bearer', pointer: 'header/WWW-Authenticate', requirements: ['DEC-ERR-002'], exchanges: [res.exchange] });
+          if (res.status !== 401)
+            throw new CheckFailure({
+              message: `${what} answered ${res.status}, expected 401 (DEC-ERR-002)`,
+              received: res.status,
+              expected: 401,
+              pointer: 'status',
+              requirements: ['DEC-ERR-002'],
+              exchanges: [res.exchange],
+            });
+          if (!/^Bearer\b/i.test(res.headers['www-authenticate'] ?? ''))
+            throw new CheckFailure({
+              message: `${what}: the 401 has no WWW-Authenticate: Bearer`,
+              received: res.headers['www-authenticate'] ?? '(absent)',
+              expected: 'Bearer',
+              pointer: 'header/WWW-Authenticate',
+              requirements: ['DEC-ERR-002'],
+              exchanges: [res.exchange],
+            });
           res.assertConforms(['DEC-ERR-002']);
         } catch (error) {
           if (!(error instanceof CheckFailure)) throw error;
@@ -63,8 +87,13 @@ export default defineCheck({
         }
       }
     }
-    if (skipped > 0) ctx.note(`${skipped} write operations not probed: the consumer profile sends no writes (use --profile full)`);
-    ctx.note(`${operations.length} operations, each without a token and with an unknown one: ${Object.entries(refusedWith).map(([s, n]) => `${n} × ${s}`).join(', ')}`);
+    if (skipped > 0)
+      ctx.note(`${skipped} write operations not probed: the consumer profile sends no writes (use --profile full)`);
+    ctx.note(
+      `${operations.length} operations, each without a token and with an unknown one: ${Object.entries(refusedWith)
+        .map(([s, n]) => `${n} × ${s}`)
+        .join(', ')}`,
+    );
     ctx.verified(['AUTH-002']);
     if (decision) throw decision;
   },

@@ -4,7 +4,8 @@ import { deleteTokenQuietly, mintToken } from '../../support/tokens.ts';
 
 export default defineCheck({
   id: 'sessions.logout-account-token',
-  title: 'POST /auth/logout with an account API token answers 400 and leaves the token working (account tokens end with DELETE)',
+  title:
+    'POST /auth/logout with an account API token answers 400 and leaves the token working (account tokens end with DELETE)',
   requirements: ['DEC-AUTH-013'],
   tags: ['sessions'],
   needs: ['admin', 'write'],
@@ -19,7 +20,9 @@ export default defineCheck({
       assertStatus(logout, 400, { message: `POST /auth/logout with an account API token answered ${logout.status}` });
       logout.assertConforms();
       const still = await ctx.http.get('/events', { token: { bearer }, query: { size: 1 } });
-      assertStatus(still, 200, { message: `after POST /auth/logout with an account token, the token answers ${still.status}` });
+      assertStatus(still, 200, {
+        message: `after POST /auth/logout with an account token, the token answers ${still.status}`,
+      });
     } finally {
       await deleteTokenQuietly(ctx, token.id);
     }

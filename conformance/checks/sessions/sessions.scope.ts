@@ -6,7 +6,8 @@ import { logout, sessionPair, signIn } from '../../support/sessions.ts';
 
 export default defineCheck({
   id: 'sessions.scope',
-  title: 'A session acts for its user: it sees items of the account\'s organisations in every status, e.g. one waiting for validation',
+  title:
+    "A session acts for its user: it sees items of the account's organisations in every status, e.g. one waiting for validation",
   requirements: ['DEC-AUTH-015'],
   tags: ['sessions', 'scope'],
   needs: ['session', 'write'],
@@ -17,7 +18,13 @@ export default defineCheck({
     try {
       const res = await ctx.http.get(item.path, { token: { bearer: pair.access_token }, validate: 'defer' });
       if (res.status !== 200 || (res.body as { id?: unknown } | undefined)?.id !== item.id) {
-        throw new CheckFailure({ message: `the signed-in user cannot read an item of the account waiting for validation (${res.status})`, received: res.status, expected: '200 with the item', pointer: 'status', exchanges: [res.exchange] });
+        throw new CheckFailure({
+          message: `the signed-in user cannot read an item of the account waiting for validation (${res.status})`,
+          received: res.status,
+          expected: '200 with the item',
+          pointer: 'status',
+          exchanges: [res.exchange],
+        });
       }
       res.assertConforms();
     } finally {

@@ -5,20 +5,33 @@ import { assertSortedBy } from '../../support/listAssertions.ts';
 
 export default defineCheck({
   id: 'sorting.defaults',
-  title: 'Without sortField and sortOrder a list is sorted by lastupdated, newest first (DESC), the same as asking for it',
+  title:
+    'Without sortField and sortOrder a list is sorted by lastupdated, newest first (DESC), the same as asking for it',
   requirements: ['SORT-002', 'SORT-003'],
   tags: ['sorting'],
   needs: ['write', 'full'],
-  writes: 'the run\'s shared catalogue (nine event groups, tagged with the run id)',
+  writes: "the run's shared catalogue (nine event groups, tagged with the run id)",
   run: async (ctx) => {
     const cat = await catalogue(ctx);
     const plain = await listCatalogue(ctx, cat);
-    assertSortedBy(plain.own, 'lastupdated', 'DESC', plain.res, { requirements: ['SORT-002', 'SORT-003'], message: 'without sortField/sortOrder the items are not in lastupdated DESC order' });
+    assertSortedBy(plain.own, 'lastupdated', 'DESC', plain.res, {
+      requirements: ['SORT-002', 'SORT-003'],
+      message: 'without sortField/sortOrder the items are not in lastupdated DESC order',
+    });
     const asked = await listCatalogue(ctx, cat, { sortField: 'lastupdated', sortOrder: 'DESC' });
     const a = plain.own.map((i) => i.trcid);
     const b = asked.own.map((i) => i.trcid);
-    if (a.join() !== b.join()) throw new CheckFailure({ message: 'the default order differs from sortField=lastupdated&sortOrder=DESC', received: a, expected: b, exchanges: [plain.res.exchange, asked.res.exchange] });
+    if (a.join() !== b.join())
+      throw new CheckFailure({
+        message: 'the default order differs from sortField=lastupdated&sortOrder=DESC',
+        received: a,
+        expected: b,
+        exchanges: [plain.res.exchange, asked.res.exchange],
+      });
     const byField = await listCatalogue(ctx, cat, { sortField: 'lastupdated' });
-    assertSortedBy(byField.own, 'lastupdated', 'DESC', byField.res, { requirements: ['SORT-003'], message: 'sortField=lastupdated without sortOrder is not DESC' });
+    assertSortedBy(byField.own, 'lastupdated', 'DESC', byField.res, {
+      requirements: ['SORT-003'],
+      message: 'sortField=lastupdated without sortOrder is not DESC',
+    });
   },
 });

@@ -6,11 +6,12 @@ const FIELDS = ['lastupdated', 'creationdate', 'title', 'trcid', 'slug'] as cons
 
 export default defineCheck({
   id: 'sorting.fields',
-  title: 'sortField lastupdated, creationdate, title, trcid and slug with sortOrder ASC and DESC order the suite\'s items by that field',
+  title:
+    "sortField lastupdated, creationdate, title, trcid and slug with sortOrder ASC and DESC order the suite's items by that field",
   requirements: ['SORT-001', 'SORT-003'],
   tags: ['sorting'],
   needs: ['write', 'full'],
-  writes: 'the run\'s shared catalogue (nine event groups, tagged with the run id)',
+  writes: "the run's shared catalogue (nine event groups, tagged with the run id)",
   run: async (ctx) => {
     const cat = await catalogue(ctx);
     for (const field of FIELDS) {

@@ -4,11 +4,12 @@ import { assertPagesAreDisjointAndComplete, assertSortedBy } from '../../support
 
 export default defineCheck({
   id: 'sorting.id-tiebreaker',
-  title: 'Items with equal titles are ordered by id ascending in both sort orders, so paging by title with size 1 neither repeats nor drops an item',
+  title:
+    'Items with equal titles are ordered by id ascending in both sort orders, so paging by title with size 1 neither repeats nor drops an item',
   requirements: ['DEC-LIST-003'],
   tags: ['sorting', 'decision'],
   needs: ['write', 'full'],
-  writes: 'the run\'s shared catalogue (nine event groups with titles in equal pairs, tagged with the run id)',
+  writes: "the run's shared catalogue (nine event groups with titles in equal pairs, tagged with the run id)",
   run: async (ctx) => {
     const cat = await catalogue(ctx);
     const listSortedByTitle = async (order: 'ASC' | 'DESC') => {
@@ -18,7 +19,12 @@ export default defineCheck({
     };
     const ascending = await listSortedByTitle('ASC');
     await listSortedByTitle('DESC');
-    const pages = await pageByNumber(ctx, cat.collection, { lastupdated: cat.before, wfstatus: ALL_STATUSES, sortField: 'title', sortOrder: 'ASC' }, { size: 2, token: writerToken(ctx) });
+    const pages = await pageByNumber(
+      ctx,
+      cat.collection,
+      { lastupdated: cat.before, wfstatus: ALL_STATUSES, sortField: 'title', sortOrder: 'ASC' },
+      { size: 2, token: writerToken(ctx) },
+    );
     assertPagesAreDisjointAndComplete(pages, ascending.own);
   },
 });

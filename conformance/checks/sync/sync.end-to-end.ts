@@ -16,7 +16,13 @@ const FULL_BACKFILL_MAX = 60;
 
 type Store = MemoryStore<ContentItem>;
 
-async function run(ctx: CheckContext, token: TokenChoice, store: Store, what: string, requirements: string[]): Promise<SyncSummary & { seen: ContentItem[] }> {
+async function run(
+  ctx: CheckContext,
+  token: TokenChoice,
+  store: Store,
+  what: string,
+  requirements: string[],
+): Promise<SyncSummary & { seen: ContentItem[] }> {
   const client = suiteClient(ctx, token);
   const seen: ContentItem[] = [];
   // The client's own list call, watched: the check needs to know which items came back.
@@ -44,25 +50,49 @@ async function run(ctx: CheckContext, token: TokenChoice, store: Store, what: st
 
 function own(store: Store, trcids: readonly string[]): Record<string, string> {
   const snapshot = store.snapshot(COLLECTION);
-  return Object.fromEntries(trcids.filter((t) => snapshot.has(t)).map((t) => [t, String((snapshot.get(t)!.trcItemDetails as { title?: string }[] | undefined)?.[0]?.title)]));
+  return Object.fromEntries(
+    trcids
+      .filter((t) => snapshot.has(t))
+      .map((t) => [t, String((snapshot.get(t)!.trcItemDetails as { title?: string }[] | undefined)?.[0]?.title)]),
+  );
 }
 
-function expectMirror(ctx: CheckContext, store: Store, trcids: readonly string[], expected: Record<string, string>, what: string, requirements: string[]): void {
+function expectMirror(
+  ctx: CheckContext,
+  store: Store,
+  trcids: readonly string[],
+  expected: Record<string, string>,
+  what: string,
+  requirements: string[],
+): void {
   const got = own(store, trcids);
   if (JSON.stringify(Object.entries(got).sort()) === JSON.stringify(Object.entries(expected).sort())) return;
-  throw new CheckFailure({ message: `${what}: the mirror does not hold the expected items (trcid → title)`, received: got, expected, requirements, exchanges: ctx.exchanges.slice(-2) });
+  throw new CheckFailure({
+    message: `${what}: the mirror does not hold the expected items (trcid → title)`,
+    received: got,
+    expected,
+    requirements,
+    exchanges: ctx.exchanges.slice(-2),
+  });
 }
 
 export default defineCheck({
   id: 'sync.end-to-end',
-  title: 'The client\'s incremental sync (syncItems, memory store) against the target: backfill, a change, a re-sync from the mark (the boundary item comes back), removal of archived and deleted items with the full token only, reconciliation by the published trcids for the live token',
+  title:
+    "The client's incremental sync (syncItems, memory store) against the target: backfill, a change, a re-sync from the mark (the boundary item comes back), removal of archived and deleted items with the full token only, reconciliation by the published trcids for the live token",
   requirements: ['SYNC-005', 'PAGE-001', 'PAGE-003', 'PAGE-004', 'FILTER-001', 'FILTER-002', 'DEC-ITEM-001'],
   tags: ['sync', 'client'],
   needs: ['write', 'full', 'consumer'],
   writes: 'four venues, changed, archived and deleted by the check (tagged with the run id)',
   run: async (ctx) => {
     const title = (label: string) => `${ctx.runId} sync ${label}`;
-    const make = (label: string, wfstatus?: WfStatus) => createItem(ctx, `/${COLLECTION}`, { ...(wfstatus ? { wfstatus } : {}), trcItemDetails: [{ lang: 'nl', title: title(label) }] }, { label: 'sync' });
+    const make = (label: string, wfstatus?: WfStatus) =>
+      createItem(
+        ctx,
+        `/${COLLECTION}`,
+        { ...(wfstatus ? { wfstatus } : {}), trcItemDetails: [{ lang: 'nl', title: title(label) }] },
+        { label: 'sync' },
+      );
     const a = await make('a', 'approved');
     const b = await make('b', 'approved');
     const c = await make('c', 'approved');
@@ -71,24 +101,47 @@ export default defineCheck({
 
     const full = createMemoryStore<ContentItem>();
     const live = createMemoryStore<ContentItem>();
-    const probe = await listItems(ctx, `/${COLLECTION}`, { wfstatus: 'approved,archived,deleted', sortField: 'lastupdated', sortOrder: 'ASC', size: FULL_BACKFILL_MAX }, { token: 'full' });
+    const probe = await listItems(
+      ctx,
+      `/${COLLECTION}`,
+      { wfstatus: 'approved,archived,deleted', sortField: 'lastupdated', sortOrder: 'ASC', size: FULL_BACKFILL_MAX },
+      { token: 'full' },
+    );
     if (probe.items.length >= FULL_BACKFILL_MAX) {
       // A busy collection: start both mirrors at the check's first item instead of paging through it all.
       await full.putMark(COLLECTION, String(a.item.lastupdated));
       await live.putMark(COLLECTION, String(a.item.lastupdated));
-      ctx.note(`/${COLLECTION} holds ${FULL_BACKFILL_MAX} or more items: the backfill starts at the check's first item (${String(a.item.lastupdated)})`);
+      ctx.note(
+        `/${COLLECTION} holds ${FULL_BACKFILL_MAX} or more items: the backfill starts at the check's first item (${String(a.item.lastupdated)})`,
+      );
     }
 
     // 1. Backfill: approved items only.
     await run(ctx, 'full', full, 'backfill (full token)', ['PAGE-001', 'PAGE-003']);
     await run(ctx, 'consumer', live, 'backfill (live token)', ['PAGE-001', 'PAGE-003']);
     const approved = { [a.trcid]: title('a'), [b.trcid]: title('b'), [c.trcid]: title('c') };
-    expectMirror(ctx, full, trcids, approved, 'after the backfill with the full token', ['PAGE-001', 'PAGE-003', 'FILTER-001']);
-    expectMirror(ctx, live, trcids, approved, 'after the backfill with the live token', ['PAGE-001', 'PAGE-003', 'FILTER-001']);
+    expectMirror(ctx, full, trcids, approved, 'after the backfill with the full token', [
+      'PAGE-001',
+      'PAGE-003',
+      'FILTER-001',
+    ]);
+    expectMirror(ctx, live, trcids, approved, 'after the backfill with the live token', [
+      'PAGE-001',
+      'PAGE-003',
+      'FILTER-001',
+    ]);
 
     // 2. Changes: a new title, an archive, a delete, an approval.
     const change = async (item: CreatedItem, patch: Record<string, unknown>) => {
-      const current = (await listItems(ctx, `/${COLLECTION}`, { trcid: item.trcid, wfstatus: 'draft,readyforvalidation,approved,rejected,archived,deleted' }, { token: writerToken(ctx) })).items[0] ?? item.item;
+      const current =
+        (
+          await listItems(
+            ctx,
+            `/${COLLECTION}`,
+            { trcid: item.trcid, wfstatus: 'draft,readyforvalidation,approved,rejected,archived,deleted' },
+            { token: writerToken(ctx) },
+          )
+        ).items[0] ?? item.item;
       const res = await putItem(ctx, item, { ...writableCopy(current), ...patch });
       assertStatus(res, 200, { requirements: ['DEC-ITEM-001'] });
       res.assertConforms(['DEC-ITEM-001']);
@@ -100,10 +153,30 @@ export default defineCheck({
 
     // 3. Re-sync from the mark: the full token sees the removals; the live token cannot.
     const second = await run(ctx, 'full', full, 'the re-sync (full token)', ['SYNC-005']);
-    expectMirror(ctx, full, trcids, { [a.trcid]: title('a changed'), [d.trcid]: title('d') }, 'after the re-sync with the full token (archived and deleted items removed)', ['SYNC-005', 'FILTER-002']);
-    if (second.removed < 2) throw new CheckFailure({ message: 'the re-sync with the full token removed fewer than the two items that were archived and deleted', received: second, expected: 'removed ≥ 2', requirements: ['SYNC-005'] });
+    expectMirror(
+      ctx,
+      full,
+      trcids,
+      { [a.trcid]: title('a changed'), [d.trcid]: title('d') },
+      'after the re-sync with the full token (archived and deleted items removed)',
+      ['SYNC-005', 'FILTER-002'],
+    );
+    if (second.removed < 2)
+      throw new CheckFailure({
+        message: 'the re-sync with the full token removed fewer than the two items that were archived and deleted',
+        received: second,
+        expected: 'removed ≥ 2',
+        requirements: ['SYNC-005'],
+      });
     await run(ctx, 'consumer', live, 'the re-sync (live token)', ['SYNC-005']);
-    expectMirror(ctx, live, trcids, { [a.trcid]: title('a changed'), [b.trcid]: title('b'), [c.trcid]: title('c'), [d.trcid]: title('d') }, 'after the re-sync with the live token (it cannot see removals, so the archived and deleted items stay until reconciliation)', ['SYNC-005']);
+    expectMirror(
+      ctx,
+      live,
+      trcids,
+      { [a.trcid]: title('a changed'), [b.trcid]: title('b'), [c.trcid]: title('c'), [d.trcid]: title('d') },
+      'after the re-sync with the live token (it cannot see removals, so the archived and deleted items stay until reconciliation)',
+      ['SYNC-005'],
+    );
     ctx.verified(['SYNC-005', 'FILTER-002', 'DEC-ITEM-001']);
 
     // 4. Nothing changed: the boundary item comes back (inclusive bound) and is not applied twice.
@@ -111,18 +184,45 @@ export default defineCheck({
     const third = await run(ctx, 'full', full, 'a sync with nothing new', ['PAGE-004']);
     const atMark = third.seen.filter((i) => Date.parse(String(i.lastupdated)) === Date.parse(String(second.mark)));
     if (atMark.length === 0) {
-      throw new CheckFailure({ message: `a sync from the mark ${String(second.mark)} did not get the item at the mark back (the lastupdated filter must be inclusive)`, received: third.seen.map((i) => `${i.trcid} ${String(i.lastupdated)}`), expected: `the item with lastupdated ${String(second.mark)} again`, requirements: ['PAGE-004', 'FILTER-001'], exchanges: ctx.exchanges.slice(-1) });
+      throw new CheckFailure({
+        message: `a sync from the mark ${String(second.mark)} did not get the item at the mark back (the lastupdated filter must be inclusive)`,
+        received: third.seen.map((i) => `${i.trcid} ${String(i.lastupdated)}`),
+        expected: `the item with lastupdated ${String(second.mark)} again`,
+        requirements: ['PAGE-004', 'FILTER-001'],
+        exchanges: ctx.exchanges.slice(-1),
+      });
     }
-    if (JSON.stringify([...full.snapshot(COLLECTION)].sort()) !== before) throw new CheckFailure({ message: 'a sync with nothing new changed the mirror', received: third, expected: 'the same mirror', requirements: ['PAGE-004'] });
+    if (JSON.stringify([...full.snapshot(COLLECTION)].sort()) !== before)
+      throw new CheckFailure({
+        message: 'a sync with nothing new changed the mirror',
+        received: third,
+        expected: 'the same mirror',
+        requirements: ['PAGE-004'],
+      });
 
     // 5. Reconciliation by the published trcids removes what the live token never saw leave.
     let summary;
     try {
       summary = await reconcile(suiteClient(ctx, 'consumer'), COLLECTION, live, { size: 2000 });
     } catch (error) {
-      throw new CheckFailure({ message: `the client's reconcile stopped: ${(error as Error).message}`, received: (error as Error).name, expected: 'a reconciliation to the end', requirements: ['PAGE-003'], exchanges: ctx.exchanges.slice(-1) });
+      throw new CheckFailure({
+        message: `the client's reconcile stopped: ${(error as Error).message}`,
+        received: (error as Error).name,
+        expected: 'a reconciliation to the end',
+        requirements: ['PAGE-003'],
+        exchanges: ctx.exchanges.slice(-1),
+      });
     }
-    expectMirror(ctx, live, trcids, { [a.trcid]: title('a changed'), [d.trcid]: title('d') }, 'after reconciling the live token\'s mirror with the published trcids', ['SYNC-005', 'FILTER-002']);
-    ctx.note(`re-sync: ${second.fetched} fetched, ${second.removed} removed, ${second.repeated} repeated; reconcile removed ${summary.removed} of ${summary.local} local items`);
+    expectMirror(
+      ctx,
+      live,
+      trcids,
+      { [a.trcid]: title('a changed'), [d.trcid]: title('d') },
+      "after reconciling the live token's mirror with the published trcids",
+      ['SYNC-005', 'FILTER-002'],
+    );
+    ctx.note(
+      `re-sync: ${second.fetched} fetched, ${second.removed} removed, ${second.repeated} repeated; reconcile removed ${summary.removed} of ${summary.local} local items`,
+    );
   },
 });

@@ -13,24 +13,60 @@ export default defineCheck({
   writes: 'one token (deleted at once)',
   dependsOn: ['tokens.create'],
   run: async (ctx) => {
-    const target = await mintToken(ctx, { callBackUrl: ctx.receiver.endpoint(`${ctx.check.id}.target`).url }, { requirements: ['TOKEN-013'] });
+    const target = await mintToken(
+      ctx,
+      { callBackUrl: ctx.receiver.endpoint(`${ctx.check.id}.target`).url },
+      { requirements: ['TOKEN-013'] },
+    );
     let decision: CheckFailure | undefined;
     try {
       const attempts: [string, () => Promise<HttpResponse>][] = [
-        ['create', () => ctx.http.post(tokensPath(ctx), { token: 'consumer', json: { name: ctx.tag('not allowed'), roles: ['ROLE_EXTERNAL_USER'] }, validate: 'defer' })],
-        ['update', () => ctx.http.put(tokensPath(ctx, target.id), { token: 'consumer', json: { name: ctx.tag('not allowed') }, validate: 'defer' })],
-        ['rotate-secret', () => ctx.http.post(tokensPath(ctx, target.id, '/rotate-secret'), { token: 'consumer', validate: 'defer' })],
+        [
+          'create',
+          () =>
+            ctx.http.post(tokensPath(ctx), {
+              token: 'consumer',
+              json: { name: ctx.tag('not allowed'), roles: ['ROLE_EXTERNAL_USER'] },
+              validate: 'defer',
+            }),
+        ],
+        [
+          'update',
+          () =>
+            ctx.http.put(tokensPath(ctx, target.id), {
+              token: 'consumer',
+              json: { name: ctx.tag('not allowed') },
+              validate: 'defer',
+            }),
+        ],
+        [
+          'rotate-secret',
+          () => ctx.http.post(tokensPath(ctx, target.id, '/rotate-secret'), { token: 'consumer', validate: 'defer' }),
+        ],
         ['delete', () => ctx.http.delete(tokensPath(ctx, target.id), { token: 'consumer', validate: 'defer' })],
       ];
       for (const [what, send] of attempts) {
         const res = await send();
         if (res.status < 400) {
-          const created = what === 'create' ? (res.body as { id?: unknown; signingSecret?: unknown; token?: unknown } | undefined) : undefined;
+          const created =
+            what === 'create'
+              ? (res.body as { id?: unknown; signingSecret?: unknown; token?: unknown } | undefined)
+              : undefined;
           if (typeof created?.id === 'string') await deleteTokenQuietly(ctx, created.id);
-          throw new CheckFailure({ message: `token ${what} with the consumer token (no admin role) answered ${res.status}`, received: res.status, expected: 'refused: 403 (a 4xx)', pointer: 'status', requirements: ['TOKEN-013'], exchanges: [res.exchange] });
+          throw new CheckFailure({
+            message: `token ${what} with the consumer token (no admin role) answered ${res.status}`,
+            received: res.status,
+            expected: 'refused: 403 (a 4xx)',
+            pointer: 'status',
+            requirements: ['TOKEN-013'],
+            exchanges: [res.exchange],
+          });
         }
         try {
-          assertStatus(res, 403, { requirements: ['DEC-ERR-002'], message: `token ${what} with the consumer token answered ${res.status}; DEC-ERR-002 makes a missing role a 403` });
+          assertStatus(res, 403, {
+            requirements: ['DEC-ERR-002'],
+            message: `token ${what} with the consumer token answered ${res.status}; DEC-ERR-002 makes a missing role a 403`,
+          });
           res.assertConforms(['DEC-ERR-002']);
         } catch (error) {
           if (!(error instanceof CheckFailure)) throw error;
@@ -40,11 +76,21 @@ export default defineCheck({
       }
       // Nothing happened: the token is still there, with its webhook.
       const still = await updateToken(ctx, target.id, { name: ctx.tag('still here') });
-      assertStatus(still, 200, { requirements: ['TOKEN-013'], message: `after the refused delete, PUT of the token with the admin token answered ${still.status}: the consumer's DELETE took effect` });
+      assertStatus(still, 200, {
+        requirements: ['TOKEN-013'],
+        message: `after the refused delete, PUT of the token with the admin token answered ${still.status}: the consumer's DELETE took effect`,
+      });
       acknowledge([still]);
       const answer = tokenAnswer(still, ['TOKEN-013']);
       if (answer.callBackUrl !== target.answer.callBackUrl) {
-        throw new CheckFailure({ message: 'the token\'s webhook changed although every consumer request was refused', received: answer.callBackUrl, expected: target.answer.callBackUrl, pointer: '/callBackUrl', requirements: ['TOKEN-013'], exchanges: [still.exchange] });
+        throw new CheckFailure({
+          message: "the token's webhook changed although every consumer request was refused",
+          received: answer.callBackUrl,
+          expected: target.answer.callBackUrl,
+          pointer: '/callBackUrl',
+          requirements: ['TOKEN-013'],
+          exchanges: [still.exchange],
+        });
       }
     } finally {
       await deleteTokenQuietly(ctx, target.id);

@@ -15,24 +15,42 @@ export default defineCheck({
     const token = await mintToken(ctx, {});
     if (token.bearer) {
       const before = await ctx.http.get('/events', { token: { bearer: token.bearer }, query: { size: 1 } });
-      assertStatus(before, 200, { message: `GET /events with the new token answered ${before.status} before it was deleted` });
+      assertStatus(before, 200, {
+        message: `GET /events with the new token answered ${before.status} before it was deleted`,
+      });
     }
     const res = await ctx.http.delete(tokensPath(ctx, token.id), { token: 'admin' });
     assertStatus(res, [200, 204]);
 
     if (token.bearer) {
-      const after = await ctx.http.get('/events', { token: { bearer: token.bearer }, query: { size: 1 }, validate: 'defer' });
+      const after = await ctx.http.get('/events', {
+        token: { bearer: token.bearer },
+        query: { size: 1 },
+        validate: 'defer',
+      });
       if (after.status < 400) {
-        throw new CheckFailure({ message: `the deleted token still authenticates: GET /events answered ${after.status}`, received: after.status, expected: '401 (refused)', pointer: 'status', exchanges: [after.exchange] });
+        throw new CheckFailure({
+          message: `the deleted token still authenticates: GET /events answered ${after.status}`,
+          received: after.status,
+          expected: '401 (refused)',
+          pointer: 'status',
+          exchanges: [after.exchange],
+        });
       }
       after.assertConforms();
     } else {
       ctx.note('the creation answer carried no token value (DEC-AUTH-006); only the token URLs are checked');
     }
-    const put = await ctx.http.put(tokensPath(ctx, token.id), { token: 'admin', json: { name: ctx.tag('gone') }, validate: 'defer' });
+    const put = await ctx.http.put(tokensPath(ctx, token.id), {
+      token: 'admin',
+      json: { name: ctx.tag('gone') },
+      validate: 'defer',
+    });
     const again = await ctx.http.delete(tokensPath(ctx, token.id), { token: 'admin', validate: 'defer' });
     for (const r of [put, again]) {
-      assertStatus(r, 404, { message: `${r.exchange.request.method} of the deleted token answered ${r.status}, expected 404` });
+      assertStatus(r, 404, {
+        message: `${r.exchange.request.method} of the deleted token answered ${r.status}, expected 404`,
+      });
       r.assertConforms();
     }
   },

@@ -35,7 +35,10 @@ export default defineCheck({
     const secrets = sightings.filter((s) => s.label.startsWith('signingSecret'));
     const values = sightings.filter((s) => s.label.startsWith('token value'));
     ctx.note(`scanned every answer of the run for the secrets it handed out; ${sightings.length} sighting(s)`);
-    for (const [found, requirement, what] of [[secrets, 'TOKEN-002', 'signingSecret'], [values, 'DEC-AUTH-006', 'token value']] as const) {
+    for (const [found, requirement, what] of [
+      [secrets, 'TOKEN-002', 'signingSecret'],
+      [values, 'DEC-AUTH-006', 'token value'],
+    ] as const) {
       const first = found[0];
       if (!first) continue;
       throw new CheckFailure({

@@ -2,7 +2,15 @@ import { defineCheck } from '../../model/check.ts';
 import { assertStatus } from '../../support/assert.ts';
 import { createItem, putItem, writableCopy } from '../../support/items.ts';
 import type { Delivery } from '../../receiver/receiver.ts';
-import { callbackId, callbackItems, deliveryFailure, disposing, hookToken, timing, waitForCallback } from '../../support/webhooks.ts';
+import {
+  callbackId,
+  callbackItems,
+  deliveryFailure,
+  disposing,
+  hookToken,
+  timing,
+  waitForCallback,
+} from '../../support/webhooks.ts';
 
 export default defineCheck({
   id: 'webhooks.archive-is-delete',
@@ -22,10 +30,21 @@ export default defineCheck({
       res.assertConforms();
       const deleted = callbackId(event.id, '/events', 'DELETED');
       const mentions = (d: Delivery) => callbackItems(d).find((i) => i.id.startsWith(`${event.id}_`));
-      const arrived = await hook.endpoint.waitFor((d) => d.seq > created.seq && mentions(d) !== undefined, timing(ctx).waitMs, `delivery after archiving ${event.id}`);
+      const arrived = await hook.endpoint.waitFor(
+        (d) => d.seq > created.seq && mentions(d) !== undefined,
+        timing(ctx).waitMs,
+        `delivery after archiving ${event.id}`,
+      );
       const item = mentions(arrived)!;
       if (item.id !== deleted || item.actionType !== 'DELETED') {
-        throw deliveryFailure({ message: 'archiving the item was delivered as an update', received: `${item.id} (${item.actionType})`, expected: `${deleted} (DELETED)` }, [arrived]);
+        throw deliveryFailure(
+          {
+            message: 'archiving the item was delivered as an update',
+            received: `${item.id} (${item.actionType})`,
+            expected: `${deleted} (DELETED)`,
+          },
+          [arrived],
+        );
       }
     });
   },

@@ -1,13 +1,21 @@
 import { defineCheck } from '../../model/check.ts';
 import { createItem } from '../../support/items.ts';
-import { assertSignatureBindsBodyAndTimestamp, assertSignedDelivery, callbackId, disposing, hookToken, waitForCallback } from '../../support/webhooks.ts';
+import {
+  assertSignatureBindsBodyAndTimestamp,
+  assertSignedDelivery,
+  callbackId,
+  disposing,
+  hookToken,
+  waitForCallback,
+} from '../../support/webhooks.ts';
 
 /** The property makes no request: more runs than --num-runs cost microseconds. */
 const MIN_RUNS = 200;
 
 export default defineCheck({
   id: 'webhooks.delivery-signed',
-  title: 'A change is POSTed to the token\'s callBackUrl with X-Service-Timestamp, -Signature and -Delivery, signed over "<timestamp>.<raw body>" (property: any changed byte of body or timestamp fails), with a CallbackBody',
+  title:
+    'A change is POSTed to the token\'s callBackUrl with X-Service-Timestamp, -Signature and -Delivery, signed over "<timestamp>.<raw body>" (property: any changed byte of body or timestamp fails), with a CallbackBody',
   requirements: ['HOOK-002', 'HOOK-010', 'HOOK-011', 'HOOK-012', 'HOOK-013', 'AUTH-009', 'HOOK-001'],
   tags: ['webhooks', 'property'],
   needs: ['webhook'],
@@ -19,7 +27,9 @@ export default defineCheck({
       const event = await createItem(ctx, '/events', { wfstatus: 'approved' }, { label: 'hook-signed' });
       const { delivery } = await waitForCallback(ctx, hook, callbackId(event.id, '/events', 'UPDATED'), ['HOOK-002']);
       assertSignedDelivery(ctx, delivery, hook.secret);
-      await assertSignatureBindsBodyAndTimestamp(ctx, delivery, hook.secret, { numRuns: Math.max(ctx.fc.numRuns, MIN_RUNS) });
+      await assertSignatureBindsBodyAndTimestamp(ctx, delivery, hook.secret, {
+        numRuns: Math.max(ctx.fc.numRuns, MIN_RUNS),
+      });
     });
   },
 });

@@ -6,11 +6,12 @@ import { callbackId, disposing, holds, hookToken, timing, waitForCallback } from
 
 export default defineCheck({
   id: 'webhooks.organisation-filter',
-  title: 'A token restricted to one organisation gets webhooks for its items only, never for another organisation\'s',
+  title: "A token restricted to one organisation gets webhooks for its items only, never for another organisation's",
   requirements: ['HOOK-008'],
   tags: ['webhooks', 'security'],
   needs: ['webhook'],
-  writes: 'two tokens with a callBackUrl (deleted at once) and one event in each of two organisations of the account (soft-deleted)',
+  writes:
+    'two tokens with a callBackUrl (deleted at once) and one event in each of two organisations of the account (soft-deleted)',
   dependsOn: ['webhooks.delivery-signed'],
   run: async (ctx) => {
     const orgs = await twoOrganisations(ctx, ['HOOK-008']);
@@ -30,7 +31,13 @@ export default defineCheck({
       // … and, a while later, still not of the other one.
       const leaked = (hook: typeof hookA, id: string, org: string, other: string) => {
         const found = hook.endpoint.deliveries.find(holds(id));
-        if (found) throw new CheckFailure({ message: `a token restricted to ${org} got the webhook for an item of ${other}`, received: id, expected: `only items of ${org}`, requirements: ['HOOK-008'] });
+        if (found)
+          throw new CheckFailure({
+            message: `a token restricted to ${org} got the webhook for an item of ${other}`,
+            received: id,
+            expected: `only items of ${org}`,
+            requirements: ['HOOK-008'],
+          });
       };
       leaked(hookA, idB, a, b);
       leaked(hookB, idA, b, a);

@@ -10,7 +10,8 @@ const AWAY: readonly WfStatus[] = ['rejected', 'readyforvalidation', 'draft', 'a
 
 export default defineCheck({
   id: 'workflow.transitions',
-  title: 'An approved event written with each other status takes that status and goes offline (the consumer token no longer sees it); written with approved again it is published from every status',
+  title:
+    'An approved event written with each other status takes that status and goes offline (the consumer token no longer sees it); written with approved again it is published from every status',
   requirements: ['WF-008', 'WF-009', 'WF-001', 'WF-005', 'WF-007', 'WF-010', 'DEC-ITEM-001'],
   tags: ['workflow'],
   needs: ['write', 'full', 'consumer'],
@@ -21,40 +22,106 @@ export default defineCheck({
     for (const status of AWAY) {
       const stored: WfStatus = status === 'draft' ? 'readyforvalidation' : status;
       const item = await write(ctx, event, status, ['WF-008']);
-      if (item.wfstatus !== stored) fail(event, `written with ${status} from approved, it has wfstatus ${String(item.wfstatus)}`, item.wfstatus, stored, status === 'draft' ? ['WF-007'] : ['WF-008']);
+      if (item.wfstatus !== stored)
+        fail(
+          event,
+          `written with ${status} from approved, it has wfstatus ${String(item.wfstatus)}`,
+          item.wfstatus,
+          stored,
+          status === 'draft' ? ['WF-007'] : ['WF-008'],
+        );
       assertBooleansFollowWfstatus(item, undefined, { requirements: ['WF-008', 'WF-010'] });
       await assertLive(ctx, event, false, ['WF-008', 'WF-005']);
       const back = await write(ctx, event, 'approved', ['WF-009']);
-      if (back.wfstatus !== 'approved') fail(event, `written with approved from ${stored}, it has wfstatus ${String(back.wfstatus)}`, back.wfstatus, 'approved', ['WF-009']);
+      if (back.wfstatus !== 'approved')
+        fail(
+          event,
+          `written with approved from ${stored}, it has wfstatus ${String(back.wfstatus)}`,
+          back.wfstatus,
+          'approved',
+          ['WF-009'],
+        );
       assertBooleansFollowWfstatus(back, undefined, { requirements: ['WF-009', 'WF-010'] });
       await assertLive(ctx, event, true, ['WF-009', 'WF-001']);
     }
   },
 });
 
-function fail(event: CreatedItem, message: string, received: unknown, expected: unknown, requirements: string[], res?: HttpResponse): never {
-  throw new CheckFailure({ message: `${event.path}: ${message}`, received, expected, requirements, exchanges: res ? [res.exchange] : [] });
+function fail(
+  event: CreatedItem,
+  message: string,
+  received: unknown,
+  expected: unknown,
+  requirements: string[],
+  res?: HttpResponse,
+): never {
+  throw new CheckFailure({
+    message: `${event.path}: ${message}`,
+    received,
+    expected,
+    requirements,
+    exchanges: res ? [res.exchange] : [],
+  });
 }
 
 type Ctx = Parameters<typeof createItem>[0];
 
 /** PUT the item's current writable fields with another wfstatus; the item as the writer then lists it. */
 async function write(ctx: Ctx, event: CreatedItem, status: WfStatus, requirements: string[]): Promise<Item> {
-  const current = (await listItems(ctx, '/events', { trcid: event.trcid, wfstatus: ALL_STATUSES }, { token: event.token })).items[0] ?? event.item;
+  const current =
+    (await listItems(ctx, '/events', { trcid: event.trcid, wfstatus: ALL_STATUSES }, { token: event.token }))
+      .items[0] ?? event.item;
   const res = await putItem(ctx, event, { ...writableCopy(current), wfstatus: status });
-  if (res.status === 404 || res.status === 405) fail(event, `PUT answered ${res.status}; updates are PUT on the detail URL`, res.status, 200, ['DEC-ITEM-001'], res);
+  if (res.status === 404 || res.status === 405)
+    fail(
+      event,
+      `PUT answered ${res.status}; updates are PUT on the detail URL`,
+      res.status,
+      200,
+      ['DEC-ITEM-001'],
+      res,
+    );
   assertStatus(res, 200, { requirements });
   res.assertConforms(requirements);
-  const after = (await listItems(ctx, '/events', { trcid: event.trcid, wfstatus: ALL_STATUSES }, { token: event.token })).items[0];
-  if (!after) fail(event, `after a write with wfstatus ${status} the full token no longer lists it with wfstatus=${ALL_STATUSES}`, '(absent)', event.trcid, requirements);
+  const after = (
+    await listItems(ctx, '/events', { trcid: event.trcid, wfstatus: ALL_STATUSES }, { token: event.token })
+  ).items[0];
+  if (!after)
+    fail(
+      event,
+      `after a write with wfstatus ${status} the full token no longer lists it with wfstatus=${ALL_STATUSES}`,
+      '(absent)',
+      event.trcid,
+      requirements,
+    );
   return after;
 }
 
 /** Live items are in the consumer's list and detail reads; others in neither. */
 async function assertLive(ctx: Ctx, event: CreatedItem, live: boolean, requirements: string[]): Promise<void> {
   const { items, res } = await listItems(ctx, '/events', { trcid: event.trcid }, { token: 'consumer' });
-  if ((items.length === 1) !== live) fail(event, live ? 'an approved item is not in the consumer token\'s list' : 'an item that is not approved is in the consumer token\'s list', items.map((i) => `${String(i.trcid)} (${String(i.wfstatus)})`), live ? [event.trcid] : [], requirements, res);
+  if ((items.length === 1) !== live)
+    fail(
+      event,
+      live
+        ? "an approved item is not in the consumer token's list"
+        : "an item that is not approved is in the consumer token's list",
+      items.map((i) => `${String(i.trcid)} (${String(i.wfstatus)})`),
+      live ? [event.trcid] : [],
+      requirements,
+      res,
+    );
   const detail = await ctx.http.get(event.path, { token: 'consumer', validate: 'defer' });
-  if ((detail.status === 200) !== live) fail(event, live ? `the consumer token's detail read of an approved item answered ${detail.status}` : 'the consumer token can still read an item that is not approved', detail.status, live ? 200 : '404 (not visible)', requirements, detail);
+  if ((detail.status === 200) !== live)
+    fail(
+      event,
+      live
+        ? `the consumer token's detail read of an approved item answered ${detail.status}`
+        : 'the consumer token can still read an item that is not approved',
+      detail.status,
+      live ? 200 : '404 (not visible)',
+      requirements,
+      detail,
+    );
   detail.assertConforms(requirements);
 }

@@ -4,14 +4,19 @@ import { createItem, writableCopy } from '../../support/items.ts';
 
 export default defineCheck({
   id: 'workflow.write-scope',
-  title: 'PUT and DELETE use the caller\'s read scope: a live token\'s PUT or DELETE of a rejected item is a 404, DELETE of a deleted item is a 404',
+  title:
+    "PUT and DELETE use the caller's read scope: a live token's PUT or DELETE of a rejected item is a 404, DELETE of a deleted item is a 404",
   requirements: ['DEC-ITEM-029'],
   tags: ['workflow', 'scope', 'decision'],
   needs: ['write', 'full', 'consumer'],
   writes: 'one rejected and one deleted event (tagged with the run id)',
   run: async (ctx) => {
     const rejected = await createItem(ctx, '/events', { wfstatus: 'rejected' }, { label: 'write-scope' });
-    const put = await ctx.http.put(rejected.path, { token: 'consumer', json: { ...writableCopy(rejected.item), wfstatus: 'approved' }, validate: 'defer' });
+    const put = await ctx.http.put(rejected.path, {
+      token: 'consumer',
+      json: { ...writableCopy(rejected.item), wfstatus: 'approved' },
+      validate: 'defer',
+    });
     assertStatus(put, 404, { message: `a live token's PUT of a rejected item answered ${put.status}` });
     put.assertConforms();
     const del = await ctx.http.delete(rejected.path, { token: 'consumer', validate: 'defer' });

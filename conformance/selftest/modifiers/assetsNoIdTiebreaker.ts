@@ -35,7 +35,7 @@ export function assetsNoIdTiebreaker(): FaultModifier {
       if (whole.status !== 200 || !Array.isArray(body?.results)) return req;
       const sign = page % 2 === 0 ? 1 : -1;
       const ordered: Asset[] = [];
-      for (let i = 0; i < body.results.length; ) {
+      for (let i = 0; i < body.results.length;) {
         let j = i + 1;
         const key = JSON.stringify(keyOf(body.results[i]!, field));
         while (j < body.results.length && JSON.stringify(keyOf(body.results[j]!, field)) === key) j++;

@@ -9,9 +9,11 @@ export function feedItemsLive(): FaultModifier {
   return {
     name: 'feedItemsLive',
     response(res) {
-      return mapItems(res, (item) => (typeof item.externalId === 'string' && item.wfstatus === 'readyforvalidation'
-        ? { ...item, wfstatus: 'approved', published: true, deleted: false, offline: false }
-        : item));
+      return mapItems(res, (item) =>
+        typeof item.externalId === 'string' && item.wfstatus === 'readyforvalidation'
+          ? { ...item, wfstatus: 'approved', published: true, deleted: false, offline: false }
+          : item,
+      );
     },
   };
 }

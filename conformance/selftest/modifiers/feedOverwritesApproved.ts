@@ -15,20 +15,34 @@ function writable(item: Item, wfstatus: string): Item {
 }
 
 async function put(tools: ProxyTools, run: ProxiedRequest, base: string, item: Item, wfstatus: string): Promise<void> {
-  const answer = await tools.upstream({ method: 'PUT', url: `${base}/events/${encodeURIComponent(String(item.id))}`, headers: { authorization: run.headers.authorization ?? '', 'content-type': 'application/json' }, body: jsonBody(writable(item, wfstatus)) });
-  if (answer.status >= 300) throw new Error(`feedOverwritesApproved: PUT of ${String(item.id)} answered ${answer.status}`);
+  const answer = await tools.upstream({
+    method: 'PUT',
+    url: `${base}/events/${encodeURIComponent(String(item.id))}`,
+    headers: { authorization: run.headers.authorization ?? '', 'content-type': 'application/json' },
+    body: jsonBody(writable(item, wfstatus)),
+  });
+  if (answer.status >= 300)
+    throw new Error(`feedOverwritesApproved: PUT of ${String(item.id)} answered ${answer.status}`);
 }
 
 export function feedOverwritesApproved(): FaultModifier {
   const demoted = new WeakMap<ProxiedRequest, Item[]>();
-  const isRun = (req: ProxiedRequest) => req.method === 'POST' && /\/feeds\/[^/]+\/fetchAndConvertOnce$/.test(urlOf(req).pathname);
+  const isRun = (req: ProxiedRequest) =>
+    req.method === 'POST' && /\/feeds\/[^/]+\/fetchAndConvertOnce$/.test(urlOf(req).pathname);
   const baseOf = (req: ProxiedRequest) => urlOf(req).pathname.replace(/\/feeds\/[^/]+\/fetchAndConvertOnce$/, '');
   return {
     name: 'feedOverwritesApproved',
     async request(req, tools) {
       if (!isRun(req)) return req;
-      const list = await tools.upstream({ method: 'GET', url: `${baseOf(req)}/events?wfstatus=approved&size=2000`, headers: { authorization: req.headers.authorization ?? '' }, body: Buffer.alloc(0) });
-      const approved = ((readJson(list.body) as Item[] | undefined) ?? []).filter((i) => typeof i.externalId === 'string');
+      const list = await tools.upstream({
+        method: 'GET',
+        url: `${baseOf(req)}/events?wfstatus=approved&size=2000`,
+        headers: { authorization: req.headers.authorization ?? '' },
+        body: Buffer.alloc(0),
+      });
+      const approved = ((readJson(list.body) as Item[] | undefined) ?? []).filter(
+        (i) => typeof i.externalId === 'string',
+      );
       if (approved.length === 0) return req;
       for (const item of approved) await put(tools, req, baseOf(req), item, 'readyforvalidation');
       const marked = { ...req };
@@ -39,7 +53,12 @@ export function feedOverwritesApproved(): FaultModifier {
       const items = demoted.get(req);
       if (!items) return res;
       for (const item of items) {
-        const now = await tools.upstream({ method: 'GET', url: `${baseOf(req)}/events/${encodeURIComponent(String(item.id))}`, headers: { authorization: req.headers.authorization ?? '' }, body: Buffer.alloc(0) });
+        const now = await tools.upstream({
+          method: 'GET',
+          url: `${baseOf(req)}/events/${encodeURIComponent(String(item.id))}`,
+          headers: { authorization: req.headers.authorization ?? '' },
+          body: Buffer.alloc(0),
+        });
         const current = readJson(now.body) as Item | undefined;
         if (now.status === 200 && current) await put(tools, req, baseOf(req), current, 'approved');
       }

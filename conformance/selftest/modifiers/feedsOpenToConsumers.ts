@@ -7,7 +7,12 @@ export function feedsOpenToConsumers(tokens: { consumer: string; admin: string }
   return {
     name: 'feedsOpenToConsumers',
     request(req) {
-      if (req.method !== 'POST' || !/\/feeds\/[^/]+\/fetchAndConvertOnce$/.test(urlOf(req).pathname) || bearerOf(req) !== tokens.consumer) return req;
+      if (
+        req.method !== 'POST' ||
+        !/\/feeds\/[^/]+\/fetchAndConvertOnce$/.test(urlOf(req).pathname) ||
+        bearerOf(req) !== tokens.consumer
+      )
+        return req;
       return withBearer(req, tokens.admin);
     },
   };

@@ -16,8 +16,12 @@ export function flipPublishedBoolean(): FaultModifier {
     response(res) {
       if (res.status < 200 || res.status >= 300 || !/json/.test(res.headers['content-type'] ?? '')) return res;
       const body = readJson(res.body);
-      if (Array.isArray(body)) return body.some((i: Item) => typeof i?.published === 'boolean') ? { ...res, body: jsonBody(body.map(flip)) } : res;
-      if (typeof (body as Item | undefined)?.published === 'boolean') return { ...res, body: jsonBody(flip(body as Item)) };
+      if (Array.isArray(body))
+        return body.some((i: Item) => typeof i?.published === 'boolean')
+          ? { ...res, body: jsonBody(body.map(flip)) }
+          : res;
+      if (typeof (body as Item | undefined)?.published === 'boolean')
+        return { ...res, body: jsonBody(flip(body as Item)) };
       return res;
     },
   };

@@ -6,7 +6,8 @@ import { jsonBody, readJson } from '../faultProxy.ts';
 import { urlOf } from '../traffic.ts';
 
 function swap(value: unknown): unknown {
-  if (Array.isArray(value) && value.length >= 2 && typeof value[0] === 'number' && typeof value[1] === 'number') return [value[1], value[0], ...value.slice(2)];
+  if (Array.isArray(value) && value.length >= 2 && typeof value[0] === 'number' && typeof value[1] === 'number')
+    return [value[1], value[0], ...value.slice(2)];
   return Array.isArray(value) ? value.map(swap) : value;
 }
 
@@ -22,7 +23,8 @@ export function geojsonLatLon(): FaultModifier {
   return {
     name: 'geojsonLatLon',
     response(res, req) {
-      if (req.method !== 'GET' || !/\/routes\/[^/]+\/geojson$/.test(urlOf(req).pathname) || res.status !== 200) return res;
+      if (req.method !== 'GET' || !/\/routes\/[^/]+\/geojson$/.test(urlOf(req).pathname) || res.status !== 200)
+        return res;
       const doc = readJson(res.body);
       return doc === undefined ? res : { ...res, body: jsonBody(swapGeometries(doc)) };
     },

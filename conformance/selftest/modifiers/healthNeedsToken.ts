@@ -9,7 +9,14 @@ export function healthNeedsToken(): FaultModifier {
     name: 'healthNeedsToken',
     request(req) {
       if (!/\/actuator\/health$/.test(urlOf(req).pathname) || bearerOf(req) !== undefined) return req;
-      return { ...req, answer: jsonAnswer(401, { status: 401, error: 'Unauthorized', message: 'a bearer token is required' }, { 'www-authenticate': 'Bearer' }) };
+      return {
+        ...req,
+        answer: jsonAnswer(
+          401,
+          { status: 401, error: 'Unauthorized', message: 'a bearer token is required' },
+          { 'www-authenticate': 'Bearer' },
+        ),
+      };
     },
   };
 }

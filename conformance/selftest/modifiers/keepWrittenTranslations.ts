@@ -31,7 +31,11 @@ function restore(list: Category[] | undefined, written: Map<string, unknown>): [
     const label = typeof c.catid === 'string' ? written.get(c.catid) : undefined;
     if (label === undefined && !inner) return c;
     changed = true;
-    return { ...c, ...(label !== undefined ? { categoryTranslations: label } : {}), ...(inner ? { categoryvalues: values } : {}) };
+    return {
+      ...c,
+      ...(label !== undefined ? { categoryTranslations: label } : {}),
+      ...(inner ? { categoryvalues: values } : {}),
+    };
   });
   return [out, changed];
 }

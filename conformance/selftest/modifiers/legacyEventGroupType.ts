@@ -8,7 +8,9 @@ export function legacyEventGroupType(): FaultModifier {
   return {
     name: 'legacyEventGroupType',
     response(res) {
-      return mapItems(res, (item) => (item.entitytype === 'EVENTGROUP' ? { ...item, entitytype: 'EVENEMENTGROEP' } : item));
+      return mapItems(res, (item) =>
+        item.entitytype === 'EVENTGROUP' ? { ...item, entitytype: 'EVENEMENTGROEP' } : item,
+      );
     },
   };
 }

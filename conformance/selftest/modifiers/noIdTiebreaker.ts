@@ -20,11 +20,13 @@ export function noIdTiebreaker(): FaultModifier {
       return mapList(res, (items) => {
         const out: Item[] = [];
         let changed = false;
-        for (let i = 0; i < items.length; ) {
+        for (let i = 0; i < items.length;) {
           let j = i + 1;
           while (j < items.length && keyOf(items[j]!, field) === keyOf(items[i]!, field)) j++;
           const run = items.slice(i, j);
-          const flipped = [...run].sort((a, b) => (String(a.id) < String(b.id) ? 1 : String(a.id) > String(b.id) ? -1 : 0));
+          const flipped = [...run].sort((a, b) =>
+            String(a.id) < String(b.id) ? 1 : String(a.id) > String(b.id) ? -1 : 0,
+          );
           if (flipped.some((x, k) => x !== run[k])) changed = true;
           out.push(...flipped);
           i = j;

@@ -7,7 +7,11 @@ export function offlineFollowsPublished(): FaultModifier {
   return {
     name: 'offlineFollowsPublished',
     response(res) {
-      return mapItems(res, (item) => (typeof item.published === 'boolean' && item.offline !== item.published ? { ...item, offline: item.published } : item));
+      return mapItems(res, (item) =>
+        typeof item.published === 'boolean' && item.offline !== item.published
+          ? { ...item, offline: item.published }
+          : item,
+      );
     },
   };
 }

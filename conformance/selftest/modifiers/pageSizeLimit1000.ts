@@ -10,7 +10,14 @@ export function pageSizeLimit1000(): FaultModifier {
     request(req) {
       const size = Number(urlOf(req).searchParams.get('size'));
       if (!listCollection(req) || !(size > 1000 && size <= 2000)) return req;
-      return { ...req, answer: jsonAnswer(400, { status: 400, error: 'Bad Request', message: `size must not exceed 1000 (requested: ${size})` }) };
+      return {
+        ...req,
+        answer: jsonAnswer(400, {
+          status: 400,
+          error: 'Bad Request',
+          message: `size must not exceed 1000 (requested: ${size})`,
+        }),
+      };
     },
   };
 }

@@ -12,7 +12,13 @@ export function sizeCapWrongMessage(): FaultModifier {
       if (!listCollection(req) || res.status !== 400) return res;
       const body = readJson(res.body) as { message?: unknown } | undefined;
       if (typeof body?.message !== 'string' || !body.message.startsWith('size must not exceed')) return res;
-      return { ...res, body: jsonBody({ ...body, message: body.message.replace('size must not exceed 2000', 'size must be at most 2000') }) };
+      return {
+        ...res,
+        body: jsonBody({
+          ...body,
+          message: body.message.replace('size must not exceed 2000', 'size must be at most 2000'),
+        }),
+      };
     },
   };
 }

@@ -10,7 +10,14 @@ export function sortOrderCaseSensitive(): FaultModifier {
     request(req) {
       const value = urlOf(req).searchParams.get('sortOrder');
       if (!listCollection(req) || value === null || value === 'ASC' || value === 'DESC') return req;
-      return { ...req, answer: jsonAnswer(400, { status: 400, error: 'Bad Request', message: `sortOrder must be ASC or DESC (received: ${value})` }) };
+      return {
+        ...req,
+        answer: jsonAnswer(400, {
+          status: 400,
+          error: 'Bad Request',
+          message: `sortOrder must be ASC or DESC (received: ${value})`,
+        }),
+      };
     },
   };
 }

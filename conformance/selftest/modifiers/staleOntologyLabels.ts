@@ -13,7 +13,10 @@ export function staleOntologyLabels(): FaultModifier {
       return mapItems(res, (item) => {
         const cats = item.trcItemCategories as { types?: Type[] } | undefined;
         if (!cats?.types?.some((t) => t.categoryTranslations?.length)) return item;
-        const types = cats.types.map((t) => ({ ...t, categoryTranslations: t.categoryTranslations?.map((l) => ({ ...l, label: `${l.label ?? ''} (stale)` })) }));
+        const types = cats.types.map((t) => ({
+          ...t,
+          categoryTranslations: t.categoryTranslations?.map((l) => ({ ...l, label: `${l.label ?? ''} (stale)` })),
+        }));
         return { ...item, trcItemCategories: { ...cats, types } };
       });
     },

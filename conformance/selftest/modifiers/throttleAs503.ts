@@ -9,7 +9,11 @@ export function throttleAs503(): FaultModifier {
     response(res) {
       if (res.status !== 429) return res;
       const body = readJson(res.body) as Record<string, unknown> | undefined;
-      return { ...res, status: 503, body: body ? jsonBody({ ...body, status: 503, error: 'Service Unavailable' }) : res.body };
+      return {
+        ...res,
+        status: 503,
+        body: body ? jsonBody({ ...body, status: 503, error: 'Service Unavailable' }) : res.body,
+      };
     },
   };
 }

@@ -12,7 +12,12 @@ export function unauthorizedAs403(): FaultModifier {
       const body = readJson(res.body) as Record<string, unknown> | undefined;
       const headers = { ...res.headers };
       delete headers['www-authenticate'];
-      return { ...res, status: 403, headers, body: body ? jsonBody({ ...body, status: 403, error: 'Forbidden' }) : res.body };
+      return {
+        ...res,
+        status: 403,
+        headers,
+        body: body ? jsonBody({ ...body, status: 403, error: 'Forbidden' }) : res.body,
+      };
     },
   };
 }

@@ -16,7 +16,19 @@ export function unlimitedEndpointsLimited(which: 'detail' | 'health', perSecond 
       if (recent.length <= perSecond) return req;
       return {
         ...req,
-        answer: jsonAnswer(429, { status: 429, error: 'Too Many Requests', message: `rate limit exceeded: ${perSecond} requests per second; retry after 1 s` }, { 'retry-after': '1', 'x-ratelimit-limit': String(perSecond), 'x-ratelimit-policy': `${perSecond};w=1;burst=${perSecond}` }),
+        answer: jsonAnswer(
+          429,
+          {
+            status: 429,
+            error: 'Too Many Requests',
+            message: `rate limit exceeded: ${perSecond} requests per second; retry after 1 s`,
+          },
+          {
+            'retry-after': '1',
+            'x-ratelimit-limit': String(perSecond),
+            'x-ratelimit-policy': `${perSecond};w=1;burst=${perSecond}`,
+          },
+        ),
       };
     },
   };

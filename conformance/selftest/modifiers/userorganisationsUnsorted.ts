@@ -9,7 +9,8 @@ export function userorganisationsUnsorted(): FaultModifier {
   return {
     name: 'userorganisationsUnsorted',
     response(res, req) {
-      if (req.method !== 'GET' || !/\/dictionary\/userorganisations$/.test(urlOf(req).pathname) || res.status !== 200) return res;
+      if (req.method !== 'GET' || !/\/dictionary\/userorganisations$/.test(urlOf(req).pathname) || res.status !== 200)
+        return res;
       const body = readJson(res.body);
       return Array.isArray(body) && body.length > 1 ? { ...res, body: jsonBody([...body].reverse()) } : res;
     },

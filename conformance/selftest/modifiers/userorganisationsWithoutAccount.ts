@@ -9,13 +9,19 @@ export function userorganisationsWithoutAccount(): FaultModifier {
   return {
     name: 'userorganisationsWithoutAccount',
     response(res, req) {
-      if (req.method !== 'GET' || !/\/dictionary\/userorganisations$/.test(urlOf(req).pathname) || res.status !== 200) return res;
+      if (req.method !== 'GET' || !/\/dictionary\/userorganisations$/.test(urlOf(req).pathname) || res.status !== 200)
+        return res;
       const body = readJson(res.body);
       if (!Array.isArray(body)) return res;
-      return { ...res, body: jsonBody(body.map((o: Record<string, unknown>) => {
-        const { accountId: _dropped, ...rest } = o;
-        return rest;
-      })) };
+      return {
+        ...res,
+        body: jsonBody(
+          body.map((o: Record<string, unknown>) => {
+            const { accountId: _dropped, ...rest } = o;
+            return rest;
+          }),
+        ),
+      };
     },
   };
 }

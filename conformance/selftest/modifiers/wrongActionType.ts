@@ -15,7 +15,9 @@ export function wrongActionType(secrets: SecretBook): FaultModifier {
       const secret = secrets.current(d.url);
       const body = readJson(d.body) as { items?: { actionType?: string }[] } | undefined;
       if (!secret || !Array.isArray(body?.items)) return d;
-      const items = body.items.map((i) => (i.actionType && SWAP[i.actionType] ? { ...i, actionType: SWAP[i.actionType] } : i));
+      const items = body.items.map((i) =>
+        i.actionType && SWAP[i.actionType] ? { ...i, actionType: SWAP[i.actionType] } : i,
+      );
       return resign(d, secret, { body: jsonBody({ ...body, items }) });
     },
   };

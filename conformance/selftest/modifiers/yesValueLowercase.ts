@@ -13,8 +13,15 @@ export function yesValueLowercase(): FaultModifier {
     response(res) {
       return mapItems(res, (item: Item) => {
         const cats = item.trcItemCategories as { categories?: Category[] } | undefined;
-        if (!cats?.categories?.some((c) => c.datatype === 'yes' && typeof c.value === 'string' && /^(True|False)$/.test(c.value))) return item;
-        const categories = cats.categories.map((c) => (c.datatype === 'yes' && typeof c.value === 'string' ? { ...c, value: c.value.toLowerCase() } : c));
+        if (
+          !cats?.categories?.some(
+            (c) => c.datatype === 'yes' && typeof c.value === 'string' && /^(True|False)$/.test(c.value),
+          )
+        )
+          return item;
+        const categories = cats.categories.map((c) =>
+          c.datatype === 'yes' && typeof c.value === 'string' ? { ...c, value: c.value.toLowerCase() } : c,
+        );
         return { ...item, trcItemCategories: { ...cats, categories } };
       });
     },

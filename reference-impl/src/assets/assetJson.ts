@@ -22,7 +22,14 @@ export function assetUrl(baseUrl: string, row: Pick<AssetRow, 'id' | 'filename'>
 }
 
 export function assetJson(row: AssetRow, baseUrl: string): AssetJson {
-  const json: AssetJson = { id: row.id, filename: row.filename, mimetype: row.mimetype, size: Number(row.size), url: assetUrl(baseUrl, row), created: formatTimestamp(row.created) };
+  const json: AssetJson = {
+    id: row.id,
+    filename: row.filename,
+    mimetype: row.mimetype,
+    size: Number(row.size),
+    url: assetUrl(baseUrl, row),
+    created: formatTimestamp(row.created),
+  };
   if (row.width !== null) json.width = row.width;
   if (row.height !== null) json.height = row.height;
   if (row.title !== null) json.title = row.title;

@@ -32,7 +32,9 @@ export function createDiskFileStore(options: { directory: string }): AssetFileSt
         await (await current).close().catch(() => {});
       };
       return {
-        async write(chunk) { await (await opened()).write(chunk); },
+        async write(chunk) {
+          await (await opened()).write(chunk);
+        },
         async commit(id) {
           await opened(); // an empty upload still gets its (empty) file
           await close();
@@ -56,7 +58,9 @@ export function createDiskFileStore(options: { directory: string }): AssetFileSt
       if (info === undefined) return undefined;
       return { size: info.size, stream: () => createReadStream(path), sharpInput: () => path };
     },
-    async remove(id) { await rm(pathOf(id), { force: true }); },
+    async remove(id) {
+      await rm(pathOf(id), { force: true });
+    },
     async pruneStaged(before) {
       const names = await readdir(staging).catch(() => [] as string[]);
       let removed = 0;
@@ -74,7 +78,8 @@ export function createDiskFileStore(options: { directory: string }): AssetFileSt
       let total = 0;
       const shards = await readdir(root, { withFileTypes: true }).catch(() => []);
       for (const shard of shards) {
-        if (shard.isDirectory() && /^[0-9a-f]{2}$/.test(shard.name)) total += (await readdir(join(root, shard.name))).length;
+        if (shard.isDirectory() && /^[0-9a-f]{2}$/.test(shard.name))
+          total += (await readdir(join(root, shard.name))).length;
       }
       return total;
     },

@@ -8,7 +8,10 @@ export type AssetFileInfo = Pick<AssetRow, 'id' | 'mimetype' | 'width' | 'height
  * database read. Safe because the facts are immutable; unknown ids are never remembered, so an
  * asset uploaded a moment later is found.
  */
-export function createFileInfoCache(load: (id: string) => Promise<AssetFileInfo | null>, maxEntries = 10_000): (id: string) => Promise<AssetFileInfo | null> {
+export function createFileInfoCache(
+  load: (id: string) => Promise<AssetFileInfo | null>,
+  maxEntries = 10_000,
+): (id: string) => Promise<AssetFileInfo | null> {
   const entries = new Map<string, AssetFileInfo>();
   return async function fileInfo(id) {
     const known = entries.get(id);
@@ -19,7 +22,13 @@ export function createFileInfoCache(load: (id: string) => Promise<AssetFileInfo 
     }
     const row = await load(id);
     if (row === null) return null;
-    const info: AssetFileInfo = { id: row.id, mimetype: row.mimetype, width: row.width, height: row.height, sha256: row.sha256 };
+    const info: AssetFileInfo = {
+      id: row.id,
+      mimetype: row.mimetype,
+      width: row.width,
+      height: row.height,
+      sha256: row.sha256,
+    };
     entries.set(id, info);
     if (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
     return info;

@@ -46,5 +46,7 @@ export function assertAssetId(id: string): string {
 
 /** Files under `<dataDir>/assets/`, or in memory when `dataDir` is `:memory:` (tests, demos). */
 export function createAssetFileStore(dataDir: string): AssetFileStore {
-  return dataDir === ':memory:' ? createMemoryFileStore() : createDiskFileStore({ directory: `${dataDir.replace(/\/+$/, '')}/assets` });
+  return dataDir === ':memory:'
+    ? createMemoryFileStore()
+    : createDiskFileStore({ directory: `${dataDir.replace(/\/+$/, '')}/assets` });
 }

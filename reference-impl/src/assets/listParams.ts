@@ -11,7 +11,13 @@ export interface AssetListQuery {
 }
 
 // ASSET-011: `lastupdated` is an alias of `modified`; anything unrecognised sorts by upload date.
-const SORT_KEYS: Readonly<Record<string, AssetSortKey>> = { date: 'created', name: 'filename', size: 'size', modified: 'modified', lastupdated: 'modified' };
+const SORT_KEYS: Readonly<Record<string, AssetSortKey>> = {
+  date: 'created',
+  name: 'filename',
+  size: 'size',
+  modified: 'modified',
+  lastupdated: 'modified',
+};
 
 export const DEFAULT_ASSET_PAGE_SIZE = 20; // DEC-LIST-009
 
@@ -20,7 +26,10 @@ export const DEFAULT_ASSET_PAGE_SIZE = 20; // DEC-LIST-009
  * default zone and date-only support (DEC-LIST-005; unparseable: 400, ERR-002), `sortOrder` in any
  * letter case with `desc` as default (ASSET-014, DEC-ASSET-006), zero-based `page` (DEC-LIST-009).
  */
-export function listAssetsParams(accountId: string, query: AssetListQuery): ListAssetsParams & { size: number; page: number } {
+export function listAssetsParams(
+  accountId: string,
+  query: AssetListQuery,
+): ListAssetsParams & { size: number; page: number } {
   const size = query.size ?? DEFAULT_ASSET_PAGE_SIZE;
   const page = query.page ?? 0;
   return {

@@ -25,13 +25,19 @@ export function createMemoryFileStore(): AssetFileStore {
       };
     },
     // Staged bytes live in the upload's own closure and go with it: nothing is ever left behind.
-    async pruneStaged() { return 0; },
+    async pruneStaged() {
+      return 0;
+    },
     async open(id) {
       const bytes = files.get(assertAssetId(id));
       if (bytes === undefined) return undefined;
       return { size: bytes.length, stream: () => Readable.from([bytes]), sharpInput: () => bytes };
     },
-    async remove(id) { files.delete(assertAssetId(id)); },
-    async count() { return files.size; },
+    async remove(id) {
+      files.delete(assertAssetId(id));
+    },
+    async count() {
+      return files.size;
+    },
   };
 }

@@ -37,7 +37,11 @@ const FORM_OVERHEAD_BYTES = 64 * 1024;
 export function receiveUpload(req: IncomingMessage, options: ReceiveUploadOptions): Promise<ReceivedUpload> {
   const contentType = req.headers['content-type'] ?? '';
   if (!/^multipart\/form-data\s*;/i.test(contentType)) {
-    return Promise.reject(new HttpError(415, { message: `upload must be multipart/form-data with a file part (received Content-Type: ${contentType || 'none'})` }));
+    return Promise.reject(
+      new HttpError(415, {
+        message: `upload must be multipart/form-data with a file part (received Content-Type: ${contentType || 'none'})`,
+      }),
+    );
   }
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > options.maxBytes + FORM_OVERHEAD_BYTES) {
@@ -52,10 +56,20 @@ export function receiveUpload(req: IncomingMessage, options: ReceiveUploadOption
         defParamCharset: 'utf8',
         // busboy reports a size limit when it is reached and a parts limit when the last allowed
         // part completes: +1 on both, so that exactly maxBytes and all three parts are allowed.
-        limits: { fileSize: options.maxBytes + 1, files: 1, fields: 2, parts: 4, fieldSize: 4 * TEXT_PARTS.description + 1, fieldNameSize: 100, headerPairs: 20 },
+        limits: {
+          fileSize: options.maxBytes + 1,
+          files: 1,
+          fields: 2,
+          parts: 4,
+          fieldSize: 4 * TEXT_PARTS.description + 1,
+          fieldNameSize: 100,
+          headerPairs: 20,
+        },
       });
     } catch (error) {
-      reject(new HttpError(400, { message: `multipart body cannot be read: ${(error as Error).message}`, cause: error }));
+      reject(
+        new HttpError(400, { message: `multipart body cannot be read: ${(error as Error).message}`, cause: error }),
+      );
       return;
     }
 
@@ -74,7 +88,9 @@ export function receiveUpload(req: IncomingMessage, options: ReceiveUploadOption
       parser.on('error', () => {});
       fileStream?.destroy();
       // Answer only once the staged bytes are gone: "nothing stored" holds when the client hears.
-      void Promise.resolve(staged?.discard()).catch(() => {}).finally(() => reject(error));
+      void Promise.resolve(staged?.discard())
+        .catch(() => {})
+        .finally(() => reject(error));
     };
 
     parser.on('field', (name, value, info) => {
@@ -100,24 +116,42 @@ export function receiveUpload(req: IncomingMessage, options: ReceiveUploadOption
       }
       fileStream = stream;
       staged = options.store.stage();
-      file = consumeFile(stream, staged, options.maxBytes).then((received) => ({ ...received, filename: cleanFilename(info.filename, received.mimetype) }));
-      file.catch((error: unknown) => fail(error instanceof HttpError ? error : new HttpError(400, { message: `upload failed: ${(error as Error).message}`, cause: error })));
+      file = consumeFile(stream, staged, options.maxBytes).then((received) => ({
+        ...received,
+        filename: cleanFilename(info.filename, received.mimetype),
+      }));
+      file.catch((error: unknown) =>
+        fail(
+          error instanceof HttpError
+            ? error
+            : new HttpError(400, { message: `upload failed: ${(error as Error).message}`, cause: error }),
+        ),
+      );
     });
 
     parser.on('filesLimit', () => fail(badRequest('/file', 'multipart body must hold one file part')));
-    parser.on('partsLimit', () => fail(badRequest('', 'multipart body has too many parts (expected: file, title, description)')));
-    parser.on('fieldsLimit', () => fail(badRequest('', 'multipart body has too many parts (expected: file, title, description)')));
-    parser.on('error', (error) => fail(new HttpError(400, { message: `multipart body cannot be read: ${(error as Error).message}`, cause: error })));
+    parser.on('partsLimit', () =>
+      fail(badRequest('', 'multipart body has too many parts (expected: file, title, description)')),
+    );
+    parser.on('fieldsLimit', () =>
+      fail(badRequest('', 'multipart body has too many parts (expected: file, title, description)')),
+    );
+    parser.on('error', (error) =>
+      fail(new HttpError(400, { message: `multipart body cannot be read: ${(error as Error).message}`, cause: error })),
+    );
     parser.on('close', () => {
       if (file === undefined) {
         fail(badRequest('/file', 'multipart body has no file part'));
         return;
       }
-      file.then((received) => {
-        if (settled) return;
-        settled = true;
-        resolve({ ...received, title: fields.title, description: fields.description });
-      }, () => {});
+      file.then(
+        (received) => {
+          if (settled) return;
+          settled = true;
+          resolve({ ...received, title: fields.title, description: fields.description });
+        },
+        () => {},
+      );
     });
     req.on('close', () => {
       if (!req.complete) fail(new HttpError(400, { message: 'upload was aborted by the client' }));
@@ -127,14 +161,20 @@ export function receiveUpload(req: IncomingMessage, options: ReceiveUploadOption
 }
 
 /** Streams the file part into `staged`: counted, hashed, and sniffed before the first write. */
-async function consumeFile(stream: Readable & { truncated?: boolean }, staged: StagedFile, maxBytes: number): Promise<Omit<ReceivedUpload, 'filename' | 'title' | 'description'>> {
+async function consumeFile(
+  stream: Readable & { truncated?: boolean },
+  staged: StagedFile,
+  maxBytes: number,
+): Promise<Omit<ReceivedUpload, 'filename' | 'title' | 'description'>> {
   const hash = createHash('sha256');
   let size = 0;
   let head: Buffer[] | undefined = [];
   let headBytes = 0;
   let mimetype: AcceptedMimetype | undefined;
   // busboy ends the stream early and sets `truncated` when the limit is reached.
-  const overLimit = new Promise<never>((_resolve, reject) => stream.once('limit', () => reject(tooLarge(maxBytes, false))));
+  const overLimit = new Promise<never>((_resolve, reject) =>
+    stream.once('limit', () => reject(tooLarge(maxBytes, false))),
+  );
   overLimit.catch(() => {});
 
   const flushHead = async () => {
@@ -142,7 +182,9 @@ async function consumeFile(stream: Readable & { truncated?: boolean }, staged: S
     head = undefined;
     const sniffed = await sniffType(bytes);
     if (!sniffed.accepted) {
-      throw new HttpError(415, { message: `file type ${sniffed.detected ?? 'unknown'} is not accepted; accepted: ${ACCEPTED_MIMETYPES.join(', ')}` });
+      throw new HttpError(415, {
+        message: `file type ${sniffed.detected ?? 'unknown'} is not accepted; accepted: ${ACCEPTED_MIMETYPES.join(', ')}`,
+      });
     }
     mimetype = sniffed.mimetype;
     await staged.write(bytes);
@@ -171,11 +213,18 @@ async function consumeFile(stream: Readable & { truncated?: boolean }, staged: S
 function tooLarge(maxBytes: number, early: boolean): HttpError {
   // No `Connection: close`: Node would then close the socket under a client still sending, which
   // then sees a reset instead of this answer. The route drops the rest of the body up to a cap.
-  return new HttpError(413, { message: `upload exceeds the limit of ${maxBytes} bytes${early ? ' (by its Content-Length)' : ''}` });
+  return new HttpError(413, {
+    message: `upload exceeds the limit of ${maxBytes} bytes${early ? ' (by its Content-Length)' : ''}`,
+  });
 }
 
 const EXTENSIONS: Record<AcceptedMimetype, string> = {
-  'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'image/gif': 'gif', 'application/pdf': 'pdf', 'video/mp4': 'mp4',
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
+  'application/pdf': 'pdf',
+  'video/mp4': 'mp4',
 };
 
 /**

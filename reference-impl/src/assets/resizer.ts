@@ -30,8 +30,18 @@ export interface Resizer {
    * The bytes of `variant` of the image in `input`, from the cache or made now. `key` names the
    * variant uniquely (the ETag does). Identical requests in flight share one resize.
    */
-  resize(key: string, input: () => Promise<string | Buffer>, mimetype: string, variant: Variant): Promise<{ bytes: Buffer; cached: boolean }>;
-  readonly stats: { readonly hits: number; readonly misses: number; readonly cachedVariants: number; readonly cachedBytes: number };
+  resize(
+    key: string,
+    input: () => Promise<string | Buffer>,
+    mimetype: string,
+    variant: Variant,
+  ): Promise<{ bytes: Buffer; cached: boolean }>;
+  readonly stats: {
+    readonly hits: number;
+    readonly misses: number;
+    readonly cachedVariants: number;
+    readonly cachedBytes: number;
+  };
 }
 
 export function createResizer(options: ResizerOptions = {}): Resizer {
@@ -43,7 +53,9 @@ export function createResizer(options: ResizerOptions = {}): Resizer {
 
   async function render(input: string | Buffer, mimetype: string, variant: Variant): Promise<Buffer> {
     if (variant.width * variant.height > limits.maxOutputPixels) {
-      throw new HttpError(422, { message: `resized image of ${variant.width}×${variant.height} pixels exceeds the limit of ${limits.maxOutputPixels} pixels` });
+      throw new HttpError(422, {
+        message: `resized image of ${variant.width}×${variant.height} pixels exceeds the limit of ${limits.maxOutputPixels} pixels`,
+      });
     }
     const animated = mimetype === 'image/gif' || mimetype === 'image/webp';
     try {
@@ -73,17 +85,28 @@ export function createResizer(options: ResizerOptions = {}): Resizer {
       let pending = inFlight.get(key);
       if (pending === undefined) {
         pending = gate(async () => render(await input(), mimetype, variant))
-          .then((bytes) => { cache.set(key, bytes); return bytes; })
+          .then((bytes) => {
+            cache.set(key, bytes);
+            return bytes;
+          })
           .finally(() => inFlight.delete(key));
         inFlight.set(key, pending);
       }
       return { bytes: await pending, cached: false };
     },
     stats: {
-      get hits() { return counters.hits; },
-      get misses() { return counters.misses; },
-      get cachedVariants() { return cache.size; },
-      get cachedBytes() { return cache.bytes; },
+      get hits() {
+        return counters.hits;
+      },
+      get misses() {
+        return counters.misses;
+      },
+      get cachedVariants() {
+        return cache.size;
+      },
+      get cachedBytes() {
+        return cache.bytes;
+      },
     },
   };
 }

@@ -1,7 +1,14 @@
 import { fileTypeFromBuffer } from 'file-type';
 
 /** The accepted types (DEC-ASSET-001), in the order messages list them. */
-export const ACCEPTED_MIMETYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'application/pdf', 'video/mp4'] as const;
+export const ACCEPTED_MIMETYPES = [
+  'image/jpeg',
+  'image/png',
+  'image/webp',
+  'image/gif',
+  'application/pdf',
+  'video/mp4',
+] as const;
 export type AcceptedMimetype = (typeof ACCEPTED_MIMETYPES)[number];
 
 export const IMAGE_MIMETYPES: readonly AcceptedMimetype[] = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'];
@@ -9,7 +16,8 @@ export const IMAGE_MIMETYPES: readonly AcceptedMimetype[] = ['image/jpeg', 'imag
 /** Bytes file-type needs to recognise every format it knows. */
 export const SNIFF_BYTES = 4100;
 
-export type SniffResult = { accepted: true; mimetype: AcceptedMimetype } | { accepted: false; detected: string | undefined };
+export type SniffResult =
+  { accepted: true; mimetype: AcceptedMimetype } | { accepted: false; detected: string | undefined };
 
 /** The type of a file from its first bytes; the client's Content-Type and file name are never asked. */
 export async function sniffType(head: Uint8Array): Promise<SniffResult> {

@@ -35,12 +35,21 @@ export async function uploadAsset(deps: UploadDeps, req: IncomingMessage, accoun
       const file = await deps.store.open(id);
       size = file && (await readImageSize(file.sharpInput()));
       // Image magic bytes followed by something no decoder reads: not an accepted image.
-      if (size === undefined) throw new HttpError(415, { message: `file starts like ${upload.mimetype} but is not a readable image` });
+      if (size === undefined)
+        throw new HttpError(415, { message: `file starts like ${upload.mimetype} but is not a readable image` });
     }
     return await insertAsset(deps.db, {
-      id, account_id: accountId, filename: upload.filename, mimetype: upload.mimetype, size: upload.size,
-      width: size?.width ?? null, height: size?.height ?? null, title: upload.title ?? null, description: upload.description ?? null,
-      created: new Date(deps.now()), sha256: upload.sha256,
+      id,
+      account_id: accountId,
+      filename: upload.filename,
+      mimetype: upload.mimetype,
+      size: upload.size,
+      width: size?.width ?? null,
+      height: size?.height ?? null,
+      title: upload.title ?? null,
+      description: upload.description ?? null,
+      created: new Date(deps.now()),
+      sha256: upload.sha256,
     });
   } catch (error) {
     await deps.store.remove(id);

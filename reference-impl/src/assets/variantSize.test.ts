@@ -13,8 +13,18 @@ describe('variantSize [DEC-ASSET-003, DEC-ASSET-008]', () => {
 
   it('when both are given, then fit stays inside the box, cover fills it, stretch takes it', () => {
     expect(variantSize(source, { w: 100, h: 100, mode: 'fit' })).toMatchObject({ width: 100, height: 75 });
-    expect(variantSize(source, { w: 100, h: 100, mode: 'cover' })).toEqual({ width: 100, height: 100, fit: 'cover', mode: 'cover' });
-    expect(variantSize(source, { w: 100, h: 10, mode: 'stretch' })).toEqual({ width: 100, height: 10, fit: 'fill', mode: 'stretch' });
+    expect(variantSize(source, { w: 100, h: 100, mode: 'cover' })).toEqual({
+      width: 100,
+      height: 100,
+      fit: 'cover',
+      mode: 'cover',
+    });
+    expect(variantSize(source, { w: 100, h: 10, mode: 'stretch' })).toEqual({
+      width: 100,
+      height: 10,
+      fit: 'fill',
+      mode: 'stretch',
+    });
   });
 
   it('when the box reaches beyond the source, then nothing is enlarged; the original answers when nothing would change', () => {

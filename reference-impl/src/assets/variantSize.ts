@@ -30,17 +30,23 @@ export function variantSize(source: ImageSize, request: ResizeRequest): Variant 
   const at = (n: number) => Math.max(1, Math.round(n));
 
   if (w === undefined || h === undefined || request.mode === 'fit') {
-    const scale = Math.min(1, w === undefined ? Infinity : w / source.width, h === undefined ? Infinity : h / source.height);
+    const scale = Math.min(
+      1,
+      w === undefined ? Infinity : w / source.width,
+      h === undefined ? Infinity : h / source.height,
+    );
     if (scale >= 1) return undefined;
     return { width: at(source.width * scale), height: at(source.height * scale), fit: 'fill', mode: 'fit' };
   }
   if (request.mode === 'stretch') {
-    const width = Math.min(w, source.width), height = Math.min(h, source.height);
+    const width = Math.min(w, source.width),
+      height = Math.min(h, source.height);
     if (width === source.width && height === source.height) return undefined;
     return { width, height, fit: 'fill', mode: 'stretch' };
   }
   const shrink = Math.min(1, source.width / w, source.height / h);
-  const width = at(w * shrink), height = at(h * shrink);
+  const width = at(w * shrink),
+    height = at(h * shrink);
   if (width === source.width && height === source.height) return undefined;
   return { width, height, fit: 'cover', mode: 'cover' };
 }

@@ -19,7 +19,11 @@ const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
  * Session tokens are JWTs; everything else is an account token, found by its hash: in `cache`
  * when given, else in the database. No token value is ever compared in code, only hashes as keys.
  */
-export function createBearerResolver(deps: { db: Queryable; sessions?: SessionVerifier; cache?: TokenCache }): BearerResolver {
+export function createBearerResolver(deps: {
+  db: Queryable;
+  sessions?: SessionVerifier;
+  cache?: TokenCache;
+}): BearerResolver {
   const { cache } = deps;
   return async function resolveBearer(bearer) {
     if (JWT_SHAPE.test(bearer)) return deps.sessions ? deps.sessions.verify(bearer) : null;

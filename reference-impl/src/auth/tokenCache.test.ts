@@ -3,14 +3,25 @@ import type { Principal } from '../http/principal.ts';
 import { createTokenCache } from './tokenCache.ts';
 
 const principal = (subjectId: string): Principal => ({
-  kind: 'apiToken', subjectId, accountId: 'acc', roles: ['ROLE_EXTERNAL_USER'], organisations: ['org'], accountOrganisations: ['org'], wfstatus: ['approved'],
+  kind: 'apiToken',
+  subjectId,
+  accountId: 'acc',
+  roles: ['ROLE_EXTERNAL_USER'],
+  organisations: ['org'],
+  accountOrganisations: ['org'],
+  wfstatus: ['approved'],
 });
 
 function listeningCache(options: { maxEntries?: number; maxAgeMs?: number } = {}) {
   let now = 0;
   const cache = createTokenCache({ now: () => now, ...options });
   cache.setListening(true);
-  return { cache, advance: (ms: number) => { now += ms; } };
+  return {
+    cache,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
 }
 
 describe('token cache', () => {
@@ -22,7 +33,7 @@ describe('token cache', () => {
     expect(cache.get('h1')).toBeUndefined();
   });
 
-  it('when a change is heard while a lookup is reading, then that lookup\'s (possibly old) row is not kept', () => {
+  it("when a change is heard while a lookup is reading, then that lookup's (possibly old) row is not kept", () => {
     const { cache } = listeningCache();
     const store = cache.beginLookup();
     cache.clear(); // the change commits while the row is being read
@@ -32,7 +43,7 @@ describe('token cache', () => {
     expect(cache.get('h1')?.subjectId).toBe('t1');
   });
 
-  it('when changes can\'t be heard, then nothing is cached and what was cached is gone', () => {
+  it("when changes can't be heard, then nothing is cached and what was cached is gone", () => {
     const { cache } = listeningCache();
     cache.beginLookup()('h1', principal('t1'));
     cache.setListening(false);

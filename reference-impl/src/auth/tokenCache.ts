@@ -76,7 +76,8 @@ export async function listenForAuthChanges(db: Db, cache: TokenCache, logger: Lo
     onNotify: () => cache.clear(),
     onState: (listening) => {
       cache.setListening(listening);
-      if (!listening) logger.warn('auth change notifications lost: token lookups go to the database until they are heard again');
+      if (!listening)
+        logger.warn('auth change notifications lost: token lookups go to the database until they are heard again');
       else logger.debug('listening for auth changes');
     },
   });

@@ -48,7 +48,7 @@ describe('ByteLru', () => {
     expect(cache.size).toBeLessThan(500);
   });
 
-  it('when a buffer is a slice of a larger memory (Node\'s small-buffer pool), then a copy of its own is kept', () => {
+  it("when a buffer is a slice of a larger memory (Node's small-buffer pool), then a copy of its own is kept", () => {
     const pooled = Buffer.from('[1,2,3]');
     expect(pooled.buffer.byteLength).toBeGreaterThan(pooled.length);
     const cache = new ByteLru(8000);

@@ -50,9 +50,13 @@ export class ByteLru {
     this.#bytes = 0;
   }
 
-  get size(): number { return this.#entries.size; }
+  get size(): number {
+    return this.#entries.size;
+  }
   /** What the entries cost: their bytes, keys and overhead. */
-  get bytes(): number { return this.#bytes; }
+  get bytes(): number {
+    return this.#bytes;
+  }
 }
 
 /**

@@ -5,26 +5,38 @@ import { DATATYPES, type Datatype } from './types.ts';
 // of a property ontology answers these as a 400 (after schema validation); data files we ship
 // are checked by their tests and when seeded. Problems use the error body's `details[]` shape.
 
-export interface OntologyProblem { pointer: string; message: string }
+export interface OntologyProblem {
+  pointer: string;
+  message: string;
+}
 
 type Loose = Record<string, unknown>;
-const isObject = (value: unknown): value is Loose => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Loose =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 const WITH_OPTIONS: ReadonlySet<Datatype> = new Set(['choice', 'multichoice']);
 const CNET_ID = /^[0-9]+(\.[0-9]+)*$/;
 
 class Problems {
   readonly list: OntologyProblem[] = [];
-  add(pointer: string, message: string): void { this.list.push({ pointer, message }); }
+  add(pointer: string, message: string): void {
+    this.list.push({ pointer, message });
+  }
   /** Records the first place of each id and reports a repeat. */
   unique(seen: Map<string, string>, id: unknown, pointer: string, what: string): void {
-    if (typeof id !== 'string' || id === '') return this.add(pointer, `${what} must be a non-empty string (received: ${JSON.stringify(id)})`);
+    if (typeof id !== 'string' || id === '')
+      return this.add(pointer, `${what} must be a non-empty string (received: ${JSON.stringify(id)})`);
     const first = seen.get(id);
-    if (first !== undefined) return this.add(pointer, `${what} ${JSON.stringify(id)} is already used at ${first}; ids must be unique in the whole ontology`);
+    if (first !== undefined)
+      return this.add(
+        pointer,
+        `${what} ${JSON.stringify(id)} is already used at ${first}; ids must be unique in the whole ontology`,
+      );
     seen.set(id, pointer);
   }
   nonEmpty(value: unknown, pointer: string, what: string): void {
-    if (typeof value !== 'string' || value.trim() === '') this.add(pointer, `${what} must be a non-empty string (received: ${JSON.stringify(value)})`);
+    if (typeof value !== 'string' || value.trim() === '')
+      this.add(pointer, `${what} must be a non-empty string (received: ${JSON.stringify(value)})`);
   }
 }
 
@@ -44,7 +56,10 @@ export function checkPropertyOntology(doc: unknown): OntologyProblem[] {
     problems.nonEmpty(property.name, `${at}/name`, 'name');
     const datatype = property.datatype as Datatype;
     if (!DATATYPES.includes(datatype)) {
-      problems.add(`${at}/datatype`, `datatype must be one of ${DATATYPES.join(', ')} (received: ${JSON.stringify(property.datatype)})`);
+      problems.add(
+        `${at}/datatype`,
+        `datatype must be one of ${DATATYPES.join(', ')} (received: ${JSON.stringify(property.datatype)})`,
+      );
     }
     const options = asList(property.options);
     if (WITH_OPTIONS.has(datatype) && options.length === 0) {
@@ -87,7 +102,10 @@ export function checkTypeOntology(doc: unknown): OntologyProblem[] {
     problems.nonEmpty(node.categorization, `${at}/categorization`, 'categorization');
     const cnetId = typeof node.cnetID === 'string' ? node.cnetID : '';
     if (!CNET_ID.test(cnetId)) {
-      problems.add(`${at}/cnetID`, `cnetID must be dotted numbers such as "1.2.3" (received: ${JSON.stringify(node.cnetID)})`);
+      problems.add(
+        `${at}/cnetID`,
+        `cnetID must be dotted numbers such as "1.2.3" (received: ${JSON.stringify(node.cnetID)})`,
+      );
     } else if (parentCnetId !== undefined && !cnetId.startsWith(`${parentCnetId}.`)) {
       problems.add(`${at}/cnetID`, `cnetID ${cnetId} must extend its parent's cnetID ${parentCnetId}`);
     }
@@ -96,7 +114,10 @@ export function checkTypeOntology(doc: unknown): OntologyProblem[] {
   doc.categorizations.forEach((node, i) => {
     const at = `/categorizations/${i}`;
     if (isObject(node) && !['EVENEMENT', 'LOCATIE', 'ROUTE'].includes(node.entityType as string)) {
-      problems.add(`${at}/entityType`, `a top-level node needs entityType EVENEMENT, LOCATIE or ROUTE (received: ${JSON.stringify(node.entityType)})`);
+      problems.add(
+        `${at}/entityType`,
+        `a top-level node needs entityType EVENEMENT, LOCATIE or ROUTE (received: ${JSON.stringify(node.entityType)})`,
+      );
     }
     checkNode(node, at, undefined);
   });

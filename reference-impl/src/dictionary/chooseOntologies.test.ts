@@ -25,12 +25,29 @@ describe('chooseOntologies', () => {
   it('when an override leaves an id out, then the base is not consulted for it [ONTO-015] [ONTO-016]', () => {
     const minimal = {
       lastModified: '2025-03-01T00:00:00.000Z',
-      propertyCategories: [{ id: 'pc-1', name: 'Eigen', datatype: 'yes' as const, propertytranslations: [], properties: [
-        { id: 'p-5001', name: 'Eigen vlag', datatype: 'yes' as const, propertytranslations: [{ lang: 'en', text: 'Own flag' }] },
-      ] }],
+      propertyCategories: [
+        {
+          id: 'pc-1',
+          name: 'Eigen',
+          datatype: 'yes' as const,
+          propertytranslations: [],
+          properties: [
+            {
+              id: 'p-5001',
+              name: 'Eigen vlag',
+              datatype: 'yes' as const,
+              propertytranslations: [{ lang: 'en', text: 'Own flag' }],
+            },
+          ],
+        },
+      ],
     };
     const indexes = indexOntologies(chooseOntologies(base, { properties: minimal }));
-    const { categories } = fillItemCategories({ types: [], categories: [{ catid: 'p-1001', value: 'true' }, { catid: 'p-5001' }] }, indexes, ['en']);
+    const { categories } = fillItemCategories(
+      { types: [], categories: [{ catid: 'p-1001', value: 'true' }, { catid: 'p-5001' }] },
+      indexes,
+      ['en'],
+    );
     expect(categories).toEqual([
       { catid: 'p-1001', value: 'true' },
       { catid: 'p-5001', datatype: 'yes', value: 'True', categoryTranslations: [{ lang: 'en', label: 'Own flag' }] },

@@ -1,8 +1,15 @@
 import { labelIn, type IndexedOption, type Labels, type OntologyIndexes } from './indexes.ts';
 import { normaliseValue } from './normaliseValue.ts';
 import type {
-  FilledCategories, FilledCategory, FilledCategoryTranslation, FilledCategoryValue, FilledType,
-  LabelTranslation, StoredCategories, StoredCategory, StoredType,
+  FilledCategories,
+  FilledCategory,
+  FilledCategoryTranslation,
+  FilledCategoryValue,
+  FilledType,
+  LabelTranslation,
+  StoredCategories,
+  StoredCategory,
+  StoredType,
 } from './types.ts';
 
 // Read side of trcItemCategories (ONTO-001..008, DT-001..013, DEC-DICT-006/008): the stored ids
@@ -39,7 +46,11 @@ function optionOf(ontologies: OntologyIndexes, propertyId: string, id: string | 
   return option?.propertyId === propertyId ? option : undefined;
 }
 
-function fillCategory(stored: StoredCategory, ontologies: OntologyIndexes, languages: readonly string[]): FilledCategory {
+function fillCategory(
+  stored: StoredCategory,
+  ontologies: OntologyIndexes,
+  languages: readonly string[],
+): FilledCategory {
   const known = ontologies.properties.properties.get(stored.catid);
   if (!known) return asStored(stored);
   const { datatype } = known.property;
@@ -62,12 +73,14 @@ function fillCategory(stored: StoredCategory, ontologies: OntologyIndexes, langu
         options.push(option);
         return { catid: value.catid, categoryTranslations: labelsFor(option.labels, languages) };
       });
-      out.value = options.length > 0 ? options.map((o) => o.labels.dutch).join(';') : normaliseValue(datatype, stored.value);
+      out.value =
+        options.length > 0 ? options.map((o) => o.labels.dutch).join(';') : normaliseValue(datatype, stored.value);
       out.categoryvalues = categoryvalues;
       out.categoryTranslations = labelsFor(known.labels, languages);
       if (options.length > 0) {
         out.valueCategoryTranslations = languages.map((lang) => ({
-          lang, label: options.map((o) => labelIn(o.labels, lang)).join(';'),
+          lang,
+          label: options.map((o) => labelIn(o.labels, lang)).join(';'),
         }));
       }
       return out;
@@ -90,7 +103,11 @@ function fillCategory(stored: StoredCategory, ontologies: OntologyIndexes, langu
  * language. A value stored for a language the item does not list is still returned (after the
  * item's languages): dropping it would lose what the writer sent.
  */
-function perLanguageValues(stored: StoredCategory, labels: Labels, languages: readonly string[]): FilledCategoryTranslation[] {
+function perLanguageValues(
+  stored: StoredCategory,
+  labels: Labels,
+  languages: readonly string[],
+): FilledCategoryTranslation[] {
   const values = new Map<string, string>();
   for (const t of stored.categoryTranslations ?? []) if (!values.has(t.lang)) values.set(t.lang, t.value);
   const langs = [...languages];

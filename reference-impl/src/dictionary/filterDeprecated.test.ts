@@ -18,14 +18,24 @@ describe('filterDeprecated', () => {
   it('when a deprecated node has children, then they are left out with it [ONTO-012]', () => {
     const doc: TypeOntology = {
       lastModified: '2025-01-01T00:00:00.000Z',
-      categorizations: [{
-        categorizationId: 't-1', cnetID: '1', categorization: 'A', entityType: 'EVENEMENT',
-        child: [
-          { categorizationId: 't-2', cnetID: '1.1', categorization: 'B', deprecated: true,
-            child: [{ categorizationId: 't-3', cnetID: '1.1.1', categorization: 'C' }] },
-          { categorizationId: 't-4', cnetID: '1.2', categorization: 'D', deprecated: false },
-        ],
-      }],
+      categorizations: [
+        {
+          categorizationId: 't-1',
+          cnetID: '1',
+          categorization: 'A',
+          entityType: 'EVENEMENT',
+          child: [
+            {
+              categorizationId: 't-2',
+              cnetID: '1.1',
+              categorization: 'B',
+              deprecated: true,
+              child: [{ categorizationId: 't-3', cnetID: '1.1.1', categorization: 'C' }],
+            },
+            { categorizationId: 't-4', cnetID: '1.2', categorization: 'D', deprecated: false },
+          ],
+        },
+      ],
     };
     expect(cnetIds(filterDeprecated(doc).categorizations)).toEqual(['1', '1.2']);
     expect(cnetIds(doc.categorizations)).toEqual(['1', '1.1', '1.1.1', '1.2']);

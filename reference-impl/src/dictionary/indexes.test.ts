@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { labelIn, type Labels } from './indexes.ts';
 
-const labels: Labels = { dutch: 'Museum (nl)', byLang: new Map([['en', 'Museum (en)'], ['en-US', 'Museum (en-US)'], ['zh', 'Museum (zh)'], ['', 'Museum (empty code)']]) };
+const labels: Labels = {
+  dutch: 'Museum (nl)',
+  byLang: new Map([
+    ['en', 'Museum (en)'],
+    ['en-US', 'Museum (en-US)'],
+    ['zh', 'Museum (zh)'],
+    ['', 'Museum (empty code)'],
+  ]),
+};
 
 describe('labelIn [DEC-DICT-006]', () => {
   it('when the ontology has the language, then it is that label', () => {

@@ -1,5 +1,11 @@
 import type {
-  Property, PropertyCategory, PropertyOntology, PropertyOption, TreeEntityType, TypeNode, TypeOntology,
+  Property,
+  PropertyCategory,
+  PropertyOntology,
+  PropertyOption,
+  TreeEntityType,
+  TypeNode,
+  TypeOntology,
 } from './types.ts';
 
 // Lookup tables over one ontology document. A document is never changed after it is loaded
@@ -102,11 +108,20 @@ export function indexPropertyOntology(doc: PropertyOntology): PropertyIndex {
   if (known) return known;
   const properties = new Map<string, IndexedProperty>();
   const options = new Map<string, IndexedOption>();
-  const visit = (list: readonly Property[] | undefined, category: PropertyCategory, inheritedDeprecated: boolean): void => {
+  const visit = (
+    list: readonly Property[] | undefined,
+    category: PropertyCategory,
+    inheritedDeprecated: boolean,
+  ): void => {
     for (const property of list ?? []) {
       const deprecated = inheritedDeprecated || property.deprecated === true;
       if (!properties.has(property.id)) {
-        properties.set(property.id, { property, labels: makeLabels(property.name, property.propertytranslations), category, deprecated });
+        properties.set(property.id, {
+          property,
+          labels: makeLabels(property.name, property.propertytranslations),
+          category,
+          deprecated,
+        });
       }
       for (const option of property.options ?? []) {
         if (options.has(option.id)) continue;
@@ -120,7 +135,8 @@ export function indexPropertyOntology(doc: PropertyOntology): PropertyIndex {
       visit(property.properties, category, deprecated);
     }
   };
-  for (const category of doc.propertyCategories ?? []) visit(category.properties, category, category.deprecated === true);
+  for (const category of doc.propertyCategories ?? [])
+    visit(category.properties, category, category.deprecated === true);
   const index: PropertyIndex = { doc, properties, options };
   propertyIndexes.set(doc, index);
   return index;

@@ -1,4 +1,11 @@
-import type { OntologyBody, Property, PropertyCategory, PropertyOntology, PropertyOption, PropertyTranslation } from './types.ts';
+import type {
+  OntologyBody,
+  Property,
+  PropertyCategory,
+  PropertyOntology,
+  PropertyOption,
+  PropertyTranslation,
+} from './types.ts';
 
 // DEC-DICT-011: unknown fields of a property ontology sent with PUT are dropped, not stored. The
 // body has passed the spec's schema (which tolerates extra fields), so the known ones have their
@@ -14,25 +21,44 @@ function withDeprecated<T extends object>(entry: T, source: Loose): T {
 }
 
 function option(source: Loose): PropertyOption {
-  return withDeprecated({ id: source.id as string, name: source.name as string, propertytranslations: translations(source.propertytranslations) }, source);
+  return withDeprecated(
+    {
+      id: source.id as string,
+      name: source.name as string,
+      propertytranslations: translations(source.propertytranslations),
+    },
+    source,
+  );
 }
 
 function property(source: Loose): Property {
-  const kept: Property = { id: source.id as string, name: source.name as string, datatype: source.datatype as Property['datatype'], propertytranslations: translations(source.propertytranslations) };
+  const kept: Property = {
+    id: source.id as string,
+    name: source.name as string,
+    datatype: source.datatype as Property['datatype'],
+    propertytranslations: translations(source.propertytranslations),
+  };
   if (Array.isArray(source.options)) kept.options = source.options.map(option);
   if (Array.isArray(source.properties)) kept.properties = source.properties.map(property);
   return withDeprecated(kept, source);
 }
 
 function category(source: Loose): PropertyCategory {
-  return withDeprecated({
-    id: source.id as string, name: source.name as string, datatype: source.datatype as PropertyCategory['datatype'],
-    propertytranslations: translations(source.propertytranslations),
-    properties: (Array.isArray(source.properties) ? source.properties : []).map(property),
-  }, source);
+  return withDeprecated(
+    {
+      id: source.id as string,
+      name: source.name as string,
+      datatype: source.datatype as PropertyCategory['datatype'],
+      propertytranslations: translations(source.propertytranslations),
+      properties: (Array.isArray(source.properties) ? source.properties : []).map(property),
+    },
+    source,
+  );
 }
 
 /** The property ontology with only the fields the spec names (`lastModified` dropped: the server sets it). */
-export function keepKnownPropertyOntologyFields(body: { propertyCategories?: unknown }): OntologyBody<PropertyOntology> {
+export function keepKnownPropertyOntologyFields(body: {
+  propertyCategories?: unknown;
+}): OntologyBody<PropertyOntology> {
   return { propertyCategories: (Array.isArray(body.propertyCategories) ? body.propertyCategories : []).map(category) };
 }

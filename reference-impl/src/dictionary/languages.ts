@@ -21,8 +21,11 @@ export function itemLanguages(item: ItemLanguageFields): string[] {
     if (codes.length > 0) return codes;
   }
   if (Array.isArray(item.trcItemDetails)) {
-    const codes = distinctCodes(item.trcItemDetails.map((detail: unknown) =>
-      typeof detail === 'object' && detail !== null ? (detail as { lang?: unknown }).lang : undefined));
+    const codes = distinctCodes(
+      item.trcItemDetails.map((detail: unknown) =>
+        typeof detail === 'object' && detail !== null ? (detail as { lang?: unknown }).lang : undefined,
+      ),
+    );
     if (codes.length > 0) return codes;
   }
   return [DUTCH];

@@ -27,7 +27,10 @@ function readYaml(url: URL): unknown {
 function checked<T>(url: URL, doc: unknown, check: (doc: unknown) => OntologyProblem[]): T {
   const problems = check(doc);
   if (problems.length > 0) {
-    const list = problems.slice(0, 5).map((p) => `${p.pointer}: ${p.message}`).join('; ');
+    const list = problems
+      .slice(0, 5)
+      .map((p) => `${p.pointer}: ${p.message}`)
+      .join('; ');
     throw new Error(`${url.pathname} is not a valid ontology: ${list}`);
   }
   return deepFreeze(doc as T);
@@ -38,8 +41,16 @@ let base: OntologyPair | undefined;
 /** The base type and property ontologies, each with the `lastModified` of its file. */
 export function loadBaseOntologies(): OntologyPair {
   base ??= deepFreeze({
-    types: checked<TypeOntology>(new URL('typeOntology.base.yaml', DATA), readYaml(new URL('typeOntology.base.yaml', DATA)), checkTypeOntology),
-    properties: checked<PropertyOntology>(new URL('propertiesOntology.base.yaml', DATA), readYaml(new URL('propertiesOntology.base.yaml', DATA)), checkPropertyOntology),
+    types: checked<TypeOntology>(
+      new URL('typeOntology.base.yaml', DATA),
+      readYaml(new URL('typeOntology.base.yaml', DATA)),
+      checkTypeOntology,
+    ),
+    properties: checked<PropertyOntology>(
+      new URL('propertiesOntology.base.yaml', DATA),
+      readYaml(new URL('propertiesOntology.base.yaml', DATA)),
+      checkPropertyOntology,
+    ),
   });
   return base;
 }

@@ -20,10 +20,17 @@ export type LabelMapping =
  * without hyphens or spaces ("lange-afstandswandelpad", "auto's"), and feeds do both.
  */
 export function labelKey(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
-interface LabelTables { dutch: Map<string, LabelMatch[]>; other: Map<string, LabelMatch[]> }
+interface LabelTables {
+  dutch: Map<string, LabelMatch[]>;
+  other: Map<string, LabelMatch[]>;
+}
 
 const tables = new WeakMap<PropertyIndex, LabelTables>();
 
@@ -63,7 +70,10 @@ const idOf = (m: LabelMatch): string => (m.kind === 'option' ? m.optionId : m.pr
 export function mapCategoryLabel(text: string, ontologies: { properties: PropertyIndex }): LabelMapping {
   const t = labelTables(ontologies.properties);
   const key = labelKey(text);
-  for (const [lang, table] of [['nl', t.dutch], ['other', t.other]] as const) {
+  for (const [lang, table] of [
+    ['nl', t.dutch],
+    ['other', t.other],
+  ] as const) {
     const matches = table.get(key) ?? [];
     if (matches.length === 1) return { mapped: true, match: matches[0] as LabelMatch, lang };
     if (matches.length > 1) return { mapped: false, text, reason: 'ambiguous', candidates: matches.map(idOf) };
@@ -71,7 +81,11 @@ export function mapCategoryLabel(text: string, ontologies: { properties: Propert
   return { mapped: false, text, reason: 'unknown' };
 }
 
-export interface UnmappedCategory { text: string; reason: 'unknown' | 'ambiguous' | 'not-a-flag'; candidates?: string[] }
+export interface UnmappedCategory {
+  text: string;
+  reason: 'unknown' | 'ambiguous' | 'not-a-flag';
+  candidates?: string[];
+}
 
 /**
  * A feed entry's categories with plain-text entries turned into stored form: an option label
@@ -91,18 +105,26 @@ export function mapFeedCategories(
   for (const entry of categories) {
     if (typeof entry !== 'object' || entry === null) continue;
     const e = entry as Record<string, unknown>;
-    if (typeof e.catid === 'string' && e.catid !== '') { out.push(e); continue; }
+    if (typeof e.catid === 'string' && e.catid !== '') {
+      out.push(e);
+      continue;
+    }
     if (typeof e.value !== 'string' || e.value.trim() === '') continue;
     const mapping = mapCategoryLabel(e.value, ontologies);
     if (!mapping.mapped) {
-      unmapped.push(mapping.candidates ? { text: mapping.text, reason: mapping.reason, candidates: mapping.candidates } : { text: mapping.text, reason: mapping.reason });
+      unmapped.push(
+        mapping.candidates
+          ? { text: mapping.text, reason: mapping.reason, candidates: mapping.candidates }
+          : { text: mapping.text, reason: mapping.reason },
+      );
       continue;
     }
     const { match } = mapping;
     if (match.kind === 'option' && match.datatype === 'multichoice') {
       const merged = multichoice.get(match.propertyId);
       if (merged) {
-        if (!merged.categoryvalues.some((v) => v.catid === match.optionId)) merged.categoryvalues.push({ catid: match.optionId });
+        if (!merged.categoryvalues.some((v) => v.catid === match.optionId))
+          merged.categoryvalues.push({ catid: match.optionId });
       } else {
         const created = { catid: match.propertyId, categoryvalues: [{ catid: match.optionId }] };
         multichoice.set(match.propertyId, created);

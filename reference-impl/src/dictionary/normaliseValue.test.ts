@@ -65,7 +65,9 @@ describe('normaliseValue', () => {
   });
 
   it('when data holds HTML, then tags are stripped and the text kept [DT-010]', () => {
-    expect(normaliseValue('data', '<p>Ingang <b>links</b></p><p>Lift aanwezig</p>')).toBe('Ingang links\nLift aanwezig');
+    expect(normaliseValue('data', '<p>Ingang <b>links</b></p><p>Lift aanwezig</p>')).toBe(
+      'Ingang links\nLift aanwezig',
+    );
     expect(normaliseValue('data', 'geen html')).toBe('geen html');
   });
 
@@ -81,8 +83,13 @@ describe('normaliseValue', () => {
 
   it('when a value is normalised twice, then the second time changes nothing', () => {
     const samples: Array<[Parameters<typeof normaliseValue>[0], string]> = [
-      ['yes', 'x'], ['yesno', 'ja'], ['nullableyesno', 'false'], ['integer', '+01'],
-      ['decimal', '3,5'], ['data', '<i>a</i> &amp; b'], ['date', ' 2024-01-01'],
+      ['yes', 'x'],
+      ['yesno', 'ja'],
+      ['nullableyesno', 'false'],
+      ['integer', '+01'],
+      ['decimal', '3,5'],
+      ['data', '<i>a</i> &amp; b'],
+      ['date', ' 2024-01-01'],
     ];
     for (const [datatype, raw] of samples) {
       const once = normaliseValue(datatype, raw);
@@ -123,12 +130,36 @@ describe('stripHtml', () => {
   });
 
   it('for any text, the result holds no tag and stripping it again changes nothing [DT-010]', () => {
-    const piece = fc.constantFrom('<', '>', '&', ';', 'amp', 'lt', 'gt', '#39', '<b>', '</p>', '<br>', '<script>', 'a', ' ', '\n', 'é', '"');
-    fc.assert(fc.property(fc.array(piece, { maxLength: 30 }).map((parts) => parts.join('')), (text) => {
-      const once = stripHtml(text);
-      expect(once).not.toMatch(/<[A-Za-z/!?]/);
-      expect(stripHtml(once)).toBe(once);
-    }), { numRuns: 500 });
+    const piece = fc.constantFrom(
+      '<',
+      '>',
+      '&',
+      ';',
+      'amp',
+      'lt',
+      'gt',
+      '#39',
+      '<b>',
+      '</p>',
+      '<br>',
+      '<script>',
+      'a',
+      ' ',
+      '\n',
+      'é',
+      '"',
+    );
+    fc.assert(
+      fc.property(
+        fc.array(piece, { maxLength: 30 }).map((parts) => parts.join('')),
+        (text) => {
+          const once = stripHtml(text);
+          expect(once).not.toMatch(/<[A-Za-z/!?]/);
+          expect(stripHtml(once)).toBe(once);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 
   it('when text compares with < and >, then those stay', () => {

@@ -70,4 +70,3 @@ export function normaliseValue(datatype: Datatype, raw: unknown): string | null 
       return value;
   }
 }
-

@@ -22,11 +22,17 @@ function withParkingLabel(label: string): OntologyBody<PropertyOntology> {
   const doc = structuredClone(loadBaseOntologies().properties) as OntologyBody<PropertyOntology>;
   delete doc.lastModified;
   const option = doc.propertyCategories[1]!.properties[0]!.options![0]!;
-  option.propertytranslations = [{ lang: 'nl', text: label }, { lang: 'en', text: `${label} (en)` }];
+  option.propertytranslations = [
+    { lang: 'nl', text: label },
+    { lang: 'en', text: `${label} (en)` },
+  ];
   return doc;
 }
 
-const parkingItem = { types: [{ catid: '1.1.2', isDefault: true }], categories: [{ catid: 'p-1101', valueid: 'o-2101' }] };
+const parkingItem = {
+  types: [{ catid: '1.1.2', isDefault: true }],
+  categories: [{ catid: 'p-1101', valueid: 'o-2101' }],
+};
 
 describeEachEngine('createOntologyCache', (ctx) => {
   it('when no account is named, then the base ontologies are served', async () => {
@@ -43,24 +49,47 @@ describeEachEngine('createOntologyCache', (ctx) => {
   it('when an account has no override, then it is served the base; with one, that one whole [ONTO-015] [DICT-001]', async () => {
     const cache = createOntologyCache(ctx.db);
     const { accountId } = await newAccount(ctx.db);
-    expect((await cache.ontologiesForAccount(accountId))?.source).toEqual({ categorization: 'base', properties: 'base' });
-    await putOntologyOverride(ctx.db, { kind: 'types', accountId, ontology: loadDataOverrides().types.get('utrecht')! });
+    expect((await cache.ontologiesForAccount(accountId))?.source).toEqual({
+      categorization: 'base',
+      properties: 'base',
+    });
+    await putOntologyOverride(ctx.db, {
+      kind: 'types',
+      accountId,
+      ontology: loadDataOverrides().types.get('utrecht')!,
+    });
     const own = await cache.ontologiesForAccount(accountId);
     expect(own?.source).toEqual({ categorization: 'account', properties: 'base' });
     expect(own?.types.lastModified).not.toBe(loadBaseOntologies().types.lastModified);
-    const filled = fillItemCategories({ types: [{ catid: '2.5.3', isDefault: true }, { catid: '1.1.2', isDefault: false }], categories: [] }, own!.indexes, ['nl']);
+    const filled = fillItemCategories(
+      {
+        types: [
+          { catid: '2.5.3', isDefault: true },
+          { catid: '1.1.2', isDefault: false },
+        ],
+        categories: [],
+      },
+      own!.indexes,
+      ['nl'],
+    );
     expect(filled.types).toEqual([
       { catid: '2.5.3', isDefault: true },
       { catid: '1.1.2', isDefault: false, categoryTranslations: [{ lang: 'nl', label: 'Popmuziek' }] },
     ]);
   });
 
-  it('when an item is read, then the ontology of its owning organisation fills it, not the caller\'s [ONTO-008] [DICT-007]', async () => {
+  it("when an item is read, then the ontology of its owning organisation fills it, not the caller's [ONTO-008] [DICT-007]", async () => {
     const cache = createOntologyCache(ctx.db);
     const caller = await newAccount(ctx.db);
     const owner = await newAccount(ctx.db);
-    await putPropertiesOntology(ctx.db, { accountId: caller.accountId, ontology: withParkingLabel('Parkeren van de lezer') });
-    await putPropertiesOntology(ctx.db, { accountId: owner.accountId, ontology: withParkingLabel('Parkeren van de eigenaar') });
+    await putPropertiesOntology(ctx.db, {
+      accountId: caller.accountId,
+      ontology: withParkingLabel('Parkeren van de lezer'),
+    });
+    await putPropertiesOntology(ctx.db, {
+      accountId: owner.accountId,
+      ontology: withParkingLabel('Parkeren van de eigenaar'),
+    });
     const byOrg = await cache.ontologiesForOrganisations([owner.organisation, 'organisation-without-account']);
     const filled = fillItemCategories(parkingItem, byOrg.get(owner.organisation)!.indexes, ['nl']);
     expect(filled.categories[0]?.value).toBe('Parkeren van de eigenaar');
@@ -73,14 +102,22 @@ describeEachEngine('createOntologyCache', (ctx) => {
     const there = createOntologyCache(ctx.db);
     const { accountId, organisation } = await newAccount(ctx.db);
     await putPropertiesOntology(ctx.db, { accountId, ontology: withParkingLabel('Oud label') });
-    const read = async () => fillItemCategories(parkingItem, (await here.ontologiesForOrganisations([organisation])).get(organisation)!.indexes, ['nl', 'en']);
+    const read = async () =>
+      fillItemCategories(
+        parkingItem,
+        (await here.ontologiesForOrganisations([organisation])).get(organisation)!.indexes,
+        ['nl', 'en'],
+      );
     expect((await read()).categories[0]?.value).toBe('Oud label');
 
     await putPropertiesOntology(ctx.db, { accountId, ontology: withParkingLabel('Nieuw label') });
     there.invalidate(accountId);
     const after = await read();
     expect(after.categories[0]?.value).toBe('Nieuw label');
-    expect(after.categories[0]?.valueCategoryTranslations).toEqual([{ lang: 'nl', label: 'Nieuw label' }, { lang: 'en', label: 'Nieuw label (en)' }]);
+    expect(after.categories[0]?.valueCategoryTranslations).toEqual([
+      { lang: 'nl', label: 'Nieuw label' },
+      { lang: 'en', label: 'Nieuw label (en)' },
+    ]);
   });
 
   it('when nothing changed, then the same parsed and indexed ontology is reused', async () => {

@@ -38,11 +38,16 @@ export interface OntologyCache {
   invalidate(accountId: string): void;
 }
 
-
 export function createOntologyCache(db: Queryable, options: { base?: OntologyPair } = {}): OntologyCache {
   const base = options.base ?? loadBaseOntologies();
   const baseIndexes = indexOntologies(base);
-  const baseValue: AccountOntologies = { accountId: null, versions: null, ...base, indexes: baseIndexes, source: { categorization: 'base', properties: 'base' } };
+  const baseValue: AccountOntologies = {
+    accountId: null,
+    versions: null,
+    ...base,
+    indexes: baseIndexes,
+    source: { categorization: 'base', properties: 'base' },
+  };
   const entries = new Map<string, AccountOntologies>(); // by account, each with the versions it was read at
 
   async function resolve(versions: OntologyVersions): Promise<AccountOntologies> {
@@ -53,14 +58,24 @@ export function createOntologyCache(db: Queryable, options: { base?: OntologyPai
     }
     // Reuse whichever half is still current; read the other with the version it carries, so a
     // write landing between the two queries is simply picked up on the next request.
-    const types = versions.types === null ? null
-      : cached?.versions!.types === versions.types ? cached.types
-      : await getOntologyOverride(db, { kind: 'types', accountId });
-    const properties = versions.properties === null ? null
-      : cached?.versions!.properties === versions.properties ? cached.properties
-      : await getOntologyOverride(db, { kind: 'properties', accountId });
+    const types =
+      versions.types === null
+        ? null
+        : cached?.versions!.types === versions.types
+          ? cached.types
+          : await getOntologyOverride(db, { kind: 'types', accountId });
+    const properties =
+      versions.properties === null
+        ? null
+        : cached?.versions!.properties === versions.properties
+          ? cached.properties
+          : await getOntologyOverride(db, { kind: 'properties', accountId });
     const chosen = chooseOntologies(base, { types, properties });
-    const used: OntologyVersions = { accountId, types: types?.lastModified ?? null, properties: properties?.lastModified ?? null };
+    const used: OntologyVersions = {
+      accountId,
+      types: types?.lastModified ?? null,
+      properties: properties?.lastModified ?? null,
+    };
     const value: AccountOntologies = { accountId, versions: used, ...chosen, indexes: indexOntologies(chosen) };
     entries.set(accountId, value);
     return value;

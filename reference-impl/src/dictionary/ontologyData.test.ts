@@ -12,7 +12,11 @@ describe('ontology data: base type ontology', () => {
   const all = nodes(base.types.categorizations);
 
   it('has three trees, one per entity type, nested three levels with dotted cnetIDs [ONTO-011]', () => {
-    expect(base.types.categorizations.map((n) => [n.cnetID, n.entityType])).toEqual([['1', 'EVENEMENT'], ['2', 'LOCATIE'], ['3', 'ROUTE']]);
+    expect(base.types.categorizations.map((n) => [n.cnetID, n.entityType])).toEqual([
+      ['1', 'EVENEMENT'],
+      ['2', 'LOCATIE'],
+      ['3', 'ROUTE'],
+    ]);
     expect(all.some((n) => n.cnetID.split('.').length === 3)).toBe(true);
     expect(all.every((n) => /^t-\d{4}$/.test(n.categorizationId) && /^\d+(\.\d+)*$/.test(n.cnetID))).toBe(true);
     expect(checkTypeOntology(base.types)).toEqual([]);
@@ -42,15 +46,21 @@ describe('ontology data: base property ontology', () => {
     expect(checkPropertyOntology(base.properties)).toEqual([]);
     expect([...index.properties.keys()].every((id) => /^p-\d{4}$/.test(id))).toBe(true);
     expect([...index.options.keys()].every((id) => /^o-\d{4}$/.test(id))).toBe(true);
-    expect(base.properties.propertyCategories.map((c) => c.name)).toEqual(
-      ['Toegankelijkheid', 'Faciliteiten', 'Praktische informatie', 'Contact', 'Duurzaamheid']);
+    expect(base.properties.propertyCategories.map((c) => c.name)).toEqual([
+      'Toegankelijkheid',
+      'Faciliteiten',
+      'Praktische informatie',
+      'Contact',
+      'Duurzaamheid',
+    ]);
   });
 
   it('uses every datatype, with options on every choice and multichoice [DT-001] [DEC-DICT-003]', () => {
     const used = new Set([...index.properties.values()].map((p) => p.property.datatype));
     expect([...used].sort()).toEqual([...DATATYPES].sort());
     for (const { property } of index.properties.values()) {
-      if (property.datatype === 'choice' || property.datatype === 'multichoice') expect(property.options?.length).toBeGreaterThan(1);
+      if (property.datatype === 'choice' || property.datatype === 'multichoice')
+        expect(property.options?.length).toBeGreaterThan(1);
     }
   });
 
@@ -83,7 +93,11 @@ describe('ontology data: overrides and demo accounts', () => {
     expect(ours.has('1.1.7')).toBe(false);
     expect(theirs.get('1.1.7')?.labels.byLang.get('en')).toBe('Early music');
     expect(theirs.get('1.5.2')?.node.deprecated).toBe(true);
-    expect(['2.2.3', '2.5.3', '3.3.3'].map((id) => [ours.has(id), theirs.has(id)])).toEqual([[true, false], [true, false], [true, false]]);
+    expect(['2.2.3', '2.5.3', '3.3.3'].map((id) => [ours.has(id), theirs.has(id)])).toEqual([
+      [true, false],
+      [true, false],
+      [true, false],
+    ]);
     expect('lastModified' in utrecht).toBe(false);
   });
 
@@ -104,23 +118,40 @@ describe('ontology data: overrides and demo accounts', () => {
       ['zeeland', ['vvv-zeeland']],
     ]);
     const ids = accounts.map((a) => a.id);
-    for (const accountId of [...overrides.types.keys(), ...overrides.properties.keys()]) expect(ids).toContain(accountId);
+    for (const accountId of [...overrides.types.keys(), ...overrides.properties.keys()])
+      expect(ids).toContain(accountId);
   });
 
   it('is frozen, so no caller can change the labels everyone reads', () => {
     expect(Object.isFrozen(base.types.categorizations[0])).toBe(true);
-    expect(() => { (base.properties.propertyCategories as unknown[]).push({}); }).toThrow(TypeError);
+    expect(() => {
+      (base.properties.propertyCategories as unknown[]).push({});
+    }).toThrow(TypeError);
   });
 });
 
 describe('checkPropertyOntology', () => {
   it('when ids repeat, options are missing or misplaced, or a datatype is unknown, then each is reported with its pointer', () => {
     const problems = checkPropertyOntology({
-      propertyCategories: [{ id: 'pc-1', name: 'A', datatype: 'yes', propertytranslations: [], properties: [
-        { id: 'p-1', name: 'Keuze', datatype: 'choice', propertytranslations: [] },
-        { id: 'p-1', name: 'Dubbel', datatype: 'yes', propertytranslations: [], options: [{ id: 'o-1', name: 'X', propertytranslations: [] }] },
-        { id: 'p-2', name: '', datatype: 'colour', propertytranslations: [] },
-      ] }],
+      propertyCategories: [
+        {
+          id: 'pc-1',
+          name: 'A',
+          datatype: 'yes',
+          propertytranslations: [],
+          properties: [
+            { id: 'p-1', name: 'Keuze', datatype: 'choice', propertytranslations: [] },
+            {
+              id: 'p-1',
+              name: 'Dubbel',
+              datatype: 'yes',
+              propertytranslations: [],
+              options: [{ id: 'o-1', name: 'X', propertytranslations: [] }],
+            },
+            { id: 'p-2', name: '', datatype: 'colour', propertytranslations: [] },
+          ],
+        },
+      ],
     });
     expect(problems.map((p) => p.pointer)).toEqual([
       '/propertyCategories/0/properties/0/options',
@@ -133,15 +164,27 @@ describe('checkPropertyOntology', () => {
   });
 
   it('when the body is not an ontology, then that is reported', () => {
-    expect(checkPropertyOntology([])).toEqual([{ pointer: '/propertyCategories', message: 'propertyCategories must be an array of property categories' }]);
+    expect(checkPropertyOntology([])).toEqual([
+      { pointer: '/propertyCategories', message: 'propertyCategories must be an array of property categories' },
+    ]);
   });
 });
 
 describe('checkTypeOntology', () => {
   it('when a cnetID does not extend its parent or a top node lacks entityType, then it is reported', () => {
-    const problems = checkTypeOntology({ categorizations: [
-      { categorizationId: 't-1', cnetID: '1', categorization: 'A', child: [{ categorizationId: 't-2', cnetID: '2.1', categorization: 'B' }] },
-    ] });
-    expect(problems.map((p) => p.pointer)).toEqual(['/categorizations/0/entityType', '/categorizations/0/child/0/cnetID']);
+    const problems = checkTypeOntology({
+      categorizations: [
+        {
+          categorizationId: 't-1',
+          cnetID: '1',
+          categorization: 'A',
+          child: [{ categorizationId: 't-2', cnetID: '2.1', categorization: 'B' }],
+        },
+      ],
+    });
+    expect(problems.map((p) => p.pointer)).toEqual([
+      '/categorizations/0/entityType',
+      '/categorizations/0/child/0/cnetID',
+    ]);
   });
 });

@@ -9,7 +9,10 @@ import { loadBaseOntologies, loadDataOverrides } from './loadData.ts';
 // The data and the fill-in output against the published schemas (generated/openapi.json), so a
 // drift between this module and the spec shows here before it shows in the conformance suite.
 
-const spec = JSON.parse(readFileSync(new URL('../../../generated/openapi.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+const spec = JSON.parse(readFileSync(new URL('../../../generated/openapi.json', import.meta.url), 'utf8')) as Record<
+  string,
+  unknown
+>;
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 ajv.addSchema({ ...spec, $id: 'spec' });
 
@@ -33,7 +36,9 @@ describe('dictionary data against the spec schemas', () => {
   it('the base property ontology is a PropertiesOntology [ONTO-013]', () => {
     assertValid('PropertiesOntology', base.properties);
     // The schema does reject: without this the checks above could pass vacuously.
-    expect(ajv.getSchema('spec#/components/schemas/PropertiesOntology')!({ propertyCategories: [{ id: 'pc-1' }] })).toBe(false);
+    expect(
+      ajv.getSchema('spec#/components/schemas/PropertiesOntology')!({ propertyCategories: [{ id: 'pc-1' }] }),
+    ).toBe(false);
   });
 
   it('every data override is a valid ontology once the server adds lastModified', () => {
@@ -42,17 +47,32 @@ describe('dictionary data against the spec schemas', () => {
   });
 
   it('filled-in categories of every datatype are valid TrcItemCategories [ONTO-002] [ONTO-003]', () => {
-    const filled = fillItemCategories({
-      types: [{ catid: '1.1.1', isDefault: true }, { catid: '9.9', isDefault: false }],
-      categories: [
-        { catid: 'p-1002' }, { catid: 'p-1001', value: 'true' }, { catid: 'p-1003' },
-        { catid: 'p-1101', valueid: 'o-2101' }, { catid: 'p-1205', categoryvalues: [{ catid: 'o-2211' }, { catid: 'o-9999' }] },
-        { catid: 'p-1206', value: 'x', categoryTranslations: [{ lang: 'en', value: 'y' }] }, { catid: 'p-1104', value: '3' },
-        { catid: 'p-1203', value: '2,5' }, { catid: 'p-1204', value: '2024-01-01' }, { catid: 'p-1005', value: '<b>x</b>' },
-        { catid: 'p-1301', categoryTranslations: [{ lang: 'nl', value: 'https://example.nl/' }] },
-        { catid: 'p-1302', value: 'a@example.nl' }, { catid: 'p-1303', value: '+31 30 000 00 00' }, { catid: 'p-9999', value: 'x' },
-      ],
-    }, indexOntologies(base), ['nl', 'en', 'de']);
+    const filled = fillItemCategories(
+      {
+        types: [
+          { catid: '1.1.1', isDefault: true },
+          { catid: '9.9', isDefault: false },
+        ],
+        categories: [
+          { catid: 'p-1002' },
+          { catid: 'p-1001', value: 'true' },
+          { catid: 'p-1003' },
+          { catid: 'p-1101', valueid: 'o-2101' },
+          { catid: 'p-1205', categoryvalues: [{ catid: 'o-2211' }, { catid: 'o-9999' }] },
+          { catid: 'p-1206', value: 'x', categoryTranslations: [{ lang: 'en', value: 'y' }] },
+          { catid: 'p-1104', value: '3' },
+          { catid: 'p-1203', value: '2,5' },
+          { catid: 'p-1204', value: '2024-01-01' },
+          { catid: 'p-1005', value: '<b>x</b>' },
+          { catid: 'p-1301', categoryTranslations: [{ lang: 'nl', value: 'https://example.nl/' }] },
+          { catid: 'p-1302', value: 'a@example.nl' },
+          { catid: 'p-1303', value: '+31 30 000 00 00' },
+          { catid: 'p-9999', value: 'x' },
+        ],
+      },
+      indexOntologies(base),
+      ['nl', 'en', 'de'],
+    );
     assertValid('TrcItemCategories', filled);
   });
 });

@@ -12,7 +12,8 @@ import type { StoredCategories, StoredCategory, StoredType } from './types.ts';
 
 type Loose = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Loose => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Loose =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const nonEmptyString = (value: unknown): value is string => typeof value === 'string' && value !== '';
 
 function stripType(entry: Loose): StoredType | undefined {
@@ -30,7 +31,11 @@ function stripCategory(entry: Loose, properties: PropertyIndex | undefined): Sto
   }
   if (nonEmptyString(entry.valueid)) stored.valueid = entry.valueid;
   if (Array.isArray(entry.categoryvalues)) {
-    stored.categoryvalues = entry.categoryvalues.filter(isObject).map((v) => v.catid).filter(nonEmptyString).map((catid) => ({ catid }));
+    stored.categoryvalues = entry.categoryvalues
+      .filter(isObject)
+      .map((v) => v.catid)
+      .filter(nonEmptyString)
+      .map((catid) => ({ catid }));
   }
   // Per-language values matter only for freetext and url; when the ontology is at hand, the values
   // of other properties are not kept at all (CategoryTranslation in the spec).

@@ -11,7 +11,10 @@ function stripOnce(text: string): string {
   // sanitize-html answers HTML text; we want the characters. `&amp;` goes last so that an
   // escaped entity (`&amp;lt;`) decodes to its literal text only.
   return escaped
-    .replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
     .replace(/&amp;/g, '&');
 }
 
@@ -49,5 +52,9 @@ function stripFully(text: string): string {
     current = next;
   }
   current = current.replace(/<(?=[A-Za-z/!?])/g, '');
-  return current.split('\n').map((line) => line.trim()).filter((line) => line !== '').join('\n');
+  return current
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .join('\n');
 }

@@ -2,15 +2,32 @@
 // (spec/components/schemas: CategorizationOntology, PropertiesOntology, TrcItemCategories).
 
 export const DATATYPES = [
-  'yes', 'yesno', 'nullableyesno', 'choice', 'multichoice', 'freetext',
-  'integer', 'decimal', 'date', 'data', 'url', 'email', 'phone',
+  'yes',
+  'yesno',
+  'nullableyesno',
+  'choice',
+  'multichoice',
+  'freetext',
+  'integer',
+  'decimal',
+  'date',
+  'data',
+  'url',
+  'email',
+  'phone',
 ] as const;
 export type Datatype = (typeof DATATYPES)[number];
 
 export type TreeEntityType = 'EVENEMENT' | 'LOCATIE' | 'ROUTE';
 
-export interface LabelTranslation { lang: string; label: string }
-export interface PropertyTranslation { lang: string; text: string }
+export interface LabelTranslation {
+  lang: string;
+  label: string;
+}
+export interface PropertyTranslation {
+  lang: string;
+  text: string;
+}
 
 // ---------------------------------------------------------------- type ontology
 
@@ -70,7 +87,10 @@ export type OntologySource = 'base' | 'account';
 
 // ---------------------------------------------------------------- item categories, as stored
 
-export interface StoredType { catid: string; isDefault: boolean }
+export interface StoredType {
+  catid: string;
+  isDefault: boolean;
+}
 
 export interface StoredCategory {
   catid: string;
@@ -81,7 +101,10 @@ export interface StoredCategory {
   categoryTranslations?: Array<{ lang: string; value: string }>;
 }
 
-export interface StoredCategories { types: StoredType[]; categories: StoredCategory[] }
+export interface StoredCategories {
+  types: StoredType[];
+  categories: StoredCategory[];
+}
 
 // ---------------------------------------------------------------- item categories, as read
 
@@ -91,9 +114,16 @@ export interface FilledType {
   categoryTranslations?: LabelTranslation[];
 }
 
-export interface FilledCategoryTranslation { lang: string; label: string; value?: string }
+export interface FilledCategoryTranslation {
+  lang: string;
+  label: string;
+  value?: string;
+}
 
-export interface FilledCategoryValue { catid: string; categoryTranslations?: LabelTranslation[] }
+export interface FilledCategoryValue {
+  catid: string;
+  categoryTranslations?: LabelTranslation[];
+}
 
 export interface FilledCategory {
   catid: string;
@@ -105,4 +135,7 @@ export interface FilledCategory {
   valueCategoryTranslations?: LabelTranslation[];
 }
 
-export interface FilledCategories { types: FilledType[]; categories: FilledCategory[] }
+export interface FilledCategories {
+  types: FilledType[];
+  categories: FilledCategory[];
+}

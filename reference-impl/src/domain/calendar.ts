@@ -35,21 +35,37 @@ export interface PatternDate {
  * them when the pattern changes later). Invalid patterns and types are one 400 naming each.
  */
 export function normaliseCalendarForWrite(calendar: unknown): Loose {
-  if (!isObject(calendar)) throw new HttpError(400, { message: `calendar must be an object (received: ${JSON.stringify(calendar)})`, details: [{ pointer: '/calendar', message: 'must be an object' }] });
+  if (!isObject(calendar))
+    throw new HttpError(400, {
+      message: `calendar must be an object (received: ${JSON.stringify(calendar)})`,
+      details: [{ pointer: '/calendar', message: 'must be an object' }],
+    });
   const details: HttpErrorDetail[] = [];
   const patterns = Array.isArray(calendar.patternDates) ? calendar.patternDates : [];
   patterns.forEach((pattern, index) => details.push(...patternProblems(pattern, `/calendar/patternDates/${index}`)));
   const calendarType = normaliseCalendarType(calendar, details);
   if (details.length > 0) {
-    throw new HttpError(400, { message: details.length === 1 ? details[0]!.message : `calendar has ${details.length} problems: ${details.map((d) => d.message).join('; ')}`, details });
+    throw new HttpError(400, {
+      message:
+        details.length === 1
+          ? details[0]!.message
+          : `calendar has ${details.length} problems: ${details.map((d) => d.message).join('; ')}`,
+      details,
+    });
   }
 
   const result: Loose = { ...calendar, calendarType };
   if (Array.isArray(calendar.singleDates)) {
     const computed = new Set(patterns.flatMap((p) => patternDays(p as PatternDate)).map(dayKey));
     result.singleDates = calendar.singleDates
-      .map((entry) => (isObject(entry) && typeof entry.date === 'string' && DATE_ONLY.test(entry.date) ? { ...entry, date: `${entry.date}T00:00:00` } : entry))
-      .filter((entry) => !(isObject(entry) && typeof entry.date === 'string' && computed.has(dayKey(entry as SingleDate))));
+      .map((entry) =>
+        isObject(entry) && typeof entry.date === 'string' && DATE_ONLY.test(entry.date)
+          ? { ...entry, date: `${entry.date}T00:00:00` }
+          : entry,
+      )
+      .filter(
+        (entry) => !(isObject(entry) && typeof entry.date === 'string' && computed.has(dayKey(entry as SingleDate))),
+      );
   }
   return result;
 }
@@ -90,13 +106,15 @@ export function expandCalendar(calendar: Loose, options: { excludePatternDates?:
 
 /** The days of one pattern, as single dates `YYYY-MM-DDT00:00:00` with the pattern's `when`. */
 export function patternDays(pattern: PatternDate): SingleDate[] {
-  const start = parseDay(pattern.startdate), end = parseDay(pattern.enddate);
+  const start = parseDay(pattern.startdate),
+    end = parseDay(pattern.enddate);
   if (start === undefined || end === undefined) return [];
   return daysOfPattern(pattern, start, end);
 }
 
 function daysOfPattern(pattern: PatternDate, start: number, end: number): SingleDate[] {
-  const weekdays = Array.isArray(pattern.weekdays) && pattern.weekdays.length > 0 ? new Set(pattern.weekdays) : undefined;
+  const weekdays =
+    Array.isArray(pattern.weekdays) && pattern.weekdays.length > 0 ? new Set(pattern.weekdays) : undefined;
   const copyWhen = Array.isArray(pattern.when) ? copierOf(pattern.when) : undefined;
   const days: SingleDate[] = [];
   for (let day = start; day <= end && days.length < MAX_DAYS_PER_PATTERN; day += DAY_MS) {
@@ -111,10 +129,12 @@ function daysOfPattern(pattern: PatternDate, start: number, end: number): Single
 /** The first and last day of a pattern in which patternProblems finds nothing wrong; else undefined. */
 function validPatternRange(pattern: unknown): { start: number; end: number } | undefined {
   if (!isObject(pattern)) return undefined;
-  const start = parseDay(pattern.startdate), end = parseDay(pattern.enddate);
+  const start = parseDay(pattern.startdate),
+    end = parseDay(pattern.enddate);
   if (start === undefined || end === undefined || end < start) return undefined;
   const { weekdays } = pattern;
-  if (weekdays !== undefined && !(Array.isArray(weekdays) ? weekdays.every(isWeekday) : isWeekday(weekdays))) return undefined;
+  if (weekdays !== undefined && !(Array.isArray(weekdays) ? weekdays.every(isWeekday) : isWeekday(weekdays)))
+    return undefined;
   return { start, end };
 }
 
@@ -127,23 +147,43 @@ function normaliseCalendarType(calendar: Loose, details: HttpErrorDetail[]): Cal
   }
   const upper = typeof value === 'string' ? value.toUpperCase() : undefined;
   if (upper !== undefined && (CALENDAR_TYPES as readonly string[]).includes(upper)) return upper as CalendarType;
-  details.push({ pointer: '/calendar/calendarType', message: `calendarType must be one of ${CALENDAR_TYPES.join(', ')} in any letter case (received: ${JSON.stringify(value)})` });
+  details.push({
+    pointer: '/calendar/calendarType',
+    message: `calendarType must be one of ${CALENDAR_TYPES.join(', ')} in any letter case (received: ${JSON.stringify(value)})`,
+  });
   return 'NONE';
 }
 
 function patternProblems(pattern: unknown, pointer: string): HttpErrorDetail[] {
-  if (!isObject(pattern)) return [{ pointer, message: 'a calendar pattern must be an object with startdate and enddate' }];
+  if (!isObject(pattern))
+    return [{ pointer, message: 'a calendar pattern must be an object with startdate and enddate' }];
   const problems: HttpErrorDetail[] = [];
-  const start = parseDay(pattern.startdate), end = parseDay(pattern.enddate);
-  if (start === undefined) problems.push({ pointer: `${pointer}/startdate`, message: `startdate must be a date YYYY-MM-DD (received: ${JSON.stringify(pattern.startdate)})` });
-  if (end === undefined) problems.push({ pointer: `${pointer}/enddate`, message: `enddate must be a date YYYY-MM-DD (received: ${JSON.stringify(pattern.enddate)})` });
+  const start = parseDay(pattern.startdate),
+    end = parseDay(pattern.enddate);
+  if (start === undefined)
+    problems.push({
+      pointer: `${pointer}/startdate`,
+      message: `startdate must be a date YYYY-MM-DD (received: ${JSON.stringify(pattern.startdate)})`,
+    });
+  if (end === undefined)
+    problems.push({
+      pointer: `${pointer}/enddate`,
+      message: `enddate must be a date YYYY-MM-DD (received: ${JSON.stringify(pattern.enddate)})`,
+    });
   if (start !== undefined && end !== undefined && end < start) {
-    problems.push({ pointer: `${pointer}/enddate`, message: `enddate must not be before startdate (received: ${pattern.startdate as string} to ${pattern.enddate as string})` });
+    problems.push({
+      pointer: `${pointer}/enddate`,
+      message: `enddate must not be before startdate (received: ${pattern.startdate as string} to ${pattern.enddate as string})`,
+    });
   }
   if (pattern.weekdays !== undefined) {
     const weekdays = Array.isArray(pattern.weekdays) ? pattern.weekdays : [pattern.weekdays];
     weekdays.forEach((day, index) => {
-      if (!isWeekday(day)) problems.push({ pointer: `${pointer}/weekdays/${index}`, message: `weekdays must be among ${WEEKDAYS.join(', ')} (received: ${JSON.stringify(day)})` });
+      if (!isWeekday(day))
+        problems.push({
+          pointer: `${pointer}/weekdays/${index}`,
+          message: `weekdays must be among ${WEEKDAYS.join(', ')} (received: ${JSON.stringify(day)})`,
+        });
     });
   }
   return problems;
@@ -161,7 +201,9 @@ const weekdayOf = (day: number): number => ((Math.floor(day / DAY_MS) % 7) + 11)
 /** A `YYYY-MM-DD` that names a day of the (proleptic Gregorian) calendar, as UTC millis; else undefined. */
 function parseDay(value: unknown): number | undefined {
   if (typeof value !== 'string' || !DATE_ONLY.test(value)) return undefined;
-  const year = Number(value.slice(0, 4)), month = Number(value.slice(5, 7)), day = Number(value.slice(8, 10));
+  const year = Number(value.slice(0, 4)),
+    month = Number(value.slice(5, 7)),
+    day = Number(value.slice(8, 10));
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
   // Date.UTC reads the years 0–99 as 1900–1999.
   return year >= 100 ? Date.UTC(year, month - 1, day) : new Date(0).setUTCFullYear(year, month - 1, day);
@@ -184,7 +226,8 @@ function copierOf<T>(value: T): () => T {
 }
 
 function isJsonTree(value: unknown, seen: Set<object>): boolean {
-  if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return true;
+  if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+    return true;
   if (typeof value !== 'object' || seen.has(value)) return false;
   seen.add(value);
   const keys = Object.keys(value);

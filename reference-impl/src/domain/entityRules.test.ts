@@ -1,30 +1,55 @@
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../http/HttpError.ts';
 import {
-  COLLECTIONS, ENTITY_TYPES, RESOURCE_TYPES, allowedLinkTypes, assertEntityRules, collectionOf, entitytypeOf,
-  isCollection, resolveWriteEntitytype, type Collection,
+  COLLECTIONS,
+  ENTITY_TYPES,
+  RESOURCE_TYPES,
+  allowedLinkTypes,
+  assertEntityRules,
+  collectionOf,
+  entitytypeOf,
+  isCollection,
+  resolveWriteEntitytype,
+  type Collection,
 } from './entityRules.ts';
 
 function caught(fn: () => unknown): HttpError {
-  try { fn(); } catch (error) { if (error instanceof HttpError) return error; throw error; }
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof HttpError) return error;
+    throw error;
+  }
   throw new Error('expected an HttpError');
 }
 
 describe('collections and entity types', () => {
   it('when mapping, then each collection holds exactly one entity type and back [ITEM-028] [ITEM-001]', () => {
-    expect(COLLECTIONS).toEqual({ events: 'EVENEMENT', locations: 'LOCATIE', venues: 'VENUE', eventgroups: 'EVENTGROUP', routes: 'ROUTE' });
+    expect(COLLECTIONS).toEqual({
+      events: 'EVENEMENT',
+      locations: 'LOCATIE',
+      venues: 'VENUE',
+      eventgroups: 'EVENTGROUP',
+      routes: 'ROUTE',
+    });
     for (const entitytype of ENTITY_TYPES) expect(entitytypeOf(collectionOf(entitytype))).toBe(entitytype);
     expect(isCollection('events')).toBe(true);
     expect(isCollection('toString')).toBe(false);
   });
 
   it('when naming webhook resource types, then they follow the interface [HOOK-001]', () => {
-    expect(RESOURCE_TYPES).toEqual({ EVENEMENT: 'EVENT', LOCATIE: 'LOCATION', ROUTE: 'ROUTE', EVENTGROUP: 'EVENTGROUP', VENUE: 'VENUE' });
+    expect(RESOURCE_TYPES).toEqual({
+      EVENEMENT: 'EVENT',
+      LOCATIE: 'LOCATION',
+      ROUTE: 'ROUTE',
+      EVENTGROUP: 'EVENTGROUP',
+      VENUE: 'VENUE',
+    });
   });
 });
 
 describe('resolveWriteEntitytype', () => {
-  it('when the body has no entitytype or its own, then the collection\'s is used [DEC-ITEM-008]', () => {
+  it("when the body has no entitytype or its own, then the collection's is used [DEC-ITEM-008]", () => {
     for (const [collection, entitytype] of Object.entries(COLLECTIONS) as [Collection, string][]) {
       expect(resolveWriteEntitytype(collection, undefined)).toBe(entitytype);
       expect(resolveWriteEntitytype(collection, entitytype)).toBe(entitytype);
@@ -47,10 +72,19 @@ describe('resolveWriteEntitytype', () => {
 
 describe('assertEntityRules', () => {
   it('when an event carries event fields and child links, then it passes [ITEM-023]', () => {
-    expect(() => assertEntityRules('EVENEMENT', {
-      priceElements: [], promotions: [], performers: [{ label: 'Band' }],
-      trcitemRelation: { links: [{ linkType: 'child', trcid: 'a' }, { linkType: 'parent', trcid: 'b' }] },
-    })).not.toThrow();
+    expect(() =>
+      assertEntityRules('EVENEMENT', {
+        priceElements: [],
+        promotions: [],
+        performers: [{ label: 'Band' }],
+        trcitemRelation: {
+          links: [
+            { linkType: 'child', trcid: 'a' },
+            { linkType: 'parent', trcid: 'b' },
+          ],
+        },
+      }),
+    ).not.toThrow();
   });
 
   it('when a location carries priceElements, then it is a 400 naming the field [ITEM-024] [ITEM-011] [DEC-ITEM-015]', () => {
@@ -66,7 +100,9 @@ describe('assertEntityRules', () => {
   });
 
   it('when venueCapacity or routeInfo sit on the wrong type, then it is a 400 [ITEM-014] [ITEM-025] [DEC-ITEM-015]', () => {
-    expect(caught(() => assertEntityRules('LOCATIE', { venueCapacity: { totalCapacity: 1 } })).details?.[0]?.pointer).toBe('/venueCapacity');
+    expect(
+      caught(() => assertEntityRules('LOCATIE', { venueCapacity: { totalCapacity: 1 } })).details?.[0]?.pointer,
+    ).toBe('/venueCapacity');
     expect(caught(() => assertEntityRules('EVENEMENT', { routeInfo: {} })).details?.[0]?.pointer).toBe('/routeInfo');
     expect(() => assertEntityRules('VENUE', { venueCapacity: { totalCapacity: 1 } })).not.toThrow();
     expect(() => assertEntityRules('ROUTE', { routeInfo: { routeType: 'walking' } })).not.toThrow();
@@ -74,16 +110,45 @@ describe('assertEntityRules', () => {
 
   it('when a location links with alias or comment, then it passes; with another type, a 400 naming the link [ITEM-024] [DEC-ITEM-013]', () => {
     expect(allowedLinkTypes('LOCATIE')).toEqual(['alias', 'comment']);
-    expect(() => assertEntityRules('LOCATIE', { trcitemRelation: { links: [{ linkType: 'alias', trcid: 'x' }, { linkType: 'comment', trcid: 'y' }] } })).not.toThrow();
-    const error = caught(() => assertEntityRules('LOCATIE', { trcitemRelation: { links: [{ linkType: 'alias', trcid: 'x' }, { linkType: 'child', trcid: 'y' }] } }));
-    expect(error.details).toEqual([{ pointer: '/trcitemRelation/links/1/linkType', message: 'linkType must be one of alias, comment on a LOCATIE item (received: "child")' }]);
+    expect(() =>
+      assertEntityRules('LOCATIE', {
+        trcitemRelation: {
+          links: [
+            { linkType: 'alias', trcid: 'x' },
+            { linkType: 'comment', trcid: 'y' },
+          ],
+        },
+      }),
+    ).not.toThrow();
+    const error = caught(() =>
+      assertEntityRules('LOCATIE', {
+        trcitemRelation: {
+          links: [
+            { linkType: 'alias', trcid: 'x' },
+            { linkType: 'child', trcid: 'y' },
+          ],
+        },
+      }),
+    );
+    expect(error.details).toEqual([
+      {
+        pointer: '/trcitemRelation/links/1/linkType',
+        message: 'linkType must be one of alias, comment on a LOCATIE item (received: "child")',
+      },
+    ]);
   });
 
   it('when any item uses an unknown link type, then it is a 400 [DEC-ITEM-013]', () => {
-    expect(caught(() => assertEntityRules('EVENEMENT', { trcitemRelation: { links: [{ linkType: 'sibling' }] } })).status).toBe(400);
+    expect(
+      caught(() => assertEntityRules('EVENEMENT', { trcitemRelation: { links: [{ linkType: 'sibling' }] } })).status,
+    ).toBe(400);
   });
 
   it('when a venue keeps rooms in subItemGroups, then it passes [ITEM-015] [ITEM-025]', () => {
-    expect(() => assertEntityRules('VENUE', { trcitemRelation: { subItemGroups: [{ name: 'Zaal 1', capacities: { theater: 200 } }] } })).not.toThrow();
+    expect(() =>
+      assertEntityRules('VENUE', {
+        trcitemRelation: { subItemGroups: [{ name: 'Zaal 1', capacities: { theater: 200 } }] },
+      }),
+    ).not.toThrow();
   });
 });

@@ -20,10 +20,18 @@ const FORMER_NAMES: Readonly<Record<string, EntityType>> = { EVENEMENTGROEP: 'EV
 
 /** `resourceType` of webhook items (HOOK-001) and the stem of the event names (HOOK-005). */
 export const RESOURCE_TYPES = {
-  EVENEMENT: 'EVENT', LOCATIE: 'LOCATION', ROUTE: 'ROUTE', EVENTGROUP: 'EVENTGROUP', VENUE: 'VENUE',
+  EVENEMENT: 'EVENT',
+  LOCATIE: 'LOCATION',
+  ROUTE: 'ROUTE',
+  EVENTGROUP: 'EVENTGROUP',
+  VENUE: 'VENUE',
 } as const satisfies Record<EntityType, string>;
 export const EVENT_NAME_STEMS = {
-  EVENEMENT: 'Event', LOCATIE: 'Location', ROUTE: 'Route', EVENTGROUP: 'EventGroup', VENUE: 'Venue',
+  EVENEMENT: 'Event',
+  LOCATIE: 'Location',
+  ROUTE: 'Route',
+  EVENTGROUP: 'EventGroup',
+  VENUE: 'Venue',
 } as const satisfies Record<EntityType, string>;
 
 export function isCollection(value: string): value is Collection {
@@ -50,7 +58,10 @@ export function resolveWriteEntitytype(collection: Collection, value: unknown): 
   const expected = COLLECTIONS[collection];
   if (value === undefined || value === expected) return expected;
   if (typeof value === 'string' && FORMER_NAMES[value] === expected) return expected;
-  throw badRequest('/entitytype', `entitytype must be ${expected} on /${collection} (received: ${JSON.stringify(value)})`);
+  throw badRequest(
+    '/entitytype',
+    `entitytype must be ${expected} on /${collection} (received: ${JSON.stringify(value)})`,
+  );
 }
 
 /** Root fields that only one entity type carries (DEC-ITEM-015). */
@@ -78,7 +89,10 @@ export function assertEntityRules(entitytype: EntityType, body: Readonly<Record<
   const details: HttpErrorDetail[] = [];
   for (const [field, owner] of Object.entries(ENTITY_ONLY_FIELDS)) {
     if (body[field] !== undefined && owner !== entitytype) {
-      details.push({ pointer: `/${field}`, message: `${field} is a ${owner} field; a ${entitytype} item cannot carry it` });
+      details.push({
+        pointer: `/${field}`,
+        message: `${field} is a ${owner} field; a ${entitytype} item cannot carry it`,
+      });
     }
   }
   const relation = body.trcitemRelation;
@@ -97,7 +111,10 @@ export function assertEntityRules(entitytype: EntityType, body: Readonly<Record<
   }
   if (details.length === 0) return;
   throw new HttpError(400, {
-    message: details.length === 1 ? details[0]!.message : `${details.length} fields are not allowed on a ${entitytype} item: ${details.map((d) => d.pointer).join(', ')}`,
+    message:
+      details.length === 1
+        ? details[0]!.message
+        : `${details.length} fields are not allowed on a ${entitytype} item: ${details.map((d) => d.pointer).join(', ')}`,
     details,
   });
 }

@@ -58,12 +58,13 @@ export function prepareItemWrite(params: PrepareItemWriteParams): PreparedItem {
   const wfstatus = normaliseWfstatus(body.wfstatus);
   const trcid = resolveTrcid(body.trcid, existing, params.newUuid ?? randomUUID);
   const userorganisation = resolveUserorganisation(body.userorganisation, existing, params.token);
-  const externalId = typeof body.externalId === 'string' ? body.externalId : existing?.externalId ?? null;
+  const externalId = typeof body.externalId === 'string' ? body.externalId : (existing?.externalId ?? null);
   const slug = typeof body.slug === 'string' ? body.slug : null;
 
   const doc: Loose = {};
   for (const [field, value] of Object.entries(body)) {
-    if (value === null || value === undefined || COLUMN_FIELDS.includes(field) || IGNORED_FIELDS.includes(field)) continue;
+    if (value === null || value === undefined || COLUMN_FIELDS.includes(field) || IGNORED_FIELDS.includes(field))
+      continue;
     doc[field] = value;
   }
   if (doc.trcItemCategories !== undefined) doc.trcItemCategories = stripCategoriesForWrite(doc.trcItemCategories);
@@ -96,7 +97,10 @@ function resolveTrcid(value: unknown, existing: PrepareItemWriteParams['existing
   }
   if (existing === undefined) return typeof value === 'string' ? value : `trc-${newUuid()}`;
   if (typeof value === 'string' && value !== existing.trcid) {
-    throw badRequest('/trcid', `trcid cannot be changed (stored: ${JSON.stringify(existing.trcid)}, received: ${JSON.stringify(value)})`);
+    throw badRequest(
+      '/trcid',
+      `trcid cannot be changed (stored: ${JSON.stringify(existing.trcid)}, received: ${JSON.stringify(value)})`,
+    );
   }
   return existing.trcid;
 }
@@ -106,18 +110,35 @@ function resolveTrcid(value: unknown, existing: PrepareItemWriteParams['existing
  * create: the first organisation of the token's account that it may write. Absent on PUT: the
  * stored one is kept (a full replacement keeps server-side ownership).
  */
-function resolveUserorganisation(value: unknown, existing: PrepareItemWriteParams['existing'], token: WritingToken): string {
-  const writable = (organisation: string) => token.organisations === 'all' || token.organisations.includes(organisation);
+function resolveUserorganisation(
+  value: unknown,
+  existing: PrepareItemWriteParams['existing'],
+  token: WritingToken,
+): string {
+  const writable = (organisation: string) =>
+    token.organisations === 'all' || token.organisations.includes(organisation);
   if (value !== undefined && value !== null) {
-    if (typeof value !== 'string' || value === '') throw badRequest('/userorganisation', `userorganisation must be a non-empty string (received: ${describe(value)})`);
+    if (typeof value !== 'string' || value === '')
+      throw badRequest(
+        '/userorganisation',
+        `userorganisation must be a non-empty string (received: ${describe(value)})`,
+      );
     if (!writable(value)) {
-      throw new HttpError(403, { message: `userorganisation ${JSON.stringify(value)} is not one of this token's organisations`, details: [{ pointer: '/userorganisation', message: 'not one of this token\'s organisations' }] });
+      throw new HttpError(403, {
+        message: `userorganisation ${JSON.stringify(value)} is not one of this token's organisations`,
+        details: [{ pointer: '/userorganisation', message: "not one of this token's organisations" }],
+      });
     }
     return value;
   }
   if (existing !== undefined) return existing.userorganisation;
-  const fallback = token.accountOrganisations.find(writable) ?? (token.organisations === 'all' ? undefined : token.organisations[0]);
-  if (fallback === undefined) throw badRequest('/userorganisation', 'userorganisation is required: the token\'s account has no organisation to default to');
+  const fallback =
+    token.accountOrganisations.find(writable) ?? (token.organisations === 'all' ? undefined : token.organisations[0]);
+  if (fallback === undefined)
+    throw badRequest(
+      '/userorganisation',
+      "userorganisation is required: the token's account has no organisation to default to",
+    );
   return fallback;
 }
 
@@ -129,7 +150,10 @@ function assertOneDetailPerLanguage(details: unknown): void {
     if (lang === undefined) return;
     const first = seen.get(lang);
     if (first !== undefined) {
-      throw badRequest(`/trcItemDetails/${index}/lang`, `trcItemDetails holds one entry per language: ${JSON.stringify(lang)} appears at ${first} and ${index}`);
+      throw badRequest(
+        `/trcItemDetails/${index}/lang`,
+        `trcItemDetails holds one entry per language: ${JSON.stringify(lang)} appears at ${first} and ${index}`,
+      );
     }
     seen.set(lang, index);
   });
@@ -138,20 +162,34 @@ function assertOneDetailPerLanguage(details: unknown): void {
 /** PostgreSQL text and jsonb cannot hold U+0000: refuse it as a client error, not a storage failure. */
 function assertNoNulCharacters(value: unknown, pointer: string): void {
   if (typeof value === 'string') {
-    if (value.includes('\u0000')) throw badRequest(pointer || '/', `${pointer || 'the body'} contains the character U+0000, which cannot be stored`);
+    if (value.includes('\u0000'))
+      throw badRequest(
+        pointer || '/',
+        `${pointer || 'the body'} contains the character U+0000, which cannot be stored`,
+      );
   } else if (Array.isArray(value)) {
     value.forEach((entry, index) => assertNoNulCharacters(entry, `${pointer}/${index}`));
   } else if (isObject(value)) {
     for (const [key, entry] of Object.entries(value)) {
       const path = `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
-      if (key.includes('\u0000')) throw badRequest(pointer || '/', `a field name under ${pointer || 'the body'} contains the character U+0000, which cannot be stored`);
+      if (key.includes('\u0000'))
+        throw badRequest(
+          pointer || '/',
+          `a field name under ${pointer || 'the body'} contains the character U+0000, which cannot be stored`,
+        );
       assertNoNulCharacters(entry, path);
     }
   }
 }
 
 function describe(value: unknown): string {
-  return Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value === 'object' ? 'an object' : JSON.stringify(value);
+  return Array.isArray(value)
+    ? 'an array'
+    : value === null
+      ? 'null'
+      : typeof value === 'object'
+        ? 'an object'
+        : JSON.stringify(value);
 }
 
 function isObject(value: unknown): value is Loose {

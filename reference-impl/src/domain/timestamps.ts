@@ -36,7 +36,8 @@ function twoDigits(value: number): string {
 // Date, then optionally a time (T or space), then optionally an offset. `Z`, `+01:00`, `+0100`,
 // `+01`. A space before the offset is read as `+`: an unencoded `+` in a query string arrives as a
 // space, and reading `…T10:00:00 01:00` as +01:00 is what the sender meant.
-const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(?:([Zz])|([+\- ])(\d{2})(?::?(\d{2}))?)?)?$/;
+const ISO =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(?:([Zz])|([+\- ])(\d{2})(?::?(\d{2}))?)?)?$/;
 
 /**
  * Reads an ISO-8601 date or timestamp as an instant. Without a UTC offset the value is a wall time
@@ -49,8 +50,12 @@ export function parseInstant(value: string, zone: string = SERVICE_TIME_ZONE): D
   const m = ISO.exec(value.trim());
   if (m === null) return undefined;
   const [, y, mo, d, h = '00', mi = '00', s = '00', frac = '', zulu, sign, oh, om = '00'] = m;
-  const year = Number(y), month = Number(mo), day = Number(d);
-  const hour = Number(h), minute = Number(mi), second = Number(s);
+  const year = Number(y),
+    month = Number(mo),
+    day = Number(d);
+  const hour = Number(h),
+    minute = Number(mi),
+    second = Number(s);
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
   if (hour > 23 || minute > 59 || second > 59) return undefined;
   const millis = Number(frac.padEnd(3, '0').slice(0, 3)) + (/[1-9]/.test(frac.slice(3)) ? 1 : 0);
@@ -60,7 +65,8 @@ export function parseInstant(value: string, zone: string = SERVICE_TIME_ZONE): D
   if (zulu !== undefined) {
     instant = wall;
   } else if (sign !== undefined && oh !== undefined) {
-    const offsetHours = Number(oh), offsetMinutes = Number(om);
+    const offsetHours = Number(oh),
+      offsetMinutes = Number(om);
     if (offsetHours > 18 || offsetMinutes > 59) return undefined;
     const offset = (offsetHours * 60 + offsetMinutes) * 60_000 * (sign === '-' ? -1 : 1);
     instant = wall - offset;
@@ -164,8 +170,14 @@ function formatterFor(zone: string): Intl.DateTimeFormat {
   let formatter = formatters.get(zone);
   if (formatter === undefined) {
     formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit',
-      hour: '2-digit', minute: '2-digit', second: '2-digit',
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
     });
     formatters.set(zone, formatter);
   }

@@ -11,7 +11,10 @@ function nested(levels: number): unknown {
 describe('findUnstorable (DEC-ERR-004, DEC-ITEM-028)', () => {
   it('when objects nest 100 levels (0…99), then the value is storable; at 101 the innermost object is named', () => {
     expect(findUnstorable(nested(MAX_JSON_DEPTH))).toBeUndefined();
-    expect(findUnstorable(nested(MAX_JSON_DEPTH + 1))).toEqual({ pointer: '/a'.repeat(MAX_JSON_DEPTH), message: 'nests deeper than 100 levels' });
+    expect(findUnstorable(nested(MAX_JSON_DEPTH + 1))).toEqual({
+      pointer: '/a'.repeat(MAX_JSON_DEPTH),
+      message: 'nests deeper than 100 levels',
+    });
   });
 
   it('when a value nests a million levels, then the check answers without overflowing the stack', () => {
@@ -21,8 +24,14 @@ describe('findUnstorable (DEC-ERR-004, DEC-ITEM-028)', () => {
   });
 
   it('when U+0000 is in a string or a field name, then its pointer is named, escaped as a JSON pointer', () => {
-    expect(findUnstorable({ list: ['ok', 'b\u0000d'] })).toEqual({ pointer: '/list/1', message: 'contains the character U+0000, which cannot be stored' });
-    expect(findUnstorable({ 'a/b~c': { 'x\u0000': 1 } })).toEqual({ pointer: '/a~1b~0c/x\u0000', message: 'contains the character U+0000, which cannot be stored' });
+    expect(findUnstorable({ list: ['ok', 'b\u0000d'] })).toEqual({
+      pointer: '/list/1',
+      message: 'contains the character U+0000, which cannot be stored',
+    });
+    expect(findUnstorable({ 'a/b~c': { 'x\u0000': 1 } })).toEqual({
+      pointer: '/a~1b~0c/x\u0000',
+      message: 'contains the character U+0000, which cannot be stored',
+    });
     expect(findUnstorable({ title: 'plain', n: 1, flag: true, none: null })).toBeUndefined();
   });
 });

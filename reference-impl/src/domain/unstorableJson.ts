@@ -18,7 +18,8 @@ export function findUnstorable(value: unknown): UnstorableProblem | undefined {
   while (stack.length > 0) {
     const [current, pointer, depth] = stack.pop()!;
     if (typeof current === 'string') {
-      if (current.includes('\u0000')) return { pointer, message: 'contains the character U+0000, which cannot be stored' };
+      if (current.includes('\u0000'))
+        return { pointer, message: 'contains the character U+0000, which cannot be stored' };
       continue;
     }
     if (current === null || typeof current !== 'object') continue;
@@ -29,7 +30,8 @@ export function findUnstorable(value: unknown): UnstorableProblem | undefined {
     }
     for (const [key, entry] of Object.entries(current)) {
       const at = `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
-      if (key.includes('\u0000')) return { pointer: at, message: 'contains the character U+0000, which cannot be stored' };
+      if (key.includes('\u0000'))
+        return { pointer: at, message: 'contains the character U+0000, which cannot be stored' };
       stack.push([entry, at, depth + 1]);
     }
   }

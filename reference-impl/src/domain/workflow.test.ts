@@ -3,7 +3,12 @@ import { HttpError } from '../http/HttpError.ts';
 import { WF_STATUSES, isRemovalStatus, legacyFlags, normaliseWfstatus, parseWfstatusList } from './workflow.ts';
 
 function caught(fn: () => unknown): HttpError {
-  try { fn(); } catch (error) { if (error instanceof HttpError) return error; throw error; }
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof HttpError) return error;
+    throw error;
+  }
   throw new Error('expected an HttpError');
 }
 

@@ -20,7 +20,10 @@ export function isWfStatus(value: unknown): value is WfStatus {
 export function normaliseWfstatus(value: unknown): StoredWfStatus {
   if (value === undefined || value === null || value === 'draft') return 'readyforvalidation';
   if (!isWfStatus(value)) {
-    throw badRequest('/wfstatus', `wfstatus must be one of ${WF_STATUSES.join(', ')} (received: ${JSON.stringify(value)})`);
+    throw badRequest(
+      '/wfstatus',
+      `wfstatus must be one of ${WF_STATUSES.join(', ')} (received: ${JSON.stringify(value)})`,
+    );
   }
   return value as StoredWfStatus;
 }
@@ -50,7 +53,10 @@ export function parseWfstatusList(value: string, name = 'wfstatus'): WfStatus[] 
   const parts = value.split(',').map((s) => s.trim());
   const unknown = parts.filter((s) => !isWfStatus(s));
   if (unknown.length > 0) {
-    throw badRequest(`query/${name}`, `${name} must be a comma-separated list of ${WF_STATUSES.join(', ')} (received: ${JSON.stringify(value)}; unknown: ${unknown.map((u) => JSON.stringify(u)).join(', ')})`);
+    throw badRequest(
+      `query/${name}`,
+      `${name} must be a comma-separated list of ${WF_STATUSES.join(', ')} (received: ${JSON.stringify(value)}; unknown: ${unknown.map((u) => JSON.stringify(u)).join(', ')})`,
+    );
   }
   return [...new Set(parts as WfStatus[])];
 }

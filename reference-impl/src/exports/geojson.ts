@@ -33,7 +33,10 @@ export function routeToGeoJson(route: RouteData): GeoJsonFeatureCollection {
   const pois = route.pointsOfInterest.map((poi): GeoJsonFeature => ({
     type: 'Feature',
     geometry: { type: 'Point', coordinates: position(poi) },
-    properties: { ...(poi.name === undefined ? {} : { name: poi.name }), ...(poi.trcid === undefined ? {} : { trcid: poi.trcid }) },
+    properties: {
+      ...(poi.name === undefined ? {} : { name: poi.name }),
+      ...(poi.trcid === undefined ? {} : { trcid: poi.trcid }),
+    },
   }));
   return { type: 'FeatureCollection', features: [routeFeature, ...pois] };
 }

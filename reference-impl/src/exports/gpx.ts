@@ -11,7 +11,12 @@ export const GPX_MEDIA_TYPE = 'application/gpx+xml';
 export const GPX_NAMESPACE = 'http://www.topografix.com/GPX/1/1';
 export const GPX_CREATOR = 'Content Service';
 
-const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@_', format: true, suppressEmptyNode: true });
+const builder = new XMLBuilder({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  format: true,
+  suppressEmptyNode: true,
+});
 
 export function routeToGpx(route: RouteData, options: { resourceUrl: string }): string {
   const metadata: Record<string, unknown> = {};
@@ -23,18 +28,29 @@ export function routeToGpx(route: RouteData, options: { resourceUrl: string }): 
   const track: Record<string, unknown> = {};
   if (route.title !== undefined) track.name = xmlText(route.title);
   if (route.routeType !== undefined) track.type = xmlText(route.routeType);
-  if (route.waypoints.length > 0) track.trkseg = { trkpt: route.waypoints.map((p) => ({ '@_lat': p.lat, '@_lon': p.lon })) };
+  if (route.waypoints.length > 0)
+    track.trkseg = { trkpt: route.waypoints.map((p) => ({ '@_lat': p.lat, '@_lon': p.lon })) };
 
-  const gpx: Record<string, unknown> = { '@_version': '1.1', '@_creator': GPX_CREATOR, '@_xmlns': GPX_NAMESPACE, metadata };
+  const gpx: Record<string, unknown> = {
+    '@_version': '1.1',
+    '@_creator': GPX_CREATOR,
+    '@_xmlns': GPX_NAMESPACE,
+    metadata,
+  };
   if (route.pointsOfInterest.length > 0) {
-    gpx.wpt = route.pointsOfInterest.map((poi) => ({ '@_lat': poi.lat, '@_lon': poi.lon, ...(poi.name === undefined ? {} : { name: xmlText(poi.name) }) }));
+    gpx.wpt = route.pointsOfInterest.map((poi) => ({
+      '@_lat': poi.lat,
+      '@_lon': poi.lon,
+      ...(poi.name === undefined ? {} : { name: xmlText(poi.name) }),
+    }));
   }
   gpx.trk = track;
   return builder.build({ '?xml': { '@_version': '1.0', '@_encoding': 'UTF-8' }, gpx }) as string;
 }
 
 // XML 1.0 Char: #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF].
-const NOT_XML_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const NOT_XML_CHAR =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 function xmlText(text: string): string {
   return text.replace(NOT_XML_CHAR, '');

@@ -66,7 +66,8 @@ function primaryDetail(doc: Record<string, unknown>): Record<string, unknown> | 
 }
 
 function pointOf(value: Record<string, unknown>): RoutePoint | undefined {
-  const lon = value.xcoordinate, lat = value.ycoordinate;
+  const lon = value.xcoordinate,
+    lat = value.ycoordinate;
   if (typeof lon !== 'string' || typeof lat !== 'string' || !DECIMAL.test(lon) || !DECIMAL.test(lat)) return undefined;
   if (Math.abs(Number(lon)) > 180 || Math.abs(Number(lat)) > 90) return undefined;
   return { lat, lon };

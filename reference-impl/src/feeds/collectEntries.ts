@@ -21,15 +21,26 @@ export interface CollectedEntries {
   notFound?: string;
 }
 
-interface Source { url: string; forcedFeedInfoId?: string; onlyFeedInfoId?: string }
+interface Source {
+  url: string;
+  forcedFeedInfoId?: string;
+  onlyFeedInfoId?: string;
+}
 
 /** Fetches the documents the scope needs, stopping as soon as it has what it asked for. */
-export async function collectEntries(feed: FeedDefinition, scope: RunScope, fetchDocument: FetchDocument): Promise<CollectedEntries> {
+export async function collectEntries(
+  feed: FeedDefinition,
+  scope: RunScope,
+  fetchDocument: FetchDocument,
+): Promise<CollectedEntries> {
   const wanted = scope.externalID === undefined ? undefined : partnerIdOf(feed, scope.externalID);
   const limit = wanted !== undefined ? 1 : scope.size;
   const entries: PartnerEntry[] = [];
   for (const source of sourcesOf(feed, scope.feedInfoId)) {
-    const read = readPartnerEntries(await fetchDocument(source.url), { url: source.url, forcedFeedInfoId: source.forcedFeedInfoId });
+    const read = readPartnerEntries(await fetchDocument(source.url), {
+      url: source.url,
+      forcedFeedInfoId: source.forcedFeedInfoId,
+    });
     for (const entry of read) {
       if (source.onlyFeedInfoId !== undefined && entry.feedInfoId !== source.onlyFeedInfoId) continue;
       if (wanted !== undefined && entry.partnerId !== wanted) continue;
@@ -53,7 +64,9 @@ export function partnerIdOf(feed: FeedDefinition, externalID: string): string {
 function sourcesOf(feed: FeedDefinition, feedInfoId: string | undefined): Source[] {
   if (feedInfoId !== undefined) {
     const sub = feed.subFeeds.find((s) => s.feedInfoId === feedInfoId);
-    return sub?.url !== undefined ? [{ url: sub.url, forcedFeedInfoId: sub.feedInfoId }] : [{ url: feed.url, onlyFeedInfoId: feedInfoId }];
+    return sub?.url !== undefined
+      ? [{ url: sub.url, forcedFeedInfoId: sub.feedInfoId }]
+      : [{ url: feed.url, onlyFeedInfoId: feedInfoId }];
   }
   return [
     { url: feed.url },

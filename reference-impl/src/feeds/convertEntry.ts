@@ -17,9 +17,7 @@ export interface ConvertedEntry {
   unmapped: UnmappedCategory[];
 }
 
-export type Conversion =
-  | { ok: true; entry: ConvertedEntry }
-  | { ok: false; externalId?: string; message: string };
+export type Conversion = { ok: true; entry: ConvertedEntry } | { ok: false; externalId?: string; message: string };
 
 export interface ConvertContext {
   feed: FeedDefinition;
@@ -34,10 +32,15 @@ const FEED_ONLY_FIELDS = ['id', 'feedInfoId', 'wfstatus'];
 
 export function convertEntry(entry: PartnerEntry, context: ConvertContext): Conversion {
   const { feed } = context;
-  if (entry.partnerId === undefined) return { ok: false, message: `${entry.position} has no id (a non-empty string or integer)` };
+  if (entry.partnerId === undefined)
+    return { ok: false, message: `${entry.position} has no id (a non-empty string or integer)` };
   const externalId = `${feed.name}:${entry.partnerId}`;
   if (entry.partnerId.length > MAX_PARTNER_ID_LENGTH) {
-    return { ok: false, externalId: externalId.slice(0, 300), message: `the id is longer than ${MAX_PARTNER_ID_LENGTH} characters` };
+    return {
+      ok: false,
+      externalId: externalId.slice(0, 300),
+      message: `the id is longer than ${MAX_PARTNER_ID_LENGTH} characters`,
+    };
   }
   if (typeof entry.raw !== 'object' || entry.raw === null || Array.isArray(entry.raw)) {
     return { ok: false, externalId, message: `${entry.position} is not a JSON object` };
@@ -45,13 +48,22 @@ export function convertEntry(entry: PartnerEntry, context: ConvertContext): Conv
   const raw = entry.raw as Record<string, unknown>;
   // Before anything recursive reads it (the schema, the item rules): the check of request bodies.
   const unstorable = findUnstorable(raw);
-  if (unstorable !== undefined) return { ok: false, externalId, message: `${unstorable.pointer || '(root)'} ${unstorable.message}` };
+  if (unstorable !== undefined)
+    return { ok: false, externalId, message: `${unstorable.pointer || '(root)'} ${unstorable.message}` };
   const collection = collectionFor(raw.entitytype, feed);
   if (collection === undefined) {
-    return { ok: false, externalId, message: `entitytype must be one of EVENEMENT, LOCATIE, EVENTGROUP, ROUTE, VENUE (received: ${JSON.stringify(raw.entitytype)})` };
+    return {
+      ok: false,
+      externalId,
+      message: `entitytype must be one of EVENEMENT, LOCATIE, EVENTGROUP, ROUTE, VENUE (received: ${JSON.stringify(raw.entitytype)})`,
+    };
   }
   if (raw.userorganisation !== undefined && raw.userorganisation !== feed.userorganisation) {
-    return { ok: false, externalId, message: `userorganisation must be absent or ${JSON.stringify(feed.userorganisation)}, the feed's (received: ${JSON.stringify(raw.userorganisation)})` };
+    return {
+      ok: false,
+      externalId,
+      message: `userorganisation must be absent or ${JSON.stringify(feed.userorganisation)}, the feed's (received: ${JSON.stringify(raw.userorganisation)})`,
+    };
   }
 
   const { id: _id, feedInfoId: _feedInfoId, ...checked } = raw;

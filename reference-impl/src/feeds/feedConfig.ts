@@ -43,7 +43,8 @@ export function loadFeeds(path: string = DEMO_FEEDS_FILE): FeedDefinition[] {
   }
   const problems: string[] = [];
   const feeds = parseFeeds(doc, dirname(path), problems);
-  if (problems.length > 0) throw new Error(`Feed configuration ${path} is invalid:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+  if (problems.length > 0)
+    throw new Error(`Feed configuration ${path} is invalid:\n${problems.map((p) => `  ${p}`).join('\n')}`);
   return feeds;
 }
 
@@ -55,20 +56,27 @@ function parseFeeds(doc: unknown, baseDir: string, problems: string[]): FeedDefi
     return [];
   }
   const feeds: FeedDefinition[] = [];
-  const ids = new Set<string>(), names = new Set<string>();
+  const ids = new Set<string>(),
+    names = new Set<string>();
   list.forEach((raw, index) => {
     const at = `feeds[${index}]`;
     if (!isObject(raw)) return problems.push(`${at} must be an object`);
-    for (const key of Object.keys(raw)) if (!FEED_FIELDS.includes(key)) problems.push(`${at}.${key} is not a feed field (known: ${FEED_FIELDS.join(', ')})`);
+    for (const key of Object.keys(raw))
+      if (!FEED_FIELDS.includes(key))
+        problems.push(`${at}.${key} is not a feed field (known: ${FEED_FIELDS.join(', ')})`);
     const id = text(raw.id, `${at}.id`, ID, problems);
     const name = raw.name === undefined ? id : text(raw.name, `${at}.name`, NAME, problems);
     if (id !== undefined && ids.has(id)) problems.push(`${at}.id ${id} is used twice`);
-    if (name !== undefined && names.has(name)) problems.push(`${at}.name ${name} is used twice: externalIds of two feeds would collide`);
+    if (name !== undefined && names.has(name))
+      problems.push(`${at}.name ${name} is used twice: externalIds of two feeds would collide`);
     const accountId = text(raw.accountId, `${at}.accountId`, ID, problems);
     const userorganisation = text(raw.userorganisation, `${at}.userorganisation`, /^.{1,200}$/u, problems);
     const url = httpsUrl(raw.url, `${at}.url`, problems);
     const entitytype = raw.entitytype === undefined ? 'EVENEMENT' : raw.entitytype;
-    if (!isEntityType(entitytype)) problems.push(`${at}.entitytype must be EVENEMENT, LOCATIE, EVENTGROUP, ROUTE or VENUE (received: ${JSON.stringify(raw.entitytype)})`);
+    if (!isEntityType(entitytype))
+      problems.push(
+        `${at}.entitytype must be EVENEMENT, LOCATIE, EVENTGROUP, ROUTE or VENUE (received: ${JSON.stringify(raw.entitytype)})`,
+      );
     const subFeeds = parseSubFeeds(raw.subFeeds, at, problems);
     let ca: string | undefined;
     if (raw.caFile !== undefined) {
@@ -76,16 +84,34 @@ function parseFeeds(doc: unknown, baseDir: string, problems: string[]): FeedDefi
       else {
         try {
           ca = readFileSync(resolve(baseDir, raw.caFile), 'utf8');
-          if (!ca.includes('-----BEGIN CERTIFICATE-----')) problems.push(`${at}.caFile ${raw.caFile} holds no PEM certificate`);
+          if (!ca.includes('-----BEGIN CERTIFICATE-----'))
+            problems.push(`${at}.caFile ${raw.caFile} holds no PEM certificate`);
         } catch (error) {
           problems.push(`${at}.caFile ${raw.caFile} cannot be read: ${(error as Error).message}`);
         }
       }
     }
-    if (id === undefined || name === undefined || accountId === undefined || userorganisation === undefined || url === undefined || !isEntityType(entitytype)) return;
+    if (
+      id === undefined ||
+      name === undefined ||
+      accountId === undefined ||
+      userorganisation === undefined ||
+      url === undefined ||
+      !isEntityType(entitytype)
+    )
+      return;
     ids.add(id);
     names.add(name);
-    feeds.push({ id, name, accountId, userorganisation, url, entitytype, subFeeds, ...(ca === undefined ? {} : { ca }) });
+    feeds.push({
+      id,
+      name,
+      accountId,
+      userorganisation,
+      url,
+      entitytype,
+      subFeeds,
+      ...(ca === undefined ? {} : { ca }),
+    });
   });
   return feeds;
 }
@@ -122,7 +148,9 @@ function httpsUrl(value: unknown, at: string, problems: string[]): string | unde
   let url: URL | undefined;
   try {
     url = typeof value === 'string' ? new URL(value) : undefined;
-  } catch { /* reported below */ }
+  } catch {
+    /* reported below */
+  }
   if (url === undefined || url.protocol !== 'https:' || url.username !== '' || url.password !== '') {
     problems.push(`${at} must be an absolute https: URL without user info (received: ${JSON.stringify(value)})`);
     return undefined;

@@ -6,7 +6,13 @@ import type { Db } from '../storage/db.ts';
 import { getOrganisationOntologyVersions } from '../storage/dictionary/getOrganisationOntologyVersions.ts';
 import { isUniqueViolation } from '../storage/errors.ts';
 import { failStaleFeedRun } from '../storage/feeds/failStaleFeedRun.ts';
-import { emptyFeedRunReport, ONE_RUNNING_RUN_CONSTRAINT, type FeedRunReport, type FeedRunTrigger, type StoredFeedRun } from '../storage/feeds/feedRunRow.ts';
+import {
+  emptyFeedRunReport,
+  ONE_RUNNING_RUN_CONSTRAINT,
+  type FeedRunReport,
+  type FeedRunTrigger,
+  type StoredFeedRun,
+} from '../storage/feeds/feedRunRow.ts';
 import { getFeedRun } from '../storage/feeds/getFeedRun.ts';
 import { getRunningFeedRun } from '../storage/feeds/getRunningFeedRun.ts';
 import { insertFeedRun } from '../storage/feeds/insertFeedRun.ts';
@@ -69,14 +75,24 @@ export interface FeedRuns {
 
 export function createFeedRuns(deps: FeedRunsDeps): FeedRuns {
   let validate = deps.validate;
-  const fetchFor = deps.fetchDocument ?? ((feed: FeedDefinition) => (url: string) => fetchPartnerDocument(url, { ca: feed.ca }));
+  const fetchFor =
+    deps.fetchDocument ?? ((feed: FeedDefinition) => (url: string) => fetchPartnerDocument(url, { ca: feed.ca }));
   const inFlight = new Set<Promise<unknown>>();
   const at = () => new Date(deps.now());
 
   async function record(feed: FeedDefinition, trigger: FeedRunTrigger, scope: RunScope): Promise<StoredFeedRun> {
-    const base = { id: (deps.newId ?? randomUUID)(), feedId: feed.id, accountId: feed.accountId, trigger, options: scope, report: emptyFeedRunReport() };
+    const base = {
+      id: (deps.newId ?? randomUUID)(),
+      feedId: feed.id,
+      accountId: feed.accountId,
+      trigger,
+      options: scope,
+      report: emptyFeedRunReport(),
+    };
     await failStaleFeedRun(deps.db, {
-      feedId: feed.id, heartbeatBefore: new Date(deps.now() - STALE_RUN_AFTER), at: at(),
+      feedId: feed.id,
+      heartbeatBefore: new Date(deps.now() - STALE_RUN_AFTER),
+      at: at(),
       message: `the run stopped sending progress for ${STALE_RUN_AFTER / MINUTE} minutes (its process ended); failed when a new run started`,
     });
     try {
@@ -103,10 +119,17 @@ export function createFeedRuns(deps: FeedRunsDeps): FeedRuns {
       await assertOwner(feed);
       const collected = await collectEntries(feed, scope, fetchFor(feed));
       report.fetched = collected.entries.length;
-      if (collected.notFound !== undefined) report.errors.push({ externalId: collected.notFound, message: `no entry with id ${collected.notFound.slice(feed.name.length + 1)} in the feed${scope.feedInfoId === undefined ? '' : ` (sub-feed ${scope.feedInfoId})`}` });
+      if (collected.notFound !== undefined)
+        report.errors.push({
+          externalId: collected.notFound,
+          message: `no entry with id ${collected.notFound.slice(feed.name.length + 1)} in the feed${scope.feedInfoId === undefined ? '' : ` (sub-feed ${scope.feedInfoId})`}`,
+        });
       await progress(true);
       validate ??= createEntryValidator();
-      await importEntries({ db: deps.db, itemWrites: deps.itemWrites, validate }, { feed, entries: collected.entries, report, onProgress: progress });
+      await importEntries(
+        { db: deps.db, itemWrites: deps.itemWrites, validate },
+        { feed, entries: collected.entries, report, onProgress: progress },
+      );
     } catch (error) {
       status = 'failed';
       if (error instanceof FeedFetchError || error instanceof FeedSetupError) {
@@ -129,10 +152,17 @@ export function createFeedRuns(deps: FeedRunsDeps): FeedRuns {
 
   // Checked per run, not at start: accounts and organisations are data and may change.
   async function assertOwner(feed: FeedDefinition): Promise<void> {
-    const owner = (await getOrganisationOntologyVersions(deps.db, { userorganisations: [feed.userorganisation] })).get(feed.userorganisation);
-    if (owner === undefined) throw new FeedSetupError(`the feed's userorganisation ${feed.userorganisation} is not a known organisation; nothing was fetched`);
+    const owner = (await getOrganisationOntologyVersions(deps.db, { userorganisations: [feed.userorganisation] })).get(
+      feed.userorganisation,
+    );
+    if (owner === undefined)
+      throw new FeedSetupError(
+        `the feed's userorganisation ${feed.userorganisation} is not a known organisation; nothing was fetched`,
+      );
     if (owner.accountId !== feed.accountId) {
-      throw new FeedSetupError(`the feed's userorganisation ${feed.userorganisation} belongs to account ${owner.accountId}, not to the feed's account ${feed.accountId}; nothing was fetched`);
+      throw new FeedSetupError(
+        `the feed's userorganisation ${feed.userorganisation} belongs to account ${owner.accountId}, not to the feed's account ${feed.accountId}; nothing was fetched`,
+      );
     }
   }
 

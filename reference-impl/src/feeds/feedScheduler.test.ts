@@ -20,7 +20,9 @@ import { startFeedScheduler } from './startFeedScheduler.ts';
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve!: () => void;
-  const promise = new Promise<void>((r) => { resolve = r; });
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
   return { promise, resolve };
 }
 
@@ -28,19 +30,34 @@ describeEachEngine('feed scheduler', (ctx) => {
   const organisation = `org-${randomUUID().slice(0, 8)}`;
   const accountId = `acc-${randomUUID().slice(0, 8)}`;
   const lines: Array<{ level: number; msg: string }> = [];
-  const logger = createLogger({ level: 'info', destination: { write: (line: string) => { lines.push(JSON.parse(line)); } } });
+  const logger = createLogger({
+    level: 'info',
+    destination: {
+      write: (line: string) => {
+        lines.push(JSON.parse(line));
+      },
+    },
+  });
   let gate: Promise<void> = Promise.resolve();
   let clock = Date.now();
   let scheduler: FeedScheduler | undefined;
 
   const feed = (id: string): FeedDefinition => ({
-    id, name: id, accountId, userorganisation: organisation, url: `https://partner.invalid/${id}.json`, entitytype: 'EVENEMENT', subFeeds: [],
+    id,
+    name: id,
+    accountId,
+    userorganisation: organisation,
+    url: `https://partner.invalid/${id}.json`,
+    entitytype: 'EVENEMENT',
+    subFeeds: [],
   });
   let runs: FeedRuns;
   beforeAll(async () => {
     await createTestAccount(ctx.db, { accountId, organisations: [organisation] });
     runs = createFeedRuns({
-      db: ctx.db, logger, now: () => clock,
+      db: ctx.db,
+      logger,
+      now: () => clock,
       itemWrites: { recordItemChange: ignoreItemChanges, ontologies: sharedOntologyCache(ctx.db) },
       fetchDocument: () => async (url) => {
         await gate;
@@ -53,7 +70,8 @@ describeEachEngine('feed scheduler', (ctx) => {
     scheduler = undefined;
     clock = Date.now();
   });
-  const schedulerFor = (feeds: FeedDefinition[]) => createFeedScheduler({ feeds, runs, db: ctx.db, logger, now: () => clock, maxJitterMs: 0 });
+  const schedulerFor = (feeds: FeedDefinition[]) =>
+    createFeedScheduler({ feeds, runs, db: ctx.db, logger, now: () => clock, maxJitterMs: 0 });
 
   it('when started, then every feed has a poll within the next 4 hours at its own minute of the cycle, and none after stop [FEED-008]', async () => {
     const feeds = [feed(`sched-a-${randomUUID()}`), feed(`sched-b-${randomUUID()}`)];
@@ -67,7 +85,9 @@ describeEachEngine('feed scheduler', (ctx) => {
       const minuteOfCycle = (next.getUTCHours() % 4) * 60 + next.getUTCMinutes();
       expect(minuteOfCycle).toBe(minuteInCycle(f.id, 4));
     }
-    expect(lines.some((l) => l.msg.includes(`feed ${feeds[0]!.id} points at partner.invalid, a placeholder host`))).toBe(true);
+    expect(
+      lines.some((l) => l.msg.includes(`feed ${feeds[0]!.id} points at partner.invalid, a placeholder host`)),
+    ).toBe(true);
     await scheduler.stop();
     expect([...scheduler.nextPolls().values()]).toEqual([null, null]);
   });
@@ -78,7 +98,11 @@ describeEachEngine('feed scheduler', (ctx) => {
     const first = await scheduler.poll(f);
     expect(first.kind).toBe('ran');
     if (first.kind !== 'ran') return;
-    expect(first.run).toMatchObject({ status: 'completed', trigger: 'schedule', report: { fetched: 1, imported: { created: 1 } } });
+    expect(first.run).toMatchObject({
+      status: 'completed',
+      trigger: 'schedule',
+      report: { fetched: 1, imported: { created: 1 } },
+    });
     expect((await scheduler.poll(f)).kind).toBe('recent');
     clock += 3 * HOUR; // past half a cycle: due again
     const later = await scheduler.poll(f);
@@ -105,7 +129,9 @@ describeEachEngine('feed scheduler', (ctx) => {
     scheduler = schedulerFor([f]);
     scheduler.start();
     let stopped = false;
-    const stopping = scheduler.stop().then(() => { stopped = true; });
+    const stopping = scheduler.stop().then(() => {
+      stopped = true;
+    });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(stopped).toBe(false);
     hold.resolve();
@@ -117,7 +143,13 @@ describeEachEngine('feed scheduler', (ctx) => {
   it('when a running run stopped sending heartbeats, then the next run fails it and proceeds', async () => {
     const f = feed(`sched-stale-${randomUUID()}`);
     const abandoned = await insertFeedRun(ctx.db, {
-      id: randomUUID(), feedId: f.id, accountId, trigger: 'schedule', options: {}, startedAt: new Date(clock - STALE_RUN_AFTER - MINUTE), report: emptyFeedRunReport(),
+      id: randomUUID(),
+      feedId: f.id,
+      accountId,
+      trigger: 'schedule',
+      options: {},
+      startedAt: new Date(clock - STALE_RUN_AFTER - MINUTE),
+      report: emptyFeedRunReport(),
     });
     const { done } = await runs.start(f, { trigger: 'manual', scope: { size: 1 } });
     expect((await done).status).toBe('completed');
@@ -127,15 +159,30 @@ describeEachEngine('feed scheduler', (ctx) => {
   });
 
   it('when everyHours does not divide a day, then the scheduler refuses it', () => {
-    expect(() => createFeedScheduler({ feeds: [], runs, db: ctx.db, logger, now: Date.now, everyHours: 5 })).toThrow(/divide 24/);
+    expect(() => createFeedScheduler({ feeds: [], runs, db: ctx.db, logger, now: Date.now, everyHours: 5 })).toThrow(
+      /divide 24/,
+    );
   });
 
   it('when started for the server, then the configured feeds are polled and the stop is registered with the lifecycle', async () => {
     const stops: Array<{ name: string; stop: () => Promise<void> | void }> = [];
-    const feedService = createFeedService({ feedsFile: loadConfig({ LOG_LEVEL: 'silent' }).feedsFile, db: ctx.db, logger, now: Date.now, recordItemChange: ignoreItemChanges });
+    const feedService = createFeedService({
+      feedsFile: loadConfig({ LOG_LEVEL: 'silent' }).feedsFile,
+      db: ctx.db,
+      logger,
+      now: Date.now,
+      recordItemChange: ignoreItemChanges,
+    });
     const started = startFeedScheduler({
-      feedService, db: ctx.db, logger, now: Date.now,
-      lifecycle: { onStop: (name, stop) => { stops.push({ name, stop }); } },
+      feedService,
+      db: ctx.db,
+      logger,
+      now: Date.now,
+      lifecycle: {
+        onStop: (name, stop) => {
+          stops.push({ name, stop });
+        },
+      },
     });
     expect([...started.nextPolls().keys()]).toEqual(['uitagenda-amsterdam']);
     expect(started.nextPolls().get('uitagenda-amsterdam')).toBeInstanceOf(Date);

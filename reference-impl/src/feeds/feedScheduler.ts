@@ -29,9 +29,7 @@ export interface FeedSchedulerOptions {
 }
 
 export type PollOutcome =
-  | { kind: 'ran'; run: StoredFeedRun }
-  | { kind: 'busy'; runId: string }
-  | { kind: 'recent'; startedAt: Date };
+  { kind: 'ran'; run: StoredFeedRun } | { kind: 'busy'; runId: string } | { kind: 'recent'; startedAt: Date };
 
 export interface FeedScheduler {
   start(): void;
@@ -48,7 +46,8 @@ const PLACEHOLDER_HOST = /(^|\.)(invalid|example|test|localhost)$|(^|\.)example\
 
 export function createFeedScheduler(options: FeedSchedulerOptions): FeedScheduler {
   const everyHours = options.everyHours ?? 4;
-  if (!DIVISORS_OF_A_DAY.includes(everyHours)) throw new RangeError(`everyHours must divide 24 (received: ${everyHours})`);
+  if (!DIVISORS_OF_A_DAY.includes(everyHours))
+    throw new RangeError(`everyHours must divide 24 (received: ${everyHours})`);
   const maxJitterMs = options.maxJitterMs ?? 10 * MINUTE;
   const random = options.random ?? Math.random;
   const { logger } = options;
@@ -60,7 +59,8 @@ export function createFeedScheduler(options: FeedSchedulerOptions): FeedSchedule
 
   async function poll(feed: FeedDefinition): Promise<PollOutcome> {
     const last = await getLastFeedRunStart(options.db, { feedId: feed.id, trigger: 'schedule' });
-    if (last !== null && options.now() - last.getTime() < (everyHours * HOUR) / 2) return { kind: 'recent', startedAt: last };
+    if (last !== null && options.now() - last.getTime() < (everyHours * HOUR) / 2)
+      return { kind: 'recent', startedAt: last };
     try {
       const { done } = await options.runs.start(feed, { trigger: 'schedule', scope: {} });
       return { kind: 'ran', run: await done };
@@ -73,19 +73,39 @@ export function createFeedScheduler(options: FeedSchedulerOptions): FeedSchedule
   async function tick(feed: FeedDefinition): Promise<void> {
     const jitter = Math.floor(random() * maxJitterMs);
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => { waits.delete(timer); resolve(); }, jitter);
+      const timer = setTimeout(() => {
+        waits.delete(timer);
+        resolve();
+      }, jitter);
       waits.set(timer, resolve);
     });
     if (stopped) return;
     try {
       const outcome = await poll(feed);
-      if (outcome.kind === 'busy') logger.info({ feedId: feed.id, runId: outcome.runId }, `feed ${feed.id}: poll skipped, a run is in progress`);
-      else if (outcome.kind === 'recent') logger.debug({ feedId: feed.id }, `feed ${feed.id}: poll skipped, a scheduled run started at ${outcome.startedAt.toISOString()}`);
+      if (outcome.kind === 'busy')
+        logger.info({ feedId: feed.id, runId: outcome.runId }, `feed ${feed.id}: poll skipped, a run is in progress`);
+      else if (outcome.kind === 'recent')
+        logger.debug(
+          { feedId: feed.id },
+          `feed ${feed.id}: poll skipped, a scheduled run started at ${outcome.startedAt.toISOString()}`,
+        );
       else if (outcome.run.status === 'failed') {
-        logger.warn({ feedId: feed.id, runId: outcome.run.runId, errors: outcome.run.report.errors.slice(0, 3) }, `feed ${feed.id}: scheduled run failed: ${outcome.run.report.errors.at(-1)?.message ?? 'no reason recorded'}`);
+        logger.warn(
+          { feedId: feed.id, runId: outcome.run.runId, errors: outcome.run.report.errors.slice(0, 3) },
+          `feed ${feed.id}: scheduled run failed: ${outcome.run.report.errors.at(-1)?.message ?? 'no reason recorded'}`,
+        );
       } else {
         const { report } = outcome.run;
-        logger.info({ feedId: feed.id, runId: outcome.run.runId, fetched: report.fetched, imported: report.imported, skipped: report.skipped }, `feed ${feed.id}: scheduled run completed`);
+        logger.info(
+          {
+            feedId: feed.id,
+            runId: outcome.run.runId,
+            fetched: report.fetched,
+            imported: report.imported,
+            skipped: report.skipped,
+          },
+          `feed ${feed.id}: scheduled run completed`,
+        );
       }
     } catch (error) {
       logger.error({ err: error, feedId: feed.id }, `feed ${feed.id}: scheduled poll failed`);
@@ -107,10 +127,16 @@ export function createFeedScheduler(options: FeedSchedulerOptions): FeedSchedule
         jobs.set(feed.id, job);
         const host = new URL(feed.url).hostname;
         if (PLACEHOLDER_HOST.test(host)) {
-          logger.warn({ feedId: feed.id, url: feed.url }, `feed ${feed.id} points at ${host}, a placeholder host: its runs will fail until FEEDS_FILE names the partner's real endpoint`);
+          logger.warn(
+            { feedId: feed.id, url: feed.url },
+            `feed ${feed.id} points at ${host}, a placeholder host: its runs will fail until FEEDS_FILE names the partner's real endpoint`,
+          );
         }
       }
-      logger.info({ feeds: options.feeds.map((f) => f.id), everyHours }, `feed scheduler started: ${options.feeds.length} feed(s), each polled every ${everyHours} h`);
+      logger.info(
+        { feeds: options.feeds.map((f) => f.id), everyHours },
+        `feed scheduler started: ${options.feeds.length} feed(s), each polled every ${everyHours} h`,
+      );
     },
 
     async stop() {

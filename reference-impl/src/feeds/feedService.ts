@@ -29,7 +29,9 @@ export function createFeedService(deps: FeedServiceDeps): FeedService {
   return {
     feeds: loadFeeds(deps.feedsFile),
     runs: createFeedRuns({
-      db: deps.db, logger: deps.logger, now: deps.now,
+      db: deps.db,
+      logger: deps.logger,
+      now: deps.now,
       itemWrites: { recordItemChange: deps.recordItemChange, ontologies: sharedOntologyCache(deps.db) },
     }),
   };

@@ -44,11 +44,15 @@ export interface FetchPartnerOptions {
 export async function fetchPartnerDocument(url: string, options: FetchPartnerOptions = {}): Promise<unknown> {
   const limits = { ...DEFAULT_FETCH_LIMITS, ...options.limits };
   const agent = new Agent({
-    connect: { timeout: limits.connectTimeoutMs, ...(options.ca === undefined ? {} : { ca: [...rootCertificates, options.ca] }) },
+    connect: {
+      timeout: limits.connectTimeoutMs,
+      ...(options.ca === undefined ? {} : { ca: [...rootCertificates, options.ca] }),
+    },
     headersTimeout: limits.headersTimeoutMs,
     bodyTimeout: limits.bodyTimeoutMs,
   });
-  const failed = (reason: string, cause?: unknown) => new FeedFetchError(`fetching ${url} failed: ${reason}`, { cause });
+  const failed = (reason: string, cause?: unknown) =>
+    new FeedFetchError(`fetching ${url} failed: ${reason}`, { cause });
   try {
     let response;
     try {
@@ -85,11 +89,15 @@ export async function fetchPartnerDocument(url: string, options: FetchPartnerOpt
       if (error instanceof FeedFetchError) throw error;
       throw failed(`reading the document: ${describeNetworkError(error, limits)}`, error);
     }
-    const text = Buffer.concat(chunks).toString('utf8').replace(/^\uFEFF/, '');
+    const text = Buffer.concat(chunks)
+      .toString('utf8')
+      .replace(/^\uFEFF/, '');
     try {
       return JSON.parse(text) as unknown;
     } catch (error) {
-      throw new FeedFetchError(`the document at ${url} is not valid JSON: ${(error as Error).message}`, { cause: error });
+      throw new FeedFetchError(`the document at ${url} is not valid JSON: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
   } finally {
     await agent.close().catch(() => {});
@@ -98,7 +106,8 @@ export async function fetchPartnerDocument(url: string, options: FetchPartnerOpt
 
 function describeNetworkError(error: unknown, limits: FetchLimits): string {
   const e = error as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e.name === 'TimeoutError' || e.name === 'AbortError') return `no complete answer within ${limits.totalTimeoutMs} ms`;
+  if (e.name === 'TimeoutError' || e.name === 'AbortError')
+    return `no complete answer within ${limits.totalTimeoutMs} ms`;
   if (e.code === 'UND_ERR_CONNECT_TIMEOUT') return `no connection within ${limits.connectTimeoutMs} ms`;
   if (e.code === 'UND_ERR_HEADERS_TIMEOUT') return `no response headers within ${limits.headersTimeoutMs} ms`;
   if (e.code === 'UND_ERR_BODY_TIMEOUT') return `the body stalled for ${limits.bodyTimeoutMs} ms`;

@@ -47,7 +47,9 @@ export type ImportOutcome = 'created' | 'updated' | 'unchanged' | { untouched: S
 /** Converts and imports `entries` in order; entry problems go into the report, storage failures throw. */
 export async function importEntries(deps: ImportDeps, params: ImportEntriesParams): Promise<void> {
   const { feed, report } = params;
-  const owner = (await deps.itemWrites.ontologies.ontologiesForOrganisations([feed.userorganisation])).get(feed.userorganisation)!;
+  const owner = (await deps.itemWrites.ontologies.ontologiesForOrganisations([feed.userorganisation])).get(
+    feed.userorganisation,
+  )!;
   const properties = owner.indexes.properties;
   const firstSeen = new Map<string, string>();
 
@@ -55,7 +57,10 @@ export async function importEntries(deps: ImportDeps, params: ImportEntriesParam
     const previous = entry.partnerId === undefined ? undefined : firstSeen.get(entry.partnerId);
     if (previous !== undefined) {
       report.skipped++;
-      addError(report, { externalId: `${feed.name}:${entry.partnerId}`, message: `${entry.position} repeats the id of ${previous}; only the first is imported` });
+      addError(report, {
+        externalId: `${feed.name}:${entry.partnerId}`,
+        message: `${entry.position} repeats the id of ${previous}; only the first is imported`,
+      });
     } else {
       if (entry.partnerId !== undefined) firstSeen.set(entry.partnerId, entry.position);
       await importOne(deps, feed, entry, properties, report);
@@ -64,11 +69,22 @@ export async function importEntries(deps: ImportDeps, params: ImportEntriesParam
   }
 }
 
-async function importOne(deps: ImportDeps, feed: FeedDefinition, entry: PartnerEntry, properties: PropertyIndex, report: FeedRunReport): Promise<void> {
+async function importOne(
+  deps: ImportDeps,
+  feed: FeedDefinition,
+  entry: PartnerEntry,
+  properties: PropertyIndex,
+  report: FeedRunReport,
+): Promise<void> {
   const conversion = convertEntry(entry, { feed, validate: deps.validate, properties });
   if (!conversion.ok) {
     report.skipped++;
-    addError(report, conversion.externalId === undefined ? { message: conversion.message } : { externalId: conversion.externalId, message: conversion.message });
+    addError(
+      report,
+      conversion.externalId === undefined
+        ? { message: conversion.message }
+        : { externalId: conversion.externalId, message: conversion.message },
+    );
     return;
   }
   const converted = conversion.entry;
@@ -85,13 +101,17 @@ async function importOne(deps: ImportDeps, feed: FeedDefinition, entry: PartnerE
   }
   report.converted++;
   for (const unmapped of converted.unmapped) {
-    if (report.unmappedCategories.length < MAX_REPORT_LIST) report.unmappedCategories.push({ externalId: converted.externalId, value: unmapped.text });
+    if (report.unmappedCategories.length < MAX_REPORT_LIST)
+      report.unmappedCategories.push({ externalId: converted.externalId, value: unmapped.text });
   }
   if (typeof outcome === 'string') {
     report.imported[outcome]++;
   } else {
     report.imported.unchanged++;
-    addError(report, { externalId: converted.externalId, message: `the item is ${outcome.untouched}: feed updates apply only to readyforvalidation, draft and approved items, so it was left unchanged` });
+    addError(report, {
+      externalId: converted.externalId,
+      message: `the item is ${outcome.untouched}: feed updates apply only to readyforvalidation, draft and approved items, so it was left unchanged`,
+    });
   }
 }
 
@@ -110,12 +130,20 @@ export function feedWriter(feed: FeedDefinition): ItemWriter {
 }
 
 /** Imports one converted entry by the rules above. Throws HttpError for an entry the item rules refuse. */
-export async function importEntry(deps: ImportDeps, feed: FeedDefinition, converted: ConvertedEntry, properties: PropertyIndex): Promise<ImportOutcome> {
+export async function importEntry(
+  deps: ImportDeps,
+  feed: FeedDefinition,
+  converted: ConvertedEntry,
+  properties: PropertyIndex,
+): Promise<ImportOutcome> {
   const writer = feedWriter(feed);
   const { collection, externalId, body } = converted;
   try {
     const result = await writeItem(deps.db, deps.itemWrites, {
-      collection, writer, externalId, match: { externalId },
+      collection,
+      writer,
+      externalId,
+      match: { externalId },
       // Decided under the item write lock, on the item as it is now (an editor may just have approved it).
       body: (current: StoredItem | null) => {
         if (current === null) return body;
@@ -126,7 +154,11 @@ export async function importEntry(deps: ImportDeps, feed: FeedDefinition, conver
         if (current.wfstatus === 'approved') {
           const merged = keepEditorFields(current, body);
           const next = prepare(merged, current);
-          if (sameJson(next.doc.calendar, current.doc.calendar) && sameJson(next.doc.priceElements, current.doc.priceElements)) throw new NoWrite('unchanged');
+          if (
+            sameJson(next.doc.calendar, current.doc.calendar) &&
+            sameJson(next.doc.priceElements, current.doc.priceElements)
+          )
+            throw new NoWrite('unchanged');
           return merged;
         }
         throw new NoWrite({ untouched: current.wfstatus });
@@ -142,7 +174,10 @@ export async function importEntry(deps: ImportDeps, feed: FeedDefinition, conver
   function prepare(item: Record<string, unknown>, current: StoredItem): PreparedItem {
     const prepared = prepareItemWrite({ collection, body: { ...item, externalId }, token: writer, existing: current });
     if (prepared.doc.trcItemCategories !== undefined) {
-      prepared.doc = { ...prepared.doc, trcItemCategories: stripCategoriesForWrite(prepared.doc.trcItemCategories, properties) };
+      prepared.doc = {
+        ...prepared.doc,
+        trcItemCategories: stripCategoriesForWrite(prepared.doc.trcItemCategories, properties),
+      };
     }
     return prepared;
   }
@@ -151,7 +186,12 @@ export async function importEntry(deps: ImportDeps, feed: FeedDefinition, conver
 /** FEED-002: the approved item as it is, with only the partner's calendar and priceElements. */
 function keepEditorFields(current: StoredItem, entry: Record<string, unknown>): Record<string, unknown> {
   const { calendar: _calendar, priceElements: _priceElements, ...kept } = current.doc;
-  const merged: Record<string, unknown> = { ...kept, trcid: current.trcid, wfstatus: current.wfstatus, userorganisation: current.userorganisation };
+  const merged: Record<string, unknown> = {
+    ...kept,
+    trcid: current.trcid,
+    wfstatus: current.wfstatus,
+    userorganisation: current.userorganisation,
+  };
   if (current.slug !== null) merged.slug = current.slug;
   if (entry.calendar !== undefined && entry.calendar !== null) merged.calendar = entry.calendar;
   if (entry.priceElements !== undefined && entry.priceElements !== null) merged.priceElements = entry.priceElements;
@@ -159,9 +199,16 @@ function keepEditorFields(current: StoredItem, entry: Record<string, unknown>): 
 }
 
 function storesSame(prepared: PreparedItem, current: StoredItem): boolean {
-  return prepared.entitytype === current.entitytype && prepared.trcid === current.trcid && prepared.wfstatus === current.wfstatus
-    && prepared.userorganisation === current.userorganisation && prepared.externalId === current.externalId
-    && prepared.title === current.title && prepared.slug === current.slug && sameJson(prepared.doc, current.doc);
+  return (
+    prepared.entitytype === current.entitytype &&
+    prepared.trcid === current.trcid &&
+    prepared.wfstatus === current.wfstatus &&
+    prepared.userorganisation === current.userorganisation &&
+    prepared.externalId === current.externalId &&
+    prepared.title === current.title &&
+    prepared.slug === current.slug &&
+    sameJson(prepared.doc, current.doc)
+  );
 }
 
 function addError(report: FeedRunReport, error: { externalId?: string; message: string }): void {

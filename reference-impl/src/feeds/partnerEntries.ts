@@ -26,16 +26,26 @@ export interface PartnerEntry {
  * `{entries: [...]}`.
  */
 export function readPartnerEntries(doc: unknown, source: { url: string; forcedFeedInfoId?: string }): PartnerEntry[] {
-  const entries = typeof doc === 'object' && doc !== null && !Array.isArray(doc) ? (doc as { entries?: unknown }).entries : undefined;
+  const entries =
+    typeof doc === 'object' && doc !== null && !Array.isArray(doc) ? (doc as { entries?: unknown }).entries : undefined;
   if (!Array.isArray(entries)) {
-    throw new FeedFetchError(`the document at ${source.url} is not a partner feed: expected a JSON object {entries: [...]} (DEC-FEED-001), received ${describeShape(doc)}`);
+    throw new FeedFetchError(
+      `the document at ${source.url} is not a partner feed: expected a JSON object {entries: [...]} (DEC-FEED-001), received ${describeShape(doc)}`,
+    );
   }
   if (entries.length > MAX_ENTRIES_PER_DOCUMENT) {
-    throw new FeedFetchError(`the document at ${source.url} holds ${entries.length} entries, above the limit of ${MAX_ENTRIES_PER_DOCUMENT}`);
+    throw new FeedFetchError(
+      `the document at ${source.url} holds ${entries.length} entries, above the limit of ${MAX_ENTRIES_PER_DOCUMENT}`,
+    );
   }
   return entries.map((raw, index) => {
     const e = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
-    const id = typeof e.id === 'string' ? e.id.trim() : typeof e.id === 'number' && Number.isSafeInteger(e.id) ? String(e.id) : '';
+    const id =
+      typeof e.id === 'string'
+        ? e.id.trim()
+        : typeof e.id === 'number' && Number.isSafeInteger(e.id)
+          ? String(e.id)
+          : '';
     const feedInfoId = source.forcedFeedInfoId ?? (typeof e.feedInfoId === 'string' ? e.feedInfoId : undefined);
     return { position: `entries[${index}] of ${source.url}`, partnerId: id === '' ? undefined : id, feedInfoId, raw };
   });
@@ -46,5 +56,7 @@ function describeShape(doc: unknown): string {
   if (doc === null) return 'null';
   if (typeof doc !== 'object') return typeof doc;
   const keys = Object.keys(doc);
-  return keys.length === 0 ? 'an empty object' : `an object with ${keys.slice(0, 5).join(', ')}${keys.length > 5 ? ', …' : ''}`;
+  return keys.length === 0
+    ? 'an empty object'
+    : `an object with ${keys.slice(0, 5).join(', ')}${keys.length > 5 ? ', …' : ''}`;
 }

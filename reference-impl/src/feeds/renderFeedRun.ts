@@ -12,7 +12,11 @@ export function renderFeedRun(run: StoredFeedRun): Record<string, unknown> {
     ...(run.finishedAt === null ? {} : { finishedAt: formatTimestamp(run.finishedAt) }),
     fetched: report.fetched,
     converted: report.converted,
-    imported: { created: report.imported.created, updated: report.imported.updated, unchanged: report.imported.unchanged },
+    imported: {
+      created: report.imported.created,
+      updated: report.imported.updated,
+      unchanged: report.imported.unchanged,
+    },
     skipped: report.skipped,
     unmappedCategories: report.unmappedCategories,
     errors: report.errors,

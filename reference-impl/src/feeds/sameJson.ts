@@ -9,7 +9,8 @@ export function sameJson(a: unknown, b: unknown): boolean {
     const other = b as unknown[];
     return a.length === other.length && a.every((value, index) => sameJson(value, other[index]));
   }
-  const x = a as Record<string, unknown>, y = b as Record<string, unknown>;
+  const x = a as Record<string, unknown>,
+    y = b as Record<string, unknown>;
   const keys = new Set([...Object.keys(x), ...Object.keys(y)]);
   for (const key of keys) if (!sameJson(x[key], y[key])) return false;
   return true;

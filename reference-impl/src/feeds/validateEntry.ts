@@ -9,7 +9,11 @@ import { createSpecAjv, SPEC_ID } from '../http/specAjv.ts';
 const MAX_PROBLEMS = 5;
 
 const DRAFT_SCHEMAS: Record<Collection, string> = {
-  events: 'EventDraft', locations: 'LocationDraft', venues: 'VenueDraft', eventgroups: 'EventGroupDraft', routes: 'RouteDraft',
+  events: 'EventDraft',
+  locations: 'LocationDraft',
+  venues: 'VenueDraft',
+  eventgroups: 'EventGroupDraft',
+  routes: 'RouteDraft',
 };
 
 /** Null when `body` is a valid write body of `collection`, else one sentence naming the problems. */
@@ -34,11 +38,18 @@ function describeErrors(errors: readonly ErrorObject[]): string {
     // Summaries of oneOf/anyOf repeat what their branches said.
     if (error.keyword === 'oneOf' || error.keyword === 'anyOf' || error.keyword === 'if') continue;
     const at = error.instancePath === '' ? '(root)' : error.instancePath;
-    const params = error.params as { unevaluatedProperty?: string; additionalProperty?: string; allowedValues?: unknown[] };
+    const params = error.params as {
+      unevaluatedProperty?: string;
+      additionalProperty?: string;
+      allowedValues?: unknown[];
+    };
     const unknown = params.unevaluatedProperty ?? params.additionalProperty;
-    const problem = unknown !== undefined ? `${error.instancePath}/${unknown} is not a field of this entity type`
-      : error.keyword === 'enum' ? `${at} must be one of ${(params.allowedValues ?? []).map(String).join(', ')}`
-      : `${at} ${error.message ?? 'is invalid'}`;
+    const problem =
+      unknown !== undefined
+        ? `${error.instancePath}/${unknown} is not a field of this entity type`
+        : error.keyword === 'enum'
+          ? `${at} must be one of ${(params.allowedValues ?? []).map(String).join(', ')}`
+          : `${at} ${error.message ?? 'is invalid'}`;
     if (!problems.includes(problem)) problems.push(problem);
   }
   if (problems.length === 0) return 'the entry is invalid';

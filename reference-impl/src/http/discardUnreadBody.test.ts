@@ -15,9 +15,15 @@ interface Seen {
 function watch(socket: Socket): Seen {
   const seen: Seen = { text: '', ended: false, closed: false };
   socket.setEncoding('utf8');
-  socket.on('data', (chunk: string) => { seen.text += chunk; });
-  socket.on('end', () => { seen.ended = true; });
-  socket.on('close', () => { seen.closed = true; });
+  socket.on('data', (chunk: string) => {
+    seen.text += chunk;
+  });
+  socket.on('end', () => {
+    seen.ended = true;
+  });
+  socket.on('close', () => {
+    seen.closed = true;
+  });
   socket.on('error', () => {});
   return seen;
 }
@@ -46,10 +52,13 @@ describe('discardUnreadBody', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
   });
-  afterAll(() => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  }));
+  afterAll(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
 
   const open = async (): Promise<Socket> => {
     const socket = connect(port, '127.0.0.1');
@@ -77,7 +86,9 @@ describe('discardUnreadBody', () => {
     let sent = 0;
     const chunk = Buffer.alloc(64 * 1024);
     let writeError: string | undefined;
-    socket.on('error', (error: NodeJS.ErrnoException) => { writeError = error.code; });
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      writeError = error.code;
+    });
     while (!seen.ended && sent < 100 * 1024 * 1024 && writeError === undefined) {
       if (!socket.write(chunk)) await new Promise((resolve) => socket.once('drain', resolve).once('close', resolve));
       sent += chunk.length;

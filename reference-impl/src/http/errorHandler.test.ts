@@ -17,7 +17,9 @@ beforeAll(async () => {
   const app = express();
   app.use(rejectUnknownRoutes({ doc, basePath: '/api', rateLimitHeaders: true }));
   app.use(express.json({ limit: '1kb' }));
-  const echo: express.RequestHandler = (req, res) => { res.json({ reached: `${req.method} ${req.path}` }); };
+  const echo: express.RequestHandler = (req, res) => {
+    res.json({ reached: `${req.method} ${req.path}` });
+  };
   app.get('/api/events', echo);
   app.post('/api/events', echo);
   app.get('/api/events/:id', echo);
@@ -32,9 +34,17 @@ const tooLarge = JSON.stringify({ slug: 'x'.repeat(4096) });
 
 describe('rejectUnknownRoutes', () => {
   it('when the path is outside the spec, then 404 in the error shape, even with a body over the limit', async () => {
-    const response = await fetch(`${baseUrl}/api/nothing-here`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: tooLarge });
+    const response = await fetch(`${baseUrl}/api/nothing-here`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: tooLarge,
+    });
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ status: 404, error: 'Not Found', message: 'No route POST /api/nothing-here' });
+    expect(await response.json()).toEqual({
+      status: 404,
+      error: 'Not Found',
+      message: 'No route POST /api/nothing-here',
+    });
   });
 
   it('when the path is not under the base path, then 404', async () => {
@@ -44,14 +54,26 @@ describe('rejectUnknownRoutes', () => {
   });
 
   it('when the method is not in the spec for a known path, then 405 with Allow before the body is read (no 400 for a broken body)', async () => {
-    const response = await fetch(`${baseUrl}/api/events`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{broken' });
+    const response = await fetch(`${baseUrl}/api/events`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: '{broken',
+    });
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('GET, POST');
-    expect(await response.json()).toEqual({ status: 405, error: 'Method Not Allowed', message: 'PATCH is not allowed on /api/events (allowed: GET, POST)' });
+    expect(await response.json()).toEqual({
+      status: 405,
+      error: 'Method Not Allowed',
+      message: 'PATCH is not allowed on /api/events (allowed: GET, POST)',
+    });
   });
 
-  it('when the method is not in the spec for a path template, then 405 naming the template\'s methods', async () => {
-    const response = await fetch(`${baseUrl}/api/events/5f0c1a52-8b0e-4c4f-9a59-1c3f0b7a2e11`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: tooLarge });
+  it("when the method is not in the spec for a path template, then 405 naming the template's methods", async () => {
+    const response = await fetch(`${baseUrl}/api/events/5f0c1a52-8b0e-4c4f-9a59-1c3f0b7a2e11`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: tooLarge,
+    });
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('GET, PUT, DELETE');
   });
@@ -68,20 +90,40 @@ describe('rejectUnknownRoutes', () => {
   it('when the request is an operation of the spec, then it passes on: HEAD as GET, any letter case and a final slash as the router matches them', async () => {
     expect((await fetch(`${baseUrl}/api/events`, { method: 'HEAD' })).status).toBe(200);
     expect(await (await fetch(`${baseUrl}/api/EVENTS/`)).json()).toEqual({ reached: 'GET /api/EVENTS/' });
-    expect(await (await fetch(`${baseUrl}/api/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json()).toEqual({ reached: 'POST /api/events' });
+    expect(
+      await (
+        await fetch(`${baseUrl}/api/events`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        })
+      ).json(),
+    ).toEqual({ reached: 'POST /api/events' });
   });
 
-  it('when an operation\'s body is over the limit, then the body parser answers 413 in the error shape (the guard let it through)', async () => {
-    const response = await fetch(`${baseUrl}/api/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: tooLarge });
+  it("when an operation's body is over the limit, then the body parser answers 413 in the error shape (the guard let it through)", async () => {
+    const response = await fetch(`${baseUrl}/api/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: tooLarge,
+    });
     expect(response.status).toBe(413);
     expect(((await response.json()) as { status: number }).status).toBe(413);
   });
 
-  it('when a rate-limited operation\'s body cannot be read, then the 400 and the 413 carry the rate limit headers like every answer of it (DEC-RATE-002)', async () => {
+  it("when a rate-limited operation's body cannot be read, then the 400 and the 413 carry the rate limit headers like every answer of it (DEC-RATE-002)", async () => {
     const http = rawClient(baseUrl); // fetch sends no body on GET
     try {
-      for (const [body, status] of [['{broken', 400], [tooLarge, 413]] as const) {
-        const answer = await http.send({ method: 'GET', path: '/api/events', headers: { 'content-type': 'application/json' }, body });
+      for (const [body, status] of [
+        ['{broken', 400],
+        [tooLarge, 413],
+      ] as const) {
+        const answer = await http.send({
+          method: 'GET',
+          path: '/api/events',
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
         expect(answer.status).toBe(status);
         expect(answer.headers['x-ratelimit-limit']).toBe('20');
         expect(answer.headers['x-ratelimit-policy']).toBe('20;w=1;burst=40');

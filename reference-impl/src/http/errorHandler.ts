@@ -7,13 +7,26 @@ import { HTTP_METHODS, type JsonObject } from './openapiDocument.ts';
 /** Errors the JSON body parser and the router raise, with the status the client gets (DEC-ERR-003). */
 function bodyParserError(error: unknown): HttpError | undefined {
   const type = (error as { type?: unknown }).type;
-  if (type === 'entity.parse.failed') return new HttpError(400, { message: `Request body is not valid JSON: ${(error as Error).message}`, cause: error });
-  if (type === 'entity.too.large') return new HttpError(413, { message: `Request body exceeds the limit of ${(error as { limit?: number }).limit ?? '?'} bytes`, cause: error });
+  if (type === 'entity.parse.failed')
+    return new HttpError(400, { message: `Request body is not valid JSON: ${(error as Error).message}`, cause: error });
+  if (type === 'entity.too.large')
+    return new HttpError(413, {
+      message: `Request body exceeds the limit of ${(error as { limit?: number }).limit ?? '?'} bytes`,
+      cause: error,
+    });
   // DEC-ERR-003: a wrong Content-Type (here its charset) is a 400; 415 belongs to POST /assets only.
-  if (type === 'encoding.unsupported' || type === 'charset.unsupported') return new HttpError(400, { message: `${(error as Error).message}; JSON bodies must be UTF-8 without a content coding other than gzip, deflate or br`, cause: error });
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported')
+    return new HttpError(400, {
+      message: `${(error as Error).message}; JSON bodies must be UTF-8 without a content coding other than gzip, deflate or br`,
+      cause: error,
+    });
   if (type === 'request.aborted') return new HttpError(400, { message: 'Request body was aborted', cause: error });
   // The router cannot percent-decode a path segment (`/events/%E0%A4%A`): the client's error, not a 500.
-  if (error instanceof URIError && (error as { status?: unknown }).status === 400) return new HttpError(400, { message: `${error.message}: path segments must be percent-encoded UTF-8`, cause: error });
+  if (error instanceof URIError && (error as { status?: unknown }).status === 400)
+    return new HttpError(400, {
+      message: `${error.message}: path segments must be percent-encoded UTF-8`,
+      cause: error,
+    });
   return undefined;
 }
 
@@ -30,7 +43,11 @@ export function errorHandler(options: { logger: Logger }): ErrorRequestHandler {
     const httpError = error instanceof HttpError ? error : bodyParserError(error);
     if (httpError !== undefined) {
       for (const [name, value] of Object.entries(httpError.headers)) res.setHeader(name, value);
-      if (httpError.status >= 500) options.logger.error({ err: httpError.cause ?? httpError, method: req.method, url: req.originalUrl }, httpError.message);
+      if (httpError.status >= 500)
+        options.logger.error(
+          { err: httpError.cause ?? httpError, method: req.method, url: req.originalUrl },
+          httpError.message,
+        );
       res.status(httpError.status).json(httpError.toBody());
       return;
     }
@@ -52,7 +69,9 @@ function specRoutes(doc: JsonObject): SpecRoute[] {
   return Object.entries((doc.paths ?? {}) as Record<string, JsonObject>).map(([path, item]) => ({
     pattern: new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}/?$`, 'i'),
     allow: HTTP_METHODS.filter((m) => item[m] !== undefined).map((m) => m.toUpperCase()),
-    limited: HTTP_METHODS.filter((m) => (item[m] as JsonObject | undefined)?.['x-rate-limited'] === true).map((m) => m.toUpperCase()),
+    limited: HTTP_METHODS.filter((m) => (item[m] as JsonObject | undefined)?.['x-rate-limited'] === true).map((m) =>
+      m.toUpperCase(),
+    ),
   }));
 }
 
@@ -70,7 +89,10 @@ function allowOf(matches: readonly SpecRoute[]): string[] | undefined {
 
 function routeError(method: string, path: string, allow: string[] | undefined): HttpError {
   if (allow === undefined) return new HttpError(404, { message: `No route ${method} ${path}` });
-  return new HttpError(405, { message: `${method} is not allowed on ${path} (allowed: ${allow.join(', ')})`, headers: { Allow: allow.join(', ') } });
+  return new HttpError(405, {
+    message: `${method} is not allowed on ${path} (allowed: ${allow.join(', ')})`,
+    headers: { Allow: allow.join(', ') },
+  });
 }
 
 export interface RejectUnknownRoutesOptions {
@@ -97,7 +119,8 @@ export function rejectUnknownRoutes(options: RejectUnknownRoutesOptions): Reques
     const allow = allowOf(matches);
     const method = req.method === 'HEAD' ? 'GET' : req.method;
     if (allow !== undefined && allow.includes(method)) {
-      if (options.rateLimitHeaders === true && matches.some((r) => r.limited.includes(method))) res.set(RATE_LIMIT_HEADERS);
+      if (options.rateLimitHeaders === true && matches.some((r) => r.limited.includes(method)))
+        res.set(RATE_LIMIT_HEADERS);
       next();
       return;
     }

@@ -41,7 +41,11 @@ export function indexOperations(doc: JsonObject): Map<string, OperationRef> {
       if (operation === undefined) continue;
       const operationId = String(operation.operationId);
       index.set(operationId, {
-        operationId, method, path, pathItem, operation,
+        operationId,
+        method,
+        path,
+        pathItem,
+        operation,
         pointer: `#/paths/${escapePointer(path)}/${method}`,
       });
     }

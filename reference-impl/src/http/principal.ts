@@ -31,7 +31,8 @@ export function setPrincipal(res: Response, principal: Principal): void {
 /** The authenticated caller; only valid behind `authenticate()`. */
 export function principalOf(res: Response): Principal {
   const principal = (res.locals as Record<symbol, unknown>)[PRINCIPAL] as Principal | undefined;
-  if (principal === undefined) throw new Error('principalOf: no principal; is authenticate() mounted before this handler?');
+  if (principal === undefined)
+    throw new Error('principalOf: no principal; is authenticate() mounted before this handler?');
   return principal;
 }
 

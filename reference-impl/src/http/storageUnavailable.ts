@@ -17,10 +17,12 @@ export function storageUnavailable(): ErrorRequestHandler {
       next(error);
       return;
     }
-    next(new HttpError(503, {
-      message: `The service cannot reach its database at the moment; retry after ${STORAGE_RETRY_AFTER_SECONDS} s`,
-      headers: { 'Retry-After': String(STORAGE_RETRY_AFTER_SECONDS) },
-      cause: error,
-    }));
+    next(
+      new HttpError(503, {
+        message: `The service cannot reach its database at the moment; retry after ${STORAGE_RETRY_AFTER_SECONDS} s`,
+        headers: { 'Retry-After': String(STORAGE_RETRY_AFTER_SECONDS) },
+        cause: error,
+      }),
+    );
   };
 }

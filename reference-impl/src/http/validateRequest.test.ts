@@ -16,8 +16,14 @@ beforeAll(async () => {
   const validate = createRequestValidator();
   const app = express();
   app.use(express.json());
-  const echo: express.RequestHandler = (_req, res) => { res.json(validated(res)); };
-  app.get('/events', validate('listEvents', { sizeCap: { max: 2000, enforcedFrom: ENFORCED_FROM, now: () => now } }), echo);
+  const echo: express.RequestHandler = (_req, res) => {
+    res.json(validated(res));
+  };
+  app.get(
+    '/events',
+    validate('listEvents', { sizeCap: { max: 2000, enforcedFrom: ENFORCED_FROM, now: () => now } }),
+    echo,
+  );
   app.post('/locations', validate('createLocation'), echo);
   app.use(errorHandler({ logger: createLogger({ level: 'silent' }) }));
   ({ origin: baseUrl, close } = await listenLocally(app));
@@ -47,7 +53,13 @@ describe('validateRequest on GET /events', () => {
   it('when query values are valid, then they arrive typed: integers, booleans, comma lists [FILTER-002]', async () => {
     const { status, body } = await get('size=10&page=2&published=true&wfstatus=approved,archived&sortOrder=asc');
     expect(status).toBe(200);
-    expect(body.query).toEqual({ size: 10, page: 2, published: true, wfstatus: ['approved', 'archived'], sortOrder: 'asc' });
+    expect(body.query).toEqual({
+      size: 10,
+      page: 2,
+      published: true,
+      wfstatus: ['approved', 'archived'],
+      sortOrder: 'asc',
+    });
   });
 
   it('when sortField is unknown, then 400 naming the allowed values and the received one [DEC-LIST-003]', async () => {
@@ -64,7 +76,14 @@ describe('validateRequest on GET /events', () => {
   });
 
   it('when values have the wrong type, then 400 for each, never 500', async () => {
-    for (const query of ['size=ten', 'size=0', 'page=-1', 'published=maybe', 'wfstatus=approved,published', 'size=1&size=2']) {
+    for (const query of [
+      'size=ten',
+      'size=0',
+      'page=-1',
+      'published=maybe',
+      'wfstatus=approved,published',
+      'size=1&size=2',
+    ]) {
       const { status, body } = await get(query);
       expect(status, query).toBe(400);
       expect(body.status).toBe(400);
@@ -75,7 +94,11 @@ describe('validateRequest on GET /events', () => {
 
 describe('validateRequest on POST /locations', () => {
   async function post(body: string, contentType = 'application/json'): Promise<{ status: number; body: any }> {
-    const response = await fetch(`${baseUrl}/locations`, { method: 'POST', headers: { 'content-type': contentType }, body });
+    const response = await fetch(`${baseUrl}/locations`, {
+      method: 'POST',
+      headers: { 'content-type': contentType },
+      body,
+    });
     return { status: response.status, body: await response.json() };
   }
 
@@ -106,7 +129,13 @@ describe('validateRequest on POST /locations', () => {
   });
 
   it('when read-only fields are sent, then they are accepted (ignored later) [DEC-ITEM-005]', async () => {
-    const { status } = await post(JSON.stringify({ id: '3f1b6d2e-8c4a-4e7b-9f10-2a5c7d9e1b34', published: true, trcItemDetails: [{ lang: 'nl', title: 'Rijksmuseum' }] }));
+    const { status } = await post(
+      JSON.stringify({
+        id: '3f1b6d2e-8c4a-4e7b-9f10-2a5c7d9e1b34',
+        published: true,
+        trcItemDetails: [{ lang: 'nl', title: 'Rijksmuseum' }],
+      }),
+    );
     expect(status).toBe(200);
   });
 });

@@ -3,7 +3,13 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { findUnstorable } from '../domain/unstorableJson.ts';
 import { badRequest, HttpError, type HttpErrorDetail } from './HttpError.ts';
 import { createSpecAjv, SPEC_ID } from './specAjv.ts';
-import { indexOperations, loadOpenApiDocument, resolveRef, type JsonObject, type OperationRef } from './openapiDocument.ts';
+import {
+  indexOperations,
+  loadOpenApiDocument,
+  resolveRef,
+  type JsonObject,
+  type OperationRef,
+} from './openapiDocument.ts';
 
 // Request validation compiled from the spec's own schemas (the spec is the single source of
 // truth): path, query and header parameters are coerced from strings by their schema type, then
@@ -59,8 +65,14 @@ export function createRequestValidator(doc: JsonObject = loadOpenApiDocument()):
     // Every schema is compiled by its pointer into the document, so its `$ref`s resolve there.
     const pathPointer = ref.pointer.slice(1, ref.pointer.lastIndexOf('/'));
     const raw = [
-      ...((ref.pathItem.parameters as unknown[]) ?? []).map((node, i) => ({ node, at: `${pathPointer}/parameters/${i}` })),
-      ...((ref.operation.parameters as unknown[]) ?? []).map((node, i) => ({ node, at: `${ref.pointer.slice(1)}/parameters/${i}` })),
+      ...((ref.pathItem.parameters as unknown[]) ?? []).map((node, i) => ({
+        node,
+        at: `${pathPointer}/parameters/${i}`,
+      })),
+      ...((ref.operation.parameters as unknown[]) ?? []).map((node, i) => ({
+        node,
+        at: `${ref.pointer.slice(1)}/parameters/${i}`,
+      })),
     ];
     const parameters = raw.map(({ node, at }): CompiledParameter => {
       const parameter = resolveRef(doc, node);
@@ -76,16 +88,23 @@ export function createRequestValidator(doc: JsonObject = loadOpenApiDocument()):
         schema,
       };
     });
-    const requestBody = ref.operation.requestBody === undefined ? undefined : resolveRef(doc, ref.operation.requestBody);
+    const requestBody =
+      ref.operation.requestBody === undefined ? undefined : resolveRef(doc, ref.operation.requestBody);
     const jsonSchema = (requestBody?.content as JsonObject | undefined)?.['application/json'] as JsonObject | undefined;
-    const body = jsonSchema === undefined ? undefined : {
-      required: requestBody!.required === true,
-      validate: ajv.compile({ $ref: `${SPEC_ID}${ref.pointer}/requestBody/content/application~1json/schema` }),
-    };
+    const body =
+      jsonSchema === undefined
+        ? undefined
+        : {
+            required: requestBody!.required === true,
+            validate: ajv.compile({ $ref: `${SPEC_ID}${ref.pointer}/requestBody/content/application~1json/schema` }),
+          };
     return { ref, parameters, body };
   }
 
-  const validator = function validateRequest(operationId: string, options: { sizeCap?: SizeCapRule } = {}): RequestHandler {
+  const validator = function validateRequest(
+    operationId: string,
+    options: { sizeCap?: SizeCapRule } = {},
+  ): RequestHandler {
     let operation: CompiledOperation | undefined;
     return function validateRequestHandler(req: Request, res: Response, next) {
       operation ??= compiled.get(operationId) ?? compileOperation(operationId);
@@ -98,7 +117,11 @@ export function createRequestValidator(doc: JsonObject = loadOpenApiDocument()):
   return validator;
 }
 
-function validateAgainst(operation: CompiledOperation, req: Request, sizeCap: SizeCapRule | undefined): ValidatedRequest {
+function validateAgainst(
+  operation: CompiledOperation,
+  req: Request,
+  sizeCap: SizeCapRule | undefined,
+): ValidatedRequest {
   const result: ValidatedRequest = { params: {}, query: {}, headers: {}, body: undefined };
   const details: HttpErrorDetail[] = [];
   const rawQuery = req.query as Record<string, string | string[] | undefined>;
@@ -112,19 +135,29 @@ function validateAgainst(operation: CompiledOperation, req: Request, sizeCap: Si
   }
 
   for (const parameter of operation.parameters) {
-    const raw = parameter.in === 'path' ? req.params[parameter.name]
-      : parameter.in === 'query' ? rawQuery[parameter.name]
-      : req.headers[parameter.name.toLowerCase()];
+    const raw =
+      parameter.in === 'path'
+        ? req.params[parameter.name]
+        : parameter.in === 'query'
+          ? rawQuery[parameter.name]
+          : req.headers[parameter.name.toLowerCase()];
     if (raw === undefined || raw === '') {
-      if (parameter.required) details.push({ pointer: `${parameter.in}/${parameter.name}`, message: `${parameter.name} is required` });
+      if (parameter.required)
+        details.push({ pointer: `${parameter.in}/${parameter.name}`, message: `${parameter.name} is required` });
       continue;
     }
     if (Array.isArray(raw)) {
-      details.push({ pointer: `${parameter.in}/${parameter.name}`, message: `${parameter.name} must be given once (received it ${raw.length} times)` });
+      details.push({
+        pointer: `${parameter.in}/${parameter.name}`,
+        message: `${parameter.name} must be given once (received it ${raw.length} times)`,
+      });
       continue;
     }
     if (raw.includes('\u0000')) {
-      details.push({ pointer: `${parameter.in}/${parameter.name}`, message: `${parameter.name} contains the character U+0000, which cannot be stored` });
+      details.push({
+        pointer: `${parameter.in}/${parameter.name}`,
+        message: `${parameter.name} contains the character U+0000, which cannot be stored`,
+      });
       continue;
     }
     let value = coerce(parameter, raw);
@@ -148,7 +181,10 @@ function validateAgainst(operation: CompiledOperation, req: Request, sizeCap: Si
     // Express 5 leaves req.body undefined unless the JSON parser read a JSON body.
     if (req.body === undefined) {
       if (operation.body.required) {
-        details.push({ pointer: '', message: `a JSON body is required (Content-Type: application/json; received: ${req.headers['content-type'] ?? 'none'})` });
+        details.push({
+          pointer: '',
+          message: `a JSON body is required (Content-Type: application/json; received: ${req.headers['content-type'] ?? 'none'})`,
+        });
       }
     } else if ((problem = findUnstorable(req.body)) !== undefined) {
       // PostgreSQL cannot hold U+0000 (DEC-ITEM-028); a client error, not a storage failure or a stack overflow.
@@ -163,7 +199,8 @@ function validateAgainst(operation: CompiledOperation, req: Request, sizeCap: Si
   if (details.length > 0) {
     const shown = details.slice(0, MAX_DETAILS);
     const sentences = shown.map(sentence);
-    const message = sentences.length === 1 ? sentences[0]! : `The request has ${details.length} problems: ${sentences.join('; ')}`;
+    const message =
+      sentences.length === 1 ? sentences[0]! : `The request has ${details.length} problems: ${sentences.join('; ')}`;
     throw new HttpError(400, { message, details: shown });
   }
   return result;
@@ -172,9 +209,11 @@ function validateAgainst(operation: CompiledOperation, req: Request, sizeCap: Si
 /** A detail as a sentence: parameter messages already name the parameter; body ones get their pointer. */
 function sentence(detail: HttpErrorDetail): string {
   if (!detail.pointer.startsWith('/') && detail.pointer !== '') return detail.message;
-  if (detail.message.startsWith('unknown field') || detail.message.startsWith('a JSON body')) return `Request body is invalid: ${detail.message}`;
+  if (detail.message.startsWith('unknown field') || detail.message.startsWith('a JSON body'))
+    return `Request body is invalid: ${detail.message}`;
   // A missing top-level field is named; a nested one keeps its pointer.
-  if (detail.message === 'is required' && detail.pointer.lastIndexOf('/') === 0) return `Request body is invalid: ${detail.pointer.slice(1)} is required`;
+  if (detail.message === 'is required' && detail.pointer.lastIndexOf('/') === 0)
+    return `Request body is invalid: ${detail.pointer.slice(1)} is required`;
   return `Request body is invalid: ${detail.pointer || '(root)'} ${detail.message}`;
 }
 
@@ -191,13 +230,16 @@ function resolveTarget(doc: JsonObject, pointer: string): string {
 
 function pointerAt(doc: JsonObject, pointer: string): JsonObject {
   let node: unknown = doc;
-  for (const raw of pointer.split('/').slice(1)) node = (node as JsonObject)[raw.replace(/~1/g, '/').replace(/~0/g, '~')];
+  for (const raw of pointer.split('/').slice(1))
+    node = (node as JsonObject)[raw.replace(/~1/g, '/').replace(/~0/g, '~')];
   return node as JsonObject;
 }
 
 function kindOf(schema: JsonObject): CompiledParameter['kind'] {
   const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
-  return type === 'integer' || type === 'number' || type === 'boolean' || type === 'array' || type === 'string' ? type : 'other';
+  return type === 'integer' || type === 'number' || type === 'boolean' || type === 'array' || type === 'string'
+    ? type
+    : 'other';
 }
 
 function coerceScalar(kind: string, raw: string): unknown {
@@ -214,7 +256,12 @@ function coerce(parameter: CompiledParameter, raw: string): unknown {
 }
 
 /** ajv errors as details whose messages name the field, what was received and what was expected. */
-function describe(errors: ErrorObject[] | null | undefined, base: string, name: string, raw: string | undefined): HttpErrorDetail[] {
+function describe(
+  errors: ErrorObject[] | null | undefined,
+  base: string,
+  name: string,
+  raw: string | undefined,
+): HttpErrorDetail[] {
   const seen = new Set<string>();
   const details: HttpErrorDetail[] = [];
   for (const error of errors ?? []) {
@@ -223,8 +270,10 @@ function describe(errors: ErrorObject[] | null | undefined, base: string, name: 
     const pointer = base === '' ? error.instancePath : base + error.instancePath;
     let message: string;
     if (error.keyword === 'unevaluatedProperties' || error.keyword === 'additionalProperties') {
-      const field = String((error.params as { unevaluatedProperty?: string; additionalProperty?: string }).unevaluatedProperty
-        ?? (error.params as { additionalProperty?: string }).additionalProperty);
+      const field = String(
+        (error.params as { unevaluatedProperty?: string; additionalProperty?: string }).unevaluatedProperty ??
+          (error.params as { additionalProperty?: string }).additionalProperty,
+      );
       message = `unknown field ${field}`;
       details.push({ pointer: `${pointer}/${field}`, message });
       continue;
@@ -235,7 +284,7 @@ function describe(errors: ErrorObject[] | null | undefined, base: string, name: 
       continue;
     }
     if (error.keyword === 'enum') {
-      message = `must be one of ${((error.params as { allowedValues: unknown[] }).allowedValues).map(String).join(', ')}`;
+      message = `must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map(String).join(', ')}`;
     } else if (error.keyword === 'const') {
       message = `must be ${JSON.stringify((error.params as { allowedValue: unknown }).allowedValue)}`;
     } else {
@@ -259,7 +308,8 @@ function setValidated(res: Response, value: ValidatedRequest): void {
 /** The request as validated against the spec; only valid behind `validateRequest()`. */
 export function validated(res: Response): ValidatedRequest {
   const value = (res.locals as Record<symbol, unknown>)[VALIDATED] as ValidatedRequest | undefined;
-  if (value === undefined) throw new Error('validated: no validated request; is validateRequest() mounted before this handler?');
+  if (value === undefined)
+    throw new Error('validated: no validated request; is validateRequest() mounted before this handler?');
   return value;
 }
 

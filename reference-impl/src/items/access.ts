@@ -40,7 +40,11 @@ export function canDelete(scope: ItemScopeHolder, item: Owned): boolean {
 }
 
 const NOUNS: Readonly<Record<Collection, string>> = {
-  events: 'event', locations: 'location', venues: 'venue', eventgroups: 'event group', routes: 'route',
+  events: 'event',
+  locations: 'location',
+  venues: 'venue',
+  eventgroups: 'event group',
+  routes: 'route',
 };
 
 export function itemNotFound(collection: Collection, id: string): HttpError {

@@ -11,13 +11,26 @@ import { writeItem, type ItemWriteDeps, type ItemWriter, type WriteItemResult } 
 // The three item writes of the interface, each one transaction with its outbox event.
 
 /** POST /{collection} (WRITE-001, DEC-ITEM-002). */
-export async function createItem(db: Db, deps: ItemWriteDeps, params: { collection: Collection; body: unknown; writer: ItemWriter }): Promise<WriteItemResult> {
+export async function createItem(
+  db: Db,
+  deps: ItemWriteDeps,
+  params: { collection: Collection; body: unknown; writer: ItemWriter },
+): Promise<WriteItemResult> {
   return writeItem(db, deps, { collection: params.collection, writer: params.writer, body: params.body });
 }
 
 /** PUT /{collection}/{id}: a full replacement of the writable fields (DEC-ITEM-001). */
-export async function replaceItem(db: Db, deps: ItemWriteDeps, params: { collection: Collection; id: string; body: unknown; writer: ItemWriter }): Promise<WriteItemResult> {
-  return writeItem(db, deps, { collection: params.collection, writer: params.writer, match: { id: params.id }, body: params.body });
+export async function replaceItem(
+  db: Db,
+  deps: ItemWriteDeps,
+  params: { collection: Collection; id: string; body: unknown; writer: ItemWriter },
+): Promise<WriteItemResult> {
+  return writeItem(db, deps, {
+    collection: params.collection,
+    writer: params.writer,
+    match: { id: params.id },
+    body: params.body,
+  });
 }
 
 /**
@@ -25,7 +38,11 @@ export async function replaceItem(db: Db, deps: ItemWriteDeps, params: { collect
  * `lastupdated` (DEC-ITEM-003), recorded as DELETED (DEC-HOOK-003). 404 when the writer cannot
  * see the item or it is deleted already.
  */
-export async function softDeleteItem(db: Db, deps: Pick<ItemWriteDeps, 'recordItemChange'>, params: { collection: Collection; id: string; writer: ItemWriter }): Promise<StoredItem> {
+export async function softDeleteItem(
+  db: Db,
+  deps: Pick<ItemWriteDeps, 'recordItemChange'>,
+  params: { collection: Collection; id: string; writer: ItemWriter },
+): Promise<StoredItem> {
   const entitytype = entitytypeOf(params.collection);
   return db.transaction(async (tx) => {
     await lockItemWrites(tx);
@@ -34,7 +51,11 @@ export async function softDeleteItem(db: Db, deps: Pick<ItemWriteDeps, 'recordIt
     const item = await updateItem(tx, { ...current, entitytype, wfstatus: 'deleted' });
     if (item === null) throw new Error(`item ${current.id} vanished under the item write lock`);
     await deps.recordItemChange(tx, {
-      itemId: item.id, trcid: item.trcid, entitytype: item.entitytype, userorganisation: item.userorganisation, action: 'DELETED',
+      itemId: item.id,
+      trcid: item.trcid,
+      entitytype: item.entitytype,
+      userorganisation: item.userorganisation,
+      action: 'DELETED',
     });
     return item;
   });

@@ -50,7 +50,9 @@ describe('list page cache', () => {
   it('when requests for a page not kept arrive together, then they share one render', async () => {
     const cache = createListPageCache(storeAt(1).db, { maxBytes: 64 * 1024 });
     let release!: () => void;
-    const released = new Promise<void>((resolve) => { release = resolve; });
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     let calls = 0;
     const render = async () => {
       calls++;
@@ -73,7 +75,10 @@ describe('list page cache', () => {
       throw new Error('store down');
     };
     const outcomes = await Promise.allSettled([cache.answer('q', failing), cache.answer('q', failing)]);
-    expect(outcomes.map((o) => (o.status === 'rejected' ? (o.reason as Error).message : 'answered'))).toEqual(['store down', 'store down']);
+    expect(outcomes.map((o) => (o.status === 'rejected' ? (o.reason as Error).message : 'answered'))).toEqual([
+      'store down',
+      'store down',
+    ]);
     expect(calls).toBe(1);
     expect(String(await cache.answer('q', async () => Buffer.from('after')))).toBe('after');
   });
@@ -86,7 +91,9 @@ describe('list page cache', () => {
       store.version = 2; // the write commits now, after the page's query
       return page;
     });
-    expect(String(await cache.answer('q', async () => Buffer.from('page read after the write')))).toBe('page read after the write');
+    expect(String(await cache.answer('q', async () => Buffer.from('page read after the write')))).toBe(
+      'page read after the write',
+    );
   });
 
   it('when a render finishes after another request has read a newer version, then it is not kept, and pages of older versions are dropped', async () => {
@@ -94,7 +101,9 @@ describe('list page cache', () => {
     const cache = createListPageCache(store.db, { maxBytes: 64 * 1024 });
     await cache.answer('kept at 1', async () => Buffer.from('old'));
     let finish!: () => void;
-    const finished = new Promise<void>((resolve) => { finish = resolve; });
+    const finished = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
     const slow = cache.answer('q', async () => {
       await finished;
       return Buffer.from('rendered at 1');
@@ -127,8 +136,10 @@ describe('list page cache', () => {
   });
 
   it('when the request says Cache-Control no-cache or no-store, in any case or position, or only Pragma: no-cache, then a fresh answer is wanted; other directives do not', () => {
-    for (const cacheControl of ['no-cache', 'No-Cache', 'max-age=0, no-cache', 'no-store', 'no-cache="x"']) expect(wantsFreshAnswer({ cacheControl }), cacheControl).toBe(true);
-    for (const cacheControl of [undefined, '', 'max-age=60', 'no-transform', 'only-if-cached', 'x-no-cache']) expect(wantsFreshAnswer({ cacheControl }), String(cacheControl)).toBe(false);
+    for (const cacheControl of ['no-cache', 'No-Cache', 'max-age=0, no-cache', 'no-store', 'no-cache="x"'])
+      expect(wantsFreshAnswer({ cacheControl }), cacheControl).toBe(true);
+    for (const cacheControl of [undefined, '', 'max-age=60', 'no-transform', 'only-if-cached', 'x-no-cache'])
+      expect(wantsFreshAnswer({ cacheControl }), String(cacheControl)).toBe(false);
     expect(wantsFreshAnswer({ pragma: 'no-cache' })).toBe(true);
     expect(wantsFreshAnswer({ pragma: 'no-cache', cacheControl: 'max-age=60' }), 'Cache-Control wins').toBe(false);
     expect(wantsFreshAnswer({ pragma: 'x-no-cache' })).toBe(false);

@@ -62,6 +62,7 @@ export function createListPageCache(db: Queryable, options: { maxBytes: number }
  * `no-store`, or, without Cache-Control, HTTP/1.0's `Pragma: no-cache` (RFC 9111 5.2.1, 5.4).
  */
 export function wantsFreshAnswer(headers: { cacheControl?: string; pragma?: string }): boolean {
-  if (headers.cacheControl !== undefined) return /(?:^|,)\s*no-(?:cache|store)\s*(?:[,=]|$)/i.test(headers.cacheControl);
+  if (headers.cacheControl !== undefined)
+    return /(?:^|,)\s*no-(?:cache|store)\s*(?:[,=]|$)/i.test(headers.cacheControl);
   return headers.pragma !== undefined && /(?:^|,)\s*no-cache\s*(?:,|$)/i.test(headers.pragma);
 }

@@ -14,7 +14,11 @@ export interface ListQuery {
   excludePatternDates: boolean;
 }
 
-export function listQueryOf(query: Readonly<Record<string, unknown>>, entitytype: EntityType, scope: ItemScopeHolder): ListQuery {
+export function listQueryOf(
+  query: Readonly<Record<string, unknown>>,
+  entitytype: EntityType,
+  scope: ItemScopeHolder,
+): ListQuery {
   const size = typeof query.size === 'number' ? query.size : DEFAULT_PAGE_SIZE;
   const page = typeof query.page === 'number' ? query.page : 0;
   const params: ListItemsParams = {

@@ -63,19 +63,33 @@ function renderServerFields(stored: Omit<StoredItem, 'doc'>): RenderedItem {
 }
 
 /** The members that come from the document and the owner's ontologies: what a rendering stores. */
-function renderBody(entitytype: EntityType, doc: Readonly<Record<string, unknown>>, options: RenderOptions): RenderedItem {
+function renderBody(
+  entitytype: EntityType,
+  doc: Readonly<Record<string, unknown>>,
+  options: RenderOptions,
+): RenderedItem {
   const body: RenderedItem = {};
   for (const field in doc) {
     if (!SERVER_FIELDS.has(field)) body[field] = doc[field];
   }
   const calendar = isObject(doc.calendar) ? expandCalendar(doc.calendar) : undefined;
   if (calendar !== undefined) {
-    body.calendar = options.excludePatternDates === true ? expandCalendar(doc.calendar as Record<string, unknown>, { excludePatternDates: true }) : calendar;
+    body.calendar =
+      options.excludePatternDates === true
+        ? expandCalendar(doc.calendar as Record<string, unknown>, { excludePatternDates: true })
+        : calendar;
   }
   // Always present, derived from the item as it is (ITEM-010); never part of the document.
-  body.seoMetadata = { ...(isObject(doc.seoMetadata) ? doc.seoMetadata : {}), schemaOrg: schemaOrgOf(entitytype, calendar === undefined ? doc : { ...doc, calendar }) };
+  body.seoMetadata = {
+    ...(isObject(doc.seoMetadata) ? doc.seoMetadata : {}),
+    schemaOrg: schemaOrgOf(entitytype, calendar === undefined ? doc : { ...doc, calendar }),
+  };
   if (isObject(doc.trcItemCategories)) {
-    body.trcItemCategories = fillItemCategories(doc.trcItemCategories as Partial<StoredCategories>, options.ontologies, itemLanguages(doc));
+    body.trcItemCategories = fillItemCategories(
+      doc.trcItemCategories as Partial<StoredCategories>,
+      options.ontologies,
+      itemLanguages(doc),
+    );
   }
   return body;
 }
@@ -84,7 +98,11 @@ function renderBody(entitytype: EntityType, doc: Readonly<Record<string, unknown
  * The rendering a write stores with the item (migration 007): the body's JSON members without
  * the braces, and the key of the renderer and the owner's ontology versions it was made with.
  */
-export function storedRenderingOf(entitytype: EntityType, doc: Readonly<Record<string, unknown>>, owner: AccountOntologies): StoredRendering {
+export function storedRenderingOf(
+  entitytype: EntityType,
+  doc: Readonly<Record<string, unknown>>,
+  owner: AccountOntologies,
+): StoredRendering {
   const json = JSON.stringify(renderBody(entitytype, doc, { ontologies: owner.indexes }));
   return { body: json.slice(1, -1), key: renderingKeyOf(RENDERER_VERSION, owner.versions) };
 }
@@ -106,10 +124,12 @@ export async function renderItems(
 ): Promise<RenderedItem[]> {
   if (items.length === 0) return [];
   const byOrganisation = await cache.ontologiesForOrganisations(items.map((item) => item.userorganisation));
-  return items.map((item) => renderItem(item, {
-    excludePatternDates: options.excludePatternDates,
-    ontologies: byOrganisation.get(item.userorganisation)!.indexes,
-  }));
+  return items.map((item) =>
+    renderItem(item, {
+      excludePatternDates: options.excludePatternDates,
+      ontologies: byOrganisation.get(item.userorganisation)!.indexes,
+    }),
+  );
 }
 
 export interface RenderedPage {
@@ -127,12 +147,15 @@ export interface RenderedPage {
  */
 export async function renderPage(cache: OntologyCache, items: readonly ListedItem[]): Promise<RenderedPage> {
   const live = items.filter((item): item is ListedItem & { renderedBody: null } => item.renderedBody === null);
-  const byOrganisation = live.length === 0 ? undefined : await cache.ontologiesForOrganisations(live.map((item) => item.userorganisation));
+  const byOrganisation =
+    live.length === 0 ? undefined : await cache.ontologiesForOrganisations(live.map((item) => item.userorganisation));
   const pieces: string[] = ['['];
   items.forEach((item, index) => {
     if (index > 0) pieces.push(',');
     if (item.renderedBody === null) {
-      pieces.push(JSON.stringify(renderItem(item, { ontologies: byOrganisation!.get(item.userorganisation)!.indexes })));
+      pieces.push(
+        JSON.stringify(renderItem(item, { ontologies: byOrganisation!.get(item.userorganisation)!.indexes })),
+      );
     } else {
       pieces.push(storedItemJson(item, item.renderedBody));
     }
@@ -147,7 +170,11 @@ export async function renderPage(cache: OntologyCache, items: readonly ListedIte
 }
 
 /** One item with its owner's ontologies. */
-export async function renderOne(cache: OntologyCache, item: StoredItem, options: { excludePatternDates?: boolean } = {}): Promise<RenderedItem> {
+export async function renderOne(
+  cache: OntologyCache,
+  item: StoredItem,
+  options: { excludePatternDates?: boolean } = {},
+): Promise<RenderedItem> {
   return (await renderItems(cache, [item], options))[0]!;
 }
 

@@ -12,7 +12,11 @@ import { RENDERER_VERSION, storedRenderingOf } from './renderItem.ts';
 const BATCH = 500;
 
 /** One pass over every item in id order; returns how many renderings were stored. */
-export async function refreshRenderings(db: Queryable, cache: OntologyCache, options: { batch?: number } = {}): Promise<number> {
+export async function refreshRenderings(
+  db: Queryable,
+  cache: OntologyCache,
+  options: { batch?: number } = {},
+): Promise<number> {
   const batch = options.batch ?? BATCH;
   let afterId: string | null = null;
   let stored = 0;
@@ -20,11 +24,14 @@ export async function refreshRenderings(db: Queryable, cache: OntologyCache, opt
     const items = await listStaleRenderings(db, { rendererVersion: RENDERER_VERSION, afterId, limit: batch });
     if (items.length === 0) return stored;
     const owners = await cache.ontologiesForOrganisations(items.map((item) => item.userorganisation));
-    stored += await storeRenderings(db, items.map((item) => ({
-      id: item.id,
-      lastupdated: item.lastupdated,
-      rendering: storedRenderingOf(item.entitytype, item.doc, owners.get(item.userorganisation)!),
-    })));
+    stored += await storeRenderings(
+      db,
+      items.map((item) => ({
+        id: item.id,
+        lastupdated: item.lastupdated,
+        rendering: storedRenderingOf(item.entitytype, item.doc, owners.get(item.userorganisation)!),
+      })),
+    );
     afterId = items.at(-1)!.id;
   }
 }
@@ -40,7 +47,12 @@ export interface RenderingRefresher {
 export const MIN_PASS_INTERVAL_MS = 10_000;
 
 /** Runs a pass at once and then whenever asked, one at a time and at most one per interval; a failed pass is logged. */
-export function startRenderingRefresher(deps: { db: Queryable; cache: OntologyCache; logger: Logger; minIntervalMs?: number }): RenderingRefresher {
+export function startRenderingRefresher(deps: {
+  db: Queryable;
+  cache: OntologyCache;
+  logger: Logger;
+  minIntervalMs?: number;
+}): RenderingRefresher {
   const minIntervalMs = deps.minIntervalMs ?? MIN_PASS_INTERVAL_MS;
   let stopped = false;
   let running: Promise<void> | undefined;
@@ -52,14 +64,19 @@ export function startRenderingRefresher(deps: { db: Queryable; cache: OntologyCa
       const stored = await refreshRenderings(deps.db, deps.cache);
       if (stored > 0) deps.logger.info({ stored }, 'item renderings renewed');
     } catch (error) {
-      deps.logger.warn({ err: error }, 'renewing item renderings failed; the items are rendered live until the next pass');
+      deps.logger.warn(
+        { err: error },
+        'renewing item renderings failed; the items are rendered live until the next pass',
+      );
     }
   };
   const start = (): void => {
     timer = undefined;
     if (stopped) return;
     lastStart = performance.now();
-    running = pass().finally(() => { running = undefined; });
+    running = pass().finally(() => {
+      running = undefined;
+    });
   };
   // A request while a pass runs or too soon after one is served by one later pass.
   const request = (): void => {

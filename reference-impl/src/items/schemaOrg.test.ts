@@ -6,25 +6,40 @@ const event = (when: { timestart: string; timeend?: string }, date = '2027-08-14
 
 describe('schemaOrgOf event dates [DEC-ITEM-030]', () => {
   it('when an event ends later the same day, then endDate is that day (summer offset)', () => {
-    expect(event({ timestart: '20:00', timeend: '23:00' })).toMatchObject({ startDate: '2027-08-14T20:00:00+02:00', endDate: '2027-08-14T23:00:00+02:00' });
+    expect(event({ timestart: '20:00', timeend: '23:00' })).toMatchObject({
+      startDate: '2027-08-14T20:00:00+02:00',
+      endDate: '2027-08-14T23:00:00+02:00',
+    });
   });
 
   it('when an event ends at 24:00, then endDate is the next day at 00:00, after the start', () => {
-    expect(event({ timestart: '20:00', timeend: '24:00' })).toMatchObject({ startDate: '2027-08-14T20:00:00+02:00', endDate: '2027-08-15T00:00:00+02:00' });
+    expect(event({ timestart: '20:00', timeend: '24:00' })).toMatchObject({
+      startDate: '2027-08-14T20:00:00+02:00',
+      endDate: '2027-08-15T00:00:00+02:00',
+    });
   });
 
   it('when an event ends past midnight, then endDate is the next day (winter offset)', () => {
-    expect(event({ timestart: '22:00', timeend: '02:00' }, '2027-01-09')).toMatchObject({ startDate: '2027-01-09T22:00:00+01:00', endDate: '2027-01-10T02:00:00+01:00' });
+    expect(event({ timestart: '22:00', timeend: '02:00' }, '2027-01-09')).toMatchObject({
+      startDate: '2027-01-09T22:00:00+01:00',
+      endDate: '2027-01-10T02:00:00+01:00',
+    });
   });
 });
 
 describe('schemaOrgOf event dates at DST changes and old offsets [DEC-ITEM-030]', () => {
   it('when a time falls in the spring gap, then it keeps the winter offset, and a time after the change has the summer one', () => {
-    expect(event({ timestart: '02:30', timeend: '03:30' }, '2027-03-28')).toMatchObject({ startDate: '2027-03-28T02:30:00+01:00', endDate: '2027-03-28T03:30:00+02:00' });
+    expect(event({ timestart: '02:30', timeend: '03:30' }, '2027-03-28')).toMatchObject({
+      startDate: '2027-03-28T02:30:00+01:00',
+      endDate: '2027-03-28T03:30:00+02:00',
+    });
   });
 
   it('when a time occurs twice in the autumn, then it has the earlier (summer) offset', () => {
-    expect(event({ timestart: '02:30', timeend: '02:15' }, '2027-10-31')).toMatchObject({ startDate: '2027-10-31T02:30:00+02:00', endDate: '2027-11-01T02:15:00+01:00' });
+    expect(event({ timestart: '02:30', timeend: '02:15' }, '2027-10-31')).toMatchObject({
+      startDate: '2027-10-31T02:30:00+02:00',
+      endDate: '2027-11-01T02:15:00+01:00',
+    });
   });
 
   it('when the day is long past, then the offset is the one in force then, in whole minutes', () => {
@@ -34,7 +49,8 @@ describe('schemaOrgOf event dates at DST changes and old offsets [DEC-ITEM-030]'
 });
 
 describe('schemaOrgOf @type', () => {
-  const typeOf = (entitytype: 'LOCATIE' | 'EVENEMENT' | 'EVENTGROUP', types: unknown[]) => schemaOrgOf(entitytype, { trcItemCategories: { types } })['@type'];
+  const typeOf = (entitytype: 'LOCATIE' | 'EVENEMENT' | 'EVENTGROUP', types: unknown[]) =>
+    schemaOrgOf(entitytype, { trcItemCategories: { types } })['@type'];
 
   it('when the type has a cnetID of several parts, then the longest prefix with a schema.org type wins', () => {
     expect(typeOf('LOCATIE', [{ catid: '2.3.9.1' }])).toBe('LodgingBusiness');
@@ -43,7 +59,9 @@ describe('schemaOrgOf @type', () => {
   });
 
   it('when a type is marked default, then it is used, else the first type; entries that are not objects are skipped', () => {
-    expect(typeOf('LOCATIE', [{ catid: '2.3.1.5', isDefault: false }, 'x', { catid: '2.2.1', isDefault: true }])).toBe('Restaurant');
+    expect(typeOf('LOCATIE', [{ catid: '2.3.1.5', isDefault: false }, 'x', { catid: '2.2.1', isDefault: true }])).toBe(
+      'Restaurant',
+    );
     expect(typeOf('LOCATIE', [null, { catid: '2.3.1' }, { catid: '2.2.1' }])).toBe('Hotel');
   });
 

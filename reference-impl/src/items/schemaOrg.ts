@@ -10,21 +10,48 @@ type Loose = Record<string, unknown>;
 
 /** schema.org types by the default type's cnetID in the base tree; the longest matching prefix wins. */
 const TYPES_BY_CNET_ID: Readonly<Record<string, string>> = {
-  '1.1': 'MusicEvent', '1.2': 'TheaterEvent', '1.2.4': 'DanceEvent', '1.3': 'ExhibitionEvent', '1.4': 'Festival',
-  '1.6': 'SportsEvent', '1.7': 'ScreeningEvent', '1.8': 'EducationEvent', '1.11': 'ChildrensEvent',
-  '2.1': 'Museum', '2.2': 'FoodEstablishment', '2.2.1': 'Restaurant', '2.2.2': 'CafeOrCoffeeShop',
-  '2.3': 'LodgingBusiness', '2.3.1': 'Hotel', '2.3.2': 'BedAndBreakfast', '2.3.3': 'Campground',
-  '2.4': 'TouristAttraction', '2.4.1': 'AmusementPark', '2.4.2': 'Zoo', '2.4.3': 'LandmarksOrHistoricalBuildings',
-  '2.5': 'Park', '2.5.3': 'Beach', '2.6': 'PerformingArtsTheater', '2.6.4': 'MovieTheater',
-  '2.7': 'Store', '2.7.1': 'ShoppingCenter', '2.8': 'EventVenue',
+  '1.1': 'MusicEvent',
+  '1.2': 'TheaterEvent',
+  '1.2.4': 'DanceEvent',
+  '1.3': 'ExhibitionEvent',
+  '1.4': 'Festival',
+  '1.6': 'SportsEvent',
+  '1.7': 'ScreeningEvent',
+  '1.8': 'EducationEvent',
+  '1.11': 'ChildrensEvent',
+  '2.1': 'Museum',
+  '2.2': 'FoodEstablishment',
+  '2.2.1': 'Restaurant',
+  '2.2.2': 'CafeOrCoffeeShop',
+  '2.3': 'LodgingBusiness',
+  '2.3.1': 'Hotel',
+  '2.3.2': 'BedAndBreakfast',
+  '2.3.3': 'Campground',
+  '2.4': 'TouristAttraction',
+  '2.4.1': 'AmusementPark',
+  '2.4.2': 'Zoo',
+  '2.4.3': 'LandmarksOrHistoricalBuildings',
+  '2.5': 'Park',
+  '2.5.3': 'Beach',
+  '2.6': 'PerformingArtsTheater',
+  '2.6.4': 'MovieTheater',
+  '2.7': 'Store',
+  '2.7.1': 'ShoppingCenter',
+  '2.8': 'EventVenue',
 };
 
 const FALLBACK_TYPES: Readonly<Record<EntityType, string>> = {
-  EVENEMENT: 'Event', LOCATIE: 'Place', VENUE: 'EventVenue', EVENTGROUP: 'EventSeries', ROUTE: 'TouristTrip',
+  EVENEMENT: 'Event',
+  LOCATIE: 'Place',
+  VENUE: 'EventVenue',
+  EVENTGROUP: 'EventSeries',
+  ROUTE: 'TouristTrip',
 };
 
 const TOURIST_TYPES: Readonly<Record<string, { nl: string; en: string }>> = {
-  walking: { nl: 'Wandelaars', en: 'Walkers' }, cycling: { nl: 'Fietsers', en: 'Cyclists' }, driving: { nl: 'Automobilisten', en: 'Drivers' },
+  walking: { nl: 'Wandelaars', en: 'Walkers' },
+  cycling: { nl: 'Fietsers', en: 'Cyclists' },
+  driving: { nl: 'Automobilisten', en: 'Drivers' },
 };
 
 /** `item` is the stored document with its calendar expanded (the days of patterns included). */
@@ -39,14 +66,19 @@ export function schemaOrgOf(entitytype: EntityType, item: Readonly<Loose>): Loos
     const dates = isObject(item.calendar) ? eventDates(item.calendar, entitytype === 'EVENTGROUP') : {};
     Object.assign(out, dates);
     // The place by its address; by its coordinates only when it has no address.
-    if (address !== undefined || geo !== undefined) out.location = compact({ '@type': 'Place', address, geo: address === undefined ? geo : undefined });
+    if (address !== undefined || geo !== undefined)
+      out.location = compact({ '@type': 'Place', address, geo: address === undefined ? geo : undefined });
     const offer = firstOffer(item.priceElements);
     if (offer !== undefined) out.offers = offer;
   } else if (entitytype === 'ROUTE') {
     const routeType = isObject(item.routeInfo) ? TOURIST_TYPES[String(item.routeInfo.routeType)] : undefined;
     if (routeType !== undefined) out.touristType = primaryLanguage(item) === 'nl' ? routeType.nl : routeType.en;
   } else {
-    if (entitytype === 'VENUE' && isObject(item.venueCapacity) && typeof item.venueCapacity.totalCapacity === 'number') {
+    if (
+      entitytype === 'VENUE' &&
+      isObject(item.venueCapacity) &&
+      typeof item.venueCapacity.totalCapacity === 'number'
+    ) {
       out.maximumAttendeeCapacity = item.venueCapacity.totalCapacity;
     }
     if (address !== undefined) out.address = address;
@@ -110,7 +142,8 @@ function eventDates(calendar: Loose, datesOnly: boolean): Loose {
 
 /** `2027-08-14T20:15:00+02:00`: the wall time in Europe/Amsterdam with the offset in force then. */
 function localWithOffset(day: string, time: string): string {
-  const [y, m, d] = day.split('-'), [hh, mm] = time.split(':');
+  const [y, m, d] = day.split('-'),
+    [hh, mm] = time.split(':');
   const wall = Date.UTC(Number(y), Number(m) - 1, Number(d), Number(hh), Number(mm));
   return `${day}T${time}:00${offsetText(Math.round((wall - wallTimeToInstant(wall)) / 60_000))}`;
 }
@@ -137,7 +170,11 @@ function postalAddress(location: unknown): Loose | undefined {
   const a = location.address;
   const street = [a.street, a.housenr].filter((p) => typeof p === 'string' && p !== '').join(' ');
   const address = compact({
-    '@type': 'PostalAddress', streetAddress: street || undefined, postalCode: a.zipcode, addressLocality: a.city, addressCountry: a.country,
+    '@type': 'PostalAddress',
+    streetAddress: street || undefined,
+    postalCode: a.zipcode,
+    addressLocality: a.city,
+    addressCountry: a.country,
   });
   return Object.keys(address).length > 1 ? address : undefined;
 }
@@ -145,8 +182,15 @@ function postalAddress(location: unknown): Loose | undefined {
 /** DEC-ITEM-012: x is the longitude, y the latitude, as decimal strings. */
 function coordinates(location: unknown): Loose | undefined {
   if (!isObject(location)) return undefined;
-  const latitude = Number(location.ycoordinate), longitude = Number(location.xcoordinate);
-  if (typeof location.ycoordinate !== 'string' || typeof location.xcoordinate !== 'string' || !Number.isFinite(latitude) || !Number.isFinite(longitude)) return undefined;
+  const latitude = Number(location.ycoordinate),
+    longitude = Number(location.xcoordinate);
+  if (
+    typeof location.ycoordinate !== 'string' ||
+    typeof location.xcoordinate !== 'string' ||
+    !Number.isFinite(latitude) ||
+    !Number.isFinite(longitude)
+  )
+    return undefined;
   return { '@type': 'GeoCoordinates', latitude, longitude };
 }
 
@@ -158,7 +202,8 @@ function firstOffer(priceElements: unknown): Loose | undefined {
 }
 
 function primaryLanguage(item: Readonly<Loose>): string | undefined {
-  if (isObject(item.translations) && typeof item.translations.primaryLanguage === 'string') return item.translations.primaryLanguage;
+  if (isObject(item.translations) && typeof item.translations.primaryLanguage === 'string')
+    return item.translations.primaryLanguage;
   const first = (Array.isArray(item.trcItemDetails) ? item.trcItemDetails : []).find(isObject);
   return typeof first?.lang === 'string' ? first.lang : undefined;
 }

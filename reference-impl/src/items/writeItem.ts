@@ -92,7 +92,8 @@ export async function writeItem(db: Db, deps: ItemWriteDeps, params: WriteItemPa
   // rare case the owner then differs (a concurrent write moved the item) the write starts again.
   let owner = await likelyOwner(db, params);
   for (let attempt = 1; ; attempt++) {
-    const ontologies = owner === undefined ? undefined : (await deps.ontologies.ontologiesForOrganisations([owner])).get(owner);
+    const ontologies =
+      owner === undefined ? undefined : (await deps.ontologies.ontologiesForOrganisations([owner])).get(owner);
     try {
       return await db.transaction((tx) => writeInTransaction(tx, deps, params, owner, ontologies));
     } catch (error) {
@@ -122,7 +123,8 @@ async function writeInTransaction(
     newUuid: deps.newUuid,
   });
   await assertKnownOrganisation(tx, prepared.userorganisation);
-  if (prepared.userorganisation !== owner || ontologies === undefined) throw new OwnerChanged(prepared.userorganisation);
+  if (prepared.userorganisation !== owner || ontologies === undefined)
+    throw new OwnerChanged(prepared.userorganisation);
   const fields = withOwnerCategories(prepared, ontologies);
   // Rendered once here, with the owner's ontologies, and stored with the item for list reads; from
   // the document in the member order it will have when read back, so both renderings are one text.
@@ -130,15 +132,19 @@ async function writeInTransaction(
 
   let item: StoredItem | null;
   try {
-    item = current === null
-      ? await insertItem(tx, { ...fields, rendering, entitytype })
-      : await updateItem(tx, { ...fields, rendering, id: current.id, entitytype });
+    item =
+      current === null
+        ? await insertItem(tx, { ...fields, rendering, entitytype })
+        : await updateItem(tx, { ...fields, rendering, id: current.id, entitytype });
   } catch (error) {
     throw conflictOf(error, fields) ?? error;
   }
   if (item === null) throw new Error(`item ${current?.id} vanished under the item write lock`);
   await deps.recordItemChange(tx, {
-    itemId: item.id, trcid: item.trcid, entitytype: item.entitytype, userorganisation: item.userorganisation,
+    itemId: item.id,
+    trcid: item.trcid,
+    entitytype: item.entitytype,
+    userorganisation: item.userorganisation,
     action: isRemovalStatus(item.wfstatus) ? 'DELETED' : 'UPDATED',
   });
   return { item, rendering, previous: current };
@@ -156,33 +162,42 @@ async function findCurrent(tx: Queryable, params: WriteItemParams): Promise<Stor
   const current = await getItemByExternalId(tx, { externalId: match.externalId });
   if (current === null) return null;
   if (current.entitytype !== entitytypeOf(collection) || !canReplace(params.writer, current)) {
-    throw new HttpError(409, { message: `externalId ${match.externalId} belongs to another item (a ${current.entitytype} this writer cannot replace)` });
+    throw new HttpError(409, {
+      message: `externalId ${match.externalId} belongs to another item (a ${current.entitytype} this writer cannot replace)`,
+    });
   }
   return current;
 }
 
 /** The organisation the write will most likely store, so its ontologies can be read beforehand. */
 async function likelyOwner(db: Db, params: WriteItemParams): Promise<string | undefined> {
-  const sent = typeof params.body === 'object' && params.body !== null
-    ? (params.body as { userorganisation?: unknown }).userorganisation
-    : undefined;
+  const sent =
+    typeof params.body === 'object' && params.body !== null
+      ? (params.body as { userorganisation?: unknown }).userorganisation
+      : undefined;
   if (typeof sent === 'string' && sent !== '') return sent;
   const { match, writer } = params;
   if (match !== undefined) {
-    const current = 'id' in match
-      ? await getItemById(db, { entitytype: entitytypeOf(params.collection), id: match.id })
-      : await getItemByExternalId(db, { externalId: match.externalId });
+    const current =
+      'id' in match
+        ? await getItemById(db, { entitytype: entitytypeOf(params.collection), id: match.id })
+        : await getItemByExternalId(db, { externalId: match.externalId });
     if (current !== null) return current.userorganisation;
   }
   const writable = (o: string) => writer.organisations === 'all' || writer.organisations.includes(o);
-  return writer.accountOrganisations.find(writable) ?? (writer.organisations === 'all' ? undefined : writer.organisations[0]);
+  return (
+    writer.accountOrganisations.find(writable) ?? (writer.organisations === 'all' ? undefined : writer.organisations[0])
+  );
 }
 
 /** DEC-ITEM-007: even a super admin writes only organisations the service knows (400 otherwise). */
 async function assertKnownOrganisation(tx: Queryable, userorganisation: string): Promise<void> {
   const known = await getOrganisationOntologyVersions(tx, { userorganisations: [userorganisation] });
   if (!known.has(userorganisation)) {
-    throw badRequest('/userorganisation', `userorganisation ${JSON.stringify(userorganisation)} is not a known organisation (see GET /dictionary/userorganisations)`);
+    throw badRequest(
+      '/userorganisation',
+      `userorganisation ${JSON.stringify(userorganisation)} is not a known organisation (see GET /dictionary/userorganisations)`,
+    );
   }
 }
 
@@ -199,16 +214,25 @@ function withOwnerCategories(prepared: PreparedItem, ontologies: AccountOntologi
   if (prepared.doc.trcItemCategories === undefined) return fields;
   return {
     ...fields,
-    doc: { ...prepared.doc, trcItemCategories: stripCategoriesForWrite(prepared.doc.trcItemCategories, ontologies.indexes.properties) },
+    doc: {
+      ...prepared.doc,
+      trcItemCategories: stripCategoriesForWrite(prepared.doc.trcItemCategories, ontologies.indexes.properties),
+    },
   };
 }
 
 function conflictOf(error: unknown, fields: { trcid: string; externalId: string | null }): HttpError | undefined {
   if (isUniqueViolation(error, ITEM_TRCID_CONSTRAINT)) {
-    return new HttpError(409, { message: `trcid ${JSON.stringify(fields.trcid)} is already used by another item; a trcid must be unique`, cause: error });
+    return new HttpError(409, {
+      message: `trcid ${JSON.stringify(fields.trcid)} is already used by another item; a trcid must be unique`,
+      cause: error,
+    });
   }
   if (isUniqueViolation(error, ITEM_EXTERNAL_ID_CONSTRAINT)) {
-    return new HttpError(409, { message: `externalId ${JSON.stringify(fields.externalId)} is already used by another item`, cause: error });
+    return new HttpError(409, {
+      message: `externalId ${JSON.stringify(fields.externalId)} is already used by another item`,
+      cause: error,
+    });
   }
   return undefined;
 }

@@ -17,7 +17,14 @@ import { runRetention, startRetentionJob } from './retention.ts';
 
 const NOW = Date.parse('2026-11-22T12:00:00.000Z');
 const ago = (ms: number) => new Date(NOW - ms);
-const EMPTY_REPORT = { fetched: 0, converted: 0, imported: { created: 0, updated: 0, unchanged: 0 }, skipped: 0, unmappedCategories: [], errors: [] };
+const EMPTY_REPORT = {
+  fetched: 0,
+  converted: 0,
+  imported: { created: 0, updated: 0, unchanged: 0 },
+  skipped: 0,
+  unmappedCategories: [],
+  errors: [],
+};
 
 describeEachEngine('retention (DEC-MISC-004)', (engine) => {
   const db = () => engine.db;
@@ -32,15 +39,37 @@ describeEachEngine('retention (DEC-MISC-004)', (engine) => {
 
   async function session(params: { refreshExpires: Date; revoked?: Date; spent?: Date[] }): Promise<string> {
     const id = randomUUID();
-    await insertSession(db(), { id, userId, refreshTokenHash: randomBytes(32).toString('hex'), refreshExpires: params.refreshExpires, created: ago(20 * DAY) });
-    if (params.revoked !== undefined) await db().query(`UPDATE sessions SET revoked = $2, revoked_reason = 'logout' WHERE id = $1`, [id, params.revoked]);
+    await insertSession(db(), {
+      id,
+      userId,
+      refreshTokenHash: randomBytes(32).toString('hex'),
+      refreshExpires: params.refreshExpires,
+      created: ago(20 * DAY),
+    });
+    if (params.revoked !== undefined)
+      await db().query(`UPDATE sessions SET revoked = $2, revoked_reason = 'logout' WHERE id = $1`, [
+        id,
+        params.revoked,
+      ]);
     for (const spent of params.spent ?? []) {
-      await db().query('INSERT INTO spent_refresh_tokens (token_hash, session_id, spent) VALUES ($1, $2, $3)', [randomBytes(32).toString('hex'), id, spent]);
+      await db().query('INSERT INTO spent_refresh_tokens (token_hash, session_id, spent) VALUES ($1, $2, $3)', [
+        randomBytes(32).toString('hex'),
+        id,
+        spent,
+      ]);
     }
     return id;
   }
-  const sessionIds = async (ids: string[]) => (await db().query<{ id: string }>('SELECT id FROM sessions WHERE id = ANY($1::uuid[])', [ids])).rows.map((r) => r.id).sort();
-  const spentOf = async (id: string) => (await db().query<{ spent: Date }>('SELECT spent FROM spent_refresh_tokens WHERE session_id = $1 ORDER BY spent', [id])).rows.map((r) => r.spent.toISOString());
+  const sessionIds = async (ids: string[]) =>
+    (await db().query<{ id: string }>('SELECT id FROM sessions WHERE id = ANY($1::uuid[])', [ids])).rows
+      .map((r) => r.id)
+      .sort();
+  const spentOf = async (id: string) =>
+    (
+      await db().query<{ spent: Date }>('SELECT spent FROM spent_refresh_tokens WHERE session_id = $1 ORDER BY spent', [
+        id,
+      ])
+    ).rows.map((r) => r.spent.toISOString());
 
   it('when sessions ended more than a day ago (refresh token expired, or revoked), then they go with their spent refresh tokens; younger and live ones stay', async () => {
     const expiredLong = await session({ refreshExpires: ago(2 * DAY), spent: [ago(3 * DAY)] });
@@ -53,12 +82,17 @@ describeEachEngine('retention (DEC-MISC-004)', (engine) => {
     const result = await retention();
     expect(result.sessions).toBeGreaterThanOrEqual(2);
     expect(await sessionIds(all)).toEqual([expiredRecently, revokedRecently, live].sort());
-    const orphans = await db().query('SELECT token_hash FROM spent_refresh_tokens WHERE session_id = ANY($1::uuid[])', [[expiredLong, revokedLong]]);
+    const orphans = await db().query('SELECT token_hash FROM spent_refresh_tokens WHERE session_id = ANY($1::uuid[])', [
+      [expiredLong, revokedLong],
+    ]);
     expect(orphans.rows).toEqual([]);
   });
 
   it('when a live session has refresh tokens spent more than 15 days ago, then those records go and the recent ones stay', async () => {
-    const live = await session({ refreshExpires: new Date(NOW + 14 * DAY), spent: [ago(40 * DAY), ago(15 * DAY + 1), ago(15 * DAY - 1), ago(HOUR)] });
+    const live = await session({
+      refreshExpires: new Date(NOW + 14 * DAY),
+      spent: [ago(40 * DAY), ago(15 * DAY + 1), ago(15 * DAY - 1), ago(HOUR)],
+    });
     const result = await retention();
     expect(result.spentRefreshTokens).toBeGreaterThanOrEqual(2);
     expect(await spentOf(live)).toEqual([ago(15 * DAY - 1).toISOString(), ago(HOUR).toISOString()]);
@@ -70,8 +104,17 @@ describeEachEngine('retention (DEC-MISC-004)', (engine) => {
     const [busy, quiet, gone, running] = [feed('busy'), feed('quiet'), feed('gone'), feed('running')];
     const run = async (feedId: string, startedAt: Date, status: 'completed' | 'failed' | 'running' = 'completed') => {
       const id = randomUUID();
-      await insertFeedRun(db(), { id, feedId, accountId, trigger: 'schedule', options: {}, startedAt, report: EMPTY_REPORT });
-      if (status !== 'running') await db().query('UPDATE feed_runs SET status = $2, finished_at = started_at WHERE id = $1', [id, status]);
+      await insertFeedRun(db(), {
+        id,
+        feedId,
+        accountId,
+        trigger: 'schedule',
+        options: {},
+        startedAt,
+        report: EMPTY_REPORT,
+      });
+      if (status !== 'running')
+        await db().query('UPDATE feed_runs SET status = $2, finished_at = started_at WHERE id = $1', [id, status]);
       return id;
     };
     const busyOld = [await run(busy, ago(40 * DAY)), await run(busy, ago(30 * DAY + 1), 'failed')];
@@ -84,7 +127,13 @@ describeEachEngine('retention (DEC-MISC-004)', (engine) => {
 
     const result = await retention();
     expect(result.feedRuns).toBeGreaterThanOrEqual(4);
-    const left = (await db().query<{ id: string }>('SELECT id FROM feed_runs WHERE feed_id = ANY($1::text[])', [[busy, quiet, gone, running]])).rows.map((r) => r.id).sort();
+    const left = (
+      await db().query<{ id: string }>('SELECT id FROM feed_runs WHERE feed_id = ANY($1::text[])', [
+        [busy, quiet, gone, running],
+      ])
+    ).rows
+      .map((r) => r.id)
+      .sort();
     expect(left).toEqual([...busyKept, quietOnly, goneLatest, runningStale].sort());
     expect(left).not.toContain(busyOld[0]);
     expect(left).not.toContain(goneOld);
@@ -97,24 +146,48 @@ describeEachEngine('retention (DEC-MISC-004)', (engine) => {
       const id = randomUUID();
       await insertDelivery(db(), { id, tokenId, body: Buffer.from('{"items":[]}'), itemCount: 1, createdAt });
       await db().query('UPDATE webhook_deliveries SET state = $2 WHERE id = $1', [id, state]);
-      await db().query(`INSERT INTO webhook_attempts (delivery_id, attempt, at, status, latency_ms, outcome) VALUES ($1, 1, $2, 503, 5, 'transient')`, [id, createdAt]);
+      await db().query(
+        `INSERT INTO webhook_attempts (delivery_id, attempt, at, status, latency_ms, outcome) VALUES ($1, 1, $2, 503, 5, 'transient')`,
+        [id, createdAt],
+      );
       return id;
     };
-    const gone = [await delivery(ago(8 * DAY), 'delivered'), await delivery(ago(7 * DAY + 1), 'failed'), await delivery(ago(30 * DAY), 'dropped')];
-    const kept = [await delivery(ago(7 * DAY - 1), 'delivered'), await delivery(ago(HOUR), 'failed'), await delivery(ago(10 * DAY), 'pending')];
+    const gone = [
+      await delivery(ago(8 * DAY), 'delivered'),
+      await delivery(ago(7 * DAY + 1), 'failed'),
+      await delivery(ago(30 * DAY), 'dropped'),
+    ];
+    const kept = [
+      await delivery(ago(7 * DAY - 1), 'delivered'),
+      await delivery(ago(HOUR), 'failed'),
+      await delivery(ago(10 * DAY), 'pending'),
+    ];
 
     const result = await retention();
     expect(result.webhookDeliveries).toBeGreaterThanOrEqual(3);
-    const left = (await db().query<{ id: string }>('SELECT id FROM webhook_deliveries WHERE token_id = $1', [tokenId])).rows.map((r) => r.id).sort();
+    const left = (
+      await db().query<{ id: string }>('SELECT id FROM webhook_deliveries WHERE token_id = $1', [tokenId])
+    ).rows
+      .map((r) => r.id)
+      .sort();
     expect(left).toEqual([...kept].sort());
-    const attempts = (await db().query<{ id: string }>('SELECT delivery_id AS id FROM webhook_attempts WHERE delivery_id = ANY($1::uuid[])', [[...gone, ...kept]])).rows.map((r) => r.id).sort();
+    const attempts = (
+      await db().query<{ id: string }>(
+        'SELECT delivery_id AS id FROM webhook_attempts WHERE delivery_id = ANY($1::uuid[])',
+        [[...gone, ...kept]],
+      )
+    ).rows
+      .map((r) => r.id)
+      .sort();
     expect(attempts).toEqual([...kept].sort());
   });
 });
 
 describe('staged uploads (DEC-MISC-004)', () => {
   let root: string;
-  beforeAll(async () => { root = await mkdtemp(join(tmpdir(), 'retention-')); });
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'retention-'));
+  });
   afterAll(() => rm(root, { recursive: true, force: true }));
 
   it('when staged upload files were last written more than an hour ago, then they are removed; fresh ones and stored assets stay', async () => {
@@ -158,7 +231,13 @@ describe('startRetentionJob', () => {
         return { rows: [] };
       },
     };
-    const job = startRetentionJob({ db, assets: createMemoryFileStore(), now: Date.now, logger: createLogger({ level: 'silent' }), everyMs: 20 });
+    const job = startRetentionJob({
+      db,
+      assets: createMemoryFileStore(),
+      now: Date.now,
+      logger: createLogger({ level: 'silent' }),
+      everyMs: 20,
+    });
     await new Promise((resolve) => setTimeout(resolve, 150));
     await job.stop();
     const after = passes;

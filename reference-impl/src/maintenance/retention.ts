@@ -69,7 +69,8 @@ export function startRetentionJob(deps: RetentionDeps & { logger: Logger; everyM
   const pass = async () => {
     try {
       const result = await runRetention(deps);
-      if (Object.values(result).some((count) => count > 0)) deps.logger.info({ pruned: result }, 'retention: old rows and files pruned');
+      if (Object.values(result).some((count) => count > 0))
+        deps.logger.info({ pruned: result }, 'retention: old rows and files pruned');
     } catch (error) {
       deps.logger.warn({ err: error }, 'retention pass failed; retrying at the next one');
     }

@@ -6,9 +6,10 @@ import { createMemoryStore } from './memoryStore.ts';
 const from = (ip: string) => ({ ip });
 
 describe('createAuthThrottle (DEC-AUTH-016)', () => {
-  const throttle = () => createAuthThrottle({ store: createMemoryStore({ policy: AUTH_POLICY, now: () => 1_000_000 }) });
+  const throttle = () =>
+    createAuthThrottle({ store: createMemoryStore({ policy: AUTH_POLICY, now: () => 1_000_000 }) });
 
-  it('when the user name\'s bucket is full, then the attempt is a 429 and gives back the slot it took of its IP', async () => {
+  it("when the user name's bucket is full, then the attempt is a 429 and gives back the slot it took of its IP", async () => {
     const t = throttle();
     for (let i = 0; i < AUTH_BURST; i++) await t.begin('signin', from(`192.0.2.${i}`), 'alice');
     const refused = await t.begin('signin', from('198.51.100.1'), 'alice').catch((error: unknown) => error);
@@ -34,7 +35,10 @@ describe('createAuthThrottle (DEC-AUTH-016)', () => {
     for (let i = 0; i < AUTH_BURST; i++) await t.begin('signin', from('203.0.113.7'), `u${i}`);
     await expect(t.begin('signin', from('203.0.113.7'), 'fresh')).rejects.toMatchObject({ status: 429 });
     for (let i = 0; i < AUTH_BURST; i++) await t.begin('refresh', from('203.0.113.7'));
-    await expect(t.begin('refresh', from('203.0.113.7'))).rejects.toMatchObject({ status: 429, message: expect.stringMatching(/^too many failed refreshes/) });
+    await expect(t.begin('refresh', from('203.0.113.7'))).rejects.toMatchObject({
+      status: 429,
+      message: expect.stringMatching(/^too many failed refreshes/),
+    });
     // IPv6 clients share their /64 (DEC-RATE-004).
     for (let i = 0; i < AUTH_BURST; i++) await t.begin('refresh', from(`2001:db8:1:2::${i + 1}`));
     await expect(t.begin('refresh', from('2001:db8:1:2:ffff::9'))).rejects.toMatchObject({ status: 429 });

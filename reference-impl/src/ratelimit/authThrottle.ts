@@ -37,7 +37,11 @@ export interface AuthThrottle {
    * Takes a slot in the client IP's bucket of `operation` and, for sign-in, in the user name's.
    * Throws the 429 when one is full (then nothing is taken).
    */
-  begin(operation: AuthOperation, req: { ip?: string | undefined; socket?: { remoteAddress?: string | undefined } }, username?: string): Promise<AuthAttempt>;
+  begin(
+    operation: AuthOperation,
+    req: { ip?: string | undefined; socket?: { remoteAddress?: string | undefined } },
+    username?: string,
+  ): Promise<AuthAttempt>;
 }
 
 export interface AuthThrottleOptions {
@@ -60,7 +64,8 @@ export function createAuthThrottle(options: AuthThrottleOptions): AuthThrottle {
     async begin(operation, req, username) {
       const keys = [`${operation}:ip:${clientKey(req)}`];
       // Hashed: user names do not sit in Redis, and every key has one length whatever was sent.
-      if (username !== undefined) keys.push(`${operation}:user:${createHash('sha256').update(username).digest('base64url')}`);
+      if (username !== undefined)
+        keys.push(`${operation}:user:${createHash('sha256').update(username).digest('base64url')}`);
       const taken: string[] = [];
       const giveBack = async () => {
         await Promise.all(taken.map((key) => store.refund(key, now?.())));

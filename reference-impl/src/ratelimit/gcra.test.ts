@@ -12,7 +12,8 @@ function run(times: readonly number[], start?: number, policy: GcraPolicy = DEFA
   });
 }
 const allowedCount = (ds: { allowed: boolean }[]) => ds.filter((d) => d.allowed).length;
-const range = (from: number, to: number, step = 1) => Array.from({ length: Math.ceil((to - from) / step) }, (_, i) => from + i * step);
+const range = (from: number, to: number, step = 1) =>
+  Array.from({ length: Math.ceil((to - from) / step) }, (_, i) => from + i * step);
 const times = (n: number, t: number) => Array.from({ length: n }, () => t);
 
 // The expected numbers are the nginx column (burst=40, τ = 2000 ms) of the table in
@@ -83,10 +84,14 @@ describe('gcra (DEC-RATE-001)', () => {
       fc.property(fc.array(fc.integer({ min: 0, max: 120 }), { minLength: 1, maxLength: 400 }), (gaps) => {
         let t = 0;
         const arrivals = gaps.map((g) => (t += g));
-        const passed = run(arrivals).filter((d) => d.allowed).map((d) => d.now);
+        const passed = run(arrivals)
+          .filter((d) => d.allowed)
+          .map((d) => d.now);
         for (let i = 0; i < passed.length; i++) {
           for (let j = i; j < passed.length; j++) {
-            const bound = Math.floor((passed[j]! - passed[i]! + DEFAULT_POLICY.toleranceMs) / DEFAULT_POLICY.emissionIntervalMs) + 1;
+            const bound =
+              Math.floor((passed[j]! - passed[i]! + DEFAULT_POLICY.toleranceMs) / DEFAULT_POLICY.emissionIntervalMs) +
+              1;
             if (j - i + 1 > bound) return false;
           }
         }

@@ -43,14 +43,17 @@ export function retryAfterSeconds(waitMs: number): number {
   return Math.max(1, Math.ceil(waitMs / 1000));
 }
 
-
 /**
  * Gives back the slot of one admitted request: the TAT to store, or undefined when the client is
  * then at rest. For limits that count only some outcomes (DEC-AUTH-016: a sign-in attempt holds a
  * slot while it is checked and returns it when it succeeds), so that concurrent requests cannot
  * all pass a check made before any of them is counted.
  */
-export function gcraRefund(now: number, tat: number | undefined, policy: GcraPolicy = DEFAULT_POLICY): number | undefined {
+export function gcraRefund(
+  now: number,
+  tat: number | undefined,
+  policy: GcraPolicy = DEFAULT_POLICY,
+): number | undefined {
   if (tat === undefined) return undefined;
   const refunded = tat - policy.emissionIntervalMs;
   return refunded > now ? refunded : undefined;

@@ -165,7 +165,9 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
           now === undefined ? '' : String(Math.floor(now)),
         );
         recovered();
-        return allowed === 1 ? { allowed: true, retryAfterSeconds: 0 } : { allowed: false, retryAfterSeconds: retryAfterSeconds(waitMs) };
+        return allowed === 1
+          ? { allowed: true, retryAfterSeconds: 0 }
+          : { allowed: false, retryAfterSeconds: retryAfterSeconds(waitMs) };
       } catch (err) {
         return useFallback(key, now, err instanceof Error ? err.message : String(err));
       }
@@ -176,7 +178,11 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
         return fallback.refund(key, now);
       }
       try {
-        await command.rateLimitGcraRefund(prefix + key, String(policy.emissionIntervalMs), now === undefined ? '' : String(Math.floor(now)));
+        await command.rateLimitGcraRefund(
+          prefix + key,
+          String(policy.emissionIntervalMs),
+          now === undefined ? '' : String(Math.floor(now)),
+        );
         recovered();
       } catch (err) {
         degrade(err instanceof Error ? err.message : String(err));

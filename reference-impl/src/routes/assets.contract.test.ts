@@ -11,13 +11,19 @@ import { startTestApp, type TestApp } from '../testing/testApp.ts';
 
 describeEachEngine('asset and session answers match the spec', (engine) => {
   let app: TestApp;
-  beforeAll(async () => { app = await startTestApp(engine.db, { env: { ASSET_MAX_BYTES: '5000' } }); });
+  beforeAll(async () => {
+    app = await startTestApp(engine.db, { env: { ASSET_MAX_BYTES: '5000' } });
+  });
   afterAll(() => app.close());
 
   it('when assets are uploaded, listed, updated and refused, then each body fits its response schema [ASSET-001, ASSET-002, DEC-ERR-001]', async () => {
     const account = await newTestAccount(engine.db);
     const api = client(app.baseUrl, account.full);
-    const created = await uploadAsset(app.baseUrl, account.full, { bytes: await makeImage('png', 20, 10), filename: 'a b.png', title: 'T' });
+    const created = await uploadAsset(app.baseUrl, account.full, {
+      bytes: await makeImage('png', 20, 10),
+      filename: 'a b.png',
+      title: 'T',
+    });
     const asset = (await created.json()) as { id: string };
     expect(responseProblems('uploadAsset', 201, asset)).toEqual([]);
     await uploadAsset(app.baseUrl, account.full, { bytes: makePdf(), filename: 'doc.pdf' });
@@ -33,7 +39,8 @@ describeEachEngine('asset and session answers match the spec', (engine) => {
       ['getAssetFile', 400, (await api.get(`/assets/${asset.id}/a.png?w=0`)).body],
       ['getAssetFile', 404, (await api.get('/assets/00000000-0000-4000-8000-000000000000/a.png')).body],
     ];
-    for (const [operation, status, body] of answers) expect(responseProblems(operation, status, body), `${operation} ${status}`).toEqual([]);
+    for (const [operation, status, body] of answers)
+      expect(responseProblems(operation, status, body), `${operation} ${status}`).toEqual([]);
   });
 
   it('when a user signs in, refreshes, is refused and logs out, then each body fits its response schema [SESSION-001, SESSION-002]', async () => {
@@ -53,6 +60,7 @@ describeEachEngine('asset and session answers match the spec', (engine) => {
     const next = (await anonymous.post('/auth/signin', { username: user.username, password: user.password })).body;
     answers.push(['signOut', 200, (await client(app.baseUrl, next.access_token).post('/auth/logout', {})).body]);
     answers.push(['signOut', 401, (await client(app.baseUrl, next.access_token).post('/auth/logout', {})).body]);
-    for (const [operation, status, body] of answers) expect(responseProblems(operation, status, body), `${operation} ${status}`).toEqual([]);
+    for (const [operation, status, body] of answers)
+      expect(responseProblems(operation, status, body), `${operation} ${status}`).toEqual([]);
   });
 });

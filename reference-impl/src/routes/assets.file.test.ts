@@ -47,8 +47,10 @@ describeEachEngine('GET /assets/{id}/{filename}', (engine) => {
     expect(Buffer.from(await response.arrayBuffer()).equals(jpeg.bytes)).toBe(true);
   });
 
-  it('when another account\'s token asks, then the file is served too; without a token 401; an unknown id 404 [DEC-ASSET-004, DEC-ERR-002]', async () => {
-    const other = await fetch(`${app.baseUrl}/assets/${jpeg.id}/x.jpg`, { headers: { authorization: `Bearer ${otherToken}` } });
+  it("when another account's token asks, then the file is served too; without a token 401; an unknown id 404 [DEC-ASSET-004, DEC-ERR-002]", async () => {
+    const other = await fetch(`${app.baseUrl}/assets/${jpeg.id}/x.jpg`, {
+      headers: { authorization: `Bearer ${otherToken}` },
+    });
     expect(other.status).toBe(200);
     expect((await fetch(`${app.baseUrl}/assets/${jpeg.id}/x.jpg`)).status).toBe(401);
     const unknown = await get('00000000-0000-4000-8000-000000000000');
@@ -107,11 +109,19 @@ describeEachEngine('GET /assets/{id}/{filename}', (engine) => {
     it('when an animated GIF or WebP is resized, then every frame is, and it stays animated', async () => {
       for (const format of ['gif', 'webp'] as const) {
         const animation = await upload(await makeAnimation(format, 100, 50, 3), `anim.${format}`);
-        for (const [query, width, height] of [['?w=40', 40, 20], ['?w=30&h=30&mode=cover', 30, 30]] as const) {
+        for (const [query, width, height] of [
+          ['?w=40', 40, 20],
+          ['?w=30&h=30&mode=cover', 30, 30],
+        ] as const) {
           const response = await get(animation.id, query);
           expect(response.status, `${format} ${query}`).toBe(200);
           const meta = await sharp(Buffer.from(await response.arrayBuffer()), { animated: true }).metadata();
-          expect({ format: meta.format, pages: meta.pages, width: meta.width, pageHeight: meta.pageHeight }).toEqual({ format, pages: 3, width, pageHeight: height });
+          expect({ format: meta.format, pages: meta.pages, width: meta.width, pageHeight: meta.pageHeight }).toEqual({
+            format,
+            pages: 3,
+            width,
+            pageHeight: height,
+          });
         }
       }
     });
@@ -183,12 +193,16 @@ describeEachEngine('GET /assets/{id}/{filename}', (engine) => {
 
     it('when an image has more pixels than ASSET_RESIZE_MAX_PIXELS, then resizing it is a 422 naming the limit and the original is still served; nothing is cached with a 1-byte cache', async () => {
       // Uploaded through this app: each test app keeps its files in its own memory.
-      const uploadHere = async (bytes: Buffer, filename: string) => ((await (await uploadAsset(limited.baseUrl, token, { bytes, filename })).json()) as { id: string }).id;
-      const fetchFile = (id: string, query: string) => fetch(`${limited.baseUrl}/assets/${id}/file${query}`, { headers: { authorization: `Bearer ${token}` } });
+      const uploadHere = async (bytes: Buffer, filename: string) =>
+        ((await (await uploadAsset(limited.baseUrl, token, { bytes, filename })).json()) as { id: string }).id;
+      const fetchFile = (id: string, query: string) =>
+        fetch(`${limited.baseUrl}/assets/${id}/file${query}`, { headers: { authorization: `Bearer ${token}` } });
       const big = await uploadHere(await makeImage('png', 200, 100), 'big.png');
       const refused = await fetchFile(big, '?w=50');
       expect(refused.status).toBe(422);
-      expect(((await refused.json()) as { message: string }).message).toBe('the image is larger than the resize limit of 10000 pixels; request it without w and h');
+      expect(((await refused.json()) as { message: string }).message).toBe(
+        'the image is larger than the resize limit of 10000 pixels; request it without w and h',
+      );
       expect((await fetchFile(big, '')).status).toBe(200);
       const small = await uploadHere(await makeImage('png', 100, 100), 'small.png');
       const first = await fetchFile(small, '?w=20');

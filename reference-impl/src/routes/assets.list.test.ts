@@ -4,11 +4,22 @@ import { client, newTestAccount, type Client } from '../items/testing/itemsHarne
 import { describeEachEngine } from '../storage/testing/testDb.ts';
 import { startTestApp, type TestApp } from '../testing/testApp.ts';
 
-interface Asset { id: string; filename: string; size: number; created: string; modified?: string; title?: string; description?: string; url: string }
+interface Asset {
+  id: string;
+  filename: string;
+  size: number;
+  created: string;
+  modified?: string;
+  title?: string;
+  description?: string;
+  url: string;
+}
 
 describeEachEngine('GET /assets and PUT /assets/{id}', (engine) => {
   let app: TestApp;
-  beforeAll(async () => { app = await startTestApp(engine.db); });
+  beforeAll(async () => {
+    app = await startTestApp(engine.db);
+  });
   afterAll(() => app.close());
 
   /** A fresh account, so each test sees only its own assets. */
@@ -29,7 +40,12 @@ describeEachEngine('GET /assets and PUT /assets/{id}', (engine) => {
     }
   }
 
-  async function updateAt(api: Client, id: string, at: string, body: Record<string, unknown> = { title: `t ${at}` }): Promise<Asset> {
+  async function updateAt(
+    api: Client,
+    id: string,
+    at: string,
+    body: Record<string, unknown> = { title: `t ${at}` },
+  ): Promise<Asset> {
     app.clock.set(Date.parse(at));
     try {
       const answer = await api.put(`/assets/${id}`, body);
@@ -43,7 +59,7 @@ describeEachEngine('GET /assets and PUT /assets/{id}', (engine) => {
   const ids = (body: { results: Asset[] }) => body.results.map((asset) => asset.id);
 
   describe('the page', () => {
-    it('when listed, then a page {size, page, hits, results[]} of the caller\'s account only, size 20 by default [ASSET-002, ASSET-004, DEC-ASSET-004, DEC-LIST-009]', async () => {
+    it("when listed, then a page {size, page, hits, results[]} of the caller's account only, size 20 by default [ASSET-002, ASSET-004, DEC-ASSET-004, DEC-LIST-009]", async () => {
       const mine = await freshAccount();
       const other = await freshAccount();
       const a = await uploadAt(mine.token, '2026-03-01T10:00:00.000Z');
@@ -79,7 +95,11 @@ describeEachEngine('GET /assets and PUT /assets/{id}', (engine) => {
       const limited = await startTestApp(engine.db, { env: { RATE_LIMIT_ENABLED: 'true' } });
       try {
         const { token } = await freshAccount();
-        const answers = await Promise.all(Array.from({ length: 70 }, () => fetch(`${limited.baseUrl}/assets?size=1`, { headers: { authorization: `Bearer ${token}` } })));
+        const answers = await Promise.all(
+          Array.from({ length: 70 }, () =>
+            fetch(`${limited.baseUrl}/assets?size=1`, { headers: { authorization: `Bearer ${token}` } }),
+          ),
+        );
         expect(answers.map((a) => a.status).filter((s) => s !== 200)).toEqual([]);
         expect(answers[0]!.headers.get('x-ratelimit-limit')).toBeNull();
       } finally {
@@ -97,7 +117,8 @@ describeEachEngine('GET /assets and PUT /assets/{id}', (engine) => {
       const c = await uploadAt(token, '2026-08-04T10:00:00.000Z');
       await updateAt(api, c.id, '2026-08-05T10:00:00.000Z');
 
-      const since = async (value: string) => ids((await api.get(`/assets?sortField=date&sortOrder=asc&lastupdated=${encodeURIComponent(value)}`)).body);
+      const since = async (value: string) =>
+        ids((await api.get(`/assets?sortField=date&sortOrder=asc&lastupdated=${encodeURIComponent(value)}`)).body);
       expect(await since('2026-08-02T10:00:00.000Z')).toEqual([a.id, b.id, c.id]);
       expect(await since('2026-08-02T10:00:00.001Z')).toEqual([a.id, c.id]);
       expect(await since('2026-08-03T10:00:00.000Z')).toEqual([a.id, c.id]);
@@ -112,7 +133,8 @@ describeEachEngine('GET /assets and PUT /assets/{id}', (engine) => {
       const { token, api } = await freshAccount();
       const summer = await uploadAt(token, '2026-08-01T07:00:00.000Z'); // 09:00 in Amsterdam (CEST)
       const winter = await uploadAt(token, '2026-01-15T09:00:00.000Z'); // 10:00 in Amsterdam (CET)
-      const since = async (value: string) => ids((await api.get(`/assets?lastupdated=${encodeURIComponent(value)}`)).body);
+      const since = async (value: string) =>
+        ids((await api.get(`/assets?lastupdated=${encodeURIComponent(value)}`)).body);
       expect(await since('2026-08-01T09:00:00')).toEqual([summer.id]);
       expect(await since('2026-08-01T09:00:00.001')).toEqual([]);
       expect(await since('2026-08-01T09:00:00+02:00')).toEqual([summer.id]);
@@ -157,7 +179,11 @@ describeEachEngine('GET /assets and PUT /assets/{id}', (engine) => {
       expect(await order('sortField=modified&sortOrder=asc')).toEqual([second.id, third.id, first.id]);
       expect(await order('sortField=lastupdated&sortOrder=asc')).toEqual([second.id, third.id, first.id]);
       for (const unknown of ['title', 'created', 'NAME', 'drop table']) {
-        expect(await order(`sortField=${encodeURIComponent(unknown)}&sortOrder=asc`), unknown).toEqual([first.id, second.id, third.id]);
+        expect(await order(`sortField=${encodeURIComponent(unknown)}&sortOrder=asc`), unknown).toEqual([
+          first.id,
+          second.id,
+          third.id,
+        ]);
       }
     });
 
@@ -196,18 +222,31 @@ describeEachEngine('GET /assets and PUT /assets/{id}', (engine) => {
       for (const asset of uploaded.slice(0, 3)) await updateAt(api, asset.id, '2026-07-02T12:00:00.000Z');
       const byId = uploaded.map((asset) => asset.id).sort();
 
-      for (const query of ['sortField=date', 'sortField=name', 'sortField=size', 'sortField=modified', 'sortField=lastupdated']) {
+      for (const query of [
+        'sortField=date',
+        'sortField=name',
+        'sortField=size',
+        'sortField=modified',
+        'sortField=lastupdated',
+      ]) {
         for (const sortOrder of ['asc', 'desc']) {
           const seen: string[] = [];
-          for (let page = 0; page < 4; page++) seen.push(...ids((await api.get(`/assets?${query}&sortOrder=${sortOrder}&size=2&page=${page}`)).body));
+          for (let page = 0; page < 4; page++)
+            seen.push(...ids((await api.get(`/assets?${query}&sortOrder=${sortOrder}&size=2&page=${page}`)).body));
           expect(seen.sort(), `${query} ${sortOrder}`).toEqual(byId);
         }
       }
       // Equal values: the id decides, ascending, whatever the direction.
       expect(ids((await api.get('/assets?sortField=date&sortOrder=desc&size=10')).body)).toEqual(byId);
       const modifiedDesc = ids((await api.get('/assets?sortField=modified&sortOrder=desc&size=10')).body);
-      const touched = uploaded.slice(0, 3).map((asset) => asset.id).sort();
-      const untouched = uploaded.slice(3).map((asset) => asset.id).sort();
+      const touched = uploaded
+        .slice(0, 3)
+        .map((asset) => asset.id)
+        .sort();
+      const untouched = uploaded
+        .slice(3)
+        .map((asset) => asset.id)
+        .sort();
       expect(modifiedDesc).toEqual([...touched, ...untouched]);
     });
   });
@@ -215,28 +254,55 @@ describeEachEngine('GET /assets and PUT /assets/{id}', (engine) => {
   describe('PUT /assets/{id}', () => {
     it('when metadata is sent, then title and description are replaced, filename kept when absent, and modified set [ASSET-007, ASSET-001, DEC-ASSET-002, DEC-ASSET-007]', async () => {
       const { token, api } = await freshAccount();
-      const response = await uploadAsset(app.baseUrl, token, { bytes: await makeImage('png', 10, 10), filename: 'old.png', title: 'Old', description: 'Old text' });
+      const response = await uploadAsset(app.baseUrl, token, {
+        bytes: await makeImage('png', 10, 10),
+        filename: 'old.png',
+        title: 'Old',
+        description: 'Old text',
+      });
       const asset = (await response.json()) as Asset;
 
-      const renamed = await updateAt(api, asset.id, '2026-09-01T08:00:00.000Z', { filename: 'nieuw naam.png', title: 'Nieuw' });
-      expect(renamed).toMatchObject({ id: asset.id, filename: 'nieuw naam.png', title: 'Nieuw', modified: '2026-09-01T08:00:00.000Z', created: asset.created, size: asset.size });
+      const renamed = await updateAt(api, asset.id, '2026-09-01T08:00:00.000Z', {
+        filename: 'nieuw naam.png',
+        title: 'Nieuw',
+      });
+      expect(renamed).toMatchObject({
+        id: asset.id,
+        filename: 'nieuw naam.png',
+        title: 'Nieuw',
+        modified: '2026-09-01T08:00:00.000Z',
+        created: asset.created,
+        size: asset.size,
+      });
       expect(renamed.description).toBeUndefined();
       expect(renamed.url).toBe(`${app.config.publicBaseUrl}/assets/${asset.id}/nieuw%20naam.png`);
 
       const kept = await updateAt(api, asset.id, '2026-09-02T08:00:00.000Z', { description: 'Alleen tekst' });
-      expect(kept).toMatchObject({ filename: 'nieuw naam.png', description: 'Alleen tekst', modified: '2026-09-02T08:00:00.000Z' });
+      expect(kept).toMatchObject({
+        filename: 'nieuw naam.png',
+        description: 'Alleen tekst',
+        modified: '2026-09-02T08:00:00.000Z',
+      });
       expect(kept.title).toBeUndefined();
 
       // The file answers under the old and the new name alike (DEC-ASSET-005).
       for (const name of ['old.png', 'nieuw%20naam.png', 'anything-else']) {
-        expect((await fetch(`${app.baseUrl}/assets/${asset.id}/${name}`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+        expect(
+          (await fetch(`${app.baseUrl}/assets/${asset.id}/${name}`, { headers: { authorization: `Bearer ${token}` } }))
+            .status,
+        ).toBe(200);
       }
     });
 
     it('when the asset as read is sent back with a change, then the read-only fields are ignored [DEC-ASSET-002]', async () => {
       const { token, api } = await freshAccount();
       const asset = await uploadAt(token, '2026-09-01T08:00:00.000Z');
-      const answer = await api.put(`/assets/${asset.id}`, { ...asset, size: 1, created: '2000-01-01T00:00:00.000Z', title: 'Changed' });
+      const answer = await api.put(`/assets/${asset.id}`, {
+        ...asset,
+        size: 1,
+        created: '2000-01-01T00:00:00.000Z',
+        title: 'Changed',
+      });
       expect(answer.status).toBe(200);
       expect(answer.body).toMatchObject({ size: asset.size, created: asset.created, title: 'Changed' });
     });
@@ -263,7 +329,9 @@ describeEachEngine('GET /assets and PUT /assets/{id}', (engine) => {
       expect(answer.body).toEqual({ status: 404, error: 'Not Found', message: `No asset with id ${asset.id}` });
       expect((await stranger.api.put('/assets/00000000-0000-4000-8000-000000000000', { title: 'x' })).status).toBe(404);
       expect((await owner.api.get('/assets')).body.results[0].title).toBeUndefined();
-      const file = await fetch(`${app.baseUrl}/assets/${asset.id}/private.pdf`, { headers: { authorization: `Bearer ${stranger.token}` } });
+      const file = await fetch(`${app.baseUrl}/assets/${asset.id}/private.pdf`, {
+        headers: { authorization: `Bearer ${stranger.token}` },
+      });
       expect(file.status).toBe(200);
     });
   });

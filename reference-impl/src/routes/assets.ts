@@ -41,10 +41,14 @@ export function assetRoutes(context: RouteContext, options: AssetRouteOptions = 
   const router = Router();
   const store = options.store ?? context.assetStore ?? createAssetFileStore(context.config.dataDir);
   const { config } = context;
-  const resizer = options.resizer ?? createResizer({
-    cacheBytes: config.assetCacheBytes, maxInputPixels: config.assetResizeMaxPixels,
-    maxConcurrent: config.assetResizeConcurrency, timeoutSeconds: config.assetResizeTimeoutMs / SECOND,
-  });
+  const resizer =
+    options.resizer ??
+    createResizer({
+      cacheBytes: config.assetCacheBytes,
+      maxInputPixels: config.assetResizeMaxPixels,
+      maxConcurrent: config.assetResizeConcurrency,
+      timeoutSeconds: config.assetResizeTimeoutMs / SECOND,
+    });
   const baseUrl = context.config.publicBaseUrl;
   const fileInfo = createFileInfoCache((id) => getAssetById(context.db, { id }));
 
@@ -54,16 +58,27 @@ export function assetRoutes(context: RouteContext, options: AssetRouteOptions = 
     res.json({ size: params.size, page: params.page, hits, results: rows.map((row) => assetJson(row, baseUrl)) });
   });
 
-  router.post('/assets', context.auth, context.validate('uploadAsset'), async (req: Request, res: Response) => {
-    const deps = { db: context.db, store, maxBytes: context.config.assetMaxBytes, now: context.now };
-    const row = await uploadAsset(deps, req, principalOf(res).accountId);
-    res.status(201).location(assetUrl(baseUrl, row)).json(assetJson(row, baseUrl));
-  }, discardBodyOnError(REFUSED_UPLOAD_DISCARD));
+  router.post(
+    '/assets',
+    context.auth,
+    context.validate('uploadAsset'),
+    async (req: Request, res: Response) => {
+      const deps = { db: context.db, store, maxBytes: context.config.assetMaxBytes, now: context.now };
+      const row = await uploadAsset(deps, req, principalOf(res).accountId);
+      res.status(201).location(assetUrl(baseUrl, row)).json(assetJson(row, baseUrl));
+    },
+    discardBodyOnError(REFUSED_UPLOAD_DISCARD),
+  );
 
   router.put('/assets/:id', context.auth, context.validate('updateAsset'), async (_req, res) => {
     const { params, body } = validated(res);
     const update = editableFields(body as Record<string, unknown>);
-    const row = await updateAsset(context.db, { id: params.id as string, accountId: principalOf(res).accountId, ...update, modified: new Date(context.now()) });
+    const row = await updateAsset(context.db, {
+      id: params.id as string,
+      accountId: principalOf(res).accountId,
+      ...update,
+      modified: new Date(context.now()),
+    });
     if (row === null) throw noSuchAsset(params.id);
     res.json(assetJson(row, baseUrl));
   });
@@ -74,10 +89,15 @@ export function assetRoutes(context: RouteContext, options: AssetRouteOptions = 
     const row = await fileInfo(params.id as string);
     if (row === null) throw noSuchAsset(params.id);
 
-    const request = { w: query.w as number | undefined, h: query.h as number | undefined, mode: (query.mode as ResizeMode | undefined) ?? 'fit' };
-    const variant = isImage(row.mimetype) && row.width !== null && row.height !== null
-      ? variantSize({ width: row.width, height: row.height }, request)
-      : undefined;
+    const request = {
+      w: query.w as number | undefined,
+      h: query.h as number | undefined,
+      mode: (query.mode as ResizeMode | undefined) ?? 'fit',
+    };
+    const variant =
+      isImage(row.mimetype) && row.width !== null && row.height !== null
+        ? variantSize({ width: row.width, height: row.height }, request)
+        : undefined;
     const etag = fileEtag(row.sha256, variant);
     res.set({ ETag: etag, 'Cache-Control': CACHE_CONTROL, 'X-Content-Type-Options': 'nosniff' });
     if (matchesIfNoneMatch(req.headers['if-none-match'], etag)) {
@@ -96,8 +116,16 @@ export function assetRoutes(context: RouteContext, options: AssetRouteOptions = 
       sendStream(res, file.size, file.stream());
       return;
     }
-    const { bytes, cached } = await resizer.resize(etag, async () => (await open()).sharpInput(), row.mimetype, variant);
-    res.type(row.mimetype).set('X-Asset-Cache', cached ? 'hit' : 'miss').send(bytes);
+    const { bytes, cached } = await resizer.resize(
+      etag,
+      async () => (await open()).sharpInput(),
+      row.mimetype,
+      variant,
+    );
+    res
+      .type(row.mimetype)
+      .set('X-Asset-Cache', cached ? 'hit' : 'miss')
+      .send(bytes);
   });
 
   return router;
@@ -107,7 +135,11 @@ export function assetRoutes(context: RouteContext, options: AssetRouteOptions = 
  * DEC-ASSET-002/007: `filename` absent is kept, `title` and `description` absent are removed; the
  * read-only fields of an asset as read are ignored; anything else is a 400 naming it.
  */
-function editableFields(body: Record<string, unknown>): { filename: string | undefined; title: string | null; description: string | null } {
+function editableFields(body: Record<string, unknown>): {
+  filename: string | undefined;
+  title: string | null;
+  description: string | null;
+} {
   const unknown = Object.keys(body).filter((key) => !EDITABLE.has(key) && !READ_ONLY.has(key));
   if (unknown.length > 0) {
     throw new HttpError(400, {

@@ -15,12 +15,23 @@ const MAX_BYTES = 200_000;
 const OVERSIZED_CLIENT = fileURLToPath(new URL('../assets/testing/oversizedUploadClient.ts', import.meta.url));
 
 /** What Node's fetch, in a process of its own, read on each of `tries` uploads of `bytes` bytes. */
-function uploadFromOtherProcess(baseUrl: string, token: string, mode: 'length' | 'chunked', bytes: number, tries: number): Promise<Array<{ status?: number; body?: unknown; error?: string }>> {
+function uploadFromOtherProcess(
+  baseUrl: string,
+  token: string,
+  mode: 'length' | 'chunked',
+  bytes: number,
+  tries: number,
+): Promise<Array<{ status?: number; body?: unknown; error?: string }>> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [OVERSIZED_CLIENT, baseUrl, token, mode, String(bytes), String(tries)], { timeout: 60_000 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${error.message}\n${stderr}`));
-      else resolve(JSON.parse(stdout) as Array<{ status?: number; body?: unknown; error?: string }>);
-    });
+    execFile(
+      process.execPath,
+      [OVERSIZED_CLIENT, baseUrl, token, mode, String(bytes), String(tries)],
+      { timeout: 60_000 },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`${error.message}\n${stderr}`));
+        else resolve(JSON.parse(stdout) as Array<{ status?: number; body?: unknown; error?: string }>);
+      },
+    );
   });
 }
 
@@ -43,7 +54,14 @@ function isoBox(type: string, payload: Buffer): Buffer {
  * `majorBrand` swaps the brand, for ISO files that are not MP4 (`qt  ` is QuickTime).
  */
 function makeMp4(majorBrand = 'isom'): Buffer {
-  const ftyp = isoBox('ftyp', Buffer.concat([Buffer.from(majorBrand, 'latin1'), Buffer.from([0, 0, 2, 0]), Buffer.from('isomiso2mp41', 'latin1')]));
+  const ftyp = isoBox(
+    'ftyp',
+    Buffer.concat([
+      Buffer.from(majorBrand, 'latin1'),
+      Buffer.from([0, 0, 2, 0]),
+      Buffer.from('isomiso2mp41', 'latin1'),
+    ]),
+  );
   return Buffer.concat([ftyp, isoBox('free', Buffer.alloc(0)), isoBox('mdat', randomBytes(2000))]);
 }
 
@@ -55,7 +73,10 @@ describeEachEngine('POST /assets', (engine) => {
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'assets-test-'));
-    app = await startTestApp(engine.db, { env: { DATA_DIR: dataDir, ASSET_MAX_BYTES: String(MAX_BYTES) }, deps: { recordItemChange } });
+    app = await startTestApp(engine.db, {
+      env: { DATA_DIR: dataDir, ASSET_MAX_BYTES: String(MAX_BYTES) },
+      deps: { recordItemChange },
+    });
     account = await newTestAccount(engine.db);
   });
   afterAll(async () => {
@@ -67,15 +88,39 @@ describeEachEngine('POST /assets', (engine) => {
 
   it('when a JPEG, PNG and PDF are uploaded, then 201 with the asset, its Location, sniffed type and image size [ASSET-006, ASSET-001, ASSET-003, DEC-ASSET-001, DEC-ASSET-002]', async () => {
     const cases = [
-      { bytes: await makeImage('jpeg', 64, 48), filename: 'grachten.jpg', mimetype: 'image/jpeg', width: 64, height: 48 },
+      {
+        bytes: await makeImage('jpeg', 64, 48),
+        filename: 'grachten.jpg',
+        mimetype: 'image/jpeg',
+        width: 64,
+        height: 48,
+      },
       { bytes: await makeImage('png', 30, 20), filename: 'logo.png', mimetype: 'image/png', width: 30, height: 20 },
-      { bytes: makePdf(), filename: 'plattegrond.pdf', mimetype: 'application/pdf', width: undefined, height: undefined },
+      {
+        bytes: makePdf(),
+        filename: 'plattegrond.pdf',
+        mimetype: 'application/pdf',
+        width: undefined,
+        height: undefined,
+      },
     ];
     for (const c of cases) {
-      const response = await uploadAsset(app.baseUrl, account.full, { bytes: c.bytes, filename: c.filename, contentType: 'application/octet-stream', title: `Titel ${c.filename}`, description: 'Beschrijving' });
+      const response = await uploadAsset(app.baseUrl, account.full, {
+        bytes: c.bytes,
+        filename: c.filename,
+        contentType: 'application/octet-stream',
+        title: `Titel ${c.filename}`,
+        description: 'Beschrijving',
+      });
       const asset = (await response.json()) as Record<string, unknown>;
       expect(response.status, JSON.stringify(asset)).toBe(201);
-      expect(asset).toMatchObject({ filename: c.filename, mimetype: c.mimetype, size: c.bytes.length, title: `Titel ${c.filename}`, description: 'Beschrijving' });
+      expect(asset).toMatchObject({
+        filename: c.filename,
+        mimetype: c.mimetype,
+        size: c.bytes.length,
+        title: `Titel ${c.filename}`,
+        description: 'Beschrijving',
+      });
       expect(asset.width).toBe(c.width);
       expect(asset.height).toBe(c.height);
       expect(asset.modified).toBeUndefined();
@@ -83,7 +128,9 @@ describeEachEngine('POST /assets', (engine) => {
       expect(asset.url).toBe(`${app.config.publicBaseUrl}/assets/${String(asset.id)}/${c.filename}`);
       expect(response.headers.get('location')).toBe(asset.url);
 
-      const file = await fetch(`${app.baseUrl}/assets/${String(asset.id)}/${c.filename}`, { headers: { authorization: `Bearer ${account.full}` } });
+      const file = await fetch(`${app.baseUrl}/assets/${String(asset.id)}/${c.filename}`, {
+        headers: { authorization: `Bearer ${account.full}` },
+      });
       expect(file.status).toBe(200);
       expect(file.headers.get('content-type')).toBe(c.mimetype);
       expect(Buffer.from(await file.arrayBuffer()).equals(c.bytes)).toBe(true);
@@ -91,23 +138,42 @@ describeEachEngine('POST /assets', (engine) => {
   });
 
   it('when an upload is stored, then the file is on disk under DATA_DIR/assets, named by id only', async () => {
-    const response = await uploadAsset(app.baseUrl, account.full, { bytes: await makeImage('png', 8, 8), filename: '../../etc/passwd.png' });
+    const response = await uploadAsset(app.baseUrl, account.full, {
+      bytes: await makeImage('png', 8, 8),
+      filename: '../../etc/passwd.png',
+    });
     expect(response.status).toBe(201);
     const asset = (await response.json()) as { id: string; filename: string };
     expect(asset.filename).toBe('passwd.png');
-    expect(await filesUnder(join(dataDir, 'assets'))).toContain(join(dataDir, 'assets', asset.id.slice(0, 2), asset.id));
+    expect(await filesUnder(join(dataDir, 'assets'))).toContain(
+      join(dataDir, 'assets', asset.id.slice(0, 2), asset.id),
+    );
   });
 
   it('when the client claims image/jpeg for a text file or an executable named .jpg, then 415 and nothing is stored [ERR-004, DEC-ASSET-001]', async () => {
     const before = await hits();
     const filesBefore = await filesUnder(dataDir);
-    const text = await uploadAsset(app.baseUrl, account.full, { bytes: Buffer.from('just some text, not a photo\n'.repeat(50)), filename: 'photo.jpg', contentType: 'image/jpeg' });
+    const text = await uploadAsset(app.baseUrl, account.full, {
+      bytes: Buffer.from('just some text, not a photo\n'.repeat(50)),
+      filename: 'photo.jpg',
+      contentType: 'image/jpeg',
+    });
     expect(text.status).toBe(415);
     expect(await text.json()).toMatchObject({ status: 415, error: 'Unsupported Media Type' });
-    const exe = await uploadAsset(app.baseUrl, account.full, { bytes: makeExe(), filename: 'photo.jpg', contentType: 'image/jpeg' });
+    const exe = await uploadAsset(app.baseUrl, account.full, {
+      bytes: makeExe(),
+      filename: 'photo.jpg',
+      contentType: 'image/jpeg',
+    });
     expect(exe.status).toBe(415);
-    expect(((await exe.json()) as { message: string }).message).toMatch(/^file type application\/x-msdownload is not accepted; accepted: image\/jpeg, image\/png/);
-    const empty = await uploadAsset(app.baseUrl, account.full, { bytes: Buffer.alloc(0), filename: 'empty.png', contentType: 'image/png' });
+    expect(((await exe.json()) as { message: string }).message).toMatch(
+      /^file type application\/x-msdownload is not accepted; accepted: image\/jpeg, image\/png/,
+    );
+    const empty = await uploadAsset(app.baseUrl, account.full, {
+      bytes: Buffer.alloc(0),
+      filename: 'empty.png',
+      contentType: 'image/png',
+    });
     expect(empty.status).toBe(415);
     expect(await hits()).toBe(before);
     expect(await filesUnder(dataDir)).toEqual(filesBefore);
@@ -116,13 +182,23 @@ describeEachEngine('POST /assets', (engine) => {
   it('when an MP4 (an ftyp box with brand isom) is uploaded, then 201 with mimetype video/mp4, no image size, and the same bytes served back as video/mp4 [ASSET-006, DEC-ASSET-001]', async () => {
     const mp4 = makeMp4();
     expect(mp4.subarray(4, 12).toString('latin1')).toBe('ftypisom');
-    const response = await uploadAsset(app.baseUrl, account.full, { bytes: mp4, filename: 'impressie-grachtenfestival.mp4', contentType: 'application/octet-stream' });
+    const response = await uploadAsset(app.baseUrl, account.full, {
+      bytes: mp4,
+      filename: 'impressie-grachtenfestival.mp4',
+      contentType: 'application/octet-stream',
+    });
     const asset = (await response.json()) as Record<string, unknown>;
     expect(response.status, JSON.stringify(asset)).toBe(201);
-    expect(asset).toMatchObject({ filename: 'impressie-grachtenfestival.mp4', mimetype: 'video/mp4', size: mp4.length });
+    expect(asset).toMatchObject({
+      filename: 'impressie-grachtenfestival.mp4',
+      mimetype: 'video/mp4',
+      size: mp4.length,
+    });
     expect(asset.width).toBeUndefined();
     expect(asset.height).toBeUndefined();
-    const file = await fetch(`${app.baseUrl}/assets/${String(asset.id)}/impressie-grachtenfestival.mp4`, { headers: { authorization: `Bearer ${account.full}` } });
+    const file = await fetch(`${app.baseUrl}/assets/${String(asset.id)}/impressie-grachtenfestival.mp4`, {
+      headers: { authorization: `Bearer ${account.full}` },
+    });
     expect(file.status).toBe(200);
     expect(file.headers.get('content-type')).toBe('video/mp4');
     expect(Buffer.from(await file.arrayBuffer()).equals(mp4)).toBe(true);
@@ -131,12 +207,27 @@ describeEachEngine('POST /assets', (engine) => {
   it('when a file named .mp4 and claimed as video/mp4 is not MP4 (text, or a QuickTime ftyp), then 415 naming the sniffed type and nothing is stored [ERR-004, DEC-ASSET-001]', async () => {
     const before = await hits();
     const filesBefore = await filesUnder(dataDir);
-    const text = await uploadAsset(app.baseUrl, account.full, { bytes: Buffer.from('not a video, just words\n'.repeat(100)), filename: 'clip.mp4', contentType: 'video/mp4' });
+    const text = await uploadAsset(app.baseUrl, account.full, {
+      bytes: Buffer.from('not a video, just words\n'.repeat(100)),
+      filename: 'clip.mp4',
+      contentType: 'video/mp4',
+    });
     expect(text.status).toBe(415);
-    expect(await text.json()).toEqual({ status: 415, error: 'Unsupported Media Type', message: 'file type unknown is not accepted; accepted: image/jpeg, image/png, image/webp, image/gif, application/pdf, video/mp4' });
-    const quicktime = await uploadAsset(app.baseUrl, account.full, { bytes: makeMp4('qt  '), filename: 'clip.mp4', contentType: 'video/mp4' });
+    expect(await text.json()).toEqual({
+      status: 415,
+      error: 'Unsupported Media Type',
+      message:
+        'file type unknown is not accepted; accepted: image/jpeg, image/png, image/webp, image/gif, application/pdf, video/mp4',
+    });
+    const quicktime = await uploadAsset(app.baseUrl, account.full, {
+      bytes: makeMp4('qt  '),
+      filename: 'clip.mp4',
+      contentType: 'video/mp4',
+    });
     expect(quicktime.status).toBe(415);
-    expect(((await quicktime.json()) as { message: string }).message).toMatch(/^file type video\/quicktime is not accepted; /);
+    expect(((await quicktime.json()) as { message: string }).message).toMatch(
+      /^file type video\/quicktime is not accepted; /,
+    );
     expect(await hits()).toBe(before);
     expect(await filesUnder(dataDir)).toEqual(filesBefore);
   });
@@ -147,7 +238,9 @@ describeEachEngine('POST /assets', (engine) => {
     const fake = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(5000)]);
     const response = await uploadAsset(app.baseUrl, account.full, { bytes: fake, filename: 'broken.jpg' });
     expect(response.status).toBe(415);
-    expect(((await response.json()) as { message: string }).message).toBe('file starts like image/jpeg but is not a readable image');
+    expect(((await response.json()) as { message: string }).message).toBe(
+      'file starts like image/jpeg but is not a readable image',
+    );
     expect(await hits()).toBe(before);
     expect(await filesUnder(dataDir)).toEqual(filesBefore);
   });
@@ -155,9 +248,16 @@ describeEachEngine('POST /assets', (engine) => {
   it('when the upload is one byte over the limit, then 413 and nothing is stored: no row, no file, no staged part [ERR-003]', async () => {
     const before = await hits();
     const filesBefore = await filesUnder(dataDir);
-    const response = await uploadAsset(app.baseUrl, account.full, { bytes: makePdf(MAX_BYTES + 1), filename: 'big.pdf' });
+    const response = await uploadAsset(app.baseUrl, account.full, {
+      bytes: makePdf(MAX_BYTES + 1),
+      filename: 'big.pdf',
+    });
     expect(response.status).toBe(413);
-    expect(await response.json()).toEqual({ status: 413, error: 'Payload Too Large', message: `upload exceeds the limit of ${MAX_BYTES} bytes` });
+    expect(await response.json()).toEqual({
+      status: 413,
+      error: 'Payload Too Large',
+      message: `upload exceeds the limit of ${MAX_BYTES} bytes`,
+    });
     expect(await hits()).toBe(before);
     expect(await filesUnder(dataDir)).toEqual(filesBefore);
   });
@@ -165,7 +265,10 @@ describeEachEngine('POST /assets', (engine) => {
   it('when the upload is far over the limit, then 413 from its Content-Length before the body is read [ERR-003]', async () => {
     const before = await hits();
     const filesBefore = await filesUnder(dataDir);
-    const response = await uploadAsset(app.baseUrl, account.full, { bytes: makePdf(MAX_BYTES * 5), filename: 'huge.pdf' });
+    const response = await uploadAsset(app.baseUrl, account.full, {
+      bytes: makePdf(MAX_BYTES * 5),
+      filename: 'huge.pdf',
+    });
     expect(response.status).toBe(413);
     expect(((await response.json()) as { message: string }).message).toContain('Content-Length');
     expect(await hits()).toBe(before);
@@ -187,7 +290,12 @@ describeEachEngine('POST /assets', (engine) => {
         const before = await hits();
         const filesBefore = await filesUnder(dataDir);
         const outcomes = await uploadFromOtherProcess(app.baseUrl, account.full, c.mode, c.bytes, 10);
-        expect(outcomes).toEqual(Array.from({ length: 10 }, () => ({ status: 413, body: expect.objectContaining({ status: 413, error: 'Payload Too Large' }) })));
+        expect(outcomes).toEqual(
+          Array.from({ length: 10 }, () => ({
+            status: 413,
+            body: expect.objectContaining({ status: 413, error: 'Payload Too Large' }),
+          })),
+        );
         expect(await hits()).toBe(before);
         expect(await filesUnder(dataDir)).toEqual(filesBefore);
       }, 60_000);
@@ -217,7 +325,11 @@ describeEachEngine('POST /assets', (engine) => {
 
   describe('the multipart rules', () => {
     it('when the body is not multipart/form-data, then 415 [DEC-ERR-003]', async () => {
-      const response = await fetch(`${app.baseUrl}/assets`, { method: 'POST', headers: { authorization: `Bearer ${account.full}`, 'content-type': 'image/png' }, body: await makeImage('png', 4, 4) });
+      const response = await fetch(`${app.baseUrl}/assets`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${account.full}`, 'content-type': 'image/png' },
+        body: await makeImage('png', 4, 4),
+      });
       expect(response.status).toBe(415);
       expect(((await response.json()) as { message: string }).message).toMatch(/multipart\/form-data/);
     });
@@ -225,7 +337,11 @@ describeEachEngine('POST /assets', (engine) => {
     it('when there is no file part, then 400', async () => {
       const form = new FormData();
       form.append('title', 'no file');
-      const response = await fetch(`${app.baseUrl}/assets`, { method: 'POST', headers: { authorization: `Bearer ${account.full}` }, body: form });
+      const response = await fetch(`${app.baseUrl}/assets`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${account.full}` },
+        body: form,
+      });
       expect(response.status).toBe(400);
       expect(((await response.json()) as { message: string }).message).toBe('multipart body has no file part');
     });
@@ -248,7 +364,10 @@ describeEachEngine('POST /assets', (engine) => {
   });
 
   it('when assets are uploaded and updated, then no webhook event is ever recorded [ASSET-015]', async () => {
-    const response = await uploadAsset(app.baseUrl, account.full, { bytes: await makeImage('gif', 10, 10), filename: 'a.gif' });
+    const response = await uploadAsset(app.baseUrl, account.full, {
+      bytes: await makeImage('gif', 10, 10),
+      filename: 'a.gif',
+    });
     expect(response.status).toBe(201);
     const asset = (await response.json()) as { id: string; width: number };
     expect(asset.width).toBe(10);
@@ -257,7 +376,11 @@ describeEachEngine('POST /assets', (engine) => {
   });
 
   it('when a WebP is uploaded, then its type and size are sniffed too', async () => {
-    const response = await uploadAsset(app.baseUrl, account.full, { bytes: await makeImage('webp', 40, 30), filename: 'x.bin', contentType: 'text/plain' });
+    const response = await uploadAsset(app.baseUrl, account.full, {
+      bytes: await makeImage('webp', 40, 30),
+      filename: 'x.bin',
+      contentType: 'text/plain',
+    });
     expect(response.status).toBe(201);
     const asset = (await response.json()) as { mimetype: string; width: number; height: number };
     expect(asset).toMatchObject({ mimetype: 'image/webp', width: 40, height: 30 });

@@ -7,7 +7,12 @@ import { describeEachEngine } from '../storage/testing/testDb.ts';
 import { createTestAccount, createTestToken } from '../testing/fixtures.ts';
 import { startTestApp, type TestApp } from '../testing/testApp.ts';
 
-interface Tokens { access_token: string; token_type: string; expires_in: number; refresh_token: string }
+interface Tokens {
+  access_token: string;
+  token_type: string;
+  expires_in: number;
+  refresh_token: string;
+}
 
 describeEachEngine('session sign-in (/auth/signin, /auth/refresh, /auth/logout)', (engine) => {
   let app: TestApp;
@@ -20,15 +25,20 @@ describeEachEngine('session sign-in (/auth/signin, /auth/refresh, /auth/logout)'
   });
   afterAll(() => app.close());
 
-  const post = (path: string, body: unknown, headers: Record<string, string> = {}) => fetch(`${app.baseUrl}${path}`, {
-    method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), redirect: 'manual',
-  });
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${app.baseUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+      redirect: 'manual',
+    });
   const signIn = async (user: { username: string; password: string }): Promise<Tokens> => {
     const response = await post('/auth/signin', { username: user.username, password: user.password });
     expect(response.status).toBe(200);
     return (await response.json()) as Tokens;
   };
-  const listAssets = (token: string) => fetch(`${app.baseUrl}/assets`, { headers: { authorization: `Bearer ${token}` } });
+  const listAssets = (token: string) =>
+    fetch(`${app.baseUrl}/assets`, { headers: { authorization: `Bearer ${token}` } });
 
   describe('POST /auth/signin', () => {
     it('when the credentials are right, then 200 with an HS256 JWT valid one hour and a refresh token, not cacheable [SESSION-001, SESSION-003, AUTH-003, DEC-AUTH-001, DEC-AUTH-014]', async () => {
@@ -52,11 +62,18 @@ describeEachEngine('session sign-in (/auth/signin, /auth/refresh, /auth/logout)'
     it('when the password is wrong or the user unknown, then the same 401 that does not say which [DEC-ERR-002]', async () => {
       const user = await createTestUser(engine.db, { accountId });
       const wrong = await post('/auth/signin', { username: user.username, password: `${user.password}x` });
-      const unknown = await post('/auth/signin', { username: `nobody-${randomUUID()}@example.test`, password: user.password });
+      const unknown = await post('/auth/signin', {
+        username: `nobody-${randomUUID()}@example.test`,
+        password: user.password,
+      });
       for (const response of [wrong, unknown]) {
         expect(response.status).toBe(401);
         expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/);
-        expect(await response.json()).toEqual({ status: 401, error: 'Unauthorized', message: 'invalid username or password' });
+        expect(await response.json()).toEqual({
+          status: 401,
+          error: 'Unauthorized',
+          message: 'invalid username or password',
+        });
       }
     });
 
@@ -64,11 +81,15 @@ describeEachEngine('session sign-in (/auth/signin, /auth/refresh, /auth/logout)'
       const missing = await post('/auth/signin', { username: 'someone' });
       expect(missing.status).toBe(400);
       expect(((await missing.json()) as { message: string }).message).toContain('password');
-      const notJson = await fetch(`${app.baseUrl}/auth/signin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"username":' });
+      const notJson = await fetch(`${app.baseUrl}/auth/signin`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"username":',
+      });
       expect(notJson.status).toBe(400);
     });
 
-    it('when the access token is the bearer, then it acts for the user\'s account [AUTH-003, DEC-AUTH-015]', async () => {
+    it("when the access token is the bearer, then it acts for the user's account [AUTH-003, DEC-AUTH-015]", async () => {
       const tokens = await signIn(await createTestUser(engine.db, { accountId }));
       const response = await listAssets(tokens.access_token);
       expect(response.status).toBe(200);
@@ -95,7 +116,9 @@ describeEachEngine('session sign-in (/auth/signin, /auth/refresh, /auth/logout)'
       const user = await createTestUser(engine.db, { accountId });
       const tokens = await signIn(user);
       const claims = decodeJwt(tokens.access_token);
-      const forged = await new SignJWT({ ...claims }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode('y'.repeat(40)));
+      const forged = await new SignJWT({ ...claims })
+        .setProtectedHeader({ alg: 'HS256' })
+        .sign(new TextEncoder().encode('y'.repeat(40)));
       const [, payload] = tokens.access_token.split('.');
       const unsigned = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${payload}.AAAA`;
       expect((await listAssets(forged)).status).toBe(401);
@@ -104,7 +127,7 @@ describeEachEngine('session sign-in (/auth/signin, /auth/refresh, /auth/logout)'
   });
 
   describe('a session token on the item lists', () => {
-    it('when a session writes and lists events, then it sees every status of its account\'s organisations and nothing of other accounts [AUTH-003, DEC-AUTH-015]', async () => {
+    it("when a session writes and lists events, then it sees every status of its account's organisations and nothing of other accounts [AUTH-003, DEC-AUTH-015]", async () => {
       const tokens = await signIn(await createTestUser(engine.db, { accountId }));
       const api = client(app.baseUrl, tokens.access_token);
       const own = await api.post('/events', eventBody());
@@ -147,7 +170,9 @@ describeEachEngine('session sign-in (/auth/signin, /auth/refresh, /auth/logout)'
 
       const reuse = await post('/auth/refresh', { refresh_token: first.refresh_token });
       expect(reuse.status).toBe(401);
-      expect(((await reuse.json()) as { message: string }).message).toBe('refresh token was already used; the session is revoked');
+      expect(((await reuse.json()) as { message: string }).message).toBe(
+        'refresh token was already used; the session is revoked',
+      );
 
       expect((await listAssets(second.access_token)).status).toBe(401);
       expect((await listAssets(first.access_token)).status).toBe(401);
@@ -156,7 +181,9 @@ describeEachEngine('session sign-in (/auth/signin, /auth/refresh, /auth/logout)'
 
     it('when two refreshes race with one token, then exactly one gets a pair [DEC-AUTH-002]', async () => {
       const first = await signIn(await createTestUser(engine.db, { accountId }));
-      const statuses = await Promise.all([1, 2].map(() => post('/auth/refresh', { refresh_token: first.refresh_token }).then((r) => r.status)));
+      const statuses = await Promise.all(
+        [1, 2].map(() => post('/auth/refresh', { refresh_token: first.refresh_token }).then((r) => r.status)),
+      );
       expect(statuses.sort()).toEqual([200, 401]);
     });
 
@@ -191,9 +218,14 @@ describeEachEngine('session sign-in (/auth/signin, /auth/refresh, /auth/logout)'
 
     it('when the bearer is an account API token, then 400 and the token keeps working [DEC-AUTH-013]', async () => {
       const { token } = await createTestToken(engine.db, { accountId });
-      const response = await fetch(`${app.baseUrl}/auth/logout`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+      const response = await fetch(`${app.baseUrl}/auth/logout`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(response.status).toBe(400);
-      expect(((await response.json()) as { message: string }).message).toContain('DELETE /accounts/{accountId}/tokens/{tokenId}');
+      expect(((await response.json()) as { message: string }).message).toContain(
+        'DELETE /accounts/{accountId}/tokens/{tokenId}',
+      );
       expect((await listAssets(token)).status).toBe(200);
     });
 

@@ -34,9 +34,12 @@ describeEachEngine('sign-in and refresh throttle (DEC-AUTH-016)', (engine) => {
   const freshIp = () => `198.51.100.${++ipCounter}`;
   const user = () => createTestUser(engine.db, { accountId });
 
-  const post = (path: string, body: unknown, ip: string) => fetch(`${app.baseUrl}${path}`, {
-    method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': ip }, body: JSON.stringify(body),
-  });
+  const post = (path: string, body: unknown, ip: string) =>
+    fetch(`${app.baseUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+      body: JSON.stringify(body),
+    });
   const signIn = (username: string, password: string, ip: string) => post('/auth/signin', { username, password }, ip);
   const refresh = (token: string, ip: string) => post('/auth/refresh', { refresh_token: token }, ip);
   async function failSignIns(username: string, ip: string, times: number): Promise<number[]> {
@@ -45,7 +48,7 @@ describeEachEngine('sign-in and refresh throttle (DEC-AUTH-016)', (engine) => {
     return out;
   }
 
-  it('when one client fails to sign in ten times, then the eleventh attempt is 429 with Retry-After in the error shape, even with the right password, and without the lists\' X-RateLimit headers', async () => {
+  it("when one client fails to sign in ten times, then the eleventh attempt is 429 with Retry-After in the error shape, even with the right password, and without the lists' X-RateLimit headers", async () => {
     freshInstant();
     const alice = await user();
     const ip = freshIp();
@@ -56,8 +59,10 @@ describeEachEngine('sign-in and refresh throttle (DEC-AUTH-016)', (engine) => {
     expect(refused.headers.get('x-ratelimit-limit')).toBeNull();
     expect(refused.headers.get('x-ratelimit-policy')).toBeNull();
     expect(await refused.json()).toEqual({
-      status: 429, error: 'Too Many Requests',
-      message: 'too many failed sign-ins: at most 10 at once, then 10 per minute, per client IP and per user name; retry after 6 s',
+      status: 429,
+      error: 'Too Many Requests',
+      message:
+        'too many failed sign-ins: at most 10 at once, then 10 per minute, per client IP and per user name; retry after 6 s',
     });
   });
 
@@ -77,7 +82,8 @@ describeEachEngine('sign-in and refresh throttle (DEC-AUTH-016)', (engine) => {
   it('when one IP fails with ten different user names, then the eleventh user name is throttled too', async () => {
     freshInstant();
     const ip = freshIp();
-    for (let i = 0; i < BURST; i++) expect((await signIn(`nobody-${randomUUID()}@example.test`, 'x', ip)).status).toBe(401);
+    for (let i = 0; i < BURST; i++)
+      expect((await signIn(`nobody-${randomUUID()}@example.test`, 'x', ip)).status).toBe(401);
     const dave = await user();
     expect((await signIn(dave.username, dave.password, ip)).status).toBe(429);
     expect((await signIn(dave.username, dave.password, freshIp())).status).toBe(200);
@@ -121,7 +127,8 @@ describeEachEngine('sign-in and refresh throttle (DEC-AUTH-016)', (engine) => {
   it('when a body is malformed, then it is a 400 and does not count', async () => {
     freshInstant();
     const ip = freshIp();
-    for (let i = 0; i < 2 * BURST; i++) expect((await post('/auth/signin', { username: 'only a name' }, ip)).status).toBe(400);
+    for (let i = 0; i < 2 * BURST; i++)
+      expect((await post('/auth/signin', { username: 'only a name' }, ip)).status).toBe(400);
     const grace = await user();
     expect((await signIn(grace.username, grace.password, ip)).status).toBe(200);
   });
@@ -130,7 +137,8 @@ describeEachEngine('sign-in and refresh throttle (DEC-AUTH-016)', (engine) => {
     freshInstant();
     const heidi = await user();
     const ip = freshIp();
-    let token = ((await (await signIn(heidi.username, heidi.password, ip)).json()) as { refresh_token: string }).refresh_token;
+    let token = ((await (await signIn(heidi.username, heidi.password, ip)).json()) as { refresh_token: string })
+      .refresh_token;
     for (let i = 0; i < 2 * BURST; i++) {
       const response = await refresh(token, ip);
       expect(response.status).toBe(200);
@@ -141,7 +149,8 @@ describeEachEngine('sign-in and refresh throttle (DEC-AUTH-016)', (engine) => {
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe(String(INTERVAL_MS / 1000));
     expect(await refused.json()).toEqual({
-      status: 429, error: 'Too Many Requests',
+      status: 429,
+      error: 'Too Many Requests',
       message: 'too many failed refreshes: at most 10 at once, then 10 per minute, per client IP; retry after 6 s',
     });
     // The refused refresh checked nothing: the token still works from another client.

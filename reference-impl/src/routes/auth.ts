@@ -20,7 +20,11 @@ export function authRoutes(context: RouteContext): Router {
   router.post('/auth/signin', context.validate('signIn'), async (req, res) => {
     const { username, password } = validated(res).body as { username: string; password: string };
     const attempt = await throttle.begin('signin', req, username);
-    const tokens = await keepSlotOnlyIf((found) => found === null, attempt, () => signIn(deps, { username, password }));
+    const tokens = await keepSlotOnlyIf(
+      (found) => found === null,
+      attempt,
+      () => signIn(deps, { username, password }),
+    );
     if (tokens === null) throw unauthorized('invalid username or password', 'Bearer');
     sendTokens(res, tokens);
   });
@@ -28,11 +32,18 @@ export function authRoutes(context: RouteContext): Router {
   router.post('/auth/refresh', context.validate('refreshSession'), async (req, res) => {
     const { refresh_token: refreshToken } = validated(res).body as { refresh_token: string };
     const attempt = await throttle.begin('refresh', req);
-    const outcome = await keepSlotOnlyIf((result) => !result.ok, attempt, () => refreshSession(deps, refreshToken));
+    const outcome = await keepSlotOnlyIf(
+      (result) => !result.ok,
+      attempt,
+      () => refreshSession(deps, refreshToken),
+    );
     if (!outcome.ok) {
-      throw unauthorized(outcome.reason === 'reused'
-        ? 'refresh token was already used; the session is revoked'
-        : 'refresh token is unknown, expired or revoked', 'Bearer error="invalid_token"');
+      throw unauthorized(
+        outcome.reason === 'reused'
+          ? 'refresh token was already used; the session is revoked'
+          : 'refresh token is unknown, expired or revoked',
+        'Bearer error="invalid_token"',
+      );
     }
     sendTokens(res, outcome.tokens);
   });
@@ -46,7 +57,11 @@ export function authRoutes(context: RouteContext): Router {
 }
 
 /** Runs `check`; the attempt keeps its slots only when it ended as a failed attempt (a throw gives them back). */
-async function keepSlotOnlyIf<T>(failed: (result: T) => boolean, attempt: AuthAttempt, check: () => Promise<T>): Promise<T> {
+async function keepSlotOnlyIf<T>(
+  failed: (result: T) => boolean,
+  attempt: AuthAttempt,
+  check: () => Promise<T>,
+): Promise<T> {
   let result: T;
   try {
     result = await check();

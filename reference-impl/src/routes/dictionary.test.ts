@@ -11,10 +11,17 @@ import { startTestApp, type TestApp } from '../testing/testApp.ts';
 function ontology(label: string, extra: Record<string, unknown> = {}) {
   return {
     lastModified: '2001-01-01T00:00:00.000Z',
-    propertyCategories: [{
-      id: 'pc-1', name: 'Eigen', datatype: 'yes', propertytranslations: [{ lang: 'nl', text: 'Eigen' }],
-      properties: [{ id: 'p-1', name: label, datatype: 'yesno', propertytranslations: [{ lang: 'nl', text: label }], ...extra }],
-    }],
+    propertyCategories: [
+      {
+        id: 'pc-1',
+        name: 'Eigen',
+        datatype: 'yes',
+        propertytranslations: [{ lang: 'nl', text: 'Eigen' }],
+        properties: [
+          { id: 'p-1', name: label, datatype: 'yesno', propertytranslations: [{ lang: 'nl', text: label }], ...extra },
+        ],
+      },
+    ],
   };
 }
 
@@ -35,7 +42,12 @@ describeEachEngine('dictionary', (ctx) => {
     it('when the root is read, then it links the three dictionary resources with absolute URLs [DICT-006] [DEC-DICT-001] [DEC-DICT-012]', async () => {
       const answer = await client(app.baseUrl, account.live).get('/dictionary');
       expect(answer.status).toBe(200);
-      expect(answer.body).toEqual({ resources: ['categorizationOntology', 'propertiesOntology', 'userorganisations'].map((name) => ({ name, href: `${app.config.publicBaseUrl}/dictionary/${name}` })) });
+      expect(answer.body).toEqual({
+        resources: ['categorizationOntology', 'propertiesOntology', 'userorganisations'].map((name) => ({
+          name,
+          href: `${app.config.publicBaseUrl}/dictionary/${name}`,
+        })),
+      });
       expect(responseProblems('getDictionary', 200, answer.body)).toEqual([]);
     });
 
@@ -58,7 +70,9 @@ describeEachEngine('dictionary', (ctx) => {
     });
 
     it('when includeDeprecated=true, then deprecated nodes are included [DEC-DICT-004] [ONTO-012]', async () => {
-      const answer = await client(app.baseUrl, account.live).get('/dictionary/categorizationOntology?includeDeprecated=true');
+      const answer = await client(app.baseUrl, account.live).get(
+        '/dictionary/categorizationOntology?includeDeprecated=true',
+      );
       expect(cnetIds(answer.body.categorizations)).toEqual(expect.arrayContaining(['1.10', '2.3.5', '3.5']));
       expect(answer.body).toEqual(loadBaseOntologies().types);
     });
@@ -68,12 +82,16 @@ describeEachEngine('dictionary', (ctx) => {
       const utrecht = loadDataOverrides().types.get('utrecht')!;
       await seedOntologyOverrides(ctx.db, { types: new Map([[owner.accountId, utrecht]]), properties: new Map() });
       const api = client(app.baseUrl, account.live);
-      const own = await api.get(`/dictionary/categorizationOntology?accountId=${owner.accountId}&includeDeprecated=true`);
+      const own = await api.get(
+        `/dictionary/categorizationOntology?accountId=${owner.accountId}&includeDeprecated=true`,
+      );
       expect(own.status).toBe(200);
       expect(own.body.categorizations).toEqual(utrecht.categorizations);
       expect(own.body.lastModified).not.toBe(loadBaseOntologies().types.lastModified);
       // The owner's own token without accountId gets the same.
-      expect((await client(app.baseUrl, owner.live).get('/dictionary/categorizationOntology?includeDeprecated=true')).body).toEqual(own.body);
+      expect(
+        (await client(app.baseUrl, owner.live).get('/dictionary/categorizationOntology?includeDeprecated=true')).body,
+      ).toEqual(own.body);
       const unknown = await api.get('/dictionary/categorizationOntology?accountId=no-such-account');
       expect(unknown.status).toBe(404);
       expect(unknown.body).toEqual({ status: 404, error: 'Not Found', message: 'No account with id no-such-account' });
@@ -83,7 +101,7 @@ describeEachEngine('dictionary', (ctx) => {
   });
 
   describe('GET /dictionary/propertiesOntology', () => {
-    it('when read without accountId, then the caller\'s account ontology, else the base, with deprecated entries [DICT-003] [DICT-002] [ONTO-013] [DEC-DICT-009]', async () => {
+    it("when read without accountId, then the caller's account ontology, else the base, with deprecated entries [DICT-003] [DICT-002] [ONTO-013] [DEC-DICT-009]", async () => {
       const answer = await client(app.baseUrl, account.live).get('/dictionary/propertiesOntology');
       expect(answer.status).toBe(200);
       expect(answer.body).toEqual(loadBaseOntologies().properties);
@@ -93,19 +111,29 @@ describeEachEngine('dictionary', (ctx) => {
   });
 
   describe('PUT /dictionary/propertiesOntology', () => {
-    it('when an admin replaces its account\'s ontology, then the stored one comes back with a new lastModified and GET answers it [DICT-004] [ONTO-017] [ONTO-010] [ONTO-016] [DEC-DICT-011]', async () => {
+    it("when an admin replaces its account's ontology, then the stored one comes back with a new lastModified and GET answers it [DICT-004] [ONTO-017] [ONTO-010] [ONTO-016] [DEC-DICT-011]", async () => {
       const owner = await newTestAccount(ctx.db);
       const admin = client(app.baseUrl, owner.admin);
-      const put = await admin.put(`/dictionary/propertiesOntology?accountId=${owner.accountId}`, ontology('Eerste', { colour: 'red' }));
+      const put = await admin.put(
+        `/dictionary/propertiesOntology?accountId=${owner.accountId}`,
+        ontology('Eerste', { colour: 'red' }),
+      );
       expect(put.status).toBe(200);
       expect(responseProblems('replacePropertiesOntology', 200, put.body)).toEqual([]);
       expect(put.body.lastModified).not.toBe('2001-01-01T00:00:00.000Z');
-      expect(put.body.propertyCategories[0].properties[0]).toEqual({ id: 'p-1', name: 'Eerste', datatype: 'yesno', propertytranslations: [{ lang: 'nl', text: 'Eerste' }] });
+      expect(put.body.propertyCategories[0].properties[0]).toEqual({
+        id: 'p-1',
+        name: 'Eerste',
+        datatype: 'yesno',
+        propertytranslations: [{ lang: 'nl', text: 'Eerste' }],
+      });
       const read = await client(app.baseUrl, owner.live).get('/dictionary/propertiesOntology');
       expect(read.body).toEqual(put.body);
       const again = await admin.put(`/dictionary/propertiesOntology?accountId=${owner.accountId}`, ontology('Tweede'));
       expect(Date.parse(again.body.lastModified)).toBeGreaterThan(Date.parse(put.body.lastModified));
-      const listed = (await admin.get('/dictionary/userorganisations')).body.find((o: any) => o.accountId === owner.accountId);
+      const listed = (await admin.get('/dictionary/userorganisations')).body.find(
+        (o: any) => o.accountId === owner.accountId,
+      );
       expect(listed.ontology).toEqual({ categorization: 'base', properties: 'account' });
     });
 
@@ -115,10 +143,14 @@ describeEachEngine('dictionary', (ctx) => {
       const path = `/dictionary/propertiesOntology?accountId=${owner.accountId}`;
       const user = await client(app.baseUrl, owner.full).put(path, ontology('x'));
       expect(user.status).toBe(403);
-      expect(user.body.message).toBe('This operation requires ROLE_ADMIN or ROLE_SUPER_ADMIN (token has: ROLE_EXTERNAL_USER)');
+      expect(user.body.message).toBe(
+        'This operation requires ROLE_ADMIN or ROLE_SUPER_ADMIN (token has: ROLE_EXTERNAL_USER)',
+      );
       const foreign = await client(app.baseUrl, other.admin).put(path, ontology('x'));
       expect(foreign.status).toBe(403);
-      expect(foreign.body.message).toBe(`ROLE_ADMIN of account ${other.accountId} cannot write the ontology of account ${owner.accountId}`);
+      expect(foreign.body.message).toBe(
+        `ROLE_ADMIN of account ${other.accountId} cannot write the ontology of account ${owner.accountId}`,
+      );
       const superAdmin = client(app.baseUrl, await superAdminToken(ctx.db, other.accountId));
       expect((await superAdmin.put(path, ontology('Van de beheerder'))).status).toBe(200);
       const unknown = await superAdmin.put('/dictionary/propertiesOntology?accountId=no-such-account', ontology('x'));
@@ -141,7 +173,9 @@ describeEachEngine('dictionary', (ctx) => {
       expect((await admin.put(path, { propertyCategories: [{ id: 'pc-1' }] })).status).toBe(400);
       expect((await admin.put('/dictionary/propertiesOntology', ontology('x'))).status).toBe(400);
       // Nothing was stored.
-      expect((await client(app.baseUrl, owner.live).get('/dictionary/propertiesOntology')).body).toEqual(loadBaseOntologies().properties);
+      expect((await client(app.baseUrl, owner.live).get('/dictionary/propertiesOntology')).body).toEqual(
+        loadBaseOntologies().properties,
+      );
     });
   });
 
@@ -154,9 +188,14 @@ describeEachEngine('dictionary', (ctx) => {
       expect(responseProblems('listUserOrganisations', 200, answer.body)).toEqual([]);
       const names = answer.body.map((o: any) => o.userorganisation);
       expect(names).toEqual([...names].sort());
-      expect(answer.body.filter((o: any) => o.accountId === owner.accountId)).toEqual(owner.organisations.map((userorganisation) => ({
-        userorganisation, accountId: owner.accountId, accountName: owner.accountId, ontology: { categorization: 'base', properties: 'base' },
-      })));
+      expect(answer.body.filter((o: any) => o.accountId === owner.accountId)).toEqual(
+        owner.organisations.map((userorganisation) => ({
+          userorganisation,
+          accountId: owner.accountId,
+          accountName: owner.accountId,
+          ontology: { categorization: 'base', properties: 'base' },
+        })),
+      );
     });
   });
 });

@@ -29,49 +29,87 @@ export function dictionaryRoutes(ctx: RouteContext): Router {
       if (found === undefined) throw new HttpError(404, { message: `No account with id ${accountId}` });
       return found;
     }
-    return (await ontologies.ontologiesForAccount(principalOf(res).accountId)) ?? (await ontologies.ontologiesForAccount(null))!;
+    return (
+      (await ontologies.ontologiesForAccount(principalOf(res).accountId)) ??
+      (await ontologies.ontologiesForAccount(null))!
+    );
   }
 
   // Only the root is rate limited (RATE-001); before authentication, like the item lists.
-  router.get('/dictionary', ctx.rateLimited, ctx.auth, ctx.validate('getDictionary'), (_req: Request, res: Response) => {
-    res.json({ resources: RESOURCES.map((name) => ({ name, href: `${ctx.config.publicBaseUrl}/dictionary/${name}` })) });
-  });
+  router.get(
+    '/dictionary',
+    ctx.rateLimited,
+    ctx.auth,
+    ctx.validate('getDictionary'),
+    (_req: Request, res: Response) => {
+      res.json({
+        resources: RESOURCES.map((name) => ({ name, href: `${ctx.config.publicBaseUrl}/dictionary/${name}` })),
+      });
+    },
+  );
 
-  router.get('/dictionary/categorizationOntology', ctx.auth, ctx.validate('getCategorizationOntology'), async (_req: Request, res: Response) => {
-    const { types } = await ontologiesFor(res);
-    // ONTO-012: deprecated nodes (and their children) are left out unless asked for (DEC-DICT-004, DEC-DICT-010).
-    res.json(validated(res).query.includeDeprecated === true ? types : filterDeprecated(types));
-  });
+  router.get(
+    '/dictionary/categorizationOntology',
+    ctx.auth,
+    ctx.validate('getCategorizationOntology'),
+    async (_req: Request, res: Response) => {
+      const { types } = await ontologiesFor(res);
+      // ONTO-012: deprecated nodes (and their children) are left out unless asked for (DEC-DICT-004, DEC-DICT-010).
+      res.json(validated(res).query.includeDeprecated === true ? types : filterDeprecated(types));
+    },
+  );
 
-  router.get('/dictionary/propertiesOntology', ctx.auth, ctx.validate('getPropertiesOntology'), async (_req: Request, res: Response) => {
-    res.json((await ontologiesFor(res)).properties);
-  });
+  router.get(
+    '/dictionary/propertiesOntology',
+    ctx.auth,
+    ctx.validate('getPropertiesOntology'),
+    async (_req: Request, res: Response) => {
+      res.json((await ontologiesFor(res)).properties);
+    },
+  );
 
-  router.put('/dictionary/propertiesOntology', ctx.auth, requireRoles(ADMIN_ROLES), ctx.validate('replacePropertiesOntology'), async (_req: Request, res: Response) => {
-    const request = validated(res);
-    const accountId = request.query.accountId as string;
-    assertMayWriteOntologyOf(principalOf(res), accountId);
-    if ((await getAccountOntologyVersions(ctx.db, { accountId })) === undefined) {
-      throw new HttpError(404, { message: `No account with id ${accountId}` });
-    }
-    const ontology = keepKnownPropertyOntologyFields(request.body as { propertyCategories?: unknown });
-    const problems = checkPropertyOntology(ontology);
-    if (problems.length > 0) {
-      const message = problems.length === 1 ? problems[0]!.message : `The ontology has ${problems.length} problems: ${problems.slice(0, 5).map((p) => `${p.pointer}: ${p.message}`).join('; ')}`;
-      throw new HttpError(400, { message, details: problems.slice(0, 20) });
-    }
-    await putPropertiesOntology(ctx.db, { accountId, ontology });
-    ontologies.invalidate(accountId);
-    // The account's items now render live (their stored renderings carry the old version) until renewed.
-    ctx.renderings?.requestRefresh();
-    // The stored ontology as the next GET answers it, with the lastModified the server set.
-    res.json((await ontologies.ontologiesForAccount(accountId))!.properties);
-  });
+  router.put(
+    '/dictionary/propertiesOntology',
+    ctx.auth,
+    requireRoles(ADMIN_ROLES),
+    ctx.validate('replacePropertiesOntology'),
+    async (_req: Request, res: Response) => {
+      const request = validated(res);
+      const accountId = request.query.accountId as string;
+      assertMayWriteOntologyOf(principalOf(res), accountId);
+      if ((await getAccountOntologyVersions(ctx.db, { accountId })) === undefined) {
+        throw new HttpError(404, { message: `No account with id ${accountId}` });
+      }
+      const ontology = keepKnownPropertyOntologyFields(request.body as { propertyCategories?: unknown });
+      const problems = checkPropertyOntology(ontology);
+      if (problems.length > 0) {
+        const message =
+          problems.length === 1
+            ? problems[0]!.message
+            : `The ontology has ${problems.length} problems: ${problems
+                .slice(0, 5)
+                .map((p) => `${p.pointer}: ${p.message}`)
+                .join('; ')}`;
+        throw new HttpError(400, { message, details: problems.slice(0, 20) });
+      }
+      await putPropertiesOntology(ctx.db, { accountId, ontology });
+      ontologies.invalidate(accountId);
+      // The account's items now render live (their stored renderings carry the old version) until renewed.
+      ctx.renderings?.requestRefresh();
+      // The stored ontology as the next GET answers it, with the lastModified the server set.
+      res.json((await ontologies.ontologiesForAccount(accountId))!.properties);
+    },
+  );
 
   // Open to every valid token (DEC-DICT-012); sorted by userorganisation in storage.
-  router.get('/dictionary/userorganisations', ctx.auth, ctx.validate('listUserOrganisations'), async (_req: Request, res: Response) => {
-    res.json(await listUserOrganisations(ctx.db));
-  });
+  router.get(
+    '/dictionary/userorganisations',
+    ctx.auth,
+    ctx.validate('listUserOrganisations'),
+    async (_req: Request, res: Response) => {
+      res.json(await listUserOrganisations(ctx.db));
+    },
+  );
 
   return router;
 }
@@ -79,5 +117,7 @@ export function dictionaryRoutes(ctx: RouteContext): Router {
 /** DEC-DICT-005: an admin writes its own account's ontology; a super admin any account's. */
 function assertMayWriteOntologyOf(principal: Principal, accountId: string): void {
   if (isSuperAdmin(principal) || principal.accountId === accountId) return;
-  throw new HttpError(403, { message: `ROLE_ADMIN of account ${principal.accountId} cannot write the ontology of account ${accountId}` });
+  throw new HttpError(403, {
+    message: `ROLE_ADMIN of account ${principal.accountId} cannot write the ontology of account ${accountId}`,
+  });
 }

@@ -14,10 +14,19 @@ import { getFeedRun } from '../storage/feeds/getFeedRun.ts';
 // account's feeds; super admins any feed. Another account's feed is a 404, like an unknown one.
 
 export function feedRoutes(ctx: RouteContext): Router {
-  const service = ctx.feedService ?? createFeedService({ feedsFile: ctx.config.feedsFile, db: ctx.db, logger: ctx.logger, now: ctx.now, recordItemChange: ctx.recordItemChange });
+  const service =
+    ctx.feedService ??
+    createFeedService({
+      feedsFile: ctx.config.feedsFile,
+      db: ctx.db,
+      logger: ctx.logger,
+      now: ctx.now,
+      recordItemChange: ctx.recordItemChange,
+    });
   const feeds = new Map(service.feeds.map((feed) => [feed.id, feed]));
   const { runs } = service;
-  const runUrl = (feedId: string, runId: string) => `${ctx.config.publicBaseUrl}/feeds/${encodeURIComponent(feedId)}/runs/${runId}`;
+  const runUrl = (feedId: string, runId: string) =>
+    `${ctx.config.publicBaseUrl}/feeds/${encodeURIComponent(feedId)}/runs/${runId}`;
 
   function feedFor(principal: Principal, feedId: string): FeedDefinition {
     const feed = feeds.get(feedId);
@@ -28,32 +37,44 @@ export function feedRoutes(ctx: RouteContext): Router {
   }
 
   const router = Router();
-  router.post('/feeds/:feedID/fetchAndConvertOnce', ctx.auth, requireRoles(ADMIN_ROLES), ctx.validate('fetchAndConvertFeedOnce'), async (_req: Request, res: Response) => {
-    const { params, query } = validated(res);
-    const feed = feedFor(principalOf(res), params.feedID as string);
-    const scope = scopeOf(feed, query);
-    let started;
-    try {
-      started = await runs.start(feed, { trigger: 'manual', scope });
-    } catch (error) {
-      if (error instanceof FeedRunInProgressError) throw new HttpError(409, { message: error.message });
-      throw error;
-    }
-    // The dev loop (size or externalID) waits for its report; a full run answers at once (DEC-FEED-002).
-    if (scope.size !== undefined || scope.externalID !== undefined) {
-      res.json(renderFeedRun(await started.done));
-      return;
-    }
-    res.status(202).location(runUrl(feed.id, started.run.runId)).json(renderFeedRun(started.run));
-  });
+  router.post(
+    '/feeds/:feedID/fetchAndConvertOnce',
+    ctx.auth,
+    requireRoles(ADMIN_ROLES),
+    ctx.validate('fetchAndConvertFeedOnce'),
+    async (_req: Request, res: Response) => {
+      const { params, query } = validated(res);
+      const feed = feedFor(principalOf(res), params.feedID as string);
+      const scope = scopeOf(feed, query);
+      let started;
+      try {
+        started = await runs.start(feed, { trigger: 'manual', scope });
+      } catch (error) {
+        if (error instanceof FeedRunInProgressError) throw new HttpError(409, { message: error.message });
+        throw error;
+      }
+      // The dev loop (size or externalID) waits for its report; a full run answers at once (DEC-FEED-002).
+      if (scope.size !== undefined || scope.externalID !== undefined) {
+        res.json(renderFeedRun(await started.done));
+        return;
+      }
+      res.status(202).location(runUrl(feed.id, started.run.runId)).json(renderFeedRun(started.run));
+    },
+  );
 
-  router.get('/feeds/:feedID/runs/:runId', ctx.auth, requireRoles(ADMIN_ROLES), ctx.validate('getFeedRun'), async (_req: Request, res: Response) => {
-    const { params } = validated(res);
-    const feed = feedFor(principalOf(res), params.feedID as string);
-    const run = await getFeedRun(ctx.db, { feedId: feed.id, runId: params.runId as string });
-    if (run === null) throw new HttpError(404, { message: `No run ${params.runId as string} of feed ${feed.id}` });
-    res.json(renderFeedRun(run));
-  });
+  router.get(
+    '/feeds/:feedID/runs/:runId',
+    ctx.auth,
+    requireRoles(ADMIN_ROLES),
+    ctx.validate('getFeedRun'),
+    async (_req: Request, res: Response) => {
+      const { params } = validated(res);
+      const feed = feedFor(principalOf(res), params.feedID as string);
+      const run = await getFeedRun(ctx.db, { feedId: feed.id, runId: params.runId as string });
+      if (run === null) throw new HttpError(404, { message: `No run ${params.runId as string} of feed ${feed.id}` });
+      res.json(renderFeedRun(run));
+    },
+  );
   return router;
 }
 
@@ -64,7 +85,10 @@ function scopeOf(feed: FeedDefinition, query: Record<string, unknown>): RunScope
   else if (typeof query.size === 'number') scope.size = query.size;
   if (typeof query.feedInfoId === 'string') {
     if (feed.subFeeds.length > 0 && !feed.subFeeds.some((s) => s.feedInfoId === query.feedInfoId)) {
-      throw badRequest('query/feedInfoId', `feedInfoId ${JSON.stringify(query.feedInfoId)} is not a sub-feed of ${feed.id} (known: ${feed.subFeeds.map((s) => s.feedInfoId).join(', ')})`);
+      throw badRequest(
+        'query/feedInfoId',
+        `feedInfoId ${JSON.stringify(query.feedInfoId)} is not a sub-feed of ${feed.id} (known: ${feed.subFeeds.map((s) => s.feedInfoId).join(', ')})`,
+      );
     }
     scope.feedInfoId = query.feedInfoId;
   }

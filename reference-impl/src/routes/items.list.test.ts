@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, eventBody, newTestAccount, superAdminToken, type Client, type TestAccount } from '../items/testing/itemsHarness.ts';
+import {
+  client,
+  eventBody,
+  newTestAccount,
+  superAdminToken,
+  type Client,
+  type TestAccount,
+} from '../items/testing/itemsHarness.ts';
 import { insertItem } from '../storage/items/insertItem.ts';
 import { describeEachEngine } from '../storage/testing/testDb.ts';
 import { createTestToken } from '../testing/fixtures.ts';
@@ -16,11 +23,15 @@ describeEachEngine('GET /{collection}', (ctx) => {
   afterAll(() => app.close());
 
   /** A fresh account with `n` approved events; returned in creation order. */
-  async function accountWithEvents(n: number, body: (i: number) => Record<string, unknown> = () => ({})): Promise<{ account: TestAccount; api: Client; items: any[] }> {
+  async function accountWithEvents(
+    n: number,
+    body: (i: number) => Record<string, unknown> = () => ({}),
+  ): Promise<{ account: TestAccount; api: Client; items: any[] }> {
     const account = await newTestAccount(ctx.db);
     const api = client(app.baseUrl, account.full);
     const items = [];
-    for (let i = 0; i < n; i++) items.push((await api.post('/events', eventBody({ wfstatus: 'approved', ...body(i) }))).body);
+    for (let i = 0; i < n; i++)
+      items.push((await api.post('/events', eventBody({ wfstatus: 'approved', ...body(i) }))).body);
     return { account, api, items };
   }
 
@@ -51,7 +62,9 @@ describeEachEngine('GET /{collection}', (ctx) => {
     it('when the keyset is followed, then each next page starts with the boundary item and the run ends with every item [PAGE-003] [PAGE-004] [PAGE-005] [FILTER-001] [SYNC-002]', async () => {
       const { api, items } = await accountWithEvents(8);
       const seen: any[] = [];
-      let mark: string | undefined, requests = 0, previousLast: string | undefined;
+      let mark: string | undefined,
+        requests = 0,
+        previousLast: string | undefined;
       for (;;) {
         const query = `sortField=lastupdated&sortOrder=ASC&size=3${mark === undefined ? '' : `&lastupdated=${encodeURIComponent(mark)}`}`;
         const page = (await api.get(`/events?${query}`)).body as any[];
@@ -76,13 +89,17 @@ describeEachEngine('GET /{collection}', (ctx) => {
 
     it('when sorting by title with equal titles, then titles are ordered and ties broken by id ascending, either way [SORT-001] [SORT-003] [DEC-LIST-003] [DEC-LIST-004]', async () => {
       const titles = ['Gelijk', 'Anders', 'Gelijk', 'Zomer', 'Gelijk', 'Anders'];
-      const { api, items } = await accountWithEvents(titles.length, (i) => ({ trcItemDetails: [{ lang: 'nl', title: titles[i] }] }));
+      const { api, items } = await accountWithEvents(titles.length, (i) => ({
+        trcItemDetails: [{ lang: 'nl', title: titles[i] }],
+      }));
       const byId = (a: any, b: any) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
       const title = (item: any) => item.trcItemDetails[0].title as string;
       for (const order of ['ASC', 'desc']) {
         const listed = (await api.get(`/events?sortField=title&sortOrder=${order}`)).body;
         const direction = order.toUpperCase() === 'ASC' ? 1 : -1;
-        const expected = [...items].sort((a, b) => (title(a) < title(b) ? -direction : title(a) > title(b) ? direction : byId(a, b)));
+        const expected = [...items].sort((a, b) =>
+          title(a) < title(b) ? -direction : title(a) > title(b) ? direction : byId(a, b),
+        );
         expect(listed.map((i: any) => i.id)).toEqual(expected.map((i) => i.id));
       }
     });
@@ -90,16 +107,28 @@ describeEachEngine('GET /{collection}', (ctx) => {
     it('when sorting by the title of the primary language, then the primary language decides [DEC-LIST-003]', async () => {
       const { api, items } = await accountWithEvents(2, (i) => ({
         translations: { primaryLanguage: 'en', availableLanguages: ['nl', 'en'] },
-        trcItemDetails: [{ lang: 'nl', title: i === 0 ? 'A' : 'B' }, { lang: 'en', title: i === 0 ? 'Z' : 'Y' }],
+        trcItemDetails: [
+          { lang: 'nl', title: i === 0 ? 'A' : 'B' },
+          { lang: 'en', title: i === 0 ? 'Z' : 'Y' },
+        ],
       }));
-      expect((await api.get('/events?sortField=title&sortOrder=ASC')).body.map((i: any) => i.id)).toEqual([items[1].id, items[0].id]);
+      expect((await api.get('/events?sortField=title&sortOrder=ASC')).body.map((i: any) => i.id)).toEqual([
+        items[1].id,
+        items[0].id,
+      ]);
     });
 
     it('when sorting by creationdate ascending, then creation order [SORT-001]', async () => {
       const { api, items } = await accountWithEvents(3);
       await api.put(`/events/${items[0].id}`, eventBody({ wfstatus: 'approved' }));
-      expect((await api.get('/events?sortField=creationdate&sortOrder=ASC')).body.map((i: any) => i.id)).toEqual(items.map((i) => i.id));
-      expect((await api.get('/events?sortField=lastupdated&sortOrder=ASC')).body.map((i: any) => i.id)).toEqual([items[1].id, items[2].id, items[0].id]);
+      expect((await api.get('/events?sortField=creationdate&sortOrder=ASC')).body.map((i: any) => i.id)).toEqual(
+        items.map((i) => i.id),
+      );
+      expect((await api.get('/events?sortField=lastupdated&sortOrder=ASC')).body.map((i: any) => i.id)).toEqual([
+        items[1].id,
+        items[2].id,
+        items[0].id,
+      ]);
     });
   });
 
@@ -107,15 +136,27 @@ describeEachEngine('GET /{collection}', (ctx) => {
     it('when lastupdated is given in UTC, with an offset, without one or as a date, then it is an inclusive bound read in Europe/Amsterdam when local [FILTER-001] [DEC-LIST-005]', async () => {
       const { api, items } = await accountWithEvents(3);
       const at = (i: number) => Date.parse(items[i].lastupdated);
-      const ids = async (value: string) => (await api.get(`/events?sortOrder=ASC&lastupdated=${encodeURIComponent(value)}`)).body.map((i: any) => i.id);
+      const ids = async (value: string) =>
+        (await api.get(`/events?sortOrder=ASC&lastupdated=${encodeURIComponent(value)}`)).body.map((i: any) => i.id);
       expect(await ids(items[1].lastupdated)).toEqual([items[1].id, items[2].id]);
       expect(await ids(new Date(at(1) + 1).toISOString())).toEqual([items[2].id]);
       expect(await ids(new Date(at(1) - 1).toISOString())).toEqual([items[1].id, items[2].id]);
       // The same instant with a +05:00 offset, and as a wall time in Amsterdam.
       const shifted = new Date(at(1) + 5 * 3600_000).toISOString().replace('Z', '+05:00');
       expect(await ids(shifted)).toEqual([items[1].id, items[2].id]);
-      const amsterdam = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Amsterdam', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', fractionalSecondDigits: 3 })
-        .format(new Date(at(1))).replace(' ', 'T').replace(',', '.');
+      const amsterdam = new Intl.DateTimeFormat('sv-SE', {
+        timeZone: 'Europe/Amsterdam',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+        fractionalSecondDigits: 3,
+      })
+        .format(new Date(at(1)))
+        .replace(' ', 'T')
+        .replace(',', '.');
       expect(await ids(amsterdam)).toEqual([items[1].id, items[2].id]);
       expect(await ids('2000-01-01')).toEqual(items.map((i) => i.id));
       expect(await ids('2999-01-01')).toEqual([]);
@@ -137,7 +178,8 @@ describeEachEngine('GET /{collection}', (ctx) => {
       for (const wfstatus of ['readyforvalidation', 'approved', 'rejected', 'archived', 'deleted']) {
         byStatus[wfstatus] = (await api.post('/events', eventBody({ wfstatus }))).body.id;
       }
-      const statuses = async (query: string) => (await api.get(`/events?sortField=wfstatus&sortOrder=ASC${query}`)).body.map((i: any) => i.wfstatus);
+      const statuses = async (query: string) =>
+        (await api.get(`/events?sortField=wfstatus&sortOrder=ASC${query}`)).body.map((i: any) => i.wfstatus);
       expect(await statuses('')).toEqual(['approved', 'archived', 'readyforvalidation', 'rejected']);
       expect(await statuses('&wfstatus=approved,archived,deleted')).toEqual(['approved', 'archived', 'deleted']);
       expect(await statuses('&wfstatus=deleted')).toEqual(['deleted']);
@@ -163,7 +205,14 @@ describeEachEngine('GET /{collection}', (ctx) => {
     it('when excludePatternDates is true on events, then only stored single dates; otherwise pattern days too [FILTER-005] [DEC-ITEM-010] [ITEM-020]', async () => {
       const calendar = {
         singleDates: [{ date: '2027-08-14', when: [{ timestart: '20:15', timeend: '21:30' }] }],
-        patternDates: [{ startdate: '2027-08-16', enddate: '2027-08-22', weekdays: ['WE', 'FR'], when: [{ timestart: '20:15', timeend: '21:30' }] }],
+        patternDates: [
+          {
+            startdate: '2027-08-16',
+            enddate: '2027-08-22',
+            weekdays: ['WE', 'FR'],
+            when: [{ timestart: '20:15', timeend: '21:30' }],
+          },
+        ],
       };
       const { api, items } = await accountWithEvents(1, () => ({ calendar }));
       const dates = (item: any) => item.calendar.singleDates.map((d: any) => d.date);
@@ -174,7 +223,9 @@ describeEachEngine('GET /{collection}', (ctx) => {
       const stored = (await api.get(`/events?trcid=${items[0].trcid}&excludePatternDates=true`)).body[0];
       expect(dates(stored)).toEqual(['2027-08-14T00:00:00']);
       expect(stored.calendar.patternDates).toEqual(calendar.patternDates);
-      expect(dates((await api.get(`/events?trcid=${items[0].trcid}&excludePatternDates=false`)).body[0])).toEqual(dates(expanded));
+      expect(dates((await api.get(`/events?trcid=${items[0].trcid}&excludePatternDates=false`)).body[0])).toEqual(
+        dates(expanded),
+      );
     });
 
     it('when a list gets an unknown, malformed or out-of-range parameter, then 400 naming it, never 500 [DEC-LIST-008] [DEC-LIST-001] [DEC-LIST-003] [DEC-LIST-006]', async () => {
@@ -211,7 +262,9 @@ describeEachEngine('GET /{collection}', (ctx) => {
         ids[wfstatus] = (await full.post('/events', eventBody({ wfstatus }))).body.id;
       }
       expect((await live.get('/events')).body.map((i: any) => i.id)).toEqual([ids.approved]);
-      expect((await live.get('/events?wfstatus=approved,archived,deleted')).body.map((i: any) => i.id)).toEqual([ids.approved]);
+      expect((await live.get('/events?wfstatus=approved,archived,deleted')).body.map((i: any) => i.id)).toEqual([
+        ids.approved,
+      ]);
       expect((await live.get('/events?wfstatus=archived,deleted')).body).toEqual([]);
       expect((await live.get('/events?published=false')).body).toEqual([]);
       for (const wfstatus of ['readyforvalidation', 'rejected', 'archived', 'deleted']) {
@@ -223,14 +276,22 @@ describeEachEngine('GET /{collection}', (ctx) => {
       expect((await full.get(`/events/${ids.deleted}`)).status).toBe(404);
     });
 
-    it('when a token is limited to some organisations, then it sees only their items; other accounts\' items never [AUTH-004] [DEC-AUTH-004]', async () => {
+    it("when a token is limited to some organisations, then it sees only their items; other accounts' items never [AUTH-004] [DEC-AUTH-004]", async () => {
       const account = await newTestAccount(ctx.db, { organisations: 2 });
       const other = await newTestAccount(ctx.db);
       const full = client(app.baseUrl, account.full);
-      const first = (await full.post('/events', eventBody({ wfstatus: 'approved', userorganisation: account.organisations[0] }))).body;
-      const second = (await full.post('/events', eventBody({ wfstatus: 'approved', userorganisation: account.organisations[1] }))).body;
+      const first = (
+        await full.post('/events', eventBody({ wfstatus: 'approved', userorganisation: account.organisations[0] }))
+      ).body;
+      const second = (
+        await full.post('/events', eventBody({ wfstatus: 'approved', userorganisation: account.organisations[1] }))
+      ).body;
       const foreign = (await client(app.baseUrl, other.full).post('/events', eventBody({ wfstatus: 'approved' }))).body;
-      const narrow = client(app.baseUrl, (await createTestToken(ctx.db, { accountId: account.accountId, organisations: [account.organisations[1]!] })).token);
+      const narrow = client(
+        app.baseUrl,
+        (await createTestToken(ctx.db, { accountId: account.accountId, organisations: [account.organisations[1]!] }))
+          .token,
+      );
       expect((await narrow.get('/events')).body.map((i: any) => i.id)).toEqual([second.id]);
       expect((await narrow.get(`/events/${first.id}`)).status).toBe(404);
       expect((await full.get('/events?sortOrder=ASC')).body.map((i: any) => i.id)).toEqual([first.id, second.id]);
@@ -239,7 +300,9 @@ describeEachEngine('GET /{collection}', (ctx) => {
       const admin = client(app.baseUrl, await superAdminToken(ctx.db, account.accountId));
       expect((await admin.get(`/events?trcid=${foreign.trcid}`)).body.map((i: any) => i.id)).toEqual([foreign.id]);
       const deleted = (await full.post('/events', eventBody({ wfstatus: 'deleted' }))).body;
-      expect((await admin.get(`/events?trcid=${deleted.trcid}&wfstatus=deleted`)).body.map((i: any) => i.id)).toEqual([deleted.id]);
+      expect((await admin.get(`/events?trcid=${deleted.trcid}&wfstatus=deleted`)).body.map((i: any) => i.id)).toEqual([
+        deleted.id,
+      ]);
     });
 
     it('when an item is read through another collection, then 404; each list holds its own entity type only [ITEM-028] [DETAIL-001]', async () => {
@@ -249,7 +312,13 @@ describeEachEngine('GET /{collection}', (ctx) => {
       for (const collection of ['events', 'locations', 'venues', 'eventgroups', 'routes']) {
         created[collection] = (await api.post(`/${collection}`, { wfstatus: 'approved' })).body;
       }
-      const entitytypes = { events: 'EVENEMENT', locations: 'LOCATIE', venues: 'VENUE', eventgroups: 'EVENTGROUP', routes: 'ROUTE' } as const;
+      const entitytypes = {
+        events: 'EVENEMENT',
+        locations: 'LOCATIE',
+        venues: 'VENUE',
+        eventgroups: 'EVENTGROUP',
+        routes: 'ROUTE',
+      } as const;
       for (const [collection, entitytype] of Object.entries(entitytypes)) {
         const listed = (await api.get(`/${collection}`)).body;
         expect(listed.map((i: any) => i.id)).toEqual([created[collection].id]);
@@ -272,7 +341,16 @@ describeEachEngine('GET /{collection}', (ctx) => {
       const userorganisation = account.organisations[0]!;
       await ctx.db.transaction(async (tx) => {
         for (let i = 0; i < 2001; i++) {
-          await insertItem(tx, { trcid: `trc-cap-${randomUUID()}`, entitytype: 'EVENEMENT', wfstatus: 'approved', userorganisation, externalId: null, title: null, slug: null, doc: {} });
+          await insertItem(tx, {
+            trcid: `trc-cap-${randomUUID()}`,
+            entitytype: 'EVENEMENT',
+            wfstatus: 'approved',
+            userorganisation,
+            externalId: null,
+            title: null,
+            slug: null,
+            doc: {},
+          });
         }
       });
       const api = client(app.baseUrl, account.live);
@@ -287,7 +365,11 @@ describeEachEngine('GET /{collection}', (ctx) => {
         app.clock.set(Date.parse(ENFORCED_FROM));
         const after = await api.get('/events?size=2001');
         expect(after.status).toBe(400);
-        expect(after.body).toEqual({ status: 400, error: 'Bad Request', message: 'size must not exceed 2000 (requested: 2001)' });
+        expect(after.body).toEqual({
+          status: 400,
+          error: 'Bad Request',
+          message: 'size must not exceed 2000 (requested: 2001)',
+        });
         expect((await api.get('/events?size=2000')).status).toBe(200);
         expect((await api.get('/events?size=2000&page=1')).body).toHaveLength(1);
       } finally {
@@ -308,7 +390,10 @@ describeEachEngine('rate limits', (ctx) => {
 
   /** Every test starts from rest at its own fixed instant, so the bucket does not refill meanwhile. */
   let instant = Date.parse('2030-01-01T00:00:00Z');
-  const atRest = () => { instant += 3_600_000; app.clock.set(instant); };
+  const atRest = () => {
+    instant += 3_600_000;
+    app.clock.set(instant);
+  };
 
   it('when 41 list requests arrive at once from one IP, then all pass and the 42nd is a 429 with Retry-After and the rate headers [RATE-001] [RATE-002] [RATE-003] [RATE-004] [RATE-006] [ERR-005] [DEC-RATE-001] [DEC-RATE-002] [DEC-RATE-003]', async () => {
     atRest();
@@ -324,7 +409,11 @@ describeEachEngine('rate limits', (ctx) => {
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('1');
     expect(refused.headers.get('x-ratelimit-limit')).toBe('20');
-    expect(refused.body).toEqual({ status: 429, error: 'Too Many Requests', message: 'rate limit exceeded: 20 requests per second with a burst of 40; retry after 1 s' });
+    expect(refused.body).toEqual({
+      status: 429,
+      error: 'Too Many Requests',
+      message: 'rate limit exceeded: 20 requests per second with a burst of 40; retry after 1 s',
+    });
     // One emission interval later exactly one more passes.
     app.clock.set(instant + 50);
     expect((await api.get('/routes')).status).toBe(200);

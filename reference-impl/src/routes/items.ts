@@ -16,11 +16,25 @@ import { getRenderedItemById, listItems, listRenderedItems } from '../storage/it
 // The five item collections (ITEM-028): list, create, detail read, replace, soft delete.
 
 /** The spec's operationIds per collection. */
-const OPERATIONS: Readonly<Record<Collection, { list: string; create: string; get: string; update: string; remove: string }>> = {
+const OPERATIONS: Readonly<
+  Record<Collection, { list: string; create: string; get: string; update: string; remove: string }>
+> = {
   events: { list: 'listEvents', create: 'createEvent', get: 'getEvent', update: 'updateEvent', remove: 'deleteEvent' },
-  locations: { list: 'listLocations', create: 'createLocation', get: 'getLocation', update: 'updateLocation', remove: 'deleteLocation' },
+  locations: {
+    list: 'listLocations',
+    create: 'createLocation',
+    get: 'getLocation',
+    update: 'updateLocation',
+    remove: 'deleteLocation',
+  },
   venues: { list: 'listVenues', create: 'createVenue', get: 'getVenue', update: 'updateVenue', remove: 'deleteVenue' },
-  eventgroups: { list: 'listEventGroups', create: 'createEventGroup', get: 'getEventGroup', update: 'updateEventGroup', remove: 'deleteEventGroup' },
+  eventgroups: {
+    list: 'listEventGroups',
+    create: 'createEventGroup',
+    get: 'getEventGroup',
+    update: 'updateEventGroup',
+    remove: 'deleteEventGroup',
+  },
   routes: { list: 'listRoutes', create: 'createRoute', get: 'getRoute', update: 'updateRoute', remove: 'deleteRoute' },
 };
 
@@ -38,22 +52,41 @@ export function itemRoutes(ctx: RouteContext): Router {
 
     // Rate limited per client IP before authentication, as at an edge: a 401 carries the rate headers too (RATE-001).
     // Answers are kept while the store's content is unchanged (items/listPageCache.ts).
-    router.get(`/${collection}`, ctx.rateLimited, ctx.auth, ctx.validate(ops.list, { sizeCap: ctx.sizeCap }), async (req: Request, res: Response) => {
-      const { params, excludePatternDates } = listQueryOf(validated(res).query, entitytype, principalOf(res));
-      const render = async (): Promise<Buffer> => {
-        // A variant renderings are not stored for: rendered live.
-        if (excludePatternDates) return Buffer.from(JSON.stringify(await renderItems(ontologies, await listItems(ctx.db, params), { excludePatternDates })));
-        const page = await renderPage(ontologies, await listRenderedItems(ctx.db, { ...params, rendererVersion: RENDERER_VERSION }));
-        if (page.renderedLive > 0) renderings.requestRefresh();
-        return page.body;
-      };
-      sendJson(res, await listPages.answer({ params, excludePatternDates }, render, {
-        fresh: wantsFreshAnswer({ cacheControl: req.get('cache-control'), pragma: req.get('pragma') }),
-      }));
-    });
+    router.get(
+      `/${collection}`,
+      ctx.rateLimited,
+      ctx.auth,
+      ctx.validate(ops.list, { sizeCap: ctx.sizeCap }),
+      async (req: Request, res: Response) => {
+        const { params, excludePatternDates } = listQueryOf(validated(res).query, entitytype, principalOf(res));
+        const render = async (): Promise<Buffer> => {
+          // A variant renderings are not stored for: rendered live.
+          if (excludePatternDates)
+            return Buffer.from(
+              JSON.stringify(await renderItems(ontologies, await listItems(ctx.db, params), { excludePatternDates })),
+            );
+          const page = await renderPage(
+            ontologies,
+            await listRenderedItems(ctx.db, { ...params, rendererVersion: RENDERER_VERSION }),
+          );
+          if (page.renderedLive > 0) renderings.requestRefresh();
+          return page.body;
+        };
+        sendJson(
+          res,
+          await listPages.answer({ params, excludePatternDates }, render, {
+            fresh: wantsFreshAnswer({ cacheControl: req.get('cache-control'), pragma: req.get('pragma') }),
+          }),
+        );
+      },
+    );
 
     router.post(`/${collection}`, ctx.auth, ctx.validate(ops.create), async (_req: Request, res: Response) => {
-      const { item, rendering } = await createItem(ctx.db, writeDeps, { collection, body: validated(res).body, writer: principalOf(res) });
+      const { item, rendering } = await createItem(ctx.db, writeDeps, {
+        collection,
+        body: validated(res).body,
+        writer: principalOf(res),
+      });
       sendJson(res.status(201).location(detailUrl(item.id)), storedItemJson(item, rendering.body));
     });
 
@@ -68,12 +101,21 @@ export function itemRoutes(ctx: RouteContext): Router {
 
     router.put(`/${collection}/:id`, ctx.auth, ctx.validate(ops.update), async (_req: Request, res: Response) => {
       const request = validated(res);
-      const { item, rendering } = await replaceItem(ctx.db, writeDeps, { collection, id: request.params.id as string, body: request.body, writer: principalOf(res) });
+      const { item, rendering } = await replaceItem(ctx.db, writeDeps, {
+        collection,
+        id: request.params.id as string,
+        body: request.body,
+        writer: principalOf(res),
+      });
       sendJson(res, storedItemJson(item, rendering.body));
     });
 
     router.delete(`/${collection}/:id`, ctx.auth, ctx.validate(ops.remove), async (_req: Request, res: Response) => {
-      await softDeleteItem(ctx.db, writeDeps, { collection, id: validated(res).params.id as string, writer: principalOf(res) });
+      await softDeleteItem(ctx.db, writeDeps, {
+        collection,
+        id: validated(res).params.id as string,
+        writer: principalOf(res),
+      });
       res.status(204).end();
     });
   }

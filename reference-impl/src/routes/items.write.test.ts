@@ -13,7 +13,14 @@ describeEachEngine('item writes', (ctx) => {
   const changes: ItemChange[] = [];
   beforeAll(async () => {
     // A recording fake of the outbox seam: it must be called once per write, inside the write.
-    app = await startTestApp(ctx.db, { env: { RATE_LIMIT_ENABLED: 'false' }, deps: { recordItemChange: async (_tx, change) => { changes.push(change); } } });
+    app = await startTestApp(ctx.db, {
+      env: { RATE_LIMIT_ENABLED: 'false' },
+      deps: {
+        recordItemChange: async (_tx, change) => {
+          changes.push(change);
+        },
+      },
+    });
     account = await newTestAccount(ctx.db, { organisations: 2 });
   });
   afterAll(() => app.close());
@@ -42,7 +49,9 @@ describeEachEngine('item writes', (ctx) => {
     });
 
     it('when the body is not JSON or has no JSON content type, then 400 [DEC-ERR-003]', async () => {
-      expect((await full().call('POST', '/events', '{"trcItemDetails": [', { 'content-type': 'application/json' })).status).toBe(400);
+      expect(
+        (await full().call('POST', '/events', '{"trcItemDetails": [', { 'content-type': 'application/json' })).status,
+      ).toBe(400);
       const plain = await full().call('POST', '/events', 'hello', { 'content-type': 'text/plain' });
       expect(plain.status).toBe(400);
       expect(plain.body.message).toContain('JSON body is required');
@@ -77,7 +86,10 @@ describeEachEngine('item writes', (ctx) => {
     it('when an approved item is written with another status or none, then it goes offline [WF-008]', async () => {
       for (const to of ['readyforvalidation', 'rejected', 'archived', undefined] as const) {
         const created = await full().post('/events', eventBody({ wfstatus: 'approved' }));
-        const changed = await full().put(`/events/${created.body.id}`, eventBody(to === undefined ? {} : { wfstatus: to }));
+        const changed = await full().put(
+          `/events/${created.body.id}`,
+          eventBody(to === undefined ? {} : { wfstatus: to }),
+        );
         expect(changed.body).toMatchObject({ wfstatus: to ?? 'readyforvalidation', published: false, offline: true });
       }
     });
@@ -115,17 +127,36 @@ describeEachEngine('item writes', (ctx) => {
 
     it('when server fields are sent, then they are ignored [DEC-ITEM-005] [ITEM-005] [ITEM-006] [DEC-ITEM-020] [ITEM-010]', async () => {
       const id = randomUUID();
-      const created = await full().post('/events', eventBody({
-        id, creationdate: '2001-01-01T00:00:00.000Z', lastupdated: '2001-01-01T00:00:00.000Z', externalId: 'feed:forged',
-        seoMetadata: { title: 'SEO', schemaOrg: { '@type': 'Forged' } },
-      }));
+      const created = await full().post(
+        '/events',
+        eventBody({
+          id,
+          creationdate: '2001-01-01T00:00:00.000Z',
+          lastupdated: '2001-01-01T00:00:00.000Z',
+          externalId: 'feed:forged',
+          seoMetadata: { title: 'SEO', schemaOrg: { '@type': 'Forged' } },
+        }),
+      );
       expect(created.status).toBe(201);
       expect(created.body.id).not.toBe(id);
       expect(created.body.creationdate).not.toBe('2001-01-01T00:00:00.000Z');
       expect(created.body.lastupdated).not.toBe('2001-01-01T00:00:00.000Z');
       expect(created.body).not.toHaveProperty('externalId');
-      expect(created.body.seoMetadata).toEqual({ title: 'SEO', schemaOrg: { '@context': 'https://schema.org', '@type': 'Event', name: expect.any(String), startDate: '2027-08-14T20:15:00+02:00', endDate: '2027-08-14T21:30:00+02:00' } });
-      const replaced = await full().put(`/events/${created.body.id}`, { ...created.body, creationdate: '2001-01-01T00:00:00.000Z', externalId: 'feed:forged' });
+      expect(created.body.seoMetadata).toEqual({
+        title: 'SEO',
+        schemaOrg: {
+          '@context': 'https://schema.org',
+          '@type': 'Event',
+          name: expect.any(String),
+          startDate: '2027-08-14T20:15:00+02:00',
+          endDate: '2027-08-14T21:30:00+02:00',
+        },
+      });
+      const replaced = await full().put(`/events/${created.body.id}`, {
+        ...created.body,
+        creationdate: '2001-01-01T00:00:00.000Z',
+        externalId: 'feed:forged',
+      });
       expect(replaced.status).toBe(200);
       expect(replaced.body.creationdate).toBe(created.body.creationdate);
       expect(replaced.body).not.toHaveProperty('externalId');
@@ -157,7 +188,7 @@ describeEachEngine('item writes', (ctx) => {
       expect(kept.body.trcid).toBe(created.body.trcid);
     });
 
-    it('when userorganisation is another of the account\'s organisations, then it is stored; a foreign one is 403 [DEC-ITEM-007]', async () => {
+    it("when userorganisation is another of the account's organisations, then it is stored; a foreign one is 403 [DEC-ITEM-007]", async () => {
       const second = await full().post('/events', eventBody({ userorganisation: account.organisations[1] }));
       expect(second.body.userorganisation).toBe(account.organisations[1]);
       const other = await newTestAccount(ctx.db);
@@ -180,7 +211,11 @@ describeEachEngine('item writes', (ctx) => {
 
   describe('entity rules', () => {
     it('when a location carries an event-only field, then 400 naming the field [DEC-ITEM-015] [ITEM-024]', async () => {
-      for (const [field, value] of [['priceElements', [{ from: 1, till: 2 }]], ['promotions', [{ title: 'x' }]], ['performers', [{ label: 'x' }]]] as const) {
+      for (const [field, value] of [
+        ['priceElements', [{ from: 1, till: 2 }]],
+        ['promotions', [{ title: 'x' }]],
+        ['performers', [{ label: 'x' }]],
+      ] as const) {
         const answer = await full().post('/locations', { [field]: value });
         expect(answer.status).toBe(400);
         expect(answer.body.message).toContain(field);
@@ -197,10 +232,19 @@ describeEachEngine('item writes', (ctx) => {
     });
 
     it('when a location links with child, then 400; alias and comment pass [ITEM-024] [DEC-ITEM-013]', async () => {
-      const child = await full().post('/locations', { trcitemRelation: { links: [{ linkType: 'child', trcid: 'trc-x' }] } });
+      const child = await full().post('/locations', {
+        trcitemRelation: { links: [{ linkType: 'child', trcid: 'trc-x' }] },
+      });
       expect(child.status).toBe(400);
       expect(child.body.message).toContain('linkType');
-      const alias = await full().post('/locations', { trcitemRelation: { links: [{ linkType: 'alias', trcid: 'trc-x' }, { linkType: 'comment', trcid: 'trc-y' }] } });
+      const alias = await full().post('/locations', {
+        trcitemRelation: {
+          links: [
+            { linkType: 'alias', trcid: 'trc-x' },
+            { linkType: 'comment', trcid: 'trc-y' },
+          ],
+        },
+      });
       expect(alias.status).toBe(201);
     });
 
@@ -210,7 +254,10 @@ describeEachEngine('item writes', (ctx) => {
     });
 
     it('when EVENEMENTGROEP is written to /eventgroups, then it is stored as EVENTGROUP [VER-002] [DEC-ITEM-008]', async () => {
-      const created = await full().post('/eventgroups', { entitytype: 'EVENEMENTGROEP', trcItemDetails: [{ lang: 'nl', title: 'Festival' }] });
+      const created = await full().post('/eventgroups', {
+        entitytype: 'EVENEMENTGROEP',
+        trcItemDetails: [{ lang: 'nl', title: 'Festival' }],
+      });
       expect(created.status).toBe(201);
       expect(created.body.entitytype).toBe('EVENTGROUP');
       const put = await full().put(`/eventgroups/${created.body.id}`, { entitytype: 'EVENEMENTGROEP' });
@@ -219,7 +266,10 @@ describeEachEngine('item writes', (ctx) => {
 
     it('when a venue has capacity and rooms, then they are stored and returned [ITEM-025] [DEC-ITEM-014]', async () => {
       const rooms = [{ name: 'Ronde Zaal', surface: 400, capacities: { theater: 350, seatedDinner: 200 } }];
-      const created = await full().post('/venues', { venueCapacity: { totalCapacity: 2400, meetingRooms: 28 }, trcitemRelation: { subItemGroups: rooms } });
+      const created = await full().post('/venues', {
+        venueCapacity: { totalCapacity: 2400, meetingRooms: 28 },
+        trcitemRelation: { subItemGroups: rooms },
+      });
       expect(created.status).toBe(201);
       expect(created.body.venueCapacity).toEqual({ totalCapacity: 2400, meetingRooms: 28 });
       expect(created.body.trcitemRelation.subItemGroups).toEqual(rooms);
@@ -227,14 +277,25 @@ describeEachEngine('item writes', (ctx) => {
 
     it('when a calendar has a bad calendarType or time, then 400 [DEC-ITEM-011] [DEC-ITEM-023]', async () => {
       expect((await full().post('/events', { calendar: { calendarType: 'SOMETIMES' } })).status).toBe(400);
-      expect((await full().post('/events', { calendar: { singleDates: [{ date: '2027-08-14', when: [{ timestart: '25:00' }] }] } })).status).toBe(400);
+      expect(
+        (
+          await full().post('/events', {
+            calendar: { singleDates: [{ date: '2027-08-14', when: [{ timestart: '25:00' }] }] },
+          })
+        ).status,
+      ).toBe(400);
     });
   });
 
   describe('PUT /{collection}/{id}', () => {
     it('when an item is replaced, then absent fields are removed and creationdate kept [DEC-ITEM-001] [WRITE-002]', async () => {
-      const created = await full().post('/events', eventBody({ performers: [{ label: 'Sanne de Vries' }], slug: 'concert' }));
-      const replaced = await full().put(`/events/${created.body.id}`, { trcItemDetails: [{ lang: 'en', title: 'Replaced' }] });
+      const created = await full().post(
+        '/events',
+        eventBody({ performers: [{ label: 'Sanne de Vries' }], slug: 'concert' }),
+      );
+      const replaced = await full().put(`/events/${created.body.id}`, {
+        trcItemDetails: [{ lang: 'en', title: 'Replaced' }],
+      });
       expect(replaced.status).toBe(200);
       expect(replaced.body).not.toHaveProperty('performers');
       expect(replaced.body).not.toHaveProperty('slug');
@@ -260,13 +321,19 @@ describeEachEngine('item writes', (ctx) => {
 
     it('when a live-only token puts an item it cannot see, then 404 [AUTH-004] [AUTH-005]', async () => {
       const created = await full().post('/events', eventBody());
-      expect((await client(app.baseUrl, account.live).put(`/events/${created.body.id}`, eventBody({ wfstatus: 'approved' }))).status).toBe(404);
+      expect(
+        (await client(app.baseUrl, account.live).put(`/events/${created.body.id}`, eventBody({ wfstatus: 'approved' })))
+          .status,
+      ).toBe(404);
     });
 
     it('when a deleted item is put by a token that sees deleted items, then it is restored; otherwise 404 [DEC-ITEM-004]', async () => {
       const created = await full().post('/events', eventBody({ wfstatus: 'approved' }));
       expect((await full().delete(`/events/${created.body.id}`)).status).toBe(204);
-      expect((await client(app.baseUrl, account.live).put(`/events/${created.body.id}`, eventBody({ wfstatus: 'approved' }))).status).toBe(404);
+      expect(
+        (await client(app.baseUrl, account.live).put(`/events/${created.body.id}`, eventBody({ wfstatus: 'approved' })))
+          .status,
+      ).toBe(404);
       const restored = await full().put(`/events/${created.body.id}`, eventBody({ wfstatus: 'approved' }));
       expect(restored.status).toBe(200);
       expect((await full().get(`/events/${created.body.id}`)).body.wfstatus).toBe('approved');
@@ -282,7 +349,9 @@ describeEachEngine('item writes', (ctx) => {
       expect((await full().get(`/events/${created.body.id}`)).status).toBe(404);
       expect((await full().get(`/events?trcid=${created.body.trcid}`)).body).toEqual([]);
       const listed = await full().get(`/events?trcid=${created.body.trcid}&wfstatus=deleted`);
-      expect(listed.body).toEqual([expect.objectContaining({ id: created.body.id, wfstatus: 'deleted', published: false, deleted: true })]);
+      expect(listed.body).toEqual([
+        expect.objectContaining({ id: created.body.id, wfstatus: 'deleted', published: false, deleted: true }),
+      ]);
       expect(Date.parse(listed.body[0].lastupdated)).toBeGreaterThan(Date.parse(created.body.lastupdated));
       expect((await full().delete(`/events/${created.body.id}`)).status).toBe(404);
     });
@@ -310,8 +379,15 @@ describeEachEngine('item writes', (ctx) => {
       await full().put(`/events/${id}`, eventBody({ wfstatus: 'archived' }));
       await full().put(`/events/${id}`, eventBody({ wfstatus: 'rejected' }));
       await full().delete(`/events/${id}`);
-      const base = { itemId: id, trcid: created.body.trcid, entitytype: 'EVENEMENT', userorganisation: account.organisations[0] };
-      expect(changesOf(id)).toEqual(['UPDATED', 'UPDATED', 'DELETED', 'UPDATED', 'DELETED'].map((action) => ({ ...base, action })));
+      const base = {
+        itemId: id,
+        trcid: created.body.trcid,
+        entitytype: 'EVENEMENT',
+        userorganisation: account.organisations[0],
+      };
+      expect(changesOf(id)).toEqual(
+        ['UPDATED', 'UPDATED', 'DELETED', 'UPDATED', 'DELETED'].map((action) => ({ ...base, action })),
+      );
     });
 
     it('when a write fails, then no change is recorded', async () => {
@@ -329,7 +405,13 @@ describeEachEngine('item writes with a failing outbox', (ctx) => {
   let app: TestApp;
   let account: TestAccount;
   beforeAll(async () => {
-    app = await startTestApp(ctx.db, { deps: { recordItemChange: async () => { throw new Error('outbox down'); } } });
+    app = await startTestApp(ctx.db, {
+      deps: {
+        recordItemChange: async () => {
+          throw new Error('outbox down');
+        },
+      },
+    });
     account = await newTestAccount(ctx.db);
   });
   afterAll(() => app.close());
@@ -338,6 +420,8 @@ describeEachEngine('item writes with a failing outbox', (ctx) => {
     const trcid = `trc-rollback-${randomUUID()}`;
     const answer = await client(app.baseUrl, account.full).post('/events', eventBody({ trcid }));
     expect(answer.status).toBe(500);
-    expect((await client(app.baseUrl, account.full).get(`/events?trcid=${trcid}&wfstatus=readyforvalidation`)).body).toEqual([]);
+    expect(
+      (await client(app.baseUrl, account.full).get(`/events?trcid=${trcid}&wfstatus=readyforvalidation`)).body,
+    ).toEqual([]);
   });
 });

@@ -22,17 +22,30 @@ function geoJsonSchema(): ValidateFunction {
 }
 
 const gpxParser = new XMLParser({
-  ignoreAttributes: false, attributeNamePrefix: '@_', parseTagValue: false, parseAttributeValue: false,
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  parseTagValue: false,
+  parseAttributeValue: false,
   isArray: (name) => ['wpt', 'trk', 'trkseg', 'trkpt'].includes(name),
 });
 
-interface Waypoint { xcoordinate: string; ycoordinate: string }
+interface Waypoint {
+  xcoordinate: string;
+  ycoordinate: string;
+}
 interface RouteDraft {
   trcid?: string;
   userorganisation?: string;
   wfstatus?: string;
   trcItemDetails: Array<{ lang: string; title: string; shortdescription?: string }>;
-  routeInfo: { waypoints: Waypoint[]; pointsOfInterest: Array<Waypoint & { name?: string; trcid?: string }>; routeType?: string; distance?: number; duration?: number; difficulty?: string };
+  routeInfo: {
+    waypoints: Waypoint[];
+    pointsOfInterest: Array<Waypoint & { name?: string; trcid?: string }>;
+    routeType?: string;
+    distance?: number;
+    duration?: number;
+    difficulty?: string;
+  };
 }
 
 describeEachEngine('route downloads', (ctx) => {
@@ -57,7 +70,8 @@ describeEachEngine('route downloads', (ctx) => {
     expect(created.status).toBe(201);
     return created.body.id as string;
   }
-  const download = (path: string, token = account.full) => fetch(`${app.baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  const download = (path: string, token = account.full) =>
+    fetch(`${app.baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
 
   describe('GET /routes/{id}/geojson', () => {
     it('when a route is downloaded, then a FeatureCollection: the LineString of its waypoints as [lon, lat] and its POIs as Points [ROUTE-001] [DEC-ITEM-017] [DEC-ITEM-012] [DEC-ITEM-026]', async () => {
@@ -70,22 +84,38 @@ describeEachEngine('route downloads', (ctx) => {
       expect(validateGeoJson(collection), JSON.stringify(validateGeoJson.errors)).toBe(true);
       const [route, ...pois] = collection.features;
       expect(route.geometry.type).toBe('LineString');
-      expect(route.geometry.coordinates).toEqual(body.routeInfo.waypoints.map((w) => [Number(w.xcoordinate), Number(w.ycoordinate)]));
+      expect(route.geometry.coordinates).toEqual(
+        body.routeInfo.waypoints.map((w) => [Number(w.xcoordinate), Number(w.ycoordinate)]),
+      );
       expect(route.geometry.coordinates[0]).toEqual([5.118, 52.099]); // x = longitude first
       const { trcid } = body;
-      expect(route.properties).toEqual({ id, trcid, title: 'Fietsroute langs de Vecht', routeType: 'cycling', distance: 42.5, duration: 180, difficulty: 'easy' });
-      expect(pois).toEqual(body.routeInfo.pointsOfInterest.map((p) => ({
-        type: 'Feature',
-        geometry: { type: 'Point', coordinates: [Number(p.xcoordinate), Number(p.ycoordinate)] },
-        properties: { name: p.name, ...(p.trcid === undefined ? {} : { trcid: p.trcid }) },
-      })));
+      expect(route.properties).toEqual({
+        id,
+        trcid,
+        title: 'Fietsroute langs de Vecht',
+        routeType: 'cycling',
+        distance: 42.5,
+        duration: 180,
+        difficulty: 'easy',
+      });
+      expect(pois).toEqual(
+        body.routeInfo.pointsOfInterest.map((p) => ({
+          type: 'Feature',
+          geometry: { type: 'Point', coordinates: [Number(p.xcoordinate), Number(p.ycoordinate)] },
+          properties: { name: p.name, ...(p.trcid === undefined ? {} : { trcid: p.trcid }) },
+        })),
+      );
     });
 
     it('when a route has one waypoint, then its feature has null geometry [DEC-ITEM-026]', async () => {
-      const id = await createRoute(vecht({ routeInfo: { waypoints: [{ xcoordinate: '5.1', ycoordinate: '52.1' }], pointsOfInterest: [] } }));
-      const collection = await (await download(`/routes/${id}/geojson`)).json() as { features: unknown[] };
+      const id = await createRoute(
+        vecht({ routeInfo: { waypoints: [{ xcoordinate: '5.1', ycoordinate: '52.1' }], pointsOfInterest: [] } }),
+      );
+      const collection = (await (await download(`/routes/${id}/geojson`)).json()) as { features: unknown[] };
       expect(validateGeoJson(collection)).toBe(true);
-      expect(collection.features).toEqual([{ type: 'Feature', geometry: null, properties: expect.objectContaining({ id }) }]);
+      expect(collection.features).toEqual([
+        { type: 'Feature', geometry: null, properties: expect.objectContaining({ id }) },
+      ]);
     });
 
     it('when downloads are asked many times, then they are not rate limited [DEC-ITEM-027]', async () => {
@@ -107,21 +137,31 @@ describeEachEngine('route downloads', (ctx) => {
       const xml = await response.text();
       expect(XMLValidator.validate(xml)).toBe(true);
       const { gpx } = gpxParser.parse(xml);
-      expect(gpx).toMatchObject({ '@_version': '1.1', '@_xmlns': 'http://www.topografix.com/GPX/1/1', '@_creator': 'Content Service' });
+      expect(gpx).toMatchObject({
+        '@_version': '1.1',
+        '@_xmlns': 'http://www.topografix.com/GPX/1/1',
+        '@_creator': 'Content Service',
+      });
       expect(gpx.metadata).toMatchObject({
         name: 'Fietsroute langs de Vecht',
         desc: body.trcItemDetails[0]!.shortdescription,
         link: { '@_href': `${app.config.publicBaseUrl}/routes/${id}`, text: body.trcid },
       });
       expect(gpx.metadata.time).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
-      expect(gpx.wpt.map((w: Record<string, string>) => [w['@_lat'], w['@_lon'], w.name])).toEqual(body.routeInfo.pointsOfInterest.map((p) => [p.ycoordinate, p.xcoordinate, p.name]));
+      expect(gpx.wpt.map((w: Record<string, string>) => [w['@_lat'], w['@_lon'], w.name])).toEqual(
+        body.routeInfo.pointsOfInterest.map((p) => [p.ycoordinate, p.xcoordinate, p.name]),
+      );
       expect(gpx.trk).toHaveLength(1);
-      expect(gpx.trk[0].trkseg[0].trkpt.map((p: Record<string, string>) => [p['@_lat'], p['@_lon']])).toEqual(body.routeInfo.waypoints.map((w) => [w.ycoordinate, w.xcoordinate]));
+      expect(gpx.trk[0].trkseg[0].trkpt.map((p: Record<string, string>) => [p['@_lat'], p['@_lon']])).toEqual(
+        body.routeInfo.waypoints.map((w) => [w.ycoordinate, w.xcoordinate]),
+      );
     });
 
     it('when the title holds &, <, quotes and emoji, then the GPX escapes them and parses back to the same text', async () => {
       const title = 'Tom & Jerry\'s <fiets>route "langs" de Vecht 🚲';
-      const id = await createRoute(vecht({ trcItemDetails: [{ lang: 'nl', title, shortdescription: 'a < b && c > d' }] }));
+      const id = await createRoute(
+        vecht({ trcItemDetails: [{ lang: 'nl', title, shortdescription: 'a < b && c > d' }] }),
+      );
       const xml = await (await download(`/routes/${id}/gpx`)).text();
       expect(xml).toContain('Tom &amp; Jerry&apos;s &lt;fiets&gt;route &quot;langs&quot; de Vecht 🚲');
       expect(XMLValidator.validate(xml)).toBe(true);
@@ -133,7 +173,7 @@ describeEachEngine('route downloads', (ctx) => {
   });
 
   describe('scope', () => {
-    it('when the route is another account\'s, soft-deleted, not visible to the token, unknown or not a route, then 404 like a detail read (a malformed id 400) [DEC-ITEM-004]', async () => {
+    it("when the route is another account's, soft-deleted, not visible to the token, unknown or not a route, then 404 like a detail read (a malformed id 400) [DEC-ITEM-004]", async () => {
       const id = await createRoute(vecht());
       for (const format of ['geojson', 'gpx']) {
         expect((await download(`/routes/${id}/${format}`, other.full)).status).toBe(404);

@@ -58,16 +58,31 @@ describeEachEngine('token administration', (ctx) => {
 
   describe('POST /accounts/{accountId}/tokens', () => {
     it('when created with a callBackUrl, then 201 with the token value and a signing secret once, no-store, and the value stored only as a hash [TOKEN-001] [TOKEN-002] [TOKEN-003] [DEC-AUTH-006] [DEC-AUTH-007] [DEC-AUTH-009] [DEC-HOOK-001] [DEC-HOOK-009]', async () => {
-      const answer = await create({ name: 'sync', roles: ['ROLE_EXTERNAL_USER'], callBackUrl: HOOK, useOptimizedImages: true });
+      const answer = await create({
+        name: 'sync',
+        roles: ['ROLE_EXTERNAL_USER'],
+        callBackUrl: HOOK,
+        useOptimizedImages: true,
+      });
       expect(answer.status).toBe(201);
       expect(answer.headers.get('cache-control')).toBe('no-store');
       expect(answer.body).toEqual({
-        id: expect.stringMatching(UUID), name: 'sync', roles: ['ROLE_EXTERNAL_USER'], callBackUrl: HOOK,
-        created: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/), apiTokenFilter: {},
-        filter: `userorganisations: ${[...orgs].sort().join(', ')}; wfstatus: approved`, useOptimizedImages: true,
-        hasSigningSecret: true, token: expect.stringMatching(/^cst_[A-Za-z0-9_-]{43}$/), signingSecret: expect.stringMatching(SECRET),
+        id: expect.stringMatching(UUID),
+        name: 'sync',
+        roles: ['ROLE_EXTERNAL_USER'],
+        callBackUrl: HOOK,
+        created: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+        apiTokenFilter: {},
+        filter: `userorganisations: ${[...orgs].sort().join(', ')}; wfstatus: approved`,
+        useOptimizedImages: true,
+        hasSigningSecret: true,
+        token: expect.stringMatching(/^cst_[A-Za-z0-9_-]{43}$/),
+        signingSecret: expect.stringMatching(SECRET),
       });
-      const { rows } = await ctx.db.query<{ token_hash: string; signing_secret: string }>('SELECT token_hash, signing_secret FROM api_tokens WHERE id = $1', [answer.body.id]);
+      const { rows } = await ctx.db.query<{ token_hash: string; signing_secret: string }>(
+        'SELECT token_hash, signing_secret FROM api_tokens WHERE id = $1',
+        [answer.body.id],
+      );
       expect(rows[0]!.token_hash).toBe(hashToken(answer.body.token));
       // Encrypted at rest: the stored value is not the secret and does not contain it.
       expect(rows[0]!.signing_secret).toMatch(/^enc:v1:/);
@@ -77,11 +92,20 @@ describeEachEngine('token administration', (ctx) => {
     });
 
     it('when created without a callBackUrl, then no secret and hasSigningSecret false [TOKEN-003]', async () => {
-      const answer = await create({ name: 'kiosk', roles: ['ROLE_EXTERNAL_USER'], apiTokenFilter: { userorganisations: [orgs[1]], wfstatus: ['approved', 'archived'] } });
+      const answer = await create({
+        name: 'kiosk',
+        roles: ['ROLE_EXTERNAL_USER'],
+        apiTokenFilter: { userorganisations: [orgs[1]], wfstatus: ['approved', 'archived'] },
+      });
       expect(answer.status).toBe(201);
       expect(answer.body.signingSecret).toBeUndefined();
       expect(answer.body.callBackUrl).toBeUndefined();
-      expect(answer.body).toMatchObject({ hasSigningSecret: false, useOptimizedImages: false, apiTokenFilter: { userorganisations: [orgs[1]], wfstatus: ['approved', 'archived'] }, filter: `userorganisations: ${orgs[1]}; wfstatus: approved, archived` });
+      expect(answer.body).toMatchObject({
+        hasSigningSecret: false,
+        useOptimizedImages: false,
+        apiTokenFilter: { userorganisations: [orgs[1]], wfstatus: ['approved', 'archived'] },
+        filter: `userorganisations: ${orgs[1]}; wfstatus: approved, archived`,
+      });
     });
 
     it.each([
@@ -100,14 +124,22 @@ describeEachEngine('token administration', (ctx) => {
       const secure = await startTestApp(ctx.db, { env: { RATE_LIMIT_ENABLED: 'false' } });
       try {
         for (const url of ['http://93.184.215.14/hook', 'https://127.0.0.1:8443/hook', 'https://[::1]/hook']) {
-          const answer = await api(secure.baseUrl, admin).post(tokens, { name: 'x', roles: ['ROLE_EXTERNAL_USER'], callBackUrl: url });
+          const answer = await api(secure.baseUrl, admin).post(tokens, {
+            name: 'x',
+            roles: ['ROLE_EXTERNAL_USER'],
+            callBackUrl: url,
+          });
           expect(answer.status, url).toBe(400);
           expect(answer.body.message, url).toContain('callBackUrl');
         }
       } finally {
         await secure.close();
       }
-      const insecure = await create({ name: 'dev', roles: ['ROLE_EXTERNAL_USER'], callBackUrl: 'http://127.0.0.1:9/hook' });
+      const insecure = await create({
+        name: 'dev',
+        roles: ['ROLE_EXTERNAL_USER'],
+        callBackUrl: 'http://127.0.0.1:9/hook',
+      });
       expect(insecure.status).toBe(201);
       expect(insecure.body.callBackUrl).toBe('http://127.0.0.1:9/hook');
     });
@@ -125,7 +157,11 @@ describeEachEngine('token administration', (ctx) => {
     });
 
     it('when the filter names an organisation of another account, then 400 [DEC-AUTH-010]', async () => {
-      const answer = await create({ name: 'x', roles: ['ROLE_EXTERNAL_USER'], apiTokenFilter: { userorganisations: [orgs[0], `${otherAccountId} Org`] } });
+      const answer = await create({
+        name: 'x',
+        roles: ['ROLE_EXTERNAL_USER'],
+        apiTokenFilter: { userorganisations: [orgs[0], `${otherAccountId} Org`] },
+      });
       expect(answer.status).toBe(400);
       expect(answer.body.details[0].pointer).toBe('/apiTokenFilter/userorganisations/1');
     });
@@ -134,14 +170,26 @@ describeEachEngine('token administration', (ctx) => {
   describe('PUT /accounts/{accountId}/tokens/{tokenId}', () => {
     it('when callBackUrl is omitted, then the webhook and secret are unchanged and only the fields present change [TOKEN-004] [DEC-AUTH-008]', async () => {
       const created = (await create({ name: 'a', roles: ['ROLE_EXTERNAL_USER'], callBackUrl: HOOK })).body;
-      const before = await ctx.db.query<{ signing_secret: string }>('SELECT signing_secret FROM api_tokens WHERE id = $1', [created.id]);
+      const before = await ctx.db.query<{ signing_secret: string }>(
+        'SELECT signing_secret FROM api_tokens WHERE id = $1',
+        [created.id],
+      );
       const answer = await put(created.id, { name: 'renamed' });
       expect(answer.status).toBe(200);
       expect(answer.headers.get('cache-control')).toBe('no-store');
-      expect(answer.body).toMatchObject({ name: 'renamed', roles: ['ROLE_EXTERNAL_USER'], callBackUrl: HOOK, hasSigningSecret: true, created: created.created });
+      expect(answer.body).toMatchObject({
+        name: 'renamed',
+        roles: ['ROLE_EXTERNAL_USER'],
+        callBackUrl: HOOK,
+        hasSigningSecret: true,
+        created: created.created,
+      });
       expect(answer.body.signingSecret).toBeUndefined();
       expect(answer.body.token).toBeUndefined();
-      const after = await ctx.db.query<{ signing_secret: string }>('SELECT signing_secret FROM api_tokens WHERE id = $1', [created.id]);
+      const after = await ctx.db.query<{ signing_secret: string }>(
+        'SELECT signing_secret FROM api_tokens WHERE id = $1',
+        [created.id],
+      );
       expect(after.rows[0]!.signing_secret).toBe(before.rows[0]!.signing_secret);
     });
 
@@ -152,19 +200,27 @@ describeEachEngine('token administration', (ctx) => {
       expect(answer.body.callBackUrl).toBeUndefined();
       expect(answer.body.hasSigningSecret).toBe(false);
       expect(answer.body.signingSecret).toBeUndefined();
-      const { rows } = await ctx.db.query('SELECT callback_url, signing_secret FROM api_tokens WHERE id = $1', [created.id]);
+      const { rows } = await ctx.db.query('SELECT callback_url, signing_secret FROM api_tokens WHERE id = $1', [
+        created.id,
+      ]);
       expect(rows[0]).toEqual({ callback_url: null, signing_secret: null });
     });
 
     it('when the callBackUrl changes, then the secret is kept and not shown [TOKEN-006] [TOKEN-007]', async () => {
       const created = (await create({ name: 'a', roles: ['ROLE_EXTERNAL_USER'], callBackUrl: HOOK })).body;
-      const before = await ctx.db.query<{ signing_secret: string }>('SELECT signing_secret FROM api_tokens WHERE id = $1', [created.id]);
+      const before = await ctx.db.query<{ signing_secret: string }>(
+        'SELECT signing_secret FROM api_tokens WHERE id = $1',
+        [created.id],
+      );
       const moved = 'https://93.184.215.15/v2';
       const answer = await put(created.id, { callBackUrl: moved });
       expect(answer.status).toBe(200);
       expect(answer.body).toMatchObject({ callBackUrl: moved, hasSigningSecret: true });
       expect(answer.body.signingSecret).toBeUndefined();
-      const after = await ctx.db.query<{ signing_secret: string }>('SELECT signing_secret FROM api_tokens WHERE id = $1', [created.id]);
+      const after = await ctx.db.query<{ signing_secret: string }>(
+        'SELECT signing_secret FROM api_tokens WHERE id = $1',
+        [created.id],
+      );
       expect(after.rows[0]!.signing_secret).toBe(before.rows[0]!.signing_secret);
     });
 
@@ -173,7 +229,11 @@ describeEachEngine('token administration', (ctx) => {
       const answer = await put(created.id, { callBackUrl: HOOK });
       expect(answer.status).toBe(200);
       expect(answer.headers.get('cache-control')).toBe('no-store');
-      expect(answer.body).toMatchObject({ callBackUrl: HOOK, hasSigningSecret: true, signingSecret: expect.stringMatching(SECRET) });
+      expect(answer.body).toMatchObject({
+        callBackUrl: HOOK,
+        hasSigningSecret: true,
+        signingSecret: expect.stringMatching(SECRET),
+      });
       const again = await put(created.id, { callBackUrl: HOOK });
       expect(again.body.signingSecret).toBeUndefined();
     });
@@ -188,9 +248,19 @@ describeEachEngine('token administration', (ctx) => {
     });
 
     it('when roles and the filter are given, then they replace the old ones; an empty filter restores the defaults [DEC-AUTH-008] [DEC-AUTH-004]', async () => {
-      const created = (await create({ name: 'a', roles: ['ROLE_EXTERNAL_USER'], apiTokenFilter: { wfstatus: ['approved', 'deleted'] } })).body;
+      const created = (
+        await create({
+          name: 'a',
+          roles: ['ROLE_EXTERNAL_USER'],
+          apiTokenFilter: { wfstatus: ['approved', 'deleted'] },
+        })
+      ).body;
       const answer = await put(created.id, { roles: ['ROLE_ADMIN'], apiTokenFilter: { userorganisations: [orgs[0]] } });
-      expect(answer.body).toMatchObject({ roles: ['ROLE_ADMIN'], apiTokenFilter: { userorganisations: [orgs[0]] }, filter: `userorganisations: ${orgs[0]}; wfstatus: approved` });
+      expect(answer.body).toMatchObject({
+        roles: ['ROLE_ADMIN'],
+        apiTokenFilter: { userorganisations: [orgs[0]] },
+        filter: `userorganisations: ${orgs[0]}; wfstatus: approved`,
+      });
       const reset = await put(created.id, { apiTokenFilter: {} });
       expect(reset.body.apiTokenFilter).toEqual({});
       expect((await put(created.id, { roles: ['ROLE_SUPER_ADMIN'] })).status).toBe(403);
@@ -223,7 +293,12 @@ describeEachEngine('token administration', (ctx) => {
       expect(answer.status).toBe(200);
       expect(answer.headers.get('cache-control')).toBe('no-store');
       revealed.push(answer.body.signingSecret);
-      expect(answer.body).toMatchObject({ id: created.id, hasSigningSecret: true, callBackUrl: HOOK, signingSecret: expect.stringMatching(SECRET) });
+      expect(answer.body).toMatchObject({
+        id: created.id,
+        hasSigningSecret: true,
+        callBackUrl: HOOK,
+        signingSecret: expect.stringMatching(SECRET),
+      });
       expect(answer.body.signingSecret).not.toBe(created.signingSecret);
     });
 
@@ -231,7 +306,11 @@ describeEachEngine('token administration', (ctx) => {
       const created = (await create({ name: 'plain', roles: ['ROLE_EXTERNAL_USER'] })).body;
       const answer = await as(admin).post(`${tokens}/${created.id}/rotate-secret`);
       expect(answer.status).toBe(409);
-      expect(answer.body).toMatchObject({ status: 409, error: 'Conflict', message: expect.stringContaining('no callBackUrl') });
+      expect(answer.body).toMatchObject({
+        status: 409,
+        error: 'Conflict',
+        message: expect.stringContaining('no callBackUrl'),
+      });
     });
 
     it('when an older token has a callBackUrl but no secret, then rotate-secret gives it its first one [TOKEN-012]', async () => {
@@ -244,13 +323,14 @@ describeEachEngine('token administration', (ctx) => {
   });
 
   describe('who may call (401/403/404)', () => {
-    const operations = (id: string) => [
-      ['POST', `/accounts/ACC/tokens`, { name: 'm', roles: ['ROLE_EXTERNAL_USER'] }],
-      ['PUT', `/accounts/ACC/tokens/${id}`, { name: 'm' }],
-      ['POST', `/accounts/ACC/tokens/${id}/rotate-secret`, undefined],
-      ['GET', `/accounts/ACC/tokens/${id}/deliveries`, undefined],
-      ['DELETE', `/accounts/ACC/tokens/${id}`, undefined],
-    ] as const;
+    const operations = (id: string) =>
+      [
+        ['POST', `/accounts/ACC/tokens`, { name: 'm', roles: ['ROLE_EXTERNAL_USER'] }],
+        ['PUT', `/accounts/ACC/tokens/${id}`, { name: 'm' }],
+        ['POST', `/accounts/ACC/tokens/${id}/rotate-secret`, undefined],
+        ['GET', `/accounts/ACC/tokens/${id}/deliveries`, undefined],
+        ['DELETE', `/accounts/ACC/tokens/${id}`, undefined],
+      ] as const;
 
     it('when there is no or an unknown token, then 401 with WWW-Authenticate [AUTH-002] [DEC-ERR-002]', async () => {
       const id = (await create({ name: 't', roles: ['ROLE_EXTERNAL_USER'], callBackUrl: HOOK })).body.id;
@@ -266,14 +346,20 @@ describeEachEngine('token administration', (ctx) => {
     it('when an external user calls, then 403 [TOKEN-013] [DEC-AUTH-005]', async () => {
       const id = (await create({ name: 't', roles: ['ROLE_EXTERNAL_USER'], callBackUrl: HOOK })).body.id;
       for (const [method, path, body] of operations(id)) {
-        expect((await as(external).call(method, path.replace('ACC', accountId), body)).status, `${method} ${path}`).toBe(403);
+        expect(
+          (await as(external).call(method, path.replace('ACC', accountId), body)).status,
+          `${method} ${path}`,
+        ).toBe(403);
       }
     });
 
     it('when an admin of another account calls, then 404 and nothing changes [TOKEN-013] [DEC-ERR-002]', async () => {
       const id = (await create({ name: 't', roles: ['ROLE_EXTERNAL_USER'], callBackUrl: HOOK })).body.id;
       for (const [method, path, body] of operations(id)) {
-        expect((await as(otherAdmin).call(method, path.replace('ACC', accountId), body)).status, `${method} ${path}`).toBe(404);
+        expect(
+          (await as(otherAdmin).call(method, path.replace('ACC', accountId), body)).status,
+          `${method} ${path}`,
+        ).toBe(404);
       }
       const { rows } = await ctx.db.query('SELECT name FROM api_tokens WHERE id = $1', [id]);
       expect(rows[0]).toEqual({ name: 't' });
@@ -282,12 +368,17 @@ describeEachEngine('token administration', (ctx) => {
     it('when a token id belongs to another account, then 404 even through the own account path [DEC-ERR-002]', async () => {
       const foreign = await createTestToken(ctx.db, { accountId: otherAccountId, callbackUrl: HOOK });
       for (const [method, path, body] of operations(foreign.id).slice(1)) {
-        expect((await as(admin).call(method, path.replace('ACC', accountId), body)).status, `${method} ${path}`).toBe(404);
+        expect((await as(admin).call(method, path.replace('ACC', accountId), body)).status, `${method} ${path}`).toBe(
+          404,
+        );
       }
     });
 
     it('when the account is unknown, then 404 for a super admin too', async () => {
-      expect((await as(superAdmin).post('/accounts/no-such-account/tokens', { name: 'x', roles: ['ROLE_EXTERNAL_USER'] })).status).toBe(404);
+      expect(
+        (await as(superAdmin).post('/accounts/no-such-account/tokens', { name: 'x', roles: ['ROLE_EXTERNAL_USER'] }))
+          .status,
+      ).toBe(404);
     });
 
     it('when the admin of the account or a super admin calls, then every operation succeeds [TOKEN-013]', async () => {

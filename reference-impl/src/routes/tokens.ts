@@ -6,8 +6,14 @@ import { ADMIN_ROLES, principalOf, requireRoles } from '../http/principal.ts';
 import { validated } from '../http/validateRequest.ts';
 import { createSecretBox } from '../tokens/secretBox.ts';
 import {
-  createAccountToken, deleteAccountToken, listTokenDeliveries, rotateTokenSecret, updateAccountToken,
-  type CreateTokenInput, type TokenAdminDeps, type UpdateTokenInput,
+  createAccountToken,
+  deleteAccountToken,
+  listTokenDeliveries,
+  rotateTokenSecret,
+  updateAccountToken,
+  type CreateTokenInput,
+  type TokenAdminDeps,
+  type UpdateTokenInput,
 } from '../tokens/tokenAdmin.ts';
 
 const TOKENS = '/accounts/:accountId/tokens';
@@ -16,8 +22,11 @@ const INSECURE_URL = Symbol('insecureCallBackUrl');
 
 export function tokenRoutes(ctx: RouteContext): Router {
   const deps: TokenAdminDeps = {
-    db: ctx.db, now: ctx.now, secrets: createSecretBox(ctx.config.webhookSecretKey),
-    allowInsecureCallbacks: ctx.config.allowInsecureCallbacks, tokensChanged: () => ctx.tokenCache?.clear(),
+    db: ctx.db,
+    now: ctx.now,
+    secrets: createSecretBox(ctx.config.webhookSecretKey),
+    allowInsecureCallbacks: ctx.config.allowInsecureCallbacks,
+    tokensChanged: () => ctx.tokenCache?.clear(),
   };
   const admin = [ctx.auth, requireRoles(ADMIN_ROLES)];
   const relax = allowHttpCallbacks(ctx.config.allowInsecureCallbacks);
@@ -31,7 +40,13 @@ export function tokenRoutes(ctx: RouteContext): Router {
 
   router.put(TOKEN, ...admin, relax, ctx.validate('updateAccountToken'), async (req, res) => {
     const input = withCallbackUrl(res, validated(res).body as UpdateTokenInput);
-    const view = await updateAccountToken(deps, principalOf(res), String(req.params.accountId), String(req.params.tokenId), input);
+    const view = await updateAccountToken(
+      deps,
+      principalOf(res),
+      String(req.params.accountId),
+      String(req.params.tokenId),
+      input,
+    );
     res.set('Cache-Control', 'no-store').json(view);
   });
 
@@ -41,14 +56,21 @@ export function tokenRoutes(ctx: RouteContext): Router {
   });
 
   router.post(`${TOKEN}/rotate-secret`, ...admin, ctx.validate('rotateTokenSecret'), async (req, res) => {
-    const view = await rotateTokenSecret(deps, principalOf(res), String(req.params.accountId), String(req.params.tokenId));
+    const view = await rotateTokenSecret(
+      deps,
+      principalOf(res),
+      String(req.params.accountId),
+      String(req.params.tokenId),
+    );
     res.set('Cache-Control', 'no-store').json(view);
   });
 
   router.get(`${TOKEN}/deliveries`, ...admin, ctx.validate('listTokenDeliveries'), async (req, res) => {
     const query = validated(res).query as { size?: number; page?: number };
     const page = { size: query.size ?? 20, page: query.page ?? 0 };
-    res.json(await listTokenDeliveries(deps, principalOf(res), String(req.params.accountId), String(req.params.tokenId), page));
+    res.json(
+      await listTokenDeliveries(deps, principalOf(res), String(req.params.accountId), String(req.params.tokenId), page),
+    );
   });
 
   return router;

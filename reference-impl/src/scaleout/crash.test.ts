@@ -37,7 +37,14 @@ async function openStorage(engine: 'postgres' | 'pglite'): Promise<Storage> {
   const removeDir = () => rm(dataDir, { recursive: true, force: true });
   if (engine === 'postgres') {
     const database = await createScratchDatabase('crash');
-    return { env: { DATABASE_URL: database.url, DATA_DIR: dataDir }, database, drop: async () => { await database.drop(); await removeDir(); } };
+    return {
+      env: { DATABASE_URL: database.url, DATA_DIR: dataDir },
+      database,
+      drop: async () => {
+        await database.drop();
+        await removeDir();
+      },
+    };
   }
   return { env: { DATA_DIR: dataDir }, drop: removeDir };
 }
@@ -77,7 +84,8 @@ for (const engine of ['postgres', 'pglite'] as const) {
       for (const r of receivers) r.plan(() => ({ status: 204, delayMs: HOLD_FOREVER_MS }));
       for (const [i, r] of receivers.entries()) {
         const token = await call(first.baseUrl, 'POST', `/accounts/${ACCOUNT}/tokens`, {
-          token: BOOTSTRAP, body: { name: `crash receiver ${i}`, roles: ['ROLE_EXTERNAL_USER'], callBackUrl: `${r.url}/hook` },
+          token: BOOTSTRAP,
+          body: { name: `crash receiver ${i}`, roles: ['ROLE_EXTERNAL_USER'], callBackUrl: `${r.url}/hook` },
         });
         expect(token.status, JSON.stringify(token.body)).toBe(201);
       }
@@ -90,7 +98,10 @@ for (const engine of ['postgres', 'pglite'] as const) {
         while (firing) {
           let answer;
           try {
-            answer = await call(first.baseUrl, 'POST', '/events', { token: BOOTSTRAP, body: eventBody({ userorganisation: ORGANISATION, wfstatus: 'approved' }) });
+            answer = await call(first.baseUrl, 'POST', '/events', {
+              token: BOOTSTRAP,
+              body: eventBody({ userorganisation: ORGANISATION, wfstatus: 'approved' }),
+            });
           } catch {
             unanswered++; // the instance died with this request in flight (or refused the next one)
             return;
@@ -101,12 +112,20 @@ for (const engine of ['postgres', 'pglite'] as const) {
       });
       const writing = Promise.allSettled(writers);
 
-      await waitFor('a delivery in flight at every receiver and 20 acknowledged writes', () => receivers.every((r) => r.requests.length > 0) && acknowledged.length >= 20, 30_000, 50);
+      await waitFor(
+        'a delivery in flight at every receiver and 20 acknowledged writes',
+        () => receivers.every((r) => r.requests.length > 0) && acknowledged.length >= 20,
+        30_000,
+        50,
+      );
       await first.crash();
       const killedAt = Date.now();
       const results = await writing;
       firing = false;
-      expect(results.every((r) => r.status === 'fulfilled'), JSON.stringify(results.filter((r) => r.status === 'rejected'))).toBe(true);
+      expect(
+        results.every((r) => r.status === 'fulfilled'),
+        JSON.stringify(results.filter((r) => r.status === 'rejected')),
+      ).toBe(true);
       const beforeCrash = receivers.map((r) => r.requests.length);
       const inFlight = receivers.map((r) => new Map(r.requests.map((q) => [q.deliveryId, q.body])));
       expect(receivers.flatMap((r) => r.requests).every((q) => q.answered === null)).toBe(true);
@@ -123,13 +142,22 @@ for (const engine of ['postgres', 'pglite'] as const) {
       }
 
       // Every delivery in flight arrives again, same id, same bytes; and every acknowledged write reaches every receiver.
-      const deliveredItems = (r: RecordingReceiver) => new Set(r.requests.filter((q) => q.answered === 204).flatMap((q) => q.items.map((i) => i.id.split('_')[0]!)));
-      await waitFor('the deliveries in flight at the crash, and every acknowledged write, at every receiver', () => receivers.every((r, i) => {
-        const after = r.requests.slice(beforeCrash[i]);
-        const redelivered = [...inFlight[i]!.keys()].every((id) => after.some((q) => q.deliveryId === id && q.answered === 204));
-        const items = deliveredItems(r);
-        return redelivered && acknowledged.every((id) => items.has(id));
-      }), 45_000, 50);
+      const deliveredItems = (r: RecordingReceiver) =>
+        new Set(r.requests.filter((q) => q.answered === 204).flatMap((q) => q.items.map((i) => i.id.split('_')[0]!)));
+      await waitFor(
+        'the deliveries in flight at the crash, and every acknowledged write, at every receiver',
+        () =>
+          receivers.every((r, i) => {
+            const after = r.requests.slice(beforeCrash[i]);
+            const redelivered = [...inFlight[i]!.keys()].every((id) =>
+              after.some((q) => q.deliveryId === id && q.answered === 204),
+            );
+            const items = deliveredItems(r);
+            return redelivered && acknowledged.every((id) => items.has(id));
+          }),
+        45_000,
+        50,
+      );
       let firstRedeliveryMs = Infinity;
       for (const [i, r] of receivers.entries()) {
         for (const q of r.requests.slice(beforeCrash[i])) {
@@ -139,64 +167,97 @@ for (const engine of ['postgres', 'pglite'] as const) {
           firstRedeliveryMs = Math.min(firstRedeliveryMs, q.receivedAt - killedAt);
         }
       }
-      console.info(`crash [${engine}]: ${acknowledged.length} writes acknowledged before kill -9, ${unanswered} in flight; ` +
-        `${inFlight.reduce((n, m) => n + m.size, 0)} deliveries in flight at ${RECEIVERS} receivers; ` +
-        `restarted and listening ${upAfterMs} ms after the kill; first re-sent delivery ${firstRedeliveryMs} ms after the kill (lease ${LEASE_MS} ms); ` +
-        `all acknowledged writes present and delivered`);
+      console.info(
+        `crash [${engine}]: ${acknowledged.length} writes acknowledged before kill -9, ${unanswered} in flight; ` +
+          `${inFlight.reduce((n, m) => n + m.size, 0)} deliveries in flight at ${RECEIVERS} receivers; ` +
+          `restarted and listening ${upAfterMs} ms after the kill; first re-sent delivery ${firstRedeliveryMs} ms after the kill (lease ${LEASE_MS} ms); ` +
+          `all acknowledged writes present and delivered`,
+      );
     }, 150_000);
 
     // PostgreSQL only: PGlite runs inside the process and has no connection to lose.
-    if (engine === 'postgres') it('when PostgreSQL drops the instance\'s connections in the middle of requests, then those get a 503 in the error shape, and the next requests succeed without a restart', async () => {
-      const instance = restarted!;
-      expect(instance, 'the instance of the crash test').toBeDefined();
-      const database = storage.database!;
-      const blocker = new pg.Client({ connectionString: database.url });
-      blocker.on('error', () => {});
-      await blocker.connect();
-      try {
-        // Hold every request that touches items: a read, a write and a detail read wait on the lock.
-        await blocker.query('BEGIN');
-        await blocker.query('LOCK TABLE items IN ACCESS EXCLUSIVE MODE');
-        const existing = (await call(instance.baseUrl, 'GET', '/actuator/health')).status;
-        expect(existing).toBe(200);
-        const started = performance.now();
-        // Settled either way, so a failure below leaves no rejection unhandled.
-        const requests = [
-          call(instance.baseUrl, 'GET', '/events?size=5', { token: BOOTSTRAP }),
-          call(instance.baseUrl, 'POST', '/events', { token: BOOTSTRAP, body: eventBody({ userorganisation: ORGANISATION }) }),
-          call(instance.baseUrl, 'GET', '/locations?size=1', { token: BOOTSTRAP }),
-        ].map((request) => request.catch((error: unknown) => ({ status: 0, headers: new Headers(), body: String(error) })));
-        await waitFor('three requests waiting on the lock', async () => {
-          const rows = await database.admin<{ n: string }>(
-            `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = 'content-service' AND wait_event_type = 'Lock'`, [database.name]);
-          return Number(rows[0]!.n) >= 3;
-        }, 15_000, 50);
-        // Every connection of the instance, busy or idle, as a failover or an admin would.
-        // (The call is in the select list, so it runs only for the rows the WHERE clause keeps.)
-        const killed = await database.admin<{ pid: number; terminated: boolean }>(
-          `SELECT pid, pg_terminate_backend(pid) AS terminated FROM pg_stat_activity WHERE datname = $1 AND application_name = 'content-service'`, [database.name]);
-        expect(killed.length).toBeGreaterThanOrEqual(3);
-        await blocker.query('ROLLBACK');
-        const answers = await Promise.all(requests);
-        const answeredMs = performance.now() - started;
-        for (const answer of answers) {
-          expect(answer.status, JSON.stringify(answer.body)).toBe(503);
-          expect(answer.body).toEqual({ status: 503, error: 'Service Unavailable', message: expect.stringMatching(/database/) });
-          expect(JSON.stringify(answer.body)).not.toMatch(/terminating|administrator|pg_|postgres/i);
-          expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-        }
+    if (engine === 'postgres')
+      it("when PostgreSQL drops the instance's connections in the middle of requests, then those get a 503 in the error shape, and the next requests succeed without a restart", async () => {
+        const instance = restarted!;
+        expect(instance, 'the instance of the crash test').toBeDefined();
+        const database = storage.database!;
+        const blocker = new pg.Client({ connectionString: database.url });
+        blocker.on('error', () => {});
+        await blocker.connect();
+        try {
+          // Hold every request that touches items: a read, a write and a detail read wait on the lock.
+          await blocker.query('BEGIN');
+          await blocker.query('LOCK TABLE items IN ACCESS EXCLUSIVE MODE');
+          const existing = (await call(instance.baseUrl, 'GET', '/actuator/health')).status;
+          expect(existing).toBe(200);
+          const started = performance.now();
+          // Settled either way, so a failure below leaves no rejection unhandled.
+          const requests = [
+            call(instance.baseUrl, 'GET', '/events?size=5', { token: BOOTSTRAP }),
+            call(instance.baseUrl, 'POST', '/events', {
+              token: BOOTSTRAP,
+              body: eventBody({ userorganisation: ORGANISATION }),
+            }),
+            call(instance.baseUrl, 'GET', '/locations?size=1', { token: BOOTSTRAP }),
+          ].map((request) =>
+            request.catch((error: unknown) => ({ status: 0, headers: new Headers(), body: String(error) })),
+          );
+          await waitFor(
+            'three requests waiting on the lock',
+            async () => {
+              const rows = await database.admin<{ n: string }>(
+                `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = 'content-service' AND wait_event_type = 'Lock'`,
+                [database.name],
+              );
+              return Number(rows[0]!.n) >= 3;
+            },
+            15_000,
+            50,
+          );
+          // Every connection of the instance, busy or idle, as a failover or an admin would.
+          // (The call is in the select list, so it runs only for the rows the WHERE clause keeps.)
+          const killed = await database.admin<{ pid: number; terminated: boolean }>(
+            `SELECT pid, pg_terminate_backend(pid) AS terminated FROM pg_stat_activity WHERE datname = $1 AND application_name = 'content-service'`,
+            [database.name],
+          );
+          expect(killed.length).toBeGreaterThanOrEqual(3);
+          await blocker.query('ROLLBACK');
+          const answers = await Promise.all(requests);
+          const answeredMs = performance.now() - started;
+          for (const answer of answers) {
+            expect(answer.status, JSON.stringify(answer.body)).toBe(503);
+            expect(answer.body).toEqual({
+              status: 503,
+              error: 'Service Unavailable',
+              message: expect.stringMatching(/database/),
+            });
+            expect(JSON.stringify(answer.body)).not.toMatch(/terminating|administrator|pg_|postgres/i);
+            expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+          }
 
-        // The same process, its pool refilled: the next requests work.
-        expect((await call(instance.baseUrl, 'GET', '/actuator/health')).body).toEqual({ status: 'UP' });
-        expect((await call(instance.baseUrl, 'GET', '/events?size=5', { token: BOOTSTRAP })).status).toBe(200);
-        const created = await call(instance.baseUrl, 'POST', '/events', { token: BOOTSTRAP, body: eventBody({ userorganisation: ORGANISATION }) });
-        expect(created.status, JSON.stringify(created.body)).toBe(201);
-        expect((await call(instance.baseUrl, 'GET', `/events/${created.body.id}`, { token: BOOTSTRAP })).status).toBe(200);
-        await expect(Promise.race([instance.exited.then(() => 'exited'), new Promise((resolve) => setTimeout(() => resolve('running'), 200))])).resolves.toBe('running');
-        console.info(`connection loss [postgres]: ${killed.length} backends terminated; ${answers.length} waiting requests answered 503 ${answeredMs.toFixed(0)} ms after they were sent; next requests 200/201 on the same process`);
-      } finally {
-        await blocker.end().catch(() => {});
-      }
-    }, 60_000);
+          // The same process, its pool refilled: the next requests work.
+          expect((await call(instance.baseUrl, 'GET', '/actuator/health')).body).toEqual({ status: 'UP' });
+          expect((await call(instance.baseUrl, 'GET', '/events?size=5', { token: BOOTSTRAP })).status).toBe(200);
+          const created = await call(instance.baseUrl, 'POST', '/events', {
+            token: BOOTSTRAP,
+            body: eventBody({ userorganisation: ORGANISATION }),
+          });
+          expect(created.status, JSON.stringify(created.body)).toBe(201);
+          expect((await call(instance.baseUrl, 'GET', `/events/${created.body.id}`, { token: BOOTSTRAP })).status).toBe(
+            200,
+          );
+          await expect(
+            Promise.race([
+              instance.exited.then(() => 'exited'),
+              new Promise((resolve) => setTimeout(() => resolve('running'), 200)),
+            ]),
+          ).resolves.toBe('running');
+          console.info(
+            `connection loss [postgres]: ${killed.length} backends terminated; ${answers.length} waiting requests answered 503 ${answeredMs.toFixed(0)} ms after they were sent; next requests 200/201 on the same process`,
+          );
+        } finally {
+          await blocker.end().catch(() => {});
+        }
+      }, 60_000);
   });
 }

@@ -49,7 +49,10 @@ describe.skipIf(skipWithoutServices({ redis: true }))('several instances on one 
       WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64url'),
     });
     // Both at the same moment, on an empty database: both migrate, under the advisory lock.
-    [a, b] = await Promise.all([group.start('A', {}, { startTimeoutMs: START_MS }), group.start('B', {}, { startTimeoutMs: START_MS })]);
+    [a, b] = await Promise.all([
+      group.start('A', {}, { startTimeoutMs: START_MS }),
+      group.start('B', {}, { startTimeoutMs: START_MS }),
+    ]);
   }, 2 * START_MS);
 
   afterAll(async () => {
@@ -77,13 +80,19 @@ describe.skipIf(skipWithoutServices({ redis: true }))('several instances on one 
     for (const instance of [a, b]) {
       expect((await call(instance.baseUrl, 'GET', '/actuator/health')).body).toEqual({ status: 'UP' });
     }
-    const appliedBy = (instance: Instance) => instance.logLines().filter((l) => l.msg === 'storage migrated').flatMap((l) => l.migrations as string[]);
+    const appliedBy = (instance: Instance) =>
+      instance
+        .logLines()
+        .filter((l) => l.msg === 'storage migrated')
+        .flatMap((l) => l.migrations as string[]);
     const applied = [...appliedBy(a), ...appliedBy(b)];
     console.info(`migrations: A applied ${appliedBy(a).length}, B applied ${appliedBy(b).length}`);
     const files = (await listMigrations()).map((m) => m.name);
     // Between them they applied every file once; whichever got the lock first did each.
     expect(applied.sort()).toEqual([...files].sort());
-    const recorded = (await (await database.db()).query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY version')).rows.map((r) => r.name);
+    const recorded = (
+      await (await database.db()).query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY version')
+    ).rows.map((r) => r.name);
     expect(recorded).toEqual(files);
   });
 
@@ -93,16 +102,26 @@ describe.skipIf(skipWithoutServices({ redis: true }))('several instances on one 
     // to nothing and the burst is over quickly (401 = let through, 429 = refused).
     const burst = 120;
     const started = performance.now();
-    const answers = await Promise.all(Array.from({ length: burst }, async (_, i) => {
-      const instance = i % 2 === 0 ? a : b;
-      const answer = await call(instance.baseUrl, 'GET', '/events', { ip });
-      return { instance: instance.name, status: answer.status, retryAfter: answer.headers.get('retry-after'), limit: answer.headers.get('x-ratelimit-limit'), body: answer.body };
-    }));
+    const answers = await Promise.all(
+      Array.from({ length: burst }, async (_, i) => {
+        const instance = i % 2 === 0 ? a : b;
+        const answer = await call(instance.baseUrl, 'GET', '/events', { ip });
+        return {
+          instance: instance.name,
+          status: answer.status,
+          retryAfter: answer.headers.get('retry-after'),
+          limit: answer.headers.get('x-ratelimit-limit'),
+          body: answer.body,
+        };
+      }),
+    );
     const windowMs = performance.now() - started;
     const passed = answers.filter((x) => x.status !== 429);
     const refused = answers.filter((x) => x.status === 429);
     const refill = Math.ceil(windowMs / 50);
-    console.info(`rate limit across instances: ${burst} requests in ${windowMs.toFixed(0)} ms, ${passed.length} passed (A ${passed.filter((x) => x.instance === 'A').length}, B ${passed.filter((x) => x.instance === 'B').length}), ${refused.length} refused; bound 41 + ${refill}`);
+    console.info(
+      `rate limit across instances: ${burst} requests in ${windowMs.toFixed(0)} ms, ${passed.length} passed (A ${passed.filter((x) => x.instance === 'A').length}, B ${passed.filter((x) => x.instance === 'B').length}), ${refused.length} refused; bound 41 + ${refill}`,
+    );
 
     expect(passed.every((x) => x.status === 401)).toBe(true);
     // From rest at least the burst passes, and beyond it only what refilled while the burst ran
@@ -136,7 +155,8 @@ describe.skipIf(skipWithoutServices({ redis: true }))('several instances on one 
       receiver.plan((r) => ({ status: r.index === 2 ? 500 : 204 }));
       // The webhook token is made through A; B's worker must open its sealed secret (shared WEBHOOK_SECRET_KEY).
       const created = await call(a.baseUrl, 'POST', `/accounts/${account.accountId}/tokens`, {
-        token: BOOTSTRAP, body: { name: 'scale-out receiver', roles: ['ROLE_EXTERNAL_USER'], callBackUrl: `${receiver.url}/hook` },
+        token: BOOTSTRAP,
+        body: { name: 'scale-out receiver', roles: ['ROLE_EXTERNAL_USER'], callBackUrl: `${receiver.url}/hook` },
       });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
       const secret = created.body.signingSecret as string;
@@ -145,16 +165,30 @@ describe.skipIf(skipWithoutServices({ redis: true }))('several instances on one 
       const writer = clientFor(account.full);
       const instances = [a, b];
       // 24 creates, 12 through each instance, all at once.
-      const writes = await Promise.all(Array.from({ length: 24 }, (_, i) => writer.post(instances[i % 2]!.baseUrl, '/events', eventBody({ userorganisation: account.organisation, wfstatus: 'approved' }))));
+      const writes = await Promise.all(
+        Array.from({ length: 24 }, (_, i) =>
+          writer.post(
+            instances[i % 2]!.baseUrl,
+            '/events',
+            eventBody({ userorganisation: account.organisation, wfstatus: 'approved' }),
+          ),
+        ),
+      );
       expect(writes.map((w) => w.status)).toEqual(writes.map(() => 201));
       const ids = writes.map((w) => w.body.id as string);
-      const delivered = (action: 'UPDATED' | 'DELETED') => new Set(receiver.requests.filter((r) => r.answered !== null && r.answered < 300)
-        .flatMap((r) => r.items.filter((item) => item.actionType === action).map((item) => item.id.split('_')[0]!)));
+      const delivered = (action: 'UPDATED' | 'DELETED') =>
+        new Set(
+          receiver.requests
+            .filter((r) => r.answered !== null && r.answered < 300)
+            .flatMap((r) => r.items.filter((item) => item.actionType === action).map((item) => item.id.split('_')[0]!)),
+        );
       await waitFor('every create delivered', () => ids.every((id) => delivered('UPDATED').has(id)), 30_000, 50);
 
       // Then 8 deletes, alternating instances.
       const removed = ids.slice(0, 8);
-      const deletes = await Promise.all(removed.map((id, i) => writer.delete(instances[i % 2]!.baseUrl, `/events/${id}`)));
+      const deletes = await Promise.all(
+        removed.map((id, i) => writer.delete(instances[i % 2]!.baseUrl, `/events/${id}`)),
+      );
       expect(deletes.map((d) => d.status)).toEqual(deletes.map(() => 204));
       await waitFor('every delete delivered', () => removed.every((id) => delivered('DELETED').has(id)), 30_000, 50);
       // Let any stray duplicate arrive before counting.
@@ -163,14 +197,23 @@ describe.skipIf(skipWithoutServices({ redis: true }))('several instances on one 
       const requests = receiver.requests;
       // Every request is a valid signature over its bytes.
       for (const r of requests) {
-        expect(verifySignature({ secret, timestamp: r.timestamp, signature: r.signature, body: r.body, nowSeconds: Math.floor(r.receivedAt / 1000) })).toEqual({ ok: true });
+        expect(
+          verifySignature({
+            secret,
+            timestamp: r.timestamp,
+            signature: r.signature,
+            body: r.body,
+            nowSeconds: Math.floor(r.receivedAt / 1000),
+          }),
+        ).toEqual({ ok: true });
       }
       // Per delivery id: one request, or several when the earlier ones failed, with the same bytes.
       const byDelivery = new Map<string, RecordedRequest[]>();
       for (const r of requests) byDelivery.set(r.deliveryId, [...(byDelivery.get(r.deliveryId) ?? []), r]);
       for (const [id, attempts] of byDelivery) {
         expect(attempts.at(-1)!.answered, id).toBeLessThan(300);
-        for (const earlier of attempts.slice(0, -1)) expect(earlier.answered, `${id}: repeated after a success`).toBeGreaterThanOrEqual(500);
+        for (const earlier of attempts.slice(0, -1))
+          expect(earlier.answered, `${id}: repeated after a success`).toBeGreaterThanOrEqual(500);
         for (const attempt of attempts) expect(attempt.body.equals(attempts[0]!.body)).toBe(true);
       }
       const failed = requests.find((r) => r.index === 2)!;
@@ -179,13 +222,16 @@ describe.skipIf(skipWithoutServices({ redis: true }))('several instances on one 
       // Per change: in exactly one delivery.
       const deliveriesOf = new Map<string, Set<string>>();
       for (const r of requests) {
-        for (const item of r.items) deliveriesOf.set(item.id, (deliveriesOf.get(item.id) ?? new Set()).add(r.deliveryId));
+        for (const item of r.items)
+          deliveriesOf.set(item.id, (deliveriesOf.get(item.id) ?? new Set()).add(r.deliveryId));
       }
       const changes = [...ids.map((id) => `${id}_EventUpdated`), ...removed.map((id) => `${id}_EventDeleted`)];
       expect([...deliveriesOf.keys()].sort()).toEqual(changes.sort());
       for (const change of changes) expect(deliveriesOf.get(change)!.size, change).toBe(1);
       const makers = new Set(requests.flatMap((r) => r.items.map((item) => item.resourceUri.split('/events/')[0])));
-      console.info(`webhooks across instances: ${changes.length} changes in ${byDelivery.size} deliveries, ${requests.length} requests; deliveries made by ${[...makers].map((u) => (u === a.baseUrl ? 'A' : 'B')).join(' and ')}`);
+      console.info(
+        `webhooks across instances: ${changes.length} changes in ${byDelivery.size} deliveries, ${requests.length} requests; deliveries made by ${[...makers].map((u) => (u === a.baseUrl ? 'A' : 'B')).join(' and ')}`,
+      );
     } finally {
       await receiver.close();
     }
@@ -211,7 +257,10 @@ describe.skipIf(skipWithoutServices({ redis: true }))('several instances on one 
           expect(put.status, JSON.stringify(put.body)).toBe(200);
           latest.set(target.id, { wfstatus: put.body.wfstatus, lastupdated: put.body.lastupdated });
         } else {
-          const body = eventBody({ userorganisation: account.organisation, wfstatus: i % 2 === 0 ? 'approved' : 'readyforvalidation' });
+          const body = eventBody({
+            userorganisation: account.organisation,
+            wfstatus: i % 2 === 0 ? 'approved' : 'readyforvalidation',
+          });
           const post = await writer.post(instance.baseUrl, '/events', body);
           expect(post.status, JSON.stringify(post.body)).toBe(201);
           latest.set(post.body.id, { wfstatus: post.body.wfstatus, lastupdated: post.body.lastupdated });
@@ -219,7 +268,9 @@ describe.skipIf(skipWithoutServices({ redis: true }))('several instances on one 
         }
       }
     });
-    const written = Promise.all(writers).finally(() => { writing = false; });
+    const written = Promise.all(writers).finally(() => {
+      writing = false;
+    });
 
     // The interface's procedure: lastupdated >= mark, ascending, until a page is short; here
     // each page from the other instance, and rounds repeated until the writers are done.
@@ -255,34 +306,55 @@ describe.skipIf(skipWithoutServices({ redis: true }))('several instances on one 
     expect([...mirror.keys()].sort()).toEqual(approved.map(([id]) => id).sort());
     // Not just every item: every item's last change (an update missed would leave an old stamp).
     for (const [id, v] of approved) expect(mirror.get(id), id).toBe(v.lastupdated);
-    console.info(`sync across instances: ${approved.length} approved of ${latest.size} items, ${pages} pages of ${size}`);
+    console.info(
+      `sync across instances: ${approved.length} approved of ${latest.size} items, ${pages} pages of ${size}`,
+    );
   }, 80_000);
 
   it('when an ontology override is written through one instance, then an item read through the other shows the new label at once [ONTO-006] [ONTO-015]', async () => {
     const account = await newAccount();
     const writer = clientFor(account.full);
     const admin = clientFor(account.admin);
-    const item = await writer.post(a.baseUrl, '/events', eventBody({
-      userorganisation: account.organisation, wfstatus: 'approved', translations: { primaryLanguage: 'nl', availableLanguages: ['nl'] },
-      trcItemCategories: { categories: [{ catid: 'p-1001', value: 'true' }] },
-    }));
+    const item = await writer.post(
+      a.baseUrl,
+      '/events',
+      eventBody({
+        userorganisation: account.organisation,
+        wfstatus: 'approved',
+        translations: { primaryLanguage: 'nl', availableLanguages: ['nl'] },
+        trcItemCategories: { categories: [{ catid: 'p-1001', value: 'true' }] },
+      }),
+    );
     expect(item.status, JSON.stringify(item.body)).toBe(201);
-    const labelOn = async (instance: Instance) => (await writer.get(instance.baseUrl, `/events/${item.body.id}`)).body.trcItemCategories.categories[0].categoryTranslations[0].label as string;
+    const labelOn = async (instance: Instance) =>
+      (await writer.get(instance.baseUrl, `/events/${item.body.id}`)).body.trcItemCategories.categories[0]
+        .categoryTranslations[0].label as string;
     // Both instances have the base ontology of the account cached now.
     const base = await labelOn(b);
     expect(await labelOn(a)).toBe(base);
 
     const listedLabelOn = async (instance: Instance) =>
-      (await writer.get(instance.baseUrl, `/events?trcid=${encodeURIComponent(item.body.trcid)}`)).body[0].trcItemCategories.categories[0].categoryTranslations[0].label as string;
-    for (const [writeOn, readOn] of [[a, b], [b, a]] as const) {
+      (await writer.get(instance.baseUrl, `/events?trcid=${encodeURIComponent(item.body.trcid)}`)).body[0]
+        .trcItemCategories.categories[0].categoryTranslations[0].label as string;
+    for (const [writeOn, readOn] of [
+      [a, b],
+      [b, a],
+    ] as const) {
       const label = `Toegankelijk ${randomUUID().slice(0, 6)}`;
       // The reader has just sent this list page: it keeps it (items/listPageCache.ts) until the content changes.
       const before = await listedLabelOn(readOn);
       const put = await admin.put(writeOn.baseUrl, `/dictionary/propertiesOntology?accountId=${account.accountId}`, {
-        propertyCategories: [{
-          id: 'pc-9001', name: 'Eigen', datatype: 'yes', propertytranslations: [{ lang: 'nl', text: 'Eigen' }],
-          properties: [{ id: 'p-1001', name: label, datatype: 'yesno', propertytranslations: [{ lang: 'nl', text: label }] }],
-        }],
+        propertyCategories: [
+          {
+            id: 'pc-9001',
+            name: 'Eigen',
+            datatype: 'yes',
+            propertytranslations: [{ lang: 'nl', text: 'Eigen' }],
+            properties: [
+              { id: 'p-1001', name: label, datatype: 'yesno', propertytranslations: [{ lang: 'nl', text: label }] },
+            ],
+          },
+        ],
       });
       expect(put.status, JSON.stringify(put.body)).toBe(200);
       // At once: the very next request, no waiting, no cache expiry.
@@ -297,8 +369,17 @@ describe.skipIf(skipWithoutServices({ redis: true }))('several instances on one 
     const account = await newAccount();
     const api = clientFor(account.full);
     const titlesOn = async (instance: Instance) =>
-      ((await api.get(instance.baseUrl, '/events?wfstatus=approved')).body as Array<{ trcItemDetails: Array<{ title: string }> }>).map((item) => item.trcItemDetails[0]!.title);
-    const body = (title: string) => eventBody({ userorganisation: account.organisation, wfstatus: 'approved', trcItemDetails: [{ lang: 'nl', title }] });
+      (
+        (await api.get(instance.baseUrl, '/events?wfstatus=approved')).body as Array<{
+          trcItemDetails: Array<{ title: string }>;
+        }>
+      ).map((item) => item.trcItemDetails[0]!.title);
+    const body = (title: string) =>
+      eventBody({
+        userorganisation: account.organisation,
+        wfstatus: 'approved',
+        trcItemDetails: [{ lang: 'nl', title }],
+      });
 
     expect(await titlesOn(b)).toEqual([]);
     const created = await api.post(a.baseUrl, '/events', body('Eerste'));
@@ -317,11 +398,17 @@ describe.skipIf(skipWithoutServices({ redis: true }))('several instances on one 
     const account = await newAccount();
     const admin = clientFor(account.admin);
     const created = await admin.post(a.baseUrl, `/accounts/${account.accountId}/tokens`, {
-      name: 'followed across instances', roles: ['ROLE_EXTERNAL_USER'], apiTokenFilter: { wfstatus: ['approved', 'archived'] },
+      name: 'followed across instances',
+      roles: ['ROLE_EXTERNAL_USER'],
+      apiTokenFilter: { wfstatus: ['approved', 'archived'] },
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const user = clientFor(created.body.token as string);
-    const archived = await clientFor(account.full).post(a.baseUrl, '/events', eventBody({ userorganisation: account.organisation, wfstatus: 'archived' }));
+    const archived = await clientFor(account.full).post(
+      a.baseUrl,
+      '/events',
+      eventBody({ userorganisation: account.organisation, wfstatus: 'archived' }),
+    );
     expect(archived.status).toBe(201);
     const seesArchived = async (instance: Instance) => {
       const answer = await user.get(instance.baseUrl, '/events?wfstatus=archived');
@@ -330,7 +417,9 @@ describe.skipIf(skipWithoutServices({ redis: true }))('several instances on one 
     // Both instances resolve the token (and may keep its principal) before it changes.
     for (const instance of [a, b, a, b]) expect(await seesArchived(instance)).toBe(true);
 
-    const narrowed = await admin.put(a.baseUrl, `/accounts/${account.accountId}/tokens/${created.body.id}`, { apiTokenFilter: { wfstatus: ['approved'] } });
+    const narrowed = await admin.put(a.baseUrl, `/accounts/${account.accountId}/tokens/${created.body.id}`, {
+      apiTokenFilter: { wfstatus: ['approved'] },
+    });
     expect(narrowed.status, JSON.stringify(narrowed.body)).toBe(200);
     expect(await seesArchived(a)).toBe(false);
     const narrowedOnB = performance.now();
@@ -341,18 +430,30 @@ describe.skipIf(skipWithoutServices({ redis: true }))('several instances on one 
     expect(deleted.status).toBe(204);
     expect((await user.get(a.baseUrl, '/events')).status).toBe(401);
     const deletedOnB = performance.now();
-    await waitFor('instance B refusing the deleted token', async () => (await user.get(b.baseUrl, '/events')).status === 401, 2000);
-    console.log(`token changes reached the other instance after ${narrowMs.toFixed(1)} ms (narrowed) and ${(performance.now() - deletedOnB).toFixed(1)} ms (deleted)`);
+    await waitFor(
+      'instance B refusing the deleted token',
+      async () => (await user.get(b.baseUrl, '/events')).status === 401,
+      2000,
+    );
+    console.log(
+      `token changes reached the other instance after ${narrowMs.toFixed(1)} ms (narrowed) and ${(performance.now() - deletedOnB).toFixed(1)} ms (deleted)`,
+    );
   });
 
   it('when an asset is uploaded through one instance and DATA_DIR is shared, then the other serves its file and lists it [ASSET-003]', async () => {
     const account = await newAccount();
-    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 200, g: 30, b: 30 } } }).png().toBuffer();
+    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 200, g: 30, b: 30 } } })
+      .png()
+      .toBuffer();
     const form = new FormData();
     form.set('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'scale-out.png');
-    const uploaded = await fetch(`${a.baseUrl}/assets`, { method: 'POST', headers: { authorization: `Bearer ${account.full}` }, body: form });
+    const uploaded = await fetch(`${a.baseUrl}/assets`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${account.full}` },
+      body: form,
+    });
     expect(uploaded.status).toBe(201);
-    const asset = await uploaded.json() as { id: string; url: string };
+    const asset = (await uploaded.json()) as { id: string; url: string };
     const onB = asset.url.replace(a.baseUrl, b.baseUrl);
     const file = await fetch(onB, { headers: { authorization: `Bearer ${account.full}` } });
     expect(file.status).toBe(200);

@@ -40,17 +40,25 @@ const ONLY = process.env.FUZZ_ONLY?.split(':').map(Number);
 const operations = specOperations();
 // Sign-in hashes every password it is given with production scrypt costs (on purpose: no timing
 // oracle for unknown users), so it gets a third of the share of the others.
-const anyCase = fc.oneof(...operations.map((op) => ({ weight: op.operationId === 'signIn' ? 1 : 3, arbitrary: fuzzCase(op) })));
+const anyCase = fc.oneof(
+  ...operations.map((op) => ({ weight: op.operationId === 'signIn' ? 1 : 3, arbitrary: fuzzCase(op) })),
+);
 const operationOf = new Map(operations.map((op) => [op.operationId, op]));
 
-async function inPool<T>(items: readonly T[], concurrency: number, fn: (item: T, index: number) => Promise<void>): Promise<void> {
+async function inPool<T>(
+  items: readonly T[],
+  concurrency: number,
+  fn: (item: T, index: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < items.length) {
-      const index = next++;
-      await fn(items[index]!, index);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) {
+        const index = next++;
+        await fn(items[index]!, index);
+      }
+    }),
+  );
 }
 
 describeEachEngine('fuzz: hostile requests over every operation of the spec', (ctx) => {
@@ -75,26 +83,87 @@ describeEachEngine('fuzz: hostile requests over every operation of the spec', (c
     ['a path id that is not percent-encoded UTF-8', () => ({ method: 'GET', path: '/events/%E0%A4%A' }), 400],
     ['U+0000 in a query value', () => ({ method: 'GET', path: '/events?trcid=a%00b' }), 400],
     ['U+0000 in an asset title', (w) => json('PUT', `/assets/${w.assetA.id}`, '{"title":"a\\u0000b"}'), 400],
-    ['U+0000 in a token name', (w) => json('POST', `/accounts/${w.accountA}/tokens`, '{"name":"a\\u0000b","roles":["ROLE_EXTERNAL_USER"]}'), 400],
-    ['U+0000 in a sign-in user name', () => json('POST', '/auth/signin', '{"username":"a\\u0000b","password":"x"}'), 400],
-    ['U+0000 in a feed externalID', () => ({ method: 'POST', path: '/feeds/uitagenda-amsterdam/fetchAndConvertOnce?externalID=a%00b' }), 400],
+    [
+      'U+0000 in a token name',
+      (w) => json('POST', `/accounts/${w.accountA}/tokens`, '{"name":"a\\u0000b","roles":["ROLE_EXTERNAL_USER"]}'),
+      400,
+    ],
+    [
+      'U+0000 in a sign-in user name',
+      () => json('POST', '/auth/signin', '{"username":"a\\u0000b","password":"x"}'),
+      400,
+    ],
+    [
+      'U+0000 in a feed externalID',
+      () => ({ method: 'POST', path: '/feeds/uitagenda-amsterdam/fetchAndConvertOnce?externalID=a%00b' }),
+      400,
+    ],
     ['U+0000 in a multipart title', () => ({ method: 'POST', path: '/assets', ...multipart('nulTitle') }), 400],
-    ['a JSON body in latin1', () => ({ ...json('POST', '/events', '{}'), headers: { 'content-type': 'application/json; charset=latin1' } }), 400],
-    ['JSON nested 10,000 levels inside an open object', () => json('POST', '/events', `{"seoMetadata":{"x":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}}`), 400],
-    ['JSON nested 101 levels', () => json('PUT', '/dictionary/propertiesOntology?accountId=amsterdam', `{"propertyCategories":${'['.repeat(100)}${']'.repeat(100)}}`), 400],
+    [
+      'a JSON body in latin1',
+      () => ({ ...json('POST', '/events', '{}'), headers: { 'content-type': 'application/json; charset=latin1' } }),
+      400,
+    ],
+    [
+      'JSON nested 10,000 levels inside an open object',
+      () => json('POST', '/events', `{"seoMetadata":{"x":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}}`),
+      400,
+    ],
+    [
+      'JSON nested 101 levels',
+      () =>
+        json(
+          'PUT',
+          '/dictionary/propertiesOntology?accountId=amsterdam',
+          `{"propertyCategories":${'['.repeat(100)}${']'.repeat(100)}}`,
+        ),
+      400,
+    ],
     ['a 5 MB JSON body', () => json('POST', '/events', JSON.stringify({ slug: 's'.repeat(5 * 1024 * 1024) })), 413],
-    ['an encoded traversal as asset file name (the name is informational: the asset is served)', (w) => ({ method: 'GET', path: `/assets/${w.assetA.id}/..%2f..%2fetc%2fpasswd` }), 200],
-    ['a double-encoded traversal as asset file name', (w) => ({ method: 'GET', path: `/assets/${w.assetA.id}/..%252f..%252fetc%252fpasswd` }), 200],
-    ['a raw traversal after the asset id (another route)', (w) => ({ method: 'GET', path: `/assets/${w.assetA.id}/../../etc/passwd` }), 404],
+    [
+      'an encoded traversal as asset file name (the name is informational: the asset is served)',
+      (w) => ({ method: 'GET', path: `/assets/${w.assetA.id}/..%2f..%2fetc%2fpasswd` }),
+      200,
+    ],
+    [
+      'a double-encoded traversal as asset file name',
+      (w) => ({ method: 'GET', path: `/assets/${w.assetA.id}/..%252f..%252fetc%252fpasswd` }),
+      200,
+    ],
+    [
+      'a raw traversal after the asset id (another route)',
+      (w) => ({ method: 'GET', path: `/assets/${w.assetA.id}/../../etc/passwd` }),
+      404,
+    ],
     ['w above 4000', (w) => ({ method: 'GET', path: `/assets/${w.assetA.id}/x.png?w=4001` }), 400],
-    ['w and h at 4000 on an 8×6 image (never enlarged)', (w) => ({ method: 'GET', path: `/assets/${w.assetA.id}/x.png?w=4000&h=4000&mode=stretch` }), 200],
+    [
+      'w and h at 4000 on an 8×6 image (never enlarged)',
+      (w) => ({ method: 'GET', path: `/assets/${w.assetA.id}/x.png?w=4000&h=4000&mode=stretch` }),
+      200,
+    ],
     ['two files in one upload', () => ({ method: 'POST', path: '/assets', ...multipart('twoFiles') }), 400],
     ['an upload cut off in the middle', () => ({ method: 'POST', path: '/assets', ...multipart('truncated') }), 400],
-    ['headers above Node\'s 16 KiB limit', () => ({ method: 'GET', path: '/events', headers: { 'x-padding': 'p'.repeat(17_000) } }), 431],
-    ['a 2 MB JSON body on a list, which takes no body', () => ({ ...json('GET', '/events', JSON.stringify({ slug: 's'.repeat(2 * 1024 * 1024) })) }), 413],
+    [
+      "headers above Node's 16 KiB limit",
+      () => ({ method: 'GET', path: '/events', headers: { 'x-padding': 'p'.repeat(17_000) } }),
+      431,
+    ],
+    [
+      'a 2 MB JSON body on a list, which takes no body',
+      () => ({ ...json('GET', '/events', JSON.stringify({ slug: 's'.repeat(2 * 1024 * 1024) })) }),
+      413,
+    ],
     ['a broken JSON body on the health check', () => json('GET', '/actuator/health', '{"a":'), 400],
-    ['a method the spec does not list, with a broken body (DEC-ERR-005: 405 before the body is read)', () => json('PATCH', '/events', '{"a":'), 405],
-    ['a path outside the spec, with a 2 MB body', () => json('POST', '/no-such-thing', JSON.stringify({ slug: 's'.repeat(2 * 1024 * 1024) })), 404],
+    [
+      'a method the spec does not list, with a broken body (DEC-ERR-005: 405 before the body is read)',
+      () => json('PATCH', '/events', '{"a":'),
+      405,
+    ],
+    [
+      'a path outside the spec, with a 2 MB body',
+      () => json('POST', '/no-such-thing', JSON.stringify({ slug: 's'.repeat(2 * 1024 * 1024) })),
+      404,
+    ],
     ['OPTIONS on a listed path', (w) => ({ method: 'OPTIONS', path: `/events/${w.items.events.approved.id}` }), 204],
     ['TRACE on a listed path', () => ({ method: 'TRACE', path: '/dictionary' }), 405],
   ];
@@ -108,10 +177,17 @@ describeEachEngine('fuzz: hostile requests over every operation of the spec', (c
 
   it.each(KNOWN)('when the request has %s, then the answer is the documented status', async (_what, build, status) => {
     const request = build(world);
-    const sent: RawRequest = { ...request, headers: { authorization: `Bearer ${world.tokens.admin}`, ...request.headers } };
+    const sent: RawRequest = {
+      ...request,
+      headers: { authorization: `Bearer ${world.tokens.admin}`, ...request.headers },
+    };
     const answer = await http.send(sent);
     expect(answer.status, answer.body.subarray(0, 300).toString()).toBe(status);
-    const headerBytes = sent.method.length + sent.path.length + 16 + Object.entries(sent.headers ?? {}).reduce((sum, [n, v]) => sum + n.length + v.length + 4, 0);
+    const headerBytes =
+      sent.method.length +
+      sent.path.length +
+      16 +
+      Object.entries(sent.headers ?? {}).reduce((sum, [n, v]) => sum + n.length + v.length + 4, 0);
     expect(checkAnswer(sent, answer, headerBytes).problems).toEqual([]);
     if (status === 200 && request.path.startsWith('/assets/')) {
       expect(answer.headers['content-type']).toBe('image/png');
@@ -123,7 +199,9 @@ describeEachEngine('fuzz: hostile requests over every operation of the spec', (c
   it('when thousands of hostile requests hit every operation, then no 5xx, the server keeps answering, every status is documented and every error body has the Error shape', async () => {
     const runs = RUNS[ctx.engine];
     const batches = Math.ceil(runs / BATCH);
-    console.info(`fuzz [${ctx.engine}]: seed ${SEED}, ${runs} requests over ${operations.length} operations (replay: FUZZ_SEED=${SEED})`);
+    console.info(
+      `fuzz [${ctx.engine}]: seed ${SEED}, ${runs} requests over ${operations.length} operations (replay: FUZZ_SEED=${SEED})`,
+    );
     const started = Date.now();
     const problems = new Map<string, string>();
     const outside = new Map<string, number>();
@@ -134,10 +212,15 @@ describeEachEngine('fuzz: hostile requests over every operation of the spec', (c
     for (let batch = 0; batch < batches; batch += 1) {
       if (ONLY !== undefined && ONLY[0] !== batch) continue;
       if (ONLY === undefined && batch >= MIN_BATCHES && Date.now() - started > BUDGET_MS[ctx.engine]) {
-        console.info(`fuzz [${ctx.engine}]: time budget of ${BUDGET_MS[ctx.engine]} ms spent; stopping after ${batch} batches`);
+        console.info(
+          `fuzz [${ctx.engine}]: time budget of ${BUDGET_MS[ctx.engine]} ms spent; stopping after ${batch} batches`,
+        );
         break;
       }
-      const cases: FuzzCase[] = fc.sample(anyCase, { seed: SEED + batch, numRuns: Math.min(BATCH, runs - batch * BATCH) });
+      const cases: FuzzCase[] = fc.sample(anyCase, {
+        seed: SEED + batch,
+        numRuns: Math.min(BATCH, runs - batch * BATCH),
+      });
       await inPool(cases, CONCURRENCY, async (c, index) => {
         if (ONLY !== undefined && ONLY[1] !== index) return;
         const op = operationOf.get(c.operationId)!;
@@ -149,7 +232,8 @@ describeEachEngine('fuzz: hostile requests over every operation of the spec', (c
           const answer = await http.send(m.request);
           status = answer.status;
           verdict = checkAnswer(m.request, answer, m.headerBytes);
-          if (verdict.problems.length > 0) verdict.problems.push(`body: ${answer.body.subarray(0, 300).toString('utf8')}`);
+          if (verdict.problems.length > 0)
+            verdict.problems.push(`body: ${answer.body.subarray(0, 300).toString('utf8')}`);
         } catch (error) {
           status = 'no answer';
           verdict = { problems: [`no answer: ${(error as Error).message}`], operation: undefined, outside: undefined };
@@ -162,7 +246,11 @@ describeEachEngine('fuzz: hostile requests over every operation of the spec', (c
         if (verdict.outside !== undefined) outside.set(verdict.outside, (outside.get(verdict.outside) ?? 0) + 1);
         if (verdict.problems.length > 0) {
           const key = `${op.operationId} ${c.method} ${verdict.problems[0]}`;
-          if (!problems.has(key)) problems.set(key, `${describeCase(c, m)} (replay: FUZZ_SEED=${SEED} FUZZ_ONLY=${batch}:${index})\n      ${verdict.problems.join('\n      ')}`);
+          if (!problems.has(key))
+            problems.set(
+              key,
+              `${describeCase(c, m)} (replay: FUZZ_SEED=${SEED} FUZZ_ONLY=${batch}:${index})\n      ${verdict.problems.join('\n      ')}`,
+            );
         }
       });
       const health = await http.send({ method: 'GET', path: '/actuator/health' });
@@ -170,11 +258,20 @@ describeEachEngine('fuzz: hostile requests over every operation of the spec', (c
     }
 
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    console.info(`fuzz [${ctx.engine}]: ${sent} requests in ${seconds} s; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
-    const slowest = [...cost].sort((a, b) => b[1].ms - a[1].ms).slice(0, 6).map(([k, v]) => `${k}: ${v.n}× ${v.ms} ms`);
+    console.info(
+      `fuzz [${ctx.engine}]: ${sent} requests in ${seconds} s; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`,
+    );
+    const slowest = [...cost]
+      .sort((a, b) => b[1].ms - a[1].ms)
+      .slice(0, 6)
+      .map(([k, v]) => `${k}: ${v.n}× ${v.ms} ms`);
     console.info(`fuzz [${ctx.engine}]: most time in ${slowest.join('; ')}`);
-    if (outside.size > 0) console.info(`fuzz [${ctx.engine}]: answers to requests that are no operation (DEC-ERR-005): ${JSON.stringify(Object.fromEntries([...outside].sort()))}`);
+    if (outside.size > 0)
+      console.info(
+        `fuzz [${ctx.engine}]: answers to requests that are no operation (DEC-ERR-005): ${JSON.stringify(Object.fromEntries([...outside].sort()))}`,
+      );
     expect([...problems.values()], `seed ${SEED}`).toEqual([]);
-    if (ONLY === undefined && process.env.FUZZ_RUNS === undefined) expect(sent, 'requests sent').toBeGreaterThanOrEqual(MIN_REQUESTS);
+    if (ONLY === undefined && process.env.FUZZ_RUNS === undefined)
+      expect(sent, 'requests sent').toBeGreaterThanOrEqual(MIN_REQUESTS);
   }, 180_000);
 });

@@ -20,7 +20,10 @@ const PUBLIC = 'https://93.184.215.14/hooks/content';
 const FAKE_DNS: Record<string, LookupAddress[]> = {
   'intranet.ssrf.test': [{ address: '10.1.2.3', family: 4 }],
   'metadata.ssrf.test': [{ address: '169.254.169.254', family: 4 }],
-  'mixed.ssrf.test': [{ address: '93.184.215.14', family: 4 }, { address: 'fd00::1', family: 6 }],
+  'mixed.ssrf.test': [
+    { address: '93.184.215.14', family: 4 },
+    { address: 'fd00::1', family: 6 },
+  ],
   'mapped.ssrf.test': [{ address: '::ffff:127.0.0.1', family: 6 }],
   'public.ssrf.test': [{ address: '93.184.215.14', family: 4 }],
 };
@@ -76,7 +79,10 @@ const REFUSED: Array<[string, string]> = [
   // not ASCII: refused by the schema's uri format before the host is even looked at
   ['https://ⓛⓞⓒⓐⓛⓗⓞⓢⓣ/hooks', '/callBackUrl must match format "uri"'],
   // Names that resolve to internal addresses.
-  ['https://intranet.ssrf.test/hooks', 'intranet.ssrf.test must resolve to public addresses only: 10.1.2.3 is a private address'],
+  [
+    'https://intranet.ssrf.test/hooks',
+    'intranet.ssrf.test must resolve to public addresses only: 10.1.2.3 is a private address',
+  ],
   ['https://metadata.ssrf.test/hooks', '169.254.169.254 is a linkLocal address'],
   ['https://mixed.ssrf.test/hooks', 'fd00::1 is a uniqueLocal address'],
   ['https://mapped.ssrf.test/hooks', 'IPv4-mapped'],
@@ -96,46 +102,91 @@ describeEachEngine('callBackUrl registration refuses internal targets over HTTP'
     http = rawClient(app.baseUrl);
     await createTestAccount(ctx.db, { accountId, organisations: ['ssrf-org'] });
     admin = (await createTestToken(ctx.db, { accountId, roles: ['ROLE_ADMIN'] })).token;
-    existing = (await createTestToken(ctx.db, { accountId, roles: ['ROLE_EXTERNAL_USER'], callbackUrl: PUBLIC, signingSecret: 'k'.repeat(43) })).id;
+    existing = (
+      await createTestToken(ctx.db, {
+        accountId,
+        roles: ['ROLE_EXTERNAL_USER'],
+        callbackUrl: PUBLIC,
+        signingSecret: 'k'.repeat(43),
+      })
+    ).id;
   });
   afterAll(async () => {
     await http?.close();
     await app?.close();
   });
-  beforeEach(() => { fakeDns(FAKE_DNS); });
-  afterEach(() => { vi.restoreAllMocks(); });
+  beforeEach(() => {
+    fakeDns(FAKE_DNS);
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
 
   const send = (method: string, path: string, body: unknown): Promise<RawAnswer> =>
-    http.send({ method, path, headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    http.send({
+      method,
+      path,
+      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
 
-  it.each(REFUSED)('when callBackUrl is %s, then POST and PUT answer 400 saying "%s" and the token keeps its URL', async (url, reason) => {
-    const created = await send('POST', `/accounts/${accountId}/tokens`, { name: 'ssrf', roles: ['ROLE_EXTERNAL_USER'], callBackUrl: url });
-    expect(created.status, created.body.toString()).toBe(400);
-    expect((created.json as { message: string }).message).toContain(reason);
-    const updated = await send('PUT', `/accounts/${accountId}/tokens/${existing}`, { callBackUrl: url });
-    expect(updated.status, updated.body.toString()).toBe(400);
-    expect((updated.json as { message: string }).message).toContain(reason);
-    const { rows } = await ctx.db.query<{ callback_url: string }>('SELECT callback_url FROM api_tokens WHERE id = $1', [existing]);
-    expect(rows[0]!.callback_url).toBe(PUBLIC);
-  });
+  it.each(REFUSED)(
+    'when callBackUrl is %s, then POST and PUT answer 400 saying "%s" and the token keeps its URL',
+    async (url, reason) => {
+      const created = await send('POST', `/accounts/${accountId}/tokens`, {
+        name: 'ssrf',
+        roles: ['ROLE_EXTERNAL_USER'],
+        callBackUrl: url,
+      });
+      expect(created.status, created.body.toString()).toBe(400);
+      expect((created.json as { message: string }).message).toContain(reason);
+      const updated = await send('PUT', `/accounts/${accountId}/tokens/${existing}`, { callBackUrl: url });
+      expect(updated.status, updated.body.toString()).toBe(400);
+      expect((updated.json as { message: string }).message).toContain(reason);
+      const { rows } = await ctx.db.query<{ callback_url: string }>(
+        'SELECT callback_url FROM api_tokens WHERE id = $1',
+        [existing],
+      );
+      expect(rows[0]!.callback_url).toBe(PUBLIC);
+    },
+  );
 
-  it.each([PUBLIC, 'https://public.ssrf.test/hooks', 'https://[2606:4700:4700::1111]:8443/hooks'])('when callBackUrl is the public %s, then it is accepted (the control)', async (url) => {
-    const created = await send('POST', `/accounts/${accountId}/tokens`, { name: 'public', roles: ['ROLE_EXTERNAL_USER'], callBackUrl: url });
-    expect(created.status, created.body.toString()).toBe(201);
-  });
+  it.each([PUBLIC, 'https://public.ssrf.test/hooks', 'https://[2606:4700:4700::1111]:8443/hooks'])(
+    'when callBackUrl is the public %s, then it is accepted (the control)',
+    async (url) => {
+      const created = await send('POST', `/accounts/${accountId}/tokens`, {
+        name: 'public',
+        roles: ['ROLE_EXTERNAL_USER'],
+        callBackUrl: url,
+      });
+      expect(created.status, created.body.toString()).toBe(201);
+    },
+  );
 
   describe('with ALLOW_INSECURE_CALLBACKS on (local development)', () => {
     let insecure: TestApp;
-    beforeAll(async () => { insecure = await startTestApp(ctx.db, { env: { RATE_LIMIT_ENABLED: 'false', ALLOW_INSECURE_CALLBACKS: 'true' } }); });
-    afterAll(async () => { await insecure?.close(); });
+    beforeAll(async () => {
+      insecure = await startTestApp(ctx.db, { env: { RATE_LIMIT_ENABLED: 'false', ALLOW_INSECURE_CALLBACKS: 'true' } });
+    });
+    afterAll(async () => {
+      await insecure?.close();
+    });
 
     it.each([
-      ['https://169.254.169.254/latest/meta-data/', 'linkLocal'], ['http://10.0.0.1/hooks', 'private'], ['http://[::ffff:169.254.169.254]/', 'IPv4-mapped'],
-      ['http://intranet.ssrf.test/hooks', 'private'], ['http://[fd00::1]/', 'uniqueLocal'],
+      ['https://169.254.169.254/latest/meta-data/', 'linkLocal'],
+      ['http://10.0.0.1/hooks', 'private'],
+      ['http://[::ffff:169.254.169.254]/', 'IPv4-mapped'],
+      ['http://intranet.ssrf.test/hooks', 'private'],
+      ['http://[fd00::1]/', 'uniqueLocal'],
     ])('when callBackUrl is %s, then it is still refused: only loopback opens up (%s)', async (url, reason) => {
       const client = rawClient(insecure.baseUrl);
       try {
-        const answer = await client.send({ method: 'POST', path: `/accounts/${accountId}/tokens`, headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'dev', roles: ['ROLE_EXTERNAL_USER'], callBackUrl: url }) });
+        const answer = await client.send({
+          method: 'POST',
+          path: `/accounts/${accountId}/tokens`,
+          headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'dev', roles: ['ROLE_EXTERNAL_USER'], callBackUrl: url }),
+        });
         expect(answer.status).toBe(400);
         expect((answer.json as { message: string }).message).toContain(reason);
       } finally {
@@ -148,7 +199,9 @@ describeEachEngine('callBackUrl registration refuses internal targets over HTTP'
 describeEachEngine('DNS rebinding after registration, end to end', (ctx) => {
   let h: WebhookHarness;
 
-  beforeAll(async () => { h = await startWebhookHarness(ctx.db, { env: { ALLOW_INSECURE_CALLBACKS: 'false' } }); });
+  beforeAll(async () => {
+    h = await startWebhookHarness(ctx.db, { env: { ALLOW_INSECURE_CALLBACKS: 'false' } });
+  });
   afterAll(async () => {
     vi.restoreAllMocks();
     await h?.close();
@@ -163,8 +216,14 @@ describeEachEngine('DNS rebinding after registration, end to end', (ctx) => {
     const http = rawClient(h.app.baseUrl);
     try {
       const created = await http.send({
-        method: 'POST', path: `/accounts/${accountId}/tokens`, headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'rebinding', roles: ['ROLE_EXTERNAL_USER'], callBackUrl: 'https://rebind.ssrf.test/hooks' }),
+        method: 'POST',
+        path: `/accounts/${accountId}/tokens`,
+        headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          name: 'rebinding',
+          roles: ['ROLE_EXTERNAL_USER'],
+          callBackUrl: 'https://rebind.ssrf.test/hooks',
+        }),
       });
       expect(created.status, created.body.toString()).toBe(201);
       const tokenId = (created.json as { id: string }).id;
@@ -172,10 +231,26 @@ describeEachEngine('DNS rebinding after registration, end to end', (ctx) => {
       table['rebind.ssrf.test'] = [{ address: '127.0.0.1', family: 4 }];
       h.services.worker.start();
       await writeItem(ctx.db, h.services.recordItemChange, { userorganisation: 'rebind-org' });
-      const deliveries = async () => ((await http.send({ method: 'GET', path: `/accounts/${accountId}/tokens/${tokenId}/deliveries`, headers: { authorization: `Bearer ${admin}` } })).json as Array<{ state: string; attempts: Array<{ error?: string }> }>);
-      const [delivery] = await waitFor('the refused attempt', async () => { const list = await deliveries(); return list[0]?.state === 'failed' ? list : undefined; }, 10_000);
+      const deliveries = async () =>
+        (
+          await http.send({
+            method: 'GET',
+            path: `/accounts/${accountId}/tokens/${tokenId}/deliveries`,
+            headers: { authorization: `Bearer ${admin}` },
+          })
+        ).json as Array<{ state: string; attempts: Array<{ error?: string }> }>;
+      const [delivery] = await waitFor(
+        'the refused attempt',
+        async () => {
+          const list = await deliveries();
+          return list[0]?.state === 'failed' ? list : undefined;
+        },
+        10_000,
+      );
       expect(delivery!.attempts).toHaveLength(1);
-      expect(delivery!.attempts[0]!.error).toMatch(/blocked address: rebind\.ssrf\.test: 127\.0\.0\.1 is a loopback address/);
+      expect(delivery!.attempts[0]!.error).toMatch(
+        /blocked address: rebind\.ssrf\.test: 127\.0\.0\.1 is a loopback address/,
+      );
     } finally {
       await http.close();
     }

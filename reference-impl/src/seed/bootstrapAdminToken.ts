@@ -10,6 +10,11 @@ import { ensureSystemAccount } from './systemAccount.ts';
  */
 export async function ensureBootstrapAdminToken(db: Queryable, value: string): Promise<{ created: boolean }> {
   const accountId = await ensureSystemAccount(db);
-  const { created } = await ensureToken(db, { accountId, name: 'bootstrap super admin (BOOTSTRAP_ADMIN_TOKEN)', roles: ['ROLE_SUPER_ADMIN'], tokenHash: hashToken(value) });
+  const { created } = await ensureToken(db, {
+    accountId,
+    name: 'bootstrap super admin (BOOTSTRAP_ADMIN_TOKEN)',
+    roles: ['ROLE_SUPER_ADMIN'],
+    tokenHash: hashToken(value),
+  });
   return { created };
 }

@@ -10,9 +10,21 @@ import { ensureBootstrapAdminToken } from './bootstrapAdminToken.ts';
 import { demoItems } from './demoItems.ts';
 import { seedDemoData, type SeedResult } from './seedDemoData.ts';
 
-const COLLECTIONS = { events: 'EVENEMENT', locations: 'LOCATIE', venues: 'VENUE', eventgroups: 'EVENTGROUP', routes: 'ROUTE' } as const;
+const COLLECTIONS = {
+  events: 'EVENEMENT',
+  locations: 'LOCATIE',
+  venues: 'VENUE',
+  eventgroups: 'EVENTGROUP',
+  routes: 'ROUTE',
+} as const;
 const STATUSES = ['readyforvalidation', 'approved', 'rejected', 'archived', 'deleted'];
-const LIST_OPERATIONS = { events: 'listEvents', locations: 'listLocations', venues: 'listVenues', eventgroups: 'listEventGroups', routes: 'listRoutes' } as const;
+const LIST_OPERATIONS = {
+  events: 'listEvents',
+  locations: 'listLocations',
+  venues: 'listVenues',
+  eventgroups: 'listEventGroups',
+  routes: 'listRoutes',
+} as const;
 
 describeEachEngine('demo data', (ctx) => {
   let app: TestApp;
@@ -29,7 +41,12 @@ describeEachEngine('demo data', (ctx) => {
     const { rows } = await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM items');
     expect(rows[0]!.n).toBe(demoItems().length);
     for (const entitytype of Object.values(COLLECTIONS)) {
-      const items = await listItems(ctx.db, { entitytype, scope: { userorganisations: 'all', wfstatus: 'all' }, wfstatus: STATUSES as never, limit: 1000 });
+      const items = await listItems(ctx.db, {
+        entitytype,
+        scope: { userorganisations: 'all', wfstatus: 'all' },
+        wfstatus: STATUSES as never,
+        limit: 1000,
+      });
       expect(new Set(items.map((i) => i.wfstatus)), entitytype).toEqual(new Set(STATUSES));
     }
   });
@@ -45,11 +62,20 @@ describeEachEngine('demo data', (ctx) => {
     }
     const liveEvents = (await live.get('/events')).body;
     expect(liveEvents.length).toBeGreaterThan(0);
-    expect(liveEvents.every((i: any) => i.wfstatus === 'approved' && i.userorganisation.startsWith('amsterdam-'))).toBe(true);
+    expect(liveEvents.every((i: any) => i.wfstatus === 'approved' && i.userorganisation.startsWith('amsterdam-'))).toBe(
+      true,
+    );
     expect((await sync.get('/events?wfstatus=deleted')).body.length).toBeGreaterThan(0);
     // Every admin may write its own account's property ontology.
     const ontology = (await client(app.baseUrl, token('admin of zeeland')).get('/dictionary/propertiesOntology')).body;
-    expect((await client(app.baseUrl, token('admin of zeeland')).put('/dictionary/propertiesOntology?accountId=zeeland', ontology)).status).toBe(200);
+    expect(
+      (
+        await client(app.baseUrl, token('admin of zeeland')).put(
+          '/dictionary/propertiesOntology?accountId=zeeland',
+          ontology,
+        )
+      ).status,
+    ).toBe(200);
   });
 
   it('when the demo accounts are listed, then their ontology overrides are in place [DICT-005] [ONTO-015]', async () => {
@@ -62,10 +88,14 @@ describeEachEngine('demo data', (ctx) => {
 
   it('when the store holds data, then nothing is seeded again and the demo tokens get new values that work', async () => {
     const before = seed.tokens;
-    const again = await seedDemoData(ctx.db, { recordItemChange: ignoreItemChanges, ontologies: sharedOntologyCache(ctx.db) });
+    const again = await seedDemoData(ctx.db, {
+      recordItemChange: ignoreItemChanges,
+      ontologies: sharedOntologyCache(ctx.db),
+    });
     expect(again).toMatchObject({ seeded: false, items: 0, users: [] });
     // Tokens seeded in the same millisecond come back in id order: compare them by label.
-    const described = (tokens: typeof before) => tokens.map((t) => [t.label, t.roles, t.scope]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+    const described = (tokens: typeof before) =>
+      tokens.map((t) => [t.label, t.roles, t.scope]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
     expect(described(again.tokens)).toEqual(described(before));
     const live = (tokens: typeof before) => tokens.find((t) => t.label === 'live consumer')!.token;
     expect(live(again.tokens)).not.toBe(live(before));
@@ -80,7 +110,7 @@ describeEachEngine('demo data', (ctx) => {
       const deps = { recordItemChange: ignoreItemChanges, ontologies: sharedOntologyCache(other.db) };
       const results = await Promise.all([seedDemoData(other.db, deps), seedDemoData(other.db, deps)]);
       expect(results.map((r) => r.seeded).sort()).toEqual([false, true]);
-      const { rows } = await other.db.query<{ n: number }>("SELECT count(*)::int AS n FROM items");
+      const { rows } = await other.db.query<{ n: number }>('SELECT count(*)::int AS n FROM items');
       expect(rows[0]!.n).toBe(demoItems().length);
     } finally {
       await other.close();
@@ -91,10 +121,14 @@ describeEachEngine('demo data', (ctx) => {
     const value = `bootstrap-${'y'.repeat(40)}`;
     expect(await ensureBootstrapAdminToken(ctx.db, value)).toEqual({ created: true });
     expect(await ensureBootstrapAdminToken(ctx.db, value)).toEqual({ created: false });
-    const { rows } = await ctx.db.query<{ n: number }>("SELECT count(*)::int AS n FROM api_tokens WHERE name LIKE 'bootstrap%'");
+    const { rows } = await ctx.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM api_tokens WHERE name LIKE 'bootstrap%'",
+    );
     expect(rows[0]!.n).toBe(1);
     const admin = client(app.baseUrl, value);
     expect((await admin.get('/events?wfstatus=deleted')).body.length).toBeGreaterThan(0);
-    expect((await admin.get('/venues?wfstatus=approved')).body.map((i: any) => i.userorganisation)).toEqual(expect.arrayContaining(['utrecht-toerisme', 'amsterdam-marketing']));
+    expect((await admin.get('/venues?wfstatus=approved')).body.map((i: any) => i.userorganisation)).toEqual(
+      expect.arrayContaining(['utrecht-toerisme', 'amsterdam-marketing']),
+    );
   });
 });

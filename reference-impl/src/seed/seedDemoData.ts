@@ -59,15 +59,45 @@ export async function seedDemoData(db: Db, deps: ItemWriteDeps): Promise<SeedRes
   const [first] = accounts;
   if (first === undefined) throw new Error('demoAccounts.yaml holds no account');
   const planned: Array<Omit<DemoToken, 'token'> & { wfstatus: readonly string[] | null }> = [
-    { label: 'live consumer', accountId: first.id, roles: ['ROLE_EXTERNAL_USER'], wfstatus: null, scope: `approved items of ${first.organisations.join(', ')}` },
-    { label: 'sync (sees archived and deleted)', accountId: first.id, roles: ['ROLE_EXTERNAL_USER'], wfstatus: ALL_STATUSES, scope: `every status of ${first.organisations.join(', ')}` },
-    ...accounts.map((account) => ({ label: `admin of ${account.id}`, accountId: account.id, roles: ['ROLE_ADMIN'] as Role[], wfstatus: ALL_STATUSES, scope: `every status of ${account.organisations.join(', ')}` })),
-    { label: 'super admin', accountId: systemAccount, roles: ['ROLE_SUPER_ADMIN'], wfstatus: null, scope: 'every organisation and status' },
+    {
+      label: 'live consumer',
+      accountId: first.id,
+      roles: ['ROLE_EXTERNAL_USER'],
+      wfstatus: null,
+      scope: `approved items of ${first.organisations.join(', ')}`,
+    },
+    {
+      label: 'sync (sees archived and deleted)',
+      accountId: first.id,
+      roles: ['ROLE_EXTERNAL_USER'],
+      wfstatus: ALL_STATUSES,
+      scope: `every status of ${first.organisations.join(', ')}`,
+    },
+    ...accounts.map((account) => ({
+      label: `admin of ${account.id}`,
+      accountId: account.id,
+      roles: ['ROLE_ADMIN'] as Role[],
+      wfstatus: ALL_STATUSES,
+      scope: `every status of ${account.organisations.join(', ')}`,
+    })),
+    {
+      label: 'super admin',
+      accountId: systemAccount,
+      roles: ['ROLE_SUPER_ADMIN'],
+      wfstatus: null,
+      scope: 'every organisation and status',
+    },
   ];
   const tokens: DemoToken[] = [];
   for (const { wfstatus, ...token } of planned) {
     const value = generateTokenValue();
-    await ensureToken(db, { accountId: token.accountId, name: `${DEMO_TOKEN_PREFIX}${token.label}`, roles: token.roles, tokenHash: hashToken(value), filterWfstatus: wfstatus });
+    await ensureToken(db, {
+      accountId: token.accountId,
+      name: `${DEMO_TOKEN_PREFIX}${token.label}`,
+      roles: token.roles,
+      tokenHash: hashToken(value),
+      filterWfstatus: wfstatus,
+    });
     tokens.push({ ...token, token: value });
   }
 
@@ -90,9 +120,18 @@ async function reissueDemoTokens(db: Db): Promise<DemoToken[]> {
     await setTokenHash(db, { id: row.id, tokenHash: hashToken(value) });
     const roles = row.roles as Role[];
     const organisations = organisationsOf.get(row.account_id) ?? row.account_id;
-    const scope = roles.includes('ROLE_SUPER_ADMIN') ? 'every organisation and status'
-      : row.filter_wfstatus === null ? `approved items of ${organisations}` : `every status of ${organisations}`;
-    tokens.push({ label: row.name.slice(DEMO_TOKEN_PREFIX.length), token: value, accountId: row.account_id, roles, scope });
+    const scope = roles.includes('ROLE_SUPER_ADMIN')
+      ? 'every organisation and status'
+      : row.filter_wfstatus === null
+        ? `approved items of ${organisations}`
+        : `every status of ${organisations}`;
+    tokens.push({
+      label: row.name.slice(DEMO_TOKEN_PREFIX.length),
+      token: value,
+      accountId: row.account_id,
+      roles,
+      scope,
+    });
   }
   return tokens;
 }

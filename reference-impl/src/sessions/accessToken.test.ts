@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { issueAccessToken, verifyAccessToken } from './accessToken.ts';
 
-const claims = { sub: '11111111-1111-4111-8111-111111111111', sid: '22222222-2222-4222-8222-222222222222', acc: 'amsterdam', roles: ['ROLE_ADMIN'] };
+const claims = {
+  sub: '11111111-1111-4111-8111-111111111111',
+  sid: '22222222-2222-4222-8222-222222222222',
+  acc: 'amsterdam',
+  roles: ['ROLE_ADMIN'],
+};
 
 describe('session access tokens [SESSION-003]', () => {
   it('when verified within the hour with the same key, then the claims come back; at the hour or with another key, null', async () => {

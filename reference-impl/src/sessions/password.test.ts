@@ -18,7 +18,12 @@ describe('password hashing (scrypt)', () => {
   });
 
   it('when the stored hash is malformed, then verification fails instead of throwing', async () => {
-    for (const stored of ['', 'plain', 'scrypt$1000$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', 'bcrypt$2b$10$abc']) {
+    for (const stored of [
+      '',
+      'plain',
+      'scrypt$1000$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+      'bcrypt$2b$10$abc',
+    ]) {
       expect(await verifyPassword('x', stored)).toBe(false);
     }
   });

@@ -19,7 +19,12 @@ export async function refreshSession(deps: AccessTokenKey & { db: Db }, refreshT
   const oldHash = hashToken(refreshToken);
   const next = generateRefreshToken();
   const outcome = await deps.db.transaction(async (tx) => {
-    const rotated = await rotateRefreshToken(tx, { oldHash, newHash: hashToken(next), newExpires: new Date(now + REFRESH_TOKEN_MS), now: new Date(now) });
+    const rotated = await rotateRefreshToken(tx, {
+      oldHash,
+      newHash: hashToken(next),
+      newExpires: new Date(now + REFRESH_TOKEN_MS),
+      now: new Date(now),
+    });
     if (rotated === null) {
       const spent = await findSpentRefreshToken(tx, { tokenHash: oldHash });
       if (spent === null) return { ok: false, reason: 'invalid' } as const;
@@ -31,6 +36,11 @@ export async function refreshSession(deps: AccessTokenKey & { db: Db }, refreshT
   });
   if (!outcome.ok) return outcome;
   const { principal } = outcome;
-  const claims = { sub: principal.user_id, sid: principal.session_id, acc: principal.account_id, roles: principal.roles };
+  const claims = {
+    sub: principal.user_id,
+    sid: principal.session_id,
+    acc: principal.account_id,
+    roles: principal.roles,
+  };
   return { ok: true, tokens: await tokenResponse(deps, claims, next) };
 }

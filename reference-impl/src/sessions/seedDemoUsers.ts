@@ -21,7 +21,10 @@ export interface SeedDemoUsersOptions {
   scrypt?: ScryptParams;
 }
 
-const DEMO_KINDS = [['editor', ['ROLE_EXTERNAL_USER']], ['admin', ['ROLE_ADMIN']]] as const;
+const DEMO_KINDS = [
+  ['editor', ['ROLE_EXTERNAL_USER']],
+  ['admin', ['ROLE_ADMIN']],
+] as const;
 
 /**
  * Gives every account an editor (`editor@<account>.example`, ROLE_EXTERNAL_USER) and an admin
@@ -33,15 +36,23 @@ const DEMO_KINDS = [['editor', ['ROLE_EXTERNAL_USER']], ['admin', ['ROLE_ADMIN']
 export async function seedDemoUsers(db: Queryable, options: SeedDemoUsersOptions = {}): Promise<DemoUser[]> {
   const passwordFor = options.passwordFor ?? (() => randomBytes(14).toString('base64url').slice(0, 18));
   const accountIds = options.accountIds ?? (await listAccountIds(db));
-  const users: DemoUser[] = accountIds.flatMap((accountId) => DEMO_KINDS.map(([kind, roles]) => {
-    const username = `${kind}@${accountId}.example`;
-    return { accountId, username, password: passwordFor(username), roles };
-  }));
+  const users: DemoUser[] = accountIds.flatMap((accountId) =>
+    DEMO_KINDS.map(([kind, roles]) => {
+      const username = `${kind}@${accountId}.example`;
+      return { accountId, username, password: passwordFor(username), roles };
+    }),
+  );
   // scrypt runs on libuv's pool: hashing side by side saves most of the start-up wait.
   const hashes = await Promise.all(users.map((user) => hashPassword(user.password, options.scrypt)));
   const created: DemoUser[] = [];
   for (const [index, user] of users.entries()) {
-    const inserted = await insertUser(db, { id: randomUUID(), accountId: user.accountId, username: user.username, passwordHash: hashes[index]!, roles: user.roles });
+    const inserted = await insertUser(db, {
+      id: randomUUID(),
+      accountId: user.accountId,
+      username: user.username,
+      passwordHash: hashes[index]!,
+      roles: user.roles,
+    });
     if (inserted) created.push(user);
   }
   return created;
@@ -49,5 +60,9 @@ export async function seedDemoUsers(db: Queryable, options: SeedDemoUsersOptions
 
 /** The lines a seed prints: who can sign in with what. */
 export function formatDemoUsers(users: readonly DemoUser[]): string {
-  return users.map((user) => `  ${user.username.padEnd(32)} ${user.password}  (${user.roles.join(', ')}, account ${user.accountId})`).join('\n');
+  return users
+    .map(
+      (user) => `  ${user.username.padEnd(32)} ${user.password}  (${user.roles.join(', ')}, account ${user.accountId})`,
+    )
+    .join('\n');
 }

@@ -16,7 +16,10 @@ export interface SessionDeps extends AccessTokenKey {
  * Starts a session for valid credentials; null for an unknown user or a wrong password. Both cost
  * one scrypt run, so the time taken does not tell which usernames exist.
  */
-export async function signIn(deps: SessionDeps, credentials: { username: string; password: string }): Promise<TokenResponse | null> {
+export async function signIn(
+  deps: SessionDeps,
+  credentials: { username: string; password: string },
+): Promise<TokenResponse | null> {
   const user = await findUserByUsername(deps.db, { username: credentials.username });
   const matches = await verifyPassword(credentials.password, user?.password_hash ?? (await dummyPasswordHash()));
   if (user === null || !matches) return null;

@@ -7,7 +7,8 @@ import { revokeSession } from '../storage/sessions/revokeSession.ts';
 export async function signOut(deps: { db: Queryable; now: () => number }, principal: Principal): Promise<void> {
   if (principal.kind !== 'session' || principal.sessionId === undefined) {
     throw new HttpError(400, {
-      message: 'logout revokes session tokens; delete an account API token with DELETE /accounts/{accountId}/tokens/{tokenId}',
+      message:
+        'logout revokes session tokens; delete an account API token with DELETE /accounts/{accountId}/tokens/{tokenId}',
     });
   }
   await revokeSession(deps.db, { sessionId: principal.sessionId, reason: 'logout', now: new Date(deps.now()) });

@@ -11,7 +11,11 @@ export interface TokenResponse {
   refresh_token: string;
 }
 
-export async function tokenResponse(key: AccessTokenKey, claims: AccessClaims, refreshToken: string): Promise<TokenResponse> {
+export async function tokenResponse(
+  key: AccessTokenKey,
+  claims: AccessClaims,
+  refreshToken: string,
+): Promise<TokenResponse> {
   return {
     access_token: await issueAccessToken(key, claims),
     token_type: 'Bearer',

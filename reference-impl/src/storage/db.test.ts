@@ -11,14 +11,25 @@ describeEachEngine('Db', (ctx) => {
       ['tekst', 42, new Date('2026-11-20T08:30:00.123Z'), ['a', 'b c'], JSON.stringify({ a: [1, { b: null }] })],
     );
     expect(rows[0]).toEqual({
-      text: 'tekst', int: 42, big: 9007199254740993n, small: 3, num: '1.5', at: new Date('2026-11-20T08:30:00.123Z'),
-      day: new Date('2026-01-02T00:00:00.000Z'), local: new Date('2026-01-02T03:04:05.678Z'), list: ['a', 'b c'],
-      doc: { a: [1, { b: null }] }, nothing: null, yes: true,
+      text: 'tekst',
+      int: 42,
+      big: 9007199254740993n,
+      small: 3,
+      num: '1.5',
+      at: new Date('2026-11-20T08:30:00.123Z'),
+      day: new Date('2026-01-02T00:00:00.000Z'),
+      local: new Date('2026-01-02T03:04:05.678Z'),
+      list: ['a', 'b c'],
+      doc: { a: [1, { b: null }] },
+      nothing: null,
+      yes: true,
     });
   });
 
   it('when running a script, then all its statements run; affectedRows counts changed rows only', async () => {
-    await ctx.db.exec(`CREATE TABLE t_script (k text CONSTRAINT t_script_pkey PRIMARY KEY, n int); CREATE INDEX t_script_n ON t_script (n);`);
+    await ctx.db.exec(
+      `CREATE TABLE t_script (k text CONSTRAINT t_script_pkey PRIMARY KEY, n int); CREATE INDEX t_script_n ON t_script (n);`,
+    );
     const inserted = await ctx.db.query(`INSERT INTO t_script VALUES ('a', 1), ('b', 2)`);
     expect(inserted.affectedRows).toBe(2);
     const updated = await ctx.db.query(`UPDATE t_script SET n = n + 1 WHERE k = 'a'`);
@@ -50,29 +61,39 @@ describeEachEngine('Db', (ctx) => {
       return 'done';
     });
     expect(result).toBe('done');
-    const failure = await ctx.db.transaction(async (tx) => {
-      await tx.query(`INSERT INTO t_script VALUES ('d', 4)`);
-      await tx.exec(`INSERT INTO t_script VALUES ('e', 5); INSERT INTO t_script VALUES ('f', 6)`);
-      throw new Error('abort');
-    }).catch((e: unknown) => e);
+    const failure = await ctx.db
+      .transaction(async (tx) => {
+        await tx.query(`INSERT INTO t_script VALUES ('d', 4)`);
+        await tx.exec(`INSERT INTO t_script VALUES ('e', 5); INSERT INTO t_script VALUES ('f', 6)`);
+        throw new Error('abort');
+      })
+      .catch((e: unknown) => e);
     expect((failure as Error).message).toBe('abort');
-    const failedStatement = await ctx.db.transaction(async (tx) => {
-      await tx.query(`INSERT INTO t_script VALUES ('g', 7)`);
-      await tx.query(`INSERT INTO t_script VALUES ('a', 0)`);
-    }).catch((e: unknown) => e);
+    const failedStatement = await ctx.db
+      .transaction(async (tx) => {
+        await tx.query(`INSERT INTO t_script VALUES ('g', 7)`);
+        await tx.query(`INSERT INTO t_script VALUES ('a', 0)`);
+      })
+      .catch((e: unknown) => e);
     expect(failedStatement).toBeInstanceOf(UniqueViolationError);
     const { rows } = await ctx.db.query<{ k: string }>(`SELECT k FROM t_script ORDER BY k`);
     expect(rows.map((r) => r.k)).toEqual(['a', 'b', 'c']);
   });
 
   it('when transactions run concurrently, then each sees only its own uncommitted writes and all commit', async () => {
-    await ctx.db.exec(`CREATE TABLE t_counter (id int PRIMARY KEY, n int NOT NULL); INSERT INTO t_counter VALUES (1, 0)`);
+    await ctx.db.exec(
+      `CREATE TABLE t_counter (id int PRIMARY KEY, n int NOT NULL); INSERT INTO t_counter VALUES (1, 0)`,
+    );
     // Read-modify-write with a row lock: interleaving on one PGlite connection would lose updates.
-    await Promise.all(Array.from({ length: 20 }, () => ctx.db.transaction(async (tx) => {
-      const { rows } = await tx.query<{ n: number }>(`SELECT n FROM t_counter WHERE id = 1 FOR UPDATE`);
-      await new Promise((resolve) => setTimeout(resolve, 1));
-      await tx.query(`UPDATE t_counter SET n = $1 WHERE id = 1`, [rows[0]!.n + 1]);
-    })));
+    await Promise.all(
+      Array.from({ length: 20 }, () =>
+        ctx.db.transaction(async (tx) => {
+          const { rows } = await tx.query<{ n: number }>(`SELECT n FROM t_counter WHERE id = 1 FOR UPDATE`);
+          await new Promise((resolve) => setTimeout(resolve, 1));
+          await tx.query(`UPDATE t_counter SET n = $1 WHERE id = 1`, [rows[0]!.n + 1]);
+        }),
+      ),
+    );
     const { rows } = await ctx.db.query<{ n: number }>(`SELECT n FROM t_counter WHERE id = 1`);
     expect(rows[0]!.n).toBe(20);
   });

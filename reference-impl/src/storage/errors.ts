@@ -13,7 +13,10 @@ export class DbError extends Error {
   readonly table: string | undefined;
   readonly detail: string | undefined;
 
-  constructor(message: string, fields: { code: string; constraint?: string; table?: string; detail?: string; cause?: unknown }) {
+  constructor(
+    message: string,
+    fields: { code: string; constraint?: string; table?: string; detail?: string; cause?: unknown },
+  ) {
     super(message, { cause: fields.cause });
     this.name = 'DbError';
     this.code = fields.code;
@@ -50,8 +53,18 @@ export function isStorageUnavailable(error: unknown): error is StorageUnavailabl
 
 const UNAVAILABLE_SQLSTATE = /^(08[0-9A-Z]{3}|57P0[123]|53300)$/;
 // node-postgres reports a lost or refused connection without a SQLSTATE.
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
-const DRIVER_CONNECTION_MESSAGE = /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Client was closed and is not queryable)/;
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+const DRIVER_CONNECTION_MESSAGE =
+  /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Client was closed and is not queryable)/;
 const CONNECTION_FAILURE = '08006';
 
 export function isUniqueViolation(error: unknown, constraint?: string): error is UniqueViolationError {
@@ -70,11 +83,15 @@ interface DriverError {
 export function toDbError(error: unknown): unknown {
   if (error instanceof DbError || !(error instanceof Error)) return error;
   const candidate = error as Partial<DriverError>;
-  if (typeof candidate.code === 'string' && NETWORK_CODES.has(candidate.code)) return new StorageUnavailableError(error.message, { code: CONNECTION_FAILURE, cause: error });
+  if (typeof candidate.code === 'string' && NETWORK_CODES.has(candidate.code))
+    return new StorageUnavailableError(error.message, { code: CONNECTION_FAILURE, cause: error });
   if (typeof candidate.code !== 'string' || !/^[0-9A-Z]{5}$/.test(candidate.code)) {
-    return DRIVER_CONNECTION_MESSAGE.test(error.message) ? new StorageUnavailableError(error.message, { code: CONNECTION_FAILURE, cause: error }) : error;
+    return DRIVER_CONNECTION_MESSAGE.test(error.message)
+      ? new StorageUnavailableError(error.message, { code: CONNECTION_FAILURE, cause: error })
+      : error;
   }
-  if (UNAVAILABLE_SQLSTATE.test(candidate.code)) return new StorageUnavailableError(error.message, { code: candidate.code, cause: error });
+  if (UNAVAILABLE_SQLSTATE.test(candidate.code))
+    return new StorageUnavailableError(error.message, { code: candidate.code, cause: error });
   const fields = { constraint: candidate.constraint, table: candidate.table, detail: candidate.detail, cause: error };
   return candidate.code === PG_UNIQUE_VIOLATION
     ? new UniqueViolationError(error.message, fields)

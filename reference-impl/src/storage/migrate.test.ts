@@ -10,16 +10,25 @@ let directory: string;
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'migrations-'));
   await writeFile(join(directory, '002_second.sql'), `INSERT INTO log (step) VALUES ('second');`);
-  await writeFile(join(directory, '001_first.sql'), `CREATE TABLE log (step text NOT NULL, at timestamptz DEFAULT clock_timestamp());\nINSERT INTO log (step) VALUES ('first');`);
+  await writeFile(
+    join(directory, '001_first.sql'),
+    `CREATE TABLE log (step text NOT NULL, at timestamptz DEFAULT clock_timestamp());\nINSERT INTO log (step) VALUES ('first');`,
+  );
   await writeFile(join(directory, '010_tenth.sql'), `INSERT INTO log (step) VALUES ('tenth');`);
   await writeFile(join(directory, 'README.md'), 'not a migration');
   await writeFile(join(directory, '3_unnumbered.sql'), 'SELECT broken');
 });
-afterAll(async () => { await rm(directory, { recursive: true, force: true }); });
+afterAll(async () => {
+  await rm(directory, { recursive: true, force: true });
+});
 
 describe('listMigrations', () => {
   it('when listing, then only NNN_name.sql files count, in number order', async () => {
-    expect((await listMigrations(directory)).map((m) => [m.version, m.name])).toEqual([[1, '001_first.sql'], [2, '002_second.sql'], [10, '010_tenth.sql']]);
+    expect((await listMigrations(directory)).map((m) => [m.version, m.name])).toEqual([
+      [1, '001_first.sql'],
+      [2, '002_second.sql'],
+      [10, '010_tenth.sql'],
+    ]);
   });
 
   it('when two files share a number, then it is an error naming both', async () => {
@@ -40,12 +49,22 @@ for (const engine of ENGINES) {
     it('when run twice, then each file runs once, in order, and the second run applies nothing', async () => {
       const handle = await openTestDb(engine, { migrate: false });
       try {
-        expect(await runMigrations(handle.db, { directory })).toEqual(['001_first.sql', '002_second.sql', '010_tenth.sql']);
+        expect(await runMigrations(handle.db, { directory })).toEqual([
+          '001_first.sql',
+          '002_second.sql',
+          '010_tenth.sql',
+        ]);
         expect(await runMigrations(handle.db, { directory })).toEqual([]);
         const { rows } = await handle.db.query<{ step: string }>('SELECT step FROM log ORDER BY at');
         expect(rows.map((r) => r.step)).toEqual(['first', 'second', 'tenth']);
-        const recorded = await handle.db.query<{ version: number; name: string }>('SELECT version, name FROM schema_migrations ORDER BY version');
-        expect(recorded.rows).toEqual([{ version: 1, name: '001_first.sql' }, { version: 2, name: '002_second.sql' }, { version: 10, name: '010_tenth.sql' }]);
+        const recorded = await handle.db.query<{ version: number; name: string }>(
+          'SELECT version, name FROM schema_migrations ORDER BY version',
+        );
+        expect(recorded.rows).toEqual([
+          { version: 1, name: '001_first.sql' },
+          { version: 2, name: '002_second.sql' },
+          { version: 10, name: '010_tenth.sql' },
+        ]);
       } finally {
         await handle.close();
       }
@@ -75,7 +94,9 @@ for (const engine of ENGINES) {
         await writeFile(join(renamed, '001_old.sql'), 'SELECT 1;');
         await runMigrations(handle.db, { directory: renamed });
         await rename(join(renamed, '001_old.sql'), join(renamed, '001_new.sql'));
-        await expect(runMigrations(handle.db, { directory: renamed })).rejects.toThrow('Migration 1 was applied as 001_old.sql but the file is now 001_new.sql');
+        await expect(runMigrations(handle.db, { directory: renamed })).rejects.toThrow(
+          'Migration 1 was applied as 001_old.sql but the file is now 001_new.sql',
+        );
       } finally {
         await handle.close();
         await rm(renamed, { recursive: true, force: true });
@@ -88,7 +109,16 @@ for (const engine of ENGINES) {
         const { rows } = await handle.db.query<{ t: string }>(
           `SELECT table_name AS t FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1`,
         );
-        expect(rows.map((r) => r.t)).toEqual(expect.arrayContaining(['accounts', 'api_tokens', 'item_stamp', 'items', 'organisations', 'schema_migrations']));
+        expect(rows.map((r) => r.t)).toEqual(
+          expect.arrayContaining([
+            'accounts',
+            'api_tokens',
+            'item_stamp',
+            'items',
+            'organisations',
+            'schema_migrations',
+          ]),
+        );
       } finally {
         await handle.close();
       }
@@ -99,7 +129,11 @@ for (const engine of ENGINES) {
 describe.skipIf(skipPostgres())('runMigrations on PostgreSQL with several instances starting at once', () => {
   it('when five instances migrate one schema at the same moment, then every file is applied exactly once', async () => {
     const handle = await openTestDb('postgres', { migrate: false });
-    const instances = await Promise.all(Array.from({ length: 5 }, () => openPostgresDb({ connectionString: TEST_DATABASE_URL, searchPath: handle.schema!, max: 2 })));
+    const instances = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        openPostgresDb({ connectionString: TEST_DATABASE_URL, searchPath: handle.schema!, max: 2 }),
+      ),
+    );
     try {
       const results = await Promise.all(instances.map((db) => runMigrations(db, { directory })));
       expect(results.flat().sort()).toEqual(['001_first.sql', '002_second.sql', '010_tenth.sql']);

@@ -26,7 +26,9 @@ export async function listMigrations(directory: string = MIGRATIONS_DIRECTORY): 
     .sort((a, b) => a.version - b.version);
   for (let i = 1; i < migrations.length; i++) {
     if (migrations[i]!.version === migrations[i - 1]!.version) {
-      throw new Error(`Two migrations share number ${migrations[i]!.version}: ${migrations[i - 1]!.name} and ${migrations[i]!.name}`);
+      throw new Error(
+        `Two migrations share number ${migrations[i]!.version}: ${migrations[i - 1]!.name} and ${migrations[i]!.name}`,
+      );
     }
   }
   return migrations;
@@ -48,15 +50,22 @@ export async function runMigrations(db: Db, options: { directory?: string } = {}
         name text NOT NULL,
         applied_at timestamptz NOT NULL DEFAULT now()
       )`);
-      const { rows } = await tx.query<{ name: string }>('SELECT name FROM schema_migrations WHERE version = $1', [migration.version]);
+      const { rows } = await tx.query<{ name: string }>('SELECT name FROM schema_migrations WHERE version = $1', [
+        migration.version,
+      ]);
       if (rows[0] !== undefined) {
         if (rows[0].name !== migration.name) {
-          throw new Error(`Migration ${migration.version} was applied as ${rows[0].name} but the file is now ${migration.name}`);
+          throw new Error(
+            `Migration ${migration.version} was applied as ${rows[0].name} but the file is now ${migration.name}`,
+          );
         }
         return false;
       }
       await tx.exec(sql);
-      await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+      await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
+        migration.version,
+        migration.name,
+      ]);
       return true;
     });
     if (ran) applied.push(migration.name);

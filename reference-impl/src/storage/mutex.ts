@@ -5,7 +5,9 @@ export class Mutex {
   async run<T>(fn: () => Promise<T>): Promise<T> {
     const previous = this.#tail;
     let release!: () => void;
-    this.#tail = new Promise<void>((resolve) => { release = resolve; });
+    this.#tail = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     await previous;
     try {
       return await fn();

@@ -36,7 +36,9 @@ describe('openDb', () => {
     }
   });
 
-  it('when PostgreSQL cannot be reached, then opening fails at once with the driver\'s reason', async () => {
-    await expect(openDb({ databaseUrl: 'postgres://postgres@127.0.0.1:1/none', dataDir: ':memory:' })).rejects.toThrow(/ECONNREFUSED/);
+  it("when PostgreSQL cannot be reached, then opening fails at once with the driver's reason", async () => {
+    await expect(openDb({ databaseUrl: 'postgres://postgres@127.0.0.1:1/none', dataDir: ':memory:' })).rejects.toThrow(
+      /ECONNREFUSED/,
+    );
   });
 });

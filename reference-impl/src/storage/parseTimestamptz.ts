@@ -9,12 +9,24 @@
  */
 export function parseIsoTimestamptz(value: string): Date | undefined {
   const n = value.length;
-  if (n < 22 || value.charCodeAt(4) !== 0x2d || value.charCodeAt(7) !== 0x2d || value.charCodeAt(10) !== 0x20
-    || value.charCodeAt(13) !== 0x3a || value.charCodeAt(16) !== 0x3a) return undefined;
-  const year = digits(value, 0, 4), month = digits(value, 5, 2), day = digits(value, 8, 2);
-  const hour = digits(value, 11, 2), minute = digits(value, 14, 2), second = digits(value, 17, 2);
+  if (
+    n < 22 ||
+    value.charCodeAt(4) !== 0x2d ||
+    value.charCodeAt(7) !== 0x2d ||
+    value.charCodeAt(10) !== 0x20 ||
+    value.charCodeAt(13) !== 0x3a ||
+    value.charCodeAt(16) !== 0x3a
+  )
+    return undefined;
+  const year = digits(value, 0, 4),
+    month = digits(value, 5, 2),
+    day = digits(value, 8, 2);
+  const hour = digits(value, 11, 2),
+    minute = digits(value, 14, 2),
+    second = digits(value, 17, 2);
   if (year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0) return undefined;
-  let at = 19, millis = 0;
+  let at = 19,
+    millis = 0;
   if (value.charCodeAt(at) === 0x2e) {
     const start = ++at;
     while (at < n && at - start < 6 && isDigit(value.charCodeAt(at))) at++;
@@ -37,7 +49,9 @@ export function parseIsoTimestamptz(value: string): Date | undefined {
   }
   // Date.UTC reads years 0–99 as 1900–1999: years below 100 take the slow path.
   if (year < 100) return undefined;
-  const utc = Date.UTC(year, month - 1, day, hour, minute, second, millis) - (sign === 0x2d ? -offsetSeconds : offsetSeconds) * 1000;
+  const utc =
+    Date.UTC(year, month - 1, day, hour, minute, second, millis) -
+    (sign === 0x2d ? -offsetSeconds : offsetSeconds) * 1000;
   return new Date(utc);
 }
 

@@ -66,7 +66,11 @@ function wrapTransaction(ptx: PgliteTransaction): Transaction {
   };
 }
 
-async function runQuery<R>(target: PGlite | PgliteTransaction, sql: string, params: readonly unknown[]): Promise<QueryResult<R>> {
+async function runQuery<R>(
+  target: PGlite | PgliteTransaction,
+  sql: string,
+  params: readonly unknown[],
+): Promise<QueryResult<R>> {
   let result: Results<R>;
   try {
     result = await target.query<R>(sql, [...params]);

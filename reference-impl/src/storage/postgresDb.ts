@@ -17,7 +17,9 @@ export interface PostgresDbOptions {
 /** PostgreSQL through a node-postgres pool; each transaction holds one client from BEGIN to COMMIT. */
 export async function openPostgresDb(options: PostgresDbOptions): Promise<Db> {
   if (options.searchPath !== undefined && !/^[a-z_][a-z0-9_]*(,\s*[a-z_][a-z0-9_]*)*$/.test(options.searchPath)) {
-    throw new Error(`searchPath must be a comma list of plain lower-case schema names (received: ${options.searchPath})`);
+    throw new Error(
+      `searchPath must be a comma list of plain lower-case schema names (received: ${options.searchPath})`,
+    );
   }
   const clientConfig: pg.ClientConfig = {
     connectionString: options.connectionString,
@@ -49,11 +51,15 @@ export async function openPostgresDb(options: PostgresDbOptions): Promise<Db> {
     },
     async transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
       guard.assertOutside('transaction');
-      const client = await pool.connect().catch((error: unknown) => { throw toDbError(error); });
+      const client = await pool.connect().catch((error: unknown) => {
+        throw toDbError(error);
+      });
       let broken: Error | undefined;
       // A checked-out client whose connection drops (pg_terminate_backend, a database restart)
       // emits 'error'; unheard, that would end the process. Heard, the client leaves the pool.
-      const onConnectionError = (error: Error) => { broken ??= error; };
+      const onConnectionError = (error: Error) => {
+        broken ??= error;
+      };
       client.on('error', onConnectionError);
       try {
         await client.query('BEGIN');
@@ -79,7 +85,12 @@ export async function openPostgresDb(options: PostgresDbOptions): Promise<Db> {
     async listen(channel, handlers) {
       const listener = await startPostgresListener({ clientConfig, channel, handlers });
       listeners.add(listener);
-      return { close: async () => { listeners.delete(listener); await listener.close(); } };
+      return {
+        close: async () => {
+          listeners.delete(listener);
+          await listener.close();
+        },
+      };
     },
     async close(): Promise<void> {
       await Promise.all([...listeners].map((listener) => listener.close()));
@@ -88,15 +99,20 @@ export async function openPostgresDb(options: PostgresDbOptions): Promise<Db> {
   };
 }
 
-async function runQuery<R>(target: pg.Pool | pg.PoolClient, sql: string, params: readonly unknown[]): Promise<QueryResult<R>> {
+async function runQuery<R>(
+  target: pg.Pool | pg.PoolClient,
+  sql: string,
+  params: readonly unknown[],
+): Promise<QueryResult<R>> {
   try {
     // With parameters, a named statement: each connection parses it once, and PostgreSQL reuses
     // its plan where a generic plan is as cheap as a custom one (not for the lists: their LIMIT is
     // a parameter, so they are planned on each run, which is why their SQL stays simple). A text
     // without parameters may hold several statements: not named.
-    const result = params.length === 0
-      ? await target.query(sql)
-      : await target.query({ name: statementName(sql), text: sql, values: [...params] });
+    const result =
+      params.length === 0
+        ? await target.query(sql)
+        : await target.query({ name: statementName(sql), text: sql, values: [...params] });
     return { rows: result.rows as R[], affectedRows: affectedRowsOf(result.command, result.rowCount) };
   } catch (error) {
     throw toDbError(error);
@@ -125,7 +141,11 @@ async function runExec(target: pg.Pool | pg.PoolClient, sql: string): Promise<vo
 }
 
 // Parse values as PGlite does, so both engines hand callers the same JavaScript values.
-const INT8 = 20, INT8_ARRAY = 1016, DATE = 1082, TIMESTAMP = 1114, TIMESTAMPTZ = 1184;
+const INT8 = 20,
+  INT8_ARRAY = 1016,
+  DATE = 1082,
+  TIMESTAMP = 1114,
+  TIMESTAMPTZ = 1184;
 
 function parseInt8(value: string): number | bigint {
   const n = Number(value);
@@ -137,14 +157,21 @@ const TYPES = {
     const fallback = pg.types.getTypeParser(oid, format ?? 'text') as (value: string) => unknown;
     if (format === 'binary') return fallback;
     switch (oid) {
-      case INT8: return parseInt8;
-      case INT8_ARRAY: return (value) => (fallback(value) as (string | null)[]).map((v) => (v === null ? null : parseInt8(v)));
+      case INT8:
+        return parseInt8;
+      case INT8_ARRAY:
+        return (value) => (fallback(value) as (string | null)[]).map((v) => (v === null ? null : parseInt8(v)));
       // Without a zone these are read as UTC (node-postgres would use the process's local zone).
-      case DATE: return (value) => (/^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T00:00:00Z`) : value);
-      case TIMESTAMP: return (value) => (/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d+)?$/.test(value) ? new Date(`${value.replace(' ', 'T')}Z`) : value);
+      case DATE:
+        return (value) => (/^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T00:00:00Z`) : value);
+      case TIMESTAMP:
+        return (value) =>
+          /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d+)?$/.test(value) ? new Date(`${value.replace(' ', 'T')}Z`) : value;
       // The same instants as node-postgres' parser, faster (parseTimestamptz.ts).
-      case TIMESTAMPTZ: return (value) => parseIsoTimestamptz(value) ?? fallback(value);
-      default: return fallback;
+      case TIMESTAMPTZ:
+        return (value) => parseIsoTimestamptz(value) ?? fallback(value);
+      default:
+        return fallback;
     }
   },
 } as unknown as pg.CustomTypesConfig;

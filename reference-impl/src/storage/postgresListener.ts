@@ -18,7 +18,8 @@ export interface PostgresListenerOptions {
  */
 export async function startPostgresListener(options: PostgresListenerOptions): Promise<Listener> {
   const { channel, handlers, retryMs = 1000 } = options;
-  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`channel must be a plain lower-case name (received: ${channel})`);
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel))
+    throw new Error(`channel must be a plain lower-case name (received: ${channel})`);
   let client: pg.Client | undefined;
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
@@ -26,7 +27,9 @@ export async function startPostgresListener(options: PostgresListenerOptions): P
   const connect = async (): Promise<void> => {
     const next = new pg.Client(options.clientConfig);
     next.on('error', () => {}); // reported by 'end', below
-    next.on('notification', (message) => { if (message.channel === channel) handlers.onNotify(message.payload ?? ''); });
+    next.on('notification', (message) => {
+      if (message.channel === channel) handlers.onNotify(message.payload ?? '');
+    });
     try {
       await next.connect();
       await next.query(`LISTEN ${channel}`);
@@ -48,7 +51,11 @@ export async function startPostgresListener(options: PostgresListenerOptions): P
     handlers.onState?.(true);
   };
   const scheduleRetry = () => {
-    retry = setTimeout(() => { connect().catch(() => { if (!closed) scheduleRetry(); }); }, retryMs);
+    retry = setTimeout(() => {
+      connect().catch(() => {
+        if (!closed) scheduleRetry();
+      });
+    }, retryMs);
     retry.unref();
   };
 

@@ -11,7 +11,9 @@ export class TransactionGuard {
 
   assertOutside(operation: string): void {
     if (this.#context.getStore()?.open === true) {
-      throw new Error(`db.${operation}() called inside db.transaction(): use the transaction handle passed to the callback`);
+      throw new Error(
+        `db.${operation}() called inside db.transaction(): use the transaction handle passed to the callback`,
+      );
     }
   }
 
@@ -28,6 +30,11 @@ export class TransactionGuard {
 const DML = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
 
 /** `affectedRows` only for statements that change rows, from the statement's own command tag. */
-export function affectedRowsOf(command: string | null | undefined, rowCount: number | null | undefined): number | undefined {
-  return command !== undefined && command !== null && DML.has(command) && typeof rowCount === 'number' ? rowCount : undefined;
+export function affectedRowsOf(
+  command: string | null | undefined,
+  rowCount: number | null | undefined,
+): number | undefined {
+  return command !== undefined && command !== null && DML.has(command) && typeof rowCount === 'number'
+    ? rowCount
+    : undefined;
 }

@@ -5,10 +5,19 @@ import type { Queryable } from '../storage/db.ts';
 
 // Test data written straight into storage, so route tests don't depend on the token endpoints.
 
-export async function createTestAccount(db: Queryable, params: { accountId: string; organisations: readonly string[]; name?: string }): Promise<void> {
-  await db.query('INSERT INTO accounts (id, name) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING', [params.accountId, params.name ?? params.accountId]);
+export async function createTestAccount(
+  db: Queryable,
+  params: { accountId: string; organisations: readonly string[]; name?: string },
+): Promise<void> {
+  await db.query('INSERT INTO accounts (id, name) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING', [
+    params.accountId,
+    params.name ?? params.accountId,
+  ]);
   for (const organisation of params.organisations) {
-    await db.query('INSERT INTO organisations (userorganisation, account_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [organisation, params.accountId]);
+    await db.query('INSERT INTO organisations (userorganisation, account_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
+      organisation,
+      params.accountId,
+    ]);
   }
 }
 
@@ -30,10 +39,17 @@ export async function createTestToken(db: Queryable, params: TestTokenParams): P
   await db.query(
     `INSERT INTO api_tokens (id, account_id, name, roles, token_hash, filter_userorganisations, filter_wfstatus, callback_url, signing_secret)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    [id, params.accountId, `test ${id.slice(0, 8)}`, [...(params.roles ?? ['ROLE_EXTERNAL_USER'])], hashToken(token),
+    [
+      id,
+      params.accountId,
+      `test ${id.slice(0, 8)}`,
+      [...(params.roles ?? ['ROLE_EXTERNAL_USER'])],
+      hashToken(token),
       params.organisations === undefined ? null : [...params.organisations],
       params.wfstatus === undefined ? null : [...params.wfstatus],
-      params.callbackUrl ?? null, params.signingSecret ?? null],
+      params.callbackUrl ?? null,
+      params.signingSecret ?? null,
+    ],
   );
   return { token, id };
 }

@@ -19,10 +19,25 @@ export interface TestApp {
  * The app on a random local port over `db`. `env` overrides configuration variables (strings, as
  * in the environment); `deps` overrides dependencies.
  */
-export async function startTestApp(db: Db, options: { env?: Record<string, string>; deps?: Partial<AppDeps> } = {}): Promise<TestApp> {
+export async function startTestApp(
+  db: Db,
+  options: { env?: Record<string, string>; deps?: Partial<AppDeps> } = {},
+): Promise<TestApp> {
   let fixed: number | undefined;
-  const clock = { now: () => fixed ?? Date.now(), set: (ms: number | undefined) => { fixed = ms; } };
-  const config = loadConfig({ PORT: '0', DATA_DIR: ':memory:', LOG_LEVEL: 'silent', SEED_DEMO_DATA: 'false', SESSION_SECRET: 'x'.repeat(40), ...options.env });
+  const clock = {
+    now: () => fixed ?? Date.now(),
+    set: (ms: number | undefined) => {
+      fixed = ms;
+    },
+  };
+  const config = loadConfig({
+    PORT: '0',
+    DATA_DIR: ':memory:',
+    LOG_LEVEL: 'silent',
+    SEED_DEMO_DATA: 'false',
+    SESSION_SECRET: 'x'.repeat(40),
+    ...options.env,
+  });
   const app = createApp(config, {
     db,
     logger: createLogger({ level: config.logLevel }),

@@ -15,7 +15,9 @@ function highestRank(roles: readonly string[]): number {
 export function assertGrantable(caller: Principal, roles: readonly string[]): void {
   const above = roles.filter((role) => (RANK[role] ?? Infinity) > highestRank(caller.roles));
   if (above.length > 0) {
-    throw new HttpError(403, { message: `A token can be given only roles its creator holds: ${above.join(', ')} needs a caller holding it (caller has: ${caller.roles.join(', ')})` });
+    throw new HttpError(403, {
+      message: `A token can be given only roles its creator holds: ${above.join(', ')} needs a caller holding it (caller has: ${caller.roles.join(', ')})`,
+    });
   }
 }
 
@@ -25,15 +27,23 @@ export function assertGrantable(caller: Principal, roles: readonly string[]): vo
  */
 export function assertManageable(caller: Principal, tokenRoles: readonly string[]): void {
   if (isSuperAdmin(caller) || highestRank(tokenRoles) <= highestRank(caller.roles)) return;
-  throw new HttpError(403, { message: `This token holds ${tokenRoles.join(', ')}; only a caller holding those roles can change it` });
+  throw new HttpError(403, {
+    message: `This token holds ${tokenRoles.join(', ')}; only a caller holding those roles can change it`,
+  });
 }
 
 /** 400 unless every organisation of the filter belongs to the token's account. */
-export function assertOrganisationsOfAccount(organisations: readonly string[] | undefined, accountOrganisations: readonly string[], accountId: string): void {
+export function assertOrganisationsOfAccount(
+  organisations: readonly string[] | undefined,
+  accountOrganisations: readonly string[],
+  accountId: string,
+): void {
   if (organisations === undefined) return;
   const index = organisations.findIndex((o) => !accountOrganisations.includes(o));
   if (index >= 0) {
-    throw badRequest(`/apiTokenFilter/userorganisations/${index}`,
-      `apiTokenFilter.userorganisations: ${organisations[index]} is not an organisation of account ${accountId} (its organisations: ${accountOrganisations.join(', ') || 'none'})`);
+    throw badRequest(
+      `/apiTokenFilter/userorganisations/${index}`,
+      `apiTokenFilter.userorganisations: ${organisations[index]} is not an organisation of account ${accountId} (its organisations: ${accountOrganisations.join(', ') || 'none'})`,
+    );
   }
 }

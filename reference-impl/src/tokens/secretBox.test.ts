@@ -18,7 +18,9 @@ describe('secretBox', () => {
     const box = createSecretBox('a-key-of-at-least-thirty-two-characters');
     const stored = box.seal(SECRET, TOKEN);
     expect(() => box.open(stored, '00000000-0000-4000-8000-000000000000')).toThrow(SecretUnreadableError);
-    expect(() => createSecretBox('another-key-of-at-least-thirty-two-chars').open(stored, TOKEN)).toThrow(/another WEBHOOK_SECRET_KEY/);
+    expect(() => createSecretBox('another-key-of-at-least-thirty-two-chars').open(stored, TOKEN)).toThrow(
+      /another WEBHOOK_SECRET_KEY/,
+    );
     const flipped = stored.slice(0, -2) + (stored.at(-2) === 'A' ? 'B' : 'A') + stored.at(-1);
     expect(() => box.open(flipped, TOKEN)).toThrow(SecretUnreadableError);
     expect(() => createSecretBox(undefined).open(stored, TOKEN)).toThrow(/WEBHOOK_SECRET_KEY is not set/);

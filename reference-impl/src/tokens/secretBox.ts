@@ -28,7 +28,8 @@ export function createSecretBox(keyText: string | undefined): SecretBox {
     return {
       seal: (secret) => secret,
       open(stored) {
-        if (stored.startsWith(PREFIX)) throw new SecretUnreadableError('it is encrypted and WEBHOOK_SECRET_KEY is not set');
+        if (stored.startsWith(PREFIX))
+          throw new SecretUnreadableError('it is encrypted and WEBHOOK_SECRET_KEY is not set');
         return stored;
       },
     };
@@ -50,12 +51,16 @@ export function createSecretBox(keyText: string | undefined): SecretBox {
       if (id !== keyId) throw new SecretUnreadableError('it was encrypted with another WEBHOOK_SECRET_KEY');
       const iv = Buffer.from(ivText ?? '', 'base64url');
       const sealed = Buffer.from(sealedText ?? '', 'base64url');
-      if (iv.length !== IV_BYTES || sealed.length < TAG_BYTES) throw new SecretUnreadableError('the stored value is damaged');
+      if (iv.length !== IV_BYTES || sealed.length < TAG_BYTES)
+        throw new SecretUnreadableError('the stored value is damaged');
       try {
         const decipher = createDecipheriv('aes-256-gcm', key, iv);
         decipher.setAAD(Buffer.from(tokenId, 'utf8'));
         decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
-        return Buffer.concat([decipher.update(sealed.subarray(0, sealed.length - TAG_BYTES)), decipher.final()]).toString('utf8');
+        return Buffer.concat([
+          decipher.update(sealed.subarray(0, sealed.length - TAG_BYTES)),
+          decipher.final(),
+        ]).toString('utf8');
       } catch {
         throw new SecretUnreadableError('the stored value does not authenticate');
       }

@@ -61,12 +61,20 @@ function noToken(accountId: string, tokenId: string): HttpError {
 
 /** DEC-HOOK-002 at registration; the 400 carries the checker's reason. */
 async function checkedCallbackUrl(deps: TokenAdminDeps, url: string): Promise<string> {
-  const result = await validateCallbackUrl(url, { allowInsecure: deps.allowInsecureCallbacks, ...(deps.resolve ? { resolve: deps.resolve } : {}) });
+  const result = await validateCallbackUrl(url, {
+    allowInsecure: deps.allowInsecureCallbacks,
+    ...(deps.resolve ? { resolve: deps.resolve } : {}),
+  });
   if (!result.ok) throw badRequest('/callBackUrl', result.reason);
   return result.url;
 }
 
-export async function createAccountToken(deps: TokenAdminDeps, caller: Principal, accountId: string, input: CreateTokenInput): Promise<AccountTokenView> {
+export async function createAccountToken(
+  deps: TokenAdminDeps,
+  caller: Principal,
+  accountId: string,
+  input: CreateTokenInput,
+): Promise<AccountTokenView> {
   const organisations = await accountScope(deps, caller, accountId);
   assertGrantable(caller, input.roles);
   assertOrganisationsOfAccount(input.apiTokenFilter?.userorganisations, organisations, accountId);
@@ -76,8 +84,13 @@ export async function createAccountToken(deps: TokenAdminDeps, caller: Principal
   const token = generateTokenValue();
   const signingSecret = callbackUrl === null ? undefined : generateSigningSecret();
   const row = await insertToken(deps.db, {
-    id, accountId, tokenHash: hashToken(token), created: new Date(deps.now()),
-    name: input.name, roles: input.roles, callbackUrl,
+    id,
+    accountId,
+    tokenHash: hashToken(token),
+    created: new Date(deps.now()),
+    name: input.name,
+    roles: input.roles,
+    callbackUrl,
     signingSecret: signingSecret === undefined ? null : deps.secrets.seal(signingSecret, id),
     filterUserorganisations: input.apiTokenFilter?.userorganisations ?? null,
     filterWfstatus: input.apiTokenFilter?.wfstatus ?? null,
@@ -86,12 +99,21 @@ export async function createAccountToken(deps: TokenAdminDeps, caller: Principal
   return tokenView(row, organisations, { token, signingSecret });
 }
 
-export async function updateAccountToken(deps: TokenAdminDeps, caller: Principal, accountId: string, tokenId: string, input: UpdateTokenInput): Promise<AccountTokenView> {
+export async function updateAccountToken(
+  deps: TokenAdminDeps,
+  caller: Principal,
+  accountId: string,
+  tokenId: string,
+  input: UpdateTokenInput,
+): Promise<AccountTokenView> {
   const organisations = await accountScope(deps, caller, accountId);
   if (input.roles !== undefined) assertGrantable(caller, input.roles);
   assertOrganisationsOfAccount(input.apiTokenFilter?.userorganisations, organisations, accountId);
   // Checked before the transaction: a DNS lookup must not hold the token's row lock.
-  const newUrl = input.callBackUrl === undefined || input.callBackUrl === '' ? undefined : await checkedCallbackUrl(deps, input.callBackUrl);
+  const newUrl =
+    input.callBackUrl === undefined || input.callBackUrl === ''
+      ? undefined
+      : await checkedCallbackUrl(deps, input.callBackUrl);
 
   const view = await deps.db.transaction(async (tx) => {
     const current = await getAccountToken(tx, { accountId, tokenId, forUpdate: true });
@@ -103,8 +125,12 @@ export async function updateAccountToken(deps: TokenAdminDeps, caller: Principal
       roles: input.roles ?? current.roles,
       callbackUrl: current.callback_url,
       signingSecret: current.signing_secret,
-      filterUserorganisations: input.apiTokenFilter === undefined ? current.filter_userorganisations : (input.apiTokenFilter.userorganisations ?? null),
-      filterWfstatus: input.apiTokenFilter === undefined ? current.filter_wfstatus : (input.apiTokenFilter.wfstatus ?? null),
+      filterUserorganisations:
+        input.apiTokenFilter === undefined
+          ? current.filter_userorganisations
+          : (input.apiTokenFilter.userorganisations ?? null),
+      filterWfstatus:
+        input.apiTokenFilter === undefined ? current.filter_wfstatus : (input.apiTokenFilter.wfstatus ?? null),
       useOptimizedImages: input.useOptimizedImages ?? current.use_optimized_images,
     };
     let signingSecret: string | undefined;
@@ -130,7 +156,12 @@ export async function updateAccountToken(deps: TokenAdminDeps, caller: Principal
   return view;
 }
 
-export async function deleteAccountToken(deps: TokenAdminDeps, caller: Principal, accountId: string, tokenId: string): Promise<void> {
+export async function deleteAccountToken(
+  deps: TokenAdminDeps,
+  caller: Principal,
+  accountId: string,
+  tokenId: string,
+): Promise<void> {
   await accountScope(deps, caller, accountId);
   await deps.db.transaction(async (tx) => {
     const current = await getAccountToken(tx, { accountId, tokenId, forUpdate: true });
@@ -145,20 +176,32 @@ export async function deleteAccountToken(deps: TokenAdminDeps, caller: Principal
  * TOKEN-010..012: a new secret, shown once. Deliveries are signed at send time with the secret
  * stored then, so the old one stops verifying at once, for retries of older deliveries too.
  */
-export async function rotateTokenSecret(deps: TokenAdminDeps, caller: Principal, accountId: string, tokenId: string): Promise<AccountTokenView> {
+export async function rotateTokenSecret(
+  deps: TokenAdminDeps,
+  caller: Principal,
+  accountId: string,
+  tokenId: string,
+): Promise<AccountTokenView> {
   const organisations = await accountScope(deps, caller, accountId);
   return deps.db.transaction(async (tx) => {
     const current = await getAccountToken(tx, { accountId, tokenId, forUpdate: true });
     if (current === null) throw noToken(accountId, tokenId);
     assertManageable(caller, current.roles);
     if (current.callback_url === null) {
-      throw new HttpError(409, { message: `token ${tokenId} has no callBackUrl; register one with PUT before rotating its secret` });
+      throw new HttpError(409, {
+        message: `token ${tokenId} has no callBackUrl; register one with PUT before rotating its secret`,
+      });
     }
     const signingSecret = generateSigningSecret();
     const row = await updateToken(tx, {
-      id: tokenId, name: current.name, roles: current.roles, callbackUrl: current.callback_url,
-      signingSecret: deps.secrets.seal(signingSecret, tokenId), filterUserorganisations: current.filter_userorganisations,
-      filterWfstatus: current.filter_wfstatus, useOptimizedImages: current.use_optimized_images,
+      id: tokenId,
+      name: current.name,
+      roles: current.roles,
+      callbackUrl: current.callback_url,
+      signingSecret: deps.secrets.seal(signingSecret, tokenId),
+      filterUserorganisations: current.filter_userorganisations,
+      filterWfstatus: current.filter_wfstatus,
+      useOptimizedImages: current.use_optimized_images,
     });
     if (row === null) throw noToken(accountId, tokenId);
     return tokenView(row, organisations, { signingSecret });
@@ -166,7 +209,13 @@ export async function rotateTokenSecret(deps: TokenAdminDeps, caller: Principal,
 }
 
 /** DEC-HOOK-007/011: the token's deliveries with their attempts, newest first. */
-export async function listTokenDeliveries(deps: TokenAdminDeps, caller: Principal, accountId: string, tokenId: string, page: { size: number; page: number }): Promise<DeliveryView[]> {
+export async function listTokenDeliveries(
+  deps: TokenAdminDeps,
+  caller: Principal,
+  accountId: string,
+  tokenId: string,
+  page: { size: number; page: number },
+): Promise<DeliveryView[]> {
   await accountScope(deps, caller, accountId);
   const token = await getAccountToken(deps.db, { accountId, tokenId });
   if (token === null) throw noToken(accountId, tokenId);

@@ -22,7 +22,11 @@ export interface ShownOnce {
   signingSecret?: string;
 }
 
-export function tokenView(row: TokenRow, accountOrganisations: readonly string[], once: ShownOnce = {}): AccountTokenView {
+export function tokenView(
+  row: TokenRow,
+  accountOrganisations: readonly string[],
+  once: ShownOnce = {},
+): AccountTokenView {
   const filter: AccountTokenView['apiTokenFilter'] = {};
   if (row.filter_userorganisations !== null) filter.userorganisations = [...row.filter_userorganisations];
   if (row.filter_wfstatus !== null) filter.wfstatus = [...row.filter_wfstatus];
@@ -42,7 +46,10 @@ export function tokenView(row: TokenRow, accountOrganisations: readonly string[]
 }
 
 /** `filter`: the effective scope with DEC-AUTH-004's defaults filled in, for people to read. */
-export function describeScope(row: Pick<TokenRow, 'roles' | 'filter_userorganisations' | 'filter_wfstatus'>, accountOrganisations: readonly string[]): string {
+export function describeScope(
+  row: Pick<TokenRow, 'roles' | 'filter_userorganisations' | 'filter_wfstatus'>,
+  accountOrganisations: readonly string[],
+): string {
   if (row.roles.includes('ROLE_SUPER_ADMIN')) return 'userorganisations: all; wfstatus: all';
   const organisations = row.filter_userorganisations ?? accountOrganisations;
   const statuses = row.filter_wfstatus ?? ['approved'];

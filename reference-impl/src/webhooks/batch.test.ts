@@ -17,15 +17,28 @@ describe('callbackItem', () => {
     ['EVENTGROUP', 'DELETED', 'EventGroupDeleted', 'EVENTGROUP', 'eventgroups'],
     ['VENUE', 'UPDATED', 'VenueUpdated', 'VENUE', 'venues'],
     ['VENUE', 'DELETED', 'VenueDeleted', 'VENUE', 'venues'],
-  ] as const)('when a %s is %s, then the entry is <id>_%s with resourceType %s under /%s [HOOK-001] [HOOK-005] [HOOK-006]', (entitytype, action, eventType, resourceType, collection) => {
-    expect(callbackItem({ itemId: id(1), trcid: 'trc-1', entitytype, action }, BASE)).toEqual({
-      id: `${id(1)}_${eventType}`, trcid: 'trc-1', resourceUri: `${BASE}/${collection}/${id(1)}`, resourceType, actionType: action,
-    });
-  });
+  ] as const)(
+    'when a %s is %s, then the entry is <id>_%s with resourceType %s under /%s [HOOK-001] [HOOK-005] [HOOK-006]',
+    (entitytype, action, eventType, resourceType, collection) => {
+      expect(callbackItem({ itemId: id(1), trcid: 'trc-1', entitytype, action }, BASE)).toEqual({
+        id: `${id(1)}_${eventType}`,
+        trcid: 'trc-1',
+        resourceUri: `${BASE}/${collection}/${id(1)}`,
+        resourceType,
+        actionType: action,
+      });
+    },
+  );
 });
 
 describe('collapseChanges (DEC-HOOK-004)', () => {
-  const change = (row: number, item: number, action: 'UPDATED' | 'DELETED' = 'UPDATED') => ({ id: row, itemId: id(item), trcid: `trc-${item}`, entitytype: 'EVENEMENT', action });
+  const change = (row: number, item: number, action: 'UPDATED' | 'DELETED' = 'UPDATED') => ({
+    id: row,
+    itemId: id(item),
+    trcid: `trc-${item}`,
+    entitytype: 'EVENEMENT',
+    action,
+  });
 
   it('when one item changed several times, then only its latest change is sent, and every row is consumed', () => {
     const batch = collapseChanges([change(1, 1), change(2, 2), change(3, 1, 'DELETED')], { publicBaseUrl: BASE });

@@ -30,7 +30,10 @@ export interface Batch {
  * The first `maxItems` distinct items of `changes` (in change order), each as its latest change.
  * Rows of items beyond the cap stay queued for the next delivery.
  */
-export function collapseChanges(changes: readonly QueuedChange[], options: { publicBaseUrl: string; maxItems?: number }): Batch {
+export function collapseChanges(
+  changes: readonly QueuedChange[],
+  options: { publicBaseUrl: string; maxItems?: number },
+): Batch {
   const maxItems = options.maxItems ?? MAX_ITEMS_PER_DELIVERY;
   const latest = new Map<string, QueuedChange>();
   const consumedIds: number[] = [];
@@ -44,8 +47,12 @@ export function collapseChanges(changes: readonly QueuedChange[], options: { pub
 }
 
 /** One entry of items[]: `<item id>_<EventType>` and the item's detail URL. */
-export function callbackItem(change: Pick<QueuedChange, 'itemId' | 'trcid' | 'entitytype' | 'action'>, publicBaseUrl: string): CallbackItem {
-  if (!isEntityType(change.entitytype)) throw new Error(`outbox row of item ${change.itemId} has unknown entitytype ${change.entitytype}`);
+export function callbackItem(
+  change: Pick<QueuedChange, 'itemId' | 'trcid' | 'entitytype' | 'action'>,
+  publicBaseUrl: string,
+): CallbackItem {
+  if (!isEntityType(change.entitytype))
+    throw new Error(`outbox row of item ${change.itemId} has unknown entitytype ${change.entitytype}`);
   const eventType = `${EVENT_NAME_STEMS[change.entitytype]}${change.action === 'DELETED' ? 'Deleted' : 'Updated'}`;
   return {
     id: `${change.itemId}_${eventType}`,
@@ -73,13 +80,19 @@ export interface MakeDeliveryParams {
  * Inside `tx`: turns the token's oldest queued changes into one delivery. Null when nothing is
  * queued or the token already has a pending delivery (made by another instance meanwhile).
  */
-export async function makeDelivery(tx: Queryable, params: MakeDeliveryParams): Promise<{ id: string; body: Buffer; itemCount: number } | null> {
+export async function makeDelivery(
+  tx: Queryable,
+  params: MakeDeliveryParams,
+): Promise<{ id: string; body: Buffer; itemCount: number } | null> {
   const changes = await takeQueuedChanges(tx, { tokenId: params.tokenId, limit: ROWS_PER_BATCH });
   if (changes.length === 0) return null;
   const batch = collapseChanges(changes, { publicBaseUrl: params.publicBaseUrl });
   const delivery = { id: randomUUID(), body: serialiseCallbackBody(batch.items), itemCount: batch.items.length };
   const inserted = await insertDelivery(tx, {
-    ...delivery, tokenId: params.tokenId, createdAt: new Date(params.now()), ...(params.lease ? { lease: params.lease } : {}),
+    ...delivery,
+    tokenId: params.tokenId,
+    createdAt: new Date(params.now()),
+    ...(params.lease ? { lease: params.lease } : {}),
   });
   if (!inserted) return null;
   await deleteQueuedChanges(tx, { ids: batch.consumedIds });
@@ -105,7 +118,9 @@ export async function makeDeliveries(db: Db, options: MakeDeliveriesOptions): Pr
       await deleteQueuedChanges(db, { tokenId: token.tokenId });
       continue;
     }
-    const created = await db.transaction((tx) => makeDelivery(tx, { tokenId: token.tokenId, publicBaseUrl: options.publicBaseUrl, now: options.now }));
+    const created = await db.transaction((tx) =>
+      makeDelivery(tx, { tokenId: token.tokenId, publicBaseUrl: options.publicBaseUrl, now: options.now }),
+    );
     if (created !== null) made += 1;
   }
   return made;

@@ -59,7 +59,10 @@ describe('validateCallbackUrl (DEC-HOOK-002)', () => {
     ['https://100.64.1.1/', 'carrierGradeNat'],
     ['https://192.0.2.1/', 'reserved'],
     ['https://[64:ff9b::a9fe:a9fe]/', 'rfc6052'],
-    ['https://intranet.example.com/', 'intranet.example.com must resolve to public addresses only: 10.20.30.40 is a private address'],
+    [
+      'https://intranet.example.com/',
+      'intranet.example.com must resolve to public addresses only: 10.20.30.40 is a private address',
+    ],
     ['https://split.example.com/', 'fd00::5 is a uniqueLocal address'],
     ['https://metadata.example.com/', '169.254.169.254 is a linkLocal address'],
     ['https://no-such-host.example.com/', 'host no-such-host.example.com does not resolve'],
@@ -80,7 +83,10 @@ describe('validateCallbackUrl (DEC-HOOK-002)', () => {
 
   it('when insecure callbacks are allowed, then http and loopback pass but private and metadata addresses do not', async () => {
     const insecure = { allowInsecure: true, resolve };
-    expect(await validateCallbackUrl('http://127.0.0.1:9999/hook', insecure)).toEqual({ ok: true, url: 'http://127.0.0.1:9999/hook' });
+    expect(await validateCallbackUrl('http://127.0.0.1:9999/hook', insecure)).toEqual({
+      ok: true,
+      url: 'http://127.0.0.1:9999/hook',
+    });
     expect((await validateCallbackUrl('http://localhost:9999/hook', insecure)).ok).toBe(true);
     expect((await validateCallbackUrl('https://[::1]/', insecure)).ok).toBe(true);
     expect((await validateCallbackUrl('http://169.254.169.254/', insecure)).ok).toBe(false);

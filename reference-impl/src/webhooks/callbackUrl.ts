@@ -27,7 +27,8 @@ function shown(value: string): string {
  */
 export async function validateCallbackUrl(input: string, options: CallbackUrlOptions = {}): Promise<CallbackUrlResult> {
   const fail = (reason: string): CallbackUrlResult => ({ ok: false, reason: `callBackUrl ${reason}` });
-  if (input.length > CALLBACK_URL_MAX_LENGTH) return fail(`must be at most ${CALLBACK_URL_MAX_LENGTH} characters (received: ${input.length})`);
+  if (input.length > CALLBACK_URL_MAX_LENGTH)
+    return fail(`must be at most ${CALLBACK_URL_MAX_LENGTH} characters (received: ${input.length})`);
 
   let url: URL;
   try {

@@ -25,7 +25,9 @@ export function deliveryView(row: DeliveryRow): DeliveryView {
     id: row.id,
     state: row.state,
     createdAt: formatTimestamp(row.createdAt),
-    ...(row.state === 'pending' && row.nextAttemptAt !== null ? { nextAttemptAt: formatTimestamp(row.nextAttemptAt) } : {}),
+    ...(row.state === 'pending' && row.nextAttemptAt !== null
+      ? { nextAttemptAt: formatTimestamp(row.nextAttemptAt) }
+      : {}),
     itemCount: row.itemCount,
     attempts: row.attempts.map((a) => ({
       at: formatTimestamp(a.at),
@@ -38,6 +40,9 @@ export function deliveryView(row: DeliveryRow): DeliveryView {
 }
 
 /** A page of the token's deliveries, newest first. */
-export async function readDeliveryLog(db: Queryable, params: { tokenId: string; size: number; page: number }): Promise<DeliveryView[]> {
+export async function readDeliveryLog(
+  db: Queryable,
+  params: { tokenId: string; size: number; page: number },
+): Promise<DeliveryView[]> {
   return (await listDeliveries(db, params)).map(deliveryView);
 }

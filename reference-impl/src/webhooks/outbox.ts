@@ -12,8 +12,11 @@ export interface OutboxOptions {
 export function createOutboxRecorder(options: OutboxOptions = {}): ItemChangeRecorder {
   return async function recordItemChange(tx, change) {
     const queued = await insertOutboxEvents(tx, {
-      itemId: change.itemId, trcid: change.trcid, entitytype: change.entitytype,
-      userorganisation: change.userorganisation, action: change.action,
+      itemId: change.itemId,
+      trcid: change.trcid,
+      entitytype: change.entitytype,
+      userorganisation: change.userorganisation,
+      action: change.action,
     });
     // Before the commit, so the worker may look too early; it keeps looking briefly (worker.ts).
     if (queued > 0) options.onQueued?.();

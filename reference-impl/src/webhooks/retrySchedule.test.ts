@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { DEFAULT_RETRY_SCHEDULE, DEFAULT_SCHEDULE_TEXT, describeSchedule, formatDuration, nextAttemptAt, parseSchedule, type RetrySchedule } from './retrySchedule.ts';
+import {
+  DEFAULT_RETRY_SCHEDULE,
+  DEFAULT_SCHEDULE_TEXT,
+  describeSchedule,
+  formatDuration,
+  nextAttemptAt,
+  parseSchedule,
+  type RetrySchedule,
+} from './retrySchedule.ts';
 
 const S = 1000;
 const M = 60 * S;
@@ -11,7 +19,13 @@ const T0 = Date.UTC(2026, 5, 1, 12, 0, 0);
 function attemptTimes(schedule: RetrySchedule, random: () => number, took: (i: number) => number = () => 0): number[] {
   const times = [T0];
   for (let i = 0; i < 100; i++) {
-    const next = nextAttemptAt({ firstAttemptAt: T0, attemptsMade: times.length, now: times.at(-1)! + took(i), schedule, random });
+    const next = nextAttemptAt({
+      firstAttemptAt: T0,
+      attemptsMade: times.length,
+      now: times.at(-1)! + took(i),
+      schedule,
+      random,
+    });
     if (next === null) return times;
     times.push(next);
   }
@@ -24,18 +38,34 @@ describe('retry schedule (DEC-HOOK-005)', () => {
   });
 
   it('when parsing a short test schedule, then units and the final attempt are read', () => {
-    expect(parseSchedule(' 100ms, 2s ,1m, @1h')).toEqual({ delaysMs: [100, 2 * S, M], finalAttemptAtMs: H, jitter: 0.1 });
+    expect(parseSchedule(' 100ms, 2s ,1m, @1h')).toEqual({
+      delaysMs: [100, 2 * S, M],
+      finalAttemptAtMs: H,
+      jitter: 0.1,
+    });
     expect(parseSchedule('50ms,50ms', 0)).toEqual({ delaysMs: [50, 50], jitter: 0 });
     expect(parseSchedule('@30s')).toEqual({ delaysMs: [], finalAttemptAtMs: 30 * S, jitter: 0.1 });
   });
 
-  it.each(['', '5', '5x', '-5s', '0s', '5s,,5m', '@1h,5s', '1.5s', '5 s'])('when the schedule text is %j, then parsing fails with a clear message', (text) => {
-    expect(() => parseSchedule(text)).toThrow(/retry schedule: /);
-  });
+  it.each(['', '5', '5x', '-5s', '0s', '5s,,5m', '@1h,5s', '1.5s', '5 s'])(
+    'when the schedule text is %j, then parsing fails with a clear message',
+    (text) => {
+      expect(() => parseSchedule(text)).toThrow(/retry schedule: /);
+    },
+  );
 
   it('when there is no jitter, then a failing delivery is tried at 0, 5 s, 5 min 5 s, 35 min 5 s, 2 h 35 min 5 s, 7 h 35 min 5 s, 17 h 35 min 5 s and 24 h [HOOK-018]', () => {
     const times = attemptTimes(DEFAULT_RETRY_SCHEDULE, () => 0.5);
-    expect(times.map((t) => t - T0)).toEqual([0, 5 * S, 5 * M + 5 * S, 35 * M + 5 * S, 2 * H + 35 * M + 5 * S, 7 * H + 35 * M + 5 * S, 17 * H + 35 * M + 5 * S, 24 * H]);
+    expect(times.map((t) => t - T0)).toEqual([
+      0,
+      5 * S,
+      5 * M + 5 * S,
+      35 * M + 5 * S,
+      2 * H + 35 * M + 5 * S,
+      7 * H + 35 * M + 5 * S,
+      17 * H + 35 * M + 5 * S,
+      24 * H,
+    ]);
   });
 
   it('when the RNG is at its extremes, then each delay stays within ±10 %', () => {
@@ -53,21 +83,29 @@ describe('retry schedule (DEC-HOOK-005)', () => {
 
   it('for any jitter draws and attempt durations, then attempts are increasing, within jitter bounds, at most 8, and nothing is later than 24 h [HOOK-018]', () => {
     fc.assert(
-      fc.property(fc.array(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), { minLength: 1 }), fc.array(fc.integer({ min: 0, max: 5 * S }), { minLength: 1 }), (draws, durations) => {
-        let d = 0;
-        const times = attemptTimes(DEFAULT_RETRY_SCHEDULE, () => draws[d++ % draws.length]!, (i) => durations[i % durations.length]!);
-        expect(times.length).toBeLessThanOrEqual(8);
-        expect(times.at(-1)! - T0).toBeLessThanOrEqual(24 * H);
-        for (let i = 1; i < times.length; i++) {
-          const start = times[i - 1]! + durations[(i - 1) % durations.length]!;
-          expect(times[i]!).toBeGreaterThan(times[i - 1]!);
-          const delay = DEFAULT_RETRY_SCHEDULE.delaysMs[i - 1];
-          if (delay !== undefined && times[i]! - T0 < 24 * H) {
-            expect(times[i]! - start).toBeGreaterThanOrEqual(Math.floor(delay * 0.9));
-            expect(times[i]! - start).toBeLessThanOrEqual(Math.ceil(delay * 1.1));
+      fc.property(
+        fc.array(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), { minLength: 1 }),
+        fc.array(fc.integer({ min: 0, max: 5 * S }), { minLength: 1 }),
+        (draws, durations) => {
+          let d = 0;
+          const times = attemptTimes(
+            DEFAULT_RETRY_SCHEDULE,
+            () => draws[d++ % draws.length]!,
+            (i) => durations[i % durations.length]!,
+          );
+          expect(times.length).toBeLessThanOrEqual(8);
+          expect(times.at(-1)! - T0).toBeLessThanOrEqual(24 * H);
+          for (let i = 1; i < times.length; i++) {
+            const start = times[i - 1]! + durations[(i - 1) % durations.length]!;
+            expect(times[i]!).toBeGreaterThan(times[i - 1]!);
+            const delay = DEFAULT_RETRY_SCHEDULE.delaysMs[i - 1];
+            if (delay !== undefined && times[i]! - T0 < 24 * H) {
+              expect(times[i]! - start).toBeGreaterThanOrEqual(Math.floor(delay * 0.9));
+              expect(times[i]! - start).toBeLessThanOrEqual(Math.ceil(delay * 1.1));
+            }
           }
-        }
-      }),
+        },
+      ),
     );
   });
 
@@ -77,7 +115,9 @@ describe('retry schedule (DEC-HOOK-005)', () => {
   });
 
   it('when a worker ran late and a delay would cross the deadline, then the next attempt is clamped to the deadline', () => {
-    expect(nextAttemptAt({ firstAttemptAt: T0, attemptsMade: 6, now: T0 + 20 * H, random: () => 0.5 })).toBe(T0 + 24 * H);
+    expect(nextAttemptAt({ firstAttemptAt: T0, attemptsMade: 6, now: T0 + 20 * H, random: () => 0.5 })).toBe(
+      T0 + 24 * H,
+    );
   });
 
   it('when a schedule has no final attempt, then the delivery is dropped after its last delay', () => {

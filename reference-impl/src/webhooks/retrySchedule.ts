@@ -46,7 +46,9 @@ function parseDuration(entry: string): number {
 export function parseSchedule(text: string, jitter = DEFAULT_RETRY_SCHEDULE.jitter): RetrySchedule {
   const entries = text.split(',').map((e) => e.trim());
   if (entries.length === 0 || entries.some((e) => e === '')) {
-    throw new RangeError(`retry schedule: expected comma-separated durations such as "${DEFAULT_SCHEDULE_TEXT}" (received: "${text}")`);
+    throw new RangeError(
+      `retry schedule: expected comma-separated durations such as "${DEFAULT_SCHEDULE_TEXT}" (received: "${text}")`,
+    );
   }
   const last = entries.at(-1)!;
   const final = last.startsWith('@') ? parseDuration(last.slice(1)) : undefined;
@@ -54,7 +56,8 @@ export function parseSchedule(text: string, jitter = DEFAULT_RETRY_SCHEDULE.jitt
     if (e.startsWith('@')) throw new RangeError(`retry schedule: the final attempt "${e}" must be the last entry`);
     return parseDuration(e);
   });
-  if (!(jitter >= 0 && jitter < 1)) throw new RangeError(`retry schedule: jitter must be in [0, 1) (received: ${jitter})`);
+  if (!(jitter >= 0 && jitter < 1))
+    throw new RangeError(`retry schedule: jitter must be in [0, 1) (received: ${jitter})`);
   return final === undefined ? { delaysMs: delays, jitter } : { delaysMs: delays, finalAttemptAtMs: final, jitter };
 }
 
@@ -74,7 +77,8 @@ export interface NextAttemptInput {
 export function nextAttemptAt(input: NextAttemptInput): number | null {
   const schedule = input.schedule ?? DEFAULT_RETRY_SCHEDULE;
   const random = input.random ?? Math.random;
-  const deadline = schedule.finalAttemptAtMs === undefined ? undefined : input.firstAttemptAt + schedule.finalAttemptAtMs;
+  const deadline =
+    schedule.finalAttemptAtMs === undefined ? undefined : input.firstAttemptAt + schedule.finalAttemptAtMs;
   if (deadline !== undefined && input.now >= deadline) return null;
 
   const delay = schedule.delaysMs[input.attemptsMade - 1];
@@ -99,7 +103,11 @@ export function formatDuration(ms: number): string {
 /** The attempt/delay table for the docs, as Markdown, assuming each attempt takes no time. */
 export function describeSchedule(schedule: RetrySchedule = DEFAULT_RETRY_SCHEDULE): string {
   const pct = Math.round(schedule.jitter * 100);
-  const rows = ['| Attempt | Delay after the previous failure | Time since the first attempt | With jitter |', '|---|---|---|---|', '| 1 | — | 0 | — |'];
+  const rows = [
+    '| Attempt | Delay after the previous failure | Time since the first attempt | With jitter |',
+    '|---|---|---|---|',
+    '| 1 | — | 0 | — |',
+  ];
   let nominal = 0;
   let earliest = 0;
   let latest = 0;
@@ -110,9 +118,14 @@ export function describeSchedule(schedule: RetrySchedule = DEFAULT_RETRY_SCHEDUL
     latest += delay * (1 + schedule.jitter);
     if (final !== undefined && earliest >= final) return; // always clamped into the final attempt
     const clamp = (t: number) => (final === undefined ? t : Math.min(t, final));
-    rows.push(`| ${i + 2} | ${formatDuration(delay)} ± ${pct} % | ${formatDuration(clamp(nominal))} | ${formatDuration(clamp(earliest))} … ${formatDuration(clamp(latest))} |`);
+    rows.push(
+      `| ${i + 2} | ${formatDuration(delay)} ± ${pct} % | ${formatDuration(clamp(nominal))} | ${formatDuration(clamp(earliest))} … ${formatDuration(clamp(latest))} |`,
+    );
   });
-  if (final !== undefined) rows.push(`| ${rows.length - 1} | until the deadline | ${formatDuration(final)} | exactly (a deadline, not a delay) |`);
+  if (final !== undefined)
+    rows.push(
+      `| ${rows.length - 1} | until the deadline | ${formatDuration(final)} | exactly (a deadline, not a delay) |`,
+    );
   const end = 'After the last attempt the delivery is dropped and recorded; the token stays active.';
   return `${rows.join('\n')}\n\n${end}\n`;
 }

@@ -11,7 +11,18 @@ import { answer, startReceiver, type Receiver } from './testing/receiver.ts';
 const SECRET = 'kq1E1o0bRrRkWm3Ztz3b3ZmUu8b1mB0pWkq7eFQKc2A';
 const NOW = Date.UTC(2026, 6, 1, 10, 0, 0);
 const BODY = Buffer.from(
-  JSON.stringify({ items: [{ id: '6c1f0f3e-7c1a-4a43-9d53-1b2f3e4d5c6b_EventUpdated', trcid: 'trc-1', resourceUri: 'https://svc.example/api/events/6c1f', resourceType: 'EVENT', actionType: 'UPDATED', title: 'Grüße 🌍' }] }),
+  JSON.stringify({
+    items: [
+      {
+        id: '6c1f0f3e-7c1a-4a43-9d53-1b2f3e4d5c6b_EventUpdated',
+        trcid: 'trc-1',
+        resourceUri: 'https://svc.example/api/events/6c1f',
+        resourceType: 'EVENT',
+        actionType: 'UPDATED',
+        title: 'Grüße 🌍',
+      },
+    ],
+  }),
   'utf8',
 );
 
@@ -32,7 +43,16 @@ describe('sendAttempt (DEC-HOOK-006, DEC-HOOK-008)', () => {
   });
 
   const send = (overrides: Partial<SendAttemptInput> = {}) =>
-    sendAttempt({ url: `${receiver.url}/hooks/content?src=test`, body: BODY, secret: SECRET, deliveryId: randomUUID(), dispatcher: agent, now: () => NOW, headersTimeoutMs: 200, ...overrides });
+    sendAttempt({
+      url: `${receiver.url}/hooks/content?src=test`,
+      body: BODY,
+      secret: SECRET,
+      deliveryId: randomUUID(),
+      dispatcher: agent,
+      now: () => NOW,
+      headersTimeoutMs: 200,
+      ...overrides,
+    });
 
   it('when the receiver answers 200, then it is delivered and the bytes, headers and signature are exactly as specified [HOOK-010] [HOOK-011] [HOOK-012] [HOOK-013]', async () => {
     receiver.handle(answer(200, { 'content-type': 'text/plain' }, 'thanks'));
@@ -75,7 +95,15 @@ describe('sendAttempt (DEC-HOOK-006, DEC-HOOK-008)', () => {
     expect(a!.headers['x-service-signature']).not.toBe(b!.headers['x-service-signature']);
     for (const r of [a!, b!]) {
       const ts = r.headers['x-service-timestamp'] as string;
-      expect(verifySignature({ secret: SECRET, timestamp: ts, signature: r.headers['x-service-signature'] as string, body: r.body, nowSeconds: Number(ts) }).ok).toBe(true);
+      expect(
+        verifySignature({
+          secret: SECRET,
+          timestamp: ts,
+          signature: r.headers['x-service-signature'] as string,
+          body: r.body,
+          nowSeconds: Number(ts),
+        }).ok,
+      ).toBe(true);
     }
   });
 
@@ -101,7 +129,11 @@ describe('sendAttempt (DEC-HOOK-006, DEC-HOOK-008)', () => {
     try {
       receiver.handle(answer(301, { location: `${target.url}/elsewhere` }));
       const result = await send();
-      expect(result).toMatchObject({ outcome: 'permanent', status: 301, error: 'HTTP 301: redirects are not followed' });
+      expect(result).toMatchObject({
+        outcome: 'permanent',
+        status: 301,
+        error: 'HTTP 301: redirects are not followed',
+      });
       expect(target.requests).toHaveLength(0);
     } finally {
       await target.close();
@@ -211,7 +243,15 @@ describe('sendAttempt over HTTPS', () => {
       keyType: 'ec',
       curve: 'P-256',
       notAfterDate: new Date(Date.now() + 24 * 3600_000),
-      extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] }],
+      extensions: [
+        {
+          name: 'subjectAltName',
+          altNames: [
+            { type: 2, value: 'localhost' },
+            { type: 7, ip: '127.0.0.1' },
+          ],
+        },
+      ],
     });
     cert = pems.cert;
     receiver = await startReceiver(answer(200), { key: pems.private, cert: pems.cert });
@@ -221,7 +261,14 @@ describe('sendAttempt over HTTPS', () => {
   it('when the receiver certificate is trusted through the Agent CA option, then the delivery succeeds over TLS', async () => {
     const agent = createGuardedAgent({ allowInsecure: true, ca: cert });
     try {
-      const result = await sendAttempt({ url: `${receiver.url}/hook`, body: BODY, secret: SECRET, deliveryId: randomUUID(), dispatcher: agent, headersTimeoutMs: 2000 });
+      const result = await sendAttempt({
+        url: `${receiver.url}/hook`,
+        body: BODY,
+        secret: SECRET,
+        deliveryId: randomUUID(),
+        dispatcher: agent,
+        headersTimeoutMs: 2000,
+      });
       expect(result).toMatchObject({ outcome: 'delivered', status: 200 });
       expect(receiver.requests.at(-1)!.body.equals(BODY)).toBe(true);
     } finally {
@@ -232,7 +279,14 @@ describe('sendAttempt over HTTPS', () => {
   it('when the receiver certificate is not trusted, then the TLS error is transient', async () => {
     const agent = createGuardedAgent({ allowInsecure: true });
     try {
-      const result = await sendAttempt({ url: `${receiver.url}/hook`, body: BODY, secret: SECRET, deliveryId: randomUUID(), dispatcher: agent, headersTimeoutMs: 2000 });
+      const result = await sendAttempt({
+        url: `${receiver.url}/hook`,
+        body: BODY,
+        secret: SECRET,
+        deliveryId: randomUUID(),
+        dispatcher: agent,
+        headersTimeoutMs: 2000,
+      });
       expect(result).toMatchObject({ outcome: 'transient', status: null });
       expect(result.error).toMatch(/self[- ]signed|certificate/i);
     } finally {

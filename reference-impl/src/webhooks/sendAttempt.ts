@@ -59,11 +59,15 @@ function describeError(err: unknown): string {
 
 /** Connection, TLS and DNS errors are transient; a blocked target or an unusable URL is permanent. */
 export function classifyError(err: unknown): { outcome: AttemptClass; error: string } {
-  if (err instanceof BlockedAddressError || (err as { code?: unknown } | null)?.code === 'ERR_WEBHOOK_BLOCKED_ADDRESS') {
+  if (
+    err instanceof BlockedAddressError ||
+    (err as { code?: unknown } | null)?.code === 'ERR_WEBHOOK_BLOCKED_ADDRESS'
+  ) {
     return { outcome: 'permanent', error: (err as Error).message };
   }
   const code = (err as { code?: unknown } | null)?.code;
-  if (code === 'ERR_INVALID_URL' || code === 'UND_ERR_INVALID_ARG') return { outcome: 'permanent', error: `invalid callback URL: ${describeError(err)}` };
+  if (code === 'ERR_INVALID_URL' || code === 'UND_ERR_INVALID_ARG')
+    return { outcome: 'permanent', error: `invalid callback URL: ${describeError(err)}` };
   return { outcome: 'transient', error: describeError(err) };
 }
 
@@ -115,6 +119,8 @@ export async function sendAttempt(input: SendAttemptInput): Promise<AttemptOutco
   const status = response.statusCode;
   // The status decided the outcome; the body only has to be drained (capped, time-boxed) so
   // the connection can be reused. A receiver that resets mid-body has still answered.
-  await response.body.dump({ limit: input.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, signal: AbortSignal.timeout(budget) }).catch(() => {});
+  await response.body
+    .dump({ limit: input.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, signal: AbortSignal.timeout(budget) })
+    .catch(() => {});
   return { outcome: classifyStatus(status), status, latencyMs, error: statusError(status), timestamp };
 }

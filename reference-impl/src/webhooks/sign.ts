@@ -56,9 +56,12 @@ export interface VerifyInput {
 export function verifySignature(input: VerifyInput): VerifyResult {
   if (!TIMESTAMP.test(input.timestamp)) return { ok: false, reason: 'malformed timestamp' };
   const skew = Math.abs(input.nowSeconds - Number(input.timestamp));
-  if (skew > (input.toleranceSeconds ?? TIMESTAMP_TOLERANCE_SECONDS)) return { ok: false, reason: `timestamp ${skew} s away from now` };
+  if (skew > (input.toleranceSeconds ?? TIMESTAMP_TOLERANCE_SECONDS))
+    return { ok: false, reason: `timestamp ${skew} s away from now` };
   const match = SIGNATURE.exec(input.signature);
   if (!match) return { ok: false, reason: 'malformed signature: expected sha256= and 64 lowercase hex digits' };
   const expected = digest(input.secret, input.timestamp, input.body);
-  return timingSafeEqual(expected, Buffer.from(match[1]!, 'hex')) ? { ok: true } : { ok: false, reason: 'signature mismatch' };
+  return timingSafeEqual(expected, Buffer.from(match[1]!, 'hex'))
+    ? { ok: true }
+    : { ok: false, reason: 'signature mismatch' };
 }

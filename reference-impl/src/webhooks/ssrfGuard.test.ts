@@ -2,7 +2,14 @@ import type { LookupAddress } from 'node:dns';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateCallbackUrl } from './callbackUrl.ts';
-import { BlockedAddressError, checkAddress, createGuardedAgent, createGuardedLookup, isPublicUnicast, type Resolver } from './ssrfGuard.ts';
+import {
+  BlockedAddressError,
+  checkAddress,
+  createGuardedAgent,
+  createGuardedLookup,
+  isPublicUnicast,
+  type Resolver,
+} from './ssrfGuard.ts';
 import { startReceiver, type Receiver } from './testing/receiver.ts';
 
 const v4 = (address: string): LookupAddress => ({ address, family: 4 });
@@ -63,25 +70,41 @@ describe('checkAddress (DEC-HOOK-002)', () => {
     expect(isPublicUnicast(ip)).toBe(false);
   });
 
-  it.each(['8.8.8.8', '93.184.215.14', '1.1.1.1', '2606:4700:4700::1111', '2a00:1450:4001:80b::200e', '2002:0808:0808::1'])(
-    'when the address is public unicast %s, then it is allowed',
-    (ip) => {
-      expect(checkAddress(ip)).toEqual({ ok: true });
-    },
-  );
+  it.each([
+    '8.8.8.8',
+    '93.184.215.14',
+    '1.1.1.1',
+    '2606:4700:4700::1111',
+    '2a00:1450:4001:80b::200e',
+    '2002:0808:0808::1',
+  ])('when the address is public unicast %s, then it is allowed', (ip) => {
+    expect(checkAddress(ip)).toEqual({ ok: true });
+  });
 
   it('when loopback is allowed (ALLOW_INSECURE_CALLBACKS), then only loopback opens up, not metadata or private ranges', () => {
     const insecure = { allowLoopback: true };
     expect(checkAddress('127.0.0.1', insecure).ok).toBe(true);
     expect(checkAddress('::1', insecure).ok).toBe(true);
-    for (const ip of ['169.254.169.254', '10.0.0.1', '192.168.0.1', 'fc00::1', 'fe80::1', '::ffff:127.0.0.1', '0.0.0.0']) {
+    for (const ip of [
+      '169.254.169.254',
+      '10.0.0.1',
+      '192.168.0.1',
+      'fc00::1',
+      'fe80::1',
+      '::ffff:127.0.0.1',
+      '0.0.0.0',
+    ]) {
       expect(checkAddress(ip, insecure).ok, ip).toBe(false);
     }
   });
 });
 
 describe('createGuardedLookup', () => {
-  const lookupOnce = (lookup: ReturnType<typeof createGuardedLookup>, host: string, options: { all?: boolean; family?: number }) =>
+  const lookupOnce = (
+    lookup: ReturnType<typeof createGuardedLookup>,
+    host: string,
+    options: { all?: boolean; family?: number },
+  ) =>
     new Promise<{ err: NodeJS.ErrnoException | null; address: unknown; family?: number | undefined }>((resolve) => {
       lookup(host, options, (err, address, family) => resolve({ err, address, family }));
     });
@@ -98,12 +121,15 @@ describe('createGuardedLookup', () => {
     expect(await lookupOnce(lookup, 'ok.test', {})).toEqual({ err: null, address: '8.8.8.8', family: 4 });
   });
 
-  it.each([true, false])('when any resolved address is internal (all: %s), then the whole name is refused', async (all) => {
-    const lookup = createGuardedLookup({}, fakeDns({ 'mixed.test': [[v4('8.8.8.8'), v4('10.0.0.7')]] }));
-    const { err } = await lookupOnce(lookup, 'mixed.test', { all });
-    expect(err).toBeInstanceOf(BlockedAddressError);
-    expect(err!.message).toContain('10.0.0.7 is a private address');
-  });
+  it.each([true, false])(
+    'when any resolved address is internal (all: %s), then the whole name is refused',
+    async (all) => {
+      const lookup = createGuardedLookup({}, fakeDns({ 'mixed.test': [[v4('8.8.8.8'), v4('10.0.0.7')]] }));
+      const { err } = await lookupOnce(lookup, 'mixed.test', { all });
+      expect(err).toBeInstanceOf(BlockedAddressError);
+      expect(err!.message).toContain('10.0.0.7 is a private address');
+    },
+  );
 
   it('when the name does not resolve, then the DNS error passes through (a transient failure)', async () => {
     const lookup = createGuardedLookup({}, fakeDns({}));
@@ -148,7 +174,10 @@ describe('createGuardedAgent', () => {
 
   it('when DNS rebinds between registration and delivery, then registration passes and the delivery connection is refused', async () => {
     const dnsFake = fakeDns({ 'rebind.test': [[v4('93.184.215.14')], [v4('127.0.0.1')]] });
-    expect(await validateCallbackUrl('https://rebind.test/hook', { resolve: dnsFake })).toEqual({ ok: true, url: 'https://rebind.test/hook' });
+    expect(await validateCallbackUrl('https://rebind.test/hook', { resolve: dnsFake })).toEqual({
+      ok: true,
+      url: 'https://rebind.test/hook',
+    });
     const agent = createGuardedAgent({ resolve: dnsFake });
     const out = await attempt(`https://rebind.test:${receiver.port}/hook`, agent);
     expect(out.error).toBeInstanceOf(BlockedAddressError);
@@ -167,16 +196,19 @@ describe('createGuardedAgent', () => {
     'https://[::ffff:127.0.0.1]:PORT/',
     'https://169.254.169.254/latest/meta-data/',
     'https://10.0.0.1/',
-  ])('when the target is the literal IP %s, then the connector refuses it before dialling (lookup is never called)', async (template) => {
-    const before = receiver.requests.length;
-    const dnsFake = fakeDns({});
-    const agent = createGuardedAgent({ resolve: dnsFake });
-    const out = await attempt(template.replace('PORT', String(receiver.port)), agent);
-    expect(out.error).toBeInstanceOf(BlockedAddressError);
-    expect(dnsFake.calls).toEqual([]);
-    expect(receiver.requests.length).toBe(before);
-    await agent.close();
-  });
+  ])(
+    'when the target is the literal IP %s, then the connector refuses it before dialling (lookup is never called)',
+    async (template) => {
+      const before = receiver.requests.length;
+      const dnsFake = fakeDns({});
+      const agent = createGuardedAgent({ resolve: dnsFake });
+      const out = await attempt(template.replace('PORT', String(receiver.port)), agent);
+      expect(out.error).toBeInstanceOf(BlockedAddressError);
+      expect(dnsFake.calls).toEqual([]);
+      expect(receiver.requests.length).toBe(before);
+      await agent.close();
+    },
+  );
 
   it('when insecure callbacks are allowed, then literal loopback works but the metadata address stays blocked', async () => {
     const agent = createGuardedAgent({ allowInsecure: true });

@@ -44,13 +44,18 @@ export function checkAddress(ip: string, policy: AddressPolicy = {}): AddressVer
 
   const v6 = addr as ipaddr.IPv6;
   const p = v6.parts;
-  if (range === 'ipv4Mapped') return { ok: false, reason: `${v6.toString()} is an IPv4-mapped address (of ${v6.toIPv4Address().toString()})` };
+  if (range === 'ipv4Mapped')
+    return { ok: false, reason: `${v6.toString()} is an IPv4-mapped address (of ${v6.toIPv4Address().toString()})` };
   // 6to4 and Teredo tunnel to an embedded IPv4 address: judge them by it.
   if (range === '6to4' || range === 'teredo') {
-    const embedded = range === '6to4' ? [v4FromHextets(p[1]!, p[2]!)] : [v4FromHextets(p[2]!, p[3]!), v4FromHextets(~p[6]! & 0xffff, ~p[7]! & 0xffff)];
+    const embedded =
+      range === '6to4'
+        ? [v4FromHextets(p[1]!, p[2]!)]
+        : [v4FromHextets(p[2]!, p[3]!), v4FromHextets(~p[6]! & 0xffff, ~p[7]! & 0xffff)];
     for (const v4 of embedded) {
       const inner = checkAddress(v4);
-      if (!inner.ok) return { ok: false, reason: `${v6.toString()} is a ${range} address embedding ${v4}: ${inner.reason}` };
+      if (!inner.ok)
+        return { ok: false, reason: `${v6.toString()} is a ${range} address embedding ${v4}: ${inner.reason}` };
     }
     return { ok: true };
   }
@@ -86,13 +91,20 @@ export const systemResolver: Resolver = (hostname, options) => dns.promises.look
  * A `lookup` for net/tls/undici that refuses the whole name when any resolved address is
  * not allowed. Refusing (rather than filtering) keeps a half-internal name from working by luck.
  */
-export function createGuardedLookup(policy: AddressPolicy = {}, resolve: Resolver = systemResolver): net.LookupFunction {
+export function createGuardedLookup(
+  policy: AddressPolicy = {},
+  resolve: Resolver = systemResolver,
+): net.LookupFunction {
   return function guardedLookup(hostname, options, callback) {
     const { all: _all, ...resolveOptions } = options ?? {};
     resolve(hostname, resolveOptions).then(
       (addresses) => {
         if (addresses.length === 0) {
-          callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', hostname }), '', 0);
+          callback(
+            Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', hostname }),
+            '',
+            0,
+          );
           return;
         }
         for (const { address } of addresses) {
@@ -136,7 +148,10 @@ export function createGuardedAgent(options: GuardedAgentOptions = {}): Agent {
   const guardedConnect: buildConnector.connector = (opts, callback) => {
     const allowedProtocol = opts.protocol === 'https:' || (options.allowInsecure === true && opts.protocol === 'http:');
     if (!allowedProtocol) {
-      callback(new BlockedAddressError(opts.hostname, `scheme ${opts.protocol} is not allowed; callbacks must use https`), null);
+      callback(
+        new BlockedAddressError(opts.hostname, `scheme ${opts.protocol} is not allowed; callbacks must use https`),
+        null,
+      );
       return;
     }
     const host = opts.hostname.replace(/^\[|\]$/g, '');

@@ -69,7 +69,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const pollMs = options.pollMs ?? DEFAULT_POLL_MS;
   const maxInFlight = options.maxInFlight ?? 16;
   const leaseMs = options.leaseMs ?? Math.max(30_000, 2 * options.timeoutMs + 10_000);
-  const baseUrl = typeof options.publicBaseUrl === 'string' ? () => options.publicBaseUrl as string : options.publicBaseUrl;
+  const baseUrl =
+    typeof options.publicBaseUrl === 'string' ? () => options.publicBaseUrl as string : options.publicBaseUrl;
   const inFlight = new Set<Promise<void>>();
   let running = false;
   let abandoned = false;
@@ -106,15 +107,22 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     if (free <= 0 || !running) return made > 0;
     const at = now();
     const claimId = randomUUID();
-    const claimed = await claimDueDeliveries(db, { now: new Date(at), leaseUntil: new Date(at + leaseMs), claimId, limit: free });
+    const claimed = await claimDueDeliveries(db, {
+      now: new Date(at),
+      leaseUntil: new Date(at + leaseMs),
+      claimId,
+      limit: free,
+    });
     for (const delivery of claimed) {
-      const attempt = deliver(delivery, claimId, agent!).catch((error: unknown) => {
-        // The lease runs out and the delivery is sent again; nothing is lost.
-        logger.error({ err: error, deliveryId: delivery.id }, 'webhook attempt could not be recorded');
-      }).finally(() => {
-        inFlight.delete(attempt);
-        wakeUp();
-      });
+      const attempt = deliver(delivery, claimId, agent!)
+        .catch((error: unknown) => {
+          // The lease runs out and the delivery is sent again; nothing is lost.
+          logger.error({ err: error, deliveryId: delivery.id }, 'webhook attempt could not be recorded');
+        })
+        .finally(() => {
+          inFlight.delete(attempt);
+          wakeUp();
+        });
       inFlight.add(attempt);
     }
     return made > 0 || claimed.length > 0;
@@ -134,25 +142,58 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       if (abandoned) return;
       const attemptsMade = delivery.attemptCount + 1;
       // Transient: retry on the schedule, counted from the first attempt; past its end, drop.
-      const next: number | null = outcome.outcome !== 'transient' ? null : nextAttemptAt({
-        firstAttemptAt: delivery.firstAttemptAt?.getTime() ?? startedAt, attemptsMade, now: now(),
-        schedule: options.schedule, random: options.random,
-      });
-      const state: 'pending' | 'delivered' | 'failed' | 'dropped' = outcome.outcome === 'delivered' ? 'delivered'
-        : outcome.outcome === 'permanent' ? 'failed'
-        : next === null ? 'dropped' : 'pending';
-      const result: { recorded: boolean; following: { delivery: ClaimedDelivery; claimId: string } | null } = await db.transaction(async (tx) => {
-        const recorded = await recordAttempt(tx, {
-          deliveryId: delivery.id, claimId, at: new Date(startedAt), status: outcome.status,
-          latencyMs: outcome.latencyMs, error: outcome.error, outcome: outcome.outcome, state,
-          nextAttemptAt: next === null ? null : new Date(next),
+      const next: number | null =
+        outcome.outcome !== 'transient'
+          ? null
+          : nextAttemptAt({
+              firstAttemptAt: delivery.firstAttemptAt?.getTime() ?? startedAt,
+              attemptsMade,
+              now: now(),
+              schedule: options.schedule,
+              random: options.random,
+            });
+      const state: 'pending' | 'delivered' | 'failed' | 'dropped' =
+        outcome.outcome === 'delivered'
+          ? 'delivered'
+          : outcome.outcome === 'permanent'
+            ? 'failed'
+            : next === null
+              ? 'dropped'
+              : 'pending';
+      const result: { recorded: boolean; following: { delivery: ClaimedDelivery; claimId: string } | null } =
+        await db.transaction(async (tx) => {
+          const recorded = await recordAttempt(tx, {
+            deliveryId: delivery.id,
+            claimId,
+            at: new Date(startedAt),
+            status: outcome.status,
+            latencyMs: outcome.latencyMs,
+            error: outcome.error,
+            outcome: outcome.outcome,
+            state,
+            nextAttemptAt: next === null ? null : new Date(next),
+          });
+          return {
+            recorded,
+            following: recorded && state !== 'pending' && running ? await claimFollowing(tx, delivery.tokenId) : null,
+          };
         });
-        return { recorded, following: recorded && state !== 'pending' && running ? await claimFollowing(tx, delivery.tokenId) : null };
-      });
-      const fields = { deliveryId: delivery.id, tokenId: delivery.tokenId, attempt: attemptsMade, status: outcome.status, latencyMs: outcome.latencyMs, state };
-      if (!result.recorded) logger.warn(fields, 'webhook attempt not recorded: the delivery was taken over or its token deleted');
+      const fields = {
+        deliveryId: delivery.id,
+        tokenId: delivery.tokenId,
+        attempt: attemptsMade,
+        status: outcome.status,
+        latencyMs: outcome.latencyMs,
+        state,
+      };
+      if (!result.recorded)
+        logger.warn(fields, 'webhook attempt not recorded: the delivery was taken over or its token deleted');
       else if (state === 'delivered') logger.debug(fields, 'webhook delivered');
-      else logger.warn({ ...fields, error: outcome.error }, state === 'pending' ? 'webhook attempt failed; will retry' : `webhook delivery ${state}`);
+      else
+        logger.warn(
+          { ...fields, error: outcome.error },
+          state === 'pending' ? 'webhook attempt failed; will retry' : `webhook delivery ${state}`,
+        );
       current = result.following;
     }
   }
@@ -162,23 +203,47 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
    * when the token lost its webhook meanwhile: the next pass drops its queued changes, as
    * makeDeliveries does for every token without a callBackUrl.
    */
-  async function claimFollowing(tx: Queryable, tokenId: string): Promise<{ delivery: ClaimedDelivery; claimId: string } | null> {
+  async function claimFollowing(
+    tx: Queryable,
+    tokenId: string,
+  ): Promise<{ delivery: ClaimedDelivery; claimId: string } | null> {
     const webhook = await getTokenWebhook(tx, { tokenId });
     if (webhook === null || webhook.callbackUrl === null) return null;
     const claimId = randomUUID();
-    const made = await makeDelivery(tx, { tokenId, publicBaseUrl: baseUrl(), now, lease: { until: new Date(now() + leaseMs), claimId } });
+    const made = await makeDelivery(tx, {
+      tokenId,
+      publicBaseUrl: baseUrl(),
+      now,
+      lease: { until: new Date(now() + leaseMs), claimId },
+    });
     if (made === null) return null;
     return {
       claimId,
-      delivery: { id: made.id, tokenId, body: made.body, itemCount: made.itemCount, attemptCount: 0, firstAttemptAt: null, callbackUrl: webhook.callbackUrl, signingSecret: webhook.signingSecret },
+      delivery: {
+        id: made.id,
+        tokenId,
+        body: made.body,
+        itemCount: made.itemCount,
+        attemptCount: 0,
+        firstAttemptAt: null,
+        callbackUrl: webhook.callbackUrl,
+        signingSecret: webhook.signingSecret,
+      },
     };
   }
 
   /** One attempt, or the reason none could be made (a permanent failure, recorded like one). */
   async function attemptDelivery(delivery: ClaimedDelivery, dispatcher: Agent): Promise<AttemptOutcome> {
-    const refused = (error: string): AttemptOutcome => ({ outcome: 'permanent', status: null, latencyMs: 0, error, timestamp: Math.floor(now() / 1000) });
+    const refused = (error: string): AttemptOutcome => ({
+      outcome: 'permanent',
+      status: null,
+      latencyMs: 0,
+      error,
+      timestamp: Math.floor(now() / 1000),
+    });
     if (delivery.callbackUrl === null) return refused('webhook removed: the token has no callBackUrl');
-    if (delivery.signingSecret === null) return refused('no signing secret: POST …/rotate-secret creates the first one');
+    if (delivery.signingSecret === null)
+      return refused('no signing secret: POST …/rotate-secret creates the first one');
     let secret: string;
     try {
       secret = options.secrets.open(delivery.signingSecret, delivery.tokenId);
@@ -187,8 +252,13 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       throw error;
     }
     return sendAttempt({
-      url: delivery.callbackUrl, body: delivery.body, secret, deliveryId: delivery.id, dispatcher,
-      now, headersTimeoutMs: options.timeoutMs,
+      url: delivery.callbackUrl,
+      body: delivery.body,
+      secret,
+      deliveryId: delivery.id,
+      dispatcher,
+      now,
+      headersTimeoutMs: options.timeoutMs,
     });
   }
 
@@ -216,7 +286,11 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       if (running) return;
       running = true;
       abandoned = false;
-      agent = createGuardedAgent({ allowInsecure: options.allowInsecure, ...(options.ca === undefined ? {} : { ca: options.ca }), connectTimeoutMs: options.timeoutMs });
+      agent = createGuardedAgent({
+        allowInsecure: options.allowInsecure,
+        ...(options.ca === undefined ? {} : { ca: options.ca }),
+        connectTimeoutMs: options.timeoutMs,
+      });
       loopDone = loop();
     },
     async stop(stopOptions = {}) {
@@ -228,12 +302,17 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       let timer: NodeJS.Timeout | undefined;
       const settled = await Promise.race([
         Promise.allSettled([...inFlight]).then(() => true),
-        new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), deadline); }),
+        new Promise<boolean>((resolve) => {
+          timer = setTimeout(() => resolve(false), deadline);
+        }),
       ]);
       clearTimeout(timer);
       if (!settled) {
         abandoned = true;
-        logger.warn({ inFlight: inFlight.size }, 'webhook worker stopped with attempts in flight; they will be re-sent after their lease');
+        logger.warn(
+          { inFlight: inFlight.size },
+          'webhook worker stopped with attempts in flight; they will be re-sent after their lease',
+        );
       }
       const closing = agent;
       agent = undefined;
@@ -278,10 +357,16 @@ export interface WebhookServices {
 export function createWebhookServices(deps: WebhookServicesDeps): WebhookServices {
   const secrets = createSecretBox(deps.config.webhookSecretKey);
   const worker = createDeliveryWorker({
-    db: deps.db, logger: deps.logger, now: deps.now, publicBaseUrl: deps.publicBaseUrl ?? deps.config.publicBaseUrl,
-    schedule: scheduleFromConfig(deps.config.webhookRetryScheduleMs), timeoutMs: deps.config.webhookTimeoutMs,
-    secrets, allowInsecure: deps.config.allowInsecureCallbacks,
-    ...(deps.config.webhookLeaseMs === undefined ? {} : { leaseMs: deps.config.webhookLeaseMs }), ...deps.worker,
+    db: deps.db,
+    logger: deps.logger,
+    now: deps.now,
+    publicBaseUrl: deps.publicBaseUrl ?? deps.config.publicBaseUrl,
+    schedule: scheduleFromConfig(deps.config.webhookRetryScheduleMs),
+    timeoutMs: deps.config.webhookTimeoutMs,
+    secrets,
+    allowInsecure: deps.config.allowInsecureCallbacks,
+    ...(deps.config.webhookLeaseMs === undefined ? {} : { leaseMs: deps.config.webhookLeaseMs }),
+    ...deps.worker,
   });
   return { recordItemChange: createOutboxRecorder({ onQueued: () => worker.nudge() }), worker, secrets };
 }

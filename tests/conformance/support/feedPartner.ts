@@ -46,23 +46,36 @@ export async function wireFeed(): Promise<FeedWiring> {
   const url = `https://127.0.0.1:${port}/feed.json`;
   await loadPartnerTls({ host: '127.0.0.1', port, url }, dir);
   const feedsFile = join(dir, 'feeds.yaml');
-  await writeFile(feedsFile, stringify({
-    feeds: [{
-      id: HARNESS_FEED.id,
-      name: HARNESS_FEED.name,
-      accountId: HARNESS_FEED.accountId,
-      userorganisation: HARNESS_FEED.userorganisation,
-      url,
-      subFeeds: [{ feedInfoId: HARNESS_FEED.subFeed }],
-      caFile: PARTNER_CERT_FILE,
-    }],
-  }));
+  await writeFile(
+    feedsFile,
+    stringify({
+      feeds: [
+        {
+          id: HARNESS_FEED.id,
+          name: HARNESS_FEED.name,
+          accountId: HARNESS_FEED.accountId,
+          userorganisation: HARNESS_FEED.userorganisation,
+          url,
+          subFeeds: [{ feedInfoId: HARNESS_FEED.subFeed }],
+          caFile: PARTNER_CERT_FILE,
+        },
+      ],
+    }),
+  );
   return {
     port,
     feedsFile,
     args: [
-      '--feed-id', HARNESS_FEED.id, '--feed-info-id', HARNESS_FEED.subFeed,
-      '--feed-partner-port', String(port), '--feed-partner-cert', join(dir, PARTNER_CERT_FILE), '--feed-partner-key', join(dir, PARTNER_KEY_FILE),
+      '--feed-id',
+      HARNESS_FEED.id,
+      '--feed-info-id',
+      HARNESS_FEED.subFeed,
+      '--feed-partner-port',
+      String(port),
+      '--feed-partner-cert',
+      join(dir, PARTNER_CERT_FILE),
+      '--feed-partner-key',
+      join(dir, PARTNER_KEY_FILE),
     ],
     remove: () => rm(dir, { recursive: true, force: true }),
   };

@@ -33,8 +33,18 @@ describe('parseSummary', () => {
       ['super admin', 'cst_super', 'ROLE_SUPER_ADMIN'],
     ]);
     expect(s.users).toEqual([
-      { username: 'editor@amsterdam.example', password: '4RVvdelSZPRXPxjHSy', roles: 'ROLE_EXTERNAL_USER', account: 'amsterdam' },
-      { username: 'admin@amsterdam.example', password: 'k2-hogZiionGeQ4U_7', roles: 'ROLE_ADMIN', account: 'amsterdam' },
+      {
+        username: 'editor@amsterdam.example',
+        password: '4RVvdelSZPRXPxjHSy',
+        roles: 'ROLE_EXTERNAL_USER',
+        account: 'amsterdam',
+      },
+      {
+        username: 'admin@amsterdam.example',
+        password: 'k2-hogZiionGeQ4U_7',
+        roles: 'ROLE_ADMIN',
+        account: 'amsterdam',
+      },
     ]);
   });
 });

@@ -38,10 +38,14 @@ export const REFERENCE_ENV: Readonly<Record<string, string>> = {
 
 /** Suite options that fit REFERENCE_ENV: waits sized to the short schedule, an upload above 1 MiB. */
 export const REFERENCE_TIMING: readonly string[] = [
-  '--webhook-wait', '8000', // the last retry comes 3 s after the first attempt
-  '--webhook-quiet', '1500', // a wrong retry would come after 200 ms
-  '--webhook-slow', '1500', // beyond WEBHOOK_TIMEOUT=1s
-  '--asset-oversize', String(1024 * 1024 + 64 * 1024),
+  '--webhook-wait',
+  '8000', // the last retry comes 3 s after the first attempt
+  '--webhook-quiet',
+  '1500', // a wrong retry would come after 200 ms
+  '--webhook-slow',
+  '1500', // beyond WEBHOOK_TIMEOUT=1s
+  '--asset-oversize',
+  String(1024 * 1024 + 64 * 1024),
 ];
 
 export interface DemoToken {
@@ -98,7 +102,10 @@ export function parseSummary(text: string): { baseUrl?: string; tokens: DemoToke
 
 function pick(tokens: readonly DemoToken[], label: RegExp, what: string): string {
   const found = tokens.find((t) => label.test(t.label));
-  if (!found) throw new Error(`the reference service printed no ${what} token (labels: ${tokens.map((t) => t.label).join(', ') || 'none'})`);
+  if (!found)
+    throw new Error(
+      `the reference service printed no ${what} token (labels: ${tokens.map((t) => t.label).join(', ') || 'none'})`,
+    );
   return found.token;
 }
 
@@ -108,7 +115,9 @@ process.once('exit', () => {
   for (const child of running) if (child.exitCode === null && child.pid) child.kill('SIGKILL');
 });
 
-export async function startReferenceService(options: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<ReferenceService> {
+export async function startReferenceService(
+  options: { env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<ReferenceService> {
   // `env` may set PORT and PUBLIC_BASE_URL, e.g. to put the service behind a proxy of known address.
   const timeoutMs = options.timeoutMs ?? 90_000;
   const child = spawn(process.execPath, ['reference-impl/src/main.ts'], {
@@ -120,7 +129,12 @@ export async function startReferenceService(options: { env?: Record<string, stri
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => { running.delete(child); resolve(code); }));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      running.delete(child);
+      resolve(code);
+    }),
+  );
 
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
@@ -134,8 +148,10 @@ export async function startReferenceService(options: { env?: Record<string, stri
     const deadline = Date.now() + timeoutMs;
     // The summary ends with the "Try:" curl line.
     while (!/^Try:\n.*curl .*$/m.test(out)) {
-      if (child.exitCode !== null) throw new Error(`the reference service exited with ${child.exitCode} before it was ready:\n${out}`);
-      if (Date.now() > deadline) throw new Error(`the reference service printed no summary within ${timeoutMs} ms:\n${out}`);
+      if (child.exitCode !== null)
+        throw new Error(`the reference service exited with ${child.exitCode} before it was ready:\n${out}`);
+      if (Date.now() > deadline)
+        throw new Error(`the reference service printed no summary within ${timeoutMs} ms:\n${out}`);
       await new Promise((r) => setTimeout(r, 100));
     }
     const summary = parseSummary(out);
@@ -166,6 +182,7 @@ export async function startReferenceService(options: { env?: Record<string, stri
 /** This process's environment without the test runner's and the suite's own variables. */
 export function cleanEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('VITEST') && !k.startsWith('CONFORMANCE_') && k !== 'NODE_ENV' && k !== 'TEST') env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (!k.startsWith('VITEST') && !k.startsWith('CONFORMANCE_') && k !== 'NODE_ENV' && k !== 'TEST') env[k] = v;
   return env;
 }

@@ -16,13 +16,20 @@ export interface SuiteRun {
   result(): Promise<RunResult & { integrity: { value: string } }>;
 }
 
-export async function runSuite(args: readonly string[], options: { env: Record<string, string | undefined>; reportDir: string; timeoutMs: number }): Promise<SuiteRun> {
+export async function runSuite(
+  args: readonly string[],
+  options: { env: Record<string, string | undefined>; reportDir: string; timeoutMs: number },
+): Promise<SuiteRun> {
   const started = Date.now();
-  const child = spawn(process.execPath, ['conformance/cli.ts', '--report-dir', options.reportDir, '--no-color', ...args], {
-    cwd: ROOT,
-    env: { ...cleanEnv(), NO_COLOR: '1', ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['conformance/cli.ts', '--report-dir', options.reportDir, '--no-color', ...args],
+    {
+      cwd: ROOT,
+      env: { ...cleanEnv(), NO_COLOR: '1', ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));

@@ -4,21 +4,41 @@ import sharp from 'sharp';
 
 // Test files made on the fly: real images from sharp, and hand-built bytes for the hostile cases.
 
-export async function makeImage(format: 'jpeg' | 'png' | 'webp' | 'gif', width: number, height: number): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 80, b: 40 } } }).toFormat(format).toBuffer();
+export async function makeImage(
+  format: 'jpeg' | 'png' | 'webp' | 'gif',
+  width: number,
+  height: number,
+): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 80, b: 40 } } })
+    .toFormat(format)
+    .toBuffer();
 }
 
 /** An animated GIF or WebP of `frames` differently coloured frames of width × height. */
-export async function makeAnimation(format: 'gif' | 'webp', width: number, height: number, frames = 3): Promise<Buffer> {
-  const pages = await Promise.all(Array.from({ length: frames }, (_, i) =>
-    sharp({ create: { width, height, channels: 4, background: { r: 60 * i, g: 120, b: 200 - 50 * i, alpha: 1 } } }).png().toBuffer()));
-  return sharp(pages, { join: { animated: true } }).toFormat(format).toBuffer();
+export async function makeAnimation(
+  format: 'gif' | 'webp',
+  width: number,
+  height: number,
+  frames = 3,
+): Promise<Buffer> {
+  const pages = await Promise.all(
+    Array.from({ length: frames }, (_, i) =>
+      sharp({ create: { width, height, channels: 4, background: { r: 60 * i, g: 120, b: 200 - 50 * i, alpha: 1 } } })
+        .png()
+        .toBuffer(),
+    ),
+  );
+  return sharp(pages, { join: { animated: true } })
+    .toFormat(format)
+    .toBuffer();
 }
 
 /** A JPEG of random noise: incompressible, so its size is about width × height × 3 / 4 bytes. */
 export async function makeNoiseJpeg(width: number, height: number): Promise<Buffer> {
   const pixels = randomBytes(width * height * 3);
-  return sharp(pixels, { raw: { width, height, channels: 3 } }).jpeg({ quality: 95 }).toBuffer();
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 95 })
+    .toBuffer();
 }
 
 /** The smallest thing file-type calls a PDF, padded to `size` bytes. */
@@ -89,6 +109,10 @@ export function uploadAsset(baseUrl: string, token: string, part: UploadPart): P
   if (part.title !== undefined) form.append('title', part.title);
   if (part.description !== undefined) form.append('description', part.description);
   for (const [name, value] of Object.entries(part.extra ?? {})) form.append(name, value);
-  form.append('file', new Blob([part.bytes], { type: part.contentType ?? 'application/octet-stream' }), part.filename ?? 'upload.bin');
+  form.append(
+    'file',
+    new Blob([part.bytes], { type: part.contentType ?? 'application/octet-stream' }),
+    part.filename ?? 'upload.bin',
+  );
   return fetch(`${baseUrl}/assets`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
 }

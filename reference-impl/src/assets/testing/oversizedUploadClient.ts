@@ -20,7 +20,9 @@ function pdf(length: number): Buffer {
 }
 
 function chunkedBody(file: Buffer, boundary: string): ReadableStream<Uint8Array> {
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   let offset = -1;
   return new ReadableStream({
@@ -45,7 +47,12 @@ async function once(): Promise<{ status?: number; body?: unknown; error?: string
   let init: RequestInit & { duplex?: 'half' };
   if (mode === 'chunked') {
     const boundary = `b${Math.random().toString(16).slice(2)}`;
-    init = { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}` }, body: chunkedBody(file, boundary), duplex: 'half' };
+    init = {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      body: chunkedBody(file, boundary),
+      duplex: 'half',
+    };
   } else {
     const form = new FormData();
     form.append('file', new Blob([file], { type: 'application/pdf' }), 'big.pdf');

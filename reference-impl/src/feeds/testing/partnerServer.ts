@@ -34,7 +34,15 @@ export async function startPartnerServer(): Promise<PartnerServer> {
     keyType: 'ec',
     curve: 'P-256',
     notAfterDate: new Date(Date.now() + 24 * 3600_000),
-    extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }, { type: 2, value: 'localhost' }] }],
+    extensions: [
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 7, ip: '127.0.0.1' },
+          { type: 2, value: 'localhost' },
+        ],
+      },
+    ],
   });
   const answers = new Map<string, PartnerAnswer>();
   const requests: string[] = [];
@@ -48,7 +56,10 @@ export async function startPartnerServer(): Promise<PartnerServer> {
       res.writeHead(answer.status ?? 200, { 'content-type': 'application/json' }).end(text);
     };
     if (answer.delayMs === undefined) return send();
-    const timer = setTimeout(() => { timers.delete(timer); send(); }, answer.delayMs);
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      send();
+    }, answer.delayMs);
     timers.add(timer);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -56,13 +67,16 @@ export async function startPartnerServer(): Promise<PartnerServer> {
   return {
     url: (path) => `https://127.0.0.1:${port}${path}`,
     cert: pems.cert,
-    serve: (path, answer) => { answers.set(path, answer); },
+    serve: (path, answer) => {
+      answers.set(path, answer);
+    },
     requests,
-    close: () => new Promise<void>((resolve) => {
-      for (const timer of timers) clearTimeout(timer);
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const timer of timers) clearTimeout(timer);
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -70,10 +84,16 @@ export async function startPartnerServer(): Promise<PartnerServer> {
  * Writes a feeds file (and the CA it names) into a fresh temporary directory; `remove()` deletes
  * both. Feed entries are written as given, plus `caFile` when `ca` is passed.
  */
-export function writeFeedsFile(feeds: ReadonlyArray<Record<string, unknown>>, ca?: string): { path: string; remove(): void } {
+export function writeFeedsFile(
+  feeds: ReadonlyArray<Record<string, unknown>>,
+  ca?: string,
+): { path: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'feeds-'));
   if (ca !== undefined) writeFileSync(join(dir, 'partner-ca.pem'), ca);
   const path = join(dir, 'feeds.yaml');
-  writeFileSync(path, stringify({ feeds: feeds.map((feed) => (ca === undefined ? feed : { ...feed, caFile: 'partner-ca.pem' })) }));
+  writeFileSync(
+    path,
+    stringify({ feeds: feeds.map((feed) => (ca === undefined ? feed : { ...feed, caFile: 'partner-ca.pem' })) }),
+  );
   return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -27,7 +27,11 @@ export async function newTestAccount(db: Queryable, options: { organisations?: n
   return { accountId, organisations, full, live, admin };
 }
 
-export async function superAdminToken(db: Queryable, accountId: string, roles: readonly Role[] = ['ROLE_SUPER_ADMIN']): Promise<string> {
+export async function superAdminToken(
+  db: Queryable,
+  accountId: string,
+  roles: readonly Role[] = ['ROLE_SUPER_ADMIN'],
+): Promise<string> {
   return (await createTestToken(db, { accountId, roles })).token;
 }
 
@@ -39,16 +43,22 @@ export interface Answer<T = any> {
 
 /** A minimal HTTP client for one base URL and bearer token. */
 export function client(baseUrl: string, token?: string) {
-  async function call<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> {
-    const send = () => fetch(`${baseUrl}${path}`, {
-      method,
-      headers: {
-        ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...headers,
-      },
-      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-    });
+  async function call<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Answer<T>> {
+    const send = () =>
+      fetch(`${baseUrl}${path}`, {
+        method,
+        headers: {
+          ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...headers,
+        },
+        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      });
     // A pooled keep-alive connection the server closed just as it was reused (late timers on a busy
     // machine) resets; a GET is safe to send once more.
     const response = await send().catch((error: unknown) => {
@@ -57,7 +67,11 @@ export function client(baseUrl: string, token?: string) {
     });
     const text = await response.text();
     let parsed: unknown = text;
-    try { parsed = text === '' ? undefined : JSON.parse(text); } catch { /* not JSON: keep the text */ }
+    try {
+      parsed = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      /* not JSON: keep the text */
+    }
     return { status: response.status, headers: response.headers, body: parsed as T };
   }
   return {

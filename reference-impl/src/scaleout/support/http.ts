@@ -22,7 +22,12 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-export async function call<T = any>(baseUrl: string, method: string, path: string, options: CallOptions = {}): Promise<Answer<T>> {
+export async function call<T = any>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<Answer<T>> {
   const response = await fetch(`${baseUrl}${path}`, {
     method,
     headers: {
@@ -36,7 +41,11 @@ export async function call<T = any>(baseUrl: string, method: string, path: strin
   });
   const text = await response.text();
   let body: unknown = text;
-  try { body = text === '' ? undefined : JSON.parse(text); } catch { /* not JSON: keep the text */ }
+  try {
+    body = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    /* not JSON: keep the text */
+  }
   return { status: response.status, headers: response.headers, body: body as T };
 }
 
@@ -45,7 +54,8 @@ export function clientFor(token: string, ip: string = randomClientIp()) {
   return {
     ip,
     get: <T = any>(baseUrl: string, path: string) => call<T>(baseUrl, 'GET', path, { token, ip }),
-    post: <T = any>(baseUrl: string, path: string, body: unknown) => call<T>(baseUrl, 'POST', path, { token, ip, body }),
+    post: <T = any>(baseUrl: string, path: string, body: unknown) =>
+      call<T>(baseUrl, 'POST', path, { token, ip, body }),
     put: <T = any>(baseUrl: string, path: string, body: unknown) => call<T>(baseUrl, 'PUT', path, { token, ip, body }),
     delete: <T = any>(baseUrl: string, path: string) => call<T>(baseUrl, 'DELETE', path, { token, ip }),
   };

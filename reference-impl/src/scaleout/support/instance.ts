@@ -10,9 +10,24 @@ const MAIN = fileURLToPath(new URL('../../main.ts', import.meta.url));
 
 // Inherited values that would point an instance at someone else's database or Redis.
 const INHERITED_TO_DROP = [
-  'DATABASE_URL', 'REDIS_URL', 'BOOTSTRAP_ADMIN_TOKEN', 'PUBLIC_BASE_URL', 'HOST', 'PORT', 'DATA_DIR', 'SEED_DEMO_DATA',
-  'TRUST_PROXY', 'RATE_LIMIT_ENABLED', 'WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_TIMEOUT', 'WEBHOOK_LEASE', 'ALLOW_INSECURE_CALLBACKS',
-  'SESSION_SECRET', 'WEBHOOK_SECRET_KEY', 'FEEDS_FILE', 'LOG_LEVEL',
+  'DATABASE_URL',
+  'REDIS_URL',
+  'BOOTSTRAP_ADMIN_TOKEN',
+  'PUBLIC_BASE_URL',
+  'HOST',
+  'PORT',
+  'DATA_DIR',
+  'SEED_DEMO_DATA',
+  'TRUST_PROXY',
+  'RATE_LIMIT_ENABLED',
+  'WEBHOOK_RETRY_SCHEDULE',
+  'WEBHOOK_TIMEOUT',
+  'WEBHOOK_LEASE',
+  'ALLOW_INSECURE_CALLBACKS',
+  'SESSION_SECRET',
+  'WEBHOOK_SECRET_KEY',
+  'FEEDS_FILE',
+  'LOG_LEVEL',
 ];
 
 export interface Instance {
@@ -55,7 +70,11 @@ export function createInstanceGroup(baseEnv: Record<string, string> = {}): Insta
   installExitHook();
   const mine = new Set<ChildProcess>();
 
-  async function start(name: string, env: Record<string, string>, options: { startTimeoutMs?: number } = {}): Promise<Instance> {
+  async function start(
+    name: string,
+    env: Record<string, string>,
+    options: { startTimeoutMs?: number } = {},
+  ): Promise<Instance> {
     const inherited = { ...process.env };
     for (const variable of INHERITED_TO_DROP) delete inherited[variable];
     const child = spawn(process.execPath, [MAIN], {
@@ -65,8 +84,12 @@ export function createInstanceGroup(baseEnv: Record<string, string> = {}): Insta
     running.add(child);
     mine.add(child);
     let text = '';
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => { text += chunk; });
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => { text += chunk; });
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      text += chunk;
+    });
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+      text += chunk;
+    });
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
       child.once('exit', (code, signal) => {
         running.delete(child);
@@ -80,7 +103,8 @@ export function createInstanceGroup(baseEnv: Record<string, string> = {}): Insta
     while (baseUrl === undefined) {
       const match = /API:\s+(http:\/\/\S+\/api)\n/.exec(text);
       if (match !== null) baseUrl = match[1]!;
-      else if (child.exitCode !== null || child.signalCode !== null) throw new Error(`instance ${name} exited (${child.exitCode ?? child.signalCode}) before listening:\n${text}`);
+      else if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`instance ${name} exited (${child.exitCode ?? child.signalCode}) before listening:\n${text}`);
       else if (Date.now() > deadline) {
         child.kill('SIGKILL');
         throw new Error(`instance ${name} did not listen within ${options.startTimeoutMs ?? 60_000} ms:\n${text}`);
@@ -92,9 +116,17 @@ export function createInstanceGroup(baseEnv: Record<string, string> = {}): Insta
       pid: child.pid!,
       baseUrl,
       output: () => text,
-      logLines: () => text.split('\n').filter((line) => line.startsWith('{')).flatMap((line) => {
-        try { return [JSON.parse(line) as Record<string, unknown>]; } catch { return []; }
-      }),
+      logLines: () =>
+        text
+          .split('\n')
+          .filter((line) => line.startsWith('{'))
+          .flatMap((line) => {
+            try {
+              return [JSON.parse(line) as Record<string, unknown>];
+            } catch {
+              return [];
+            }
+          }),
       exited,
       async crash() {
         if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -110,11 +142,14 @@ export function createInstanceGroup(baseEnv: Record<string, string> = {}): Insta
   return {
     start,
     async closeAll() {
-      const ending = [...mine].map((child) => new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGKILL');
-      }));
+      const ending = [...mine].map(
+        (child) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
+            child.once('exit', () => resolve());
+            child.kill('SIGKILL');
+          }),
+      );
       await Promise.all(ending);
     },
   };

@@ -34,21 +34,35 @@ export interface RecordingReceiver {
   close(): Promise<void>;
 }
 
-export async function startRecordingReceiver(decide: (request: RecordedRequest) => AnswerPlan = () => ({ status: 204 })): Promise<RecordingReceiver> {
+export async function startRecordingReceiver(
+  decide: (request: RecordedRequest) => AnswerPlan = () => ({ status: 204 }),
+): Promise<RecordingReceiver> {
   let current = decide;
   const requests: RecordedRequest[] = [];
   const receiver: Receiver = await startReceiver((req, res, body) => {
     const header = (name: string) => String(req.headers[name] ?? '');
     let items: CallbackItem[] = [];
-    try { items = (JSON.parse(body.toString('utf8')) as { items: CallbackItem[] }).items; } catch { /* recorded with no items */ }
+    try {
+      items = (JSON.parse(body.toString('utf8')) as { items: CallbackItem[] }).items;
+    } catch {
+      /* recorded with no items */
+    }
     const request: RecordedRequest = {
-      index: requests.length, receivedAt: Date.now(), deliveryId: header('x-service-delivery'),
-      timestamp: header('x-service-timestamp'), signature: header('x-service-signature'), body, items,
-      answered: null, abandoned: false,
+      index: requests.length,
+      receivedAt: Date.now(),
+      deliveryId: header('x-service-delivery'),
+      timestamp: header('x-service-timestamp'),
+      signature: header('x-service-signature'),
+      body,
+      items,
+      answered: null,
+      abandoned: false,
     };
     requests.push(request);
     const { status, delayMs = 0 } = current(request);
-    res.on('close', () => { if (request.answered === null) request.abandoned = true; });
+    res.on('close', () => {
+      if (request.answered === null) request.abandoned = true;
+    });
     const send = () => {
       if (res.destroyed || res.writableEnded) return;
       request.answered = status;
@@ -60,7 +74,9 @@ export async function startRecordingReceiver(decide: (request: RecordedRequest) 
   return {
     url: receiver.url,
     requests,
-    plan(next) { current = next; },
+    plan(next) {
+      current = next;
+    },
     close: () => receiver.close(),
   };
 }

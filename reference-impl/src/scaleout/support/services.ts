@@ -7,7 +7,12 @@ import { skipPostgres } from '../../storage/testing/testDb.ts';
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 async function probeRedis(): Promise<{ reachable: boolean; reason?: string }> {
-  const client = new Redis(TEST_REDIS_URL, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const client = new Redis(TEST_REDIS_URL, {
+    lazyConnect: true,
+    connectTimeout: 2000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   client.on('error', () => {});
   try {
     await client.connect();
@@ -26,9 +31,10 @@ export const redisProbe = await probeRedis();
 export function skipWithoutServices(needs: { redis: boolean }): boolean {
   if (process.env.CI === 'true') return false;
   if (needs.redis && !redisProbe.reachable) {
-    console.warn(`Redis at ${TEST_REDIS_URL} is unreachable (${redisProbe.reason}); skipping. With CI=true this fails instead.`);
+    console.warn(
+      `Redis at ${TEST_REDIS_URL} is unreachable (${redisProbe.reason}); skipping. With CI=true this fails instead.`,
+    );
     return true;
   }
   return skipPostgres();
 }
-

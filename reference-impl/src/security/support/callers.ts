@@ -6,7 +6,18 @@ import type { SecurityWorld } from './world.ts';
 // The kinds of caller the authorisation matrix tries every operation with, and the bearer each
 // one sends. Every kind with a token acts on account A's objects (the world's targets).
 
-export const CALLERS = ['none', 'invalid', 'expired', 'external', 'otherAdmin', 'admin', 'superAdmin', 'otherOrg', 'live', 'session'] as const;
+export const CALLERS = [
+  'none',
+  'invalid',
+  'expired',
+  'external',
+  'otherAdmin',
+  'admin',
+  'superAdmin',
+  'otherOrg',
+  'live',
+  'session',
+] as const;
 export type Caller = (typeof CALLERS)[number];
 
 /** What each kind is, for the table's header and failure messages. */
@@ -29,13 +40,22 @@ export interface SessionTokens {
 }
 
 export async function signIn(http: RawClient, user: { username: string; password: string }): Promise<SessionTokens> {
-  const answer = await http.send({ method: 'POST', path: '/auth/signin', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: user.username, password: user.password }) });
+  const answer = await http.send({
+    method: 'POST',
+    path: '/auth/signin',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: user.username, password: user.password }),
+  });
   if (answer.status !== 200) throw new Error(`setup: sign-in answered ${answer.status}: ${answer.body.toString()}`);
   return answer.json as SessionTokens;
 }
 
 /** The bearer value of every caller kind (undefined: no header). */
-export async function callerBearers(app: TestApp, http: RawClient, world: SecurityWorld): Promise<Record<Caller, string | undefined>> {
+export async function callerBearers(
+  app: TestApp,
+  http: RawClient,
+  world: SecurityWorld,
+): Promise<Record<Caller, string | undefined>> {
   // Signed in two hours ago on the app's own clock, so the JWT and its session have expired now.
   app.clock.set(Date.now() - 2 * HOUR);
   let expired: SessionTokens;

@@ -48,9 +48,18 @@ function outsideProblems(method: string, where: Landing, answer: RawAnswer): str
   }
   const methods = [...new Set(where.onPath.map((op) => op.method))];
   const expected = method === 'OPTIONS' ? 204 : 405;
-  const problems = answer.status === expected ? [] : [`status ${answer.status} for ${method}, which the spec does not document on this path (expected: ${expected} with Allow: ${methods.join(', ')})`];
-  const allow = String(answer.headers.allow ?? '').split(/,\s*/).filter(Boolean).sort();
-  if (answer.status === expected && allow.join() !== [...methods].sort().join()) problems.push(`Allow: ${String(answer.headers.allow)} (expected the path's methods ${methods.join(', ')})`);
+  const problems =
+    answer.status === expected
+      ? []
+      : [
+          `status ${answer.status} for ${method}, which the spec does not document on this path (expected: ${expected} with Allow: ${methods.join(', ')})`,
+        ];
+  const allow = String(answer.headers.allow ?? '')
+    .split(/,\s*/)
+    .filter(Boolean)
+    .sort();
+  if (answer.status === expected && allow.join() !== [...methods].sort().join())
+    problems.push(`Allow: ${String(answer.headers.allow)} (expected the path's methods ${methods.join(', ')})`);
   return problems;
 }
 
@@ -63,7 +72,11 @@ export interface AnswerVerdict {
   outside: string | undefined;
 }
 
-export function checkAnswer(request: { method: string; path: string }, answer: RawAnswer, headerBytes: number): AnswerVerdict {
+export function checkAnswer(
+  request: { method: string; path: string },
+  answer: RawAnswer,
+  headerBytes: number,
+): AnswerVerdict {
   const { method } = request;
   const where = landing(method, request.path);
   const op = where.operation;
@@ -71,21 +84,40 @@ export function checkAnswer(request: { method: string; path: string }, answer: R
   let outside: string | undefined;
   if (answer.status >= 500) problems.push(`server error ${answer.status}`);
   if (nodeHeaderOverflow(answer, headerBytes)) {
-    outside = '431 request headers over Node\'s 16 KiB limit';
+    outside = "431 request headers over Node's 16 KiB limit";
   } else if (op !== undefined) {
-    if (!op.statuses.has(answer.status)) problems.push(`status ${answer.status} is not documented for ${op.operationId} (documented: ${[...op.statuses].join(', ')})`);
+    if (!op.statuses.has(answer.status))
+      problems.push(
+        `status ${answer.status} is not documented for ${op.operationId} (documented: ${[...op.statuses].join(', ')})`,
+      );
   } else {
     problems.push(...outsideProblems(method, where, answer));
-    outside = where.onPath.length === 0 ? '404 path outside the spec' : method === 'OPTIONS' ? '204 OPTIONS with Allow' : '405 method not in the spec, with Allow';
+    outside =
+      where.onPath.length === 0
+        ? '404 path outside the spec'
+        : method === 'OPTIONS'
+          ? '204 OPTIONS with Allow'
+          : '405 method not in the spec, with Allow';
   }
-  const emptyByDesign = method === 'HEAD' || answer.status === 304 || answer.status === 204 || outside?.startsWith('431') === true;
+  const emptyByDesign =
+    method === 'HEAD' || answer.status === 304 || answer.status === 204 || outside?.startsWith('431') === true;
   if (answer.status >= 400 && !emptyByDesign) {
-    if (!/^application\/json/i.test(String(answer.headers['content-type'] ?? ''))) problems.push(`error answer has Content-Type ${String(answer.headers['content-type'])}`);
+    if (!/^application\/json/i.test(String(answer.headers['content-type'] ?? '')))
+      problems.push(`error answer has Content-Type ${String(answer.headers['content-type'])}`);
     else problems.push(...errorBodyProblems(answer.status, answer.json).map((p) => `error body: ${p}`));
   }
-  if (emptyByDesign && answer.status !== 304 && method !== 'HEAD' && answer.body.length > 0) problems.push(`a ${answer.status} with a body of ${answer.body.length} bytes`);
-  if (op !== undefined && answer.status < 300 && op.statuses.has(answer.status) && !emptyByDesign && answer.json !== undefined) {
-    problems.push(...responseBodyProblems(op.operationId, answer.status, answer.json).map((p) => `${answer.status} body: ${p}`));
+  if (emptyByDesign && answer.status !== 304 && method !== 'HEAD' && answer.body.length > 0)
+    problems.push(`a ${answer.status} with a body of ${answer.body.length} bytes`);
+  if (
+    op !== undefined &&
+    answer.status < 300 &&
+    op.statuses.has(answer.status) &&
+    !emptyByDesign &&
+    answer.json !== undefined
+  ) {
+    problems.push(
+      ...responseBodyProblems(op.operationId, answer.status, answer.json).map((p) => `${answer.status} body: ${p}`),
+    );
   }
   return { problems, operation: op, outside };
 }

@@ -35,14 +35,21 @@ export function rawClient(baseUrl: string, options: { timeoutMs?: number } = {})
   return {
     async send(request) {
       const answer = await agent.request({
-        origin: url.origin, path: `${basePath}${request.path}`, method: request.method as 'GET',
-        headers: request.headers ?? {}, body: request.body,
+        origin: url.origin,
+        path: `${basePath}${request.path}`,
+        method: request.method as 'GET',
+        headers: request.headers ?? {},
+        body: request.body,
       });
       const body = Buffer.from(await answer.body.arrayBuffer());
       const type = String(answer.headers['content-type'] ?? '');
       let json: unknown;
       if (/json/i.test(type) && body.length > 0) {
-        try { json = JSON.parse(body.toString('utf8')); } catch { json = undefined; }
+        try {
+          json = JSON.parse(body.toString('utf8'));
+        } catch {
+          json = undefined;
+        }
       }
       return { status: answer.statusCode, headers: answer.headers, body, json };
     },

@@ -1,6 +1,12 @@
 import type { ValidateFunction } from 'ajv';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
-import { HTTP_METHODS, indexOperations, loadOpenApiDocument, resolveRef, type JsonObject } from '../../http/openapiDocument.ts';
+import {
+  HTTP_METHODS,
+  indexOperations,
+  loadOpenApiDocument,
+  resolveRef,
+  type JsonObject,
+} from '../../http/openapiDocument.ts';
 import { createSpecAjv, SPEC_ID } from '../../http/specAjv.ts';
 
 // The spec's operations as the security tests need them: every method + path template, its
@@ -35,19 +41,28 @@ export function specOperations(): SpecOperation[] {
   if (cached !== undefined) return cached;
   const doc = loadOpenApiDocument();
   cached = [...indexOperations(doc).values()].map((ref) => {
-    const rawParameters = [...((ref.pathItem.parameters as unknown[]) ?? []), ...((ref.operation.parameters as unknown[]) ?? [])];
+    const rawParameters = [
+      ...((ref.pathItem.parameters as unknown[]) ?? []),
+      ...((ref.operation.parameters as unknown[]) ?? []),
+    ];
     const parameters = rawParameters.map((node): SpecParameter => {
       const parameter = resolveRef(doc, node);
       const schema = resolveRef(doc, parameter.schema);
       return {
-        name: String(parameter.name), in: parameter.in as SpecParameter['in'], required: parameter.required === true,
-        schema, items: schema.items === undefined ? undefined : resolveRef(doc, schema.items),
+        name: String(parameter.name),
+        in: parameter.in as SpecParameter['in'],
+        required: parameter.required === true,
+        schema,
+        items: schema.items === undefined ? undefined : resolveRef(doc, schema.items),
       };
     });
-    const requestBody = ref.operation.requestBody === undefined ? undefined : resolveRef(doc, ref.operation.requestBody);
+    const requestBody =
+      ref.operation.requestBody === undefined ? undefined : resolveRef(doc, ref.operation.requestBody);
     const content = (requestBody?.content ?? {}) as Record<string, JsonObject>;
     const [mediaType, media] = Object.entries(content)[0] ?? [];
-    const examples = Object.values((media?.examples ?? {}) as Record<string, unknown>).map((e) => structuredClone(resolveRef(doc, e).value));
+    const examples = Object.values((media?.examples ?? {}) as Record<string, unknown>).map((e) =>
+      structuredClone(resolveRef(doc, e).value),
+    );
     const security = ref.operation.security as unknown[] | undefined;
     return {
       operationId: ref.operationId,
@@ -82,9 +97,13 @@ function specAjv(): Ajv2020 {
  */
 export function errorBodyProblems(status: number, body: unknown): string[] {
   errorValidator ??= specAjv().compile({ $ref: `${SPEC_ID}#/components/schemas/Error` });
-  const problems = errorValidator(body) ? [] : (errorValidator.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
+  const problems = errorValidator(body)
+    ? []
+    : (errorValidator.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
   if (body !== null && typeof body === 'object' && (body as { status?: unknown }).status !== status) {
-    problems.push(`body.status ${String((body as { status?: unknown }).status)} differs from the HTTP status ${status}`);
+    problems.push(
+      `body.status ${String((body as { status?: unknown }).status)} differs from the HTTP status ${status}`,
+    );
   }
   return problems;
 }
@@ -100,7 +119,11 @@ export function responseBodyProblems(operationId: string, status: number, body: 
   if (!responseValidators.has(key)) responseValidators.set(key, compileResponse(operationId, status));
   const validate = responseValidators.get(key);
   if (validate === null || validate === undefined) return [];
-  return validate(body) ? [] : (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`);
+  return validate(body)
+    ? []
+    : (validate.errors ?? [])
+        .slice(0, 5)
+        .map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`);
 }
 
 function compileResponse(operationId: string, status: number): ValidateFunction | null {

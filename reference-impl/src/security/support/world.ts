@@ -76,12 +76,19 @@ export interface SecurityWorld {
 
 /** A minimal valid body for `collection` with a unique title. */
 export function itemBody(collection: Collection, fields: Record<string, unknown> = {}): Record<string, unknown> {
-  const body: Record<string, unknown> = { trcItemDetails: [{ lang: 'nl', title: `Security ${collection} ${randomUUID().slice(0, 8)}` }] };
-  if (collection === 'events') body.calendar = { singleDates: [{ date: '2027-08-14', when: [{ timestart: '20:15', timeend: '21:30' }] }] };
+  const body: Record<string, unknown> = {
+    trcItemDetails: [{ lang: 'nl', title: `Security ${collection} ${randomUUID().slice(0, 8)}` }],
+  };
+  if (collection === 'events')
+    body.calendar = { singleDates: [{ date: '2027-08-14', when: [{ timestart: '20:15', timeend: '21:30' }] }] };
   if (collection === 'routes') {
     body.routeInfo = {
-      routeType: 'walking', distance: 2.5,
-      waypoints: [{ xcoordinate: '4.8897', ycoordinate: '52.3731' }, { xcoordinate: '4.8950', ycoordinate: '52.3700' }],
+      routeType: 'walking',
+      distance: 2.5,
+      waypoints: [
+        { xcoordinate: '4.8897', ycoordinate: '52.3731' },
+        { xcoordinate: '4.8950', ycoordinate: '52.3700' },
+      ],
       pointsOfInterest: [{ name: 'Dam', xcoordinate: '4.8924', ycoordinate: '52.3731' }],
     };
   }
@@ -89,16 +96,27 @@ export function itemBody(collection: Collection, fields: Record<string, unknown>
 }
 
 /** Writes an item through the API and returns its ids; fails the setup on anything but 201. */
-export async function createItem(baseUrl: string, token: string, collection: Collection, fields: Record<string, unknown>): Promise<ItemRef> {
+export async function createItem(
+  baseUrl: string,
+  token: string,
+  collection: Collection,
+  fields: Record<string, unknown>,
+): Promise<ItemRef> {
   const answer = await client(baseUrl, token).post(`/${collection}`, itemBody(collection, fields));
-  if (answer.status !== 201) throw new Error(`setup: POST /${collection} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  if (answer.status !== 201)
+    throw new Error(`setup: POST /${collection} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
   return { id: answer.body.id as string, trcid: answer.body.trcid as string };
 }
 
 export async function uploadPng(baseUrl: string, token: string): Promise<{ id: string; filename: string }> {
   const filename = `pixel-${randomUUID().slice(0, 8)}.png`;
-  const response = await uploadAsset(baseUrl, token, { bytes: await makeImage('png', 8, 6), filename, contentType: 'image/png' });
-  if (response.status !== 201) throw new Error(`setup: POST /assets answered ${response.status}: ${await response.text()}`);
+  const response = await uploadAsset(baseUrl, token, {
+    bytes: await makeImage('png', 8, 6),
+    filename,
+    contentType: 'image/png',
+  });
+  if (response.status !== 201)
+    throw new Error(`setup: POST /assets answered ${response.status}: ${await response.text()}`);
   const asset = (await response.json()) as { id: string; filename: string };
   return { id: asset.id, filename: asset.filename };
 }
@@ -115,8 +133,11 @@ export async function buildWorld(db: Db, app: TestApp): Promise<SecurityWorld> {
   await createTestAccount(db, { accountId: accountB, organisations: [orgB1] });
   await createTestAccount(db, { accountId: accountS, organisations: [`platform-${suffix}`] });
 
-  const token = async (accountId: string, roles: Parameters<typeof createTestToken>[1]['roles'], scope: { organisations?: string[]; wfstatus?: readonly string[] } = {}) =>
-    (await createTestToken(db, { accountId, roles, ...scope })).token;
+  const token = async (
+    accountId: string,
+    roles: Parameters<typeof createTestToken>[1]['roles'],
+    scope: { organisations?: string[]; wfstatus?: readonly string[] } = {},
+  ) => (await createTestToken(db, { accountId, roles, ...scope })).token;
   const tokens = {
     superAdmin: await token(accountS, ['ROLE_SUPER_ADMIN']),
     admin: await token(accountA, ['ROLE_ADMIN'], { wfstatus: ALL_STATUSES }),
@@ -133,23 +154,44 @@ export async function buildWorld(db: Db, app: TestApp): Promise<SecurityWorld> {
 
   const items = {} as Record<Collection, CollectionItems>;
   for (const collection of COLLECTION_NAMES) {
-    const inA = (wfstatus: string, userorganisation = orgA1) => createItem(app.baseUrl, tokens.admin, collection, { wfstatus, userorganisation });
+    const inA = (wfstatus: string, userorganisation = orgA1) =>
+      createItem(app.baseUrl, tokens.admin, collection, { wfstatus, userorganisation });
     const deleted = await inA('approved');
     const remove = await client(app.baseUrl, tokens.admin).delete(`/${collection}/${deleted.id}`);
     if (remove.status !== 204) throw new Error(`setup: DELETE answered ${remove.status}`);
     items[collection] = {
-      approved: await inA('approved'), hidden: await inA('readyforvalidation'), archived: await inA('archived'), deleted,
+      approved: await inA('approved'),
+      hidden: await inA('readyforvalidation'),
+      archived: await inA('archived'),
+      deleted,
       inA2: await inA('approved', orgA2),
-      inB: await createItem(app.baseUrl, tokens.otherAdmin, collection, { wfstatus: 'approved', userorganisation: orgB1 }),
+      inB: await createItem(app.baseUrl, tokens.otherAdmin, collection, {
+        wfstatus: 'approved',
+        userorganisation: orgB1,
+      }),
     };
   }
 
-  const tokenOfA = await createTestToken(db, { accountId: accountA, roles: ['ROLE_EXTERNAL_USER'], callbackUrl: 'https://93.184.215.14/hooks/a', signingSecret: 's'.repeat(43) });
+  const tokenOfA = await createTestToken(db, {
+    accountId: accountA,
+    roles: ['ROLE_EXTERNAL_USER'],
+    callbackUrl: 'https://93.184.215.14/hooks/a',
+    signingSecret: 's'.repeat(43),
+  });
   const run = await client(app.baseUrl, tokens.admin).call('POST', `/feeds/${FEED_ID}/fetchAndConvertOnce?size=1`);
-  if (run.status !== 200) throw new Error(`setup: fetchAndConvertOnce answered ${run.status}: ${JSON.stringify(run.body)}`);
+  if (run.status !== 200)
+    throw new Error(`setup: fetchAndConvertOnce answered ${run.status}: ${JSON.stringify(run.body)}`);
 
   return {
-    accountA, accountB, accountS, orgA1, orgA2, orgB1, tokens, users, items,
+    accountA,
+    accountB,
+    accountS,
+    orgA1,
+    orgA2,
+    orgB1,
+    tokens,
+    users,
+    items,
     assetA: await uploadPng(app.baseUrl, tokens.admin),
     assetB: await uploadPng(app.baseUrl, tokens.otherAdmin),
     tokenOfA: { id: tokenOfA.id },

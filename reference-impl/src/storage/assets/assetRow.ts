@@ -14,4 +14,5 @@ export interface AssetRow {
   sha256: string;
 }
 
-export const ASSET_COLUMNS = 'id, account_id, filename, mimetype, size, width, height, title, description, created, modified, sha256';
+export const ASSET_COLUMNS =
+  'id, account_id, filename, mimetype, size, width, height, title, description, created, modified, sha256';

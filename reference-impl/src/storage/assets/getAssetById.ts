@@ -2,9 +2,16 @@ import type { Queryable } from '../db.ts';
 import { ASSET_COLUMNS, type AssetRow } from './assetRow.ts';
 
 /** The asset `id`, of any account unless `accountId` is given (DEC-ASSET-004); null if none. */
-export async function getAssetById(db: Queryable, params: { id: string; accountId?: string }): Promise<AssetRow | null> {
-  const { rows } = params.accountId === undefined
-    ? await db.query<AssetRow>(`SELECT ${ASSET_COLUMNS} FROM assets WHERE id = $1`, [params.id])
-    : await db.query<AssetRow>(`SELECT ${ASSET_COLUMNS} FROM assets WHERE id = $1 AND account_id = $2`, [params.id, params.accountId]);
+export async function getAssetById(
+  db: Queryable,
+  params: { id: string; accountId?: string },
+): Promise<AssetRow | null> {
+  const { rows } =
+    params.accountId === undefined
+      ? await db.query<AssetRow>(`SELECT ${ASSET_COLUMNS} FROM assets WHERE id = $1`, [params.id])
+      : await db.query<AssetRow>(`SELECT ${ASSET_COLUMNS} FROM assets WHERE id = $1 AND account_id = $2`, [
+          params.id,
+          params.accountId,
+        ]);
   return rows[0] ?? null;
 }

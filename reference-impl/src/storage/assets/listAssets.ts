@@ -26,12 +26,18 @@ const ORDER_BY: Record<AssetSortKey, Record<'ASC' | 'DESC', string>> = {
 export async function listAssets(db: Queryable, params: ListAssetsParams): Promise<{ hits: number; rows: AssetRow[] }> {
   const order = ORDER_BY[params.sortKey]?.[params.sortOrder];
   if (order === undefined) throw new RangeError(`listAssets: unknown order ${params.sortKey} ${params.sortOrder}`);
-  if (!Number.isSafeInteger(params.limit) || params.limit < 1) throw new RangeError(`listAssets: limit must be >= 1 (received: ${params.limit})`);
-  if (!Number.isSafeInteger(params.offset) || params.offset < 0) throw new RangeError(`listAssets: offset must be >= 0 (received: ${params.offset})`);
+  if (!Number.isSafeInteger(params.limit) || params.limit < 1)
+    throw new RangeError(`listAssets: limit must be >= 1 (received: ${params.limit})`);
+  if (!Number.isSafeInteger(params.offset) || params.offset < 0)
+    throw new RangeError(`listAssets: offset must be >= 0 (received: ${params.offset})`);
 
-  const where = params.changedFrom === undefined ? 'account_id = $1' : 'account_id = $1 AND COALESCE(modified, created) >= $2';
+  const where =
+    params.changedFrom === undefined ? 'account_id = $1' : 'account_id = $1 AND COALESCE(modified, created) >= $2';
   const filter = params.changedFrom === undefined ? [params.accountId] : [params.accountId, params.changedFrom];
-  const { rows: counted } = await db.query<{ hits: number | string }>(`SELECT count(*) AS hits FROM assets WHERE ${where}`, filter);
+  const { rows: counted } = await db.query<{ hits: number | string }>(
+    `SELECT count(*) AS hits FROM assets WHERE ${where}`,
+    filter,
+  );
   const hits = Number(counted[0]?.hits ?? 0);
   if (params.offset >= hits) return { hits, rows: [] };
   const { rows } = await db.query<AssetRow>(

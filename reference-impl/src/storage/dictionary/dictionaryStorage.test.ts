@@ -24,9 +24,17 @@ async function newAccount(db: Queryable, name = 'Testaccount'): Promise<{ accoun
 
 function propertyOntology(label: string): OntologyBody<PropertyOntology> {
   return {
-    propertyCategories: [{ id: 'pc-1', name: 'Eigen', datatype: 'yes', propertytranslations: [{ lang: 'nl', text: 'Eigen' }], properties: [
-      { id: 'p-5001', name: label, datatype: 'yes', propertytranslations: [{ lang: 'nl', text: label }] },
-    ] }],
+    propertyCategories: [
+      {
+        id: 'pc-1',
+        name: 'Eigen',
+        datatype: 'yes',
+        propertytranslations: [{ lang: 'nl', text: 'Eigen' }],
+        properties: [
+          { id: 'p-5001', name: label, datatype: 'yes', propertytranslations: [{ lang: 'nl', text: label }] },
+        ],
+      },
+    ],
   };
 }
 
@@ -41,7 +49,8 @@ describeEachEngine('dictionary storage', (ctx) => {
     expect(put.lastModified).toMatch(ISO_MS);
     expect(put.lastModified).not.toBe('1999-01-01T00:00:00.000Z');
     expect(await getOntologyOverride(ctx.db, { kind: 'properties', accountId })).toEqual({
-      lastModified: put.lastModified, propertyCategories: propertyOntology('Eigen vlag').propertyCategories,
+      lastModified: put.lastModified,
+      propertyCategories: propertyOntology('Eigen vlag').propertyCategories,
     });
     expect(await getOntologyOverride(ctx.db, { kind: 'types', accountId })).toBeNull();
   });
@@ -49,9 +58,15 @@ describeEachEngine('dictionary storage', (ctx) => {
   it('when an ontology is replaced several times within a millisecond, then lastModified strictly advances each time [ONTO-010]', async () => {
     const { accountId } = await newAccount(ctx.db);
     const stamps: string[] = [];
-    for (let i = 0; i < 5; i++) stamps.push((await putPropertiesOntology(ctx.db, { accountId, ontology: propertyOntology(`Versie ${i}`) })).lastModified);
+    for (let i = 0; i < 5; i++)
+      stamps.push(
+        (await putPropertiesOntology(ctx.db, { accountId, ontology: propertyOntology(`Versie ${i}`) })).lastModified,
+      );
     for (let i = 1; i < stamps.length; i++) expect(Date.parse(stamps[i]!)).toBeGreaterThan(Date.parse(stamps[i - 1]!));
-    expect((await getOntologyOverride(ctx.db, { kind: 'properties', accountId }))?.propertyCategories[0]?.properties[0]?.name).toBe('Versie 4');
+    expect(
+      (await getOntologyOverride(ctx.db, { kind: 'properties', accountId }))?.propertyCategories[0]?.properties[0]
+        ?.name,
+    ).toBe('Versie 4');
   });
 
   it('when the same ontology is put again, then nothing changes and lastModified stays [ONTO-010]', async () => {
@@ -62,8 +77,10 @@ describeEachEngine('dictionary storage', (ctx) => {
   });
 
   it('when the account does not exist, then the write fails on the foreign key', async () => {
-    const error = await putPropertiesOntology(ctx.db, { accountId: `missing-${randomUUID().slice(0, 8)}`, ontology: propertyOntology('x') })
-      .catch((e: unknown) => e);
+    const error = await putPropertiesOntology(ctx.db, {
+      accountId: `missing-${randomUUID().slice(0, 8)}`,
+      ontology: propertyOntology('x'),
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DbError);
     expect((error as DbError).code).toBe('23503');
   });
@@ -74,17 +91,28 @@ describeEachEngine('dictionary storage', (ctx) => {
     await putPropertiesOntology(ctx.db, { accountId: own.accountId, ontology: propertyOntology('x') });
     const listed = await listUserOrganisations(ctx.db);
     expect(listed.find((e) => e.userorganisation === plain.organisation)).toEqual({
-      userorganisation: plain.organisation, accountId: plain.accountId, accountName: 'Zonder eigen ontologie',
+      userorganisation: plain.organisation,
+      accountId: plain.accountId,
+      accountName: 'Zonder eigen ontologie',
       ontology: { categorization: 'base', properties: 'base' },
     });
-    expect(listed.find((e) => e.userorganisation === own.organisation)?.ontology).toEqual({ categorization: 'base', properties: 'account' });
+    expect(listed.find((e) => e.userorganisation === own.organisation)?.ontology).toEqual({
+      categorization: 'base',
+      properties: 'account',
+    });
   });
 
   it('when versions are read, then they name the owner and the lastModified of its own ontologies', async () => {
     const { accountId, organisation } = await newAccount(ctx.db);
-    expect(await getAccountOntologyVersions(ctx.db, { accountId })).toEqual({ accountId, types: null, properties: null });
+    expect(await getAccountOntologyVersions(ctx.db, { accountId })).toEqual({
+      accountId,
+      types: null,
+      properties: null,
+    });
     const put = await putOntologyOverride(ctx.db, { kind: 'types', accountId, ontology: { categorizations: [] } });
-    const byOrg = await getOrganisationOntologyVersions(ctx.db, { userorganisations: [organisation, 'nobody-owns-this'] });
+    const byOrg = await getOrganisationOntologyVersions(ctx.db, {
+      userorganisations: [organisation, 'nobody-owns-this'],
+    });
     expect([...byOrg.entries()]).toEqual([[organisation, { accountId, types: put.lastModified, properties: null }]]);
     expect(await getAccountOntologyVersions(ctx.db, { accountId: 'no-such-account' })).toBeUndefined();
   });
@@ -94,7 +122,10 @@ describeEachEngine('dictionary storage', (ctx) => {
     const propertiesAccount = await newAccount(ctx.db);
     const data = loadDataOverrides();
     const overrides = {
-      types: new Map([[typesAccount.accountId, data.types.get('utrecht')!], ['not-an-account', data.types.get('utrecht')!]]),
+      types: new Map([
+        [typesAccount.accountId, data.types.get('utrecht')!],
+        ['not-an-account', data.types.get('utrecht')!],
+      ]),
       properties: new Map([[propertiesAccount.accountId, data.properties.get('zeeland')!]]),
     };
     expect(await seedOntologyOverrides(ctx.db, overrides)).toEqual({
@@ -103,14 +134,25 @@ describeEachEngine('dictionary storage', (ctx) => {
     });
     expect(await seedOntologyOverrides(ctx.db, overrides)).toEqual({ written: [], skipped: ['not-an-account'] });
 
-    await putPropertiesOntology(ctx.db, { accountId: propertiesAccount.accountId, ontology: propertyOntology('Door de beheerder') });
+    await putPropertiesOntology(ctx.db, {
+      accountId: propertiesAccount.accountId,
+      ontology: propertyOntology('Door de beheerder'),
+    });
     const changedTypes = structuredClone(data.types.get('utrecht')!);
     changedTypes.categorizations[0]!.categorization = 'Activiteiten';
-    const reseeded = await seedOntologyOverrides(ctx.db, { types: new Map([[typesAccount.accountId, changedTypes]]), properties: overrides.properties });
+    const reseeded = await seedOntologyOverrides(ctx.db, {
+      types: new Map([[typesAccount.accountId, changedTypes]]),
+      properties: overrides.properties,
+    });
     expect(reseeded.written).toEqual([`${typesAccount.accountId}:types`]);
-    expect((await getOntologyOverride(ctx.db, { kind: 'types', accountId: typesAccount.accountId }))?.categorizations[0]?.categorization).toBe('Activiteiten');
-    expect((await getOntologyOverride(ctx.db, { kind: 'properties', accountId: propertiesAccount.accountId }))?.propertyCategories[0]?.properties[0]?.name)
-      .toBe('Door de beheerder');
+    expect(
+      (await getOntologyOverride(ctx.db, { kind: 'types', accountId: typesAccount.accountId }))?.categorizations[0]
+        ?.categorization,
+    ).toBe('Activiteiten');
+    expect(
+      (await getOntologyOverride(ctx.db, { kind: 'properties', accountId: propertiesAccount.accountId }))
+        ?.propertyCategories[0]?.properties[0]?.name,
+    ).toBe('Door de beheerder');
   });
 
   it('when a stored type ontology is read, then it equals the data it was seeded from', async () => {

@@ -8,7 +8,11 @@ export interface OntologyVersions {
   properties: string | null;
 }
 
-interface VersionRow { account_id: string; types_modified: Date | null; properties_modified: Date | null }
+interface VersionRow {
+  account_id: string;
+  types_modified: Date | null;
+  properties_modified: Date | null;
+}
 
 export const toVersions = (row: VersionRow): OntologyVersions => ({
   accountId: row.account_id,
@@ -17,7 +21,10 @@ export const toVersions = (row: VersionRow): OntologyVersions => ({
 });
 
 /** One small query per request: the versions in force for an account; undefined when it does not exist. */
-export async function getAccountOntologyVersions(db: Queryable, params: { accountId: string }): Promise<OntologyVersions | undefined> {
+export async function getAccountOntologyVersions(
+  db: Queryable,
+  params: { accountId: string },
+): Promise<OntologyVersions | undefined> {
   const { rows } = await db.query<VersionRow>(
     `SELECT a.id AS account_id, t.last_modified AS types_modified, p.last_modified AS properties_modified
        FROM accounts a

@@ -11,7 +11,12 @@ export async function getOrganisationOntologyVersions(
   params: { userorganisations: readonly string[] },
 ): Promise<Map<string, OntologyVersions>> {
   if (params.userorganisations.length === 0) return new Map();
-  const { rows } = await db.query<{ userorganisation: string; account_id: string; types_modified: Date | null; properties_modified: Date | null }>(
+  const { rows } = await db.query<{
+    userorganisation: string;
+    account_id: string;
+    types_modified: Date | null;
+    properties_modified: Date | null;
+  }>(
     `SELECT o.userorganisation, o.account_id, t.last_modified AS types_modified, p.last_modified AS properties_modified
        FROM organisations o
        LEFT JOIN account_type_ontologies t ON t.account_id = o.account_id

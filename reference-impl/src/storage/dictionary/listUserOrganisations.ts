@@ -11,7 +11,13 @@ export interface UserOrganisationEntry {
 
 /** Every known userorganisation with its account and the ontologies in use (DICT-005), by name. */
 export async function listUserOrganisations(db: Queryable): Promise<UserOrganisationEntry[]> {
-  const { rows } = await db.query<{ userorganisation: string; account_id: string; account_name: string; own_types: boolean; own_properties: boolean }>(
+  const { rows } = await db.query<{
+    userorganisation: string;
+    account_id: string;
+    account_name: string;
+    own_types: boolean;
+    own_properties: boolean;
+  }>(
     `SELECT o.userorganisation, o.account_id, a.name AS account_name,
             t.account_id IS NOT NULL AS own_types, p.account_id IS NOT NULL AS own_properties
        FROM organisations o

@@ -16,12 +16,16 @@ const properties = (name: string) => ({ propertyCategories: [{ id: 'pc-1', name,
 function keyChecks(ctx: EngineContext) {
   const storedKeys = async (accountId: string) => {
     const { rows } = await ctx.db.query<{ userorganisation: string; ontology_key: string }>(
-      'SELECT userorganisation, ontology_key FROM organisations WHERE account_id = $1 ORDER BY userorganisation', [accountId]);
+      'SELECT userorganisation, ontology_key FROM organisations WHERE account_id = $1 ORDER BY userorganisation',
+      [accountId],
+    );
     return rows;
   };
   const expectKeysInForce = async (accountId: string, organisations: readonly string[]) => {
     const key = ontologyKeyOf((await getAccountOntologyVersions(ctx.db, { accountId }))!);
-    expect(await storedKeys(accountId)).toEqual(organisations.map((userorganisation) => ({ userorganisation, ontology_key: key })));
+    expect(await storedKeys(accountId)).toEqual(
+      organisations.map((userorganisation) => ({ userorganisation, ontology_key: key })),
+    );
   };
   return { storedKeys, expectKeysInForce };
 }
@@ -48,7 +52,7 @@ describeEachEngine('organisation ontology keys (migration 008)', (ctx) => {
     expect(await storedKeys('keys-b')).toEqual([{ userorganisation: 'keys-b1', ontology_key: 'keys-b||' }]);
   });
 
-  it('when an organisation is added to an account or moves to another, then it takes that account\'s key', async () => {
+  it("when an organisation is added to an account or moves to another, then it takes that account's key", async () => {
     await createTestAccount(ctx.db, { accountId: 'keys-c', organisations: ['keys-c1'] });
     await createTestAccount(ctx.db, { accountId: 'keys-d', organisations: [] });
     await putOntologyOverride(ctx.db, { kind: 'properties', accountId: 'keys-d', ontology: properties('d') });
@@ -61,28 +65,38 @@ describeEachEngine('organisation ontology keys (migration 008)', (ctx) => {
 });
 
 // PGlite runs one transaction at a time: only PostgreSQL has writers side by side.
-describeEachEngine('organisation ontology keys under concurrent writers (migration 008)', (ctx) => {
-  const { storedKeys, expectKeysInForce } = keyChecks(ctx);
+describeEachEngine(
+  'organisation ontology keys under concurrent writers (migration 008)',
+  (ctx) => {
+    const { storedKeys, expectKeysInForce } = keyChecks(ctx);
 
-  it('when two transactions change one account\'s type and property ontologies side by side, then the key holds both changes', async () => {
-    await createTestAccount(ctx.db, { accountId: 'keys-e', organisations: ['keys-e1'] });
-    let releaseFirst!: () => void;
-    const firstMayCommit = new Promise<void>((resolve) => { releaseFirst = resolve; });
-    let firstWrote!: () => void;
-    const firstHasWritten = new Promise<void>((resolve) => { firstWrote = resolve; });
-    const first = ctx.db.transaction(async (tx) => {
-      await putOntologyOverride(tx, { kind: 'types', accountId: 'keys-e', ontology: types('e') });
-      firstWrote();
-      await firstMayCommit;
+    it("when two transactions change one account's type and property ontologies side by side, then the key holds both changes", async () => {
+      await createTestAccount(ctx.db, { accountId: 'keys-e', organisations: ['keys-e1'] });
+      let releaseFirst!: () => void;
+      const firstMayCommit = new Promise<void>((resolve) => {
+        releaseFirst = resolve;
+      });
+      let firstWrote!: () => void;
+      const firstHasWritten = new Promise<void>((resolve) => {
+        firstWrote = resolve;
+      });
+      const first = ctx.db.transaction(async (tx) => {
+        await putOntologyOverride(tx, { kind: 'types', accountId: 'keys-e', ontology: types('e') });
+        firstWrote();
+        await firstMayCommit;
+      });
+      await firstHasWritten;
+      // The second waits for the first's lock; without it, it would write a key from a snapshot
+      // taken before the first committed, without the new type ontology.
+      const second = ctx.db.transaction((tx) =>
+        putOntologyOverride(tx, { kind: 'properties', accountId: 'keys-e', ontology: properties('e') }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      releaseFirst();
+      await Promise.all([first, second]);
+      await expectKeysInForce('keys-e', ['keys-e1']);
+      expect((await storedKeys('keys-e'))[0]!.ontology_key).toMatch(/^keys-e\|\d{13}\|\d{13}$/);
     });
-    await firstHasWritten;
-    // The second waits for the first's lock; without it, it would write a key from a snapshot
-    // taken before the first committed, without the new type ontology.
-    const second = ctx.db.transaction((tx) => putOntologyOverride(tx, { kind: 'properties', accountId: 'keys-e', ontology: properties('e') }));
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    releaseFirst();
-    await Promise.all([first, second]);
-    await expectKeysInForce('keys-e', ['keys-e1']);
-    expect((await storedKeys('keys-e'))[0]!.ontology_key).toMatch(/^keys-e\|\d{13}\|\d{13}$/);
-  });
-}, ['postgres']);
+  },
+  ['postgres'],
+);

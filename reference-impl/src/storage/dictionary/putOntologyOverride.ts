@@ -24,7 +24,10 @@ export interface PutOntologyOverrideResult {
  * comparing it never misses a change, even within one millisecond or with a clock stepping back.
  * The account must exist (a foreign-key violation otherwise).
  */
-export async function putOntologyOverride(db: Queryable, params: PutOntologyOverrideParams): Promise<PutOntologyOverrideResult> {
+export async function putOntologyOverride(
+  db: Queryable,
+  params: PutOntologyOverrideParams,
+): Promise<PutOntologyOverrideResult> {
   const table = ONTOLOGY_TABLE[params.kind];
   const root = ONTOLOGY_ROOT[params.kind];
   // Only the root list is kept: lastModified is the column, anything else is not ontology.
@@ -42,7 +45,9 @@ export async function putOntologyOverride(db: Queryable, params: PutOntologyOver
     [params.accountId, doc],
   );
   if (written.rows[0]) return { lastModified: isoTimestamp(written.rows[0].last_modified), changed: true };
-  const current = await db.query<{ last_modified: Date }>(`SELECT last_modified FROM ${table} WHERE account_id = $1`, [params.accountId]);
+  const current = await db.query<{ last_modified: Date }>(`SELECT last_modified FROM ${table} WHERE account_id = $1`, [
+    params.accountId,
+  ]);
   if (!current.rows[0]) throw new Error(`ontology override of ${params.accountId} vanished while being written`);
   return { lastModified: isoTimestamp(current.rows[0].last_modified), changed: false };
 }

@@ -40,5 +40,12 @@ export const FEED_RUN_COLUMNS = `id AS "runId", feed_id AS "feedId", account_id 
 export const ONE_RUNNING_RUN_CONSTRAINT = 'feed_runs_one_running_key';
 
 export function emptyFeedRunReport(): FeedRunReport {
-  return { fetched: 0, converted: 0, imported: { created: 0, updated: 0, unchanged: 0 }, skipped: 0, unmappedCategories: [], errors: [] };
+  return {
+    fetched: 0,
+    converted: 0,
+    imported: { created: 0, updated: 0, unchanged: 0 },
+    skipped: 0,
+    unmappedCategories: [],
+    errors: [],
+  };
 }

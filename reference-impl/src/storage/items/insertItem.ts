@@ -24,9 +24,19 @@ export async function insertItem(db: Queryable, params: InsertItemParams): Promi
                         rendered_body, rendered_key)
      SELECT $1, $2, $3, $4, $5, stamp.at, stamp.at, $6, $7, $8, $9::text::jsonb, $10, $11 FROM stamp
      RETURNING ${ITEM_COLUMNS}`,
-    [params.id ?? randomUUID(), params.trcid, params.entitytype, params.wfstatus, params.userorganisation,
-      params.externalId, params.title, params.slug, JSON.stringify(params.doc),
-      params.rendering?.body ?? null, params.rendering?.key ?? null],
+    [
+      params.id ?? randomUUID(),
+      params.trcid,
+      params.entitytype,
+      params.wfstatus,
+      params.userorganisation,
+      params.externalId,
+      params.title,
+      params.slug,
+      JSON.stringify(params.doc),
+      params.rendering?.body ?? null,
+      params.rendering?.key ?? null,
+    ],
   );
   return rows[0]!;
 }

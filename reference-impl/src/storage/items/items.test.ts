@@ -13,23 +13,42 @@ import { updateItem } from './updateItem.ts';
 
 function draft(overrides: Partial<InsertItemParams> = {}): InsertItemParams {
   return {
-    trcid: `trc-${randomUUID()}`, entitytype: 'EVENEMENT', wfstatus: 'approved', userorganisation: 'org-default',
-    externalId: null, title: 'Concert', slug: null, doc: { trcItemDetails: [{ lang: 'nl', title: 'Concert' }] },
+    trcid: `trc-${randomUUID()}`,
+    entitytype: 'EVENEMENT',
+    wfstatus: 'approved',
+    userorganisation: 'org-default',
+    externalId: null,
+    title: 'Concert',
+    slug: null,
+    doc: { trcItemDetails: [{ lang: 'nl', title: 'Concert' }] },
     ...overrides,
   };
 }
 
 const org = () => `org-${randomUUID().slice(0, 8)}`;
-const everything = (userorganisation: string): ListItemsParams['scope'] => ({ userorganisations: [userorganisation], wfstatus: 'all' });
+const everything = (userorganisation: string): ListItemsParams['scope'] => ({
+  userorganisations: [userorganisation],
+  wfstatus: 'all',
+});
 
 describeEachEngine('item storage', (ctx) => {
   it('when an item is inserted, then it comes back with its server columns and document [ITEM-005] [ITEM-006]', async () => {
-    const params = draft({ externalId: `feed:${randomUUID()}`, slug: 'concert', doc: { calendar: { calendarType: 'NONE' }, trcItemDetails: [] } });
+    const params = draft({
+      externalId: `feed:${randomUUID()}`,
+      slug: 'concert',
+      doc: { calendar: { calendarType: 'NONE' }, trcItemDetails: [] },
+    });
     const before = Date.now();
     const stored = await insertItem(ctx.db, params);
     expect(stored).toMatchObject({
-      trcid: params.trcid, entitytype: 'EVENEMENT', wfstatus: 'approved', userorganisation: 'org-default',
-      externalId: params.externalId, title: 'Concert', slug: 'concert', doc: params.doc,
+      trcid: params.trcid,
+      entitytype: 'EVENEMENT',
+      wfstatus: 'approved',
+      userorganisation: 'org-default',
+      externalId: params.externalId,
+      title: 'Concert',
+      slug: 'concert',
+      doc: params.doc,
     });
     expect(stored.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(stored.lastupdated).toBeInstanceOf(Date);
@@ -59,10 +78,24 @@ describeEachEngine('item storage', (ctx) => {
   it('when an item is updated, then its fields are replaced, creationdate kept and lastupdated advanced [DEC-ITEM-001] [DEC-ITEM-009]', async () => {
     const stored = await insertItem(ctx.db, draft({ doc: { performers: [{ label: 'A' }], calendar: {} } }));
     const updated = await updateItem(ctx.db, {
-      id: stored.id, entitytype: 'EVENEMENT', trcid: stored.trcid, wfstatus: 'archived', userorganisation: 'org-other',
-      externalId: null, title: 'Nieuw', slug: 'nieuw', doc: { performers: [{ label: 'B' }] },
+      id: stored.id,
+      entitytype: 'EVENEMENT',
+      trcid: stored.trcid,
+      wfstatus: 'archived',
+      userorganisation: 'org-other',
+      externalId: null,
+      title: 'Nieuw',
+      slug: 'nieuw',
+      doc: { performers: [{ label: 'B' }] },
     });
-    expect(updated).toMatchObject({ id: stored.id, wfstatus: 'archived', userorganisation: 'org-other', title: 'Nieuw', slug: 'nieuw', doc: { performers: [{ label: 'B' }] } });
+    expect(updated).toMatchObject({
+      id: stored.id,
+      wfstatus: 'archived',
+      userorganisation: 'org-other',
+      title: 'Nieuw',
+      slug: 'nieuw',
+      doc: { performers: [{ label: 'B' }] },
+    });
     expect(updated!.doc).not.toHaveProperty('calendar');
     expect(updated!.creationdate).toEqual(stored.creationdate);
     expect(updated!.lastupdated.getTime()).toBeGreaterThan(stored.lastupdated.getTime());
@@ -71,23 +104,43 @@ describeEachEngine('item storage', (ctx) => {
 
   it('when the item to update does not exist in that collection, then updateItem answers null', async () => {
     const stored = await insertItem(ctx.db, draft());
-    const fields = { trcid: stored.trcid, wfstatus: 'approved' as const, userorganisation: 'x', externalId: null, title: null, slug: null, doc: {} };
+    const fields = {
+      trcid: stored.trcid,
+      wfstatus: 'approved' as const,
+      userorganisation: 'x',
+      externalId: null,
+      title: null,
+      slug: null,
+      doc: {},
+    };
     expect(await updateItem(ctx.db, { ...fields, id: stored.id, entitytype: 'ROUTE' })).toBeNull();
     expect(await updateItem(ctx.db, { ...fields, id: randomUUID(), entitytype: 'EVENEMENT' })).toBeNull();
     expect(await updateItem(ctx.db, { ...fields, id: 'nope', entitytype: 'EVENEMENT' })).toBeNull();
-    expect((await getItemById(ctx.db, { entitytype: 'EVENEMENT', id: stored.id }))!.userorganisation).toBe('org-default');
+    expect((await getItemById(ctx.db, { entitytype: 'EVENEMENT', id: stored.id }))!.userorganisation).toBe(
+      'org-default',
+    );
   });
 
-  it('when listing, then only the collection\'s entity type within the organisation scope is returned [ITEM-028] [AUTH-004]', async () => {
-    const mine = org(), theirs = org();
+  it("when listing, then only the collection's entity type within the organisation scope is returned [ITEM-028] [AUTH-004]", async () => {
+    const mine = org(),
+      theirs = org();
     const event = await insertItem(ctx.db, draft({ userorganisation: mine }));
     await insertItem(ctx.db, draft({ userorganisation: mine, entitytype: 'LOCATIE' }));
     await insertItem(ctx.db, draft({ userorganisation: theirs }));
     const list = await listItems(ctx.db, { entitytype: 'EVENEMENT', scope: everything(mine), limit: 100 });
     expect(list.map((i) => i.id)).toEqual([event.id]);
-    const none = await listItems(ctx.db, { entitytype: 'EVENEMENT', scope: { userorganisations: [], wfstatus: 'all' }, limit: 100 });
+    const none = await listItems(ctx.db, {
+      entitytype: 'EVENEMENT',
+      scope: { userorganisations: [], wfstatus: 'all' },
+      limit: 100,
+    });
     expect(none).toEqual([]);
-    const all = await listItems(ctx.db, { entitytype: 'EVENEMENT', scope: { userorganisations: 'all', wfstatus: 'all' }, trcid: event.trcid, limit: 100 });
+    const all = await listItems(ctx.db, {
+      entitytype: 'EVENEMENT',
+      scope: { userorganisations: 'all', wfstatus: 'all' },
+      trcid: event.trcid,
+      limit: 100,
+    });
     expect(all.map((i) => i.id)).toEqual([event.id]);
   });
 
@@ -97,10 +150,23 @@ describeEachEngine('item storage', (ctx) => {
       await insertItem(ctx.db, draft({ userorganisation: o, wfstatus }));
     }
     const statuses = async (params: Partial<ListItemsParams>) =>
-      (await listItems(ctx.db, { entitytype: 'EVENEMENT', scope: everything(o), limit: 100, sortField: 'wfstatus', sortOrder: 'ASC', ...params })).map((i) => i.wfstatus);
+      (
+        await listItems(ctx.db, {
+          entitytype: 'EVENEMENT',
+          scope: everything(o),
+          limit: 100,
+          sortField: 'wfstatus',
+          sortOrder: 'ASC',
+          ...params,
+        })
+      ).map((i) => i.wfstatus);
 
     expect(await statuses({})).toEqual(['approved', 'archived', 'readyforvalidation', 'rejected']);
-    expect(await statuses({ wfstatus: ['approved', 'archived', 'deleted'] })).toEqual(['approved', 'archived', 'deleted']);
+    expect(await statuses({ wfstatus: ['approved', 'archived', 'deleted'] })).toEqual([
+      'approved',
+      'archived',
+      'deleted',
+    ]);
     const liveOnly = { userorganisations: [o], wfstatus: ['approved'] };
     expect(await statuses({ scope: liveOnly })).toEqual(['approved']);
     expect(await statuses({ scope: liveOnly, wfstatus: ['approved', 'archived', 'deleted'] })).toEqual(['approved']);
@@ -112,8 +178,21 @@ describeEachEngine('item storage', (ctx) => {
 
   it('when filtering on lastupdated, then the bound is inclusive to the millisecond [FILTER-001] [PAGE-004]', async () => {
     const o = org();
-    const [a, b, c] = [await insertItem(ctx.db, draft({ userorganisation: o })), await insertItem(ctx.db, draft({ userorganisation: o })), await insertItem(ctx.db, draft({ userorganisation: o }))];
-    const from = async (at: number) => (await listItems(ctx.db, { entitytype: 'EVENEMENT', scope: everything(o), lastupdatedFrom: new Date(at), sortOrder: 'ASC', limit: 10 })).map((i) => i.id);
+    const [a, b, c] = [
+      await insertItem(ctx.db, draft({ userorganisation: o })),
+      await insertItem(ctx.db, draft({ userorganisation: o })),
+      await insertItem(ctx.db, draft({ userorganisation: o })),
+    ];
+    const from = async (at: number) =>
+      (
+        await listItems(ctx.db, {
+          entitytype: 'EVENEMENT',
+          scope: everything(o),
+          lastupdatedFrom: new Date(at),
+          sortOrder: 'ASC',
+          limit: 10,
+        })
+      ).map((i) => i.id);
     expect(await from(b!.lastupdated.getTime())).toEqual([b!.id, c!.id]);
     expect(await from(b!.lastupdated.getTime() + 1)).toEqual([c!.id]);
     expect(await from(a!.lastupdated.getTime() - 1)).toEqual([a!.id, b!.id, c!.id]);
@@ -123,10 +202,17 @@ describeEachEngine('item storage', (ctx) => {
   it('when sorting on any sort field either way, then ties are broken by id ascending [DEC-LIST-003] [SORT-001] [SORT-003]', async () => {
     const o = org();
     const items = [];
-    for (const title of ['b', 'a', 'b', null, 'a', 'b']) items.push(await insertItem(ctx.db, draft({ userorganisation: o, title, slug: title })));
+    for (const title of ['b', 'a', 'b', null, 'a', 'b'])
+      items.push(await insertItem(ctx.db, draft({ userorganisation: o, title, slug: title })));
     const byId = (x: { id: string }, y: { id: string }) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0);
     for (const sortOrder of ['ASC', 'DESC'] as const) {
-      const listed = await listItems(ctx.db, { entitytype: 'EVENEMENT', scope: everything(o), sortField: 'title', sortOrder, limit: 100 });
+      const listed = await listItems(ctx.db, {
+        entitytype: 'EVENEMENT',
+        scope: everything(o),
+        sortField: 'title',
+        sortOrder,
+        limit: 100,
+      });
       const expected = [...items].sort((x, y) => {
         // PostgreSQL's default: NULLs sort as larger than every value (last ASC, first DESC).
         const key = (t: string | null) => (t === null ? '\uffff' : t);
@@ -135,10 +221,35 @@ describeEachEngine('item storage', (ctx) => {
       });
       expect(listed.map((i) => i.id)).toEqual(expected.map((i) => i.id));
     }
-    const byIdDesc = await listItems(ctx.db, { entitytype: 'EVENEMENT', scope: everything(o), sortField: 'id', sortOrder: 'DESC', limit: 100 });
-    expect(byIdDesc.map((i) => i.id)).toEqual([...items].sort(byId).reverse().map((i) => i.id));
-    for (const sortField of ['creationdate', 'trcid', 'slug', 'wfstatus', 'entitytype', 'userorganisation', 'externalId'] as const) {
-      const listed = await listItems(ctx.db, { entitytype: 'EVENEMENT', scope: everything(o), sortField, sortOrder: 'DESC', limit: 100 });
+    const byIdDesc = await listItems(ctx.db, {
+      entitytype: 'EVENEMENT',
+      scope: everything(o),
+      sortField: 'id',
+      sortOrder: 'DESC',
+      limit: 100,
+    });
+    expect(byIdDesc.map((i) => i.id)).toEqual(
+      [...items]
+        .sort(byId)
+        .reverse()
+        .map((i) => i.id),
+    );
+    for (const sortField of [
+      'creationdate',
+      'trcid',
+      'slug',
+      'wfstatus',
+      'entitytype',
+      'userorganisation',
+      'externalId',
+    ] as const) {
+      const listed = await listItems(ctx.db, {
+        entitytype: 'EVENEMENT',
+        scope: everything(o),
+        sortField,
+        sortOrder: 'DESC',
+        limit: 100,
+      });
       expect(listed).toHaveLength(items.length);
     }
   });
@@ -153,10 +264,27 @@ describeEachEngine('item storage', (ctx) => {
 
   it('when paging with limit and offset, then pages are disjoint and together complete [DEC-LIST-002] [PAGE-001]', async () => {
     const o = org();
-    for (let i = 0; i < 7; i++) await insertItem(ctx.db, draft({ userorganisation: o, title: i % 2 === 0 ? 'same' : 'other' }));
-    const all = await listItems(ctx.db, { entitytype: 'EVENEMENT', scope: everything(o), sortField: 'title', sortOrder: 'ASC', limit: 100 });
+    for (let i = 0; i < 7; i++)
+      await insertItem(ctx.db, draft({ userorganisation: o, title: i % 2 === 0 ? 'same' : 'other' }));
+    const all = await listItems(ctx.db, {
+      entitytype: 'EVENEMENT',
+      scope: everything(o),
+      sortField: 'title',
+      sortOrder: 'ASC',
+      limit: 100,
+    });
     const pages = [];
-    for (let page = 0; page < 4; page++) pages.push(...await listItems(ctx.db, { entitytype: 'EVENEMENT', scope: everything(o), sortField: 'title', sortOrder: 'ASC', limit: 2, offset: page * 2 }));
+    for (let page = 0; page < 4; page++)
+      pages.push(
+        ...(await listItems(ctx.db, {
+          entitytype: 'EVENEMENT',
+          scope: everything(o),
+          sortField: 'title',
+          sortOrder: 'ASC',
+          limit: 2,
+          offset: page * 2,
+        })),
+      );
     expect(pages.map((i) => i.id)).toEqual(all.map((i) => i.id));
     expect(new Set(pages.map((i) => i.id)).size).toBe(7);
   });
@@ -170,12 +298,35 @@ describeEachEngine('item storage', (ctx) => {
 
   it('when a prepared write is stored and replaced, then storage keeps exactly the prepared columns and document [DEC-ITEM-001] [WRITE-002]', async () => {
     const token = { organisations: ['org-write'], accountOrganisations: ['org-write'] };
-    const body = { trcItemDetails: [{ lang: 'nl', title: 'Zomerconcert' }], calendar: { calendarType: 'none' }, isprivate: true };
+    const body = {
+      trcItemDetails: [{ lang: 'nl', title: 'Zomerconcert' }],
+      calendar: { calendarType: 'none' },
+      isprivate: true,
+    };
     const created = await insertItem(ctx.db, prepareItemWrite({ collection: 'venues', body, token }));
-    expect(created).toMatchObject({ entitytype: 'VENUE', wfstatus: 'readyforvalidation', userorganisation: 'org-write', title: 'Zomerconcert' });
-    expect(created.doc).toEqual({ trcItemDetails: [{ lang: 'nl', title: 'Zomerconcert' }], calendar: { calendarType: 'NONE' } });
-    const replacement = prepareItemWrite({ collection: 'venues', body: { wfstatus: 'approved', venueCapacity: { totalCapacity: 10 } }, token, existing: created });
+    expect(created).toMatchObject({
+      entitytype: 'VENUE',
+      wfstatus: 'readyforvalidation',
+      userorganisation: 'org-write',
+      title: 'Zomerconcert',
+    });
+    expect(created.doc).toEqual({
+      trcItemDetails: [{ lang: 'nl', title: 'Zomerconcert' }],
+      calendar: { calendarType: 'NONE' },
+    });
+    const replacement = prepareItemWrite({
+      collection: 'venues',
+      body: { wfstatus: 'approved', venueCapacity: { totalCapacity: 10 } },
+      token,
+      existing: created,
+    });
     const updated = await updateItem(ctx.db, { ...replacement, id: created.id });
-    expect(updated).toMatchObject({ id: created.id, trcid: created.trcid, wfstatus: 'approved', title: null, doc: { venueCapacity: { totalCapacity: 10 } } });
+    expect(updated).toMatchObject({
+      id: created.id,
+      trcid: created.trcid,
+      wfstatus: 'approved',
+      title: null,
+      doc: { venueCapacity: { totalCapacity: 10 } },
+    });
   });
 });

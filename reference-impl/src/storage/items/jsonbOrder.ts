@@ -24,7 +24,12 @@ export function inJsonbOrder<T>(value: T): T {
     const member = (value as Record<string, unknown>)[key];
     if (member === undefined) continue;
     // A member named __proto__ (JSON.parse makes it an own member) must stay a member.
-    Object.defineProperty(ordered, key, { value: inJsonbOrder(member), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(ordered, key, {
+      value: inJsonbOrder(member),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return ordered as T;
 }

@@ -51,8 +51,7 @@ export interface ListItemsParams {
  * document is not read at all), else its document, to be rendered live (migration 007).
  */
 export type ListedItem =
-  | (Omit<StoredItem, 'doc'> & { doc: null; renderedBody: string })
-  | (StoredItem & { renderedBody: null });
+  (Omit<StoredItem, 'doc'> & { doc: null; renderedBody: string }) | (StoredItem & { renderedBody: null });
 
 /**
  * One page of a collection, filtered and sorted; every order ends with `id` ascending, so pages
@@ -65,15 +64,24 @@ export async function listItems(db: Queryable, params: ListItemsParams): Promise
 }
 
 /** listItems, with each item's stored rendering instead of its document where that is current. */
-export async function listRenderedItems(db: Queryable, params: ListItemsParams & { rendererVersion: number }): Promise<ListedItem[]> {
+export async function listRenderedItems(
+  db: Queryable,
+  params: ListItemsParams & { rendererVersion: number },
+): Promise<ListedItem[]> {
   const { text, values, order } = listQuery(params);
   const version = `$${values.push(params.rendererVersion)}`;
-  const { rows } = await db.query<ListedItem>(`${selectRendered(version, `FROM items ${text}`)} ORDER BY ${order}`, values);
+  const { rows } = await db.query<ListedItem>(
+    `${selectRendered(version, `FROM items ${text}`)} ORDER BY ${order}`,
+    values,
+  );
   return rows;
 }
 
 /** getItemById, with the item's stored rendering instead of its document when that is current. */
-export async function getRenderedItemById(db: Queryable, params: { entitytype: EntityType; id: string; rendererVersion: number }): Promise<ListedItem | null> {
+export async function getRenderedItemById(
+  db: Queryable,
+  params: { entitytype: EntityType; id: string; rendererVersion: number },
+): Promise<ListedItem | null> {
   if (!isUuid(params.id)) return null;
   const { rows } = await db.query<ListedItem>(
     selectRendered('$3', 'FROM items WHERE items.id = $1 AND items.entitytype = $2'),
@@ -97,15 +105,19 @@ function selectRendered(versionParam: string, from: string): string {
 /** The WHERE, ORDER BY, LIMIT and OFFSET of a list, with their values. */
 function listQuery(params: ListItemsParams): { text: string; values: unknown[]; order: string } {
   const { limit, offset = 0, sortField = 'lastupdated', sortOrder = 'DESC' } = params;
-  if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`listItems: limit must be a whole number >= 0 (received: ${limit})`);
-  if (!Number.isSafeInteger(offset) || offset < 0) throw new RangeError(`listItems: offset must be a whole number >= 0 (received: ${offset})`);
+  if (!Number.isSafeInteger(limit) || limit < 0)
+    throw new RangeError(`listItems: limit must be a whole number >= 0 (received: ${limit})`);
+  if (!Number.isSafeInteger(offset) || offset < 0)
+    throw new RangeError(`listItems: offset must be a whole number >= 0 (received: ${offset})`);
   if (!Object.hasOwn(ITEM_SORT_COLUMNS, sortField)) throw new RangeError(`listItems: unknown sortField ${sortField}`);
-  if (sortOrder !== 'ASC' && sortOrder !== 'DESC') throw new RangeError(`listItems: sortOrder must be ASC or DESC (received: ${String(sortOrder)})`);
+  if (sortOrder !== 'ASC' && sortOrder !== 'DESC')
+    throw new RangeError(`listItems: sortOrder must be ASC or DESC (received: ${String(sortOrder)})`);
 
   const values: unknown[] = [];
   const param = (value: unknown): string => `$${values.push(value)}`;
   const where = [`entitytype = ${param(params.entitytype)}`];
-  if (params.scope.userorganisations !== 'all') where.push(`userorganisation = ANY(${param([...params.scope.userorganisations])}::text[])`);
+  if (params.scope.userorganisations !== 'all')
+    where.push(`userorganisation = ANY(${param([...params.scope.userorganisations])}::text[])`);
   if (params.scope.wfstatus !== 'all') where.push(`wfstatus = ANY(${param([...params.scope.wfstatus])}::text[])`);
   if (params.wfstatus === undefined) where.push(`wfstatus <> 'deleted'`);
   else where.push(`wfstatus = ANY(${param([...params.wfstatus])}::text[])`);
@@ -115,5 +127,9 @@ function listQuery(params: ListItemsParams): { text: string; values: unknown[]; 
 
   const column = ITEM_SORT_COLUMNS[sortField];
   const order = column === 'id' ? `id ${sortOrder}` : `${column} ${sortOrder}, id ASC`;
-  return { text: `WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ${param(limit)} OFFSET ${param(offset)}`, values, order };
+  return {
+    text: `WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ${param(limit)} OFFSET ${param(offset)}`,
+    values,
+    order,
+  };
 }

@@ -41,7 +41,12 @@ export async function storeRenderings(
     `UPDATE items SET rendered_body = u.body, rendered_key = u.key
        FROM unnest($1::uuid[], $2::timestamptz[], $3::text[], $4::text[]) AS u(id, lastupdated, body, key)
       WHERE items.id = u.id AND items.lastupdated = u.lastupdated`,
-    [renderings.map((r) => r.id), renderings.map((r) => r.lastupdated), renderings.map((r) => r.rendering.body), renderings.map((r) => r.rendering.key)],
+    [
+      renderings.map((r) => r.id),
+      renderings.map((r) => r.lastupdated),
+      renderings.map((r) => r.rendering.body),
+      renderings.map((r) => r.rendering.key),
+    ],
   );
   return affectedRows ?? 0;
 }

@@ -25,9 +25,19 @@ export async function updateItem(db: Queryable, params: UpdateItemParams): Promi
        FROM stamp
       WHERE items.id = $1 AND items.entitytype = $2
      RETURNING ${ITEM_COLUMNS}`,
-    [params.id, params.entitytype, params.trcid, params.wfstatus, params.userorganisation,
-      params.externalId, params.title, params.slug, JSON.stringify(params.doc),
-      params.rendering?.body ?? null, params.rendering?.key ?? null],
+    [
+      params.id,
+      params.entitytype,
+      params.trcid,
+      params.wfstatus,
+      params.userorganisation,
+      params.externalId,
+      params.title,
+      params.slug,
+      JSON.stringify(params.doc),
+      params.rendering?.body ?? null,
+      params.rendering?.key ?? null,
+    ],
   );
   return rows[0] ?? null;
 }

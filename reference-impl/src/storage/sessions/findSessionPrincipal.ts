@@ -13,7 +13,10 @@ export interface SessionPrincipalRow {
  * The user behind a session that is not revoked, with the account's organisations; null for an
  * unknown or revoked session. Read on every request, so a logout takes effect at once.
  */
-export async function findSessionPrincipal(db: Queryable, params: { sessionId: string; userId: string }): Promise<SessionPrincipalRow | null> {
+export async function findSessionPrincipal(
+  db: Queryable,
+  params: { sessionId: string; userId: string },
+): Promise<SessionPrincipalRow | null> {
   const { rows } = await db.query<SessionPrincipalRow>(
     `SELECT s.id AS session_id, u.id AS user_id, u.account_id, u.roles,
             COALESCE((SELECT array_agg(o.userorganisation ORDER BY o.userorganisation)

@@ -6,6 +6,8 @@ import type { Queryable } from '../db.ts';
  * proves nothing when it comes back (reuse detection, DEC-AUTH-012). Returns how many.
  */
 export async function pruneSpentRefreshTokens(db: Queryable, params: { before: Date }): Promise<number> {
-  const { rows } = await db.query('DELETE FROM spent_refresh_tokens WHERE spent < $1 RETURNING token_hash', [params.before]);
+  const { rows } = await db.query('DELETE FROM spent_refresh_tokens WHERE spent < $1 RETURNING token_hash', [
+    params.before,
+  ]);
   return rows.length;
 }

@@ -14,7 +14,10 @@ export interface RotateRefreshTokenParams {
  * refreshes with one token resolve to one winner; the loser then sees the token as spent.
  * Run inside a transaction, so the swap and the spent record commit together.
  */
-export async function rotateRefreshToken(tx: Queryable, params: RotateRefreshTokenParams): Promise<{ session_id: string; user_id: string } | null> {
+export async function rotateRefreshToken(
+  tx: Queryable,
+  params: RotateRefreshTokenParams,
+): Promise<{ session_id: string; user_id: string } | null> {
   const { rows } = await tx.query<{ session_id: string; user_id: string }>(
     `UPDATE sessions
         SET refresh_token_hash = $2, refresh_expires = $3, refreshed = $4, refresh_count = refresh_count + 1
@@ -24,6 +27,10 @@ export async function rotateRefreshToken(tx: Queryable, params: RotateRefreshTok
   );
   const row = rows[0];
   if (row === undefined) return null;
-  await tx.query('INSERT INTO spent_refresh_tokens (token_hash, session_id, spent) VALUES ($1, $2, $3)', [params.oldHash, row.session_id, params.now]);
+  await tx.query('INSERT INTO spent_refresh_tokens (token_hash, session_id, spent) VALUES ($1, $2, $3)', [
+    params.oldHash,
+    row.session_id,
+    params.now,
+  ]);
   return row;
 }

@@ -32,7 +32,9 @@ export function skipPostgres(): boolean {
   const skip = !postgresProbe.reachable && !IN_CI;
   if (skip && !warned) {
     warned = true;
-    console.warn(`PostgreSQL at ${TEST_DATABASE_URL} is unreachable (${postgresProbe.reason}); skipping the PostgreSQL tests. With CI=true they fail instead.`);
+    console.warn(
+      `PostgreSQL at ${TEST_DATABASE_URL} is unreachable (${postgresProbe.reason}); skipping the PostgreSQL tests. With CI=true they fail instead.`,
+    );
   }
   return skip;
 }

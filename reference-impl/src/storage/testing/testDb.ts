@@ -44,7 +44,9 @@ export async function openTestDb(engine: Engine, options: { migrate?: boolean } 
     throw error;
   }
   return {
-    db, engine, schema,
+    db,
+    engine,
+    schema,
     async close() {
       await db.close();
       await withPostgresClient(TEST_DATABASE_URL, (client) => client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
@@ -62,12 +64,20 @@ export interface EngineContext {
  * Registers `body` once per engine, as `title [pglite]` and `title [postgres]`, each with its own
  * fresh, migrated Db for the whole block.
  */
-export function describeEachEngine(title: string, body: (context: EngineContext) => void, engines: readonly Engine[] = ENGINES): void {
+export function describeEachEngine(
+  title: string,
+  body: (context: EngineContext) => void,
+  engines: readonly Engine[] = ENGINES,
+): void {
   for (const engine of engines) {
     describe.skipIf(engine === 'postgres' && skipPostgres())(`${title} [${engine}]`, () => {
       let handle: TestDb | undefined;
-      beforeAll(async () => { handle = await openTestDb(engine); });
-      afterAll(async () => { await handle?.close(); });
+      beforeAll(async () => {
+        handle = await openTestDb(engine);
+      });
+      afterAll(async () => {
+        await handle?.close();
+      });
       body({
         engine,
         get db(): Db {

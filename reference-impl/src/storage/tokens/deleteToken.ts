@@ -7,6 +7,9 @@ import { isUuid } from '../items/itemRow.ts';
  */
 export async function deleteToken(db: Queryable, params: { accountId: string; tokenId: string }): Promise<boolean> {
   if (!isUuid(params.tokenId)) return false;
-  const { rows } = await db.query<{ id: string }>('DELETE FROM api_tokens WHERE id = $1 AND account_id = $2 RETURNING id', [params.tokenId, params.accountId]);
+  const { rows } = await db.query<{ id: string }>(
+    'DELETE FROM api_tokens WHERE id = $1 AND account_id = $2 RETURNING id',
+    [params.tokenId, params.accountId],
+  );
   return rows.length > 0;
 }

@@ -25,8 +25,15 @@ export async function ensureToken(db: Queryable, params: EnsureTokenParams): Pro
      ON CONFLICT (token_hash) DO UPDATE
         SET roles = ARRAY(SELECT DISTINCT r FROM unnest(t.roles || EXCLUDED.roles) AS r ORDER BY r)
      RETURNING t.id, (xmax = 0) AS created`,
-    [randomUUID(), params.accountId, params.name, [...params.roles], params.tokenHash,
-      arrayOrNull(params.filterUserorganisations ?? null), arrayOrNull(params.filterWfstatus ?? null)],
+    [
+      randomUUID(),
+      params.accountId,
+      params.name,
+      [...params.roles],
+      params.tokenHash,
+      arrayOrNull(params.filterUserorganisations ?? null),
+      arrayOrNull(params.filterWfstatus ?? null),
+    ],
   );
   return rows[0]!;
 }

@@ -15,8 +15,19 @@ export async function insertToken(db: Queryable, params: InsertTokenParams): Pro
                              filter_userorganisations, filter_wfstatus, use_optimized_images, created)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
      RETURNING ${TOKEN_COLUMNS}`,
-    [params.id, params.accountId, params.name, [...params.roles], params.tokenHash, params.callbackUrl, params.signingSecret,
-      arrayOrNull(params.filterUserorganisations), arrayOrNull(params.filterWfstatus), params.useOptimizedImages, params.created],
+    [
+      params.id,
+      params.accountId,
+      params.name,
+      [...params.roles],
+      params.tokenHash,
+      params.callbackUrl,
+      params.signingSecret,
+      arrayOrNull(params.filterUserorganisations),
+      arrayOrNull(params.filterWfstatus),
+      params.useOptimizedImages,
+      params.created,
+    ],
   );
   return rows[0]!;
 }

@@ -9,8 +9,16 @@ export async function updateToken(db: Queryable, params: TokenFields & { id: str
             filter_userorganisations = $6, filter_wfstatus = $7, use_optimized_images = $8
       WHERE id = $1
      RETURNING ${TOKEN_COLUMNS}`,
-    [params.id, params.name, [...params.roles], params.callbackUrl, params.signingSecret,
-      arrayOrNull(params.filterUserorganisations), arrayOrNull(params.filterWfstatus), params.useOptimizedImages],
+    [
+      params.id,
+      params.name,
+      [...params.roles],
+      params.callbackUrl,
+      params.signingSecret,
+      arrayOrNull(params.filterUserorganisations),
+      arrayOrNull(params.filterWfstatus),
+      params.useOptimizedImages,
+    ],
   );
   return rows[0] ?? null;
 }

@@ -22,7 +22,15 @@ export async function insertDelivery(db: Queryable, params: InsertDeliveryParams
      VALUES ($1, $2, $3, $4, 'pending', $5, $5, $6, $7)
      ON CONFLICT (token_id) WHERE state = 'pending' DO NOTHING
      RETURNING id`,
-    [params.id, params.tokenId, params.body, params.itemCount, params.createdAt, params.lease?.until ?? null, params.lease?.claimId ?? null],
+    [
+      params.id,
+      params.tokenId,
+      params.body,
+      params.itemCount,
+      params.createdAt,
+      params.lease?.until ?? null,
+      params.lease?.claimId ?? null,
+    ],
   );
   return rows.length > 0;
 }

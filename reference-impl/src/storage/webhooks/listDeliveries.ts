@@ -18,7 +18,10 @@ export interface DeliveryRow {
 }
 
 /** A token's deliveries, newest first, `size` per zero-based `page`, each with its attempts oldest first. */
-export async function listDeliveries(db: Queryable, params: { tokenId: string; size: number; page: number }): Promise<DeliveryRow[]> {
+export async function listDeliveries(
+  db: Queryable,
+  params: { tokenId: string; size: number; page: number },
+): Promise<DeliveryRow[]> {
   const { rows } = await db.query<Omit<DeliveryRow, 'attempts'>>(
     `SELECT id, state, created_at AS "createdAt", next_attempt_at AS "nextAttemptAt", item_count AS "itemCount"
        FROM webhook_deliveries

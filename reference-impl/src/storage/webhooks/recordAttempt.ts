@@ -31,8 +31,17 @@ export async function recordAttempt(db: Queryable, params: RecordAttemptParams):
      INSERT INTO webhook_attempts (delivery_id, attempt, at, status, latency_ms, error, outcome)
      SELECT d.id, d.attempt_count, $5, $6, $7, $8, $9 FROM d
      RETURNING attempt`,
-    [params.deliveryId, params.claimId, params.state, params.nextAttemptAt, params.at, params.status,
-      params.latencyMs, params.error === null ? null : params.error.slice(0, 1000), params.outcome],
+    [
+      params.deliveryId,
+      params.claimId,
+      params.state,
+      params.nextAttemptAt,
+      params.at,
+      params.status,
+      params.latencyMs,
+      params.error === null ? null : params.error.slice(0, 1000),
+      params.outcome,
+    ],
   );
   return rows.length > 0;
 }

@@ -12,7 +12,10 @@ export interface QueuedChange {
  * The oldest queued changes of a token, locked for this transaction. SKIP LOCKED: rows another
  * instance is turning into a delivery right now are left to it.
  */
-export async function takeQueuedChanges(db: Queryable, params: { tokenId: string; limit: number }): Promise<QueuedChange[]> {
+export async function takeQueuedChanges(
+  db: Queryable,
+  params: { tokenId: string; limit: number },
+): Promise<QueuedChange[]> {
   const { rows } = await db.query<QueuedChange>(
     `SELECT id, item_id AS "itemId", trcid, entitytype, action
        FROM webhook_outbox

@@ -30,7 +30,17 @@ export interface LogCapture {
 
 export function captureLogs(): LogCapture {
   let out = '';
-  return { logger: createLogger({ level: 'debug', destination: { write: (s: string) => { out += s; } } }), text: () => out };
+  return {
+    logger: createLogger({
+      level: 'debug',
+      destination: {
+        write: (s: string) => {
+          out += s;
+        },
+      },
+    }),
+    text: () => out,
+  };
 }
 
 export interface WebhookHarness {
@@ -46,20 +56,33 @@ export interface WebhookHarness {
 }
 
 /** An app whose recordItemChange is the real outbox of `services`. The worker is NOT started. */
-export async function startWebhookHarness(db: Db, options: { env?: Record<string, string>; worker?: WebhookServicesDeps['worker'] } = {}): Promise<WebhookHarness> {
+export async function startWebhookHarness(
+  db: Db,
+  options: { env?: Record<string, string>; worker?: WebhookServicesDeps['worker'] } = {},
+): Promise<WebhookHarness> {
   const logs = captureLogs();
   let services: WebhookServices | undefined;
   const recordItemChange: ItemChangeRecorder = (tx, change) => services!.recordItemChange(tx, change);
   const env = { ...TEST_WEBHOOK_ENV, ...options.env };
   const app = await startTestApp(db, { env, deps: { logger: logs.logger, recordItemChange } });
   // resourceUri values must name the app's real port, known only now.
-  const config = loadConfig({ ...env, SESSION_SECRET: 'x'.repeat(40), LOG_LEVEL: 'debug', PUBLIC_BASE_URL: app.baseUrl });
+  const config = loadConfig({
+    ...env,
+    SESSION_SECRET: 'x'.repeat(40),
+    LOG_LEVEL: 'debug',
+    PUBLIC_BASE_URL: app.baseUrl,
+  });
   const clock = { offsetMs: 0, now: () => Date.now() + clock.offsetMs };
-  const make = (worker: WebhookServicesDeps['worker']) => createWebhookServices({ db, config, logger: logs.logger, now: clock.now, worker: { pollMs: 20, ...worker } });
+  const make = (worker: WebhookServicesDeps['worker']) =>
+    createWebhookServices({ db, config, logger: logs.logger, now: clock.now, worker: { pollMs: 20, ...worker } });
   services = make(options.worker);
   return {
-    app, logs, clock,
-    get services() { return services!; },
+    app,
+    logs,
+    clock,
+    get services() {
+      return services!;
+    },
     async replaceServices(overrides) {
       await services!.worker.stop();
       services = make({ ...options.worker, ...overrides });
@@ -73,14 +96,34 @@ export async function startWebhookHarness(db: Db, options: { env?: Record<string
 }
 
 /** Writes an item and its outbox event in one transaction, as the item routes do. */
-export async function writeItem(db: Db, record: ItemChangeRecorder, params: { userorganisation: string; entitytype?: EntityType; id?: string; action?: ItemChange['action'] }): Promise<{ id: string; trcid: string }> {
+export async function writeItem(
+  db: Db,
+  record: ItemChangeRecorder,
+  params: { userorganisation: string; entitytype?: EntityType; id?: string; action?: ItemChange['action'] },
+): Promise<{ id: string; trcid: string }> {
   const entitytype = params.entitytype ?? 'EVENEMENT';
   return db.transaction(async (tx) => {
     const trcid = `trc-${randomUUID()}`;
-    const item = params.id === undefined
-      ? await insertItem(tx, { entitytype, trcid, wfstatus: 'approved', userorganisation: params.userorganisation, externalId: null, title: null, slug: null, doc: {} })
-      : { id: params.id, trcid };
-    await record(tx, { itemId: item.id, trcid: item.trcid, entitytype, userorganisation: params.userorganisation, action: params.action ?? 'UPDATED' });
+    const item =
+      params.id === undefined
+        ? await insertItem(tx, {
+            entitytype,
+            trcid,
+            wfstatus: 'approved',
+            userorganisation: params.userorganisation,
+            externalId: null,
+            title: null,
+            slug: null,
+            doc: {},
+          })
+        : { id: params.id, trcid };
+    await record(tx, {
+      itemId: item.id,
+      trcid: item.trcid,
+      entitytype,
+      userorganisation: params.userorganisation,
+      action: params.action ?? 'UPDATED',
+    });
     return { id: item.id, trcid: item.trcid };
   });
 }
@@ -98,14 +141,26 @@ export function createCallbackBodyValidator(): (body: unknown) => string | null 
 
 /** A small JSON client for the API with a bearer token. */
 export function api(baseUrl: string, token?: string) {
-  async function call(method: string, path: string, body?: unknown): Promise<{ status: number; headers: Headers; body: any; text: string }> {
+  async function call(
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; headers: Headers; body: any; text: string }> {
     const response = await fetch(`${baseUrl}${path}`, {
       method,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();
-    return { status: response.status, headers: response.headers, text, body: text === '' ? undefined : JSON.parse(text) };
+    return {
+      status: response.status,
+      headers: response.headers,
+      text,
+      body: text === '' ? undefined : JSON.parse(text),
+    };
   }
   return {
     call,

@@ -30,7 +30,10 @@ export const answer =
     res.writeHead(status, headers).end(body);
   };
 
-export async function startReceiver(handler: ReceiverHandler = answer(204), tlsOptions?: { key: string; cert: string }): Promise<Receiver> {
+export async function startReceiver(
+  handler: ReceiverHandler = answer(204),
+  tlsOptions?: { key: string; cert: string },
+): Promise<Receiver> {
   let current = handler;
   const requests: ReceivedRequest[] = [];
   const sockets = new Set<Socket>();
