@@ -1,0 +1,100 @@
+// Import rules of ARCHITECTURE.md, checked by `npm run lint` (lint:imports).
+// Violations that already existed are listed in .dependency-cruiser-known-violations.json
+// (`--ignore-known`). After fixing some, `npm run lint:imports:baseline` shrinks the list; it is
+// not a way to accept new ones. Folder cycles are not checked: depcruise does not apply the
+// known-violations list to folder-scope rules.
+
+// Files that exist only for tests: test files, harnesses, fakes, fixtures, cross-cutting suites.
+const TEST =
+  '(\\.test\\.ts$|/testing/|/fixtures/|^reference-impl/src/(security|scaleout)/|^client/integration/|^conformance/selftest/|^tests/)';
+const SRC = '^reference-impl/src/';
+// The service modules between the routes and storage.
+const SERVICES = `${SRC}(assets|auth|cache|dictionary|exports|feeds|items|maintenance|ratelimit|seed|sessions|tokens|webhooks)/`;
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'No import cycles, between files or (through them) between folders.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'generated-imports-nothing',
+      comment: 'generated/ is written by `npm run generate` and imports nothing of ours.',
+      severity: 'error',
+      from: { path: '^generated/' },
+      to: { path: '^(reference-impl|client|conformance|mock|scripts|tests|spec|docs)/' },
+    },
+    {
+      name: 'client-imports-generated-only',
+      comment: 'client/ (and its tests) may import generated/ only.',
+      severity: 'error',
+      from: { path: '^client/' },
+      to: { path: '^(reference-impl|conformance|mock|scripts|tests)/' },
+    },
+    {
+      name: 'reference-impl-imports-generated-only',
+      comment: 'reference-impl/ (and its tests) may import generated/ only.',
+      severity: 'error',
+      from: { path: '^reference-impl/' },
+      to: { path: '^(client|conformance|mock|scripts|tests)/' },
+    },
+    {
+      name: 'conformance-never-imports-reference-impl',
+      comment: 'The suite knows a deployment only through HTTP: generated/ and client/ only.',
+      severity: 'error',
+      from: { path: '^conformance/' },
+      to: { path: '^(reference-impl|mock|scripts|tests)/' },
+    },
+    {
+      name: 'mock-imports-generated-only',
+      severity: 'error',
+      from: { path: '^mock/' },
+      to: { path: '^(reference-impl|client|conformance|scripts|tests)/' },
+    },
+    {
+      name: 'no-test-support-in-production',
+      comment: 'Production code never imports tests, harnesses, fakes or fixtures.',
+      severity: 'error',
+      from: { path: '^(reference-impl|client|conformance|mock|scripts)/', pathNot: TEST },
+      to: { path: TEST },
+    },
+    {
+      name: 'domain-is-pure',
+      comment: 'domain/ holds pure rules: it imports only domain/ (never http/, storage or services).',
+      severity: 'error',
+      from: { path: `${SRC}domain/`, pathNot: TEST },
+      to: { path: SRC, pathNot: `${SRC}domain/` },
+    },
+    {
+      name: 'routes-call-services-not-storage',
+      comment: 'Layers: routes → services → storage. Route handlers never reach storage.',
+      severity: 'error',
+      from: { path: `${SRC}routes/`, pathNot: TEST },
+      to: { path: `${SRC}storage/` },
+    },
+    {
+      name: 'storage-is-the-bottom-layer',
+      comment: 'storage/ may import domain/ and config, never routes, http or the services.',
+      severity: 'error',
+      from: { path: `${SRC}storage/`, pathNot: TEST },
+      to: { path: `(${SERVICES}|${SRC}routes/|${SRC}http/|${SRC}(app|server|main)\\.ts$)` },
+    },
+    {
+      name: 'services-never-import-routes',
+      comment: 'Only the composition (app.ts) mounts route modules.',
+      severity: 'error',
+      from: { path: `(${SERVICES}|${SRC}storage/|${SRC}domain/|${SRC}http/)`, pathNot: TEST },
+      to: { path: `${SRC}routes/` },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|data|reports|docs/build)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.mjs', '.js', '.json'] },
+  },
+};
