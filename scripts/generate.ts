@@ -8,6 +8,7 @@
 //   openapi.dereferenced.json  every $ref inlined (except the back-reference of a recursive
 //                              schema), for tools with weak $ref support
 //   types.ts                   openapi-typescript 7.13 types for openapi-fetch
+//   constants.ts               the contract's values (collections, statuses, size, ...) as code
 //   README.md                  what these files are and how they are made
 //
 // Output is deterministic: key order follows the source files, there are no timestamps or
@@ -16,6 +17,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
+import { constantsModule } from './lib/constants.ts';
 import { bins, mustRun, repoRoot } from './lib/run.ts';
 
 const SPEC_ROOT = 'spec/openapi.yaml';
@@ -37,6 +39,7 @@ export const GENERATED_FILES = [
   'openapi.json',
   'openapi.dereferenced.json',
   'types.ts',
+  'constants.ts',
 ] as const;
 
 function json(document: unknown): string {
@@ -59,6 +62,7 @@ Everything here is written by \`${REBUILD}\` from \`${SPEC_ROOT}\` and checked b
 | \`openapi.yaml\` | The bundled spec: one document, shared parts under \`components\` and referenced with \`$ref\`. Prism, the docs and the type generator read it. | \`redocly bundle\` |
 | \`openapi.json\` | The same document as JSON, for code that loads it with \`import\` or \`JSON.parse\` (ajv validators). | \`redocly bundle\`, printed as JSON |
 | \`openapi.dereferenced.json\` | Every \`$ref\` inlined, for tools with weak \`$ref\` support. Recursive schemas (sub-properties, ontology children) cannot be inlined: their back-references stay \`$ref\`s into \`components\`, which this file keeps. | \`redocly bundle\`, then \`dereference()\` in scripts/generate.ts |
+| \`constants.ts\` | The contract's values as code: collections and their entity types, entity types, workflow statuses, the \`size\` bounds and default, the \`x-rate-limited\` operations, the webhook header names and timestamp tolerance. Import them instead of typing the values again. | \`readConstants()\` in scripts/lib/constants.ts |
 | \`types.ts\` | TypeScript types (\`paths\`, \`webhooks\`, \`components\`, \`operations\` and one root type per schema) for \`openapi-fetch\`. | \`openapi-typescript\` ${TYPEGEN_FLAGS.join(' ')} |
 
 \`types.ts\` is made with \`--read-write-markers\`: \`readOnly\` fields are wrapped in \`$Read<…>\`, so
@@ -149,7 +153,9 @@ export async function generate(outDir: string): Promise<string[]> {
       `# ${NOTE}\n${bundledText.endsWith('\n') ? bundledText : `${bundledText}\n`}`,
     );
     fs.writeFileSync(path.join(outDir, 'openapi.json'), json(withNote(bundled)));
-    fs.writeFileSync(path.join(outDir, 'openapi.dereferenced.json'), json(withNote(dereference(bundled))));
+    const dereferenced = dereference(bundled);
+    fs.writeFileSync(path.join(outDir, 'openapi.dereferenced.json'), json(withNote(dereferenced)));
+    fs.writeFileSync(path.join(outDir, 'constants.ts'), `// ${NOTE}\n${constantsModule(dereferenced)}`);
 
     // openapi-typescript lints with its own (older) Redocly first; it gets a minimal config.
     const typesTmp = path.join(work, 'types.ts');

@@ -5,11 +5,12 @@
 // Because the bound is inclusive, each page starts with the items at the previous page's last
 // stamp again. They are recognised (same trcid, same stamp) and left out of `fresh`.
 
+import { PAGE_SIZE } from '../../generated/constants.ts';
 import { compareInstants, parseInstant } from './instant.ts';
 import type { Collection, ItemSource, ListItemsQuery, SyncItem, WfStatus } from './types.ts';
 
 export const MIN_SYNC_SIZE = 2;
-export const MAX_PAGE_SIZE = 2000;
+export const MAX_PAGE_SIZE = PAGE_SIZE.maximum;
 
 /**
  * `size` must be 2…2000. With size 1 the loop never ends: the inclusive bound returns the

@@ -5,11 +5,12 @@
 // (DEC-HOOK-001: no prefix stripping, no base64 decoding).
 
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { WEBHOOK_HEADERS, WEBHOOK_TIMESTAMP_TOLERANCE_SECONDS } from '../../generated/constants.ts';
 
-export const TIMESTAMP_HEADER = 'X-Service-Timestamp';
-export const SIGNATURE_HEADER = 'X-Service-Signature';
-export const DELIVERY_HEADER = 'X-Service-Delivery';
-export const DEFAULT_TOLERANCE_SECONDS = 300;
+export const TIMESTAMP_HEADER = WEBHOOK_HEADERS.timestamp;
+export const SIGNATURE_HEADER = WEBHOOK_HEADERS.signature;
+export const DELIVERY_HEADER = WEBHOOK_HEADERS.delivery;
+export const DEFAULT_TOLERANCE_SECONDS = WEBHOOK_TIMESTAMP_TOLERANCE_SECONDS;
 
 const TIMESTAMP_RE = /^\d{1,12}$/;
 const SIGNATURE_RE = /^sha256=([0-9a-f]{64})$/;

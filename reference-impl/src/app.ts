@@ -1,4 +1,5 @@
 import express, { type RequestHandler } from 'express';
+import { PAGE_SIZE } from '../../generated/constants.ts';
 import type { Logger } from 'pino';
 import type { AssetFileStore } from './assets/fileStore.ts';
 import type { Config } from './config.ts';
@@ -94,7 +95,7 @@ export function createApp(config: Config, deps: AppDeps): express.Express {
           store: deps.authRateLimitStore ?? createMemoryStore({ policy: AUTH_POLICY, now: deps.now }),
         })
       : NO_AUTH_THROTTLE,
-    sizeCap: { max: 2000, enforcedFrom: config.sizeCapEnforcedFrom, now: deps.now },
+    sizeCap: { max: PAGE_SIZE.maximum, enforcedFrom: config.sizeCapEnforcedFrom, now: deps.now },
   };
 
   const app = express();

@@ -1,19 +1,10 @@
+import { COLLECTIONS, ENTITY_TYPES, type Collection, type EntityType } from '../../../generated/constants.ts';
 import { HttpError, badRequest, type HttpErrorDetail } from '../http/HttpError.ts';
 
 // Which entity type lives where, and which fields and links each type may carry.
 
-export const ENTITY_TYPES = ['EVENEMENT', 'LOCATIE', 'EVENTGROUP', 'ROUTE', 'VENUE'] as const;
-export type EntityType = (typeof ENTITY_TYPES)[number];
-
-/** Collection path segment → the one entity type it holds (ITEM-028). */
-export const COLLECTIONS = {
-  events: 'EVENEMENT',
-  locations: 'LOCATIE',
-  venues: 'VENUE',
-  eventgroups: 'EVENTGROUP',
-  routes: 'ROUTE',
-} as const satisfies Record<string, EntityType>;
-export type Collection = keyof typeof COLLECTIONS;
+// Collection path segment → the one entity type it holds (ITEM-028), from the spec.
+export { COLLECTIONS, ENTITY_TYPES, type Collection, type EntityType };
 
 /** Names accepted on write for an entity type, from before a rename (VER-002, May 2025). */
 const FORMER_NAMES: Readonly<Record<string, EntityType>> = { EVENEMENTGROEP: 'EVENTGROUP' };

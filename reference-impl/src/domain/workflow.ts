@@ -1,9 +1,10 @@
+import { WORKFLOW_STATUSES } from '../../../generated/constants.ts';
 import { badRequest } from '../http/HttpError.ts';
 
 // wfstatus, the single source of truth of an item's lifecycle, and the legacy booleans derived
 // from it (interface: "States and transitions").
 
-export const WF_STATUSES = ['draft', 'readyforvalidation', 'approved', 'rejected', 'archived', 'deleted'] as const;
+export const WF_STATUSES = WORKFLOW_STATUSES;
 export type WfStatus = (typeof WF_STATUSES)[number];
 /** What storage holds: `draft` is normalised away on every save (WF-007). */
 export type StoredWfStatus = Exclude<WfStatus, 'draft'>;

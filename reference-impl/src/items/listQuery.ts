@@ -1,3 +1,4 @@
+import { PAGE_SIZE } from '../../../generated/constants.ts';
 import type { EntityType } from '../domain/entityRules.ts';
 import { parseLastupdated } from '../domain/timestamps.ts';
 import type { WfStatus } from '../domain/workflow.ts';
@@ -7,7 +8,7 @@ import type { ItemScopeHolder } from './access.ts';
 // A list request (already checked against the spec, LIST-001) as a storage query. The scope comes
 // from the caller, never from the query: filters can only narrow it (SCOPE-001, DEC-LIST-006).
 
-export const DEFAULT_PAGE_SIZE = 20; // DEC-LIST-001
+export const DEFAULT_PAGE_SIZE = PAGE_SIZE.default; // DEC-LIST-001
 
 export interface ListQuery {
   params: ListItemsParams;

@@ -1,8 +1,9 @@
 // Per-client-IP rate limit for the list endpoints (RATE-001..006, DEC-RATE-001..004). Which
-// routes are limited is the mounting code's business: exactly GET /events, /locations,
-// /routes, /eventgroups, /venues and GET /dictionary; never detail reads, assets or health.
+// routes are limited is the spec's business: the operations marked `x-rate-limited`
+// (limitedBy below).
 
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { RATE_LIMITED_OPERATIONS } from '../../../generated/constants.ts';
 import { HttpError } from '../http/HttpError.ts';
 import { BURST, RATE_PER_SECOND } from './gcra.ts';
 import { clientKey } from './clientKey.ts';
@@ -43,4 +44,9 @@ export function rateLimit(options: RateLimitOptions): RequestHandler {
       }),
     );
   };
+}
+
+/** The limiter when the spec marks the operation `x-rate-limited`, else nothing: spread it into a route. */
+export function limitedBy(operationId: string, limiter: RequestHandler): RequestHandler[] {
+  return (RATE_LIMITED_OPERATIONS as readonly string[]).includes(operationId) ? [limiter] : [];
 }

@@ -7,6 +7,7 @@ import type { AccountOntologies } from '../dictionary/ontologyCache.ts';
 import { HttpError } from '../http/HttpError.ts';
 import { ADMIN_ROLES, isSuperAdmin, principalOf, requireRoles, type Principal } from '../http/principal.ts';
 import { validated } from '../http/validateRequest.ts';
+import { limitedBy } from '../ratelimit/middleware.ts';
 import { sharedOntologyCache } from '../items/sharedOntologyCache.ts';
 import { getAccountOntologyVersions } from '../storage/dictionary/getAccountOntologyVersions.ts';
 import { listUserOrganisations } from '../storage/dictionary/listUserOrganisations.ts';
@@ -38,7 +39,7 @@ export function dictionaryRoutes(ctx: RouteContext): Router {
   // Only the root is rate limited (RATE-001); before authentication, like the item lists.
   router.get(
     '/dictionary',
-    ctx.rateLimited,
+    ...limitedBy('getDictionary', ctx.rateLimited),
     ctx.auth,
     ctx.validate('getDictionary'),
     (_req: Request, res: Response) => {
@@ -50,6 +51,7 @@ export function dictionaryRoutes(ctx: RouteContext): Router {
 
   router.get(
     '/dictionary/categorizationOntology',
+    ...limitedBy('getCategorizationOntology', ctx.rateLimited),
     ctx.auth,
     ctx.validate('getCategorizationOntology'),
     async (_req: Request, res: Response) => {
@@ -61,6 +63,7 @@ export function dictionaryRoutes(ctx: RouteContext): Router {
 
   router.get(
     '/dictionary/propertiesOntology',
+    ...limitedBy('getPropertiesOntology', ctx.rateLimited),
     ctx.auth,
     ctx.validate('getPropertiesOntology'),
     async (_req: Request, res: Response) => {
@@ -70,6 +73,7 @@ export function dictionaryRoutes(ctx: RouteContext): Router {
 
   router.put(
     '/dictionary/propertiesOntology',
+    ...limitedBy('replacePropertiesOntology', ctx.rateLimited),
     ctx.auth,
     requireRoles(ADMIN_ROLES),
     ctx.validate('replacePropertiesOntology'),
@@ -104,6 +108,7 @@ export function dictionaryRoutes(ctx: RouteContext): Router {
   // Open to every valid token (DEC-DICT-012); sorted by userorganisation in storage.
   router.get(
     '/dictionary/userorganisations',
+    ...limitedBy('listUserOrganisations', ctx.rateLimited),
     ctx.auth,
     ctx.validate('listUserOrganisations'),
     async (_req: Request, res: Response) => {

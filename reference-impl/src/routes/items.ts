@@ -2,6 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import type { RouteContext } from '../app.ts';
 import { COLLECTIONS, type Collection } from '../domain/entityRules.ts';
 import { principalOf } from '../http/principal.ts';
+import { limitedBy } from '../ratelimit/middleware.ts';
 import { validated } from '../http/validateRequest.ts';
 import { canRead, itemNotFound } from '../items/access.ts';
 import { createItem, replaceItem, softDeleteItem } from '../items/itemWrites.ts';
@@ -54,7 +55,7 @@ export function itemRoutes(ctx: RouteContext): Router {
     // Answers are kept while the store's content is unchanged (items/listPageCache.ts).
     router.get(
       `/${collection}`,
-      ctx.rateLimited,
+      ...limitedBy(ops.list, ctx.rateLimited),
       ctx.auth,
       ctx.validate(ops.list, { sizeCap: ctx.sizeCap }),
       async (req: Request, res: Response) => {
@@ -81,43 +82,67 @@ export function itemRoutes(ctx: RouteContext): Router {
       },
     );
 
-    router.post(`/${collection}`, ctx.auth, ctx.validate(ops.create), async (_req: Request, res: Response) => {
-      const { item, rendering } = await createItem(ctx.db, writeDeps, {
-        collection,
-        body: validated(res).body,
-        writer: principalOf(res),
-      });
-      sendJson(res.status(201).location(detailUrl(item.id)), storedItemJson(item, rendering.body));
-    });
+    router.post(
+      `/${collection}`,
+      ...limitedBy(ops.create, ctx.rateLimited),
+      ctx.auth,
+      ctx.validate(ops.create),
+      async (_req: Request, res: Response) => {
+        const { item, rendering } = await createItem(ctx.db, writeDeps, {
+          collection,
+          body: validated(res).body,
+          writer: principalOf(res),
+        });
+        sendJson(res.status(201).location(detailUrl(item.id)), storedItemJson(item, rendering.body));
+      },
+    );
 
     // Detail reads: not rate limited, not capped (DETAIL-002); 404 for whatever the caller may not see (DEC-ITEM-004).
-    router.get(`/${collection}/:id`, ctx.auth, ctx.validate(ops.get), async (_req: Request, res: Response) => {
-      const id = validated(res).params.id as string;
-      const item = await getRenderedItemById(ctx.db, { entitytype, id, rendererVersion: RENDERER_VERSION });
-      if (item === null || !canRead(principalOf(res), item)) throw itemNotFound(collection, id);
-      if (item.renderedBody !== null) sendJson(res, storedItemJson(item, item.renderedBody));
-      else res.json(await renderOne(ontologies, item));
-    });
+    router.get(
+      `/${collection}/:id`,
+      ...limitedBy(ops.get, ctx.rateLimited),
+      ctx.auth,
+      ctx.validate(ops.get),
+      async (_req: Request, res: Response) => {
+        const id = validated(res).params.id as string;
+        const item = await getRenderedItemById(ctx.db, { entitytype, id, rendererVersion: RENDERER_VERSION });
+        if (item === null || !canRead(principalOf(res), item)) throw itemNotFound(collection, id);
+        if (item.renderedBody !== null) sendJson(res, storedItemJson(item, item.renderedBody));
+        else res.json(await renderOne(ontologies, item));
+      },
+    );
 
-    router.put(`/${collection}/:id`, ctx.auth, ctx.validate(ops.update), async (_req: Request, res: Response) => {
-      const request = validated(res);
-      const { item, rendering } = await replaceItem(ctx.db, writeDeps, {
-        collection,
-        id: request.params.id as string,
-        body: request.body,
-        writer: principalOf(res),
-      });
-      sendJson(res, storedItemJson(item, rendering.body));
-    });
+    router.put(
+      `/${collection}/:id`,
+      ...limitedBy(ops.update, ctx.rateLimited),
+      ctx.auth,
+      ctx.validate(ops.update),
+      async (_req: Request, res: Response) => {
+        const request = validated(res);
+        const { item, rendering } = await replaceItem(ctx.db, writeDeps, {
+          collection,
+          id: request.params.id as string,
+          body: request.body,
+          writer: principalOf(res),
+        });
+        sendJson(res, storedItemJson(item, rendering.body));
+      },
+    );
 
-    router.delete(`/${collection}/:id`, ctx.auth, ctx.validate(ops.remove), async (_req: Request, res: Response) => {
-      await softDeleteItem(ctx.db, writeDeps, {
-        collection,
-        id: validated(res).params.id as string,
-        writer: principalOf(res),
-      });
-      res.status(204).end();
-    });
+    router.delete(
+      `/${collection}/:id`,
+      ...limitedBy(ops.remove, ctx.rateLimited),
+      ctx.auth,
+      ctx.validate(ops.remove),
+      async (_req: Request, res: Response) => {
+        await softDeleteItem(ctx.db, writeDeps, {
+          collection,
+          id: validated(res).params.id as string,
+          writer: principalOf(res),
+        });
+        res.status(204).end();
+      },
+    );
   }
   return router;
 }

@@ -3,10 +3,11 @@
 // keyed with the UTF-8 bytes of the signing secret string exactly as it was handed out.
 
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { WEBHOOK_TIMESTAMP_TOLERANCE_SECONDS } from '../../../generated/constants.ts';
 
 export const SIGNATURE_PREFIX = 'sha256=';
 /** HOOK-014: receivers reject timestamps further than this from their own clock. */
-export const TIMESTAMP_TOLERANCE_SECONDS = 300;
+export const TIMESTAMP_TOLERANCE_SECONDS = WEBHOOK_TIMESTAMP_TOLERANCE_SECONDS;
 
 const TIMESTAMP = /^\d{1,12}$/;
 const SIGNATURE = /^sha256=([0-9a-f]{64})$/;

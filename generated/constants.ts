@@ -1,0 +1,61 @@
+// GENERATED FILE, do not edit. Rebuilt from spec/openapi.yaml by `npm run generate` (scripts/generate.ts); `npm run generate:check` fails when it is stale.
+// Values of the contract, read from the spec. Import them instead of typing them again.
+
+/** Item collections: path segment → the one entity type its list answers hold. */
+export const COLLECTIONS = {
+  "events": "EVENEMENT",
+  "locations": "LOCATIE",
+  "venues": "VENUE",
+  "eventgroups": "EVENTGROUP",
+  "routes": "ROUTE"
+} as const;
+export type Collection = keyof typeof COLLECTIONS;
+
+/** `entitytype` values (the TrcItem discriminator). */
+export const ENTITY_TYPES = [
+  "EVENEMENT",
+  "LOCATIE",
+  "VENUE",
+  "EVENTGROUP",
+  "ROUTE"
+] as const;
+export type EntityType = (typeof ENTITY_TYPES)[number];
+
+/** `wfstatus` values (schema WfStatus). */
+export const WORKFLOW_STATUSES = [
+  "draft",
+  "readyforvalidation",
+  "approved",
+  "rejected",
+  "archived",
+  "deleted"
+] as const;
+export type WorkflowStatus = (typeof WORKFLOW_STATUSES)[number];
+
+/** The `size` query parameter of the item lists: bounds and the default page size. */
+export const PAGE_SIZE = {
+  "minimum": 1,
+  "maximum": 2000,
+  "default": 20
+} as const;
+
+/** Operation ids marked `x-rate-limited: true`: limited per client IP. */
+export const RATE_LIMITED_OPERATIONS = [
+  "listEvents",
+  "listLocations",
+  "listVenues",
+  "listEventGroups",
+  "listRoutes",
+  "getDictionary"
+] as const;
+export type RateLimitedOperation = (typeof RATE_LIMITED_OPERATIONS)[number];
+
+/** Headers of every webhook delivery, by their last word. */
+export const WEBHOOK_HEADERS = {
+  "timestamp": "X-Service-Timestamp",
+  "signature": "X-Service-Signature",
+  "delivery": "X-Service-Delivery"
+} as const;
+
+/** Largest difference, in seconds, either way, between X-Service-Timestamp and a receiver's clock. */
+export const WEBHOOK_TIMESTAMP_TOLERANCE_SECONDS = 300;

@@ -1,0 +1,140 @@
+// generated/constants.ts: the contract's values as code, read from the dereferenced spec, so the
+// service and the client import them instead of typing them again. Throws when the spec no longer
+// has the shape a value is read from, so a renamed schema fails `npm run generate`.
+
+type Node = Record<string, unknown>;
+
+function object(value: unknown, where: string): Node {
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw new Error(`constants: ${where} is not an object`);
+  return value as Node;
+}
+
+function at(root: unknown, pointer: string): unknown {
+  let node: unknown = root;
+  for (const key of pointer.split('/').filter(Boolean)) node = object(node, pointer)[key];
+  if (node === undefined) throw new Error(`constants: nothing at ${pointer}`);
+  return node;
+}
+
+function strings(value: unknown, where: string): string[] {
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string'))
+    throw new Error(`constants: ${where} is not a list of strings`);
+  return value;
+}
+
+function integer(value: unknown, where: string): number {
+  if (!Number.isInteger(value)) throw new Error(`constants: ${where} is not an integer`);
+  return value as number;
+}
+
+/** The `entitytype` const of an item schema, looking through `allOf`. */
+function entitytypeOf(schema: unknown): string | undefined {
+  if (!schema || typeof schema !== 'object') return undefined;
+  const node = schema as Node;
+  const own = ((node.properties as Node | undefined)?.entitytype as Node | undefined)?.const;
+  if (typeof own === 'string') return own;
+  for (const part of (node.allOf as unknown[] | undefined) ?? []) {
+    const found = entitytypeOf(part);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
+
+export interface Constants {
+  collections: Record<string, string>;
+  entityTypes: string[];
+  workflowStatuses: string[];
+  pageSize: { minimum: number; maximum: number; default: number };
+  rateLimitedOperations: string[];
+  webhookHeaders: Record<string, string>;
+  webhookToleranceSeconds: number;
+}
+
+export function readConstants(dereferenced: Record<string, unknown>): Constants {
+  const paths = object(dereferenced.paths, '/paths');
+
+  // A collection is a one-segment path whose list answer is an array of one entity type.
+  const collections: Record<string, string> = {};
+  for (const [path, item] of Object.entries(paths)) {
+    const segment = /^\/([a-z]+)$/.exec(path)?.[1];
+    const list = (object(item, path).get as Node | undefined)?.responses as Node | undefined;
+    const schema = ((list?.['200'] as Node | undefined)?.content as Node | undefined)?.['application/json'] as
+      Node | undefined;
+    const body = schema?.schema as Node | undefined;
+    const entitytype = body?.type === 'array' ? entitytypeOf(body.items) : undefined;
+    if (segment && entitytype) collections[segment] = entitytype;
+  }
+
+  const rateLimitedOperations: string[] = [];
+  for (const item of Object.values(paths))
+    for (const method of METHODS) {
+      const operation = object(item, 'path item')[method] as Node | undefined;
+      if (operation?.['x-rate-limited'] === true) rateLimitedOperations.push(String(operation.operationId));
+    }
+
+  const webhookHeaders: Record<string, string> = {};
+  for (const [name, webhook] of Object.entries(object(dereferenced.webhooks, '/webhooks')))
+    for (const parameter of (object(object(webhook, name).post, name).parameters as Node[] | undefined) ?? [])
+      if (parameter.in === 'header') {
+        const header = String(parameter.name);
+        webhookHeaders[header.split('-').at(-1)!.toLowerCase()] = header;
+      }
+
+  const size = object(at(dereferenced, '/components/parameters/Size/schema'), 'Size schema');
+  const constants: Constants = {
+    collections,
+    entityTypes: Object.keys(object(at(dereferenced, '/components/schemas/TrcItem/discriminator/mapping'), 'mapping')),
+    workflowStatuses: strings(at(dereferenced, '/components/schemas/WfStatus/enum'), 'WfStatus enum'),
+    pageSize: {
+      minimum: integer(size.minimum, 'Size minimum'),
+      maximum: integer(size.maximum, 'Size maximum'),
+      default: integer(size.default, 'Size default'),
+    },
+    rateLimitedOperations,
+    webhookHeaders,
+    webhookToleranceSeconds: integer(
+      at(dereferenced, '/components/parameters/XServiceTimestamp/x-tolerance-seconds'),
+      'XServiceTimestamp x-tolerance-seconds',
+    ),
+  };
+  const missing = constants.entityTypes.filter((t) => !Object.values(collections).includes(t));
+  if (missing.length > 0) throw new Error(`constants: no collection lists ${missing.join(', ')}`);
+  return constants;
+}
+
+const value = (v: unknown) => `${JSON.stringify(v, null, 2)} as const`;
+
+/** The text of generated/constants.ts (without the banner). */
+export function constantsModule(dereferenced: Record<string, unknown>): string {
+  const c = readConstants(dereferenced);
+  return `// Values of the contract, read from the spec. Import them instead of typing them again.
+
+/** Item collections: path segment → the one entity type its list answers hold. */
+export const COLLECTIONS = ${value(c.collections)};
+export type Collection = keyof typeof COLLECTIONS;
+
+/** \`entitytype\` values (the TrcItem discriminator). */
+export const ENTITY_TYPES = ${value(c.entityTypes)};
+export type EntityType = (typeof ENTITY_TYPES)[number];
+
+/** \`wfstatus\` values (schema WfStatus). */
+export const WORKFLOW_STATUSES = ${value(c.workflowStatuses)};
+export type WorkflowStatus = (typeof WORKFLOW_STATUSES)[number];
+
+/** The \`size\` query parameter of the item lists: bounds and the default page size. */
+export const PAGE_SIZE = ${value(c.pageSize)};
+
+/** Operation ids marked \`x-rate-limited: true\`: limited per client IP. */
+export const RATE_LIMITED_OPERATIONS = ${value(c.rateLimitedOperations)};
+export type RateLimitedOperation = (typeof RATE_LIMITED_OPERATIONS)[number];
+
+/** Headers of every webhook delivery, by their last word. */
+export const WEBHOOK_HEADERS = ${value(c.webhookHeaders)};
+
+/** Largest difference, in seconds, either way, between X-Service-Timestamp and a receiver's clock. */
+export const WEBHOOK_TIMESTAMP_TOLERANCE_SECONDS = ${c.webhookToleranceSeconds};
+`;
+}
