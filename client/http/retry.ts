@@ -1,3 +1,4 @@
+// @implements ERR-006
 // Retry policy for every call the client makes (ERR-006).
 //
 // - 429: wait Retry-After (seconds or HTTP date), and while throttling continues wait

@@ -92,6 +92,7 @@ function checkItem(collection: Collection, item: SyncItem, index: number, pageNu
   return item.lastupdated;
 }
 
+// @implements PAGE-005
 export async function* keysetPages<T extends SyncItem>(
   source: ItemSource<T>,
   collection: Collection,

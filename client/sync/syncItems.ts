@@ -43,6 +43,7 @@ export interface SyncOptions {
   signal?: AbortSignal;
 }
 
+// @implements SYNC-003, SYNC-004
 export async function syncItems<T extends SyncItem>(
   source: ItemSource<T>,
   collection: Collection,

@@ -33,6 +33,7 @@ export type ContentAsset = Readable<Asset>;
 /** What sync reads of an item: `trcid` (always present in responses), `wfstatus`, `lastupdated`. */
 export type SyncItem = { trcid: string } & Pick<Readable<TrcItemCommon>, 'wfstatus' | 'lastupdated'>;
 
+// @implements SYNC-002
 /** Query of a list endpoint as the sync procedure sends it (SYNC-002); `wfstatus` goes out comma-separated. */
 export interface ListItemsQuery {
   wfstatus: WfStatus[];

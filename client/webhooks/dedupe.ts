@@ -1,3 +1,4 @@
+// @implements HOOK-021
 // Delivery deduplication on X-Service-Delivery (HOOK-021).
 //
 // Delivery is at-least-once and retries span about 24 hours, so an id is kept for 25 hours by

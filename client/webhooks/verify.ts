@@ -1,3 +1,4 @@
+// @implements HOOK-014, HOOK-015, HOOK-016
 // Webhook signature verification (Events rules 5–7; HOOK-014, HOOK-015, HOOK-016).
 //
 // X-Service-Signature = "sha256=" + lowercase hex HMAC-SHA256 over "<timestamp>.<raw body bytes>",

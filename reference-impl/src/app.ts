@@ -70,6 +70,7 @@ export interface RouteContext extends AppDeps {
   validate: ReturnType<typeof createRequestValidator>;
   /** Rejects requests without a valid bearer token (401). */
   auth: RequestHandler;
+  // @implements RATE-001
   /** The per-IP limit of the list endpoints and `/dictionary` (RATE-001); a no-op when disabled. */
   rateLimited: RequestHandler;
   /** Failed sign-ins and refreshes per client IP and user name (DEC-AUTH-016); off with the rate limit. */
@@ -78,6 +79,7 @@ export interface RouteContext extends AppDeps {
   sizeCap: SizeCapRule;
 }
 
+// @implements VER-001
 export const BASE_PATH = '/api';
 
 export function createApp(config: Config, deps: AppDeps): express.Express {

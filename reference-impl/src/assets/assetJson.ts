@@ -16,6 +16,7 @@ export interface AssetJson {
   modified?: string;
 }
 
+// @implements ASSET-003
 /** `{base_url}/assets/<id>/<filename>` (ASSET-003). */
 export function assetUrl(baseUrl: string, row: Pick<AssetRow, 'id' | 'filename'>): string {
   return `${baseUrl}/assets/${row.id}/${encodeURIComponent(row.filename)}`;

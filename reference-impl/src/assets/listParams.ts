@@ -10,6 +10,7 @@ export interface AssetListQuery {
   page?: number;
 }
 
+// @implements ASSET-011
 // ASSET-011: `lastupdated` is an alias of `modified`; anything unrecognised sorts by upload date.
 const SORT_KEYS: Readonly<Record<string, AssetSortKey>> = {
   date: 'created',
@@ -21,9 +22,12 @@ const SORT_KEYS: Readonly<Record<string, AssetSortKey>> = {
 
 export const DEFAULT_ASSET_PAGE_SIZE = 20; // DEC-LIST-009
 
+// @implements ASSET-009
 /**
  * The storage query of `GET /assets` for `accountId`: `lastupdated` read with the Europe/Amsterdam
+ * @implements ERR-002
  * default zone and date-only support (DEC-LIST-005; unparseable: 400, ERR-002), `sortOrder` in any
+ * @implements ASSET-014
  * letter case with `desc` as default (ASSET-014, DEC-ASSET-006), zero-based `page` (DEC-LIST-009).
  */
 export function listAssetsParams(

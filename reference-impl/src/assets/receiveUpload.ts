@@ -28,6 +28,7 @@ const TEXT_PARTS = { title: 500, description: 5000 } as const; // characters (DE
 // hold an acceptable upload, so it is refused before a byte is read.
 const FORM_OVERHEAD_BYTES = 64 * 1024;
 
+// @implements ERR-003, ERR-004
 /**
  * Reads a `multipart/form-data` upload (DEC-ASSET-001): one `file` part, optional `title` and
  * `description`. The file streams into a staged file while its bytes are counted and hashed; its

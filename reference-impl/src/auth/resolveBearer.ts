@@ -15,6 +15,7 @@ export interface SessionVerifier {
 
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
+// @implements AUTH-001, AUTH-003
 /**
  * Session tokens are JWTs; everything else is an account token, found by its hash: in `cache`
  * when given, else in the database. No token value is ever compared in code, only hashes as keys.

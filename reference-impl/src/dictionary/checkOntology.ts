@@ -40,6 +40,7 @@ class Problems {
   }
 }
 
+// @implements ONTO-013
 export function checkPropertyOntology(doc: unknown): OntologyProblem[] {
   const problems = new Problems();
   if (!isObject(doc) || !Array.isArray(doc.propertyCategories)) {
@@ -87,6 +88,7 @@ export function checkPropertyOntology(doc: unknown): OntologyProblem[] {
   return problems.list;
 }
 
+// @implements ONTO-011
 export function checkTypeOntology(doc: unknown): OntologyProblem[] {
   const problems = new Problems();
   if (!isObject(doc) || !Array.isArray(doc.categorizations)) {

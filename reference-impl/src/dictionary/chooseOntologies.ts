@@ -1,5 +1,6 @@
 import type { OntologySource, PropertyOntology, TypeOntology } from './types.ts';
 
+// @implements ONTO-015
 // Which ontology fills in an account's items (ONTO-015/016): its own override when it has one,
 // else the base. Per ontology kind, and whole documents only: an override is a complete
 // replacement, so an id it leaves out is gone for that account even though the base has it.

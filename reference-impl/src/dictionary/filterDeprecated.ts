@@ -1,5 +1,6 @@
 import type { TypeNode, TypeOntology } from './types.ts';
 
+// @implements ONTO-012
 // The type ontology as answered by default (ONTO-012): deprecated nodes are left out, and with
 // them their children, which live under a classification that is no longer offered.
 // `includeDeprecated=true` (DEC-DICT-004) answers the document unfiltered.

@@ -1,6 +1,7 @@
 import { stripHtml } from './stripHtml.ts';
 import type { Datatype } from './types.ts';
 
+// @implements DT-001
 // How a stored `value` reads back, by datatype (the interface's datatype table, DT-001..013).
 // It runs on every read, not on write: the stored value stays as sent (ONTO-004), so a change of
 // a property's datatype or of these rules applies to existing items at once. Every rule is
@@ -41,6 +42,7 @@ function normaliseDecimal(text: string): string {
   return text;
 }
 
+// @implements DT-002, DT-003, DT-004, DT-005, DT-007, DT-008, DT-009, DT-012, DT-013
 export function normaliseValue(datatype: Datatype, raw: unknown): string | null {
   const value = valueAsString(raw);
   switch (datatype) {

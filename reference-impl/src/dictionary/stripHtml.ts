@@ -1,5 +1,6 @@
 import sanitizeHtml from 'sanitize-html';
 
+// @implements DT-010
 // `data` values are plain text on read (DT-010): tags are dropped (with the content of script and
 // style), entities decoded, and block boundaries become line breaks so that words do not run together.
 

@@ -28,6 +28,7 @@ export interface PatternDate {
   when?: unknown[];
 }
 
+// @implements ITEM-019
 /**
  * The calendar to store: `calendarType` upper-cased, or derived when absent; date-only
  * `singleDates[].date` values in the local timestamp form; and no single date that a pattern
@@ -70,6 +71,7 @@ export function normaliseCalendarForWrite(calendar: unknown): Loose {
   return result;
 }
 
+// @implements ITEM-020
 /**
  * The calendar as read: `calendarType` normalised and, unless `excludePatternDates`, the days of
  * every pattern added to `singleDates` (at most 366 per pattern), sorted by date. A day already

@@ -3,9 +3,11 @@ import { HttpError, badRequest, type HttpErrorDetail } from '../http/HttpError.t
 
 // Which entity type lives where, and which fields and links each type may carry.
 
+// @implements ITEM-028
 // Collection path segment → the one entity type it holds (ITEM-028), from the spec.
 export { COLLECTIONS, ENTITY_TYPES, type Collection, type EntityType };
 
+// @implements VER-002
 /** Names accepted on write for an entity type, from before a rename (VER-002, May 2025). */
 const FORMER_NAMES: Readonly<Record<string, EntityType>> = { EVENEMENTGROEP: 'EVENTGROUP' };
 
@@ -29,6 +31,7 @@ export function isCollection(value: string): value is Collection {
   return Object.hasOwn(COLLECTIONS, value);
 }
 
+// @implements ITEM-001, ITEM-004
 export function isEntityType(value: unknown): value is EntityType {
   return typeof value === 'string' && (ENTITY_TYPES as readonly string[]).includes(value);
 }
@@ -55,6 +58,7 @@ export function resolveWriteEntitytype(collection: Collection, value: unknown): 
   );
 }
 
+// @implements ITEM-011, ITEM-012, ITEM-013, ITEM-014, ITEM-023, ITEM-027
 /** Root fields that only one entity type carries (DEC-ITEM-015). */
 export const ENTITY_ONLY_FIELDS = {
   priceElements: 'EVENEMENT',
@@ -67,6 +71,8 @@ export const ENTITY_ONLY_FIELDS = {
 export const LINK_TYPES = ['child', 'parent', 'alias', 'comment', 'related'] as const;
 export type LinkType = (typeof LINK_TYPES)[number];
 
+// @implements ITEM-015, ITEM-025, ITEM-026
+// @implements ITEM-024
 /** Link types an entity type may use: locations only `alias` and `comment` (DEC-ITEM-013, ITEM-024). */
 export function allowedLinkTypes(entitytype: EntityType): readonly LinkType[] {
   return entitytype === 'LOCATIE' ? ['alias', 'comment'] : LINK_TYPES;

@@ -41,13 +41,16 @@ export interface PreparedItem {
 
 // Fields kept in columns (not in the document) or set by the server (DEC-ITEM-005): the
 // server-set ones are accepted in a body and ignored, so a GET-modify-PUT round trip works;
+// @implements ITEM-018
 // `isprivate` is accepted and dropped (ITEM-018).
 const COLUMN_FIELDS = ['trcid', 'entitytype', 'wfstatus', 'userorganisation', 'externalId', 'slug'];
 const IGNORED_FIELDS = ['id', 'creationdate', 'lastupdated', 'published', 'deleted', 'offline', 'isprivate'];
 
+// @implements ITEM-006
 /** Fields a document never holds: kept in columns, set by the server, or dropped. */
 export const SERVER_SIDE_FIELDS: readonly string[] = [...COLUMN_FIELDS, ...IGNORED_FIELDS];
 
+// @implements ITEM-021
 export function prepareItemWrite(params: PrepareItemWriteParams): PreparedItem {
   const { body, existing } = params;
   if (!isObject(body)) throw badRequest('/', `the request body must be a JSON object (received: ${describe(body)})`);

@@ -4,8 +4,10 @@ import { badRequest } from '../http/HttpError.ts';
 // wfstatus, the single source of truth of an item's lifecycle, and the legacy booleans derived
 // from it (interface: "States and transitions").
 
+// @implements WF-002, WF-003
 export const WF_STATUSES = WORKFLOW_STATUSES;
 export type WfStatus = (typeof WF_STATUSES)[number];
+// @implements WF-007
 /** What storage holds: `draft` is normalised away on every save (WF-007). */
 export type StoredWfStatus = Exclude<WfStatus, 'draft'>;
 
@@ -16,6 +18,7 @@ export function isWfStatus(value: unknown): value is WfStatus {
 /**
  * The status to store for a save: absent (or null) and `draft` become `readyforvalidation`; every
  * other status is taken as sent, so `approved` publishes from any status and any other status
+ * @implements WF-008, WF-009
  * takes an approved item offline (WF-007, WF-008, WF-009). An unknown value is a 400.
  */
 export function normaliseWfstatus(value: unknown): StoredWfStatus {
@@ -35,7 +38,9 @@ export interface LegacyFlags {
   offline: boolean;
 }
 
+// @implements ITEM-017, WF-011, WF-012
 /**
+ * @implements WF-010, WF-013
  * The deprecated booleans, always computed from wfstatus whatever a client wrote (WF-010…WF-013):
  * only `approved` is published; `deleted: true` means merely "not approved"; offline = !published.
  */

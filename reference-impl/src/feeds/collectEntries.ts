@@ -2,11 +2,13 @@ import type { FeedDefinition } from './feedConfig.ts';
 import { readPartnerEntries, type PartnerEntry } from './partnerEntries.ts';
 
 // The fetch phase of a run: which partner documents to fetch and which of their entries the run
+// @implements FEED-004, FEED-006
 // takes (FEED-004…FEED-006). Entries outside the scope are never converted or imported.
 
 export interface RunScope {
   /** Take at most this many entries, in document order (FEED-004). */
   size?: number;
+  // @implements FEED-005
   /** Only this sub-feed (FEED-005). */
   feedInfoId?: string;
   /** Only this entry: the partner id or the full externalId; `size` is then ignored (FEED-006). */

@@ -13,6 +13,7 @@ export interface ConvertedEntry {
   collection: Collection;
   /** A write body: the entry without its feed fields, categories mapped, owned by the feed's organisation. */
   body: Record<string, unknown>;
+  // @implements ONTO-009
   /** Plain-text categories that matched no category id (ONTO-009); the item is imported without them. */
   unmapped: UnmappedCategory[];
 }
@@ -27,6 +28,7 @@ export interface ConvertContext {
 }
 
 // Fields of the partner format, not of the item: `id` is the partner's (DEC-FEED-001), and the
+// @implements WF-006, FEED-001
 // status is the service's to set (WF-006, FEED-001, FEED-002), whatever the partner sent.
 const FEED_ONLY_FIELDS = ['id', 'feedInfoId', 'wfstatus'];
 
@@ -38,6 +40,7 @@ export function convertEntry(entry: PartnerEntry, context: ConvertContext): Conv
   if (entry.partnerId.length > MAX_PARTNER_ID_LENGTH) {
     return {
       ok: false,
+      // @implements ITEM-016
       externalId: externalId.slice(0, 300),
       message: `the id is longer than ${MAX_PARTNER_ID_LENGTH} characters`,
     };

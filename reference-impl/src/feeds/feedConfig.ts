@@ -143,6 +143,7 @@ function text(value: unknown, at: string, pattern: RegExp, problems: string[]): 
   return value;
 }
 
+// @implements FEED-008
 // Partners are fetched over HTTPS only (FEED-008: "the partner's HTTPS endpoint").
 function httpsUrl(value: unknown, at: string, problems: string[]): string | undefined {
   let url: URL | undefined;

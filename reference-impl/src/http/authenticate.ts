@@ -5,6 +5,7 @@ import { setPrincipal } from './principal.ts';
 
 const BEARER = /^Bearer[ ]+([\x21-\x7e]{1,4096})$/i;
 
+// @implements AUTH-002
 /** 401 with `WWW-Authenticate: Bearer` unless the request carries a valid bearer token (AUTH-002, DEC-ERR-002). */
 export function authenticate(options: { resolve: BearerResolver }): RequestHandler {
   return async function authenticateHandler(req, res, next) {

@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { HttpError } from './HttpError.ts';
 
+// @implements AUTH-006
 export const ROLES = ['ROLE_EXTERNAL_USER', 'ROLE_ADMIN', 'ROLE_SUPER_ADMIN'] as const;
 export type Role = (typeof ROLES)[number];
 export const ADMIN_ROLES: readonly Role[] = ['ROLE_ADMIN', 'ROLE_SUPER_ADMIN'];
@@ -14,10 +15,12 @@ export interface Principal {
   readonly sessionId?: string;
   readonly accountId: string;
   readonly roles: readonly Role[];
+  // @implements AUTH-004
   /** Organisations whose items the caller sees; 'all' for super admins (AUTH-004). */
   readonly organisations: readonly string[] | 'all';
   /** The organisations of the caller's own account: where its writes go by default (DEC-ITEM-007). */
   readonly accountOrganisations: readonly string[];
+  // @implements AUTH-005
   /** Workflow statuses the caller may see; 'all' for super admins (AUTH-004, AUTH-005). */
   readonly wfstatus: readonly string[] | 'all';
 }

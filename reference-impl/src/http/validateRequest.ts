@@ -25,6 +25,8 @@ export interface ValidatedRequest {
   body: unknown;
 }
 
+// @implements LIMIT-001, LIMIT-003
+// @implements ERR-001, LIMIT-002
 /** The one rule the schema cannot hold: an oversized `size` on the item lists (LIMIT-002/003, ERR-001). */
 export interface SizeCapRule {
   max: number;
@@ -54,6 +56,7 @@ export interface RequestValidator {
   operations: ReadonlyMap<string, OperationRef>;
 }
 
+// @implements ITEM-007, ITEM-008, ITEM-009, API-001, VER-003
 export function createRequestValidator(doc: JsonObject = loadOpenApiDocument()): RequestValidator {
   const ajv = createSpecAjv(doc);
   const operations = indexOperations(doc);

@@ -24,6 +24,7 @@ export function inScope(scope: ItemScopeHolder, item: Owned): boolean {
   return organisationOk && statusOk;
 }
 
+// @implements WF-001, WF-005, HOOK-004
 /** A detail read: in scope and not soft-deleted, whoever asks (DEC-ITEM-004). */
 export function canRead(scope: ItemScopeHolder, item: Owned): boolean {
   return item.wfstatus !== 'deleted' && inScope(scope, item);

@@ -10,6 +10,7 @@ import { writeItem, type ItemWriteDeps, type ItemWriter, type WriteItemResult } 
 
 // The three item writes of the interface, each one transaction with its outbox event.
 
+// @implements WRITE-001
 /** POST /{collection} (WRITE-001, DEC-ITEM-002). */
 export async function createItem(
   db: Db,
@@ -33,6 +34,7 @@ export async function replaceItem(
   });
 }
 
+// @implements WF-004
 /**
  * DELETE /{collection}/{id}: a soft delete, everything kept but `wfstatus: deleted` and a new
  * `lastupdated` (DEC-ITEM-003), recorded as DELETED (DEC-HOOK-003). 404 when the writer cannot

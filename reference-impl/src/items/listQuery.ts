@@ -5,7 +5,9 @@ import type { WfStatus } from '../domain/workflow.ts';
 import type { ItemSortField, ListItemsParams } from '../storage/items/listItems.ts';
 import type { ItemScopeHolder } from './access.ts';
 
+// @implements LIST-001
 // A list request (already checked against the spec, LIST-001) as a storage query. The scope comes
+// @implements SCOPE-001
 // from the caller, never from the query: filters can only narrow it (SCOPE-001, DEC-LIST-006).
 
 export const DEFAULT_PAGE_SIZE = PAGE_SIZE.default; // DEC-LIST-001
@@ -15,6 +17,7 @@ export interface ListQuery {
   excludePatternDates: boolean;
 }
 
+// @implements FILTER-002, FILTER-003, FILTER-004, FILTER-005, PAGE-002, SYNC-005
 export function listQueryOf(
   query: Readonly<Record<string, unknown>>,
   entitytype: EntityType,

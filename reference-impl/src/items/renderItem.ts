@@ -16,7 +16,9 @@ import { schemaOrgOf } from './schemaOrg.ts';
 // The response document of an item, for detail reads, lists and write answers alike
 // (DEC-ITEM-002): the stored document plus the server columns, the legacy booleans derived from
 // wfstatus (WF-010..013), the calendar normalised and expanded (DEC-ITEM-010/011) and the labels
+// @implements ONTO-008
 // of types and categories from the ontologies of the account OWNING the item (ONTO-008), and the
+// @implements ITEM-010
 // schema.org JSON-LD derived from the item (ITEM-010). A write stores the part rendered from the
 // document with the item, keyed by this renderer's version and the owner's ontology versions
 // (migration 007); lists use it only while that key is the one in force, so every read shows the
@@ -41,6 +43,7 @@ export interface RenderOptions {
 // name never shows (the write path keeps them out of documents anyway).
 const SERVER_FIELDS = new Set(SERVER_SIDE_FIELDS);
 
+// @implements ITEM-003, ITEM-005
 export function renderItem(stored: StoredItem, options: RenderOptions): RenderedItem {
   return { ...renderServerFields(stored), ...renderBody(stored.entitytype, stored.doc, options) };
 }

@@ -208,6 +208,7 @@ function withExternalId(body: unknown, externalId: string | undefined): unknown 
   return externalId === undefined ? rest : { ...rest, externalId };
 }
 
+// @implements ONTO-004
 /** The stored categories as the owner's property ontology keeps them (ONTO-004, DEC-ITEM-018). */
 function withOwnerCategories(prepared: PreparedItem, ontologies: AccountOntologies): Omit<PreparedItem, 'entitytype'> {
   const { entitytype: _entitytype, ...fields } = prepared;

@@ -9,6 +9,7 @@ export interface GcraPolicy {
   readonly toleranceMs: number;
 }
 
+// @implements RATE-002, RATE-003
 /** 20 requests per second with a burst of 40 above it, in nginx `limit_req ... burst=40 nodelay` sense. */
 export const RATE_PER_SECOND = 20;
 export const BURST = 40;

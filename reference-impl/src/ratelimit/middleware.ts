@@ -9,6 +9,7 @@ import { BURST, RATE_PER_SECOND } from './gcra.ts';
 import { clientKey } from './clientKey.ts';
 import type { RateLimitStore } from './store.ts';
 
+// @implements RATE-006
 /** Static on every answer of a limited endpoint, 2xx, 4xx and 429 alike (DEC-RATE-002). */
 export const RATE_LIMIT_HEADERS: Readonly<Record<string, string>> = {
   'X-RateLimit-Limit': String(RATE_PER_SECOND),
@@ -28,6 +29,7 @@ export function rateLimitMessage(retryAfterSeconds: number): string {
   return `rate limit exceeded: ${RATE_PER_SECOND} requests per second with a burst of ${BURST}; retry after ${retryAfterSeconds} s`;
 }
 
+// @implements RATE-004
 export function rateLimit(options: RateLimitOptions): RequestHandler {
   const keyOf = options.keyOf ?? clientKey;
   const { store, now } = options;
@@ -36,6 +38,7 @@ export function rateLimit(options: RateLimitOptions): RequestHandler {
     res.set(RATE_LIMIT_HEADERS);
     const decision = await store.take(keyOf(req), now?.());
     if (decision.allowed) return next();
+    // @implements ERR-005
     // Throttling is 429 with the error shape (DEC-RATE-003, ERR-005), never 503.
     next(
       new HttpError(429, {

@@ -35,6 +35,7 @@ const READ_ONLY = new Set(['id', 'mimetype', 'size', 'width', 'height', 'url', '
 
 /**
  * GET/POST /assets, PUT /assets/{id}, GET /assets/{id}/{filename} (ASSET-001..016, DEC-ASSET-*).
+ * @implements RATE-005
  * Not rate limited (RATE-005); assets never produce a webhook (HOOK-009).
  */
 export function assetRoutes(context: RouteContext, options: AssetRouteOptions = {}): Router {
@@ -52,12 +53,14 @@ export function assetRoutes(context: RouteContext, options: AssetRouteOptions = 
   const baseUrl = context.config.publicBaseUrl;
   const fileInfo = createFileInfoCache((id) => getAssetById(context.db, { id }));
 
+  // @implements ASSET-002, ASSET-004
   router.get('/assets', context.auth, context.validate('listAssets'), async (_req, res) => {
     const params = listAssetsParams(principalOf(res).accountId, validated(res).query as AssetListQuery);
     const { hits, rows } = await listAssets(context.db, params);
     res.json({ size: params.size, page: params.page, hits, results: rows.map((row) => assetJson(row, baseUrl)) });
   });
 
+  // @implements ASSET-006, ASSET-015
   router.post(
     '/assets',
     context.auth,
@@ -70,6 +73,7 @@ export function assetRoutes(context: RouteContext, options: AssetRouteOptions = 
     discardBodyOnError(REFUSED_UPLOAD_DISCARD),
   );
 
+  // @implements ASSET-007
   router.put('/assets/:id', context.auth, context.validate('updateAsset'), async (_req, res) => {
     const { params, body } = validated(res);
     const update = editableFields(body as Record<string, unknown>);
@@ -83,6 +87,7 @@ export function assetRoutes(context: RouteContext, options: AssetRouteOptions = 
     res.json(assetJson(row, baseUrl));
   });
 
+  // @implements ASSET-005
   router.get('/assets/:id/:filename', context.auth, context.validate('getAssetFile'), async (req, res) => {
     const { params, query } = validated(res);
     // Any valid token reads any file (DEC-ASSET-004); the file name is informational (DEC-ASSET-005).

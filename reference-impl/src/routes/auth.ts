@@ -9,6 +9,7 @@ import { signIn } from '../sessions/signIn.ts';
 import { signOut } from '../sessions/signOut.ts';
 import type { TokenResponse } from '../sessions/tokenPair.ts';
 
+// @implements SESSION-001
 /** POST /auth/signin, /auth/refresh and /auth/logout (SESSION-001..003, DEC-AUTH-001..003, 012..014, 016). */
 export function authRoutes(context: RouteContext): Router {
   const router = Router();
@@ -48,6 +49,7 @@ export function authRoutes(context: RouteContext): Router {
     sendTokens(res, outcome.tokens);
   });
 
+  // @implements SESSION-002, VER-004
   router.post('/auth/logout', context.auth, context.validate('signOut'), async (_req, res) => {
     await signOut(deps, principalOf(res));
     res.json({ message: "Signed out; the session's access and refresh tokens are revoked." });

@@ -13,6 +13,7 @@ import { getAccountOntologyVersions } from '../storage/dictionary/getAccountOnto
 import { listUserOrganisations } from '../storage/dictionary/listUserOrganisations.ts';
 import { putPropertiesOntology } from '../storage/dictionary/putPropertiesOntology.ts';
 
+// @implements DICT-001
 // The dictionary (DICT-001..006): the root, both ontologies of an account, the property ontology
 // replacement and the organisation → account lookup.
 
@@ -22,6 +23,7 @@ export function dictionaryRoutes(ctx: RouteContext): Router {
   const router = Router();
   const ontologies = sharedOntologyCache(ctx.db);
 
+  // @implements DICT-002, AUTH-008
   /** `accountId` when given (404 when unknown, DEC-DICT-005); else the caller's own account, else the base (DICT-002, AUTH-008). */
   async function ontologiesFor(res: Response): Promise<AccountOntologies> {
     const accountId = validated(res).query.accountId as string | undefined;
@@ -36,6 +38,7 @@ export function dictionaryRoutes(ctx: RouteContext): Router {
     );
   }
 
+  // @implements DICT-006
   // Only the root is rate limited (RATE-001); before authentication, like the item lists.
   router.get(
     '/dictionary',
@@ -61,6 +64,7 @@ export function dictionaryRoutes(ctx: RouteContext): Router {
     },
   );
 
+  // @implements DICT-003
   router.get(
     '/dictionary/propertiesOntology',
     ...limitedBy('getPropertiesOntology', ctx.rateLimited),
@@ -71,6 +75,7 @@ export function dictionaryRoutes(ctx: RouteContext): Router {
     },
   );
 
+  // @implements AUTH-007
   router.put(
     '/dictionary/propertiesOntology',
     ...limitedBy('replacePropertiesOntology', ctx.rateLimited),
@@ -105,6 +110,7 @@ export function dictionaryRoutes(ctx: RouteContext): Router {
     },
   );
 
+  // @implements DICT-007
   // Open to every valid token (DEC-DICT-012); sorted by userorganisation in storage.
   router.get(
     '/dictionary/userorganisations',

@@ -10,6 +10,7 @@ import { ADMIN_ROLES, isSuperAdmin, principalOf, requireRoles, type Principal } 
 import { validated } from '../http/validateRequest.ts';
 import { getFeedRun } from '../storage/feeds/getFeedRun.ts';
 
+// @implements FEED-003, FEED-007
 // Feed administration (FEED-003…FEED-007, DEC-FEED-002, DEC-FEED-004): admins run their
 // account's feeds; super admins any feed. Another account's feed is a 404, like an unknown one.
 
@@ -78,6 +79,7 @@ export function feedRoutes(ctx: RouteContext): Router {
   return router;
 }
 
+// @implements LIMIT-004
 /** The run's scope from the validated query; `size` is dropped when `externalID` is given (FEED-006). */
 function scopeOf(feed: FeedDefinition, query: Record<string, unknown>): RunScope {
   const scope: RunScope = {};

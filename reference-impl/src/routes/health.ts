@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { Queryable } from '../storage/db.ts';
 
+// @implements HEALTH-001
 /** GET /actuator/health: no token, not rate limited (HEALTH-001, DEC-MISC-001). */
 export function healthRoutes(deps: { db: Queryable }): Router {
   const router = Router();

@@ -82,6 +82,7 @@ export function itemRoutes(ctx: RouteContext): Router {
       },
     );
 
+    // @implements WRITE-002
     router.post(
       `/${collection}`,
       ...limitedBy(ops.create, ctx.rateLimited),
@@ -97,6 +98,8 @@ export function itemRoutes(ctx: RouteContext): Router {
       },
     );
 
+    // @implements DETAIL-001
+    // @implements DETAIL-002
     // Detail reads: not rate limited, not capped (DETAIL-002); 404 for whatever the caller may not see (DEC-ITEM-004).
     router.get(
       `/${collection}/:id`,

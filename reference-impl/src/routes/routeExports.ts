@@ -10,6 +10,7 @@ import type { Db } from '../storage/db.ts';
 import { getItemById } from '../storage/items/getItemById.ts';
 import type { StoredItem } from '../storage/items/itemRow.ts';
 
+// @implements ROUTE-001, ROUTE-002
 // GET /routes/{id}/geojson and /gpx (ROUTE-001, ROUTE-002): detail reads, so not rate limited and
 // with the detail read's 404 for an unknown, out-of-scope or soft-deleted route (DEC-ITEM-004,
 // DEC-ITEM-027).

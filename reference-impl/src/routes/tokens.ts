@@ -1,3 +1,4 @@
+// @implements TOKEN-003
 // /accounts/{accountId}/tokens…: token administration and the delivery log (TOKEN-003..013,
 // DEC-AUTH-005..011, DEC-HOOK-007/009/011). HTTP in, HTTP out; the rules are in tokens/tokenAdmin.ts.
 import { Router, type RequestHandler, type Response } from 'express';
@@ -32,6 +33,7 @@ export function tokenRoutes(ctx: RouteContext): Router {
   const relax = allowHttpCallbacks(ctx.config.allowInsecureCallbacks);
   const router = Router();
 
+  // @implements TOKEN-013
   router.post(TOKENS, ...admin, relax, ctx.validate('createAccountToken'), async (req, res) => {
     const input = withCallbackUrl(res, validated(res).body as CreateTokenInput);
     const view = await createAccountToken(deps, principalOf(res), String(req.params.accountId), input);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 
+// @implements SESSION-003
 // Session access tokens: HS256 JWTs valid one hour (SESSION-003). The algorithm is fixed on both
 // sides: a token naming any other `alg` (including `none`) is rejected by jwtVerify.
 

@@ -1,3 +1,4 @@
+// @implements TOKEN-002
 // Token administration (TOKEN-002..013, DEC-AUTH-006..011, DEC-HOOK-001/002/010): the operations
 // behind /accounts/{accountId}/tokens. Routes only translate HTTP; rules live here.
 import { randomUUID } from 'node:crypto';
@@ -99,6 +100,7 @@ export async function createAccountToken(
   return tokenView(row, organisations, { token, signingSecret });
 }
 
+// @implements TOKEN-004, TOKEN-007
 export async function updateAccountToken(
   deps: TokenAdminDeps,
   caller: Principal,
@@ -135,11 +137,13 @@ export async function updateAccountToken(
     };
     let signingSecret: string | undefined;
     if (input.callBackUrl === '') {
+      // @implements TOKEN-005
       // TOKEN-005: the webhook and its secret go; so does the work still waiting for them.
       fields.callbackUrl = null;
       fields.signingSecret = null;
       await dropPendingDeliveries(tx, { tokenId });
     } else if (newUrl !== undefined) {
+      // @implements TOKEN-006, TOKEN-008
       // TOKEN-006/007: register or move; an existing secret is kept. TOKEN-008: a token that
       // had no webhook gets its first secret, shown in this answer only.
       if (current.callback_url === null && current.signing_secret === null) {
@@ -156,6 +160,7 @@ export async function updateAccountToken(
   return view;
 }
 
+// @implements TOKEN-009
 export async function deleteAccountToken(
   deps: TokenAdminDeps,
   caller: Principal,
@@ -172,7 +177,9 @@ export async function deleteAccountToken(
   deps.tokensChanged?.();
 }
 
+// @implements TOKEN-011, TOKEN-012
 /**
+ * @implements TOKEN-010
  * TOKEN-010..012: a new secret, shown once. Deliveries are signed at send time with the secret
  * stored then, so the old one stops verifying at once, for retries of older deliveries too.
  */

@@ -22,6 +22,7 @@ export interface ShownOnce {
   signingSecret?: string;
 }
 
+// @implements TOKEN-001
 export function tokenView(
   row: TokenRow,
   accountOrganisations: readonly string[],

@@ -1,3 +1,4 @@
+// @implements HOOK-001, HOOK-005
 // Queued changes → deliveries (HOOK-001, HOOK-005..007, DEC-HOOK-004): per token, up to 100
 // items, each item's latest change only, serialised ONCE into the bytes every attempt sends.
 import { randomUUID } from 'node:crypto';
@@ -46,6 +47,7 @@ export function collapseChanges(
   return { items: [...latest.values()].map((c) => callbackItem(c, options.publicBaseUrl)), consumedIds };
 }
 
+// @implements HOOK-003
 /** One entry of items[]: `<item id>_<EventType>` and the item's detail URL. */
 export function callbackItem(
   change: Pick<QueuedChange, 'itemId' | 'trcid' | 'entitytype' | 'action'>,

@@ -1,6 +1,7 @@
 import type { EntityType } from '../domain/entityRules.ts';
 import type { Queryable } from '../storage/db.ts';
 
+// @implements HOOK-006
 /** One item write, as the webhook outbox sees it (HOOK-002, HOOK-006, DEC-HOOK-003). */
 export interface ItemChange {
   itemId: string;

@@ -1,3 +1,4 @@
+// @implements HOOK-020
 // One webhook delivery attempt (HOOK-010..013, HOOK-018, HOOK-020, DEC-HOOK-006, DEC-HOOK-008):
 // POST the stored body bytes unchanged, signed afresh with the current timestamp, through the
 // SSRF-guarded dispatcher, and classify what happened. No retries and no state here: the
@@ -32,6 +33,7 @@ export interface SendAttemptInput {
   /** The delivery's stored bytes: identical on every attempt (DEC-HOOK-008). */
   body: Uint8Array;
   secret: string;
+  // @implements HOOK-012
   /** X-Service-Delivery: the same UUID on every attempt of one delivery (HOOK-012). */
   deliveryId: string;
   /** The guarded Agent from createGuardedAgent(). */

@@ -1,3 +1,4 @@
+// @implements HOOK-010, HOOK-011, HOOK-013
 // Webhook signatures (HOOK-010, HOOK-011, HOOK-013, DEC-HOOK-001):
 // X-Service-Signature = "sha256=" + lowercase hex HMAC-SHA256 over "<timestamp>.<raw body bytes>",
 // keyed with the UTF-8 bytes of the signing secret string exactly as it was handed out.
@@ -30,6 +31,7 @@ function timestampText(timestamp: number | string): string {
   return text;
 }
 
+// @implements AUTH-009
 /** The X-Service-Signature value for one attempt. `body` is the exact bytes sent. */
 export function signPayload(secret: string, timestamp: number | string, body: Uint8Array | string): string {
   return SIGNATURE_PREFIX + digest(secret, timestampText(timestamp), body).toString('hex');

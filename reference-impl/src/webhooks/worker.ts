@@ -1,3 +1,4 @@
+// @implements HOOK-007, HOOK-018
 // The delivery worker (HOOK-002, HOOK-007, HOOK-010..013, HOOK-018..020, DEC-HOOK-005/006): turns
 // queued changes into deliveries, claims due deliveries with a lease, sends each through the
 // SSRF-guarded agent, and records every attempt. Runs in the server process; any number of
@@ -152,6 +153,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
               schedule: options.schedule,
               random: options.random,
             });
+      // @implements HOOK-019
       const state: 'pending' | 'delivered' | 'failed' | 'dropped' =
         outcome.outcome === 'delivered'
           ? 'delivered'

@@ -3,6 +3,7 @@ import { ASSET_COLUMNS, type AssetRow } from './assetRow.ts';
 
 export type InsertAssetParams = Omit<AssetRow, 'modified'>;
 
+// @implements ASSET-001
 /** Records an uploaded asset; `modified` stays NULL until its first update (ASSET-001). */
 export async function insertAsset(db: Queryable, params: InsertAssetParams): Promise<AssetRow> {
   const { rows } = await db.query<AssetRow>(

@@ -5,6 +5,7 @@ export type AssetSortKey = 'created' | 'filename' | 'size' | 'modified';
 
 export interface ListAssetsParams {
   accountId: string;
+  // @implements ASSET-008, ASSET-010
   /** Inclusive lower bound on `modified`, else `created` (ASSET-008, ASSET-010). */
   changedFrom?: Date;
   sortKey: AssetSortKey;
@@ -14,6 +15,7 @@ export interface ListAssetsParams {
 }
 
 // Whitelisted ORDER BY clauses. Assets without `modified` are the least recently changed
+// @implements ASSET-012, ASSET-013
 // (ASSET-012): first ascending, last descending. `id` ascending ends every order (ASSET-013).
 const ORDER_BY: Record<AssetSortKey, Record<'ASC' | 'DESC', string>> = {
   created: { ASC: 'created ASC, id ASC', DESC: 'created DESC, id ASC' },

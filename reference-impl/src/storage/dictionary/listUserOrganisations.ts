@@ -9,6 +9,7 @@ export interface UserOrganisationEntry {
   ontology: { categorization: OntologySource; properties: OntologySource };
 }
 
+// @implements DICT-005
 /** Every known userorganisation with its account and the ontologies in use (DICT-005), by name. */
 export async function listUserOrganisations(db: Queryable): Promise<UserOrganisationEntry[]> {
   const { rows } = await db.query<{

@@ -2,7 +2,9 @@ import type { Queryable } from '../db.ts';
 import type { OntologyBody, PropertyOntology } from '../../dictionary/types.ts';
 import { putOntologyOverride } from './putOntologyOverride.ts';
 
+// @implements ONTO-010, ONTO-016
 /**
+ * @implements ONTO-017, DICT-004
  * PUT /dictionary/propertiesOntology?accountId= (ONTO-017, DICT-004): the body replaces the
  * account's property ontology whole. Check the body first (schema, then checkPropertyOntology) and
  * that the account exists (DEC-DICT-005); afterwards tell the ontology cache (`invalidate`).

@@ -59,6 +59,7 @@ export const NEXT_STAMP = `stamp AS (
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+// @implements ITEM-002
 /** Item ids are UUIDs (DEC-MISC-002); anything else cannot match and is not sent to the database. */
 export function isUuid(value: string): boolean {
   return UUID.test(value);

@@ -4,6 +4,7 @@ import type { Queryable } from '../db.ts';
 import { ITEM_COLUMNS, ITEM_SERVER_COLUMNS, isUuid, type StoredItem } from './itemRow.ts';
 import { currentRenderingKeySql } from './renderingKey.ts';
 
+// @implements SORT-001
 /** The sortable root fields (DEC-LIST-003), with the column each sorts on. */
 export const ITEM_SORT_COLUMNS = {
   lastupdated: 'lastupdated',
@@ -35,11 +36,14 @@ export interface ListItemsParams {
   wfstatus?: readonly WfStatus[];
   /** true: only `approved`; false: every other status (DEC-LIST-007). */
   published?: boolean;
+  // @implements FILTER-001
   /** Inclusive lower bound, `lastupdated >= value` (FILTER-001). */
   lastupdatedFrom?: Date;
   trcid?: string;
+  // @implements SORT-002
   /** Default `lastupdated` (SORT-002). */
   sortField?: ItemSortField;
+  // @implements SORT-003
   /** Default DESC (SORT-003). */
   sortOrder?: 'ASC' | 'DESC';
   limit: number;
@@ -53,6 +57,7 @@ export interface ListItemsParams {
 export type ListedItem =
   (Omit<StoredItem, 'doc'> & { doc: null; renderedBody: string }) | (StoredItem & { renderedBody: null });
 
+// @implements PAGE-001, PAGE-003, PAGE-004
 /**
  * One page of a collection, filtered and sorted; every order ends with `id` ascending, so pages
  * of one result never overlap or skip rows on ties (DEC-LIST-003).
