@@ -4,7 +4,7 @@
 // For each requirement of spec/requirements.yaml: the spec operations whose contract names it
 // (`x-requirements` anywhere in the operation, its parameters, bodies and responses), the files
 // that implement it (`@implements ID` comments in reference-impl/ and client/), the conformance
-// checks that declare it and the test files whose test names carry `[ID]`.
+// checks that declare it and, where no check does, the test files whose test names carry `[ID]`.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -128,18 +128,19 @@ const cell = (values: string[], code = true) =>
 export function renderTraceability({ traces }: Traceability): string {
   const rows = traces.map(
     ({ requirement: r, operations, implementedIn, checks, tests }) =>
-      `| ${r.id} | ${r.level} | ${r.subject}${r.verify && r.verify !== 'blackbox' ? ` (${r.verify})` : ''} | ${cell(operations)} | ${cell(implementedIn)} | ${cell(checks)} | ${cell(tests)} |`,
+      `| ${r.id} | ${r.level} | ${r.subject}${r.verify && r.verify !== 'blackbox' ? ` (${r.verify})` : ''} | ${cell(operations)} | ${cell(implementedIn)} | ${cell(checks)} | ${checks.length > 0 ? '' : cell(tests)} |`,
   );
   return `<!-- GENERATED FILE, do not edit. Rebuilt by \`npm run generate\` (scripts/traceability.ts); \`npm run generate:check\` fails when it is stale. -->
 # Traceability
 
 Each requirement of \`spec/requirements.yaml\`: the spec operations that carry it (\`x-requirements\`
 on the operation or anything it uses), the files that implement it (\`@implements ID\` comments),
-the conformance checks that declare it, and the test files whose test names carry \`[ID]\`.
+the conformance checks that declare it, and, where no check does, the test files whose test names
+carry \`[ID]\`.
 \`tests/contract/traceability.test.ts\` fails when a MUST has no implementing file or is verified
 by neither a check nor a test.
 
-| Requirement | Level | Subject | Operations | Implemented in | Conformance checks | Tests |
+| Requirement | Level | Subject | Operations | Implemented in | Conformance checks | Tests (when no check) |
 |---|---|---|---|---|---|---|
 ${rows.join('\n')}
 `;
