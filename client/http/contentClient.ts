@@ -19,7 +19,6 @@ import {
 import { ServiceError } from './serviceError.ts';
 import { createTransport, type FetchFunction, type Transport, type TransportOptions } from './transport.ts';
 
-// @implements ITEM-022
 export interface ContentClientOptions {
   /** `{base_url}`: ends in `/api` on a deployment (`https://cs.example/api`); the Prism mock has no prefix. */
   baseUrl: string;

@@ -9,13 +9,13 @@
 //    repeats the work, which is idempotent.
 
 import { laterOf } from './instant.ts';
-import { keysetPages } from './keyset.ts';
+import { keysetPages, MAX_PAGE_SIZE } from './keyset.ts';
 import { applyOps, type StoreOp, type SyncStore } from './store.ts';
 import type { Collection, ItemSource, SyncItem, WfStatus } from './types.ts';
 
 /** Sent as `wfstatus=approved,archived,deleted` (SYNC-002). */
 export const SYNC_WFSTATUS = ['approved', 'archived', 'deleted'] as const satisfies readonly WfStatus[];
-export const DEFAULT_SYNC_SIZE = 2000;
+export const DEFAULT_SYNC_SIZE = MAX_PAGE_SIZE;
 
 export interface SyncProgress {
   collection: Collection;

@@ -1,3 +1,4 @@
+// @implements ITEM-022
 // Shapes the sync procedure needs, taken from the generated types. `SyncItem` and `AssetRecord`
 // are the minimal constraints the sync code reads; the defaults of the type parameters are the
 // full generated response types, so a typed client's results flow through unchanged. Responses
@@ -13,10 +14,17 @@ import type {
   TrcItemCommon,
   WfStatus,
 } from '../../generated/types.ts';
+import type { Collection as SpecCollection } from '../../generated/constants.ts';
 
 export type { WfStatus };
 
-export const COLLECTIONS = ['events', 'locations', 'routes', 'eventgroups', 'venues'] as const;
+export const COLLECTIONS = [
+  'events',
+  'locations',
+  'routes',
+  'eventgroups',
+  'venues',
+] as const satisfies readonly SpecCollection[];
 export type Collection = (typeof COLLECTIONS)[number];
 
 /** Any TRCItem as a list or detail read returns it (read-only fields included). */
