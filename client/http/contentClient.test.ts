@@ -51,7 +51,7 @@ const event = (trcid: string) => ({
 });
 
 describe('createContentClient', () => {
-  it('when listing a collection, then the query goes out as the spec serialises it, with bearer and User-Agent [SYNC-002]', async () => {
+  it('when listing a collection, then the query goes out as the spec serialises it, with bearer and User-Agent, and unknown fields are kept [SYNC-002] [ITEM-022]', async () => {
     routes.set('/api/events', () => ({ status: 200, body: [event('trc-1')] }));
     const client = createContentClient({ baseUrl: `${origin}/api/`, token: 'cst_abc' });
     try {
