@@ -1,5 +1,5 @@
-// Timestamps from the service are compared as instants but never re-formatted: the mark and
 // @implements SYNC-001
+// Timestamps from the service are compared as instants but never re-formatted: the mark and
 // the next `lastupdated` are always a string the service itself sent (SYNC-001). Parsing is our
 // own, not Date's, so fractions finer than a millisecond (PostgreSQL gives microseconds) still
 // order correctly.

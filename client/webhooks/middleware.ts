@@ -1,7 +1,7 @@
+// @implements HOOK-017
 // Express middleware that receives webhook deliveries (Events rules 7, 8, 10).
 //
 // It reads the raw body itself, so it works when mounted before any JSON parser, verifies the
-// @implements HOOK-017
 // signature over those bytes before parsing (HOOK-015), answers at once (HOOK-017: 2xx within
 // 5 s), deduplicates on X-Service-Delivery (HOOK-021), and only then hands the items to
 // `onItems` in the background. Work done in `onItems` (fetching each `resourceUri`) never delays

@@ -25,10 +25,9 @@ export const DEFAULT_ASSET_PAGE_SIZE = 20; // DEC-LIST-009
 // @implements ASSET-009
 /**
  * The storage query of `GET /assets` for `accountId`: `lastupdated` read with the Europe/Amsterdam
- * @implements ERR-002
  * default zone and date-only support (DEC-LIST-005; unparseable: 400, ERR-002), `sortOrder` in any
- * @implements ASSET-014
  * letter case with `desc` as default (ASSET-014, DEC-ASSET-006), zero-based `page` (DEC-LIST-009).
+ * @implements ERR-002, ASSET-014
  */
 export function listAssetsParams(
   accountId: string,

@@ -12,11 +12,10 @@ import type {
   StoredType,
 } from './types.ts';
 
-// @implements ONTO-001
+// @implements ONTO-001, ONTO-007
 // Read side of trcItemCategories (ONTO-001..008, DT-001..013, DEC-DICT-006/008): the stored ids
 // and values plus every label, from the ontology of the account owning the item, in force now.
 // Nothing here is stored, so a rename shows at once and an id the ontology lost (or never had)
-// @implements ONTO-007
 // comes back exactly as stored, without labels and without datatype (ONTO-007).
 
 const labelsFor = (labels: Labels, languages: readonly string[]): LabelTranslation[] =>
@@ -101,10 +100,10 @@ function fillCategory(
 }
 
 /**
- * @implements DT-006, DT-011
  * freetext and url (DT-006, DT-011): the label per item language, with the stored value of that
  * language. A value stored for a language the item does not list is still returned (after the
  * item's languages): dropping it would lose what the writer sent.
+ * @implements DT-006, DT-011
  */
 function perLanguageValues(
   stored: StoredCategory,

@@ -8,10 +8,10 @@ import { indexOntologies, type OntologyIndexes } from './indexes.ts';
 import { loadBaseOntologies } from './loadData.ts';
 import type { OntologySource } from './types.ts';
 
+// @implements ONTO-006
 // The ontologies in force for an account, parsed and indexed once per version.
 //
 // Why a version check on every request: several instances may share one PostgreSQL, and an
-// @implements ONTO-006
 // override written through one must show through all AT ONCE (ONTO-006). Every write advances the
 // row's last_modified in the same commit, so reading the versions (one small primary-key query,
 // joined for all owners of a page of items) and comparing them with the cached ones is exact;

@@ -3,9 +3,9 @@ import { valueAsString } from './normaliseValue.ts';
 import { stripHtml } from './stripHtml.ts';
 import type { StoredCategories, StoredCategory, StoredType } from './types.ts';
 
+// @implements ONTO-005
 // Write side of trcItemCategories: what is persisted (ONTO-004). Only ids, the value and the
 // per-language values of freetext/url survive; every label, `datatype` and
-// @implements ONTO-005
 // `valueCategoryTranslations` sent is dropped (ONTO-005, DEC-ITEM-005), so the next read fills
 // them in from the ontology in force then. Values are kept as sent (normalising happens on read),
 // except that with the ontology at hand HTML is stripped from `data` values before storing: HTML

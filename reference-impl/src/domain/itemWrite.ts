@@ -39,9 +39,9 @@ export interface PreparedItem {
   doc: Loose;
 }
 
+// @implements ITEM-018
 // Fields kept in columns (not in the document) or set by the server (DEC-ITEM-005): the
 // server-set ones are accepted in a body and ignored, so a GET-modify-PUT round trip works;
-// @implements ITEM-018
 // `isprivate` is accepted and dropped (ITEM-018).
 const COLUMN_FIELDS = ['trcid', 'entitytype', 'wfstatus', 'userorganisation', 'externalId', 'slug'];
 const IGNORED_FIELDS = ['id', 'creationdate', 'lastupdated', 'published', 'deleted', 'offline', 'isprivate'];

@@ -18,8 +18,8 @@ export function isWfStatus(value: unknown): value is WfStatus {
 /**
  * The status to store for a save: absent (or null) and `draft` become `readyforvalidation`; every
  * other status is taken as sent, so `approved` publishes from any status and any other status
- * @implements WF-008, WF-009
  * takes an approved item offline (WF-007, WF-008, WF-009). An unknown value is a 400.
+ * @implements WF-008, WF-009
  */
 export function normaliseWfstatus(value: unknown): StoredWfStatus {
   if (value === undefined || value === null || value === 'draft') return 'readyforvalidation';
@@ -40,9 +40,9 @@ export interface LegacyFlags {
 
 // @implements ITEM-017, WF-011, WF-012
 /**
- * @implements WF-010, WF-013
  * The deprecated booleans, always computed from wfstatus whatever a client wrote (WF-010…WF-013):
  * only `approved` is published; `deleted: true` means merely "not approved"; offline = !published.
+ * @implements WF-010, WF-013
  */
 export function legacyFlags(wfstatus: WfStatus): LegacyFlags {
   const published = wfstatus === 'approved';

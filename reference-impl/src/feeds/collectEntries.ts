@@ -1,8 +1,8 @@
 import type { FeedDefinition } from './feedConfig.ts';
 import { readPartnerEntries, type PartnerEntry } from './partnerEntries.ts';
 
-// The fetch phase of a run: which partner documents to fetch and which of their entries the run
 // @implements FEED-004, FEED-006
+// The fetch phase of a run: which partner documents to fetch and which of their entries the run
 // takes (FEED-004…FEED-006). Entries outside the scope are never converted or imported.
 
 export interface RunScope {

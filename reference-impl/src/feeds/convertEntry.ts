@@ -27,8 +27,8 @@ export interface ConvertContext {
   properties: PropertyIndex;
 }
 
-// Fields of the partner format, not of the item: `id` is the partner's (DEC-FEED-001), and the
 // @implements WF-006, FEED-001
+// Fields of the partner format, not of the item: `id` is the partner's (DEC-FEED-001), and the
 // status is the service's to set (WF-006, FEED-001, FEED-002), whatever the partner sent.
 const FEED_ONLY_FIELDS = ['id', 'feedInfoId', 'wfstatus'];
 

@@ -13,13 +13,13 @@ import type { PartnerEntry } from './partnerEntries.ts';
 import { sameJson } from './sameJson.ts';
 import type { EntryValidator } from './validateEntry.ts';
 
+// @implements FEED-002
 // The convert and import phases of a run, entry by entry. Every write goes through the item
 // service (writeItem): one transaction under the item write lock, with its webhook outbox event.
 //
 // Rules for an entry matched by externalId (`<feed name>:<partner id>`, DEC-FEED-003):
 //   none                      → created in readyforvalidation, whatever status the partner sent (WF-006)
 //   readyforvalidation        → every field overwritten (FEED-001; `draft` is stored as readyforvalidation)
-// @implements FEED-002
 //   approved                  → only calendar and priceElements overwritten; editor changes kept (FEED-002)
 //   rejected/archived/deleted → left untouched: an editor took it out of the feed's hands; the
 //                               run counts it unchanged and notes it in errors

@@ -5,9 +5,8 @@ import type { WfStatus } from '../domain/workflow.ts';
 import type { ItemSortField, ListItemsParams } from '../storage/items/listItems.ts';
 import type { ItemScopeHolder } from './access.ts';
 
-// @implements LIST-001
+// @implements LIST-001, SCOPE-001
 // A list request (already checked against the spec, LIST-001) as a storage query. The scope comes
-// @implements SCOPE-001
 // from the caller, never from the query: filters can only narrow it (SCOPE-001, DEC-LIST-006).
 
 export const DEFAULT_PAGE_SIZE = PAGE_SIZE.default; // DEC-LIST-001

@@ -13,12 +13,11 @@ import type { ListedItem } from '../storage/items/listItems.ts';
 import { renderingKeyOf } from '../storage/items/renderingKey.ts';
 import { schemaOrgOf } from './schemaOrg.ts';
 
+// @implements ONTO-008, ITEM-010
 // The response document of an item, for detail reads, lists and write answers alike
 // (DEC-ITEM-002): the stored document plus the server columns, the legacy booleans derived from
 // wfstatus (WF-010..013), the calendar normalised and expanded (DEC-ITEM-010/011) and the labels
-// @implements ONTO-008
 // of types and categories from the ontologies of the account OWNING the item (ONTO-008), and the
-// @implements ITEM-010
 // schema.org JSON-LD derived from the item (ITEM-010). A write stores the part rendered from the
 // document with the item, keyed by this renderer's version and the owner's ontology versions
 // (migration 007); lists use it only while that key is the one in force, so every read shows the

@@ -35,8 +35,8 @@ const READ_ONLY = new Set(['id', 'mimetype', 'size', 'width', 'height', 'url', '
 
 /**
  * GET/POST /assets, PUT /assets/{id}, GET /assets/{id}/{filename} (ASSET-001..016, DEC-ASSET-*).
- * @implements RATE-005
  * Not rate limited (RATE-005); assets never produce a webhook (HOOK-009).
+ * @implements RATE-005
  */
 export function assetRoutes(context: RouteContext, options: AssetRouteOptions = {}): Router {
   const router = Router();

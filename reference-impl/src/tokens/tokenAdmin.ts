@@ -179,9 +179,9 @@ export async function deleteAccountToken(
 
 // @implements TOKEN-011, TOKEN-012
 /**
- * @implements TOKEN-010
  * TOKEN-010..012: a new secret, shown once. Deliveries are signed at send time with the secret
  * stored then, so the old one stops verifying at once, for retries of older deliveries too.
+ * @implements TOKEN-010
  */
 export async function rotateTokenSecret(
   deps: TokenAdminDeps,

@@ -1,7 +1,6 @@
-// @implements HOOK-002, HOOK-008
+// @implements HOOK-002, HOOK-008, HOOK-009
 // The transactional outbox (HOOK-002, HOOK-008): every item write queues its change, in the
 // write's own transaction, for each token whose webhook should hear of it. Assets never call
-// @implements HOOK-009
 // this (HOOK-009).
 import { insertOutboxEvents } from '../storage/webhooks/insertOutboxEvents.ts';
 import type { ItemChangeRecorder } from './itemChange.ts';

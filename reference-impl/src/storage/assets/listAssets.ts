@@ -14,8 +14,8 @@ export interface ListAssetsParams {
   offset: number;
 }
 
-// Whitelisted ORDER BY clauses. Assets without `modified` are the least recently changed
 // @implements ASSET-012, ASSET-013
+// Whitelisted ORDER BY clauses. Assets without `modified` are the least recently changed
 // (ASSET-012): first ascending, last descending. `id` ascending ends every order (ASSET-013).
 const ORDER_BY: Record<AssetSortKey, Record<'ASC' | 'DESC', string>> = {
   created: { ASC: 'created ASC, id ASC', DESC: 'created DESC, id ASC' },
