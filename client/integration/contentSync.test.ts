@@ -9,8 +9,8 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { ALL_STATUSES, createTestAccount, createTestToken } from '../../reference-impl/src/testing/fixtures.ts';
-import { startTestApp, type TestApp } from '../../reference-impl/src/testing/testApp.ts';
+import { ALL_STATUSES, createTestAccount, createTestToken } from '../../reference-impl/test/support/fixtures.ts';
+import { startTestApp, type TestApp } from '../../reference-impl/test/support/testApp.ts';
 import { openTestDb, type TestDb } from '../../reference-impl/src/storage/testing/testDb.ts';
 import { EXIT, main, type CliIo } from '../cli.ts';
 import type { CollectionResult, RunSummary } from '../cli/mirror.ts';

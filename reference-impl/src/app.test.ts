@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachEngine } from './storage/testing/testDb.ts';
-import { startTestApp, type TestApp } from './testing/testApp.ts';
+import { startTestApp, type TestApp } from '../test/support/testApp.ts';
 
 describeEachEngine('the app shell', (engine) => {
   let app: TestApp;

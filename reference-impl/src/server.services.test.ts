@@ -12,7 +12,7 @@ import { serviceAppDeps, startBackgroundServices, type ServiceContext } from './
 import { getFeedRun } from './storage/feeds/getFeedRun.ts';
 import { runMigrations } from './storage/migrate.ts';
 import { openDb } from './storage/openDb.ts';
-import { createTestAccount, createTestToken } from './testing/fixtures.ts';
+import { createTestAccount, createTestToken } from '../test/support/fixtures.ts';
 
 // The app's dependencies and the background services of one ServiceContext share what they both
 // use: one asset store (retention prunes the store uploads are staged in) and one FeedRuns

@@ -21,7 +21,7 @@ import { createLogger } from '../../reference-impl/src/logger.ts';
 import { createMemoryStore } from '../../reference-impl/src/ratelimit/memoryStore.ts';
 import { runMigrations } from '../../reference-impl/src/storage/migrate.ts';
 import { openPgliteDb } from '../../reference-impl/src/storage/pgliteDb.ts';
-import { createTestAccount, createTestToken } from '../../reference-impl/src/testing/fixtures.ts';
+import { createTestAccount, createTestToken } from '../../reference-impl/test/support/fixtures.ts';
 import { ignoreItemChanges } from '../../reference-impl/src/webhooks/itemChange.ts';
 import { percentile } from './stats.ts';
 

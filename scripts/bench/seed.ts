@@ -19,7 +19,7 @@ import { stripCategoriesForWrite } from '../../reference-impl/src/dictionary/str
 import { sharedOntologyCache } from '../../reference-impl/src/items/sharedOntologyCache.ts';
 import type { Db } from '../../reference-impl/src/storage/db.ts';
 import { seedOntologyOverrides } from '../../reference-impl/src/storage/dictionary/seedOntologyOverrides.ts';
-import { createTestAccount, createTestToken } from '../../reference-impl/src/testing/fixtures.ts';
+import { createTestAccount, createTestToken } from '../../reference-impl/test/support/fixtures.ts';
 import { refreshRenderings } from '../../reference-impl/src/items/renderingRefresher.ts';
 import { storedRenderingOf } from '../../reference-impl/src/items/renderItem.ts';
 import { inJsonbOrder } from '../../reference-impl/src/storage/items/jsonbOrder.ts';

@@ -19,7 +19,7 @@ import type { Db } from '../../reference-impl/src/storage/db.ts';
 import { createLogger } from '../../reference-impl/src/logger.ts';
 import { listItems, listRenderedItems } from '../../reference-impl/src/storage/items/listItems.ts';
 import { runMigrations } from '../../reference-impl/src/storage/migrate.ts';
-import { startTestApp, type TestApp } from '../../reference-impl/src/testing/testApp.ts';
+import { startTestApp, type TestApp } from '../../reference-impl/test/support/testApp.ts';
 import { openBenchDb } from './benchDb.ts';
 import {
   countFresh,

@@ -3,8 +3,8 @@ import { client, eventBody, newTestAccount, superAdminToken, type TestAccount } 
 import { createLogger } from '../logger.ts';
 import type { Db, Listener } from '../storage/db.ts';
 import { describeEachEngine } from '../storage/testing/testDb.ts';
-import { startTestApp, type TestApp } from '../testing/testApp.ts';
-import { waitFor } from '../testing/waitFor.ts';
+import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
+import { waitFor } from '../../test/support/waitFor.ts';
 import { createTokenCache, listenForAuthChanges } from './tokenCache.ts';
 
 // The app with the token cache as the service wires it (server.ts): a token is looked up once,

@@ -7,7 +7,7 @@ import { emptyFeedRunReport } from '../storage/feeds/feedRunRow.ts';
 import { getFeedRun } from '../storage/feeds/getFeedRun.ts';
 import { insertFeedRun } from '../storage/feeds/insertFeedRun.ts';
 import { describeEachEngine } from '../storage/testing/testDb.ts';
-import { createTestAccount } from '../testing/fixtures.ts';
+import { createTestAccount } from '../../test/support/fixtures.ts';
 import { ignoreItemChanges } from '../webhooks/itemChange.ts';
 import type { FeedDefinition } from './feedConfig.ts';
 import { createFeedRuns, STALE_RUN_AFTER, type FeedRuns } from './feedRuns.ts';

@@ -1,7 +1,7 @@
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.ts';
-import { listenLocally } from '../testing/listenLocally.ts';
+import { listenLocally } from '../../test/support/listenLocally.ts';
 import { errorHandler } from './errorHandler.ts';
 import { createRequestValidator, validated } from './validateRequest.ts';
 

@@ -4,7 +4,7 @@ import { putPropertiesOntology } from '../storage/dictionary/putPropertiesOntolo
 import { getItemById } from '../storage/items/getItemById.ts';
 import type { StoredItem } from '../storage/items/itemRow.ts';
 import { describeEachEngine } from '../storage/testing/testDb.ts';
-import { createTestAccount } from '../testing/fixtures.ts';
+import { createTestAccount } from '../../test/support/fixtures.ts';
 import type { ItemChange } from '../webhooks/itemChange.ts';
 import { softDeleteItem } from './itemWrites.ts';
 import { sharedOntologyCache } from './sharedOntologyCache.ts';

@@ -12,7 +12,7 @@ import { insertFeedRun } from '../storage/feeds/insertFeedRun.ts';
 import { insertSession } from '../storage/sessions/insertSession.ts';
 import { insertDelivery } from '../storage/webhooks/insertDelivery.ts';
 import { describeEachEngine } from '../storage/testing/testDb.ts';
-import { createTestAccount, createTestToken } from '../testing/fixtures.ts';
+import { createTestAccount, createTestToken } from '../../test/support/fixtures.ts';
 import { runRetention, startRetentionJob } from './retention.ts';
 
 const NOW = Date.parse('2026-11-22T12:00:00.000Z');

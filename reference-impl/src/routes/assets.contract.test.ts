@@ -4,7 +4,7 @@ import { responseProblems } from '../items/testing/responseSchemas.ts';
 import { client, newTestAccount } from '../items/testing/itemsHarness.ts';
 import { createTestUser } from '../sessions/testing/testUsers.ts';
 import { describeEachEngine } from '../storage/testing/testDb.ts';
-import { startTestApp, type TestApp } from '../testing/testApp.ts';
+import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
 
 // Every answer of the asset and session operations, checked against the spec's response schemas:
 // what the conformance suite will check against a deployment.

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeAnimation, makeImage, makeNoiseJpeg, makePdf, uploadAsset } from '../assets/testing/assetFixtures.ts';
 import { newTestAccount } from '../items/testing/itemsHarness.ts';
 import { describeEachEngine } from '../storage/testing/testDb.ts';
-import { startTestApp, type TestApp } from '../testing/testApp.ts';
+import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
 
 describeEachEngine('GET /assets/{id}/{filename}', (engine) => {
   let app: TestApp;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeImage, makePdf, uploadAsset } from '../assets/testing/assetFixtures.ts';
 import { client, newTestAccount, type Client } from '../items/testing/itemsHarness.ts';
 import { describeEachEngine } from '../storage/testing/testDb.ts';
-import { startTestApp, type TestApp } from '../testing/testApp.ts';
+import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
 
 interface Asset {
   id: string;

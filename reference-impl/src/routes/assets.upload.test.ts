@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeBombPng, makeExe, makeImage, makePdf, uploadAsset } from '../assets/testing/assetFixtures.ts';
 import { client, newTestAccount, type TestAccount } from '../items/testing/itemsHarness.ts';
 import { describeEachEngine } from '../storage/testing/testDb.ts';
-import { startTestApp, type TestApp } from '../testing/testApp.ts';
+import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
 
 const MAX_BYTES = 200_000;
 const OVERSIZED_CLIENT = fileURLToPath(new URL('../assets/testing/oversizedUploadClient.ts', import.meta.url));

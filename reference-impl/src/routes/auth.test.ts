@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, eventBody, newTestAccount } from '../items/testing/itemsHarness.ts';
 import { createTestUser } from '../sessions/testing/testUsers.ts';
 import { describeEachEngine } from '../storage/testing/testDb.ts';
-import { createTestAccount, createTestToken } from '../testing/fixtures.ts';
-import { startTestApp, type TestApp } from '../testing/testApp.ts';
+import { createTestAccount, createTestToken } from '../../test/support/fixtures.ts';
+import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
 
 interface Tokens {
   access_token: string;

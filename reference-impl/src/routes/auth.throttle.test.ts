@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestUser } from '../sessions/testing/testUsers.ts';
 import { describeEachEngine } from '../storage/testing/testDb.ts';
-import { createTestAccount } from '../testing/fixtures.ts';
-import { startTestApp, type TestApp } from '../testing/testApp.ts';
+import { createTestAccount } from '../../test/support/fixtures.ts';
+import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
 
 // DEC-AUTH-016: failed sign-ins and refreshes are throttled per client IP (and sign-ins per user
 // name too): ten at once, then one every 6 s. The app's clock is fixed in each test, so "within

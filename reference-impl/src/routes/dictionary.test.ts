@@ -5,8 +5,8 @@ import { client, newTestAccount, superAdminToken, type TestAccount } from '../it
 import { responseProblems } from '../items/testing/responseSchemas.ts';
 import { seedOntologyOverrides } from '../storage/dictionary/seedOntologyOverrides.ts';
 import { describeEachEngine } from '../storage/testing/testDb.ts';
-import { createTestToken } from '../testing/fixtures.ts';
-import { startTestApp, type TestApp } from '../testing/testApp.ts';
+import { createTestToken } from '../../test/support/fixtures.ts';
+import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
 
 function ontology(label: string, extra: Record<string, unknown> = {}) {
   return {

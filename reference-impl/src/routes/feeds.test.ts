@@ -5,8 +5,8 @@ import { responseProblems } from '../items/testing/responseSchemas.ts';
 import { getItemByExternalId } from '../storage/items/getItemByExternalId.ts';
 import type { StoredItem } from '../storage/items/itemRow.ts';
 import { describeEachEngine } from '../storage/testing/testDb.ts';
-import { createTestToken } from '../testing/fixtures.ts';
-import { startTestApp, type TestApp } from '../testing/testApp.ts';
+import { createTestToken } from '../../test/support/fixtures.ts';
+import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
 import type { ItemChange } from '../webhooks/itemChange.ts';
 
 // Inbound feeds end to end: a local HTTPS partner with a self-signed certificate, trusted through

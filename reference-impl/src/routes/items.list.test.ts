@@ -10,8 +10,8 @@ import {
 } from '../items/testing/itemsHarness.ts';
 import { insertItem } from '../storage/items/insertItem.ts';
 import { describeEachEngine } from '../storage/testing/testDb.ts';
-import { createTestToken } from '../testing/fixtures.ts';
-import { startTestApp, type TestApp } from '../testing/testApp.ts';
+import { createTestToken } from '../../test/support/fixtures.ts';
+import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
 
 const ENFORCED_FROM = '2026-10-31T23:00:00.000Z';
 

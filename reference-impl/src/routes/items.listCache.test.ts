@@ -4,8 +4,8 @@ import { client, eventBody, newTestAccount, superAdminToken } from '../items/tes
 import { putPropertiesOntology } from '../storage/dictionary/putPropertiesOntology.ts';
 import { insertItem } from '../storage/items/insertItem.ts';
 import { describeEachEngine } from '../storage/testing/testDb.ts';
-import { createTestAccount } from '../testing/fixtures.ts';
-import { startTestApp, type TestApp } from '../testing/testApp.ts';
+import { createTestAccount } from '../../test/support/fixtures.ts';
+import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
 
 // List answers are sent again from memory while the store's content version is unchanged
 // (items/listPageCache.ts, migration 010). What a client must never notice: any change to the

@@ -4,7 +4,7 @@ import { loadBaseOntologies } from '../dictionary/loadData.ts';
 import { responseProblems, specExample } from '../items/testing/responseSchemas.ts';
 import { client, newTestAccount, superAdminToken, type TestAccount } from '../items/testing/itemsHarness.ts';
 import { describeEachEngine } from '../storage/testing/testDb.ts';
-import { startTestApp, type TestApp } from '../testing/testApp.ts';
+import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
 
 const COLLECTIONS = [
   {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, eventBody, newTestAccount, superAdminToken, type TestAccount } from '../items/testing/itemsHarness.ts';
 import { describeEachEngine } from '../storage/testing/testDb.ts';
-import { startTestApp, type TestApp } from '../testing/testApp.ts';
+import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
 import type { ItemChange } from '../webhooks/itemChange.ts';
 
 const STATUSES = ['readyforvalidation', 'approved', 'rejected', 'archived', 'deleted'] as const;

@@ -8,7 +8,7 @@ import { loadOpenApiDocument } from '../http/openapiDocument.ts';
 import { client, eventBody, newTestAccount, type TestAccount } from '../items/testing/itemsHarness.ts';
 import { specExample } from '../items/testing/responseSchemas.ts';
 import { describeEachEngine } from '../storage/testing/testDb.ts';
-import { startTestApp, type TestApp } from '../testing/testApp.ts';
+import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
 
 // GET /routes/{id}/geojson and /gpx: created through the API, downloaded, parsed back.
 

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../auth/tokenHash.ts';
 import { describeEachEngine } from '../storage/testing/testDb.ts';
-import { createTestAccount, createTestToken } from '../testing/fixtures.ts';
-import { startTestApp } from '../testing/testApp.ts';
+import { createTestAccount, createTestToken } from '../../test/support/fixtures.ts';
+import { startTestApp } from '../../test/support/testApp.ts';
 import { api, startWebhookHarness, type WebhookHarness } from '../webhooks/testing/harness.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

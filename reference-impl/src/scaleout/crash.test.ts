@@ -6,7 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventBody } from '../items/testing/itemsHarness.ts';
 import { skipPostgres } from '../storage/testing/testDb.ts';
-import { waitFor } from '../testing/waitFor.ts';
+import { waitFor } from '../../test/support/waitFor.ts';
 import { createScratchDatabase, type ScratchDatabase } from './support/database.ts';
 import { call } from './support/http.ts';
 import { createInstanceGroup, type Instance, type InstanceGroup } from './support/instance.ts';

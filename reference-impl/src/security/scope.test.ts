@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Collection } from '../domain/entityRules.ts';
 import { loadOpenApiDocument, type JsonObject } from '../http/openapiDocument.ts';
 import { describeEachEngine } from '../storage/testing/testDb.ts';
-import { ALL_STATUSES } from '../testing/fixtures.ts';
+import { ALL_STATUSES } from '../../test/support/fixtures.ts';
 import { startWebhookHarness, waitFor, type WebhookHarness } from '../webhooks/testing/harness.ts';
 import { startReceiver, type Receiver } from '../webhooks/testing/receiver.ts';
 import { callerBearers, type Caller } from './support/callers.ts';

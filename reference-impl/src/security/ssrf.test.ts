@@ -1,8 +1,8 @@
 import dns, { type LookupAddress } from 'node:dns';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { describeEachEngine } from '../storage/testing/testDb.ts';
-import { createTestAccount, createTestToken } from '../testing/fixtures.ts';
-import { startTestApp, type TestApp } from '../testing/testApp.ts';
+import { createTestAccount, createTestToken } from '../../test/support/fixtures.ts';
+import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
 import { startWebhookHarness, waitFor, writeItem, type WebhookHarness } from '../webhooks/testing/harness.ts';
 import { rawClient, type RawAnswer, type RawClient } from './support/rawHttp.ts';
 

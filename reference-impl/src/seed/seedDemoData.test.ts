@@ -4,7 +4,7 @@ import { responseProblems } from '../items/testing/responseSchemas.ts';
 import { sharedOntologyCache } from '../items/sharedOntologyCache.ts';
 import { listItems } from '../storage/items/listItems.ts';
 import { describeEachEngine, openTestDb } from '../storage/testing/testDb.ts';
-import { startTestApp, type TestApp } from '../testing/testApp.ts';
+import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
 import { ignoreItemChanges } from '../webhooks/itemChange.ts';
 import { ensureBootstrapAdminToken } from './bootstrapAdminToken.ts';
 import { demoItems } from './demoItems.ts';

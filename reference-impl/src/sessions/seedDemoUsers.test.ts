@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { describeEachEngine } from '../storage/testing/testDb.ts';
-import { createTestAccount } from '../testing/fixtures.ts';
+import { createTestAccount } from '../../test/support/fixtures.ts';
 import { seedDemoUsers, formatDemoUsers } from './seedDemoUsers.ts';
 import { signIn } from './signIn.ts';
 import { TEST_SCRYPT } from './testing/testUsers.ts';

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { waitFor } from '../testing/waitFor.ts';
+import { waitFor } from '../../test/support/waitFor.ts';
 import { describeEachEngine, TEST_DATABASE_URL } from './testing/testDb.ts';
 import { withPostgresClient } from './testing/withPostgresClient.ts';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachEngine, type EngineContext } from '../storage/testing/testDb.ts';
-import { createTestAccount, createTestToken } from '../testing/fixtures.ts';
+import { createTestAccount, createTestToken } from '../../test/support/fixtures.ts';
 import { verifySignature } from './sign.ts';
 import {
   answer,

@@ -1,5 +1,5 @@
 import { HOUR } from '../../config.ts';
-import type { TestApp } from '../../testing/testApp.ts';
+import type { TestApp } from '../../../test/support/testApp.ts';
 import type { RawClient } from './rawHttp.ts';
 import type { SecurityWorld } from './world.ts';
 

@@ -4,8 +4,8 @@ import type { Collection } from '../../domain/entityRules.ts';
 import { client } from '../../items/testing/itemsHarness.ts';
 import { createTestUser } from '../../sessions/testing/testUsers.ts';
 import type { Db } from '../../storage/db.ts';
-import { ALL_STATUSES, createTestAccount, createTestToken } from '../../testing/fixtures.ts';
-import type { TestApp } from '../../testing/testApp.ts';
+import { ALL_STATUSES, createTestAccount, createTestToken } from '../../../test/support/fixtures.ts';
+import type { TestApp } from '../../../test/support/testApp.ts';
 
 // The data the security tests attack: two accounts with their own organisations, one token of
 // every kind, items of every collection in every visibility class, an asset per account, a token

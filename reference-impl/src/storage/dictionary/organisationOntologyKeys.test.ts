@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { createTestAccount } from '../../testing/fixtures.ts';
+import { createTestAccount } from '../../../test/support/fixtures.ts';
 import { ontologyKeyOf } from '../items/renderingKey.ts';
 import { describeEachEngine, type EngineContext } from '../testing/testDb.ts';
 import { getAccountOntologyVersions } from './getAccountOntologyVersions.ts';

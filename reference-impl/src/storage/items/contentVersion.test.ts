@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
-import { createTestAccount } from '../../testing/fixtures.ts';
+import { createTestAccount } from '../../../test/support/fixtures.ts';
 import { putOntologyOverride } from '../dictionary/putOntologyOverride.ts';
 import type { Queryable } from '../db.ts';
 import { describeEachEngine } from '../testing/testDb.ts';
-import { waitFor } from '../../testing/waitFor.ts';
+import { waitFor } from '../../../test/support/waitFor.ts';
 import { readContentVersion } from './contentVersion.ts';
 import { insertItem, type InsertItemParams } from './insertItem.ts';
 import { lockItemWrites } from './lockItemWrites.ts';

@@ -10,7 +10,7 @@ import { loadOpenApiDocument } from '../../http/openapiDocument.ts';
 import { createLogger, type Logger } from '../../logger.ts';
 import type { Db } from '../../storage/db.ts';
 import { insertItem } from '../../storage/items/insertItem.ts';
-import { startTestApp, type TestApp } from '../../testing/testApp.ts';
+import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
 import type { ItemChange, ItemChangeRecorder } from '../itemChange.ts';
 import { createWebhookServices, type WebhookServices, type WebhookServicesDeps } from '../worker.ts';
 
@@ -128,7 +128,7 @@ export async function writeItem(
   });
 }
 
-export { waitFor } from '../../testing/waitFor.ts';
+export { waitFor } from '../../../test/support/waitFor.ts';
 
 /** Validates a webhook body against the spec's CallbackBody; null when valid, else the errors. */
 export function createCallbackBodyValidator(): (body: unknown) => string | null {

@@ -1,9 +1,9 @@
-import { createApp, type AppDeps } from '../app.ts';
-import { loadConfig, type Config } from '../config.ts';
-import { createLogger } from '../logger.ts';
-import { createMemoryStore } from '../ratelimit/memoryStore.ts';
-import type { Db } from '../storage/db.ts';
-import { ignoreItemChanges } from '../webhooks/itemChange.ts';
+import { createApp, type AppDeps } from '../../src/app.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { createLogger } from '../../src/logger.ts';
+import { createMemoryStore } from '../../src/ratelimit/memoryStore.ts';
+import type { Db } from '../../src/storage/db.ts';
+import { ignoreItemChanges } from '../../src/webhooks/itemChange.ts';
 import { listenLocally } from './listenLocally.ts';
 
 export interface TestApp {

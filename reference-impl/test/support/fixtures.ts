@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { generateTokenValue, hashToken } from '../auth/tokenHash.ts';
-import type { Role } from '../http/principal.ts';
-import type { Queryable } from '../storage/db.ts';
+import { generateTokenValue, hashToken } from '../../src/auth/tokenHash.ts';
+import type { Role } from '../../src/http/principal.ts';
+import type { Queryable } from '../../src/storage/db.ts';
 
 // Test data written straight into storage, so route tests don't depend on the token endpoints.
 
