@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { ALL_STATUSES, createTestAccount, createTestToken } from '../../reference-impl/test/support/fixtures.ts';
 import { startTestApp, type TestApp } from '../../reference-impl/test/support/testApp.ts';
-import { openTestDb, type TestDb } from '../../reference-impl/src/storage/testing/testDb.ts';
+import { openTestDb, type TestDb } from '../../reference-impl/test/support/storage/testDb.ts';
 import { EXIT, main, type CliIo } from '../cli.ts';
 import type { CollectionResult, RunSummary } from '../cli/mirror.ts';
 import { createContentClient, type ContentClient } from '../http/contentClient.ts';

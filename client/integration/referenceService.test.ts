@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { ALL_STATUSES, createTestAccount, createTestToken } from '../../reference-impl/test/support/fixtures.ts';
 import { startTestApp, type TestApp } from '../../reference-impl/test/support/testApp.ts';
-import { openTestDb, skipPostgres, type TestDb } from '../../reference-impl/src/storage/testing/testDb.ts';
+import { openTestDb, skipPostgres, type TestDb } from '../../reference-impl/test/support/storage/testDb.ts';
 import type { WaitEvent } from '../http/retry.ts';
 import { createTransport, type Transport } from '../http/transport.ts';
 import { createContentClient, type ContentClient } from '../http/contentClient.ts';

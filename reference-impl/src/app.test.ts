@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachEngine } from './storage/testing/testDb.ts';
+import { describeEachEngine } from '../test/support/storage/testDb.ts';
 import { startTestApp, type TestApp } from '../test/support/testApp.ts';
 
 describeEachEngine('the app shell', (engine) => {

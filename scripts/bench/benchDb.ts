@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Db } from '../../reference-impl/src/storage/db.ts';
 import { openPgliteDb } from '../../reference-impl/src/storage/pgliteDb.ts';
 import { openPostgresDb } from '../../reference-impl/src/storage/postgresDb.ts';
-import { withPostgresClient } from '../../reference-impl/src/storage/testing/withPostgresClient.ts';
+import { withPostgresClient } from '../../reference-impl/test/support/storage/withPostgresClient.ts';
 import type { Engine } from './protocol.ts';
 
 /** The PostgreSQL server of the benches: $BENCH_DATABASE_URL, $TEST_DATABASE_URL or the local test server. */

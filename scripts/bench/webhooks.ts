@@ -12,7 +12,7 @@ import { createLogger } from '../../reference-impl/src/logger.ts';
 import { insertItem } from '../../reference-impl/src/storage/items/insertItem.ts';
 import { runMigrations } from '../../reference-impl/src/storage/migrate.ts';
 import { insertToken } from '../../reference-impl/src/storage/tokens/insertToken.ts';
-import { startReceiver } from '../../reference-impl/src/webhooks/testing/receiver.ts';
+import { startReceiver } from '../../reference-impl/test/support/webhooks/receiver.ts';
 import { createWebhookServices } from '../../reference-impl/src/webhooks/worker.ts';
 import { openBenchDb } from './benchDb.ts';
 import { percentile } from './stats.ts';

@@ -1,5 +1,5 @@
 // PostgreSQL for the client's own tests, the way the reference service's tests use it
-// (reference-impl/src/storage/testing/testDb.ts, not imported: client/ imports only generated/).
+// (reference-impl/test/support/storage/testDb.ts, not imported: client/ imports only generated/).
 // Test infrastructure, so it reads its own two variables: TEST_DATABASE_URL (default the local
 // server) and CI (with CI=true an unreachable PostgreSQL fails the run instead of being skipped).
 // Each test file gets a schema of its own, so files running in parallel never share a table.

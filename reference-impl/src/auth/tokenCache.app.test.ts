@@ -1,8 +1,14 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { client, eventBody, newTestAccount, superAdminToken, type TestAccount } from '../items/testing/itemsHarness.ts';
+import {
+  client,
+  eventBody,
+  newTestAccount,
+  superAdminToken,
+  type TestAccount,
+} from '../../test/support/items/itemsHarness.ts';
 import { createLogger } from '../logger.ts';
 import type { Db, Listener } from '../storage/db.ts';
-import { describeEachEngine } from '../storage/testing/testDb.ts';
+import { describeEachEngine } from '../../test/support/storage/testDb.ts';
 import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
 import { waitFor } from '../../test/support/waitFor.ts';
 import { createTokenCache, listenForAuthChanges } from './tokenCache.ts';

@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import type { Queryable } from '../storage/db.ts';
 import { putOntologyOverride } from '../storage/dictionary/putOntologyOverride.ts';
 import { putPropertiesOntology } from '../storage/dictionary/putPropertiesOntology.ts';
-import { describeEachEngine } from '../storage/testing/testDb.ts';
+import { describeEachEngine } from '../../test/support/storage/testDb.ts';
 import { fillItemCategories } from './fillItemCategories.ts';
 import { loadBaseOntologies, loadDataOverrides } from './loadData.ts';
 import { createOntologyCache } from './ontologyCache.ts';

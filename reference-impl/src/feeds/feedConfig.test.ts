@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadFeeds } from './feedConfig.ts';
-import { writeFeedsFile } from './testing/partnerServer.ts';
+import { writeFeedsFile } from '../../test/support/feeds/partnerServer.ts';
 
 describe('loadFeeds', () => {
   it('when the shipped demo file is read, then it holds a valid HTTPS feed of the amsterdam account', () => {

@@ -6,7 +6,7 @@ import { createLogger } from '../logger.ts';
 import { emptyFeedRunReport } from '../storage/feeds/feedRunRow.ts';
 import { getFeedRun } from '../storage/feeds/getFeedRun.ts';
 import { insertFeedRun } from '../storage/feeds/insertFeedRun.ts';
-import { describeEachEngine } from '../storage/testing/testDb.ts';
+import { describeEachEngine } from '../../test/support/storage/testDb.ts';
 import { createTestAccount } from '../../test/support/fixtures.ts';
 import { ignoreItemChanges } from '../webhooks/itemChange.ts';
 import type { FeedDefinition } from './feedConfig.ts';

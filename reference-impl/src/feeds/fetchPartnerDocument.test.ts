@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FeedFetchError, fetchPartnerDocument } from './fetchPartnerDocument.ts';
 import { readPartnerEntries } from './partnerEntries.ts';
-import { startPartnerServer, type PartnerServer } from './testing/partnerServer.ts';
+import { startPartnerServer, type PartnerServer } from '../../test/support/feeds/partnerServer.ts';
 
 describe('fetchPartnerDocument', () => {
   let partner: PartnerServer;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { client, eventBody, newTestAccount, type TestAccount } from './testing/itemsHarness.ts';
-import { describeEachEngine } from '../storage/testing/testDb.ts';
+import { client, eventBody, newTestAccount, type TestAccount } from '../../test/support/items/itemsHarness.ts';
+import { describeEachEngine } from '../../test/support/storage/testDb.ts';
 import { listItems, listRenderedItems, type ListItemsParams } from '../storage/items/listItems.ts';
 import { insertItem } from '../storage/items/insertItem.ts';
 import { putPropertiesOntology } from '../storage/dictionary/putPropertiesOntology.ts';

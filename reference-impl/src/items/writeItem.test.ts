@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { putPropertiesOntology } from '../storage/dictionary/putPropertiesOntology.ts';
 import { getItemById } from '../storage/items/getItemById.ts';
 import type { StoredItem } from '../storage/items/itemRow.ts';
-import { describeEachEngine } from '../storage/testing/testDb.ts';
+import { describeEachEngine } from '../../test/support/storage/testDb.ts';
 import { createTestAccount } from '../../test/support/fixtures.ts';
 import type { ItemChange } from '../webhooks/itemChange.ts';
 import { softDeleteItem } from './itemWrites.ts';

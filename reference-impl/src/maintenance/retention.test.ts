@@ -7,11 +7,11 @@ import { createDiskFileStore } from '../assets/diskFileStore.ts';
 import { createMemoryFileStore } from '../assets/memoryFileStore.ts';
 import { DAY, HOUR } from '../config.ts';
 import { createLogger } from '../logger.ts';
-import { createTestUser } from '../sessions/testing/testUsers.ts';
+import { createTestUser } from '../../test/support/sessions/testUsers.ts';
 import { insertFeedRun } from '../storage/feeds/insertFeedRun.ts';
 import { insertSession } from '../storage/sessions/insertSession.ts';
 import { insertDelivery } from '../storage/webhooks/insertDelivery.ts';
-import { describeEachEngine } from '../storage/testing/testDb.ts';
+import { describeEachEngine } from '../../test/support/storage/testDb.ts';
 import { createTestAccount, createTestToken } from '../../test/support/fixtures.ts';
 import { runRetention, startRetentionJob } from './retention.ts';
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { makeImage, makePdf, uploadAsset } from '../assets/testing/assetFixtures.ts';
-import { responseProblems } from '../items/testing/responseSchemas.ts';
-import { client, newTestAccount } from '../items/testing/itemsHarness.ts';
-import { createTestUser } from '../sessions/testing/testUsers.ts';
-import { describeEachEngine } from '../storage/testing/testDb.ts';
+import { makeImage, makePdf, uploadAsset } from '../../test/support/assets/assetFixtures.ts';
+import { responseProblems } from '../../test/support/items/responseSchemas.ts';
+import { client, newTestAccount } from '../../test/support/items/itemsHarness.ts';
+import { createTestUser } from '../../test/support/sessions/testUsers.ts';
+import { describeEachEngine } from '../../test/support/storage/testDb.ts';
 import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
 
 // Every answer of the asset and session operations, checked against the spec's response schemas:

@@ -1,8 +1,14 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeAnimation, makeImage, makeNoiseJpeg, makePdf, uploadAsset } from '../assets/testing/assetFixtures.ts';
-import { newTestAccount } from '../items/testing/itemsHarness.ts';
-import { describeEachEngine } from '../storage/testing/testDb.ts';
+import {
+  makeAnimation,
+  makeImage,
+  makeNoiseJpeg,
+  makePdf,
+  uploadAsset,
+} from '../../test/support/assets/assetFixtures.ts';
+import { newTestAccount } from '../../test/support/items/itemsHarness.ts';
+import { describeEachEngine } from '../../test/support/storage/testDb.ts';
 import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
 
 describeEachEngine('GET /assets/{id}/{filename}', (engine) => {

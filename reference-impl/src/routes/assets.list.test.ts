@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeImage, makePdf, uploadAsset } from '../assets/testing/assetFixtures.ts';
-import { client, newTestAccount, type Client } from '../items/testing/itemsHarness.ts';
-import { describeEachEngine } from '../storage/testing/testDb.ts';
+import { makeImage, makePdf, uploadAsset } from '../../test/support/assets/assetFixtures.ts';
+import { client, newTestAccount, type Client } from '../../test/support/items/itemsHarness.ts';
+import { describeEachEngine } from '../../test/support/storage/testDb.ts';
 import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
 
 interface Asset {

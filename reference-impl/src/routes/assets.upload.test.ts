@@ -6,13 +6,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { makeBombPng, makeExe, makeImage, makePdf, uploadAsset } from '../assets/testing/assetFixtures.ts';
-import { client, newTestAccount, type TestAccount } from '../items/testing/itemsHarness.ts';
-import { describeEachEngine } from '../storage/testing/testDb.ts';
+import { makeBombPng, makeExe, makeImage, makePdf, uploadAsset } from '../../test/support/assets/assetFixtures.ts';
+import { client, newTestAccount, type TestAccount } from '../../test/support/items/itemsHarness.ts';
+import { describeEachEngine } from '../../test/support/storage/testDb.ts';
 import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
 
 const MAX_BYTES = 200_000;
-const OVERSIZED_CLIENT = fileURLToPath(new URL('../assets/testing/oversizedUploadClient.ts', import.meta.url));
+const OVERSIZED_CLIENT = fileURLToPath(new URL('../../test/support/assets/oversizedUploadClient.ts', import.meta.url));
 
 /** What Node's fetch, in a process of its own, read on each of `tries` uploads of `bytes` bytes. */
 function uploadFromOtherProcess(

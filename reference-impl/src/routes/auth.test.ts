@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, eventBody, newTestAccount } from '../items/testing/itemsHarness.ts';
-import { createTestUser } from '../sessions/testing/testUsers.ts';
-import { describeEachEngine } from '../storage/testing/testDb.ts';
+import { client, eventBody, newTestAccount } from '../../test/support/items/itemsHarness.ts';
+import { createTestUser } from '../../test/support/sessions/testUsers.ts';
+import { describeEachEngine } from '../../test/support/storage/testDb.ts';
 import { createTestAccount, createTestToken } from '../../test/support/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestUser } from '../sessions/testing/testUsers.ts';
-import { describeEachEngine } from '../storage/testing/testDb.ts';
+import { createTestUser } from '../../test/support/sessions/testUsers.ts';
+import { describeEachEngine } from '../../test/support/storage/testDb.ts';
 import { createTestAccount } from '../../test/support/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
 

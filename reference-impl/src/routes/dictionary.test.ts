@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBaseOntologies, loadDataOverrides } from '../dictionary/loadData.ts';
 import type { TypeNode } from '../dictionary/types.ts';
-import { client, newTestAccount, superAdminToken, type TestAccount } from '../items/testing/itemsHarness.ts';
-import { responseProblems } from '../items/testing/responseSchemas.ts';
+import { client, newTestAccount, superAdminToken, type TestAccount } from '../../test/support/items/itemsHarness.ts';
+import { responseProblems } from '../../test/support/items/responseSchemas.ts';
 import { seedOntologyOverrides } from '../storage/dictionary/seedOntologyOverrides.ts';
-import { describeEachEngine } from '../storage/testing/testDb.ts';
+import { describeEachEngine } from '../../test/support/storage/testDb.ts';
 import { createTestToken } from '../../test/support/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPartnerServer, writeFeedsFile, type PartnerServer } from '../feeds/testing/partnerServer.ts';
-import { client, newTestAccount, superAdminToken, type TestAccount } from '../items/testing/itemsHarness.ts';
-import { responseProblems } from '../items/testing/responseSchemas.ts';
+import { startPartnerServer, writeFeedsFile, type PartnerServer } from '../../test/support/feeds/partnerServer.ts';
+import { client, newTestAccount, superAdminToken, type TestAccount } from '../../test/support/items/itemsHarness.ts';
+import { responseProblems } from '../../test/support/items/responseSchemas.ts';
 import { getItemByExternalId } from '../storage/items/getItemByExternalId.ts';
 import type { StoredItem } from '../storage/items/itemRow.ts';
-import { describeEachEngine } from '../storage/testing/testDb.ts';
+import { describeEachEngine } from '../../test/support/storage/testDb.ts';
 import { createTestToken } from '../../test/support/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
 import type { ItemChange } from '../webhooks/itemChange.ts';

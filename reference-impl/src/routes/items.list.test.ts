@@ -7,9 +7,9 @@ import {
   superAdminToken,
   type Client,
   type TestAccount,
-} from '../items/testing/itemsHarness.ts';
+} from '../../test/support/items/itemsHarness.ts';
 import { insertItem } from '../storage/items/insertItem.ts';
-import { describeEachEngine } from '../storage/testing/testDb.ts';
+import { describeEachEngine } from '../../test/support/storage/testDb.ts';
 import { createTestToken } from '../../test/support/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
 

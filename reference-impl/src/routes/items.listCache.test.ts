@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { client, eventBody, newTestAccount, superAdminToken } from '../items/testing/itemsHarness.ts';
+import { client, eventBody, newTestAccount, superAdminToken } from '../../test/support/items/itemsHarness.ts';
 import { putPropertiesOntology } from '../storage/dictionary/putPropertiesOntology.ts';
 import { insertItem } from '../storage/items/insertItem.ts';
-import { describeEachEngine } from '../storage/testing/testDb.ts';
+import { describeEachEngine } from '../../test/support/storage/testDb.ts';
 import { createTestAccount } from '../../test/support/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
 

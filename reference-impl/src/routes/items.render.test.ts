@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBaseOntologies } from '../dictionary/loadData.ts';
-import { responseProblems, specExample } from '../items/testing/responseSchemas.ts';
-import { client, newTestAccount, superAdminToken, type TestAccount } from '../items/testing/itemsHarness.ts';
-import { describeEachEngine } from '../storage/testing/testDb.ts';
+import { responseProblems, specExample } from '../../test/support/items/responseSchemas.ts';
+import { client, newTestAccount, superAdminToken, type TestAccount } from '../../test/support/items/itemsHarness.ts';
+import { describeEachEngine } from '../../test/support/storage/testDb.ts';
 import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
 
 const COLLECTIONS = [

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, eventBody, newTestAccount, superAdminToken, type TestAccount } from '../items/testing/itemsHarness.ts';
-import { describeEachEngine } from '../storage/testing/testDb.ts';
+import {
+  client,
+  eventBody,
+  newTestAccount,
+  superAdminToken,
+  type TestAccount,
+} from '../../test/support/items/itemsHarness.ts';
+import { describeEachEngine } from '../../test/support/storage/testDb.ts';
 import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
 import type { ItemChange } from '../webhooks/itemChange.ts';
 

@@ -5,9 +5,9 @@ import addFormatsModule from 'ajv-formats';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadOpenApiDocument } from '../http/openapiDocument.ts';
-import { client, eventBody, newTestAccount, type TestAccount } from '../items/testing/itemsHarness.ts';
-import { specExample } from '../items/testing/responseSchemas.ts';
-import { describeEachEngine } from '../storage/testing/testDb.ts';
+import { client, eventBody, newTestAccount, type TestAccount } from '../../test/support/items/itemsHarness.ts';
+import { specExample } from '../../test/support/items/responseSchemas.ts';
+import { describeEachEngine } from '../../test/support/storage/testDb.ts';
 import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
 
 // GET /routes/{id}/geojson and /gpx: created through the API, downloaded, parsed back.

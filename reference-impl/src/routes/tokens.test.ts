@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../auth/tokenHash.ts';
-import { describeEachEngine } from '../storage/testing/testDb.ts';
+import { describeEachEngine } from '../../test/support/storage/testDb.ts';
 import { createTestAccount, createTestToken } from '../../test/support/fixtures.ts';
 import { startTestApp } from '../../test/support/testApp.ts';
-import { api, startWebhookHarness, type WebhookHarness } from '../webhooks/testing/harness.ts';
+import { api, startWebhookHarness, type WebhookHarness } from '../../test/support/webhooks/harness.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const SECRET = /^[A-Za-z0-9_-]{43}$/;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventBody } from '../items/testing/itemsHarness.ts';
+import { eventBody } from '../../test/support/items/itemsHarness.ts';
 import { listMigrations } from '../storage/migrate.ts';
 import { ALL_STATUSES, createTestAccount, createTestToken } from '../../test/support/fixtures.ts';
 import { waitFor } from '../../test/support/waitFor.ts';

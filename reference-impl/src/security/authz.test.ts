@@ -1,8 +1,8 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeImage } from '../assets/testing/assetFixtures.ts';
+import { makeImage } from '../../test/support/assets/assetFixtures.ts';
 import type { Collection } from '../domain/entityRules.ts';
-import { describeEachEngine } from '../storage/testing/testDb.ts';
+import { describeEachEngine } from '../../test/support/storage/testDb.ts';
 import { createTestToken } from '../../test/support/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
 import { CALLER_MEANING, CALLERS, callerBearers, signIn, type Caller } from './support/callers.ts';

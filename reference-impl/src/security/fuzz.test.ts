@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { makeImage } from '../assets/testing/assetFixtures.ts';
-import { describeEachEngine, type Engine } from '../storage/testing/testDb.ts';
+import { makeImage } from '../../test/support/assets/assetFixtures.ts';
+import { describeEachEngine, type Engine } from '../../test/support/storage/testDb.ts';
 import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
 import { checkAnswer } from './support/checkAnswer.ts';
 import { describeCase, fuzzCase, materialize, type FuzzCase } from './support/fuzzCase.ts';

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSummary, HOUR, loadConfig } from '../config.ts';
 import { createLogger } from '../logger.ts';
 import { startService, type RunningService } from '../server.ts';
-import { waitFor } from '../webhooks/testing/harness.ts';
-import { startReceiver, type Receiver } from '../webhooks/testing/receiver.ts';
+import { waitFor } from '../../test/support/webhooks/harness.ts';
+import { startReceiver, type Receiver } from '../../test/support/webhooks/receiver.ts';
 import { rawClient, type RawAnswer, type RawClient } from './support/rawHttp.ts';
 
 // Secrets never reach the logs (OWASP API8; DEC-AUTH-006, DEC-HOOK-001): the whole service, as

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Collection } from '../domain/entityRules.ts';
-import { describeEachEngine } from '../storage/testing/testDb.ts';
+import { describeEachEngine } from '../../test/support/storage/testDb.ts';
 import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
 import { rawClient, type RawAnswer, type RawClient } from './support/rawHttp.ts';
 import { buildWorld, COLLECTION_NAMES, createItem, itemBody, type SecurityWorld } from './support/world.ts';

@@ -1,9 +1,9 @@
 import dns, { type LookupAddress } from 'node:dns';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { describeEachEngine } from '../storage/testing/testDb.ts';
+import { describeEachEngine } from '../../test/support/storage/testDb.ts';
 import { createTestAccount, createTestToken } from '../../test/support/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
-import { startWebhookHarness, waitFor, writeItem, type WebhookHarness } from '../webhooks/testing/harness.ts';
+import { startWebhookHarness, waitFor, writeItem, type WebhookHarness } from '../../test/support/webhooks/harness.ts';
 import { rawClient, type RawAnswer, type RawClient } from './support/rawHttp.ts';
 
 // SSRF at the HTTP level (OWASP API7; DEC-HOOK-002): registering a callBackUrl through the token

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { client } from '../items/testing/itemsHarness.ts';
-import { responseProblems } from '../items/testing/responseSchemas.ts';
+import { client } from '../../test/support/items/itemsHarness.ts';
+import { responseProblems } from '../../test/support/items/responseSchemas.ts';
 import { sharedOntologyCache } from '../items/sharedOntologyCache.ts';
 import { listItems } from '../storage/items/listItems.ts';
-import { describeEachEngine, openTestDb } from '../storage/testing/testDb.ts';
+import { describeEachEngine, openTestDb } from '../../test/support/storage/testDb.ts';
 import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
 import { ignoreItemChanges } from '../webhooks/itemChange.ts';
 import { ensureBootstrapAdminToken } from './bootstrapAdminToken.ts';

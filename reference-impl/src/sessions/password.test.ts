@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hashPassword, verifyPassword } from './password.ts';
-import { TEST_SCRYPT } from './testing/testUsers.ts';
+import { TEST_SCRYPT } from '../../test/support/sessions/testUsers.ts';
 
 describe('password hashing (scrypt)', () => {
   it('when a password is hashed, then the hash carries its parameters and a fresh salt, and verifies only that password', async () => {

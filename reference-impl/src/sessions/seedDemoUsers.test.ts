@@ -1,9 +1,9 @@
 import { expect, it } from 'vitest';
-import { describeEachEngine } from '../storage/testing/testDb.ts';
+import { describeEachEngine } from '../../test/support/storage/testDb.ts';
 import { createTestAccount } from '../../test/support/fixtures.ts';
 import { seedDemoUsers, formatDemoUsers } from './seedDemoUsers.ts';
 import { signIn } from './signIn.ts';
-import { TEST_SCRYPT } from './testing/testUsers.ts';
+import { TEST_SCRYPT } from '../../test/support/sessions/testUsers.ts';
 
 describeEachEngine('seedDemoUsers', (engine) => {
   it('when seeded, then each account gets an editor and an admin who can sign in; seeding again adds no one', async () => {

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { DbError, UniqueViolationError, isUniqueViolation } from './errors.ts';
-import { describeEachEngine } from './testing/testDb.ts';
+import { describeEachEngine } from '../../test/support/storage/testDb.ts';
 
 describeEachEngine('Db', (ctx) => {
   it('when querying with parameters, then both engines return the same JavaScript values', async () => {

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { waitFor } from '../../test/support/waitFor.ts';
-import { describeEachEngine, TEST_DATABASE_URL } from './testing/testDb.ts';
-import { withPostgresClient } from './testing/withPostgresClient.ts';
+import { describeEachEngine, TEST_DATABASE_URL } from '../../test/support/storage/testDb.ts';
+import { withPostgresClient } from '../../test/support/storage/withPostgresClient.ts';
 
 // Db.listen: what the token cache relies on to hear changes made by other instances (migration 009).
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgresDb } from './postgresDb.ts';
 import { listMigrations, runMigrations, MIGRATIONS_DIRECTORY } from './migrate.ts';
-import { ENGINES, TEST_DATABASE_URL, openTestDb, skipPostgres } from './testing/testDb.ts';
+import { ENGINES, TEST_DATABASE_URL, openTestDb, skipPostgres } from '../../test/support/storage/testDb.ts';
 
 let directory: string;
 beforeAll(async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runMigrations } from './migrate.ts';
 import { openDb } from './openDb.ts';
-import { TEST_DATABASE_URL, skipPostgres } from './testing/testDb.ts';
+import { TEST_DATABASE_URL, skipPostgres } from '../../test/support/storage/testDb.ts';
 
 describe('openDb', () => {
   it('when DATABASE_URL is absent, then PGlite keeps its data in DATA_DIR/pglite across restarts', async () => {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { parseIsoTimestamptz } from './parseTimestamptz.ts';
-import { skipPostgres, TEST_DATABASE_URL } from './testing/postgresProbe.ts';
+import { skipPostgres, TEST_DATABASE_URL } from '../../test/support/storage/postgresProbe.ts';
 
 // node-postgres' own timestamptz parser (postgres-date): the reference.
 const TIMESTAMPTZ = 1184;

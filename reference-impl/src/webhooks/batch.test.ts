@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { callbackItem, collapseChanges, serialiseCallbackBody } from './batch.ts';
-import { createCallbackBodyValidator } from './testing/harness.ts';
+import { createCallbackBodyValidator } from '../../test/support/webhooks/harness.ts';
 
 const BASE = 'https://content.example.com/api';
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_HEADERS_TIMEOUT_MS, sendAttempt, WEBHOOK_USER_AGENT, type SendAttemptInput } from './sendAttempt.ts';
 import { verifySignature } from './sign.ts';
 import { createGuardedAgent } from './ssrfGuard.ts';
-import { answer, startReceiver, type Receiver } from './testing/receiver.ts';
+import { answer, startReceiver, type Receiver } from '../../test/support/webhooks/receiver.ts';
 
 const SECRET = 'kq1E1o0bRrRkWm3Ztz3b3ZmUu8b1mB0pWkq7eFQKc2A';
 const NOW = Date.UTC(2026, 6, 1, 10, 0, 0);

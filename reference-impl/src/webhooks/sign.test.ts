@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { generateSigningSecret, signPayload, verifySignature } from './sign.ts';
 // A verbatim copy of shared/test-vectors/webhook-signatures.json (two independent HMAC
 // implementations computed each vector), kept in the repo so a clean clone can run it.
-import vectors from './testing/webhook-signatures.json' with { type: 'json' };
+import vectors from '../../test/support/webhooks/webhook-signatures.json' with { type: 'json' };
 
 interface Vector {
   name: string;

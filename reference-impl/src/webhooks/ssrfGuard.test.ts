@@ -10,7 +10,7 @@ import {
   isPublicUnicast,
   type Resolver,
 } from './ssrfGuard.ts';
-import { startReceiver, type Receiver } from './testing/receiver.ts';
+import { startReceiver, type Receiver } from '../../test/support/webhooks/receiver.ts';
 
 const v4 = (address: string): LookupAddress => ({ address, family: 4 });
 const v6 = (address: string): LookupAddress => ({ address, family: 6 });

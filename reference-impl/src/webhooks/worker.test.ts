@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { describeEachEngine, type EngineContext } from '../storage/testing/testDb.ts';
+import { describeEachEngine, type EngineContext } from '../../test/support/storage/testDb.ts';
 import { createTestAccount, createTestToken } from '../../test/support/fixtures.ts';
 import { verifySignature } from './sign.ts';
 import {
@@ -10,7 +10,7 @@ import {
   type ReceivedRequest,
   type Receiver,
   type ReceiverHandler,
-} from './testing/receiver.ts';
+} from '../../test/support/webhooks/receiver.ts';
 import type { WebhookServicesDeps } from './worker.ts';
 import {
   api,
@@ -19,7 +19,7 @@ import {
   waitFor,
   writeItem,
   type WebhookHarness,
-} from './testing/harness.ts';
+} from '../../test/support/webhooks/harness.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const validateBody = createCallbackBodyValidator();
@@ -600,7 +600,7 @@ describeEachEngine(
   (ctx) => {
     it('when two workers share the database, then every change is delivered, no delivery is sent twice, and a token never has two requests in flight', async () => {
       const { openPostgresDb } = await import('../storage/postgresDb.ts');
-      const { TEST_DATABASE_URL } = await import('../storage/testing/testDb.ts');
+      const { TEST_DATABASE_URL } = await import('../../test/support/storage/testDb.ts');
       const schema = (await ctx.db.query<{ s: string }>('SELECT current_schema() AS s')).rows[0]!.s;
       const secondDb = await openPostgresDb({ connectionString: TEST_DATABASE_URL, searchPath: schema, max: 4 });
       const one = await startWebhookHarness(ctx.db);

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { Db } from '../../storage/db.ts';
 import { openPostgresDb } from '../../storage/postgresDb.ts';
-import { TEST_DATABASE_URL } from '../../storage/testing/testDb.ts';
+import { TEST_DATABASE_URL } from '../../../test/support/storage/testDb.ts';
 
 export interface ScratchDatabase {
   readonly name: string;

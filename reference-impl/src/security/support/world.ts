@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { makeImage, uploadAsset } from '../../assets/testing/assetFixtures.ts';
+import { makeImage, uploadAsset } from '../../../test/support/assets/assetFixtures.ts';
 import type { Collection } from '../../domain/entityRules.ts';
-import { client } from '../../items/testing/itemsHarness.ts';
-import { createTestUser } from '../../sessions/testing/testUsers.ts';
+import { client } from '../../../test/support/items/itemsHarness.ts';
+import { createTestUser } from '../../../test/support/sessions/testUsers.ts';
 import type { Db } from '../../storage/db.ts';
 import { ALL_STATUSES, createTestAccount, createTestToken } from '../../../test/support/fixtures.ts';
 import type { TestApp } from '../../../test/support/testApp.ts';

@@ -4,7 +4,7 @@ import { loadBaseOntologies, loadDataOverrides } from '../../dictionary/loadData
 import type { OntologyBody, PropertyOntology } from '../../dictionary/types.ts';
 import type { Queryable } from '../db.ts';
 import { DbError } from '../errors.ts';
-import { describeEachEngine } from '../testing/testDb.ts';
+import { describeEachEngine } from '../../../test/support/storage/testDb.ts';
 import { getAccountOntologyVersions } from './getAccountOntologyVersions.ts';
 import { getOntologyOverride } from './getOntologyOverride.ts';
 import { getOrganisationOntologyVersions } from './getOrganisationOntologyVersions.ts';

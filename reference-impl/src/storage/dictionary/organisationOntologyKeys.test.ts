@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { createTestAccount } from '../../../test/support/fixtures.ts';
 import { ontologyKeyOf } from '../items/renderingKey.ts';
-import { describeEachEngine, type EngineContext } from '../testing/testDb.ts';
+import { describeEachEngine, type EngineContext } from '../../../test/support/storage/testDb.ts';
 import { getAccountOntologyVersions } from './getAccountOntologyVersions.ts';
 import { putOntologyOverride } from './putOntologyOverride.ts';
 

@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { createTestAccount } from '../../../test/support/fixtures.ts';
 import { putOntologyOverride } from '../dictionary/putOntologyOverride.ts';
 import type { Queryable } from '../db.ts';
-import { describeEachEngine } from '../testing/testDb.ts';
+import { describeEachEngine } from '../../../test/support/storage/testDb.ts';
 import { waitFor } from '../../../test/support/waitFor.ts';
 import { readContentVersion } from './contentVersion.ts';
 import { insertItem, type InsertItemParams } from './insertItem.ts';

@@ -4,7 +4,7 @@ import type { EntityType } from '../../domain/entityRules.ts';
 import { prepareItemWrite } from '../../domain/itemWrite.ts';
 import type { StoredWfStatus } from '../../domain/workflow.ts';
 import { UniqueViolationError } from '../errors.ts';
-import { describeEachEngine } from '../testing/testDb.ts';
+import { describeEachEngine } from '../../../test/support/storage/testDb.ts';
 import { getItemByExternalId } from './getItemByExternalId.ts';
 import { getItemById } from './getItemById.ts';
 import { ITEM_EXTERNAL_ID_CONSTRAINT, ITEM_TRCID_CONSTRAINT, insertItem, type InsertItemParams } from './insertItem.ts';

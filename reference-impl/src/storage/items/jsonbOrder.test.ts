@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { describeEachEngine } from '../testing/testDb.ts';
+import { describeEachEngine } from '../../../test/support/storage/testDb.ts';
 import { inJsonbOrder } from './jsonbOrder.ts';
 
 // The order is PostgreSQL's: checked against the engines themselves, not against a copy of the rule.

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
-import { describeEachEngine } from '../testing/testDb.ts';
+import { describeEachEngine } from '../../../test/support/storage/testDb.ts';
 import { getItemById } from './getItemById.ts';
 import { insertItem } from './insertItem.ts';
 import { lockItemWrites } from './lockItemWrites.ts';

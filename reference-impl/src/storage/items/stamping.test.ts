@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import type { Db } from '../db.ts';
-import { describeEachEngine } from '../testing/testDb.ts';
+import { describeEachEngine } from '../../../test/support/storage/testDb.ts';
 import { insertItem, type InsertItemParams } from './insertItem.ts';
 import type { StoredItem } from './itemRow.ts';
 import { listItems } from './listItems.ts';

@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Role } from '../../http/principal.ts';
-import type { Queryable } from '../../storage/db.ts';
-import { insertUser } from '../../storage/sessions/insertUser.ts';
-import { hashPassword } from '../password.ts';
+import type { Role } from '../../../src/http/principal.ts';
+import type { Queryable } from '../../../src/storage/db.ts';
+import { insertUser } from '../../../src/storage/sessions/insertUser.ts';
+import { hashPassword } from '../../../src/sessions/password.ts';
 
 /** Cheap scrypt parameters for tests: the hash string records them, so verification matches. */
 export const TEST_SCRYPT = { N: 2 ** 10, r: 8, p: 1 };

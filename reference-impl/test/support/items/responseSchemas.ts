@@ -1,7 +1,12 @@
 import type { ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { escapePointer, indexOperations, loadOpenApiDocument, type JsonObject } from '../../http/openapiDocument.ts';
+import {
+  escapePointer,
+  indexOperations,
+  loadOpenApiDocument,
+  type JsonObject,
+} from '../../../src/http/openapiDocument.ts';
 
 // Validates answers against the response schemas of the bundled spec (generated/openapi.json),
 // the same document the conformance suite checks deployments with.

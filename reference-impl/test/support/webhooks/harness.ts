@@ -4,15 +4,15 @@
 import { randomUUID } from 'node:crypto';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { loadConfig } from '../../config.ts';
-import type { EntityType } from '../../domain/entityRules.ts';
-import { loadOpenApiDocument } from '../../http/openapiDocument.ts';
-import { createLogger, type Logger } from '../../logger.ts';
-import type { Db } from '../../storage/db.ts';
-import { insertItem } from '../../storage/items/insertItem.ts';
-import { startTestApp, type TestApp } from '../../../test/support/testApp.ts';
-import type { ItemChange, ItemChangeRecorder } from '../itemChange.ts';
-import { createWebhookServices, type WebhookServices, type WebhookServicesDeps } from '../worker.ts';
+import { loadConfig } from '../../../src/config.ts';
+import type { EntityType } from '../../../src/domain/entityRules.ts';
+import { loadOpenApiDocument } from '../../../src/http/openapiDocument.ts';
+import { createLogger, type Logger } from '../../../src/logger.ts';
+import type { Db } from '../../../src/storage/db.ts';
+import { insertItem } from '../../../src/storage/items/insertItem.ts';
+import { startTestApp, type TestApp } from '../testApp.ts';
+import type { ItemChange, ItemChangeRecorder } from '../../../src/webhooks/itemChange.ts';
+import { createWebhookServices, type WebhookServices, type WebhookServicesDeps } from '../../../src/webhooks/worker.ts';
 
 export const TEST_WEBHOOK_ENV = {
   ALLOW_INSECURE_CALLBACKS: 'true',
@@ -128,7 +128,7 @@ export async function writeItem(
   });
 }
 
-export { waitFor } from '../../../test/support/waitFor.ts';
+export { waitFor } from '../waitFor.ts';
 
 /** Validates a webhook body against the spec's CallbackBody; null when valid, else the errors. */
 export function createCallbackBodyValidator(): (body: unknown) => string | null {

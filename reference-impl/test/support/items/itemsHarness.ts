@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Role } from '../../http/principal.ts';
-import type { Queryable } from '../../storage/db.ts';
-import { ALL_STATUSES, createTestAccount, createTestToken } from '../../../test/support/fixtures.ts';
+import type { Role } from '../../../src/http/principal.ts';
+import type { Queryable } from '../../../src/storage/db.ts';
+import { ALL_STATUSES, createTestAccount, createTestToken } from '../fixtures.ts';
 
 // Test data for the item and dictionary route tests: every test makes its own account with
 // unique organisations, so tests never see each other's items (suites share deployments).

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe } from 'vitest';
-import type { Db } from '../db.ts';
-import { runMigrations } from '../migrate.ts';
-import { openPgliteDb } from '../pgliteDb.ts';
-import { openPostgresDb } from '../postgresDb.ts';
+import type { Db } from '../../../src/storage/db.ts';
+import { runMigrations } from '../../../src/storage/migrate.ts';
+import { openPgliteDb } from '../../../src/storage/pgliteDb.ts';
+import { openPostgresDb } from '../../../src/storage/postgresDb.ts';
 import { skipPostgres, TEST_DATABASE_URL } from './postgresProbe.ts';
 import { withPostgresClient } from './withPostgresClient.ts';
 
