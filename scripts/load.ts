@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import sharp from 'sharp';
-import { createInstanceGroup, type Instance } from '../reference-impl/src/scaleout/support/instance.ts';
+import { createInstanceGroup, type Instance } from '../reference-impl/test/support/scaleout/instance.ts';
 import { runMigrations } from '../reference-impl/src/storage/migrate.ts';
 import { openPostgresDb } from '../reference-impl/src/storage/postgresDb.ts';
 import { autocannon, type AutocannonClient, type AutocannonRequest, type AutocannonResult } from './bench/http.ts';

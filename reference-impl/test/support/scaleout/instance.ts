@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const MAIN = fileURLToPath(new URL('../../main.ts', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../../src/main.ts', import.meta.url));
 
 // Inherited values that would point an instance at someone else's database or Redis.
 const INHERITED_TO_DROP = [

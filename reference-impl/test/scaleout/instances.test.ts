@@ -4,16 +4,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventBody } from '../../test/support/items/itemsHarness.ts';
-import { listMigrations } from '../storage/migrate.ts';
-import { ALL_STATUSES, createTestAccount, createTestToken } from '../../test/support/fixtures.ts';
-import { waitFor } from '../../test/support/waitFor.ts';
-import { verifySignature } from '../webhooks/sign.ts';
-import { createScratchDatabase, type ScratchDatabase } from './support/database.ts';
-import { call, clientFor, randomClientIp } from './support/http.ts';
-import { createInstanceGroup, type Instance, type InstanceGroup } from './support/instance.ts';
-import { startRecordingReceiver, type RecordedRequest, type RecordingReceiver } from './support/recordingReceiver.ts';
-import { skipWithoutServices, TEST_REDIS_URL } from './support/services.ts';
+import { eventBody } from '../support/items/itemsHarness.ts';
+import { listMigrations } from '../../src/storage/migrate.ts';
+import { ALL_STATUSES, createTestAccount, createTestToken } from '../support/fixtures.ts';
+import { waitFor } from '../support/waitFor.ts';
+import { verifySignature } from '../../src/webhooks/sign.ts';
+import { createScratchDatabase, type ScratchDatabase } from '../support/scaleout/database.ts';
+import { call, clientFor, randomClientIp } from '../support/scaleout/http.ts';
+import { createInstanceGroup, type Instance, type InstanceGroup } from '../support/scaleout/instance.ts';
+import {
+  startRecordingReceiver,
+  type RecordedRequest,
+  type RecordingReceiver,
+} from '../support/scaleout/recordingReceiver.ts';
+import { skipWithoutServices, TEST_REDIS_URL } from '../support/scaleout/services.ts';
 
 // Two instances of the reference service as separate processes on ONE PostgreSQL database and
 // ONE Redis, as a deployment behind a load balancer runs them. What must hold across instances:

@@ -2,8 +2,8 @@
 // none when the connection closed first (the sender crashed or gave up). The answer of each
 // request is decided by a swappable plan, which may also hold the answer back (a slow receiver).
 
-import { startReceiver, type Receiver } from '../../../test/support/webhooks/receiver.ts';
-import type { CallbackItem } from '../../webhooks/batch.ts';
+import { startReceiver, type Receiver } from '../webhooks/receiver.ts';
+import type { CallbackItem } from '../../../src/webhooks/batch.ts';
 
 export interface RecordedRequest {
   /** Order of arrival, from 0. */

@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventBody } from '../../test/support/items/itemsHarness.ts';
-import { skipPostgres } from '../../test/support/storage/testDb.ts';
-import { waitFor } from '../../test/support/waitFor.ts';
-import { createScratchDatabase, type ScratchDatabase } from './support/database.ts';
-import { call } from './support/http.ts';
-import { createInstanceGroup, type Instance, type InstanceGroup } from './support/instance.ts';
-import { startRecordingReceiver, type RecordingReceiver } from './support/recordingReceiver.ts';
+import { eventBody } from '../support/items/itemsHarness.ts';
+import { skipPostgres } from '../support/storage/testDb.ts';
+import { waitFor } from '../support/waitFor.ts';
+import { createScratchDatabase, type ScratchDatabase } from '../support/scaleout/database.ts';
+import { call } from '../support/scaleout/http.ts';
+import { createInstanceGroup, type Instance, type InstanceGroup } from '../support/scaleout/instance.ts';
+import { startRecordingReceiver, type RecordingReceiver } from '../support/scaleout/recordingReceiver.ts';
 
 // kill -9 in the middle of webhook deliveries and of writes, on PostgreSQL and on PGlite (a
 // file-based DATA_DIR, one instance): after a restart every acknowledged write is there and every

@@ -3,9 +3,9 @@
 
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import type { Db } from '../../storage/db.ts';
-import { openPostgresDb } from '../../storage/postgresDb.ts';
-import { TEST_DATABASE_URL } from '../../../test/support/storage/testDb.ts';
+import type { Db } from '../../../src/storage/db.ts';
+import { openPostgresDb } from '../../../src/storage/postgresDb.ts';
+import { TEST_DATABASE_URL } from '../storage/testDb.ts';
 
 export interface ScratchDatabase {
   readonly name: string;

@@ -1,8 +1,8 @@
-// Are the shared services there? PostgreSQL is probed by test/support/storage/testDb.ts; Redis here.
+// Are the shared services there? PostgreSQL is probed by ../storage/testDb.ts; Redis here.
 // As there: unreachable means skipped locally, but a failure with CI=true.
 
 import { Redis } from 'ioredis';
-import { skipPostgres } from '../../../test/support/storage/testDb.ts';
+import { skipPostgres } from '../storage/testDb.ts';
 
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
