@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 // One runner for the whole repository. Tests sit beside the code they test
-// (`*.test.ts`); cross-cutting contract tests live in `tests/`.
+// (`*.test.ts`); the service's cross-cutting suites live in `reference-impl/test/`, the
+// contract tests in `tests/`.
 export default defineConfig({
   test: {
     include: ['{reference-impl,conformance,client,mock,scripts,tests}/**/*.test.ts'],
