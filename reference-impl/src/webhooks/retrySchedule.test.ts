@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { loadConfig } from '../config.ts';
 import {
   DEFAULT_RETRY_SCHEDULE,
-  DEFAULT_SCHEDULE_TEXT,
   describeSchedule,
   formatDuration,
   nextAttemptAt,
-  parseSchedule,
+  scheduleFromConfig,
   type RetrySchedule,
 } from './retrySchedule.ts';
 
@@ -33,26 +33,25 @@ function attemptTimes(schedule: RetrySchedule, random: () => number, took: (i: n
 }
 
 describe('retry schedule (DEC-HOOK-005)', () => {
-  it('when the default text is parsed, then it equals the default schedule', () => {
-    expect(parseSchedule(DEFAULT_SCHEDULE_TEXT)).toEqual(DEFAULT_RETRY_SCHEDULE);
+  it('when WEBHOOK_RETRY_SCHEDULE is not set, then the service runs the default schedule: 5 s … 10 h, then a final attempt at 24 h', () => {
+    expect(DEFAULT_RETRY_SCHEDULE).toEqual({
+      delaysMs: [5 * S, 5 * M, 30 * M, 2 * H, 5 * H, 10 * H],
+      finalAttemptAtMs: 24 * H,
+      jitter: 0.1,
+    });
+    expect(scheduleFromConfig(loadConfig({}).webhookRetryScheduleMs)).toEqual(DEFAULT_RETRY_SCHEDULE);
   });
 
-  it('when parsing a short test schedule, then units and the final attempt are read', () => {
-    expect(parseSchedule(' 100ms, 2s ,1m, @1h')).toEqual({
+  it('when the configured schedule is converted, then the last entry is the final attempt and the others are delays', () => {
+    const { webhookRetryScheduleMs } = loadConfig({ WEBHOOK_RETRY_SCHEDULE: '100ms, 2s ,1m, 1h' });
+    expect(scheduleFromConfig(webhookRetryScheduleMs)).toEqual({
       delaysMs: [100, 2 * S, M],
       finalAttemptAtMs: H,
       jitter: 0.1,
     });
-    expect(parseSchedule('50ms,50ms', 0)).toEqual({ delaysMs: [50, 50], jitter: 0 });
-    expect(parseSchedule('@30s')).toEqual({ delaysMs: [], finalAttemptAtMs: 30 * S, jitter: 0.1 });
+    expect(scheduleFromConfig([30 * S], 0)).toEqual({ delaysMs: [], finalAttemptAtMs: 30 * S, jitter: 0 });
+    expect(scheduleFromConfig([])).toEqual({ delaysMs: [], jitter: 0.1 });
   });
-
-  it.each(['', '5', '5x', '-5s', '0s', '5s,,5m', '@1h,5s', '1.5s', '5 s'])(
-    'when the schedule text is %j, then parsing fails with a clear message',
-    (text) => {
-      expect(() => parseSchedule(text)).toThrow(/retry schedule: /);
-    },
-  );
 
   it('when there is no jitter, then a failing delivery is tried at 0, 5 s, 5 min 5 s, 35 min 5 s, 2 h 35 min 5 s, 7 h 35 min 5 s, 17 h 35 min 5 s and 24 h [HOOK-018]', () => {
     const times = attemptTimes(DEFAULT_RETRY_SCHEDULE, () => 0.5);
@@ -121,12 +120,12 @@ describe('retry schedule (DEC-HOOK-005)', () => {
   });
 
   it('when a schedule has no final attempt, then the delivery is dropped after its last delay', () => {
-    const short = parseSchedule('100ms,200ms', 0);
+    const short: RetrySchedule = { delaysMs: [100, 200], jitter: 0 };
     expect(attemptTimes(short, () => 0.5).map((t) => t - T0)).toEqual([0, 100, 300]);
   });
 
   it('when a short test schedule is used, then it behaves like the default in small', () => {
-    const short = parseSchedule('100ms,200ms,@1s', 0);
+    const short = scheduleFromConfig([100, 200, S], 0);
     expect(attemptTimes(short, () => 0.5).map((t) => t - T0)).toEqual([0, 100, 300, 1000]);
   });
 });

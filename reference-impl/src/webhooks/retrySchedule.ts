@@ -1,11 +1,8 @@
 // When to try a webhook delivery again after a transient failure (DEC-HOOK-005, HOOK-018).
-// The schedule is data (WEBHOOK_RETRY_SCHEDULE) plus a deadline counted from the FIRST attempt,
-// so slow timeouts cannot stretch the horizon: default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, then
-// a last attempt at 24 h after the first; each delay ±10 % jitter; after that, drop.
-
-const SECOND = 1000;
-const MINUTE = 60 * SECOND;
-const HOUR = 60 * MINUTE;
+// The schedule is config (WEBHOOK_RETRY_SCHEDULE, parsed by config.ts) plus a deadline counted
+// from the FIRST attempt, so slow timeouts cannot stretch the horizon; each delay gets ±10 %
+// jitter; after the last attempt, drop.
+import { DEFAULTS, SECOND } from '../config.ts';
 
 export interface RetrySchedule {
   /** Delay after the n-th failed attempt (n = 1…), before jitter. */
@@ -19,47 +16,19 @@ export interface RetrySchedule {
   readonly jitter: number;
 }
 
-export const DEFAULT_SCHEDULE_TEXT = '5s,5m,30m,2h,5h,10h,@24h';
-
-export const DEFAULT_RETRY_SCHEDULE: RetrySchedule = {
-  delaysMs: [5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR],
-  finalAttemptAtMs: 24 * HOUR,
-  jitter: 0.1,
-};
-
-const UNITS: Record<string, number> = { ms: 1, s: SECOND, m: MINUTE, h: HOUR };
-const DURATION = /^(\d+)(ms|s|m|h)$/;
-
-function parseDuration(entry: string): number {
-  const match = DURATION.exec(entry);
-  const ms = match ? Number(match[1]) * UNITS[match[2]!]! : NaN;
-  if (!Number.isSafeInteger(ms) || ms <= 0) {
-    throw new RangeError(`retry schedule: "${entry}" is not a positive duration such as 250ms, 5s, 5m or 2h`);
-  }
-  return ms;
-}
-
+// @implements DEC-HOOK-018
 /**
- * Parses "5s,5m,30m,2h,5h,10h,@24h": delays after each failure, and optionally, last, `@<time>`
- * for the final attempt counted from the first attempt.
+ * WEBHOOK_RETRY_SCHEDULE (`config.webhookRetryScheduleMs`) as a RetrySchedule: every entry but
+ * the last is the delay after a failed attempt; the last is when the final attempt happens,
+ * counted from the first.
  */
-export function parseSchedule(text: string, jitter = DEFAULT_RETRY_SCHEDULE.jitter): RetrySchedule {
-  const entries = text.split(',').map((e) => e.trim());
-  if (entries.length === 0 || entries.some((e) => e === '')) {
-    throw new RangeError(
-      `retry schedule: expected comma-separated durations such as "${DEFAULT_SCHEDULE_TEXT}" (received: "${text}")`,
-    );
-  }
-  const last = entries.at(-1)!;
-  const final = last.startsWith('@') ? parseDuration(last.slice(1)) : undefined;
-  const delays = (final === undefined ? entries : entries.slice(0, -1)).map((e) => {
-    if (e.startsWith('@')) throw new RangeError(`retry schedule: the final attempt "${e}" must be the last entry`);
-    return parseDuration(e);
-  });
-  if (!(jitter >= 0 && jitter < 1))
-    throw new RangeError(`retry schedule: jitter must be in [0, 1) (received: ${jitter})`);
-  return final === undefined ? { delaysMs: delays, jitter } : { delaysMs: delays, finalAttemptAtMs: final, jitter };
+export function scheduleFromConfig(scheduleMs: readonly number[], jitter = 0.1): RetrySchedule {
+  if (scheduleMs.length === 0) return { delaysMs: [], jitter };
+  return { delaysMs: scheduleMs.slice(0, -1), finalAttemptAtMs: scheduleMs.at(-1)!, jitter };
 }
+
+/** The schedule the service runs when WEBHOOK_RETRY_SCHEDULE is not set. */
+export const DEFAULT_RETRY_SCHEDULE: RetrySchedule = scheduleFromConfig(DEFAULTS.webhookRetryScheduleMs);
 
 export interface NextAttemptInput {
   /** Epoch ms of the delivery's first attempt. */

@@ -19,7 +19,7 @@ import { createSecretBox, SecretUnreadableError, type SecretBox } from '../token
 import { makeDeliveries, makeDelivery } from './batch.ts';
 import type { ItemChangeRecorder } from './itemChange.ts';
 import { createOutboxRecorder } from './outbox.ts';
-import { nextAttemptAt, type RetrySchedule } from './retrySchedule.ts';
+import { nextAttemptAt, scheduleFromConfig, type RetrySchedule } from './retrySchedule.ts';
 import { sendAttempt, type AttemptOutcome } from './sendAttempt.ts';
 import { createGuardedAgent } from './ssrfGuard.ts';
 
@@ -325,16 +325,6 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       wake?.();
     },
   };
-}
-
-/**
- * WEBHOOK_RETRY_SCHEDULE as a RetrySchedule: every entry but the last is the delay after a
- * failed attempt; the last is when the final attempt happens, counted from the first (so the
- * default `5s,5m,30m,2h,5h,10h,24h` is DEC-HOOK-005: a last attempt 24 h after the first).
- */
-export function scheduleFromConfig(scheduleMs: readonly number[], jitter = 0.1): RetrySchedule {
-  if (scheduleMs.length === 0) return { delaysMs: [], jitter };
-  return { delaysMs: scheduleMs.slice(0, -1), finalAttemptAtMs: scheduleMs.at(-1)!, jitter };
 }
 
 export interface WebhookServicesDeps {
