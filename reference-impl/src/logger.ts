@@ -22,7 +22,7 @@ const SECRET_KEYS = [
   'redisUrl',
 ];
 
-export const REDACT_PATHS: readonly string[] = SECRET_KEYS.flatMap((key) => {
+const REDACT_PATHS: readonly string[] = SECRET_KEYS.flatMap((key) => {
   const segment = key.startsWith('"') ? `[${key}]` : `.${key}`;
   const top = key.startsWith('"') ? `[${key}]` : key;
   return [top, `*${segment}`, `*.*${segment}`];

@@ -20,7 +20,7 @@ const SORT_KEYS: Readonly<Record<string, AssetSortKey>> = {
   lastupdated: 'modified',
 };
 
-export const DEFAULT_ASSET_PAGE_SIZE = 20; // DEC-LIST-009
+const DEFAULT_ASSET_PAGE_SIZE = 20; // DEC-LIST-009
 
 // @implements ASSET-009
 /**

@@ -17,7 +17,7 @@ export interface ResizerOptions {
   timeoutSeconds?: number;
 }
 
-export const RESIZER_DEFAULTS = {
+const RESIZER_DEFAULTS = {
   maxInputPixels: DEFAULTS.assetResizeMaxPixels,
   maxOutputPixels: 4000 * 4000,
   maxConcurrent: DEFAULTS.assetResizeConcurrency,

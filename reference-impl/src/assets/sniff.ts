@@ -11,7 +11,7 @@ export const ACCEPTED_MIMETYPES = [
 ] as const;
 export type AcceptedMimetype = (typeof ACCEPTED_MIMETYPES)[number];
 
-export const IMAGE_MIMETYPES: readonly AcceptedMimetype[] = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'];
+const IMAGE_MIMETYPES: readonly AcceptedMimetype[] = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'];
 
 /** Bytes file-type needs to recognise every format it knows. */
 export const SNIFF_BYTES = 4100;

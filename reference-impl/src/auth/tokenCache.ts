@@ -9,7 +9,7 @@ import type { Logger } from '../logger.ts';
 // notifications caches nothing. Only tokens that resolved are kept: an unknown bearer always
 // reaches the database, so random values can't fill the cache.
 
-export const AUTH_CHANGED_CHANNEL = 'auth_changed';
+const AUTH_CHANGED_CHANNEL = 'auth_changed';
 
 export interface TokenCache {
   /** The principal cached for a token hash; undefined when none (or while not listening). */

@@ -3,7 +3,7 @@ import { formatDay } from './timestamps.ts';
 
 // calendarType normalisation (DEC-ITEM-011) and the days of calendar patterns (DEC-ITEM-010).
 
-export const CALENDAR_TYPES = ['NONE', 'ALWAYS', 'ONREQUEST', 'SINGLEDATES', 'PATTERNDATES', 'OPENINGTIMES'] as const;
+const CALENDAR_TYPES = ['NONE', 'ALWAYS', 'ONREQUEST', 'SINGLEDATES', 'PATTERNDATES', 'OPENINGTIMES'] as const;
 export type CalendarType = (typeof CALENDAR_TYPES)[number];
 
 export const WEEKDAYS = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'] as const; // index = Date#getUTCDay()

@@ -60,7 +60,7 @@ export function resolveWriteEntitytype(collection: Collection, value: unknown): 
 
 // @implements ITEM-011, ITEM-012, ITEM-013, ITEM-014, ITEM-023, ITEM-027
 /** Root fields that only one entity type carries (DEC-ITEM-015). */
-export const ENTITY_ONLY_FIELDS = {
+const ENTITY_ONLY_FIELDS = {
   priceElements: 'EVENEMENT',
   promotions: 'EVENEMENT',
   performers: 'EVENEMENT',
@@ -68,7 +68,7 @@ export const ENTITY_ONLY_FIELDS = {
   routeInfo: 'ROUTE',
 } as const satisfies Record<string, EntityType>;
 
-export const LINK_TYPES = ['child', 'parent', 'alias', 'comment', 'related'] as const;
+const LINK_TYPES = ['child', 'parent', 'alias', 'comment', 'related'] as const;
 export type LinkType = (typeof LINK_TYPES)[number];
 
 // @implements ITEM-015, ITEM-025, ITEM-026

@@ -2,7 +2,7 @@ import { badRequest } from '../http/HttpError.ts';
 
 // Timestamps on the wire (DEC-ITEM-009) and the `lastupdated` query value (DEC-LIST-005).
 
-export const SERVICE_TIME_ZONE = 'Europe/Amsterdam';
+const SERVICE_TIME_ZONE = 'Europe/Amsterdam';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -11,7 +11,7 @@ export type WfStatus = (typeof WF_STATUSES)[number];
 /** What storage holds: `draft` is normalised away on every save (WF-007). */
 export type StoredWfStatus = Exclude<WfStatus, 'draft'>;
 
-export function isWfStatus(value: unknown): value is WfStatus {
+function isWfStatus(value: unknown): value is WfStatus {
   return typeof value === 'string' && (WF_STATUSES as readonly string[]).includes(value);
 }
 

@@ -9,7 +9,7 @@ import type { RouteData } from './routeData.ts';
 
 export const GPX_MEDIA_TYPE = 'application/gpx+xml';
 export const GPX_NAMESPACE = 'http://www.topografix.com/GPX/1/1';
-export const GPX_CREATOR = 'Content Service';
+const GPX_CREATOR = 'Content Service';
 
 const builder = new XMLBuilder({
   ignoreAttributes: false,

@@ -54,7 +54,7 @@ export async function collectEntries(
 }
 
 /** The partner id in an `externalID` parameter: a full `<feed name>:<id>` loses its prefix. */
-export function partnerIdOf(feed: FeedDefinition, externalID: string): string {
+function partnerIdOf(feed: FeedDefinition, externalID: string): string {
   const prefix = `${feed.name}:`;
   return externalID.startsWith(prefix) ? externalID.slice(prefix.length) : externalID;
 }

@@ -7,7 +7,7 @@ import { isEntityType, type EntityType } from '../domain/entityRules.ts';
 // The configured inbound feeds (feeds.yaml, or the file FEEDS_FILE names), checked once at start:
 // a broken file stops the service with every problem named, instead of failing runs later.
 
-export const DEMO_FEEDS_FILE = fileURLToPath(new URL('./feeds.yaml', import.meta.url));
+const DEMO_FEEDS_FILE = fileURLToPath(new URL('./feeds.yaml', import.meta.url));
 
 export interface SubFeed {
   feedInfoId: string;

@@ -18,7 +18,7 @@ export interface FetchLimits {
   maxBytes: number;
 }
 
-export const DEFAULT_FETCH_LIMITS: FetchLimits = {
+const DEFAULT_FETCH_LIMITS: FetchLimits = {
   connectTimeoutMs: 10 * SECOND,
   headersTimeoutMs: 30 * SECOND,
   bodyTimeoutMs: 30 * SECOND,

@@ -26,7 +26,7 @@ import type { EntryValidator } from './validateEntry.ts';
 // An entry that would store exactly what is stored is not written: no new lastupdated, no webhook.
 
 /** Lists of a run report hold at most this many entries (FeedRun schema). */
-export const MAX_REPORT_LIST = 10_000;
+const MAX_REPORT_LIST = 10_000;
 
 export interface ImportDeps {
   db: Db;
@@ -126,12 +126,12 @@ class NoWrite extends Error {
 }
 
 /** The feed's writes act for its organisation and see every status of it (the feed owns its items). */
-export function feedWriter(feed: FeedDefinition): ItemWriter {
+function feedWriter(feed: FeedDefinition): ItemWriter {
   return { organisations: [feed.userorganisation], accountOrganisations: [feed.userorganisation], wfstatus: 'all' };
 }
 
 /** Imports one converted entry by the rules above. Throws HttpError for an entry the item rules refuse. */
-export async function importEntry(
+async function importEntry(
   deps: ImportDeps,
   feed: FeedDefinition,
   converted: ConvertedEntry,

@@ -6,7 +6,7 @@ import { FeedFetchError } from './fetchPartnerDocument.ts';
 // is reported in the run and the others still import.
 
 /** Entries one document may hold; more is treated as a broken partner, not imported in part. */
-export const MAX_ENTRIES_PER_DOCUMENT = 100_000;
+const MAX_ENTRIES_PER_DOCUMENT = 100_000;
 /** Longest partner id: `<feed name>:<partner id>` must fit the run report's 300 characters. */
 export const MAX_PARTNER_ID_LENGTH = 200;
 

@@ -54,7 +54,7 @@ export class HttpError extends Error {
   }
 }
 
-export function reasonPhrase(status: number): string {
+function reasonPhrase(status: number): string {
   return STATUS_CODES[status] ?? 'Error';
 }
 

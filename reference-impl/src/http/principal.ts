@@ -43,7 +43,7 @@ export function isSuperAdmin(principal: Principal): boolean {
   return principal.roles.includes('ROLE_SUPER_ADMIN');
 }
 
-export function hasAnyRole(principal: Principal, roles: readonly Role[]): boolean {
+function hasAnyRole(principal: Principal, roles: readonly Role[]): boolean {
   return roles.some((role) => principal.roles.includes(role));
 }
 

@@ -3,7 +3,7 @@ import { isStorageUnavailable } from '../storage/errors.ts';
 import { HttpError } from './HttpError.ts';
 
 /** Seconds a client is asked to wait before retrying while the database is unreachable. */
-export const STORAGE_RETRY_AFTER_SECONDS = 1;
+const STORAGE_RETRY_AFTER_SECONDS = 1;
 
 /**
  * A request whose database connection was lost or refused (storage/errors.ts

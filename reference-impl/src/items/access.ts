@@ -18,7 +18,7 @@ interface Owned {
   wfstatus: StoredWfStatus;
 }
 
-export function inScope(scope: ItemScopeHolder, item: Owned): boolean {
+function inScope(scope: ItemScopeHolder, item: Owned): boolean {
   const organisationOk = scope.organisations === 'all' || scope.organisations.includes(item.userorganisation);
   const statusOk = scope.wfstatus === 'all' || scope.wfstatus.includes(item.wfstatus);
   return organisationOk && statusOk;

@@ -44,7 +44,7 @@ export interface RenderingRefresher {
 }
 
 /** Passes start at most this often, so reads that keep meeting stale renderings cannot keep the database busy. */
-export const MIN_PASS_INTERVAL_MS = 10_000;
+const MIN_PASS_INTERVAL_MS = 10_000;
 
 /** Runs a pass at once and then whenever asked, one at a time and at most one per interval; a failed pass is logged. */
 export function startRenderingRefresher(deps: {

@@ -12,17 +12,17 @@ import { pruneDeliveries } from '../storage/webhooks/pruneDeliveries.ts';
 // same pass; the deletes are idempotent, so instances need no coordination.
 
 /** A session is deleted this long after its refresh token expired or it was revoked. */
-export const SESSION_GRACE_MS = 1 * DAY;
+const SESSION_GRACE_MS = 1 * DAY;
 /** A spent refresh token is forgotten once it would have expired anyway, plus the same grace. */
-export const SPENT_REFRESH_TOKEN_RETENTION_MS = REFRESH_TOKEN_MS + SESSION_GRACE_MS;
+const SPENT_REFRESH_TOKEN_RETENTION_MS = REFRESH_TOKEN_MS + SESSION_GRACE_MS;
 /** Finished feed runs are kept this long; the latest run of each feed is always kept. */
-export const FEED_RUN_RETENTION_MS = 30 * DAY;
+const FEED_RUN_RETENTION_MS = 30 * DAY;
 /** Settled webhook deliveries (and their attempts) stay in the delivery log this long (DEC-HOOK-017). */
-export const WEBHOOK_DELIVERY_RETENTION_MS = 7 * DAY;
+const WEBHOOK_DELIVERY_RETENTION_MS = 7 * DAY;
 /** A staged upload untouched this long belongs to a process that died mid-upload. */
-export const STAGED_UPLOAD_MAX_AGE_MS = 1 * HOUR;
+const STAGED_UPLOAD_MAX_AGE_MS = 1 * HOUR;
 /** One pass at start, then one this often. */
-export const RETENTION_EVERY_MS = 1 * HOUR;
+const RETENTION_EVERY_MS = 1 * HOUR;
 
 export interface RetentionDeps {
   db: Queryable;

@@ -13,7 +13,7 @@ import type { GcraPolicy } from './gcra.ts';
 import type { RateLimitStore } from './store.ts';
 
 /** Failed attempts per minute, sustained, per bucket. */
-export const AUTH_ATTEMPTS_PER_MINUTE = 10;
+const AUTH_ATTEMPTS_PER_MINUTE = 10;
 /** Failed attempts a bucket at rest admits at once. */
 export const AUTH_BURST = 10;
 /** One failed attempt per 6 s; ten at once from rest (τ = 9 intervals). */
@@ -53,7 +53,7 @@ export interface AuthThrottleOptions {
 
 const WHAT: Record<AuthOperation, string> = { signin: 'failed sign-ins', refresh: 'failed refreshes' };
 
-export function authThrottleMessage(operation: AuthOperation, retryAfterSeconds: number): string {
+function authThrottleMessage(operation: AuthOperation, retryAfterSeconds: number): string {
   const per = operation === 'signin' ? 'per client IP and per user name' : 'per client IP';
   return `too many ${WHAT[operation]}: at most ${AUTH_BURST} at once, then ${AUTH_ATTEMPTS_PER_MINUTE} per minute, ${per}; retry after ${retryAfterSeconds} s`;
 }

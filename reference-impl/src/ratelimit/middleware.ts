@@ -25,7 +25,7 @@ export interface RateLimitOptions {
   keyOf?: (req: Request) => string;
 }
 
-export function rateLimitMessage(retryAfterSeconds: number): string {
+function rateLimitMessage(retryAfterSeconds: number): string {
   return `rate limit exceeded: ${RATE_PER_SECOND} requests per second with a burst of ${BURST}; retry after ${retryAfterSeconds} s`;
 }
 

@@ -10,7 +10,7 @@ export interface ScryptParams {
 }
 
 /** OWASP's scrypt minimum at 32 MiB: N=2^15, r=8, p=3 (about 100 ms on one core). */
-export const DEFAULT_SCRYPT: ScryptParams = { N: 2 ** 15, r: 8, p: 3 };
+const DEFAULT_SCRYPT: ScryptParams = { N: 2 ** 15, r: 8, p: 3 };
 
 const SALT_BYTES = 16;
 const KEY_BYTES = 32;

@@ -1,10 +1,6 @@
 // Driver errors in one recognisable shape, the same for PGlite and node-postgres.
 
-export const PG_UNIQUE_VIOLATION = '23505';
-export const PG_FOREIGN_KEY_VIOLATION = '23503';
-export const PG_CHECK_VIOLATION = '23514';
-export const PG_SERIALIZATION_FAILURE = '40001';
-export const PG_DEADLOCK_DETECTED = '40P01';
+const PG_UNIQUE_VIOLATION = '23505';
 
 /** A database error with its SQLSTATE `code` and, for constraint violations, the constraint name. */
 export class DbError extends Error {

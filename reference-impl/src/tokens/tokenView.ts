@@ -47,7 +47,7 @@ export function tokenView(
 }
 
 /** `filter`: the effective scope with DEC-AUTH-004's defaults filled in, for people to read. */
-export function describeScope(
+function describeScope(
   row: Pick<TokenRow, 'roles' | 'filter_userorganisations' | 'filter_wfstatus'>,
   accountOrganisations: readonly string[],
 ): string {

@@ -9,7 +9,7 @@ import { insertDelivery } from '../storage/webhooks/insertDelivery.ts';
 import { listTokensWithQueuedChanges } from '../storage/webhooks/listTokensWithQueuedChanges.ts';
 import { takeQueuedChanges, type QueuedChange } from '../storage/webhooks/takeQueuedChanges.ts';
 
-export const MAX_ITEMS_PER_DELIVERY = 100;
+const MAX_ITEMS_PER_DELIVERY = 100;
 // Rows read per batch: enough to fill 100 items even when some items changed many times.
 const ROWS_PER_BATCH = 1000;
 

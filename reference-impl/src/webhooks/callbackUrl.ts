@@ -5,7 +5,7 @@
 import { isIP } from 'node:net';
 import { checkAddress, systemResolver, type Resolver } from './ssrfGuard.ts';
 
-export const CALLBACK_URL_MAX_LENGTH = 2048;
+const CALLBACK_URL_MAX_LENGTH = 2048;
 
 export interface CallbackUrlOptions {
   /** ALLOW_INSECURE_CALLBACKS=1: http: and loopback hosts are accepted, nothing more. */

@@ -20,7 +20,7 @@ export interface DeliveryView {
   attempts: DeliveryAttemptView[];
 }
 
-export function deliveryView(row: DeliveryRow): DeliveryView {
+function deliveryView(row: DeliveryRow): DeliveryView {
   return {
     id: row.id,
     state: row.state,

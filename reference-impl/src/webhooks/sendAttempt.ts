@@ -12,7 +12,7 @@ import { BlockedAddressError } from './ssrfGuard.ts';
 export const WEBHOOK_USER_AGENT = 'ContentService-Webhooks/1';
 export const DEFAULT_HEADERS_TIMEOUT_MS = 5000;
 /** The receiver's answer body is read only to free the connection; never stored or shown. */
-export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024;
+const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024;
 
 export type AttemptClass = 'delivered' | 'transient' | 'permanent';
 
@@ -46,7 +46,7 @@ export interface SendAttemptInput {
 }
 
 /** DEC-HOOK-006: 2xx delivered; 5xx transient; 1xx, 3xx (never followed) and 4xx permanent. */
-export function classifyStatus(status: number): AttemptClass {
+function classifyStatus(status: number): AttemptClass {
   if (status >= 200 && status <= 299) return 'delivered';
   if (status >= 500 && status <= 599) return 'transient';
   return 'permanent';
@@ -60,7 +60,7 @@ function describeError(err: unknown): string {
 }
 
 /** Connection, TLS and DNS errors are transient; a blocked target or an unusable URL is permanent. */
-export function classifyError(err: unknown): { outcome: AttemptClass; error: string } {
+function classifyError(err: unknown): { outcome: AttemptClass; error: string } {
   if (
     err instanceof BlockedAddressError ||
     (err as { code?: unknown } | null)?.code === 'ERR_WEBHOOK_BLOCKED_ADDRESS'

@@ -6,9 +6,9 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { WEBHOOK_TIMESTAMP_TOLERANCE_SECONDS } from '../../../generated/constants.ts';
 
-export const SIGNATURE_PREFIX = 'sha256=';
+const SIGNATURE_PREFIX = 'sha256=';
 /** HOOK-014: receivers reject timestamps further than this from their own clock. */
-export const TIMESTAMP_TOLERANCE_SECONDS = WEBHOOK_TIMESTAMP_TOLERANCE_SECONDS;
+const TIMESTAMP_TOLERANCE_SECONDS = WEBHOOK_TIMESTAMP_TOLERANCE_SECONDS;
 
 const TIMESTAMP = /^\d{1,12}$/;
 const SIGNATURE = /^sha256=([0-9a-f]{64})$/;

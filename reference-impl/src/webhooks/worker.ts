@@ -65,7 +65,7 @@ const DEFAULT_POLL_MS = 250;
 const NUDGE_POLL_MS = 5;
 const NUDGE_WINDOW_MS = 250;
 
-export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
+function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   const { db, logger, now } = options;
   const pollMs = options.pollMs ?? DEFAULT_POLL_MS;
   const maxInFlight = options.maxInFlight ?? 16;

@@ -6,7 +6,7 @@ import { currentRenderingKeySql } from './renderingKey.ts';
 
 // @implements SORT-001
 /** The sortable root fields (DEC-LIST-003), with the column each sorts on. */
-export const ITEM_SORT_COLUMNS = {
+const ITEM_SORT_COLUMNS = {
   lastupdated: 'lastupdated',
   creationdate: 'creationdate',
   title: 'title',
@@ -19,7 +19,6 @@ export const ITEM_SORT_COLUMNS = {
   externalId: 'external_id',
 } as const;
 export type ItemSortField = keyof typeof ITEM_SORT_COLUMNS;
-export const ITEM_SORT_FIELDS = Object.keys(ITEM_SORT_COLUMNS) as ItemSortField[];
 
 export interface ItemScope {
   /** Organisations whose items the caller may see; 'all' for super admins. */
