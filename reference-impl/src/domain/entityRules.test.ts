@@ -8,7 +8,6 @@ import {
   assertEntityRules,
   collectionOf,
   entitytypeOf,
-  isCollection,
   resolveWriteEntitytype,
   type Collection,
 } from './entityRules.ts';
@@ -33,8 +32,6 @@ describe('collections and entity types', () => {
       routes: 'ROUTE',
     });
     for (const entitytype of ENTITY_TYPES) expect(entitytypeOf(collectionOf(entitytype))).toBe(entitytype);
-    expect(isCollection('events')).toBe(true);
-    expect(isCollection('toString')).toBe(false);
   });
 
   it('when naming webhook resource types, then they follow the interface [HOOK-001]', () => {

@@ -27,10 +27,6 @@ export const EVENT_NAME_STEMS = {
   VENUE: 'Venue',
 } as const satisfies Record<EntityType, string>;
 
-export function isCollection(value: string): value is Collection {
-  return Object.hasOwn(COLLECTIONS, value);
-}
-
 // @implements ITEM-001, ITEM-004
 export function isEntityType(value: unknown): value is EntityType {
   return typeof value === 'string' && (ENTITY_TYPES as readonly string[]).includes(value);

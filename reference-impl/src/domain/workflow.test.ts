@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../http/HttpError.ts';
-import { WF_STATUSES, isRemovalStatus, legacyFlags, normaliseWfstatus, parseWfstatusList } from './workflow.ts';
+import { WF_STATUSES, isRemovalStatus, legacyFlags, normaliseWfstatus } from './workflow.ts';
 
 function caught(fn: () => unknown): HttpError {
   try {
@@ -64,19 +64,5 @@ describe('legacyFlags', () => {
 describe('isRemovalStatus', () => {
   it('when the status is archived or deleted, then it is a removal [SYNC-003] [DEC-HOOK-003]', () => {
     expect(WF_STATUSES.filter(isRemovalStatus)).toEqual(['archived', 'deleted']);
-  });
-});
-
-describe('parseWfstatusList', () => {
-  it('when the list holds known statuses, then they are returned once each [FILTER-002]', () => {
-    expect(parseWfstatusList('approved,archived, deleted,approved')).toEqual(['approved', 'archived', 'deleted']);
-  });
-
-  it('when the list holds an unknown status, then it is a 400 naming it [DEC-LIST-006]', () => {
-    const error = caught(() => parseWfstatusList('approved,live'));
-    expect(error.status).toBe(400);
-    expect(error.message).toContain('"live"');
-    expect(error.details?.[0]?.pointer).toBe('query/wfstatus');
-    expect(caught(() => parseWfstatusList('approved,')).status).toBe(400);
   });
 });

@@ -53,16 +53,3 @@ export function legacyFlags(wfstatus: WfStatus): LegacyFlags {
 export function isRemovalStatus(wfstatus: WfStatus): boolean {
   return wfstatus === 'archived' || wfstatus === 'deleted';
 }
-
-/** The `wfstatus` query value: a comma list of known statuses; an unknown one is a 400 (DEC-LIST-006). */
-export function parseWfstatusList(value: string, name = 'wfstatus'): WfStatus[] {
-  const parts = value.split(',').map((s) => s.trim());
-  const unknown = parts.filter((s) => !isWfStatus(s));
-  if (unknown.length > 0) {
-    throw badRequest(
-      `query/${name}`,
-      `${name} must be a comma-separated list of ${WF_STATUSES.join(', ')} (received: ${JSON.stringify(value)}; unknown: ${unknown.map((u) => JSON.stringify(u)).join(', ')})`,
-    );
-  }
-  return [...new Set(parts as WfStatus[])];
-}

@@ -4,7 +4,7 @@ import { generate } from 'selfsigned';
 import type { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_HEADERS_TIMEOUT_MS, sendAttempt, WEBHOOK_USER_AGENT, type SendAttemptInput } from './sendAttempt.ts';
-import { verifySignature } from './sign.ts';
+import { verifySignature } from '../../test/support/webhooks/verifySignature.ts';
 import { createGuardedAgent } from './ssrfGuard.ts';
 import { answer, startReceiver, type Receiver } from '../../test/support/webhooks/receiver.ts';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { generateSigningSecret, signPayload, verifySignature } from './sign.ts';
+import { verifySignature } from '../../test/support/webhooks/verifySignature.ts';
+import { generateSigningSecret, signPayload } from './sign.ts';
 // A verbatim copy of shared/test-vectors/webhook-signatures.json (two independent HMAC
 // implementations computed each vector), kept in the repo so a clean clone can run it.
 import vectors from '../../test/support/webhooks/webhook-signatures.json' with { type: 'json' };

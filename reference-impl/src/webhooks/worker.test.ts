@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachEngine, type EngineContext } from '../../test/support/storage/testDb.ts';
 import { createTestAccount, createTestToken } from '../../test/support/fixtures.ts';
-import { verifySignature } from './sign.ts';
+import { verifySignature } from '../../test/support/webhooks/verifySignature.ts';
 import {
   answer,
   startReceiver,

@@ -8,7 +8,7 @@ import { eventBody } from '../support/items/itemsHarness.ts';
 import { listMigrations } from '../../src/storage/migrate.ts';
 import { ALL_STATUSES, createTestAccount, createTestToken } from '../support/fixtures.ts';
 import { waitFor } from '../support/waitFor.ts';
-import { verifySignature } from '../../src/webhooks/sign.ts';
+import { verifySignature } from '../support/webhooks/verifySignature.ts';
 import { createScratchDatabase, type ScratchDatabase } from '../support/scaleout/database.ts';
 import { call, clientFor, randomClientIp } from '../support/scaleout/http.ts';
 import { createInstanceGroup, type Instance, type InstanceGroup } from '../support/scaleout/instance.ts';
