@@ -61,6 +61,14 @@ module.exports = {
       to: { path: TEST },
     },
     {
+      name: 'src-holds-only-production-code',
+      comment:
+        'Every file under reference-impl/src/ but the tests is reached from main.ts: harnesses, fakes and fixtures live in reference-impl/test/.',
+      severity: 'error',
+      from: { path: `${SRC}main\\.ts$` },
+      to: { path: SRC, pathNot: TEST, reachable: false },
+    },
+    {
       name: 'domain-is-pure',
       comment: 'domain/ holds pure rules: it imports only domain/ (never http/, storage or services).',
       severity: 'error',
