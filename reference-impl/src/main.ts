@@ -12,6 +12,7 @@ const HELP = `Content Service reference implementation.
 
 Usage: npm start            (or: node reference-impl/src/main.ts)
        npm start -- --help  this text
+       content-service [--help]  the same, installed from npm (@content-service/reference)
 
 Runs on embedded PGlite in DATA_DIR unless DATABASE_URL names a PostgreSQL database; seeds demo
 accounts, tokens and items into an empty store unless SEED_DEMO_DATA=false.
