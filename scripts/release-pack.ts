@@ -38,7 +38,7 @@ const runMain = (module: string) =>
 export const PACKAGES: readonly PackageDef[] = [
   {
     folder: 'spec',
-    code: ['spec/index.ts', 'generated/types.ts'],
+    code: ['spec/index.ts', 'generated/types.ts', 'generated/constants.ts'],
     data: [
       'spec/requirements.yaml',
       'generated/openapi.json',
@@ -64,7 +64,7 @@ export const PACKAGES: readonly PackageDef[] = [
   },
   {
     folder: 'reference-impl',
-    code: ['reference-impl/src'],
+    code: ['reference-impl/src', 'generated/constants.ts'],
     data: ['generated/openapi.json', 'docs/build/index.html'],
     // main.js starts the service when imported (as `node reference-impl/src/main.ts` does).
     launchers: { 'content-service': `await import('../reference-impl/src/main.js');\n` },
@@ -82,6 +82,7 @@ export const PACKAGES: readonly PackageDef[] = [
 /** Compiled modules that other packages import by package name instead of shipping a copy. */
 const PROVIDED: Record<string, string> = {
   'generated/types.js': '@content-service/spec/types',
+  'generated/constants.js': '@content-service/spec/constants',
   'client/index.js': '@content-service/client',
   'client/webhooks/verify.js': '@content-service/client',
 };
