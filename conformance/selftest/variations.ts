@@ -46,4 +46,33 @@ export const VARIATIONS: Variation[] = [
     checks: ['dictionary.userorganisations'],
     pending: 'the checks read the answer as an array; discovering its shape is suite-discovery’s part',
   },
+  {
+    name: 'errorBodiesPlain',
+    notShown: 'Body shape of statuses other than the size rejection: not shown.',
+    deviations: ['DEC-ERR-001'],
+    modifiers: () => [m.errorBodiesPlain()],
+    checks: [
+      'errors.unknown-query-parameter',
+      'errors.malformed-body',
+      'limits.size-cap',
+      'security.foreign-item',
+      'auth.missing-token-401',
+    ],
+  },
+  {
+    name: 'credentialStatuses403',
+    notShown: 'Statuses for missing or invalid credentials and for insufficient role: not shown.',
+    deviations: ['DEC-ERR-002'],
+    modifiers: () => [m.unauthorizedAs403()],
+    checks: ['auth.missing-token-401', 'security.no-token-every-operation', 'tokens.admin-only', 'feeds.admin-only'],
+  },
+  {
+    name: 'createAnswerEmpty',
+    notShown: 'Response body of item creation: not shown.',
+    deviations: ['DEC-ITEM-002'],
+    modifiers: () => [m.createAnswerEmpty()],
+    checks: ['items.create-answer', 'items.create-read-back'],
+    pending:
+      'the checks take the created item from the answer; finding it by Location or trcid is suite-discovery’s part',
+  },
 ];
