@@ -47,10 +47,10 @@ export const VARIATIONS: Variation[] = [
     pending: 'the checks read the answer as an array; discovering its shape is suite-discovery’s part',
   },
   {
-    name: 'errorBodiesPlain',
+    name: 'errorBodiesOtherShape',
     notShown: 'Body shape of statuses other than the size rejection: not shown.',
     deviations: ['DEC-ERR-001'],
-    modifiers: () => [m.errorBodiesPlain()],
+    modifiers: () => [m.errorBodiesOtherShape()],
     checks: [
       'errors.unknown-query-parameter',
       'errors.malformed-body',
