@@ -71,8 +71,12 @@ export const VARIATIONS: Variation[] = [
     notShown: 'Response body of item creation: not shown.',
     deviations: ['DEC-ITEM-002'],
     modifiers: () => [m.createAnswerEmpty()],
-    checks: ['items.create-answer', 'items.create-read-back'],
-    pending:
-      'the checks take the created item from the answer; finding it by Location or trcid is suite-discovery’s part',
+    checks: [
+      'items.create-answer',
+      'items.create-read-back',
+      'filters.trcid',
+      'workflow.status-table',
+      'items.read-only-fields',
+    ],
   },
 ];
