@@ -79,4 +79,11 @@ export const VARIATIONS: Variation[] = [
       'items.read-only-fields',
     ],
   },
+  {
+    name: 'dictionaryRootOtherShape',
+    notShown: 'GET /dictionary: Root dictionary collection (rate limited). Response body: not shown.',
+    deviations: ['DEC-DICT-001'],
+    modifiers: () => [m.dictionaryRootOtherShape()],
+    checks: ['dictionary.root'],
+  },
 ];

@@ -99,6 +99,18 @@ describe('createLayeredValidator', () => {
     ).toEqual({ problems: [], deviation: ['DEC-DICT-002'] });
   });
 
+  it('when GET /dictionary answers another JSON body, then it deviates from DEC-DICT-001', () => {
+    expect(
+      judge({
+        method: 'GET',
+        path: '/dictionary',
+        status: 200,
+        headers: { 'content-type': 'application/json', ...rate },
+        body: json(['categorizationOntology', 'propertiesOntology', 'userorganisations']),
+      }),
+    ).toEqual({ problems: [], deviation: ['DEC-DICT-001'] });
+  });
+
   it('when a token answer names its id otherwise, then it deviates from the token decisions', () => {
     const { id, ...rest } = token;
     const { problems, deviation } = judge({
