@@ -111,6 +111,25 @@ describe('createLayeredValidator', () => {
     ).toEqual({ problems: [], deviation: ['DEC-DICT-001'] });
   });
 
+  it('when a listed item has a title longer than our limit, then it deviates from DEC-ITEM-019 only', () => {
+    const event = {
+      id: '3f1b6d2e-8c4a-4e7b-9f10-2a5c7d9e1b34',
+      trcid: 'trc-1',
+      entitytype: 'EVENEMENT',
+      creationdate: '2026-11-20T08:30:00.123Z',
+      trcItemDetails: [{ lang: 'nl', title: 'x'.repeat(5000) }],
+    };
+    expect(
+      judge({
+        method: 'GET',
+        path: '/events',
+        status: 200,
+        headers: { 'content-type': 'application/json', ...rate },
+        body: json([event]),
+      }),
+    ).toEqual({ problems: [], deviation: ['DEC-ITEM-019'] });
+  });
+
   it('when a token answer names its id otherwise, then it deviates from the token decisions', () => {
     const { id, ...rest } = token;
     const { problems, deviation } = judge({
