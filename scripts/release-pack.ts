@@ -42,6 +42,7 @@ export const PACKAGES: readonly PackageDef[] = [
     data: [
       'spec/requirements.yaml',
       'generated/openapi.json',
+      'generated/openapi.interface.json',
       'generated/openapi.yaml',
       'generated/openapi.dereferenced.json',
     ],
@@ -58,7 +59,7 @@ export const PACKAGES: readonly PackageDef[] = [
   {
     folder: 'conformance',
     code: ['conformance'],
-    data: ['generated/openapi.json', 'spec/requirements.yaml'],
+    data: ['generated/openapi.json', 'generated/openapi.interface.json', 'spec/requirements.yaml'],
     launchers: { 'content-conformance': runMain('conformance/cli.js') },
     types: false,
   },
