@@ -587,7 +587,8 @@ export interface paths {
          * Get an event group
          * @description Returns one event group by its internal `id`, with the labels and translations of its types and
          *     categories filled in from the ontology of the account that owns it. Detail reads are not rate
-         *     limited and not subject to the page-size cap.
+         *     limited and not subject to the page-size cap: the query parameters of the list (`size`,
+         *     `page`, `sortField`, …) are accepted and ignored.
          *
          *     `404` when no event group has this id, when it is outside the token's scope (organisation or
          *     workflow status), and for every token when it is soft-deleted (`wfstatus: deleted`,
@@ -729,7 +730,8 @@ export interface paths {
          * Get an event
          * @description Returns one event by its internal `id`, with the labels and translations of its types and
          *     categories filled in from the ontology of the account that owns it. Detail reads are not rate
-         *     limited and not subject to the page-size cap.
+         *     limited and not subject to the page-size cap: the query parameters of the list (`size`,
+         *     `page`, `sortField`, …) are accepted and ignored.
          *
          *     `404` when no event has this id, when it is outside the token's scope (organisation or
          *     workflow status), and for every token when it is soft-deleted (`wfstatus: deleted`,
@@ -944,7 +946,8 @@ export interface paths {
          * Get a location
          * @description Returns one location by its internal `id`, with the labels and translations of its types and
          *     categories filled in from the ontology of the account that owns it. Detail reads are not rate
-         *     limited and not subject to the page-size cap.
+         *     limited and not subject to the page-size cap: the query parameters of the list (`size`,
+         *     `page`, `sortField`, …) are accepted and ignored.
          *
          *     `404` when no location has this id, when it is outside the token's scope (organisation or
          *     workflow status), and for every token when it is soft-deleted (`wfstatus: deleted`,
@@ -1081,7 +1084,8 @@ export interface paths {
          * Get a route
          * @description Returns one route by its internal `id`, with the labels and translations of its types and
          *     categories filled in from the ontology of the account that owns it. Detail reads are not rate
-         *     limited and not subject to the page-size cap.
+         *     limited and not subject to the page-size cap: the query parameters of the list (`size`,
+         *     `page`, `sortField`, …) are accepted and ignored.
          *
          *     `404` when no route has this id, when it is outside the token's scope (organisation or
          *     workflow status), and for every token when it is soft-deleted (`wfstatus: deleted`,
@@ -1282,7 +1286,8 @@ export interface paths {
          * Get a venue
          * @description Returns one venue by its internal `id`, with the labels and translations of its types and
          *     categories filled in from the ontology of the account that owns it. Detail reads are not rate
-         *     limited and not subject to the page-size cap.
+         *     limited and not subject to the page-size cap: the query parameters of the list (`size`,
+         *     `page`, `sortField`, …) are accepted and ignored.
          *
          *     `404` when no venue has this id, when it is outside the token's scope (organisation or
          *     workflow status), and for every token when it is soft-deleted (`wfstatus: deleted`,

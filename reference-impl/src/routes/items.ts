@@ -90,8 +90,10 @@ export function itemRoutes(ctx: RouteContext): Router {
       sendJson(res.status(201).location(detailUrl(item.id)), storedItemJson(item, rendering.body));
     });
 
-    // Detail reads: not rate limited, not capped (DETAIL-002); 404 for whatever the caller may not see (DEC-ITEM-004).
-    router.get(`/${collection}/:id`, ctx.auth, ctx.validate(ops.get), async (_req: Request, res: Response) => {
+    // Detail reads: not rate limited, not capped (DETAIL-002): the list's parameters, `size` too, are
+    // accepted and ignored; 404 for whatever the caller may not see (DEC-ITEM-004).
+    const detailRead = ctx.validate(ops.get, { ignoreQueryOf: ops.list });
+    router.get(`/${collection}/:id`, ctx.auth, detailRead, async (_req: Request, res: Response) => {
       const id = validated(res).params.id as string;
       const item = await getRenderedItemById(ctx.db, { entitytype, id, rendererVersion: RENDERER_VERSION });
       if (item === null || !canRead(principalOf(res), item)) throw itemNotFound(collection, id);
