@@ -1750,12 +1750,23 @@ export interface components {
          *     - a URL: registers or changes the webhook. Changing the URL keeps the existing secret. Adding a URL
          *       to a token that had none creates a `signingSecret`, returned once in this answer.
          *
-         *     The bearer value of the token never changes. Unknown fields are a `400`.
+         *     The bearer value of the token never changes. The fields a token answer carries that a `PUT`
+         *     cannot set (`id`, `created`, `filter`, `hasSigningSecret`, and the once-shown `token` and
+         *     `signingSecret`) are accepted and ignored, so a token as answered can be sent back; any other
+         *     unknown field is a `400` (DEC-AUTH-009).
          */
         AccountTokenUpdate: {
             apiTokenFilter?: components["schemas"]["ApiTokenFilter"];
             /** @description A webhook URL (DEC-HOOK-002), or `""` to remove the webhook. */
             callBackUrl?: components["schemas"]["CallBackUrl"] | "";
+            /** @description Ignored (read-only). */
+            created?: string;
+            /** @description Ignored (read-only). */
+            filter?: string;
+            /** @description Ignored (read-only). */
+            hasSigningSecret?: boolean;
+            /** @description Ignored (read-only). */
+            id?: string;
             /**
              * @description Label of the token.
              * @example Uitagenda website sync
@@ -1768,6 +1779,10 @@ export interface components {
              *     ]
              */
             roles?: components["schemas"]["Role"][];
+            /** @description Ignored; `rotate-secret` makes a new one. */
+            signingSecret?: string;
+            /** @description Ignored; the bearer value never changes. */
+            token?: string;
             /**
              * @description Image delivery setting.
              * @example true
