@@ -2,7 +2,17 @@ import type { HttpResponse } from '../../http/httpClient.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { acknowledge, assertStatus } from '../../support/assert.ts';
-import { burst, countBy, describeCounts, LIMITED, paced, REFILL_MS } from '../../support/ratelimits.ts';
+import {
+  BURST_ALLOWANCE,
+  burst,
+  burstAllowance,
+  countBy,
+  describeCounts,
+  LIMITED,
+  openConnections,
+  paced,
+  REFILL_MS,
+} from '../../support/ratelimits.ts';
 
 const BURST = 100;
 /** Concurrent requests to each other limited endpoint right after the burst. */
@@ -11,6 +21,8 @@ const PACED_PER_SECOND = 15;
 const FLOOD_PER_SECOND = 40;
 const SERIES_MS = 2_000;
 const GRACE_MS = 250;
+/** Rest before the burst: twice a bucket's refill, so a sliding window of up to 2 s has forgotten every earlier request too. */
+const REST_MS = 2 * REFILL_MS;
 const MESSAGE_RE = /^rate limit exceeded: 20 requests per second with a burst of 40; retry after \d+ s$/;
 
 function fail(
@@ -31,11 +43,28 @@ function fail(
   });
 }
 
+/** RATE-003 from the burst from rest: a failure, or undefined when the count is fair to any limiter. */
+function judgeBurst(passed: number, spreadMs: number, answers: readonly HttpResponse[]): CheckFailure | undefined {
+  const { min, max } = burstAllowance(spreadMs);
+  if (passed >= min && passed <= max) return undefined;
+  const firstRefused = answers.find((r) => r.status === 429);
+  return fail(
+    passed < min
+      ? `from rest only ${passed} of ${BURST} concurrent GET /events passed: the burst is ${BURST_ALLOWANCE} requests above the sustained rate`
+      : `from rest ${passed} of ${BURST} concurrent GET /events passed within ${spreadMs} ms: more than the burst of ${BURST_ALLOWANCE} above 20 per second allows`,
+    `${passed} × 200 within ${spreadMs} ms`,
+    `${min} to ${max} × 200 (a burst of ${BURST_ALLOWANCE}, fair to token-bucket, GCRA and sliding-window limiters)`,
+    ['RATE-003'],
+    firstRefused ? [firstRefused] : answers.slice(-1),
+  );
+}
+
 export default defineCheck({
   id: 'ratelimits.burst',
   title:
-    'A burst of 100 concurrent list requests is throttled with 429 (never 503), Retry-After in whole seconds ≥ 1 and the X-RateLimit-* headers; after Retry-After a request passes; a client at 15 requests per second is not throttled',
+    'A burst of 100 concurrent list requests from rest lets the burst of 40 through and is then throttled with 429 (never 503), Retry-After in whole seconds ≥ 1 and the X-RateLimit-* headers; after Retry-After a request passes; a client at 15 requests per second is not throttled',
   requirements: [
+    'RATE-003',
     'RATE-004',
     'ERR-005',
     'RATE-001',
@@ -51,13 +80,18 @@ export default defineCheck({
   order: 'last',
   dependsOn: ['ratelimits.headers'],
   run: async (ctx) => {
-    await ctx.sleep(REFILL_MS);
+    await ctx.sleep(REST_MS);
+    await openConnections(ctx, BURST);
+    const started = Date.now();
     const answers = await burst(ctx, BURST);
+    const spreadMs = Date.now() - started;
     // The spec problems the client found, kept for the 429 body's verdict (DEC-RATE-003) at the end.
     const problems = new Map(answers.map((r) => [r, r.problems]));
     acknowledge(answers);
     const counts = countBy(answers);
-    ctx.note(`${BURST} concurrent GET /events from a rested bucket: ${describeCounts(answers)}`);
+    ctx.note(
+      `${BURST} concurrent GET /events from a rested bucket, answered within ${spreadMs} ms: ${describeCounts(answers)}`,
+    );
     const unavailable = answers.filter((r) => r.status === 503);
     if (unavailable.length > 0)
       throw fail(
@@ -103,6 +137,8 @@ export default defineCheck({
       }
     }
     ctx.verified(['ERR-005']);
+    // Judged once the other rules are: a wrong burst size must not hide them.
+    const burstSize = judgeBurst(counts[200] ?? 0, spreadMs, answers);
 
     // The budget is per client IP across the limited endpoints: with it drained, each is throttled too.
     const others = await Promise.all(LIMITED.slice(1).map(({ path, query }) => burst(ctx, PROBE, path, query)));
@@ -192,6 +228,8 @@ export default defineCheck({
         throttled,
       );
     ctx.verified(['RATE-002']);
+    if (burstSize) throw burstSize;
+    ctx.verified(['RATE-003']);
 
     // Information only: the burst and sustained rate as measured from here.
     acknowledge(await burst(ctx, 60));

@@ -5,8 +5,10 @@
 export { acceptUnknownTokens } from './acceptUnknownTokens.ts';
 export { assetsLastupdatedUtc } from './assetsLastupdatedUtc.ts';
 export { assetsNoIdTiebreaker } from './assetsNoIdTiebreaker.ts';
+export { burstTooSmall } from './burstTooSmall.ts';
 export { createAnswers200 } from './createAnswers200.ts';
 export { detailAsList } from './detailAsList.ts';
+export { detailSizeCapped } from './detailSizeCapped.ts';
 export { draftNeedsTrcid } from './draftNeedsTrcid.ts';
 export { dropEntitytype } from './dropEntitytype.ts';
 export { dropLastOfFullPage } from './dropLastOfFullPage.ts';
