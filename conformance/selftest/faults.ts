@@ -525,6 +525,14 @@ export const FAULTS: readonly FaultCase[] = [
     make: () => [m.burstTooSmall()],
   },
   {
+    name: 'sustainedTooHigh',
+    family: 'RATE',
+    fault: 'an edge serves 20 more list requests a second from its last answers: 40 per second sustained',
+    detects: ['RATE-002'],
+    checks: ['ratelimits.burst'],
+    make: () => [m.sustainedTooHigh()],
+  },
+  {
     name: 'throttleAs503',
     family: 'ERR',
     fault: 'throttling answers 503 instead of 429',

@@ -31,7 +31,8 @@ export const BURST_ALLOWANCE = 40;
  * meanwhile). At least the burst of 40: a token bucket of 40 passes 40, a GCRA with a tolerance of
  * 40 intervals 41, a sliding window of 40 per 2 s 40. At most the first second's 20 plus the
  * burst of 40 (the generous reading, "60 in the first second"), one for a GCRA's first slot, and
- * what refills while the burst is answered.
+ * what refills while the burst is answered. That maximum bounds any stretch of traffic too: the
+ * sustained rate over its length plus one burst.
  */
 export function burstAllowance(spreadMs: number): { min: number; max: number } {
   const refill = Math.ceil((SUSTAINED_PER_SECOND * Math.max(0, spreadMs)) / 1000);

@@ -46,6 +46,7 @@ export { sizeCapLenient } from './sizeCapLenient.ts';
 export { sizeCapWrongMessage } from './sizeCapWrongMessage.ts';
 export { sortOrderCaseSensitive } from './sortOrderCaseSensitive.ts';
 export { staleOntologyLabels } from './staleOntologyLabels.ts';
+export { sustainedTooHigh } from './sustainedTooHigh.ts';
 export { throttleAs503 } from './throttleAs503.ts';
 export { throttleMessageReworded } from './throttleMessageReworded.ts';
 export { unauthorizedAs403 } from './unauthorizedAs403.ts';
