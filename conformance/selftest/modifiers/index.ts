@@ -5,8 +5,10 @@
 export { acceptUnknownTokens } from './acceptUnknownTokens.ts';
 export { assetsLastupdatedUtc } from './assetsLastupdatedUtc.ts';
 export { assetsNoIdTiebreaker } from './assetsNoIdTiebreaker.ts';
+export { burstTooSmall } from './burstTooSmall.ts';
 export { createAnswers200 } from './createAnswers200.ts';
 export { detailAsList } from './detailAsList.ts';
+export { detailSizeCapped } from './detailSizeCapped.ts';
 export { draftNeedsTrcid } from './draftNeedsTrcid.ts';
 export { dropEntitytype } from './dropEntitytype.ts';
 export { dropLastOfFullPage } from './dropLastOfFullPage.ts';
@@ -44,6 +46,7 @@ export { sizeCapLenient } from './sizeCapLenient.ts';
 export { sizeCapWrongMessage } from './sizeCapWrongMessage.ts';
 export { sortOrderCaseSensitive } from './sortOrderCaseSensitive.ts';
 export { staleOntologyLabels } from './staleOntologyLabels.ts';
+export { sustainedTooHigh } from './sustainedTooHigh.ts';
 export { throttleAs503 } from './throttleAs503.ts';
 export { throttleMessageReworded } from './throttleMessageReworded.ts';
 export { unauthorizedAs403 } from './unauthorizedAs403.ts';
