@@ -1,7 +1,8 @@
 // `npm run conformance -- …` / `npx content-conformance …`. See --help, and conformance/README.md.
 
+import { resolve } from 'node:path';
 import process from 'node:process';
-import { ConfigError, resolveConfig } from './config/config.ts';
+import { ConfigError, PACKAGE_ROOT, resolveConfig } from './config/config.ts';
 import { helpText } from './config/options.ts';
 import { suiteVersion } from './version.ts';
 
@@ -24,9 +25,13 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     case 'help':
       process.stdout.write(`${helpText(version)}\n`);
       return EXIT.pass;
-    case 'version':
-      process.stdout.write(`${version}\n`);
+    case 'version': {
+      // The contract the suite checks against by default: its SHA-256 is the one every report prints.
+      const { loadSpec } = await import('./spec/loadSpec.ts');
+      const spec = await loadSpec(resolve(PACKAGE_ROOT, 'generated/openapi.json'));
+      process.stdout.write(`${version}\nspec sha256 ${spec.sha256}\n`);
       return EXIT.pass;
+    }
     case 'verify-report': {
       const { verifyReportFile } = await import('./results/verifyReport.ts');
       const outcome = await verifyReportFile(command.file, version).catch((e: Error) => ({

@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['conformance/runner/suite.entry.ts'],
+    include: ['conformance/runner/suite.entry.{ts,js}'], // .js in the compiled package
     pool: 'forks',
     maxWorkers: 1,
     fileParallelism: false,

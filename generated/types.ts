@@ -587,7 +587,8 @@ export interface paths {
          * Get an event group
          * @description Returns one event group by its internal `id`, with the labels and translations of its types and
          *     categories filled in from the ontology of the account that owns it. Detail reads are not rate
-         *     limited and not subject to the page-size cap.
+         *     limited and not subject to the page-size cap: the query parameters of the list (`size`,
+         *     `page`, `sortField`, …) are accepted and ignored.
          *
          *     `404` when no event group has this id, when it is outside the token's scope (organisation or
          *     workflow status), and for every token when it is soft-deleted (`wfstatus: deleted`,
@@ -729,7 +730,8 @@ export interface paths {
          * Get an event
          * @description Returns one event by its internal `id`, with the labels and translations of its types and
          *     categories filled in from the ontology of the account that owns it. Detail reads are not rate
-         *     limited and not subject to the page-size cap.
+         *     limited and not subject to the page-size cap: the query parameters of the list (`size`,
+         *     `page`, `sortField`, …) are accepted and ignored.
          *
          *     `404` when no event has this id, when it is outside the token's scope (organisation or
          *     workflow status), and for every token when it is soft-deleted (`wfstatus: deleted`,
@@ -944,7 +946,8 @@ export interface paths {
          * Get a location
          * @description Returns one location by its internal `id`, with the labels and translations of its types and
          *     categories filled in from the ontology of the account that owns it. Detail reads are not rate
-         *     limited and not subject to the page-size cap.
+         *     limited and not subject to the page-size cap: the query parameters of the list (`size`,
+         *     `page`, `sortField`, …) are accepted and ignored.
          *
          *     `404` when no location has this id, when it is outside the token's scope (organisation or
          *     workflow status), and for every token when it is soft-deleted (`wfstatus: deleted`,
@@ -1081,7 +1084,8 @@ export interface paths {
          * Get a route
          * @description Returns one route by its internal `id`, with the labels and translations of its types and
          *     categories filled in from the ontology of the account that owns it. Detail reads are not rate
-         *     limited and not subject to the page-size cap.
+         *     limited and not subject to the page-size cap: the query parameters of the list (`size`,
+         *     `page`, `sortField`, …) are accepted and ignored.
          *
          *     `404` when no route has this id, when it is outside the token's scope (organisation or
          *     workflow status), and for every token when it is soft-deleted (`wfstatus: deleted`,
@@ -1282,7 +1286,8 @@ export interface paths {
          * Get a venue
          * @description Returns one venue by its internal `id`, with the labels and translations of its types and
          *     categories filled in from the ontology of the account that owns it. Detail reads are not rate
-         *     limited and not subject to the page-size cap.
+         *     limited and not subject to the page-size cap: the query parameters of the list (`size`,
+         *     `page`, `sortField`, …) are accepted and ignored.
          *
          *     `404` when no venue has this id, when it is outside the token's scope (organisation or
          *     workflow status), and for every token when it is soft-deleted (`wfstatus: deleted`,
@@ -1745,12 +1750,23 @@ export interface components {
          *     - a URL: registers or changes the webhook. Changing the URL keeps the existing secret. Adding a URL
          *       to a token that had none creates a `signingSecret`, returned once in this answer.
          *
-         *     The bearer value of the token never changes. Unknown fields are a `400`.
+         *     The bearer value of the token never changes. The fields a token answer carries that a `PUT`
+         *     cannot set (`id`, `created`, `filter`, `hasSigningSecret`, and the once-shown `token` and
+         *     `signingSecret`) are accepted and ignored, so a token as answered can be sent back; any other
+         *     unknown field is a `400` (DEC-AUTH-009).
          */
         AccountTokenUpdate: {
             apiTokenFilter?: components["schemas"]["ApiTokenFilter"];
             /** @description A webhook URL (DEC-HOOK-002), or `""` to remove the webhook. */
             callBackUrl?: components["schemas"]["CallBackUrl"] | "";
+            /** @description Ignored (read-only). */
+            created?: string;
+            /** @description Ignored (read-only). */
+            filter?: string;
+            /** @description Ignored (read-only). */
+            hasSigningSecret?: boolean;
+            /** @description Ignored (read-only). */
+            id?: string;
             /**
              * @description Label of the token.
              * @example Uitagenda website sync
@@ -1763,6 +1779,10 @@ export interface components {
              *     ]
              */
             roles?: components["schemas"]["Role"][];
+            /** @description Ignored; `rotate-secret` makes a new one. */
+            signingSecret?: string;
+            /** @description Ignored; the bearer value never changes. */
+            token?: string;
             /**
              * @description Image delivery setting.
              * @example true

@@ -8,12 +8,14 @@
 // Prism is started with SCARF_ANALYTICS=false (its install analytics), never with `-m`
 // (multiprocess crashes at start in 5.15+) and never with NODE_ENV=production (which turns -m on).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const mockDir = path.dirname(fileURLToPath(import.meta.url));
 export const repoRoot = path.resolve(mockDir, '..');
-const PRISM = path.join(repoRoot, 'node_modules/@stoplight/prism-cli/dist/index.js');
+// Resolved like an import: the repository's node_modules, or wherever the package's install put it.
+const PRISM = createRequire(import.meta.url).resolve('@stoplight/prism-cli');
 export const MOCK_SPEC = 'generated/openapi.yaml';
 const FORBIDDEN = new Set(['-m', '--multiprocess']);
 
@@ -102,7 +104,8 @@ export async function startPrism(options: PrismOptions): Promise<RunningPrism> {
   return { url, child, output, firstAnswerMs: Math.round(performance.now() - started), stop };
 }
 
-async function main(): Promise<void> {
+/** The `content-mock` command (`npm run mock`): Prism on PORT (4010) until Ctrl+C. */
+export async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 4010);
   if (!Number.isInteger(port) || port <= 0 || port > 65535)
     throw new Error(`PORT must be a TCP port number (received: ${process.env.PORT})`);

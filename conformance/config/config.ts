@@ -1,7 +1,8 @@
-// Turns argv + environment into one typed, validated configuration. A ConfigError here means
-// exit code 2: the suite could not run.
+// Turns argv + environment + config file into one typed, validated configuration. A ConfigError
+// here means exit code 2: the suite could not run.
 
 import { randomInt } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -9,6 +10,8 @@ import type { ExpectedFailure } from '../plan/expectedFailures.ts';
 import { ExpectedFailuresError, loadExpectedFailures } from '../plan/expectedFailures.ts';
 import type { TargetVariants } from '../discovery/variants.ts';
 import { newRunId } from '../runtime/runId.ts';
+import type { ConfigFile, OptionValues } from './configFile.ts';
+import { ConfigFileError, DEFAULT_CONFIG_FILE, loadConfigFile } from './configFile.ts';
 import type { OptionName, OptionSpec } from './options.ts';
 import { OPTIONS } from './options.ts';
 
@@ -79,6 +82,8 @@ export interface ConformanceConfig {
   webhook?: WebhookTiming;
   /** Bytes of the upload that must be refused with 413; 0: skip; absent: DEFAULT_ASSET_OVERSIZE_BYTES. */
   assetOversizeBytes?: number;
+  /** The config file read (--config or ./content-conformance.yaml), if any. */
+  configFile?: string;
   /** Variants the vendor declared (config file); they win over what discovery finds. */
   declaredVariants?: Partial<TargetVariants>;
   /** An inbound feed of the suite's account (--feed-id), when given. */
@@ -106,7 +111,7 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
-type Values = Partial<Record<OptionName, string | boolean | string[]>>;
+type Values = OptionValues;
 
 function fromEnv(env: NodeJS.ProcessEnv): Values {
   const values: Values = {};
@@ -121,10 +126,9 @@ function fromEnv(env: NodeJS.ProcessEnv): Values {
 
 function integer(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
   if (raw === undefined) return fallback;
-  if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(`--${name} must be a whole number (received: ${raw})`);
+  if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number (received: ${raw})`);
   const value = Number(raw);
-  if (value < min || value > max)
-    throw new ConfigError(`--${name} must be between ${min} and ${max} (received: ${raw})`);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max} (received: ${raw})`);
   return value;
 }
 
@@ -134,12 +138,24 @@ function httpUrl(name: string, raw: string | undefined): string | undefined {
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError(`--${name} must be an absolute URL (received: ${raw})`);
+    throw new ConfigError(`${name} must be an absolute URL (received: ${raw})`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new ConfigError(`--${name} must be an http or https URL (received: ${raw})`);
-  if (url.search || url.hash) throw new ConfigError(`--${name} must not have a query or fragment (received: ${raw})`);
+    throw new ConfigError(`${name} must be an http or https URL (received: ${raw})`);
+  if (url.search || url.hash) throw new ConfigError(`${name} must not have a query or fragment (received: ${raw})`);
   return raw.replace(/\/+$/, '');
+}
+
+/** The config file named by --config / CONFORMANCE_CONFIG, else ./content-conformance.yaml if present. */
+async function readConfigFile(given: string | undefined, env: NodeJS.ProcessEnv, cwd: string) {
+  const file = given === undefined ? resolve(cwd, DEFAULT_CONFIG_FILE) : resolve(cwd, given);
+  if (given === undefined && !existsSync(file)) return undefined;
+  try {
+    return await loadConfigFile(file, env);
+  } catch (error) {
+    if (error instanceof ConfigFileError) throw new ConfigError(error.message);
+    throw error;
+  }
 }
 
 function list(value: string | boolean | string[] | undefined): string[] {
@@ -172,24 +188,41 @@ export async function resolveConfig(argv: readonly string[], env: NodeJS.Process
   }
   if (command !== undefined) throw new ConfigError(`unknown command ${JSON.stringify(command)} (see --help)`);
 
-  const v: Values = { ...fromEnv(env), ...cli };
+  const environment = fromEnv(env);
+  const given = typeof cli.config === 'string' ? cli.config : (environment.config as string | undefined);
+  const configFile: ConfigFile | undefined = await readConfigFile(given, env, cwd);
+  const v: Values = { ...configFile?.values, ...environment, ...cli };
+  const fromFile = (name: OptionName) => configFile !== undefined && !(name in environment) && !(name in cli);
+  for (const [name, variable] of Object.entries(configFile?.unresolved ?? {}) as [OptionName, string][])
+    if (fromFile(name))
+      throw new ConfigError(
+        `${configFile!.file}: ${name} names the environment variable ${variable}, which is not set`,
+      );
+  /** How an error names an option: its flag, or its key in the config file when the value came from there. */
+  const label = (name: OptionName) =>
+    fromFile(name) && name in configFile!.values ? `${name} (in ${configFile!.file})` : `--${name}`;
   const str = (name: OptionName) => (typeof v[name] === 'string' ? (v[name] as string) : undefined);
+  const int = (name: OptionName, fallback: number, min: number, max: number) =>
+    integer(label(name), str(name), fallback, min, max);
   const path = (name: OptionName, fallback: string) => {
     const given = str(name);
     return given === undefined ? fallback : isAbsolute(given) ? given : resolve(cwd, given);
   };
 
   const dryRun = v['dry-run'] === true;
-  const baseUrl = httpUrl('base-url', str('base-url'));
-  if (!baseUrl && !dryRun) throw new ConfigError('--base-url (or CONFORMANCE_BASE_URL) is required');
+  const baseUrl = httpUrl(label('base-url'), str('base-url'));
+  if (!baseUrl && !dryRun)
+    throw new ConfigError(`--base-url (or CONFORMANCE_BASE_URL, or base-url in ${DEFAULT_CONFIG_FILE}) is required`);
 
   const profile = (str('profile') ?? 'consumer') as Profile;
   if (!PROFILES.includes(profile))
-    throw new ConfigError(`--profile must be one of ${PROFILES.join(', ')} (received: ${profile})`);
+    throw new ConfigError(`${label('profile')} must be one of ${PROFILES.join(', ')} (received: ${profile})`);
 
   const accountId = str('account-id');
   if (accountId !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(accountId)) {
-    throw new ConfigError(`--account-id must be 1 to 64 characters of A-Z a-z 0-9 _ - (received: ${accountId})`);
+    throw new ConfigError(
+      `${label('account-id')} must be 1 to 64 characters of A-Z a-z 0-9 _ - (received: ${accountId})`,
+    );
   }
 
   if ((str('session-user') === undefined) !== (str('session-password') === undefined)) {
@@ -201,7 +234,7 @@ export async function resolveConfig(argv: readonly string[], env: NodeJS.Process
   const reporters = list(v.reporters);
   for (const r of reporters)
     if (!REPORTERS.includes(r as ReporterName))
-      throw new ConfigError(`--reporters accepts ${REPORTERS.join(', ')} (received: ${r})`);
+      throw new ConfigError(`${label('reporters')} accepts ${REPORTERS.join(', ')} (received: ${r})`);
 
   const expectedFailuresFile = str('expected-failures') === undefined ? undefined : path('expected-failures', '');
   let expectedFailures: ExpectedFailure[] = [];
@@ -221,13 +254,17 @@ export async function resolveConfig(argv: readonly string[], env: NodeJS.Process
     );
   }
 
-  const feedPartner = feedPartnerConfig(str, path);
+  const feedPartner = feedPartnerConfig(str, path, int);
   const feedName = str('feed-name');
   if (feedName !== undefined && !/^[^\s:]{1,200}$/u.test(feedName))
-    throw new ConfigError(`--feed-name must be 1 to 200 characters without spaces or colons (received: ${feedName})`);
+    throw new ConfigError(
+      `${label('feed-name')} must be 1 to 200 characters without spaces or colons (received: ${feedName})`,
+    );
   const feedInfoId = str('feed-info-id');
   if (feedInfoId !== undefined && !/^\S{1,200}$/u.test(feedInfoId))
-    throw new ConfigError(`--feed-info-id must be 1 to 200 characters without spaces (received: ${feedInfoId})`);
+    throw new ConfigError(
+      `${label('feed-info-id')} must be 1 to 200 characters without spaces (received: ${feedInfoId})`,
+    );
 
   const color = v['no-color'] !== true && !env.NO_COLOR && env.FORCE_COLOR !== '0';
   const config: ConformanceConfig = {
@@ -240,10 +277,10 @@ export async function resolveConfig(argv: readonly string[], env: NodeJS.Process
       sessionPassword: str('session-password'),
     },
     accountId,
-    callbackUrl: httpUrl('callback-url', str('callback-url')),
+    callbackUrl: httpUrl(label('callback-url'), str('callback-url')),
     receiver: {
       host: receiverHost,
-      port: integer('receiver-port', str('receiver-port'), 0, 0, 65535),
+      port: int('receiver-port', 0, 0, 65535),
       tls: v['receiver-tls'] === true,
     },
     profile,
@@ -253,18 +290,20 @@ export async function resolveConfig(argv: readonly string[], env: NodeJS.Process
     expectedFailures,
     reportDir: path('report-dir', resolve(cwd, 'reports/conformance')),
     reporters: reporters.length > 0 ? (reporters as ReporterName[]) : [...REPORTERS],
-    seed: integer('seed', str('seed'), randomInt(0, 2 ** 31 - 1), -(2 ** 31), 2 ** 31 - 1),
-    numRuns: integer('num-runs', str('num-runs'), 25, 1, 100_000),
-    timeoutMs: integer('timeout', str('timeout'), 15_000, 100, 600_000),
-    checkTimeoutMs: integer('check-timeout', str('check-timeout'), 120_000, 1_000, 3_600_000),
-    retryAfterCapMs: integer('retry-after-cap', str('retry-after-cap'), 10_000, 500, 600_000),
+    seed: int('seed', randomInt(0, 2 ** 31 - 1), -(2 ** 31), 2 ** 31 - 1),
+    numRuns: int('num-runs', 25, 1, 100_000),
+    timeoutMs: int('timeout', 15_000, 100, 600_000),
+    checkTimeoutMs: int('check-timeout', 120_000, 1_000, 3_600_000),
+    retryAfterCapMs: int('retry-after-cap', 10_000, 500, 600_000),
     webhook: {
-      waitMs: integer('webhook-wait', str('webhook-wait'), DEFAULT_WEBHOOK_TIMING.waitMs, 100, 3_600_000),
-      quietMs: integer('webhook-quiet', str('webhook-quiet'), DEFAULT_WEBHOOK_TIMING.quietMs, 0, 3_600_000),
-      slowMs: integer('webhook-slow', str('webhook-slow'), DEFAULT_WEBHOOK_TIMING.slowMs, 100, 600_000),
+      waitMs: int('webhook-wait', DEFAULT_WEBHOOK_TIMING.waitMs, 100, 3_600_000),
+      quietMs: int('webhook-quiet', DEFAULT_WEBHOOK_TIMING.quietMs, 0, 3_600_000),
+      slowMs: int('webhook-slow', DEFAULT_WEBHOOK_TIMING.slowMs, 100, 600_000),
     },
-    assetOversizeBytes: integer('asset-oversize', str('asset-oversize'), DEFAULT_ASSET_OVERSIZE_BYTES, 0, 2 ** 31 - 1),
+    assetOversizeBytes: int('asset-oversize', DEFAULT_ASSET_OVERSIZE_BYTES, 0, 2 ** 31 - 1),
     feedId: str('feed-id'),
+    ...(configFile === undefined ? {} : { configFile: configFile.file }),
+    ...(configFile?.variants === undefined ? {} : { declaredVariants: configFile.variants }),
     ...(feedName === undefined ? {} : { feedName }),
     ...(feedInfoId === undefined ? {} : { feedInfoId }),
     ...(feedPartner === undefined ? {} : { feedPartner }),
@@ -283,6 +322,7 @@ const LOOPBACK = ['127.0.0.1', '::1', 'localhost'];
 function feedPartnerConfig(
   str: (name: OptionName) => string | undefined,
   path: (name: OptionName, fallback: string) => string,
+  int: (name: OptionName, fallback: number, min: number, max: number) => number,
 ): FeedPartnerConfig | undefined {
   const portText = str('feed-partner-port');
   if (portText === undefined) {
@@ -292,7 +332,7 @@ function feedPartnerConfig(
     if (stray) throw new ConfigError(`--${stray} needs --feed-partner-port (the port the partner endpoint listens on)`);
     return undefined;
   }
-  const port = integer('feed-partner-port', portText, 0, 1, 65535);
+  const port = int('feed-partner-port', 0, 1, 65535);
   const host = str('feed-partner-host') ?? '127.0.0.1';
   const given = str('feed-partner-url');
   if (!LOOPBACK.includes(host) && given === undefined) {

@@ -1,5 +1,6 @@
-// The command-line options, each with its environment variable (for CI) and help text.
-// Flags win over the environment; the environment wins over defaults.
+// The command-line options, each with its environment variable (for CI) and help text. Each can
+// also be a key of the config file. Flags win over the environment, the environment over the
+// file, the file over defaults.
 
 export interface OptionSpec {
   type: 'string' | 'boolean';
@@ -11,6 +12,12 @@ export interface OptionSpec {
 }
 
 export const OPTIONS = {
+  config: {
+    type: 'string',
+    env: 'CONFORMANCE_CONFIG',
+    value: 'FILE',
+    help: 'Config file with any of these options (same names) and the declared target variants (default: content-conformance.yaml in the working directory, when present).',
+  },
   'base-url': {
     type: 'string',
     env: 'CONFORMANCE_BASE_URL',

@@ -1,9 +1,9 @@
-// Finds every check: each file under conformance/checks/**/<id>.ts default-exports the check
+// Finds every check: each file under conformance/checks/**/<id>.ts (.js compiled) default-exports the check
 // whose id is its file name. Ids, requirement ids and dependencies are validated here, so a
 // broken check stops the run before it starts (exit 2), not halfway.
 
 import { readdir } from 'node:fs/promises';
-import { basename, join, relative } from 'node:path';
+import { basename, extname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Check } from '../model/check.ts';
 import { isCheck } from '../model/check.ts';
@@ -23,10 +23,15 @@ async function listCheckFiles(dir: string): Promise<string[]> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
-  return entries
-    .filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') && !e.name.endsWith('.d.ts'))
-    .map((e) => join(e.parentPath, e.name))
-    .sort();
+  return (
+    entries
+      // .ts in the repository, .js in the compiled package.
+      .filter(
+        (e) => e.isFile() && /\.[tj]s$/.test(e.name) && !/\.test\.[tj]s$/.test(e.name) && !e.name.endsWith('.d.ts'),
+      )
+      .map((e) => join(e.parentPath, e.name))
+      .sort()
+  );
 }
 
 export async function loadChecks(dir: string, catalogue?: RequirementCatalogue): Promise<Check[]> {
@@ -44,8 +49,8 @@ export async function loadChecks(dir: string, catalogue?: RequirementCatalogue):
     }
     const found = Object.values(mod).filter(isCheck);
     if (!isCheck(mod.default)) problems.push(`${name}: must default-export a check (defineCheck({...}))`);
-    else if (mod.default.id !== basename(file, '.ts'))
-      problems.push(`${name}: the file name must equal the check id (${mod.default.id}.ts)`);
+    else if (mod.default.id !== basename(file, extname(file)))
+      problems.push(`${name}: the file name must equal the check id (${mod.default.id}${extname(file)})`);
     for (const check of new Set(found)) checks.push(check);
   }
   const ids = new Set<string>();

@@ -4,7 +4,7 @@
 // suite could not run).
 
 import { mkdir, writeFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename, extname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { ConformanceConfig } from '../config/config.ts';
@@ -232,7 +232,10 @@ export async function runConformance(config: ConformanceConfig, io: RunIo): Prom
       const vitest = await createVitest(
         'test',
         {
-          config: join(PACKAGE_ROOT, 'conformance/vitest.conformance.config.ts'),
+          // .ts in the repository, .js in the compiled package: the extension of this module. Vite
+          // cannot bundle a config under node_modules, so the package's is imported as it is.
+          config: join(PACKAGE_ROOT, `conformance/vitest.conformance.config${extname(import.meta.url)}`),
+          ...(extname(import.meta.url) === '.js' ? { configLoader: 'native' as const } : {}),
           root: PACKAGE_ROOT,
           watch: false,
           reporters: [bridge as never],

@@ -46,6 +46,14 @@ export const FAULTS: readonly FaultCase[] = [
     make: () => [m.detailAsList()],
   },
   {
+    name: 'detailSizeCapped',
+    family: 'DETAIL',
+    fault: 'a detail read with size above 2000 answers the size rejection',
+    detects: ['DETAIL-002'],
+    checks: ['items.detail-not-limited'],
+    make: () => [m.detailSizeCapped()],
+  },
+  {
     name: 'dropLastOfFullPage',
     family: 'PAGE',
     fault: 'a full page loses its last item, so it looks like the last page',
@@ -507,6 +515,22 @@ export const FAULTS: readonly FaultCase[] = [
     alsoBreaks: ['ERR-005'],
     checks: ['ratelimits.burst'],
     make: () => [m.omitRetryAfter()],
+  },
+  {
+    name: 'burstTooSmall',
+    family: 'RATE',
+    fault: 'from rest the limiter lets 30 requests through, not the burst of 40',
+    detects: ['RATE-003'],
+    checks: ['ratelimits.burst'],
+    make: () => [m.burstTooSmall()],
+  },
+  {
+    name: 'sustainedTooHigh',
+    family: 'RATE',
+    fault: 'an edge serves 20 more list requests a second from its last answers: 40 per second sustained',
+    detects: ['RATE-002'],
+    checks: ['ratelimits.burst'],
+    make: () => [m.sustainedTooHigh()],
   },
   {
     name: 'throttleAs503',

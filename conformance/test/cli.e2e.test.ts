@@ -2,7 +2,8 @@
 // each deliberately broken variant fails on the requirement it breaks, and only there.
 
 import { existsSync, readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -143,6 +144,21 @@ describe('content-conformance options', () => {
     expect(run.stdout).toContain('Unexpected passes (remove them from the expected-failures file): 1');
   });
 
+  it('when the options come from a config file with the token from an environment variable, then the run uses them', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ctf-config-'));
+    const file = join(dir, 'content-conformance.yaml');
+    await writeFile(
+      file,
+      [`base-url: ${target.baseUrl}`, `spec: ${MINI_SPEC}`, 'token: ${VENDOR_TOKEN}', 'only: [health.*]'].join('\n'),
+    );
+    const run = await runCli(['--config', file], { env: { VENDOR_TOKEN: GOOD_TOKEN } });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect((await run.result()).checks.filter((c) => c.status === 'passed').map((c) => c.id)).toEqual([
+      'health.responds',
+    ]);
+  });
+
   it('when --dry-run is given, then the plan lists what runs, what it writes and why others are skipped, without contacting the target', async () => {
     const before = target.requests.length;
     const run = await runCli(
@@ -195,6 +211,14 @@ describe('content-conformance could-not-run cases (exit 2)', () => {
     expect(bad.stderr).toContain('--profile must be one of consumer, full, certification (received: gold)');
   });
 
+  it('when the config file has an unknown key, then it exits 2 naming the key', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'ctf-config-')), 'suite.yaml');
+    await writeFile(file, 'base-url: http://x/api\nvariants:\n  tokenIdFeld: tokenId\n');
+    const bad = await runCli(['--config', file]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(`${file}: unknown key variants.tokenIdFeld (known here: createdItem,`);
+  });
+
   it('when the spec cannot be read, then it exits 2 with a spec error', async () => {
     const run = await runCli(['--base-url', 'http://127.0.0.1:9', '--spec', '/nonexistent/openapi.json']);
     expect(run.code).toBe(2);
@@ -216,10 +240,9 @@ describe('bin/content-conformance.mjs', () => {
 
   it('when run with a Node that strips types, then it runs the CLI in-process', async () => {
     const run = await runCli(['--version'], { command: [process.execPath, shim] });
-    expect(run).toMatchObject({
-      code: 0,
-      stdout: `${JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version}\n`,
-    });
+    const version = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(new RegExp(`^${version.replaceAll('.', '\\.')}\nspec sha256 [0-9a-f]{64}\n$`));
   });
 
   it.skipIf(!systemNode)(

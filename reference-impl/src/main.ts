@@ -12,9 +12,10 @@ const HELP = `Content Service reference implementation.
 
 Usage: npm start            (or: node reference-impl/src/main.ts)
        npm start -- --help  this text
+       content-service [--help]  the same, installed from npm (@content-service/reference)
 
 Runs on embedded PGlite in DATA_DIR unless DATABASE_URL names a PostgreSQL database; seeds demo
-accounts, tokens and items into an empty store unless SEED_DEMO_DATA=false.
+accounts, tokens, items and assets into an empty store unless SEED_DEMO_DATA=false.
 
 `;
 
@@ -93,7 +94,7 @@ function tokenLines(seed: SeedResult | undefined, running: Config): string[] {
     const width = Math.max(...seed.tokens.map((t) => t.label.length));
     const demo = seed.tokens[0]!;
     return [
-      `Demo data seeded: ${seed.items} items. Demo tokens, shown only now (stored as hashes; keep them):`,
+      `Demo data seeded: ${seed.items} items, ${seed.assets} assets. Demo tokens, shown only now (stored as hashes; keep them):`,
       ...seed.tokens.map((t) => `  ${t.label.padEnd(width)}  ${t.token}  (${t.roles.join(', ')}; ${t.scope})`),
       ...bootstrap,
       ...(seed.users.length > 0

@@ -214,7 +214,11 @@ export async function startService(
     const context: ServiceContext = { config, db, logger, now, lifecycle };
     const deps = serviceAppDeps(context, rateLimitStores);
     const seed = config.seedDemoData
-      ? await seedDemoData(db, { recordItemChange: deps.recordItemChange, ontologies: sharedOntologyCache(db) })
+      ? await seedDemoData(
+          db,
+          { recordItemChange: deps.recordItemChange, ontologies: sharedOntologyCache(db) },
+          { assetStore: deps.assetStore },
+        )
       : undefined;
     const bootstrapToken =
       config.bootstrapAdminToken === undefined

@@ -2,7 +2,17 @@ import type { HttpResponse } from '../../http/httpClient.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { acknowledge, assertStatus } from '../../support/assert.ts';
-import { burst, countBy, describeCounts, LIMITED, paced, REFILL_MS } from '../../support/ratelimits.ts';
+import {
+  BURST_ALLOWANCE,
+  burst,
+  burstAllowance,
+  countBy,
+  describeCounts,
+  LIMITED,
+  openConnections,
+  paced,
+  REFILL_MS,
+} from '../../support/ratelimits.ts';
 
 const BURST = 100;
 /** Concurrent requests to each other limited endpoint right after the burst. */
@@ -10,7 +20,11 @@ const PROBE = 10;
 const PACED_PER_SECOND = 15;
 const FLOOD_PER_SECOND = 40;
 const SERIES_MS = 2_000;
+/** Long enough that twice the sustained rate exceeds what the sustained rate and any fair burst allow. */
+const FLOOD_MS = 4_000;
 const GRACE_MS = 250;
+/** Rest before the burst: twice a bucket's refill, so a sliding window of up to 2 s has forgotten every earlier request too. */
+const REST_MS = 2 * REFILL_MS;
 const MESSAGE_RE = /^rate limit exceeded: 20 requests per second with a burst of 40; retry after \d+ s$/;
 
 function fail(
@@ -31,11 +45,28 @@ function fail(
   });
 }
 
+/** RATE-003 from the burst from rest: a failure, or undefined when the count is fair to any limiter. */
+function judgeBurst(passed: number, spreadMs: number, answers: readonly HttpResponse[]): CheckFailure | undefined {
+  const { min, max } = burstAllowance(spreadMs);
+  if (passed >= min && passed <= max) return undefined;
+  const firstRefused = answers.find((r) => r.status === 429);
+  return fail(
+    passed < min
+      ? `from rest only ${passed} of ${BURST} concurrent GET /events passed: the burst is ${BURST_ALLOWANCE} requests above the sustained rate`
+      : `from rest ${passed} of ${BURST} concurrent GET /events passed within ${spreadMs} ms: more than the burst of ${BURST_ALLOWANCE} above 20 per second allows`,
+    `${passed} × 200 within ${spreadMs} ms`,
+    `${min} to ${max} × 200 (a burst of ${BURST_ALLOWANCE}, fair to token-bucket, GCRA and sliding-window limiters)`,
+    ['RATE-003'],
+    firstRefused ? [firstRefused] : answers.slice(-1),
+  );
+}
+
 export default defineCheck({
   id: 'ratelimits.burst',
   title:
-    'A burst of 100 concurrent list requests is throttled with 429 (never 503), Retry-After in whole seconds ≥ 1 and the X-RateLimit-* headers; after Retry-After a request passes; a client at 15 requests per second is not throttled',
+    'A burst of 100 concurrent list requests from rest lets the burst of 40 through and is then throttled with 429 (never 503), Retry-After in whole seconds ≥ 1 and the X-RateLimit-* headers; after Retry-After a request passes; a client at 15 requests per second is not throttled, one at 40 per second is',
   requirements: [
+    'RATE-003',
     'RATE-004',
     'ERR-005',
     'RATE-001',
@@ -51,13 +82,18 @@ export default defineCheck({
   order: 'last',
   dependsOn: ['ratelimits.headers'],
   run: async (ctx) => {
-    await ctx.sleep(REFILL_MS);
+    await ctx.sleep(REST_MS);
+    await openConnections(ctx, BURST);
+    const started = Date.now();
     const answers = await burst(ctx, BURST);
+    const spreadMs = Date.now() - started;
     // The spec problems the client found, kept for the 429 body's verdict (DEC-RATE-003) at the end.
     const problems = new Map(answers.map((r) => [r, r.problems]));
     acknowledge(answers);
     const counts = countBy(answers);
-    ctx.note(`${BURST} concurrent GET /events from a rested bucket: ${describeCounts(answers)}`);
+    ctx.note(
+      `${BURST} concurrent GET /events from a rested bucket, answered within ${spreadMs} ms: ${describeCounts(answers)}`,
+    );
     const unavailable = answers.filter((r) => r.status === 503);
     if (unavailable.length > 0)
       throw fail(
@@ -103,6 +139,8 @@ export default defineCheck({
       }
     }
     ctx.verified(['ERR-005']);
+    // Judged once the other rules are: a wrong burst size must not hide them.
+    const burstSize = judgeBurst(counts[200] ?? 0, spreadMs, answers);
 
     // The budget is per client IP across the limited endpoints: with it drained, each is throttled too.
     const others = await Promise.all(LIMITED.slice(1).map(({ path, query }) => burst(ctx, PROBE, path, query)));
@@ -191,16 +229,35 @@ export default defineCheck({
         ['RATE-002'],
         throttled,
       );
-    ctx.verified(['RATE-002']);
 
-    // Information only: the burst and sustained rate as measured from here.
-    acknowledge(await burst(ctx, 60));
-    const flood = await paced(ctx, FLOOD_PER_SECOND, SERIES_MS);
-    acknowledge(flood);
-    const passed = flood.filter((r) => r.status === 200).length;
+    // And from above: over any stretch of time a limiter lets through at most the sustained rate
+    // plus one burst. A burst, then twice the sustained rate for 4 s, must be refused in part.
+    const floodStarted = Date.now();
+    const drain = await burst(ctx, 60);
+    const flood = await paced(ctx, FLOOD_PER_SECOND, FLOOD_MS);
+    const floodMs = Date.now() - floodStarted;
+    acknowledge([...drain, ...flood]);
+    const passedFlood = flood.filter((r) => r.status === 200).length;
+    const passedAll = passedFlood + drain.filter((r) => r.status === 200).length;
+    const ceiling = burstAllowance(floodMs).max;
+    ctx.note(
+      `60 concurrent, then ${FLOOD_PER_SECOND}/s for ${FLOOD_MS / 1000} s, within ${floodMs} ms: ${passedAll} passed (at most ${ceiling} allowed)`,
+    );
+    if (passedAll > ceiling)
+      throw fail(
+        `60 concurrent GET /events, then ${FLOOD_PER_SECOND} per second for ${FLOOD_MS / 1000} s: ${passedAll} of ${drain.length + flood.length} passed within ${floodMs} ms, more than 20 per second and a burst allow`,
+        `${passedAll} × 200 (${describeCounts(flood)} in the paced part)`,
+        `at most ${ceiling} × 200`,
+        ['RATE-002'],
+        flood.slice(-1),
+      );
+    ctx.verified(['RATE-002']);
+    if (burstSize) throw burstSize;
+    ctx.verified(['RATE-003']);
+
     ctx.unverified(
       ['DEC-RATE-001'],
-      `information, not judged (timing over a network is not exact): from rest ${counts[200] ?? 0} of ${BURST} concurrent requests passed (decided: 41); drained, then ${FLOOD_PER_SECOND}/s for ${SERIES_MS / 1000} s passed ${passed} (${(passed / (SERIES_MS / 1000)).toFixed(1)}/s; decided: 20/s)`,
+      `information, not judged (timing over a network is not exact): from rest ${counts[200] ?? 0} of ${BURST} concurrent requests passed (decided: 41); drained, then ${FLOOD_PER_SECOND}/s for ${FLOOD_MS / 1000} s passed ${passedFlood} (${(passedFlood / (FLOOD_MS / 1000)).toFixed(1)}/s; decided: 20/s)`,
     );
 
     const first = decisions[0];

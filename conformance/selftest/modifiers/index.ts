@@ -5,8 +5,10 @@
 export { acceptUnknownTokens } from './acceptUnknownTokens.ts';
 export { assetsLastupdatedUtc } from './assetsLastupdatedUtc.ts';
 export { assetsNoIdTiebreaker } from './assetsNoIdTiebreaker.ts';
+export { burstTooSmall } from './burstTooSmall.ts';
 export { createAnswers200 } from './createAnswers200.ts';
 export { detailAsList } from './detailAsList.ts';
+export { detailSizeCapped } from './detailSizeCapped.ts';
 export { draftNeedsTrcid } from './draftNeedsTrcid.ts';
 export { dropEntitytype } from './dropEntitytype.ts';
 export { dropLastOfFullPage } from './dropLastOfFullPage.ts';
@@ -44,6 +46,7 @@ export { sizeCapLenient } from './sizeCapLenient.ts';
 export { sizeCapWrongMessage } from './sizeCapWrongMessage.ts';
 export { sortOrderCaseSensitive } from './sortOrderCaseSensitive.ts';
 export { staleOntologyLabels } from './staleOntologyLabels.ts';
+export { sustainedTooHigh } from './sustainedTooHigh.ts';
 export { throttleAs503 } from './throttleAs503.ts';
 export { throttleMessageReworded } from './throttleMessageReworded.ts';
 export { unauthorizedAs403 } from './unauthorizedAs403.ts';
@@ -54,3 +57,11 @@ export { userorganisationsWithoutAccount } from './userorganisationsWithoutAccou
 export { wrongActionType } from './wrongActionType.ts';
 export { wrongWebhookUserAgent } from './wrongWebhookUserAgent.ts';
 export { yesValueLowercase } from './yesValueLowercase.ts';
+
+// Conforming variations (conformance/selftest/variations.ts): a different choice where the interface
+// says "not shown"; the suite must pass them.
+export { createAnswerEmpty } from './createAnswerEmpty.ts';
+export { dictionaryRootOtherShape } from './dictionaryRootOtherShape.ts';
+export { errorBodiesOtherShape } from './errorBodiesOtherShape.ts';
+export { unknownExtraField } from './unknownExtraField.ts';
+export { userorganisationsMap } from './userorganisationsMap.ts';

@@ -50,9 +50,16 @@ interface CompiledOperation {
   body?: { required: boolean; validate: ValidateFunction };
 }
 
+export interface ValidationOptions {
+  /** LIMIT-002/003 on `size`. */
+  sizeCap?: SizeCapRule;
+  /** An operation whose query parameters are accepted here and ignored (a detail read takes its list's). */
+  ignoreQueryOf?: string;
+}
+
 export interface RequestValidator {
-  /** Middleware validating the request of `operationId`; `sizeCap` applies LIMIT-002/003 to `size`. */
-  (operationId: string, options?: { sizeCap?: SizeCapRule }): RequestHandler;
+  /** Middleware validating the request of `operationId`. */
+  (operationId: string, options?: ValidationOptions): RequestHandler;
   operations: ReadonlyMap<string, OperationRef>;
 }
 
@@ -104,15 +111,25 @@ export function createRequestValidator(doc: JsonObject = loadOpenApiDocument()):
     return { ref, parameters, body };
   }
 
-  const validator = function validateRequest(
-    operationId: string,
-    options: { sizeCap?: SizeCapRule } = {},
-  ): RequestHandler {
+  const compiledOperation = (operationId: string) => {
+    const operation = compiled.get(operationId) ?? compileOperation(operationId);
+    compiled.set(operationId, operation);
+    return operation;
+  };
+
+  const validator = function validateRequest(operationId: string, options: ValidationOptions = {}): RequestHandler {
     let operation: CompiledOperation | undefined;
+    let ignored: ReadonlySet<string> | undefined;
     return function validateRequestHandler(req: Request, res: Response, next) {
-      operation ??= compiled.get(operationId) ?? compileOperation(operationId);
-      compiled.set(operationId, operation);
-      setValidated(res, validateAgainst(operation, req, options.sizeCap));
+      operation ??= compiledOperation(operationId);
+      ignored ??= new Set(
+        options.ignoreQueryOf === undefined
+          ? []
+          : compiledOperation(options.ignoreQueryOf)
+              .parameters.filter((p) => p.in === 'query')
+              .map((p) => p.name),
+      );
+      setValidated(res, validateAgainst(operation, req, options.sizeCap, ignored));
       next();
     };
   } as RequestValidator;
@@ -124,6 +141,7 @@ function validateAgainst(
   operation: CompiledOperation,
   req: Request,
   sizeCap: SizeCapRule | undefined,
+  ignored: ReadonlySet<string>,
 ): ValidatedRequest {
   const result: ValidatedRequest = { params: {}, query: {}, headers: {}, body: undefined };
   const details: HttpErrorDetail[] = [];
@@ -131,7 +149,7 @@ function validateAgainst(
 
   const known = new Set(operation.parameters.filter((p) => p.in === 'query').map((p) => p.name));
   for (const name of Object.keys(rawQuery)) {
-    if (!known.has(name)) {
+    if (!known.has(name) && !ignored.has(name)) {
       const knownList = [...known].join(', ') || 'none';
       details.push({ pointer: `query/${name}`, message: `unknown query parameter ${name} (known: ${knownList})` });
     }

@@ -329,6 +329,25 @@ describeEachEngine('GET /{collection}', (ctx) => {
       }
     });
 
+    it('when a detail read carries size or other list parameters, even past the cap, then they are ignored and the item answers [DETAIL-002]', async () => {
+      const account = await newTestAccount(ctx.db);
+      const api = client(app.baseUrl, account.full);
+      const item = (await api.post('/events', eventBody())).body;
+      const plain = await api.get(`/events/${item.id}`);
+      try {
+        app.clock.set(Date.parse(ENFORCED_FROM));
+        for (const query of ['size=5000', 'size=abc', 'page=3&sortField=title&sortOrder=desc&wfstatus=deleted']) {
+          const read = await api.get(`/events/${item.id}?${query}`);
+          expect(read.status, `${query}: ${JSON.stringify(read.body)}`).toBe(200);
+          expect(read.body).toEqual(plain.body);
+        }
+      } finally {
+        app.clock.set(undefined);
+      }
+      // Parameters no list takes stay refused.
+      expect((await api.get(`/events/${item.id}?colour=red`)).body.message).toContain('unknown query parameter colour');
+    });
+
     it('when a detail id is not a UUID, then 400 [DEC-MISC-002]', async () => {
       const account = await newTestAccount(ctx.db);
       expect((await client(app.baseUrl, account.full).get('/events/123')).status).toBe(400);

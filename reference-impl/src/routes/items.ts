@@ -100,12 +100,13 @@ export function itemRoutes(ctx: RouteContext): Router {
 
     // @implements DETAIL-001
     // @implements DETAIL-002
-    // Detail reads: not rate limited, not capped (DETAIL-002); 404 for whatever the caller may not see (DEC-ITEM-004).
+    // Detail reads: not rate limited, not capped (DETAIL-002): the list's parameters, `size` too, are
+    // accepted and ignored; 404 for whatever the caller may not see (DEC-ITEM-004).
     router.get(
       `/${collection}/:id`,
       ...limitedBy(ops.get, ctx.rateLimited),
       ctx.auth,
-      ctx.validate(ops.get),
+      ctx.validate(ops.get, { ignoreQueryOf: ops.list }),
       async (_req: Request, res: Response) => {
         const id = validated(res).params.id as string;
         const item = await getRenderedItemById(ctx.db, { entitytype, id, rendererVersion: RENDERER_VERSION });

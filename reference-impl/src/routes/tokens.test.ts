@@ -193,6 +193,26 @@ describeEachEngine('token administration', (ctx) => {
       expect(after.rows[0]!.signing_secret).toBe(before.rows[0]!.signing_secret);
     });
 
+    it('when a token answer is sent back as it came, read-only and once-shown fields included, then 200 and nothing changes [DEC-AUTH-009]', async () => {
+      const created = (
+        await create({
+          name: 'round trip',
+          roles: ['ROLE_EXTERNAL_USER'],
+          callBackUrl: HOOK,
+          apiTokenFilter: { wfstatus: ['approved', 'archived'] },
+        })
+      ).body;
+      expect(created).toHaveProperty('token');
+      expect(created).toHaveProperty('signingSecret');
+      const answer = await put(created.id, created);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      const { token: _token, signingSecret: _secret, ...view } = created;
+      expect(answer.body).toEqual(view);
+      expect((await put(created.id, answer.body)).body).toEqual(view);
+      // Other unknown fields stay refused.
+      expect((await put(created.id, { ...answer.body, callbackUrl: HOOK })).status).toBe(400);
+    });
+
     it('when callBackUrl is "", then the webhook and its secret are removed [TOKEN-005]', async () => {
       const created = (await create({ name: 'a', roles: ['ROLE_EXTERNAL_USER'], callBackUrl: HOOK })).body;
       const answer = await put(created.id, { callBackUrl: '' });

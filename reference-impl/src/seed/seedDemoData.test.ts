@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createMemoryFileStore } from '../assets/memoryFileStore.ts';
 import { client } from '../../test/support/items/itemsHarness.ts';
 import { responseProblems } from '../../test/support/items/responseSchemas.ts';
 import { sharedOntologyCache } from '../items/sharedOntologyCache.ts';
@@ -31,8 +32,13 @@ describeEachEngine('demo data', (ctx) => {
   let seed: SeedResult;
   const token = (label: string) => seed.tokens.find((t) => t.label === label)!.token;
   beforeAll(async () => {
-    seed = await seedDemoData(ctx.db, { recordItemChange: ignoreItemChanges, ontologies: sharedOntologyCache(ctx.db) });
-    app = await startTestApp(ctx.db, { env: { RATE_LIMIT_ENABLED: 'false' } });
+    const assetStore = createMemoryFileStore();
+    seed = await seedDemoData(
+      ctx.db,
+      { recordItemChange: ignoreItemChanges, ontologies: sharedOntologyCache(ctx.db) },
+      { assetStore },
+    );
+    app = await startTestApp(ctx.db, { env: { RATE_LIMIT_ENABLED: 'false' }, deps: { assetStore } });
   });
   afterAll(() => app.close());
 
@@ -76,6 +82,45 @@ describeEachEngine('demo data', (ctx) => {
         )
       ).status,
     ).toBe(200);
+  });
+
+  it('when the first account lists its assets, then it sees the demo images, with and without modified, and their files [ASSET-001] [ASSET-003] [ASSET-015]', async () => {
+    expect(seed.assets).toBe(3);
+    const live = client(app.baseUrl, token('live consumer'));
+    const page = await live.get('/assets');
+    expect(page.status).toBe(200);
+    expect(responseProblems('listAssets', 200, page.body)).toEqual([]);
+    const assets: any[] = page.body.results;
+    expect(assets).toHaveLength(3);
+    expect(assets.filter((a) => a.modified !== undefined).map((a) => a.filename)).toEqual(['jaarbeurs-hal.jpg']);
+    for (const asset of assets) {
+      expect(asset.mimetype).toMatch(/^image\/(jpeg|png)$/);
+      expect(asset.width).toBeGreaterThan(0);
+      expect(asset.url).toMatch(new RegExp(`/assets/${asset.id}/${asset.filename}$`));
+      const file = await fetch(`${app.baseUrl}/assets/${asset.id}/${asset.filename}`, {
+        headers: { authorization: `Bearer ${token('live consumer')}` },
+      });
+      expect(file.status).toBe(200);
+      expect(file.headers.get('content-type')).toBe(asset.mimetype);
+      expect((await file.arrayBuffer()).byteLength).toBe(asset.size);
+    }
+  });
+
+  it('when every readable demo item is sent back as it was read, then each PUT answers 200 (the service tolerates what it emits) [DEC-ITEM-005]', async () => {
+    const superAdmin = client(app.baseUrl, token('super admin'));
+    let sent = 0;
+    for (const collection of Object.keys(COLLECTIONS)) {
+      const items = (
+        await superAdmin.get(`/${collection}?wfstatus=${STATUSES.filter((s) => s !== 'deleted')}&size=100`)
+      ).body;
+      for (const item of items) {
+        const read = await superAdmin.get(`/${collection}/${item.id}`);
+        const put = await superAdmin.put(`/${collection}/${item.id}`, read.body);
+        expect(put.status, `${collection} ${item.id}: ${JSON.stringify(put.body)}`).toBe(200);
+        sent++;
+      }
+    }
+    expect(sent).toBeGreaterThanOrEqual(20);
   });
 
   it('when the demo accounts are listed, then their ontology overrides are in place [DICT-005] [ONTO-015]', async () => {

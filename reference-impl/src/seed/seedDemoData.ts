@@ -1,3 +1,4 @@
+import type { AssetFileStore } from '../assets/fileStore.ts';
 import { generateTokenValue, hashToken } from '../auth/tokenHash.ts';
 import { loadDemoAccounts } from '../dictionary/loadData.ts';
 import type { Role } from '../http/principal.ts';
@@ -11,11 +12,12 @@ import { setTokenHash } from '../storage/tokens/setTokenHash.ts';
 import { seedDemoUsers, type DemoUser } from '../sessions/seedDemoUsers.ts';
 import { seedOntologyOverrides } from '../storage/dictionary/seedOntologyOverrides.ts';
 import { ensureToken } from '../storage/tokens/ensureToken.ts';
+import { seedDemoAssets } from './demoAssets.ts';
 import { demoItems } from './demoItems.ts';
 import { SYSTEM_ACCOUNT } from './systemAccount.ts';
 
 // Demo data for `npm start`: the demo accounts and their ontology overrides, a token of each kind
-// and items of every entity type in every status. Only into an EMPTY store, so a restart never
+// items of every entity type in every status, and a few images (assets) of the first account. Only into an EMPTY store, so a restart never
 // duplicates or overwrites anything, and never into a store someone already uses. On later starts
 // the demo tokens get new values, printed again: only hashes are stored, so the old values cannot
 // be shown, and the quick start must always print a token that works.
@@ -34,6 +36,8 @@ export interface SeedResult {
   seeded: boolean;
   tokens: DemoToken[];
   items: number;
+  /** Assets of the first demo account; 0 without an asset store. */
+  assets: number;
   /** Users for `POST /auth/signin`, an editor and an admin per account; passwords shown only now. */
   users: DemoUser[];
 }
@@ -45,11 +49,16 @@ const ALL_STATUSES = ['readyforvalidation', 'approved', 'rejected', 'archived', 
 /** The item writer of the seed: every organisation, as a super admin. */
 const SEED_WRITER: ItemWriter = { organisations: 'all', accountOrganisations: [], wfstatus: 'all' };
 
-export async function seedDemoData(db: Db, deps: ItemWriteDeps): Promise<SeedResult> {
-  if (!(await isStoreEmpty(db))) return { seeded: false, tokens: await reissueDemoTokens(db), items: 0, users: [] };
+export async function seedDemoData(
+  db: Db,
+  deps: ItemWriteDeps,
+  options: { assetStore?: AssetFileStore } = {},
+): Promise<SeedResult> {
+  if (!(await isStoreEmpty(db)))
+    return { seeded: false, tokens: await reissueDemoTokens(db), items: 0, assets: 0, users: [] };
   // Of several instances starting on one empty database, only the one that claims the system
   // account seeds; the others start with what it writes.
-  if (!(await claimAccount(db, SYSTEM_ACCOUNT))) return { seeded: false, tokens: [], items: 0, users: [] };
+  if (!(await claimAccount(db, SYSTEM_ACCOUNT))) return { seeded: false, tokens: [], items: 0, assets: 0, users: [] };
   const systemAccount = SYSTEM_ACCOUNT.id;
 
   const accounts = loadDemoAccounts();
@@ -108,7 +117,8 @@ export async function seedDemoData(db: Db, deps: ItemWriteDeps): Promise<SeedRes
     await writeItem(db, deps, { collection: item.collection, writer: SEED_WRITER, body: item.body });
     items++;
   }
-  return { seeded: true, tokens, items, users };
+  const assets = options.assetStore === undefined ? 0 : await seedDemoAssets(db, options.assetStore, first.id);
+  return { seeded: true, tokens, items, assets, users };
 }
 
 /** New values for the demo tokens of an earlier seed; empty when there are none. */

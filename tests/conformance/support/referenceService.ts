@@ -116,12 +116,14 @@ process.once('exit', () => {
 });
 
 export async function startReferenceService(
-  options: { env?: Record<string, string>; timeoutMs?: number } = {},
+  options: { env?: Record<string, string>; timeoutMs?: number; command?: readonly string[]; cwd?: string } = {},
 ): Promise<ReferenceService> {
   // `env` may set PORT and PUBLIC_BASE_URL, e.g. to put the service behind a proxy of known address.
+  // `command` runs another build of it, e.g. the installed `content-service` (scripts/release-check.ts).
   const timeoutMs = options.timeoutMs ?? 90_000;
-  const child = spawn(process.execPath, ['reference-impl/src/main.ts'], {
-    cwd: ROOT,
+  const [file, ...args] = options.command ?? [process.execPath, 'reference-impl/src/main.ts'];
+  const child = spawn(file!, args, {
+    cwd: options.cwd ?? ROOT,
     env: { ...cleanEnv(), ...REFERENCE_ENV, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
