@@ -7,6 +7,8 @@ import type { TokenCache } from './auth/tokenCache.ts';
 import { authenticate } from './http/authenticate.ts';
 import { errorHandler, notFound, rejectUnknownRoutes } from './http/errorHandler.ts';
 import { loadOpenApiDocument } from './http/openapiDocument.ts';
+import { rejectMalformedQuery } from './http/rejectMalformedQuery.ts';
+import { requireUtf8Body } from './http/requireUtf8Body.ts';
 import { storageUnavailable } from './http/storageUnavailable.ts';
 import { createRequestValidator, type SizeCapRule } from './http/validateRequest.ts';
 import { AUTH_POLICY, createAuthThrottle, NO_AUTH_THROTTLE, type AuthThrottle } from './ratelimit/authThrottle.ts';
@@ -106,7 +108,8 @@ export function createApp(config: Config, deps: AppDeps): express.Express {
   // set their own.
   app.set('etag', false);
   app.use(rejectUnknownRoutes({ doc, basePath: BASE_PATH, rateLimitHeaders: config.rateLimitEnabled })); // 404/405 before a body is read (DEC-ERR-005)
-  app.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
+  app.use(rejectMalformedQuery());
+  app.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'], verify: requireUtf8Body }));
 
   const api = express.Router();
   api.use(healthRoutes(context));

@@ -4,9 +4,18 @@ import { RATE_LIMIT_HEADERS } from '../ratelimit/middleware.ts';
 import { HttpError } from './HttpError.ts';
 import { HTTP_METHODS, type JsonObject } from './openapiDocument.ts';
 
+/** zlib's and brotli's codes for input that is not what its Content-Encoding says, or is cut off. */
+const DECOMPRESSION_ERROR = /^(Z_|ERR__)/;
+
 /** Errors the JSON body parser and the router raise, with the status the client gets (DEC-ERR-003). */
-function bodyParserError(error: unknown): HttpError | undefined {
+function bodyParserError(error: unknown, contentEncoding: string | undefined): HttpError | undefined {
   const type = (error as { type?: unknown }).type;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && DECOMPRESSION_ERROR.test(code))
+    return new HttpError(400, {
+      message: `Request body is not valid ${contentEncoding ?? 'compressed'} data, as its Content-Encoding says: ${(error as Error).message}`,
+      cause: error,
+    });
   if (type === 'entity.parse.failed')
     return new HttpError(400, { message: `Request body is not valid JSON: ${(error as Error).message}`, cause: error });
   if (type === 'entity.too.large')
@@ -40,8 +49,15 @@ export function errorHandler(options: { logger: Logger }): ErrorRequestHandler {
       next(error);
       return;
     }
-    const httpError = error instanceof HttpError ? error : bodyParserError(error);
+    const readError = error instanceof HttpError ? undefined : bodyParserError(error, req.headers['content-encoding']);
+    const httpError = error instanceof HttpError ? error : readError;
     if (httpError !== undefined) {
+      // A body the client broke is worth a line for the operator, but no stack and no alarm.
+      if (readError !== undefined && readError.status < 500)
+        options.logger.info(
+          { status: readError.status, method: req.method, url: req.originalUrl, reason: readError.message },
+          'request body refused',
+        );
       for (const [name, value] of Object.entries(httpError.headers)) res.setHeader(name, value);
       if (httpError.status >= 500)
         options.logger.error(
