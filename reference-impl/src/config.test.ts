@@ -12,6 +12,15 @@ function problemsOf(env: Record<string, string>): { variable: string; message: s
 }
 
 describe('loadConfig', () => {
+  it.each([
+    [{}, true],
+    [{ DATABASE_URL: 'postgres://u@db/content' }, false],
+    [{ DATABASE_URL: 'postgres://u@db/content', SEED_DEMO_DATA: 'true' }, true],
+    [{ SEED_DEMO_DATA: 'false' }, false],
+  ])('when the environment is %j, then demo data is seeded: %s', (env, seeded) => {
+    expect(loadConfig(env).seedDemoData).toBe(seeded);
+  });
+
   it('when nothing is set, then every default applies', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({

@@ -73,7 +73,6 @@ export const DEFAULTS = {
   port: 8080,
   host: '127.0.0.1',
   dataDir: './data',
-  seedDemoData: true,
   sizeCapEnforcedFrom: '2026-11-01T00:00', // Europe/Amsterdam, i.e. 2026-10-31T23:00:00.000Z
   trustProxy: false,
   logLevel: 'info',
@@ -129,8 +128,9 @@ export const VARIABLES: readonly Variable[] = [
   },
   {
     name: 'SEED_DEMO_DATA',
-    defaultText: String(DEFAULTS.seedDemoData),
-    meaning: 'Load demo accounts, tokens and items into an empty store at start.',
+    defaultText: 'true with the embedded store; false with DATABASE_URL',
+    meaning:
+      'Load demo accounts, tokens (among them a super admin) and items into an empty store at start; on later starts the demo tokens get new values.',
   },
   {
     name: 'SIZE_CAP_ENFORCED_FROM',
@@ -266,7 +266,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (bootstrapAdminToken !== undefined && bootstrapAdminToken.length < 16) {
     warnings.push('BOOTSTRAP_ADMIN_TOKEN is shorter than 16 characters: anyone who guesses it is super admin');
   }
-  const seedDemoData = read('SEED_DEMO_DATA', DEFAULTS.seedDemoData, parseBoolean);
+  // Demo data (with a super-admin token) belongs in the quick start's embedded store, never by
+  // default in a database someone runs.
+  const seedDemoData = read('SEED_DEMO_DATA', databaseUrl === undefined, parseBoolean);
   const sizeCapEnforcedFrom = read('SIZE_CAP_ENFORCED_FROM', parseInstant(DEFAULTS.sizeCapEnforcedFrom)!, parseMoment);
   const trustProxy = read<TrustProxy>('TRUST_PROXY', DEFAULTS.trustProxy, parseTrustProxy);
   const logLevel = read<LogLevel>('LOG_LEVEL', DEFAULTS.logLevel, parseLogLevel);

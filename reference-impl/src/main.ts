@@ -13,8 +13,9 @@ const HELP = `Content Service reference implementation.
 Usage: npm start            (or: node reference-impl/src/main.ts)
        npm start -- --help  this text
 
-Runs on embedded PGlite in DATA_DIR unless DATABASE_URL names a PostgreSQL database; seeds demo
-accounts, tokens and items into an empty store unless SEED_DEMO_DATA=false.
+Runs on embedded PGlite in DATA_DIR unless DATABASE_URL names a PostgreSQL database. Seeds demo
+accounts, tokens and items into an empty embedded store unless SEED_DEMO_DATA=false; into
+PostgreSQL only with SEED_DEMO_DATA=true.
 
 `;
 
