@@ -72,27 +72,33 @@ export function errorHandler(options: { logger: Logger }): ErrorRequestHandler {
   };
 }
 
-interface SpecRoute {
+export interface SpecRoute {
   pattern: RegExp;
   /** The spec's methods on the path, upper case (HEAD and OPTIONS are not operations). */
   allow: string[];
   /** Its methods whose operation is `x-rate-limited`. */
   limited: string[];
+  /** Its methods whose operation takes no bearer (`security: []`). */
+  open: string[];
 }
 
 /** The spec's path templates as patterns; case-insensitive and with an optional final slash, like Express' router. */
-function specRoutes(doc: JsonObject): SpecRoute[] {
+export function specRoutes(doc: JsonObject): SpecRoute[] {
   return Object.entries((doc.paths ?? {}) as Record<string, JsonObject>).map(([path, item]) => ({
     pattern: new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}/?$`, 'i'),
     allow: HTTP_METHODS.filter((m) => item[m] !== undefined).map((m) => m.toUpperCase()),
     limited: HTTP_METHODS.filter((m) => (item[m] as JsonObject | undefined)?.['x-rate-limited'] === true).map((m) =>
       m.toUpperCase(),
     ),
+    open: HTTP_METHODS.filter((m) => {
+      const security = (item[m] as JsonObject | undefined)?.security;
+      return Array.isArray(security) && security.length === 0;
+    }).map((m) => m.toUpperCase()),
   }));
 }
 
 /** The spec's routes whose template matches the request's path (none for a path outside the spec). */
-function routesOf(routes: readonly SpecRoute[], basePath: string, requestPath: string): SpecRoute[] {
+export function routesOf(routes: readonly SpecRoute[], basePath: string, requestPath: string): SpecRoute[] {
   if (!requestPath.startsWith(basePath)) return [];
   const path = requestPath.slice(basePath.length);
   return routes.filter((r) => r.pattern.test(path));

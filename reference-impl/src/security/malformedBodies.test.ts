@@ -75,12 +75,15 @@ describeEachEngine('malformed bodies and query values are client errors', (ctx) 
   ];
 
   it.each(corrupt)(
-    'when Content-Encoding is %s and the body is %s, then the answer is a 400 and nothing is logged as an error',
+    'when Content-Encoding is %s and the body is %s, then the answer is a 400 (a 401 without a bearer) and nothing is logged as an error',
     async (encoding, _what, body) => {
-      for (const headers of [{}, { authorization: '' }] as Array<Record<string, string>>) {
-        const answer = await http.send(post('/events', body, { 'content-encoding': encoding, ...headers }));
-        expectClientError(answer, [400, 415], encoding);
-      }
+      const answer = await http.send(post('/events', body, { 'content-encoding': encoding }));
+      expectClientError(answer, [400, 415], encoding);
+      // Without a bearer the body is never read: a 401.
+      expectClientError(
+        await http.send(post('/events', body, { 'content-encoding': encoding, authorization: '' })),
+        [401],
+      );
     },
   );
 
@@ -155,6 +158,28 @@ describeEachEngine('malformed bodies and query values are client errors', (ctx) 
       expectClientError(answer, [400], 'trcid');
     },
   );
+
+  it('when a body comes without a valid bearer, then it is a 401 before the body is read; bearer-less operations read at most 16 KiB', async () => {
+    const big = JSON.stringify({ slug: 's'.repeat(2 * 1024 * 1024) });
+    for (const authorization of [undefined, 'Bearer not-a-token']) {
+      const answer = await http.send({
+        method: 'POST',
+        path: '/events',
+        headers: { 'content-type': 'application/json', ...(authorization === undefined ? {} : { authorization }) },
+        body: big,
+      });
+      expect(answer.status).toBe(401);
+    }
+    expect((await http.send(post('/events', big))).status).toBe(413);
+    const signIn = (password: string): RawRequest => ({
+      method: 'POST',
+      path: '/auth/signin',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'nobody', password }),
+    });
+    expect((await http.send(signIn('p'.repeat(17 * 1024)))).status).toBe(413);
+    expect((await http.send(signIn('p'.repeat(100)))).status).toBe(401);
+  });
 
   it('when a query value is percent-encoded UTF-8, then it is read as written', async () => {
     const answer = await http.send({
