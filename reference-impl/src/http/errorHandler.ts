@@ -7,6 +7,12 @@ import { HTTP_METHODS, type JsonObject } from './openapiDocument.ts';
 /** zlib's and brotli's codes for input that is not what its Content-Encoding says, or is cut off. */
 const DECOMPRESSION_ERROR = /^(Z_|ERR__)/;
 
+/** The parser's or zlib's name for what went wrong (`entity.parse.failed`, `Z_DATA_ERROR`). */
+function reasonOf(error: unknown): string {
+  const { type, code } = error as { type?: unknown; code?: unknown };
+  return String(type ?? code ?? (error as Error).name);
+}
+
 /** Errors the JSON body parser and the router raise, with the status the client gets (DEC-ERR-003). */
 function bodyParserError(error: unknown, contentEncoding: string | undefined): HttpError | undefined {
   const type = (error as { type?: unknown }).type;
@@ -52,10 +58,11 @@ export function errorHandler(options: { logger: Logger }): ErrorRequestHandler {
     const readError = error instanceof HttpError ? undefined : bodyParserError(error, req.headers['content-encoding']);
     const httpError = error instanceof HttpError ? error : readError;
     if (httpError !== undefined) {
-      // A body the client broke is worth a line for the operator, but no stack and no alarm.
+      // A body the client broke is worth a line for the operator, but no stack and no alarm; and
+      // neither the message (a JSON error quotes the body) nor the query (it may hold a token).
       if (readError !== undefined && readError.status < 500)
         options.logger.info(
-          { status: readError.status, method: req.method, url: req.originalUrl, reason: readError.message },
+          { status: readError.status, method: req.method, path: req.path, reason: reasonOf(error) },
           'request body refused',
         );
       for (const [name, value] of Object.entries(httpError.headers)) res.setHeader(name, value);

@@ -79,6 +79,9 @@ describeEachEngine('malformed bodies and query values are client errors', (ctx) 
     async (encoding, _what, body) => {
       const answer = await http.send(post('/events', body, { 'content-encoding': encoding }));
       expectClientError(answer, [400, 415], encoding);
+      // Logged as the client's error: info level, no stack, no body.
+      expect(logLines.find((line) => line.msg === 'request body refused')).toMatchObject({ level: 30, status: 400 });
+      expect(JSON.stringify(logLines)).not.toContain('Concert');
       // Without a bearer the body is never read: a 401.
       expectClientError(
         await http.send(post('/events', body, { 'content-encoding': encoding, authorization: '' })),
