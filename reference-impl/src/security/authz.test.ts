@@ -471,6 +471,11 @@ describeEachEngine('the authorisation matrix', (ctx) => {
       201,
       (n) => createToken(n, { userorganisations: [n.orgA1], wfstatus: ['approved'] }),
     ],
+    [
+      'create a token with its own scope and draft, which no stored item has',
+      201,
+      (n) => createToken(n, { userorganisations: [n.orgA1], wfstatus: ['draft', 'approved'] }),
+    ],
     ['create a token narrower on both axes', 201, (n) => createToken(n, { userorganisations: [n.orgA1] })],
     [
       'create a token with every status',

@@ -1,5 +1,6 @@
 // DEC-AUTH-010: no privilege escalation through token administration.
 import { principalOfToken } from '../auth/resolveBearer.ts';
+import { WF_STATUSES } from '../domain/workflow.ts';
 import { badRequest, HttpError } from '../http/HttpError.ts';
 import { isSuperAdmin, type Principal } from '../http/principal.ts';
 
@@ -50,7 +51,8 @@ function missing(wanted: readonly string[] | 'all', held: readonly string[] | 'a
   return (wanted === 'all' ? everything : wanted).filter((value) => !held.includes(value));
 }
 
-const STATUSES = ['readyforvalidation', 'approved', 'rejected', 'archived', 'deleted'];
+// `draft` is stored as readyforvalidation (workflow.ts), so no item has it: granting it grants nothing.
+const STORED_STATUSES: readonly string[] = WF_STATUSES.filter((status) => status !== 'draft');
 
 /**
  * 403 unless the caller sees everything the token sees, on both filter axes: a caller restricted
@@ -68,7 +70,9 @@ export function assertWithinScope(caller: Principal, token: TokenScope, rule: st
     account_organisations: [...token.accountOrganisations],
   });
   const organisations = missing(sees.organisations, caller.organisations, token.accountOrganisations);
-  const statuses = missing(sees.wfstatus, caller.wfstatus, STATUSES);
+  const statuses = missing(sees.wfstatus, caller.wfstatus, STORED_STATUSES).filter((status) =>
+    STORED_STATUSES.includes(status),
+  );
   if (organisations.length === 0 && statuses.length === 0) return;
   const lacks = [
     ...(organisations.length > 0 ? [`organisations ${organisations.join(', ')}`] : []),
