@@ -34,7 +34,7 @@ describe('loadConfig', () => {
       requestTimeoutMs: 30 * SECOND,
       headersTimeoutMs: 10 * SECOND,
       maxConnections: 2048,
-      maxConnectionsPerIp: 128,
+      maxConnectionsPerIp: 256,
       preAuthBodyMaxBytes: 16 * 1024,
     });
     expect(() => loadConfig({ REQUEST_TIMEOUT: '5s', HEADERS_TIMEOUT: '6s' })).toThrow('HEADERS_TIMEOUT');

@@ -101,7 +101,7 @@ export const DEFAULTS = {
   requestTimeoutMs: 30 * SECOND,
   headersTimeoutMs: 10 * SECOND,
   maxConnections: 2048,
-  maxConnectionsPerIp: 128,
+  maxConnectionsPerIp: 256,
   preAuthBodyMaxBytes: 16 * KiB,
 } as const satisfies Record<string, unknown>;
 
