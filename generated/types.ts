@@ -3706,9 +3706,9 @@ export interface components {
         };
         /**
          * @description The request body is larger than 1 MiB (DEC-ERR-003). This operation takes no body, but the
-         *     service reads one before anything else (a smaller one is ignored). The answer comes before the
-         *     per-IP limit is applied, so it does not count against it, yet it carries the rate limit headers
-         *     like every answer of this endpoint (DEC-RATE-002).
+         *     service reads one once the bearer is checked, before anything else (a smaller one is ignored).
+         *     The answer comes before the per-IP limit is applied, so it does not count against it, yet it
+         *     carries the rate limit headers like every answer of this endpoint (DEC-RATE-002).
          */
         RateLimitedRequestBodyTooLarge: {
             headers: {
@@ -3737,9 +3737,10 @@ export interface components {
             };
         };
         /**
-         * @description The request body is larger than 1 MiB (DEC-ERR-003). The service reads a JSON body before it
-         *     looks at anything else, on every operation, also on one that takes no body (where a smaller one
-         *     is ignored), so any operation can answer this. Nothing was changed.
+         * @description The request body is larger than 1 MiB (DEC-ERR-003), or 16 KiB on the operations without a
+         *     bearer. The service reads a JSON body once the bearer is checked, before anything else, on every
+         *     operation, also on one that takes no body (where a smaller one is ignored), so any operation can
+         *     answer this. Nothing was changed.
          */
         RequestBodyTooLarge: {
             headers: {

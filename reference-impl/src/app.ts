@@ -2,12 +2,16 @@ import express, { type RequestHandler } from 'express';
 import { PAGE_SIZE } from '../../generated/constants.ts';
 import type { Logger } from 'pino';
 import type { AssetFileStore } from './assets/fileStore.ts';
-import type { Config } from './config.ts';
+import { SECOND, type Config } from './config.ts';
 import { createBearerResolver, type SessionVerifier } from './auth/resolveBearer.ts';
 import type { TokenCache } from './auth/tokenCache.ts';
 import { authenticate } from './http/authenticate.ts';
+import { authenticateBeforeBody } from './http/authenticateBeforeBody.ts';
+import { findPrincipal } from './http/principal.ts';
 import { errorHandler, notFound, rejectUnknownRoutes } from './http/errorHandler.ts';
 import { loadOpenApiDocument } from './http/openapiDocument.ts';
+import { rejectMalformedQuery } from './http/rejectMalformedQuery.ts';
+import { requireUtf8Body } from './http/requireUtf8Body.ts';
 import { storageUnavailable } from './http/storageUnavailable.ts';
 import { createRequestValidator, type SizeCapRule } from './http/validateRequest.ts';
 import { AUTH_POLICY, createAuthThrottle, NO_AUTH_THROTTLE, type AuthThrottle } from './ratelimit/authThrottle.ts';
@@ -82,6 +86,17 @@ export interface RouteContext extends AppDeps {
 // @implements VER-001
 export const BASE_PATH = '/api';
 
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
+/** The JSON parser: 1 MiB once the bearer was checked (DEC-ERR-003), `preAuthBytes` before. */
+function readJsonBody(preAuthBytes: number): RequestHandler {
+  const authenticated = express.json({ limit: '1mb', type: JSON_TYPES, verify: requireUtf8Body });
+  const anonymous = express.json({ limit: preAuthBytes, type: JSON_TYPES, verify: requireUtf8Body });
+  return function readJsonBodyHandler(req, res, next) {
+    (findPrincipal(res) === undefined ? anonymous : authenticated)(req, res, next);
+  };
+}
+
 export function createApp(config: Config, deps: AppDeps): express.Express {
   const doc = loadOpenApiDocument();
   const context: RouteContext = {
@@ -109,7 +124,17 @@ export function createApp(config: Config, deps: AppDeps): express.Express {
   // set their own.
   app.set('etag', false);
   app.use(rejectUnknownRoutes({ doc, basePath: BASE_PATH, rateLimitHeaders: config.rateLimitEnabled })); // 404/405 before a body is read (DEC-ERR-005)
-  app.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
+  app.use(rejectMalformedQuery());
+  // No body is read for a caller whose bearer fails (issue 18); bearer-less operations get a small limit.
+  app.use(
+    authenticateBeforeBody({
+      doc,
+      basePath: BASE_PATH,
+      auth: context.auth,
+      discard: { maxBytes: config.preAuthBodyMaxBytes, maxMs: SECOND, lingerMs: SECOND },
+    }),
+  );
+  app.use(readJsonBody(config.preAuthBodyMaxBytes));
 
   const api = express.Router();
   api.use(healthRoutes(context));

@@ -12,6 +12,35 @@ function problemsOf(env: Record<string, string>): { variable: string; message: s
 }
 
 describe('loadConfig', () => {
+  it.each([
+    [{}, true],
+    [{ DATABASE_URL: 'postgres://u@db/content' }, false],
+    [{ DATABASE_URL: 'postgres://u@db/content', SEED_DEMO_DATA: 'true' }, true],
+    [{ SEED_DEMO_DATA: 'false' }, false],
+  ])('when the environment is %j, then demo data is seeded: %s', (env, seeded) => {
+    expect(loadConfig(env).seedDemoData).toBe(seeded);
+  });
+
+  it('when the connection limits are set, then they apply; a headers timeout above the request timeout is an error', () => {
+    expect(
+      loadConfig({ REQUEST_TIMEOUT: '5s', HEADERS_TIMEOUT: '2s', MAX_CONNECTIONS: '0', MAX_CONNECTIONS_PER_IP: '10' }),
+    ).toMatchObject({
+      requestTimeoutMs: 5 * SECOND,
+      headersTimeoutMs: 2 * SECOND,
+      maxConnections: 0,
+      maxConnectionsPerIp: 10,
+    });
+    expect(loadConfig({})).toMatchObject({
+      requestTimeoutMs: 30 * SECOND,
+      headersTimeoutMs: 10 * SECOND,
+      maxConnections: 2048,
+      maxConnectionsPerIp: 256,
+      preAuthBodyMaxBytes: 16 * 1024,
+    });
+    expect(() => loadConfig({ REQUEST_TIMEOUT: '5s', HEADERS_TIMEOUT: '6s' })).toThrow('HEADERS_TIMEOUT');
+    expect(() => loadConfig({ REQUEST_TIMEOUT: '1500ms' })).toThrow('REQUEST_TIMEOUT');
+  });
+
   it('when nothing is set, then every default applies', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({

@@ -64,6 +64,16 @@ export interface Config {
   readonly listCacheBytes: number;
   /** YAML file of the inbound feeds; undefined: the shipped demo file (feeds/feeds.yaml). */
   readonly feedsFile: string | undefined;
+  /** Time a client has to send a whole request, headers and body; then the connection is closed. */
+  readonly requestTimeoutMs: number;
+  /** Time a client has to send the request line and headers; at most requestTimeoutMs. */
+  readonly headersTimeoutMs: number;
+  /** Open connections per instance; past it new ones are closed at once. 0: no cap. */
+  readonly maxConnections: number;
+  /** Open connections per client address (the TCP peer, a proxy's when behind one); 0: no cap. */
+  readonly maxConnectionsPerIp: number;
+  /** Largest body read before the caller is known: the operations without a bearer (sign-in, refresh). */
+  readonly preAuthBodyMaxBytes: number;
   /** Things worth logging at start (for example a generated session secret). */
   readonly warnings: readonly string[];
 }
@@ -73,7 +83,6 @@ export const DEFAULTS = {
   port: 8080,
   host: '127.0.0.1',
   dataDir: './data',
-  seedDemoData: true,
   sizeCapEnforcedFrom: '2026-11-01T00:00', // Europe/Amsterdam, i.e. 2026-10-31T23:00:00.000Z
   trustProxy: false,
   logLevel: 'info',
@@ -88,6 +97,12 @@ export const DEFAULTS = {
   assetResizeTimeoutMs: 20 * SECOND,
   rateLimitEnabled: true,
   listCacheBytes: 64 * MiB,
+  // Slow or stalled clients (issue 18): a 20 MiB upload at 1 MB/s fits in the request timeout.
+  requestTimeoutMs: 30 * SECOND,
+  headersTimeoutMs: 10 * SECOND,
+  maxConnections: 2048,
+  maxConnectionsPerIp: 256,
+  preAuthBodyMaxBytes: 16 * KiB,
 } as const satisfies Record<string, unknown>;
 
 const MIN_SESSION_SECRET_LENGTH = 32;
@@ -129,8 +144,9 @@ export const VARIABLES: readonly Variable[] = [
   },
   {
     name: 'SEED_DEMO_DATA',
-    defaultText: String(DEFAULTS.seedDemoData),
-    meaning: 'Load demo accounts, tokens and items into an empty store at start.',
+    defaultText: 'true with the embedded store; false with DATABASE_URL',
+    meaning:
+      'Load demo accounts, tokens (among them a super admin) and items into an empty store at start; on later starts the demo tokens get new values.',
   },
   {
     name: 'SIZE_CAP_ENFORCED_FROM',
@@ -215,6 +231,34 @@ export const VARIABLES: readonly Variable[] = [
       'Memory for list answers, per instance, sent again while no item, ontology or organisation has changed (a unit as ASSET_MAX_BYTES; 0: none kept).',
   },
   {
+    name: 'REQUEST_TIMEOUT',
+    defaultText: formatDuration(DEFAULTS.requestTimeoutMs),
+    meaning:
+      'Time a client has to send a whole request, headers and body (uploads included); then the connection is closed.',
+  },
+  {
+    name: 'HEADERS_TIMEOUT',
+    defaultText: formatDuration(DEFAULTS.headersTimeoutMs),
+    meaning: 'Time a client has to send the request line and headers; at most REQUEST_TIMEOUT.',
+  },
+  {
+    name: 'MAX_CONNECTIONS',
+    defaultText: String(DEFAULTS.maxConnections),
+    meaning: 'Open connections per instance; new ones past it are closed at once (0: no cap).',
+  },
+  {
+    name: 'MAX_CONNECTIONS_PER_IP',
+    defaultText: String(DEFAULTS.maxConnectionsPerIp),
+    meaning:
+      "Open connections per client address, the TCP peer (behind a proxy: the proxy's); new ones past it are closed at once (0: no cap).",
+  },
+  {
+    name: 'PRE_AUTH_BODY_MAX_BYTES',
+    defaultText: '16KiB',
+    meaning:
+      'Largest JSON body of the operations that take no bearer (sign-in, refresh); every other body is read only after its bearer is checked.',
+  },
+  {
     name: 'FEEDS_FILE',
     defaultText: '(the demo feeds.yaml)',
     meaning: 'YAML file of the inbound partner feeds (format: reference-impl/src/feeds/feeds.yaml).',
@@ -266,7 +310,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (bootstrapAdminToken !== undefined && bootstrapAdminToken.length < 16) {
     warnings.push('BOOTSTRAP_ADMIN_TOKEN is shorter than 16 characters: anyone who guesses it is super admin');
   }
-  const seedDemoData = read('SEED_DEMO_DATA', DEFAULTS.seedDemoData, parseBoolean);
+  // Demo data (with a super-admin token) belongs in the quick start's embedded store, never by
+  // default in a database someone runs.
+  const seedDemoData = read('SEED_DEMO_DATA', databaseUrl === undefined, parseBoolean);
   const sizeCapEnforcedFrom = read('SIZE_CAP_ENFORCED_FROM', parseInstant(DEFAULTS.sizeCapEnforcedFrom)!, parseMoment);
   const trustProxy = read<TrustProxy>('TRUST_PROXY', DEFAULTS.trustProxy, parseTrustProxy);
   const logLevel = read<LogLevel>('LOG_LEVEL', DEFAULTS.logLevel, parseLogLevel);
@@ -321,6 +367,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     /^0+\s*[a-z]*$/i.test(v) ? 0 : parseBytes(v),
   );
   const feedsFile = read<string | undefined>('FEEDS_FILE', undefined, (v) => v);
+  const requestTimeoutMs = read('REQUEST_TIMEOUT', DEFAULTS.requestTimeoutMs, parseWholeSeconds);
+  const headersTimeoutMs = read('HEADERS_TIMEOUT', DEFAULTS.headersTimeoutMs, (v) => {
+    const ms = parseWholeSeconds(v);
+    if (ms > requestTimeoutMs)
+      throw new Error(`expected at most REQUEST_TIMEOUT (${formatDuration(requestTimeoutMs)})`);
+    return ms;
+  });
+  const maxConnections = read('MAX_CONNECTIONS', DEFAULTS.maxConnections, (v) => parseInteger(v, 0, 1_000_000));
+  const maxConnectionsPerIp = read('MAX_CONNECTIONS_PER_IP', DEFAULTS.maxConnectionsPerIp, (v) =>
+    parseInteger(v, 0, 1_000_000),
+  );
+  const preAuthBodyMaxBytes = read('PRE_AUTH_BODY_MAX_BYTES', DEFAULTS.preAuthBodyMaxBytes, parseBytes);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
@@ -349,6 +407,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitEnabled,
     listCacheBytes,
     feedsFile,
+    requestTimeoutMs,
+    headersTimeoutMs: Math.min(headersTimeoutMs, requestTimeoutMs),
+    maxConnections,
+    maxConnectionsPerIp,
+    preAuthBodyMaxBytes,
     warnings: Object.freeze(warnings),
   });
 }
@@ -487,6 +550,12 @@ export function parseBytes(value: string): number {
   const bytes = Number(match[1]) * BYTE_UNITS[(match[2] ?? 'b').toLowerCase()]!;
   if (bytes < 1 || !Number.isSafeInteger(bytes)) throw new Error('expected at least 1 byte');
   return bytes;
+}
+
+function parseWholeSeconds(value: string): number {
+  const ms = parseDuration(value);
+  if (ms % SECOND !== 0 || ms < SECOND) throw new Error('expected whole seconds, at least 1s, such as 30s or 1m');
+  return ms;
 }
 
 function parseInteger(value: string, min: number, max: number): number {

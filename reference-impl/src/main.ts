@@ -14,8 +14,9 @@ Usage: npm start            (or: node reference-impl/src/main.ts)
        npm start -- --help  this text
        content-service [--help]  the same, installed from npm (@content-service/reference)
 
-Runs on embedded PGlite in DATA_DIR unless DATABASE_URL names a PostgreSQL database; seeds demo
-accounts, tokens, items and assets into an empty store unless SEED_DEMO_DATA=false.
+Runs on embedded PGlite in DATA_DIR unless DATABASE_URL names a PostgreSQL database. Seeds demo
+accounts, tokens, items and assets into an empty embedded store unless SEED_DEMO_DATA=false; into
+PostgreSQL only with SEED_DEMO_DATA=true.
 
 `;
 

@@ -12,7 +12,7 @@ import { serviceAppDeps, startBackgroundServices, type ServiceContext } from './
 import { getFeedRun } from './storage/feeds/getFeedRun.ts';
 import { runMigrations } from './storage/migrate.ts';
 import { openDb } from './storage/openDb.ts';
-import { createTestAccount, createTestToken } from '../test/support/fixtures.ts';
+import { ALL_STATUSES, createTestAccount, createTestToken } from '../test/support/fixtures.ts';
 
 // The app's dependencies and the background services of one ServiceContext share what they both
 // use: one asset store (retention prunes the store uploads are staged in) and one FeedRuns
@@ -61,7 +61,7 @@ async function startServices(env: Record<string, string> = {}, accountId = `acc-
     });
   cleanups.push(closeServer);
   await createTestAccount(db, { accountId, organisations: [`${accountId}-org`] });
-  const admin = (await createTestToken(db, { accountId, roles: ['ROLE_ADMIN'] })).token;
+  const admin = (await createTestToken(db, { accountId, roles: ['ROLE_ADMIN'], wfstatus: ALL_STATUSES })).token;
   return {
     ctx,
     deps,

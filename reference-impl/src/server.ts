@@ -17,6 +17,7 @@ import { AUTH_KEY_PREFIX, AUTH_POLICY } from './ratelimit/authThrottle.ts';
 import { createMemoryStore } from './ratelimit/memoryStore.ts';
 import { createRedisClient, createRedisStore } from './ratelimit/redisStore.ts';
 import type { RateLimitStore } from './ratelimit/store.ts';
+import { limitConnections } from './http/limitConnections.ts';
 import { ensureBootstrapAdminToken } from './seed/bootstrapAdminToken.ts';
 import { seedDemoData, type SeedResult } from './seed/seedDemoData.ts';
 import type { Db } from './storage/db.ts';
@@ -227,7 +228,16 @@ export async function startService(
 
     // Listen first: with PORT=0 the port, and with it the public base URL, is known only then.
     const handler = express();
-    const server = createServer(handler);
+    const server = createServer(
+      {
+        requestTimeout: config.requestTimeoutMs,
+        headersTimeout: config.headersTimeoutMs,
+        // Node looks for expired requests this often (default 30 s, which would stretch the timeouts).
+        connectionsCheckingInterval: Math.min(SECOND, config.headersTimeoutMs),
+      },
+      handler,
+    );
+    limitConnections(server, config);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.port, config.host, () => {

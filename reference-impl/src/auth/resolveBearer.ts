@@ -41,7 +41,7 @@ export function createBearerResolver(deps: {
 }
 
 /** DEC-AUTH-004: absent filter axes mean the account's organisations and live data only. */
-function principalOfToken(credential: TokenCredential): Principal {
+export function principalOfToken(credential: TokenCredential): Principal {
   const roles = credential.roles.filter((role): role is Role => (ROLES as readonly string[]).includes(role));
   const superAdmin = roles.includes('ROLE_SUPER_ADMIN');
   return {

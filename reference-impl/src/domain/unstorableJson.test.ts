@@ -34,4 +34,12 @@ describe('findUnstorable (DEC-ERR-004, DEC-ITEM-028)', () => {
     });
     expect(findUnstorable({ title: 'plain', n: 1, flag: true, none: null })).toBeUndefined();
   });
+
+  it('when a string or field name holds a lone surrogate, then it is named; a surrogate pair (an emoji) is text', () => {
+    for (const lone of ['\ud800', 'a\udc00', '\udbff!', '\udc00\ud800'])
+      expect(findUnstorable({ items: [{ title: lone }] })?.pointer).toBe('/items/0/title');
+    expect(findUnstorable({ ['k\udfff']: 1 })?.pointer).toBe('/k\udfff');
+    expect(findUnstorable({ title: 'x\ud800' })?.message).toContain('surrogate');
+    expect(findUnstorable({ title: 'party \ud83c\udf89', ['\ud83d\ude00']: 'ok' })).toBeUndefined();
+  });
 });

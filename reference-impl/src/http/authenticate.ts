@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { BearerResolver } from '../auth/resolveBearer.ts';
 import { HttpError } from './HttpError.ts';
-import { setPrincipal } from './principal.ts';
+import { findPrincipal, setPrincipal } from './principal.ts';
 
 const BEARER = /^Bearer[ ]+([\x21-\x7e]{1,4096})$/i;
 
@@ -9,6 +9,11 @@ const BEARER = /^Bearer[ ]+([\x21-\x7e]{1,4096})$/i;
 /** 401 with `WWW-Authenticate: Bearer` unless the request carries a valid bearer token (AUTH-002, DEC-ERR-002). */
 export function authenticate(options: { resolve: BearerResolver }): RequestHandler {
   return async function authenticateHandler(req, res, next) {
+    // Checked already, before the body was read (authenticateBeforeBody).
+    if (findPrincipal(res) !== undefined) {
+      next();
+      return;
+    }
     const header = req.headers.authorization;
     if (header === undefined || header === '') {
       throw unauthorized('Authorization header with a Bearer token is required', 'Bearer');

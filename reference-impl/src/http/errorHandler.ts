@@ -4,9 +4,24 @@ import { RATE_LIMIT_HEADERS } from '../ratelimit/middleware.ts';
 import { HttpError } from './HttpError.ts';
 import { HTTP_METHODS, type JsonObject } from './openapiDocument.ts';
 
+/** zlib's and brotli's codes for input that is not what its Content-Encoding says, or is cut off. */
+const DECOMPRESSION_ERROR = /^(Z_|ERR__)/;
+
+/** The parser's or zlib's name for what went wrong (`entity.parse.failed`, `Z_DATA_ERROR`). */
+function reasonOf(error: unknown): string {
+  const { type, code } = error as { type?: unknown; code?: unknown };
+  return String(type ?? code ?? (error as Error).name);
+}
+
 /** Errors the JSON body parser and the router raise, with the status the client gets (DEC-ERR-003). */
-function bodyParserError(error: unknown): HttpError | undefined {
+function bodyParserError(error: unknown, contentEncoding: string | undefined): HttpError | undefined {
   const type = (error as { type?: unknown }).type;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && DECOMPRESSION_ERROR.test(code))
+    return new HttpError(400, {
+      message: `Request body is not valid ${contentEncoding ?? 'compressed'} data, as its Content-Encoding says: ${(error as Error).message}`,
+      cause: error,
+    });
   if (type === 'entity.parse.failed')
     return new HttpError(400, { message: `Request body is not valid JSON: ${(error as Error).message}`, cause: error });
   if (type === 'entity.too.large')
@@ -40,8 +55,16 @@ export function errorHandler(options: { logger: Logger }): ErrorRequestHandler {
       next(error);
       return;
     }
-    const httpError = error instanceof HttpError ? error : bodyParserError(error);
+    const readError = error instanceof HttpError ? undefined : bodyParserError(error, req.headers['content-encoding']);
+    const httpError = error instanceof HttpError ? error : readError;
     if (httpError !== undefined) {
+      // A body the client broke is worth a line for the operator, but no stack and no alarm; and
+      // neither the message (a JSON error quotes the body) nor the query (it may hold a token).
+      if (readError !== undefined && readError.status < 500)
+        options.logger.info(
+          { status: readError.status, method: req.method, path: req.path, reason: reasonOf(error) },
+          'request body refused',
+        );
       for (const [name, value] of Object.entries(httpError.headers)) res.setHeader(name, value);
       if (httpError.status >= 500)
         options.logger.error(
@@ -56,27 +79,33 @@ export function errorHandler(options: { logger: Logger }): ErrorRequestHandler {
   };
 }
 
-interface SpecRoute {
+export interface SpecRoute {
   pattern: RegExp;
   /** The spec's methods on the path, upper case (HEAD and OPTIONS are not operations). */
   allow: string[];
   /** Its methods whose operation is `x-rate-limited`. */
   limited: string[];
+  /** Its methods whose operation takes no bearer (`security: []`). */
+  open: string[];
 }
 
 /** The spec's path templates as patterns; case-insensitive and with an optional final slash, like Express' router. */
-function specRoutes(doc: JsonObject): SpecRoute[] {
+export function specRoutes(doc: JsonObject): SpecRoute[] {
   return Object.entries((doc.paths ?? {}) as Record<string, JsonObject>).map(([path, item]) => ({
     pattern: new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}/?$`, 'i'),
     allow: HTTP_METHODS.filter((m) => item[m] !== undefined).map((m) => m.toUpperCase()),
     limited: HTTP_METHODS.filter((m) => (item[m] as JsonObject | undefined)?.['x-rate-limited'] === true).map((m) =>
       m.toUpperCase(),
     ),
+    open: HTTP_METHODS.filter((m) => {
+      const security = (item[m] as JsonObject | undefined)?.security;
+      return Array.isArray(security) && security.length === 0;
+    }).map((m) => m.toUpperCase()),
   }));
 }
 
 /** The spec's routes whose template matches the request's path (none for a path outside the spec). */
-function routesOf(routes: readonly SpecRoute[], basePath: string, requestPath: string): SpecRoute[] {
+export function routesOf(routes: readonly SpecRoute[], basePath: string, requestPath: string): SpecRoute[] {
   if (!requestPath.startsWith(basePath)) return [];
   const path = requestPath.slice(basePath.length);
   return routes.filter((r) => r.pattern.test(path));

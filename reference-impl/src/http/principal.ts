@@ -31,6 +31,11 @@ export function setPrincipal(res: Response, principal: Principal): void {
   (res.locals as Record<symbol, unknown>)[PRINCIPAL] = principal;
 }
 
+/** The caller when a bearer was checked already, else undefined. */
+export function findPrincipal(res: Response): Principal | undefined {
+  return (res.locals as Record<symbol, unknown>)[PRINCIPAL] as Principal | undefined;
+}
+
 /** The authenticated caller; only valid behind `authenticate()`. */
 export function principalOf(res: Response): Principal {
   const principal = (res.locals as Record<symbol, unknown>)[PRINCIPAL] as Principal | undefined;

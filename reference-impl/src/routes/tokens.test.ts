@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../auth/tokenHash.ts';
 import { describeEachEngine } from '../../test/support/storage/testDb.ts';
-import { createTestAccount, createTestToken } from '../../test/support/fixtures.ts';
+import { ALL_STATUSES, createTestAccount, createTestToken } from '../../test/support/fixtures.ts';
 import { startTestApp } from '../../test/support/testApp.ts';
 import { api, startWebhookHarness, type WebhookHarness } from '../../test/support/webhooks/harness.ts';
 
@@ -35,7 +35,8 @@ describeEachEngine('token administration', (ctx) => {
     h = await startWebhookHarness(ctx.db, { env: { WEBHOOK_SECRET_KEY: 'k'.repeat(40) } });
     await createTestAccount(ctx.db, { accountId, organisations: orgs });
     await createTestAccount(ctx.db, { accountId: otherAccountId, organisations: [`${otherAccountId} Org`] });
-    admin = (await createTestToken(ctx.db, { accountId, roles: ['ROLE_ADMIN'] })).token;
+    // An admin seeing every status of the account: it may grant any filter (DEC-AUTH-010).
+    admin = (await createTestToken(ctx.db, { accountId, roles: ['ROLE_ADMIN'], wfstatus: ALL_STATUSES })).token;
     external = (await createTestToken(ctx.db, { accountId, roles: ['ROLE_EXTERNAL_USER'] })).token;
     otherAdmin = (await createTestToken(ctx.db, { accountId: otherAccountId, roles: ['ROLE_ADMIN'] })).token;
     superAdmin = (await createTestToken(ctx.db, { accountId: otherAccountId, roles: ['ROLE_SUPER_ADMIN'] })).token;

@@ -462,6 +462,122 @@ describeEachEngine('the authorisation matrix', (ctx) => {
     }
   });
 
+  // DEC-AUTH-010 on the filter axes: an admin of A restricted to organisation A1 and approved items
+  // ("narrow") can give, keep and manage only what it sees itself. `self` is its own token id,
+  // `narrowPeer` a token exactly as narrow, `wide` a token of A seeing every status.
+  const NARROW: Array<[string, number, (n: NarrowFixtures) => RawRequest]> = [
+    [
+      'create a token with its own scope',
+      201,
+      (n) => createToken(n, { userorganisations: [n.orgA1], wfstatus: ['approved'] }),
+    ],
+    [
+      'create a token with its own scope and draft, which no stored item has',
+      201,
+      (n) => createToken(n, { userorganisations: [n.orgA1], wfstatus: ['draft', 'approved'] }),
+    ],
+    ['create a token narrower on both axes', 201, (n) => createToken(n, { userorganisations: [n.orgA1] })],
+    [
+      'create a token with every status',
+      403,
+      (n) => createToken(n, { userorganisations: [n.orgA1], wfstatus: ['approved', 'readyforvalidation'] }),
+    ],
+    [
+      'create a token with another organisation of A',
+      403,
+      (n) => createToken(n, { userorganisations: [n.orgA1, n.orgA2] }),
+    ],
+    ['create a token without a filter (all organisations of A)', 403, (n) => createToken(n, undefined)],
+    ['create a token with an empty filter', 403, (n) => createToken(n, {})],
+    ['widen itself with an empty filter', 403, (n) => putToken(n, n.self, { apiTokenFilter: {} })],
+    [
+      'widen itself to every status',
+      403,
+      (n) =>
+        putToken(n, n.self, { apiTokenFilter: { userorganisations: [n.orgA1], wfstatus: ['approved', 'archived'] } }),
+    ],
+    ['rename itself', 200, (n) => putToken(n, n.self, { name: 'still narrow' })],
+    [
+      'widen a token as narrow as itself',
+      403,
+      (n) => putToken(n, n.narrowPeer, { apiTokenFilter: { userorganisations: [n.orgA2] } }),
+    ],
+    ['rename a wider token', 403, (n) => putToken(n, n.wide, { name: 'taken over' })],
+    [
+      'point the webhook of a wider token elsewhere',
+      403,
+      (n) => putToken(n, n.wide, { callBackUrl: 'https://93.184.215.14/hooks/stolen' }),
+    ],
+    ['delete a wider token', 403, (n) => del(`/accounts/${n.accountA}/tokens/${n.wide}`)],
+    [
+      'rotate the secret of a wider token',
+      403,
+      (n) => ({ method: 'POST', path: `/accounts/${n.accountA}/tokens/${n.wide}/rotate-secret` }),
+    ],
+  ];
+  interface NarrowFixtures {
+    accountA: string;
+    orgA1: string;
+    orgA2: string;
+    self: string;
+    narrowPeer: string;
+    wide: string;
+  }
+  function createToken(n: NarrowFixtures, apiTokenFilter: Record<string, unknown> | undefined): RawRequest {
+    return json('POST', `/accounts/${n.accountA}/tokens`, {
+      name: 'by narrow',
+      roles: ['ROLE_EXTERNAL_USER'],
+      ...(apiTokenFilter === undefined ? {} : { apiTokenFilter }),
+    });
+  }
+  function putToken(n: NarrowFixtures, id: string, body: Record<string, unknown>): RawRequest {
+    return json('PUT', `/accounts/${n.accountA}/tokens/${id}`, body);
+  }
+
+  it.each(NARROW)(
+    'when an admin restricted to one organisation and approved items tries to %s, then the answer is %i (DEC-AUTH-010)',
+    async (_what, status, build) => {
+      const { world } = f;
+      const narrow = {
+        accountId: world.accountA,
+        roles: ['ROLE_ADMIN'] as const,
+        organisations: [world.orgA1],
+        wfstatus: ['approved'],
+      };
+      const self = await createTestToken(ctx.db, narrow);
+      const n: NarrowFixtures = {
+        accountA: world.accountA,
+        orgA1: world.orgA1,
+        orgA2: world.orgA2,
+        self: self.id,
+        narrowPeer: (await createTestToken(ctx.db, { ...narrow, roles: ['ROLE_EXTERNAL_USER'] })).id,
+        wide: (
+          await createTestToken(ctx.db, {
+            accountId: world.accountA,
+            roles: ['ROLE_EXTERNAL_USER'],
+            wfstatus: ['approved', 'readyforvalidation', 'archived'],
+            callbackUrl: 'https://93.184.215.14/hooks/wide',
+            signingSecret: 'w'.repeat(43),
+          })
+        ).id,
+      };
+      const request = build(n);
+      const answer = await http.send({
+        ...request,
+        headers: { ...request.headers, authorization: `Bearer ${self.token}` },
+      });
+      expect(answer.status, answer.body.toString().slice(0, 400)).toBe(status);
+      if (status === 403) expect((answer.json as { message: string }).message).toMatch(/sees/);
+      // Whatever was refused, the narrow token still sees exactly what it saw.
+      const hidden = await http.send({
+        method: 'GET',
+        path: `/events/${world.items.events.hidden.id}`,
+        headers: { authorization: `Bearer ${self.token}` },
+      });
+      expect(hidden.status).toBe(404);
+    },
+  );
+
   it.each(ROWS.map((row) => [`${row.operationId} on ${row.target}`, row] as const))(
     'when every kind of caller asks for %s, then each gets exactly its status',
     async (_name, row) => {

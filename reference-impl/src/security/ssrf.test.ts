@@ -1,7 +1,7 @@
 import dns, { type LookupAddress } from 'node:dns';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { describeEachEngine } from '../../test/support/storage/testDb.ts';
-import { createTestAccount, createTestToken } from '../../test/support/fixtures.ts';
+import { ALL_STATUSES, createTestAccount, createTestToken } from '../../test/support/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
 import { startWebhookHarness, waitFor, writeItem, type WebhookHarness } from '../../test/support/webhooks/harness.ts';
 import { rawClient, type RawAnswer, type RawClient } from './support/rawHttp.ts';
@@ -101,7 +101,7 @@ describeEachEngine('callBackUrl registration refuses internal targets over HTTP'
     expect(app.config.allowInsecureCallbacks).toBe(false);
     http = rawClient(app.baseUrl);
     await createTestAccount(ctx.db, { accountId, organisations: ['ssrf-org'] });
-    admin = (await createTestToken(ctx.db, { accountId, roles: ['ROLE_ADMIN'] })).token;
+    admin = (await createTestToken(ctx.db, { accountId, roles: ['ROLE_ADMIN'], wfstatus: ALL_STATUSES })).token;
     existing = (
       await createTestToken(ctx.db, {
         accountId,
@@ -210,7 +210,7 @@ describeEachEngine('DNS rebinding after registration, end to end', (ctx) => {
   it('when a name resolved to a public address at registration and to loopback at delivery, then the worker refuses the connection: the delivery fails as blocked and is not retried (DEC-HOOK-002, DEC-HOOK-006)', async () => {
     const accountId = 'rebind-account';
     await createTestAccount(ctx.db, { accountId, organisations: ['rebind-org'] });
-    const admin = (await createTestToken(ctx.db, { accountId, roles: ['ROLE_ADMIN'] })).token;
+    const admin = (await createTestToken(ctx.db, { accountId, roles: ['ROLE_ADMIN'], wfstatus: ALL_STATUSES })).token;
     const table: Record<string, LookupAddress[]> = { 'rebind.ssrf.test': [{ address: '93.184.215.14', family: 4 }] };
     fakeDns(table);
     const http = rawClient(h.app.baseUrl);

@@ -149,6 +149,25 @@ describeEachEngine('demo data', (ctx) => {
     seed = again;
   });
 
+  it('when a user created a token named like a demo token, then a restart leaves it alone and renews only the seeded ones', async () => {
+    const admin = client(app.baseUrl, token('admin of amsterdam'));
+    const mine = await admin.post('/accounts/amsterdam/tokens', { name: 'demo kiosk', roles: ['ROLE_EXTERNAL_USER'] });
+    expect(mine.status).toBe(201);
+    const { rows } = await ctx.db.query<{ name: string; demo: boolean }>(
+      'SELECT name, demo FROM api_tokens WHERE demo ORDER BY name',
+    );
+    expect(rows.map((r) => r.name)).not.toContain('demo kiosk');
+    expect(rows).toHaveLength(seed.tokens.length);
+    const again = await seedDemoData(ctx.db, {
+      recordItemChange: ignoreItemChanges,
+      ontologies: sharedOntologyCache(ctx.db),
+    });
+    expect(again.tokens.map((t) => t.label)).not.toContain('kiosk');
+    expect(again.tokens).toHaveLength(seed.tokens.length);
+    expect((await client(app.baseUrl, mine.body.token).get('/events')).status).toBe(200);
+    seed = again;
+  });
+
   it('when two instances seed one empty store at once, then exactly one seeds', async () => {
     const other = await openTestDb(ctx.engine);
     try {

@@ -7,7 +7,7 @@ import type { Db } from '../storage/db.ts';
 import { claimAccount } from '../storage/accounts/claimAccount.ts';
 import { insertAccount } from '../storage/accounts/insertAccount.ts';
 import { isStoreEmpty } from '../storage/accounts/isStoreEmpty.ts';
-import { listTokensByNamePrefix } from '../storage/tokens/listTokensByNamePrefix.ts';
+import { listDemoTokens } from '../storage/tokens/listDemoTokens.ts';
 import { setTokenHash } from '../storage/tokens/setTokenHash.ts';
 import { seedDemoUsers, type DemoUser } from '../sessions/seedDemoUsers.ts';
 import { seedOntologyOverrides } from '../storage/dictionary/seedOntologyOverrides.ts';
@@ -19,8 +19,9 @@ import { SYSTEM_ACCOUNT } from './systemAccount.ts';
 // Demo data for `npm start`: the demo accounts and their ontology overrides, a token of each kind
 // items of every entity type in every status, and a few images (assets) of the first account. Only into an EMPTY store, so a restart never
 // duplicates or overwrites anything, and never into a store someone already uses. On later starts
-// the demo tokens get new values, printed again: only hashes are stored, so the old values cannot
-// be shown, and the quick start must always print a token that works.
+// the demo tokens (flagged `demo` in storage; never a token a user created, whatever its name) get
+// new values, printed again: only hashes are stored, so the old values cannot be shown, and the
+// quick start must always print a token that works.
 
 export interface DemoToken {
   label: string;
@@ -106,6 +107,7 @@ export async function seedDemoData(
       roles: token.roles,
       tokenHash: hashToken(value),
       filterWfstatus: wfstatus,
+      demo: true,
     });
     tokens.push({ ...token, token: value });
   }
@@ -125,7 +127,7 @@ export async function seedDemoData(
 async function reissueDemoTokens(db: Db): Promise<DemoToken[]> {
   const organisationsOf = new Map(loadDemoAccounts().map((account) => [account.id, account.organisations.join(', ')]));
   const tokens: DemoToken[] = [];
-  for (const row of await listTokensByNamePrefix(db, { prefix: DEMO_TOKEN_PREFIX })) {
+  for (const row of await listDemoTokens(db)) {
     const value = generateTokenValue();
     await setTokenHash(db, { id: row.id, tokenHash: hashToken(value) });
     const roles = row.roles as Role[];
@@ -136,7 +138,7 @@ async function reissueDemoTokens(db: Db): Promise<DemoToken[]> {
         ? `approved items of ${organisations}`
         : `every status of ${organisations}`;
     tokens.push({
-      label: row.name.slice(DEMO_TOKEN_PREFIX.length),
+      label: row.name.startsWith(DEMO_TOKEN_PREFIX) ? row.name.slice(DEMO_TOKEN_PREFIX.length) : row.name,
       token: value,
       accountId: row.account_id,
       roles,

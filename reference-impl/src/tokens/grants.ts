@@ -1,4 +1,6 @@
 // DEC-AUTH-010: no privilege escalation through token administration.
+import { principalOfToken } from '../auth/resolveBearer.ts';
+import { WF_STATUSES } from '../domain/workflow.ts';
 import { badRequest, HttpError } from '../http/HttpError.ts';
 import { isSuperAdmin, type Principal } from '../http/principal.ts';
 
@@ -29,6 +31,55 @@ export function assertManageable(caller: Principal, tokenRoles: readonly string[
   if (isSuperAdmin(caller) || highestRank(tokenRoles) <= highestRank(caller.roles)) return;
   throw new HttpError(403, {
     message: `This token holds ${tokenRoles.join(', ')}; only a caller holding those roles can change it`,
+  });
+}
+
+/** What a token may see once stored: its roles, and its filter with the DEC-AUTH-004 defaults. */
+export interface TokenScope {
+  accountId: string;
+  roles: readonly string[];
+  /** null: every organisation of the account. */
+  filterUserorganisations: readonly string[] | null;
+  /** null: live data only. */
+  filterWfstatus: readonly string[] | null;
+  accountOrganisations: readonly string[];
+}
+
+/** The members of `wanted` that `held` ('all' holds everything) lacks. */
+function missing(wanted: readonly string[] | 'all', held: readonly string[] | 'all', everything: readonly string[]) {
+  if (held === 'all') return [];
+  return (wanted === 'all' ? everything : wanted).filter((value) => !held.includes(value));
+}
+
+// `draft` is stored as readyforvalidation (workflow.ts), so no item has it: granting it grants nothing.
+const STORED_STATUSES: readonly string[] = WF_STATUSES.filter((status) => status !== 'draft');
+
+/**
+ * 403 unless the caller sees everything the token sees, on both filter axes: a caller restricted
+ * to some organisations or statuses can give only those, and cannot widen a token (its own
+ * included) or manage one wider than itself. `rule` opens the message.
+ */
+export function assertWithinScope(caller: Principal, token: TokenScope, rule: string): void {
+  if (isSuperAdmin(caller)) return;
+  const sees = principalOfToken({
+    id: '',
+    account_id: token.accountId,
+    roles: [...token.roles],
+    filter_userorganisations: token.filterUserorganisations === null ? null : [...token.filterUserorganisations],
+    filter_wfstatus: token.filterWfstatus === null ? null : [...token.filterWfstatus],
+    account_organisations: [...token.accountOrganisations],
+  });
+  const organisations = missing(sees.organisations, caller.organisations, token.accountOrganisations);
+  const statuses = missing(sees.wfstatus, caller.wfstatus, STORED_STATUSES).filter((status) =>
+    STORED_STATUSES.includes(status),
+  );
+  if (organisations.length === 0 && statuses.length === 0) return;
+  const lacks = [
+    ...(organisations.length > 0 ? [`organisations ${organisations.join(', ')}`] : []),
+    ...(statuses.length > 0 ? [`statuses ${statuses.join(', ')}`] : []),
+  ].join(' and ');
+  throw new HttpError(403, {
+    message: `${rule}: the token sees ${lacks}, which the caller does not (an absent apiTokenFilter.userorganisations means every organisation of the account, an absent wfstatus approved only)`,
   });
 }
 

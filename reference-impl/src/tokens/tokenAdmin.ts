@@ -10,14 +10,20 @@ import { deleteToken } from '../storage/tokens/deleteToken.ts';
 import { getAccountOrganisations } from '../storage/tokens/getAccountOrganisations.ts';
 import { getAccountToken } from '../storage/tokens/getAccountToken.ts';
 import { insertToken } from '../storage/tokens/insertToken.ts';
-import type { TokenFields } from '../storage/tokens/tokenRow.ts';
+import type { TokenFields, TokenRow } from '../storage/tokens/tokenRow.ts';
 import { updateToken } from '../storage/tokens/updateToken.ts';
 import { dropPendingDeliveries } from '../storage/webhooks/dropPendingDeliveries.ts';
 import { validateCallbackUrl } from '../webhooks/callbackUrl.ts';
 import { readDeliveryLog, type DeliveryView } from '../webhooks/deliveryLog.ts';
 import { generateSigningSecret } from '../webhooks/sign.ts';
 import type { Resolver } from '../webhooks/ssrfGuard.ts';
-import { assertGrantable, assertManageable, assertOrganisationsOfAccount } from './grants.ts';
+import {
+  assertGrantable,
+  assertManageable,
+  assertOrganisationsOfAccount,
+  assertWithinScope,
+  type TokenScope,
+} from './grants.ts';
 import type { SecretBox } from './secretBox.ts';
 import { tokenView, type AccountTokenView } from './tokenView.ts';
 
@@ -56,6 +62,20 @@ async function accountScope(deps: TokenAdminDeps, caller: Principal, accountId: 
   return organisations;
 }
 
+const GRANT = 'A token can see only organisations and statuses the caller sees';
+const MANAGE = 'Only a caller that sees everything a token sees can change, delete or rotate it';
+
+/** A stored token's scope, for assertWithinScope. */
+function scopeOf(row: TokenRow, accountOrganisations: readonly string[]): TokenScope {
+  return {
+    accountId: row.account_id,
+    roles: row.roles,
+    filterUserorganisations: row.filter_userorganisations,
+    filterWfstatus: row.filter_wfstatus,
+    accountOrganisations,
+  };
+}
+
 function noToken(accountId: string, tokenId: string): HttpError {
   return new HttpError(404, { message: `No token ${tokenId} in account ${accountId}` });
 }
@@ -79,6 +99,17 @@ export async function createAccountToken(
   const organisations = await accountScope(deps, caller, accountId);
   assertGrantable(caller, input.roles);
   assertOrganisationsOfAccount(input.apiTokenFilter?.userorganisations, organisations, accountId);
+  assertWithinScope(
+    caller,
+    {
+      accountId,
+      roles: input.roles,
+      filterUserorganisations: input.apiTokenFilter?.userorganisations ?? null,
+      filterWfstatus: input.apiTokenFilter?.wfstatus ?? null,
+      accountOrganisations: organisations,
+    },
+    GRANT,
+  );
   const callbackUrl = input.callBackUrl === undefined ? null : await checkedCallbackUrl(deps, input.callBackUrl);
 
   const id = randomUUID();
@@ -121,6 +152,7 @@ export async function updateAccountToken(
     const current = await getAccountToken(tx, { accountId, tokenId, forUpdate: true });
     if (current === null) throw noToken(accountId, tokenId);
     assertManageable(caller, current.roles);
+    assertWithinScope(caller, scopeOf(current, organisations), MANAGE);
 
     const fields: TokenFields = {
       name: input.name ?? current.name,
@@ -135,6 +167,17 @@ export async function updateAccountToken(
         input.apiTokenFilter === undefined ? current.filter_wfstatus : (input.apiTokenFilter.wfstatus ?? null),
       useOptimizedImages: input.useOptimizedImages ?? current.use_optimized_images,
     };
+    assertWithinScope(
+      caller,
+      {
+        accountId,
+        roles: fields.roles,
+        filterUserorganisations: fields.filterUserorganisations,
+        filterWfstatus: fields.filterWfstatus,
+        accountOrganisations: organisations,
+      },
+      GRANT,
+    );
     let signingSecret: string | undefined;
     if (input.callBackUrl === '') {
       // @implements TOKEN-005
@@ -167,11 +210,12 @@ export async function deleteAccountToken(
   accountId: string,
   tokenId: string,
 ): Promise<void> {
-  await accountScope(deps, caller, accountId);
+  const organisations = await accountScope(deps, caller, accountId);
   await deps.db.transaction(async (tx) => {
     const current = await getAccountToken(tx, { accountId, tokenId, forUpdate: true });
     if (current === null) throw noToken(accountId, tokenId);
     assertManageable(caller, current.roles);
+    assertWithinScope(caller, scopeOf(current, organisations), MANAGE);
     await deleteToken(tx, { accountId, tokenId });
   });
   deps.tokensChanged?.();
@@ -194,6 +238,7 @@ export async function rotateTokenSecret(
     const current = await getAccountToken(tx, { accountId, tokenId, forUpdate: true });
     if (current === null) throw noToken(accountId, tokenId);
     assertManageable(caller, current.roles);
+    assertWithinScope(caller, scopeOf(current, organisations), MANAGE);
     if (current.callback_url === null) {
       throw new HttpError(409, {
         message: `token ${tokenId} has no callBackUrl; register one with PUT before rotating its secret`,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachEngine, type EngineContext } from '../../test/support/storage/testDb.ts';
-import { createTestAccount, createTestToken } from '../../test/support/fixtures.ts';
+import { ALL_STATUSES, createTestAccount, createTestToken } from '../../test/support/fixtures.ts';
 import { verifySignature } from '../../test/support/webhooks/verifySignature.ts';
 import {
   answer,
@@ -42,7 +42,7 @@ async function newAccount(ctx: EngineContext, h: WebhookHarness, organisations =
   const accountId = `acc-${randomUUID().slice(0, 8)}`;
   const orgs = Array.from({ length: organisations }, (_, i) => `${accountId} org ${i}`);
   await createTestAccount(ctx.db, { accountId, organisations: orgs });
-  const admin = (await createTestToken(ctx.db, { accountId, roles: ['ROLE_ADMIN'] })).token;
+  const admin = (await createTestToken(ctx.db, { accountId, roles: ['ROLE_ADMIN'], wfstatus: ALL_STATUSES })).token;
   const client = api(h.app.baseUrl, admin);
   return {
     accountId,

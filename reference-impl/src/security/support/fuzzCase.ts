@@ -226,6 +226,7 @@ export function materialize(c: FuzzCase, op: SpecOperation, ctx: MaterializeCont
   if (c.body.kind === 'json') {
     body = jsonBodyBytes(c.body.recipe, op.body?.examples ?? []);
     if (c.body.contentType !== '') headers['content-type'] = c.body.contentType;
+    if (c.body.recipe.kind === 'encoded') headers['content-encoding'] = c.body.recipe.encoding;
   } else if (c.body.kind === 'multipart') {
     const multipart = multipartBody(c.body.recipe, ctx.png);
     body = multipart.body;

@@ -1,3 +1,4 @@
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 
 // Request bodies as recipes: small descriptions that fast-check generates and shrinks, turned
@@ -17,7 +18,17 @@ export type JsonBodyRecipe =
   | { kind: 'huge'; bytes: number; key: number }
   | { kind: 'invalidUtf8'; key: number }
   | { kind: 'nul'; key: number }
+  | { kind: 'loneSurrogate'; key: number; escape: string }
+  | { kind: 'encoded'; encoding: ContentCoding; form: 'valid' | 'plain' | 'truncated' }
   | { kind: 'serverSet' };
+
+export type ContentCoding = 'gzip' | 'deflate' | 'br';
+
+const COMPRESS: Record<ContentCoding, (bytes: Buffer) => Buffer> = {
+  gzip: gzipSync,
+  deflate: deflateSync,
+  br: brotliCompressSync,
+};
 
 /** Wrong, odd or hostile JSON values for a field. */
 const hostileJsonValue: fc.Arbitrary<unknown> = fc.oneof(
@@ -111,6 +122,22 @@ export const jsonBodyRecipe: fc.Arbitrary<JsonBodyRecipe> = fc.oneof(
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('invalidUtf8' as const), key: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('nul' as const), key: fc.nat() }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('loneSurrogate' as const),
+      key: fc.nat(),
+      escape: fc.constantFrom('\\ud800', '\\udfff', '\\udc00\\ud800', '\\ud83d'),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('encoded' as const),
+      encoding: fc.constantFrom<ContentCoding>('gzip', 'deflate', 'br'),
+      form: fc.constantFrom('valid' as const, 'plain' as const, 'truncated' as const),
+    }),
+  },
   { weight: 1, arbitrary: fc.constant<JsonBodyRecipe>({ kind: 'serverSet' }) },
 );
 
@@ -196,6 +223,17 @@ export function jsonBodyBytes(recipe: JsonBodyRecipe, examples: readonly unknown
       const body = pick(0);
       body[keyOf(body, recipe.key)] = 'before\u0000after';
       return json(body);
+    }
+    case 'loneSurrogate': {
+      const body = pick(0);
+      body[keyOf(body, recipe.key)] = 'MARK';
+      return Buffer.from(JSON.stringify(body).replace('"MARK"', `"a${recipe.escape}b"`));
+    }
+    case 'encoded': {
+      const plain = json(pick(0));
+      if (recipe.form === 'plain') return plain;
+      const compressed = COMPRESS[recipe.encoding](plain);
+      return recipe.form === 'valid' ? compressed : compressed.subarray(0, Math.ceil(compressed.length / 2));
     }
     case 'serverSet':
       return json({ ...pick(0), ...SERVER_SET });

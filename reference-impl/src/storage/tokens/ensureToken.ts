@@ -11,6 +11,8 @@ export interface EnsureTokenParams {
   /** Null: the DEC-AUTH-004 defaults (the account's organisations; live data only). */
   filterUserorganisations?: readonly string[] | null;
   filterWfstatus?: readonly string[] | null;
+  /** Made by the demo seed, so renewed at each start (migration 011). Default: false. */
+  demo?: boolean;
 }
 
 /**
@@ -20,8 +22,8 @@ export interface EnsureTokenParams {
  */
 export async function ensureToken(db: Queryable, params: EnsureTokenParams): Promise<{ id: string; created: boolean }> {
   const { rows } = await db.query<{ id: string; created: boolean }>(
-    `INSERT INTO api_tokens AS t (id, account_id, name, roles, token_hash, filter_userorganisations, filter_wfstatus)
-     VALUES ($1, $2, $3, $4::text[], $5, $6::text[], $7::text[])
+    `INSERT INTO api_tokens AS t (id, account_id, name, roles, token_hash, filter_userorganisations, filter_wfstatus, demo)
+     VALUES ($1, $2, $3, $4::text[], $5, $6::text[], $7::text[], $8)
      ON CONFLICT (token_hash) DO UPDATE
         SET roles = ARRAY(SELECT DISTINCT r FROM unnest(t.roles || EXCLUDED.roles) AS r ORDER BY r)
      RETURNING t.id, (xmax = 0) AS created`,
@@ -33,6 +35,7 @@ export async function ensureToken(db: Queryable, params: EnsureTokenParams): Pro
       params.tokenHash,
       arrayOrNull(params.filterUserorganisations ?? null),
       arrayOrNull(params.filterWfstatus ?? null),
+      params.demo ?? false,
     ],
   );
   return rows[0]!;

@@ -1,0 +1,157 @@
+import { readFileSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createInstanceGroup, type Instance, type InstanceGroup } from '../../test/support/scaleout/instance.ts';
+
+// Unauthenticated memory holding (issue 18, item 1): many connections each sending most of a
+// 1 MiB body to POST /api/events and then nothing more. The service, a real process with small
+// timeouts, must answer them without reading their bodies into memory and close every one within
+// its request timeout; and it must refuse connections past its per-IP cap at once.
+
+const CONNECTIONS = 200;
+const BODY_BYTES = 1024 * 1024;
+const REQUEST_TIMEOUT_S = 3;
+const HEADERS_TIMEOUT_S = 2;
+const ADMIN = `slow-bodies-${'a'.repeat(32)}`;
+/** How much the service's RSS may grow while the 200 connections are open. */
+const RSS_BOUND_MIB = 96;
+/** Node checks its timeouts every second here (the service sets the interval from them). */
+const CLOSE_SLACK_MS = 2500;
+
+const MiB = 1024 * 1024;
+
+/** Resident memory of a process in MiB (Linux /proc). */
+function rssOf(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)![1]) / 1024;
+}
+
+interface SlowBody {
+  socket: Socket;
+  /** Milliseconds from the first byte sent until the service closed the connection; undefined while open. */
+  closedAfterMs: number | undefined;
+  /** Bytes the kernel took before it pushed back. */
+  sent: number;
+}
+
+describe.skipIf(process.platform !== 'linux')('slow unauthenticated bodies', () => {
+  let group: InstanceGroup;
+  let instance: Instance;
+  let url: URL;
+
+  beforeAll(async () => {
+    group = createInstanceGroup();
+    instance = await group.start('slow', {
+      DATA_DIR: ':memory:',
+      LOG_LEVEL: 'warn',
+      REQUEST_TIMEOUT: `${REQUEST_TIMEOUT_S}s`,
+      HEADERS_TIMEOUT: `${HEADERS_TIMEOUT_S}s`,
+      BOOTSTRAP_ADMIN_TOKEN: ADMIN,
+      MAX_CONNECTIONS_PER_IP: '5',
+      MAX_CONNECTIONS: '1000',
+    });
+    url = new URL(instance.baseUrl);
+  }, 90_000);
+  afterAll(async () => {
+    await group?.closeAll();
+  });
+
+  it(`when ${CONNECTIONS} connections from many addresses each send most of a 1 MiB body and stop, then the service's peak RSS grows by less than ${RSS_BOUND_MIB} MiB and every connection is closed within the request timeout`, async () => {
+    // Loopback addresses other than 127.0.0.1 reach the service as other clients (Linux routes all
+    // of 127.0.0.0/8 to lo), so the per-IP cap of 5 lets these 200 in.
+    const before = rssOf(instance.pid);
+    let highest = before;
+    const started = Date.now();
+    const slows = await Promise.all(
+      Array.from({ length: CONNECTIONS }, (_, i) => slowBody(url, `127.0.${1 + Math.floor(i / 4)}.${2 + (i % 4)}`, {})),
+    );
+    await closedOrDeadline(slows, REQUEST_TIMEOUT_S * 1000 + CLOSE_SLACK_MS + 5000, () => {
+      highest = Math.max(highest, rssOf(instance.pid));
+    });
+    const open = slows.filter((s) => s.closedAfterMs === undefined).length;
+    const closeTimes = slows.flatMap((s) => (s.closedAfterMs === undefined ? [] : [s.closedAfterMs]));
+    const sent = slows.reduce((sum, s) => sum + s.sent, 0);
+    console.info(
+      `slow bodies: ${CONNECTIONS} connections, ${(sent / MiB).toFixed(1)} MiB sent; service RSS ${before.toFixed(0)} MiB before, at most ${highest.toFixed(0)} MiB while they were open; ${closeTimes.length} closed by the service (the last after ${Math.max(0, ...closeTimes)} ms), ${open} still open after ${Date.now() - started} ms`,
+    );
+    for (const slow of slows) slow.socket.destroy();
+    expect(open).toBe(0);
+    expect(Math.max(...closeTimes)).toBeLessThanOrEqual(REQUEST_TIMEOUT_S * 1000 + CLOSE_SLACK_MS);
+    expect(highest - before).toBeLessThan(RSS_BOUND_MIB);
+  }, 60_000);
+
+  it('when clients with a valid bearer send most of a 1 MiB body and stop, then each connection is closed within the request timeout', async () => {
+    const slows = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => slowBody(url, `127.0.99.${2 + i}`, { authorization: `Bearer ${ADMIN}` })),
+    );
+    await closedOrDeadline(slows, REQUEST_TIMEOUT_S * 1000 + CLOSE_SLACK_MS + 3000);
+    const closeTimes = slows.map((s) => s.closedAfterMs ?? Infinity);
+    console.info(`slow bodies with a bearer: the last of 20 closed after ${Math.max(...closeTimes)} ms`);
+    for (const slow of slows) slow.socket.destroy();
+    expect(Math.max(...closeTimes)).toBeLessThanOrEqual(REQUEST_TIMEOUT_S * 1000 + CLOSE_SLACK_MS);
+    expect(Math.min(...closeTimes)).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_S * 1000 - 500);
+  }, 30_000);
+
+  it('when one address opens more connections than its cap, then those past the cap are closed when accepted and the others when their headers time out', async () => {
+    const slows = await Promise.all(Array.from({ length: 8 }, () => slowBody(url, '127.0.0.1', 'headers only')));
+    await closedOrDeadline(slows, HEADERS_TIMEOUT_S * 1000 + CLOSE_SLACK_MS + 3000);
+    const closeTimes = slows.map((s) => s.closedAfterMs ?? Infinity).sort((a, b) => a - b);
+    for (const slow of slows) slow.socket.destroy();
+    // Closed when accepted: well before the headers timeout closes the other five.
+    expect(closeTimes.slice(0, 3).every((ms) => ms < HEADERS_TIMEOUT_S * 1000 - 1000)).toBe(true);
+    expect(closeTimes.slice(3).every((ms) => ms >= HEADERS_TIMEOUT_S * 1000 - 500)).toBe(true);
+    expect(closeTimes[7]).toBeLessThanOrEqual(HEADERS_TIMEOUT_S * 1000 + CLOSE_SLACK_MS);
+  }, 30_000);
+});
+
+/** Waits until every connection is closed or `ms` passed, calling `tick` every 100 ms. */
+async function closedOrDeadline(slows: readonly SlowBody[], ms: number, tick: () => void = () => {}): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (slows.some((s) => s.closedAfterMs === undefined) && Date.now() < deadline) {
+    tick();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * Opens a connection from `localAddress` and sends headers for a 1 MiB body and as much of it as
+ * the service takes, less one chunk; or, for 'headers only', the request line and one header.
+ */
+function slowBody(url: URL, localAddress: string, headers: Record<string, string> | 'headers only'): Promise<SlowBody> {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const socket = connect({ port: Number(url.port), host: url.hostname, localAddress });
+    const slow: SlowBody = { socket, closedAfterMs: undefined, sent: 0 };
+    socket.on('error', () => {});
+    socket.on('data', () => {});
+    socket.once('close', () => {
+      slow.closedAfterMs = Date.now() - started;
+      resolve(slow);
+    });
+    socket.once('connect', () => {
+      if (headers === 'headers only') {
+        socket.write(`POST /api/events HTTP/1.1\r\nHost: ${url.host}\r\n`);
+        resolve(slow);
+        return;
+      }
+      const extra = Object.entries(headers)
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('');
+      socket.write(
+        `POST /api/events HTTP/1.1\r\nHost: ${url.host}\r\n${extra}Content-Type: application/json\r\nContent-Length: ${BODY_BYTES}\r\n\r\n`,
+      );
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      const pump = () => {
+        while (slow.sent + chunk.length < BODY_BYTES) {
+          slow.sent += chunk.length;
+          if (!socket.write(chunk)) {
+            socket.once('drain', pump);
+            return;
+          }
+        }
+      };
+      pump();
+      resolve(slow);
+    });
+  });
+}
