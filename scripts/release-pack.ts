@@ -90,7 +90,7 @@ const PROVIDED: Record<string, string> = {
 
 /** Never shipped: tests, their helpers and fixtures, the client's benchmark. */
 const EXCLUDED =
-  /(\.test\.|\/test\/|\/testing\/|\/fixtures\/|\/selftest\/|\/scaleout\/|\/security\/|^client\/integration\/|^client\/bench\.)/;
+  /(\.test\.|\/test\/|\/testing\/|\/fixtures\/|\/selftest\/|\/scaleout\/|^client\/integration\/|^client\/bench\.)/;
 
 const SPECIFIER = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])([^'"]+)\2/g;
 

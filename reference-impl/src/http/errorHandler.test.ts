@@ -2,7 +2,7 @@ import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.ts';
 import { listenLocally } from '../../test/support/listenLocally.ts';
-import { rawClient } from '../security/support/rawHttp.ts';
+import { rawClient } from '../../test/support/security/rawHttp.ts';
 import { errorHandler, notFound, rejectUnknownRoutes } from './errorHandler.ts';
 import { loadOpenApiDocument } from './openapiDocument.ts';
 

@@ -1,10 +1,10 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { newTestAccount, type TestAccount } from '../../test/support/items/itemsHarness.ts';
-import { createLogger } from '../logger.ts';
-import { describeEachEngine } from '../../test/support/storage/testDb.ts';
-import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
-import { rawClient, type RawAnswer, type RawClient, type RawRequest } from './support/rawHttp.ts';
+import { newTestAccount, type TestAccount } from '../support/items/itemsHarness.ts';
+import { createLogger } from '../../src/logger.ts';
+import { describeEachEngine } from '../support/storage/testDb.ts';
+import { startTestApp, type TestApp } from '../support/testApp.ts';
+import { rawClient, type RawAnswer, type RawClient, type RawRequest } from '../support/security/rawHttp.ts';
 
 // Bodies and query values a client can break in ways the schema never sees (issue 18, items 3, 4
 // and 6): a compressed body that is not what its Content-Encoding says, a lone UTF-16 surrogate

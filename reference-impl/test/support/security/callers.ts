@@ -1,5 +1,5 @@
-import { HOUR } from '../../config.ts';
-import type { TestApp } from '../../../test/support/testApp.ts';
+import { HOUR } from '../../../src/config.ts';
+import type { TestApp } from '../testApp.ts';
 import type { RawClient } from './rawHttp.ts';
 import type { SecurityWorld } from './world.ts';
 

@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { makeImage } from '../../test/support/assets/assetFixtures.ts';
-import { describeEachEngine, type Engine } from '../../test/support/storage/testDb.ts';
-import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
-import { checkAnswer } from './support/checkAnswer.ts';
-import { describeCase, fuzzCase, materialize, type FuzzCase } from './support/fuzzCase.ts';
-import { multipartBody } from './support/hostileBodies.ts';
-import { rawClient, type RawClient, type RawRequest } from './support/rawHttp.ts';
-import { specOperations } from './support/specOperations.ts';
-import { buildWorld, type SecurityWorld } from './support/world.ts';
+import { makeImage } from '../support/assets/assetFixtures.ts';
+import { describeEachEngine, type Engine } from '../support/storage/testDb.ts';
+import { startTestApp, type TestApp } from '../support/testApp.ts';
+import { checkAnswer } from '../support/security/checkAnswer.ts';
+import { describeCase, fuzzCase, materialize, type FuzzCase } from '../support/security/fuzzCase.ts';
+import { multipartBody } from '../support/security/hostileBodies.ts';
+import { rawClient, type RawClient, type RawRequest } from '../support/security/rawHttp.ts';
+import { specOperations } from '../support/security/specOperations.ts';
+import { buildWorld, type SecurityWorld } from '../support/security/world.ts';
 
 // Hostile input over every operation of the spec (OWASP API4, API8; issues 7 and 18):
 // wrong types, out-of-range numbers, huge and deeply nested JSON, invalid UTF-8, lone surrogate

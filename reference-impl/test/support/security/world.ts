@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { makeImage, uploadAsset } from '../../../test/support/assets/assetFixtures.ts';
-import type { Collection } from '../../domain/entityRules.ts';
-import { client } from '../../../test/support/items/itemsHarness.ts';
-import { createTestUser } from '../../../test/support/sessions/testUsers.ts';
-import type { Db } from '../../storage/db.ts';
-import { ALL_STATUSES, createTestAccount, createTestToken } from '../../../test/support/fixtures.ts';
-import type { TestApp } from '../../../test/support/testApp.ts';
+import { makeImage, uploadAsset } from '../assets/assetFixtures.ts';
+import type { Collection } from '../../../src/domain/entityRules.ts';
+import { client } from '../items/itemsHarness.ts';
+import { createTestUser } from '../sessions/testUsers.ts';
+import type { Db } from '../../../src/storage/db.ts';
+import { ALL_STATUSES, createTestAccount, createTestToken } from '../fixtures.ts';
+import type { TestApp } from '../testApp.ts';
 
 // The data the security tests attack: two accounts with their own organisations, one token of
 // every kind, items of every collection in every visibility class, an asset per account, a token

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configSummary, HOUR, loadConfig } from '../config.ts';
-import { createLogger } from '../logger.ts';
-import { startService, type RunningService } from '../server.ts';
-import { waitFor } from '../../test/support/webhooks/harness.ts';
-import { startReceiver, type Receiver } from '../../test/support/webhooks/receiver.ts';
-import { rawClient, type RawAnswer, type RawClient } from './support/rawHttp.ts';
+import { configSummary, HOUR, loadConfig } from '../../src/config.ts';
+import { createLogger } from '../../src/logger.ts';
+import { startService, type RunningService } from '../../src/server.ts';
+import { waitFor } from '../support/webhooks/harness.ts';
+import { startReceiver, type Receiver } from '../support/webhooks/receiver.ts';
+import { rawClient, type RawAnswer, type RawClient } from '../support/security/rawHttp.ts';
 
 // Secrets never reach the logs (OWASP API8; DEC-AUTH-006, DEC-HOOK-001): the whole service, as
 // `npm start` runs it (demo seed, bootstrap token, webhook worker), logs at trace level into a

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { JsonObject } from '../../http/openapiDocument.ts';
+import type { JsonObject } from '../../../src/http/openapiDocument.ts';
 
 // Hostile strings for paths, query strings and headers. Every value here is already in its wire
 // form (percent-encoded where it goes into a URL), so malformed encodings reach the server as

@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Collection } from '../domain/entityRules.ts';
-import { loadOpenApiDocument, type JsonObject } from '../http/openapiDocument.ts';
-import { describeEachEngine } from '../../test/support/storage/testDb.ts';
-import { ALL_STATUSES } from '../../test/support/fixtures.ts';
-import { startWebhookHarness, waitFor, type WebhookHarness } from '../../test/support/webhooks/harness.ts';
-import { startReceiver, type Receiver } from '../../test/support/webhooks/receiver.ts';
-import { callerBearers, type Caller } from './support/callers.ts';
-import { rawClient, type RawClient } from './support/rawHttp.ts';
-import { buildWorld, COLLECTION_NAMES, createItem, type SecurityWorld } from './support/world.ts';
+import type { Collection } from '../../src/domain/entityRules.ts';
+import { loadOpenApiDocument, type JsonObject } from '../../src/http/openapiDocument.ts';
+import { describeEachEngine } from '../support/storage/testDb.ts';
+import { ALL_STATUSES } from '../support/fixtures.ts';
+import { startWebhookHarness, waitFor, type WebhookHarness } from '../support/webhooks/harness.ts';
+import { startReceiver, type Receiver } from '../support/webhooks/receiver.ts';
+import { callerBearers, type Caller } from '../support/security/callers.ts';
+import { rawClient, type RawClient } from '../support/security/rawHttp.ts';
+import { buildWorld, COLLECTION_NAMES, createItem, type SecurityWorld } from '../support/security/world.ts';
 
 // Nothing outside a caller's scope leaks (OWASP API1 BOLA, API5; AUTH-004, HOOK-008, DEC-LIST-006,
 // DEC-ITEM-004, DEC-ASSET-004): not through any list with any filter, not through the asset list,

@@ -6,8 +6,8 @@ import {
   loadOpenApiDocument,
   resolveRef,
   type JsonObject,
-} from '../../http/openapiDocument.ts';
-import { createSpecAjv, SPEC_ID } from '../../http/specAjv.ts';
+} from '../../../src/http/openapiDocument.ts';
+import { createSpecAjv, SPEC_ID } from '../../../src/http/specAjv.ts';
 
 // The spec's operations as the security tests need them: every method + path template, its
 // parameters with resolved schemas, its request body's media type and examples, and the statuses

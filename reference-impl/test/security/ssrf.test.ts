@@ -1,10 +1,10 @@
 import dns, { type LookupAddress } from 'node:dns';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { describeEachEngine } from '../../test/support/storage/testDb.ts';
-import { ALL_STATUSES, createTestAccount, createTestToken } from '../../test/support/fixtures.ts';
-import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
-import { startWebhookHarness, waitFor, writeItem, type WebhookHarness } from '../../test/support/webhooks/harness.ts';
-import { rawClient, type RawAnswer, type RawClient } from './support/rawHttp.ts';
+import { describeEachEngine } from '../support/storage/testDb.ts';
+import { ALL_STATUSES, createTestAccount, createTestToken } from '../support/fixtures.ts';
+import { startTestApp, type TestApp } from '../support/testApp.ts';
+import { startWebhookHarness, waitFor, writeItem, type WebhookHarness } from '../support/webhooks/harness.ts';
+import { rawClient, type RawAnswer, type RawClient } from '../support/security/rawHttp.ts';
 
 // SSRF at the HTTP level (OWASP API7; DEC-HOOK-002): registering a callBackUrl through the token
 // endpoints, with ALLOW_INSECURE_CALLBACKS off, refuses every scheme, user info, host and address

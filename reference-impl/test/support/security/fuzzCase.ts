@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { Collection } from '../../domain/entityRules.ts';
+import type { Collection } from '../../../src/domain/entityRules.ts';
 import {
   jsonBodyBytes,
   jsonBodyRecipe,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createInstanceGroup, type Instance, type InstanceGroup } from '../../test/support/scaleout/instance.ts';
+import { createInstanceGroup, type Instance, type InstanceGroup } from '../support/scaleout/instance.ts';
 
 // Unauthenticated memory holding (issue 18, item 1): many connections each sending most of a
 // 1 MiB body to POST /api/events and then nothing more. The service, a real process with small

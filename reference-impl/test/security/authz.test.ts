@@ -1,14 +1,14 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeImage } from '../../test/support/assets/assetFixtures.ts';
-import type { Collection } from '../domain/entityRules.ts';
-import { describeEachEngine } from '../../test/support/storage/testDb.ts';
-import { createTestToken } from '../../test/support/fixtures.ts';
-import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
-import { CALLER_MEANING, CALLERS, callerBearers, signIn, type Caller } from './support/callers.ts';
-import { multipartBody } from './support/hostileBodies.ts';
-import { rawClient, type RawClient, type RawRequest } from './support/rawHttp.ts';
-import { errorBodyProblems, specOperation, specOperations } from './support/specOperations.ts';
+import { makeImage } from '../support/assets/assetFixtures.ts';
+import type { Collection } from '../../src/domain/entityRules.ts';
+import { describeEachEngine } from '../support/storage/testDb.ts';
+import { createTestToken } from '../support/fixtures.ts';
+import { startTestApp, type TestApp } from '../support/testApp.ts';
+import { CALLER_MEANING, CALLERS, callerBearers, signIn, type Caller } from '../support/security/callers.ts';
+import { multipartBody } from '../support/security/hostileBodies.ts';
+import { rawClient, type RawClient, type RawRequest } from '../support/security/rawHttp.ts';
+import { errorBodyProblems, specOperation, specOperations } from '../support/security/specOperations.ts';
 import {
   buildWorld,
   COLLECTION_NAMES,
@@ -17,7 +17,7 @@ import {
   itemBody,
   type ItemRef,
   type SecurityWorld,
-} from './support/world.ts';
+} from '../support/security/world.ts';
 
 // The authorisation matrix (OWASP API1 BOLA, API2, API5 BFLA; DEC-ERR-002, DEC-AUTH-004/005/013/015,
 // DEC-ITEM-004/007, DEC-DICT-005, DEC-ASSET-004, DEC-FEED-004): every operation of the spec × every

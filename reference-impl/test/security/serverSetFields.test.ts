@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Collection } from '../domain/entityRules.ts';
-import { describeEachEngine } from '../../test/support/storage/testDb.ts';
-import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
-import { rawClient, type RawAnswer, type RawClient } from './support/rawHttp.ts';
-import { buildWorld, COLLECTION_NAMES, createItem, itemBody, type SecurityWorld } from './support/world.ts';
+import type { Collection } from '../../src/domain/entityRules.ts';
+import { describeEachEngine } from '../support/storage/testDb.ts';
+import { startTestApp, type TestApp } from '../support/testApp.ts';
+import { rawClient, type RawAnswer, type RawClient } from '../support/security/rawHttp.ts';
+import { buildWorld, COLLECTION_NAMES, createItem, itemBody, type SecurityWorld } from '../support/security/world.ts';
 
 // Server-set fields are never writable (OWASP API3 mass assignment; DEC-ITEM-005, DEC-ITEM-020,
 // DEC-AUTH-009, DEC-ASSET-002/007): item fields the server sets are accepted and ignored on POST
