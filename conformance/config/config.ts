@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { ExpectedFailure } from '../plan/expectedFailures.ts';
 import { ExpectedFailuresError, loadExpectedFailures } from '../plan/expectedFailures.ts';
-import type { TargetVariants } from '../discovery/variants.ts';
+import type { ResolvedVariants, TargetVariants } from '../discovery/variants.ts';
 import { newRunId } from '../runtime/runId.ts';
 import type { OptionName, OptionSpec } from './options.ts';
 import { OPTIONS } from './options.ts';
@@ -81,6 +81,8 @@ export interface ConformanceConfig {
   assetOversizeBytes?: number;
   /** Variants the vendor declared (config file); they win over what discovery finds. */
   declaredVariants?: Partial<TargetVariants>;
+  /** The variants in force, set by the runner after discovery (checks read them with variantsOf). */
+  variants?: ResolvedVariants;
   /** An inbound feed of the suite's account (--feed-id), when given. */
   feedId?: string;
   /** The feed's name, first part of externalId (--feed-name); absent: learnt from the first imported item. */

@@ -163,6 +163,19 @@ function checksTable(checks: readonly CheckResult[]): string {
 }
 
 /** Renders the page for a result (with or without its integrity member; it is recomputed). */
+/** The target's choices where the interface is silent, with their source. */
+function variantsTable(result: RunResult): string {
+  const variants = result.targetVariants ?? [];
+  if (variants.length === 0) return '';
+  const rows = variants
+    .map(
+      (v) =>
+        `<tr><th>${h(v.name)}</th><td><code>${h(v.value)}</code> <span class="muted">(${h(v.source)}${v.note ? `: ${h(v.note)}` : ''})</span></td></tr>`,
+    )
+    .join('\n');
+  return `<h2>Target variants</h2>\n<p class="muted">What the target chose where the interface says "not shown": declared in the config file, discovered at the start of the run, or the default.</p>\n<table class="facts">\n${rows}\n</table>`;
+}
+
 export function renderHtml(result: RunResult): string {
   const sealed = withIntegrity({ ...result, integrity: undefined } as RunResult);
   const checks = new Map(result.checks.map((c) => [c.id, c]));
@@ -196,6 +209,7 @@ export function renderHtml(result: RunResult): string {
 <tr><th>Seed / run id</th><td><code>${result.seed}</code> / <code>${h(result.runId)}</code></td></tr>
 <tr><th>Result SHA-256</th><td><code>${h(sealed.integrity.value)}</code></td></tr>
 </table>
+${variantsTable(result)}
 <div class="cards">
 ${card(s.pass, 'pass', 'v-pass')}${card(s.fail, 'fail', 'v-fail')}${card(s.warn, 'warn', 'v-warn')}${card(s['not-verified'], 'not verified', 'v-not-verified')}${card(s['not-verifiable'] ?? 0, 'not verifiable black-box', 'v-not-verifiable')}${card(s['expected-failure'], 'expected failure', 'v-expected-failure')}${card(s['decision-pass'], 'decision: pass', 'v-decision-pass')}${card(s['decision-fail'], 'decision: fail', 'v-decision-fail')}${card(s['client-library'], 'client library', 'v-client-library')}
 </div>
