@@ -5,6 +5,8 @@
 // Outputs (each starts with a banner naming this command):
 //   openapi.yaml               bundled spec (redocly bundle): one file, components with $ref
 //   openapi.json               the same document as JSON, with a top-level `x-generated` note
+//   openapi.interface.json     the interface-only layer: openapi.json with every `x-interface`
+//                              relaxation applied (scripts/lib/interfaceLayer.ts)
 //   openapi.dereferenced.json  every $ref inlined (except the back-reference of a recursive
 //                              schema), for tools with weak $ref support
 //   types.ts                   openapi-typescript 7.13 types for openapi-fetch
@@ -16,6 +18,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
+import { interfaceLayer } from './lib/interfaceLayer.ts';
 import { bins, mustRun, repoRoot } from './lib/run.ts';
 
 const SPEC_ROOT = 'spec/openapi.yaml';
@@ -35,6 +38,7 @@ export const GENERATED_FILES = [
   'README.md',
   'openapi.yaml',
   'openapi.json',
+  'openapi.interface.json',
   'openapi.dereferenced.json',
   'types.ts',
 ] as const;
@@ -58,6 +62,7 @@ Everything here is written by \`${REBUILD}\` from \`${SPEC_ROOT}\` and checked b
 |---|---|---|
 | \`openapi.yaml\` | The bundled spec: one document, shared parts under \`components\` and referenced with \`$ref\`. Prism, the docs and the type generator read it. | \`redocly bundle\` |
 | \`openapi.json\` | The same document as JSON, for code that loads it with \`import\` or \`JSON.parse\` (ajv validators). | \`redocly bundle\`, printed as JSON |
+| \`openapi.interface.json\` | The interface-only layer: \`openapi.json\` with every \`x-interface\` relaxation applied, so our decisions (\`x-decision\`) are relaxed to what the interface text allows. Relaxed nodes name the decisions in \`x-relaxed\`. The conformance suite validates responses against it and reports a mismatch with \`openapi.json\` as a DECISION deviation. | \`interfaceLayer()\` in scripts/lib/interfaceLayer.ts |
 | \`openapi.dereferenced.json\` | Every \`$ref\` inlined, for tools with weak \`$ref\` support. Recursive schemas (sub-properties, ontology children) cannot be inlined: their back-references stay \`$ref\`s into \`components\`, which this file keeps. | \`redocly bundle\`, then \`dereference()\` in scripts/generate.ts |
 | \`types.ts\` | TypeScript types (\`paths\`, \`webhooks\`, \`components\`, \`operations\` and one root type per schema) for \`openapi-fetch\`. | \`openapi-typescript\` ${TYPEGEN_FLAGS.join(' ')} |
 
@@ -68,7 +73,7 @@ markers: write \`Readable<Event>\` for what a response holds and \`Writable<Even
 request may send. There is no \`--enum\`: TypeScript enums are not erasable syntax; enums are unions.
 
 Banners: the YAML and TypeScript files start with a comment naming the command. JSON cannot hold
-comments, so both JSON files carry the same note as their first key, \`x-generated\` (an OpenAPI
+comments, so the JSON files carry the same note as their first key, \`x-generated\` (an OpenAPI
 specification extension that every tool ignores); this README is the human-readable version.
 
 \`spec/requirements.yaml\` is not copied here: the conformance suite and the contract tests read it
@@ -149,6 +154,7 @@ export async function generate(outDir: string): Promise<string[]> {
       `# ${NOTE}\n${bundledText.endsWith('\n') ? bundledText : `${bundledText}\n`}`,
     );
     fs.writeFileSync(path.join(outDir, 'openapi.json'), json(withNote(bundled)));
+    fs.writeFileSync(path.join(outDir, 'openapi.interface.json'), json(withNote(interfaceLayer(bundled))));
     fs.writeFileSync(path.join(outDir, 'openapi.dereferenced.json'), json(withNote(dereference(bundled))));
 
     // openapi-typescript lints with its own (older) Redocly first; it gets a minimal config.

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { CHECKS_DIR, loadChecks } from '../plan/loadChecks.ts';
 import { familyOf, isBlackbox, loadRequirements } from '../spec/requirements.ts';
 import { FAULTS } from './faults.ts';
+import { VARIATIONS } from './variations.ts';
 
 const catalogue = await loadRequirements(fileURLToPath(new URL('../../spec/requirements.yaml', import.meta.url)));
 const checks = await loadChecks(fileURLToPath(CHECKS_DIR), catalogue);
@@ -41,7 +42,8 @@ describe("the self-test's fault table", () => {
     }
   });
 
-  it('when the modifiers folder is listed, then every modifier is used by a fault', async () => {
+  it('when the modifiers folder is listed, then every modifier is used by a fault or a variation', async () => {
+    const inVariations = new Set(VARIATIONS.flatMap((v) => v.modifiers().map((mod) => mod.name)));
     const files = (await readdir(new URL('./modifiers/', import.meta.url)))
       .filter((f) => f.endsWith('.ts') && f !== 'index.ts')
       .map((f) => f.replace(/\.ts$/, ''));
@@ -51,9 +53,22 @@ describe("the self-test's fault table", () => {
         `export { ${name} } from './${name}.ts';`,
       );
       expect(
-        FAULTS.some((f) => f.name === name || f.name.startsWith(`${name}(`)),
-        `no fault uses ${name}`,
+        FAULTS.some((f) => f.name === name || f.name.startsWith(`${name}(`)) || inVariations.has(name),
+        `no fault or variation uses ${name}`,
       ).toBe(true);
+    }
+  });
+
+  it('when a variation names deviations and checks, then they are DECISION requirements and existing checks', () => {
+    expect(new Set(VARIATIONS.map((v) => v.name)).size).toBe(VARIATIONS.length);
+    for (const v of VARIATIONS) {
+      for (const id of v.deviations) expect(catalogue.get(id)?.level, `${v.name}: ${id}`).toBe('DECISION');
+      for (const id of v.checks ?? [])
+        expect(
+          checks.some((c) => c.id === id),
+          `${v.name}: no check ${id}`,
+        ).toBe(true);
+      expect(v.modifiers().length, v.name).toBeGreaterThan(0);
     }
   });
 

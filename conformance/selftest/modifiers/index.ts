@@ -54,3 +54,8 @@ export { userorganisationsWithoutAccount } from './userorganisationsWithoutAccou
 export { wrongActionType } from './wrongActionType.ts';
 export { wrongWebhookUserAgent } from './wrongWebhookUserAgent.ts';
 export { yesValueLowercase } from './yesValueLowercase.ts';
+
+// Conforming variations (conformance/selftest/variations.ts): a different choice where the interface
+// says "not shown"; the suite must pass them.
+export { unknownExtraField } from './unknownExtraField.ts';
+export { userorganisationsMap } from './userorganisationsMap.ts';

@@ -1,0 +1,137 @@
+// Self-test in the other direction: a vendor who decided differently where the interface says
+// "not shown" still conforms. The reference service runs behind the fault proxy with the
+// conforming variations of conformance/selftest/variations.ts: all response-shape variations at
+// once in one full certification run, then each alone with its own checks. No run may fail a
+// MUST; each difference from our decisions must be listed as a decision deviation.
+
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHECKS_DIR, loadChecks } from '../../conformance/plan/loadChecks.ts';
+import type { RunResult } from '../../conformance/results/result.ts';
+import { startFaultProxy } from '../../conformance/selftest/faultProxy.ts';
+import type { FaultModifier, FaultProxy } from '../../conformance/selftest/faultProxy.ts';
+import { VARIATIONS } from '../../conformance/selftest/variations.ts';
+import type { Variation } from '../../conformance/selftest/variations.ts';
+import { loadRequirements } from '../../conformance/spec/requirements.ts';
+import { runInProcess } from '../../conformance/test/runInProcess.ts';
+import { freePort, wireFeed } from './support/feedPartner.ts';
+import type { FeedWiring } from './support/feedPartner.ts';
+import { REFERENCE_TIMING, ROOT, startReferenceService } from './support/referenceService.ts';
+import type { ReferenceService } from './support/referenceService.ts';
+
+let service: ReferenceService | undefined;
+let proxy: FaultProxy | undefined;
+let feedWiring: FeedWiring | undefined;
+let receiverPort: number;
+let checkIds: Set<string>;
+/** The variations of the combined full run. */
+const COMBINED = VARIATIONS.filter((v) => !v.pending && !v.partial);
+
+/** A certification run through the proxy with these modifiers; `only`: limit it to these checks. */
+async function certify(
+  modifiers: FaultModifier[],
+  only: readonly string[] | undefined,
+): Promise<{ result: RunResult; applied: Map<string, number> }> {
+  proxy!.setModifiers(modifiers);
+  try {
+    const result = await runInProcess(
+      [
+        '--base-url',
+        proxy!.url,
+        '--profile',
+        'certification',
+        '--account-id',
+        service!.accountId,
+        ...feedWiring!.args,
+        '--receiver-port',
+        String(receiverPort),
+        '--callback-url',
+        proxy!.webhookUrl!,
+        ...(only ? ['--only', only.join(',')] : []),
+        '--seed',
+        '7',
+        '--num-runs',
+        '10',
+        ...REFERENCE_TIMING,
+      ],
+      {
+        CONFORMANCE_TOKEN: service!.tokens.consumer,
+        CONFORMANCE_FULL_TOKEN: service!.tokens.full,
+        CONFORMANCE_ADMIN_TOKEN: service!.tokens.admin,
+        CONFORMANCE_SESSION_USER: service!.user.username,
+        CONFORMANCE_SESSION_PASSWORD: service!.user.password,
+      },
+    );
+    return { result, applied: new Map(proxy!.applied) };
+  } finally {
+    proxy!.setModifiers([]);
+  }
+}
+
+/** MUST failures among the checks that ran (`only`: the selected ones; the rest are not run). */
+function mustFailures(result: RunResult, only: readonly string[] | undefined): string[] {
+  return result.checks
+    .filter((c) => (!only || only.includes(c.id)) && c.status === 'failed' && c.failureLevel === 'MUST')
+    .map((c) => `${c.id} [${c.failure!.requirements.join(', ')}]: ${c.failure!.message}`);
+}
+
+function decisionFails(result: RunResult): string[] {
+  return result.requirements.filter((r) => r.verdict === 'decision-fail').map((r) => r.id);
+}
+
+describe('the suite passes a conforming vendor that decided differently where the interface is silent', () => {
+  beforeAll(async () => {
+    const catalogue = await loadRequirements(join(ROOT, 'spec/requirements.yaml'));
+    checkIds = new Set((await loadChecks(fileURLToPath(CHECKS_DIR), catalogue)).map((c) => c.id));
+    const servicePort = await freePort();
+    receiverPort = await freePort();
+    proxy = await startFaultProxy({
+      target: `http://127.0.0.1:${servicePort}/api`,
+      modifiers: [],
+      webhookTarget: `http://127.0.0.1:${receiverPort}`,
+    });
+    feedWiring = await wireFeed();
+    service = await startReferenceService({
+      env: { PORT: String(servicePort), PUBLIC_BASE_URL: proxy.url, FEEDS_FILE: feedWiring.feedsFile },
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await proxy?.close();
+    await service?.stop();
+    await feedWiring?.remove();
+  });
+
+  (COMBINED.length > 0 ? it : it.skip)(
+    `when ${COMBINED.map((v) => v.name).join(', ')} are on at once, then the certification run exits 0 and lists their deviations under decisions`,
+    async () => {
+      const started = Date.now();
+      const { result, applied } = await certify(
+        COMBINED.flatMap((v) => v.modifiers()),
+        undefined,
+      );
+      console.info(`variations: the combined certification run took ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      expect(mustFailures(result, undefined)).toEqual([]);
+      expect(result.exitCode, `verdict ${result.verdict}`).toBe(0);
+      expect(decisionFails(result)).toEqual(expect.arrayContaining(COMBINED.flatMap((v) => v.deviations)));
+      for (const v of COMBINED) expect(applied.get(v.name) ?? 0, `${v.name} never applied`).toBeGreaterThan(0);
+    },
+    600_000,
+  );
+
+  for (const variation of VARIATIONS) {
+    const test = variation.pending ? it.skip : it;
+    test(`when ${variation.name} alone (${variation.notShown}), then its checks fail no MUST${variation.deviations.length ? ` and ${variation.deviations.join(', ')} is a decision deviation` : ''}`, async () => {
+      await expectPasses(variation);
+    }, 300_000);
+  }
+});
+
+async function expectPasses(variation: Variation): Promise<void> {
+  expect((variation.checks ?? []).filter((id) => !checkIds.has(id))).toEqual([]);
+  const { result, applied } = await certify(variation.modifiers(), variation.checks);
+  expect(mustFailures(result, variation.checks)).toEqual([]);
+  expect(decisionFails(result)).toEqual(expect.arrayContaining(variation.deviations));
+  expect(applied.get(variation.name) ?? 0, `${variation.name} never applied`).toBeGreaterThan(0);
+}
