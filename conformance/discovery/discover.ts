@@ -25,6 +25,7 @@ function writerToken(config: ConformanceConfig): TokenChoice {
 
 export async function discoverVariants(config: ConformanceConfig): Promise<ResolvedVariants> {
   const declared = config.declaredVariants ?? {};
+  if (!config.baseUrl) return resolveVariants(declared, {});
   const redactor = createRedactor();
   redactor.addSecret(config.tokens.sessionPassword, '$CONFORMANCE_SESSION_PASSWORD');
   const http = createHttpClient({

@@ -59,3 +59,11 @@ export { yesValueLowercase } from './yesValueLowercase.ts';
 // says "not shown"; the suite must pass them.
 export { unknownExtraField } from './unknownExtraField.ts';
 export { userorganisationsMap } from './userorganisationsMap.ts';
+export { assetPagesFromOne } from './assetPagesFromOne.ts';
+export { createAnswerEmpty } from './createAnswerEmpty.ts';
+export { createAnswerNoLocation } from './createAnswerNoLocation.ts';
+export { logoutByGet } from './logoutByGet.ts';
+export { signInFieldNames } from './signInFieldNames.ts';
+export { statusMovesByPutOnly } from './statusMovesByPutOnly.ts';
+export { tokenIdField } from './tokenIdField.ts';
+export { updateOnCollection } from './updateOnCollection.ts';
