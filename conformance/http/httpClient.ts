@@ -1,11 +1,12 @@
 // The suite's HTTP client (undici). Every exchange is recorded (redacted) as evidence, and every
 // response is checked against the spec: a non-conforming response fails the check that made
-// the request. A 429 is waited out as Retry-After says (capped, with backoff, a bounded number
-// of times), never retried in a tight loop.
+// the request; one that differs only from our decisions is handed to `onDeviation`. A 429 is
+// waited out as Retry-After says (capped, with backoff, a bounded number of times), never
+// retried in a tight loop.
 
 import { Agent, request } from 'undici';
 import { CheckFailure } from '../model/failure.ts';
-import type { ResponseValidator } from '../spec/responseValidator.ts';
+import type { DecisionDeviation, ResponseValidator } from '../spec/responseValidator.ts';
 import type { Exchange, SpecProblem } from './exchange.ts';
 import { excerpt } from './exchange.ts';
 import type { Redactor } from './redact.ts';
@@ -91,6 +92,8 @@ export interface HttpClientOptions {
   userAgent?: string;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
+  /** Receives each response that conforms to the interface but differs from our decisions (validator.deviation). */
+  onDeviation?: (deviation: DecisionDeviation, exchange: Exchange) => void;
   /** Sees every response unredacted, before the check does (e.g. to watch for secrets shown again). */
   onResponse?: (response: HttpResponse) => void;
 }
@@ -270,14 +273,19 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   function check(method: string, res: HttpResponse, validate: boolean | 'defer'): void {
     options.onResponse?.(res);
     if (validate !== false && options.validator) {
-      res.problems = options.validator.validate({
+      const response = {
         method,
         path: specPath(new URL(res.url)),
         status: res.status,
         headers: res.headers,
         body: res.bytes,
-      });
+      };
+      res.problems = options.validator.validate(response);
       if (res.problems.length > 0) res.exchange.problems = res.problems;
+      else {
+        const deviation = options.validator.deviation?.(response);
+        if (deviation) options.onDeviation?.(deviation, res.exchange);
+      }
     }
     options.record(res.exchange);
     if (validate === 'defer') {

@@ -108,6 +108,14 @@ export function summaryLines(result: RunResult, files: readonly { kind: string; 
     lines.push('', p.bold(p.magenta(`Decisions not followed (reported apart, never fail): ${decisions.length}`)));
     for (const c of decisions) lines.push(`  ${p.magenta('✗')} ${c.id}: ${c.failure?.message ?? ''}`);
   }
+  const deviations = result.checks.flatMap((c) => (c.deviations ?? []).map((d) => ({ check: c.id, ...d })));
+  if (deviations.length > 0) {
+    lines.push(
+      '',
+      p.bold(p.magenta(`Deviations from our decisions (the interface allows them; never fail): ${deviations.length}`)),
+    );
+    for (const d of deviations) lines.push(`  ${p.magenta('~')} ${d.decisions.join(', ')} (${d.check}): ${d.message}`);
+  }
   const unexpected = result.checks.filter((c) => c.status === 'unexpected-pass');
   if (unexpected.length > 0) {
     lines.push(

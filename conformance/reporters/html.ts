@@ -8,6 +8,7 @@ import { toCurl } from '../http/exchange.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { GROUP_ORDER } from '../plan/order.ts';
 import { withIntegrity } from '../results/integrity.ts';
+import type { DeviationRecord } from '../results/outcome.ts';
 import type { CheckResult, RequirementResult, RequirementVerdict, RunResult } from '../results/result.ts';
 import { familyOf } from '../spec/requirements.ts';
 import type { FileReporter } from '../runner/events.ts';
@@ -104,6 +105,20 @@ function failureBlock(c: CheckResult): string {
   ].join('');
 }
 
+/** A response the interface allows but our decision does not: shown with its evidence, never as a failure. */
+function deviationBlock(c: CheckResult, d: DeviationRecord): string {
+  const kv = (k: string, v: string | undefined) =>
+    v === undefined || v === '' ? '' : `<div class="kv"><b>${k}</b> <code>${h(v)}</code></div>`;
+  return [
+    '<div class="failure lvl-DECISION">',
+    `<div><b>${h(c.id)}</b> — deviation: ${h(d.message)}</div>`,
+    kv('Received', d.received),
+    kv('Our decision', d.expected),
+    `<details><summary>Evidence: ${d.exchanges.length} exchange(s)</summary>${d.exchanges.map(exchangeBlock).join('')}</details>`,
+    '</div>',
+  ].join('');
+}
+
 function requirementRows(reqs: readonly RequirementResult[], checks: ReadonlyMap<string, CheckResult>): string {
   return reqs
     .map((r) => {
@@ -117,10 +132,13 @@ function requirementRows(reqs: readonly RequirementResult[], checks: ReadonlyMap
         )
         .map(failureBlock)
         .join('');
+      const deviations = covering.flatMap((c) =>
+        (c.deviations ?? []).filter((d) => d.decisions.includes(r.id)).map((d) => deviationBlock(c, d)),
+      );
       const notes = covering.flatMap((c) => c.notes.map((n) => `${c.id}: ${n}`));
       return [
         `<tr id="req-${h(r.id)}"><td><code>${h(r.id)}</code></td><td>${h(r.level)}</td>`,
-        `<td>${h(r.statement)}${r.reason ? `<div class="muted">${h(r.reason)}</div>` : ''}${notes.map((n) => `<div class="muted">${h(n)}</div>`).join('')}${evidence}</td>`,
+        `<td>${h(r.statement)}${r.reason ? `<div class="muted">${h(r.reason)}</div>` : ''}${notes.map((n) => `<div class="muted">${h(n)}</div>`).join('')}${evidence}${deviations.join('')}</td>`,
         `<td>${covering.map((c) => `<code>${h(c.id)}</code>`).join('<br>') || '<span class="muted">—</span>'}</td>`,
         `<td>${chip(`v-${r.verdict}`, VERDICT_LABEL[r.verdict])}</td></tr>`,
       ].join('');

@@ -1,6 +1,7 @@
 // JUnit XML for CI dashboards: one <testsuite> per requirement group, one <testcase> per check.
 // MUST failures are <failure>s; SHOULD/DECISION failures and expected failures are <skipped>
 // with the reason (they do not fail the run), so dashboards stay in line with the exit code.
+// Deviations from our decisions (responses the interface allows) are `decision-deviation` properties.
 
 import type { CheckResult, RunResult } from '../results/result.ts';
 import type { FileReporter } from '../runner/events.ts';
@@ -21,7 +22,10 @@ function failureText(c: CheckResult): string {
 
 function testcase(c: CheckResult): string {
   const attrs = `classname="${escapeXml(c.group)}" name="${escapeXml(`${c.id}: ${c.title}`)}" time="${(c.durationMs / 1000).toFixed(3)}"`;
-  const props = `<properties><property name="level" value="${c.level}"/><property name="requirements" value="${escapeXml(c.requirements.join(','))}"/></properties>`;
+  const deviations = (c.deviations ?? []).map(
+    (d) => `<property name="decision-deviation" value="${escapeXml(`${d.decisions.join(',')}: ${d.message}`)}"/>`,
+  );
+  const props = `<properties><property name="level" value="${c.level}"/><property name="requirements" value="${escapeXml(c.requirements.join(','))}"/>${deviations.join('')}</properties>`;
   let body = '';
   if (c.status === 'failed' && c.failureLevel === 'MUST') {
     body = `<failure message="${escapeXml(c.failure?.message ?? '')}" type="${c.failure?.kind ?? 'assertion'}">${escapeXml(failureText(c))}</failure>`;

@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { integrityOf, verifyResultObject } from '../results/integrity.ts';
 import type { RunResult } from '../results/result.ts';
 import { verifyReportFile } from '../results/verifyReport.ts';
+import { paint } from './ansi.ts';
+import { summaryLines } from './console.ts';
 import { extractEmbeddedResult, renderHtml } from './html.ts';
 import { renderJson } from './json.ts';
 import { renderJunit } from './junit.ts';
@@ -292,5 +294,52 @@ describe('integrity', () => {
     });
     await writeFile(json, renderJson(result).replace('"verdict": "fail"', '"verdict": "pass"'));
     expect((await verifyReportFile(json, '9.9.9')).message).toMatch(/^integrity mismatch/);
+  });
+});
+
+describe('deviations from our decisions', () => {
+  const deviation = {
+    decisions: ['DEC-ERR-001'],
+    message: 'GET /api/events → 400 differs from our decision: Content-Type text/plain is not documented',
+    received: 'text/plain',
+    expected: 'application/json',
+    exchanges: [exchange],
+  };
+  const withDeviation: RunResult = {
+    ...result,
+    checks: result.checks.map((c) => (c.id === 'health.responds' ? { ...c, deviations: [deviation] } : c)),
+    requirements: [
+      ...result.requirements,
+      {
+        id: 'DEC-ERR-001',
+        level: 'DECISION',
+        subject: 'service',
+        section: 's',
+        statement: 'Error shape',
+        verdict: 'decision-fail',
+        checks: ['health.responds'],
+        reason: `health.responds: ${deviation.message}`,
+      },
+    ],
+  };
+
+  it('when a check saw a deviation, then console, HTML and JUnit list it under decisions', () => {
+    const text = summaryLines(withDeviation, [], paint(false)).join('\n');
+    expect(text).toContain('Deviations from our decisions (the interface allows them; never fail): 1');
+    expect(text).toContain(`~ DEC-ERR-001 (health.responds): ${deviation.message}`);
+    const html = renderHtml(withDeviation);
+    const decisions = html.slice(html.indexOf('<h2>Decisions'), html.indexOf('<h2>Checks'));
+    expect(decisions).toContain('deviation: GET /api/events → 400 differs from our decision');
+    const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(renderJunit(withDeviation));
+    type Case = { name: string; properties: { property: { name: string; value: string }[] }; failure?: unknown };
+    const cases: Case[] = [doc.testsuites.testsuite]
+      .flat()
+      .flatMap((s: { testcase: Case | Case[] }) => [s.testcase].flat());
+    const health = cases.find((c) => c.name.startsWith('health.responds'))!;
+    expect(health.properties.property).toContainEqual({
+      name: 'decision-deviation',
+      value: `DEC-ERR-001: ${deviation.message}`,
+    });
+    expect(health.failure).toBeUndefined();
   });
 });

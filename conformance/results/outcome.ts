@@ -24,6 +24,16 @@ export interface UnverifiedNote {
   unobservable?: boolean;
 }
 
+/** A response that conforms to the interface but differs from our decisions: reported, never failed. */
+export interface DeviationRecord {
+  /** The DEC ids it differs in. */
+  decisions: string[];
+  message: string;
+  received?: string;
+  expected?: string;
+  exchanges: Exchange[];
+}
+
 export interface CheckOutcome {
   checkId: string;
   status: 'passed' | 'failed' | 'skipped';
@@ -35,6 +45,8 @@ export interface CheckOutcome {
   /** Requirements the check declared verified before it failed on another one (ctx.verified). */
   verified: string[];
   notes: string[];
+  /** Responses of this check that differ from our decisions only (absent: none). */
+  deviations?: DeviationRecord[];
   exchangeCount: number;
   /** A bounded sample of the check's exchanges. */
   evidence: Exchange[];

@@ -2,9 +2,10 @@
 // and exit code. Every reporter renders this one object; the JSON report is this object.
 //
 // Levels decide consequences: a MUST failure fails the run, a SHOULD failure warns, a DECISION
-// failure is reported apart and never fails. "Could not verify" is not a pass: under the
-// certification profile a skipped MUST check fails, and uncovered MUST requirements leave the
-// run incomplete (exit 1). Requirements a black-box run cannot observe (`verify: needs-feed |
+// failure is reported apart and never fails; so is a response that conforms to the interface
+// layer but not to our decisions (a deviation, recorded on the DEC ids it differs in). "Could
+// not verify" is not a pass: under the certification profile a skipped MUST check fails, and
+// uncovered MUST requirements leave the run incomplete (exit 1). Requirements a black-box run cannot observe (`verify: needs-feed |
 // unobservable` in the catalogue) are reported as "not verifiable black-box" with the note saying
 // where they are verified instead; they never fail a run nor leave it incomplete.
 
@@ -17,7 +18,7 @@ import { strongestLevel } from '../model/levels.ts';
 import type { CleanupResult } from '../runtime/cleanup.ts';
 import type { Requirement, RequirementCatalogue } from '../spec/requirements.ts';
 import { isBlackbox } from '../spec/requirements.ts';
-import type { CheckOutcome, FailureRecord, UnverifiedNote } from './outcome.ts';
+import type { CheckOutcome, DeviationRecord, FailureRecord, UnverifiedNote } from './outcome.ts';
 import type { Exchange } from '../http/exchange.ts';
 
 export const RESULT_SCHEMA = 'content-conformance-result/1';
@@ -35,6 +36,8 @@ export interface CheckResult extends CheckInfo {
   unverified: UnverifiedNote[];
   verified: string[];
   notes: string[];
+  /** Responses that conform to the interface but differ from our decisions (absent: none). */
+  deviations?: DeviationRecord[];
   exchangeCount: number;
   evidence: Exchange[];
 }
@@ -240,6 +243,17 @@ export function requirementResults(
     const has = (k: Contribution) => parts.some((p) => p.kind === k);
     if (has('fail'))
       return { ...base, verdict: req.level === 'MUST' ? 'fail' : req.level === 'SHOULD' ? 'warn' : 'decision-fail' };
+    // A response valid in the interface layer but not in the full spec: a deviation, whichever check saw it.
+    const deviating = checks.filter((c) => c.deviations?.some((d) => d.decisions.includes(req.id)));
+    if (deviating.length > 0) {
+      const first = deviating[0]!.deviations!.find((d) => d.decisions.includes(req.id))!;
+      return {
+        ...base,
+        checks: [...new Set([...base.checks, ...deviating.map((c) => c.id)])],
+        verdict: 'decision-fail',
+        reason: `${deviating[0]!.id}: ${first.message}`,
+      };
+    }
     if (has('expected')) return { ...base, verdict: 'expected-failure' };
     if (has('pass')) return { ...base, verdict: req.level === 'DECISION' ? 'decision-pass' : 'pass' };
     if (!isBlackbox(req)) return { ...base, verdict: 'not-verifiable', reason: notVerifiableReason(req) };

@@ -14,14 +14,21 @@ import { startReceiver } from '../receiver/receiver.ts';
 import type { Receiver } from '../receiver/receiver.ts';
 import { startFeedPartner } from '../partner/feedPartner.ts';
 import type { FeedPartner } from '../partner/feedPartner.ts';
-import type { CheckOutcome, CleanupOutcome, FailureRecord, UnverifiedNote } from '../results/outcome.ts';
+import type {
+  CheckOutcome,
+  CleanupOutcome,
+  DeviationRecord,
+  FailureRecord,
+  UnverifiedNote,
+} from '../results/outcome.ts';
 import { formatValue } from '../results/outcome.ts';
+import { createLayeredValidator, interfaceFileFor } from '../spec/contractLayers.ts';
 import { loadSpec } from '../spec/loadSpec.ts';
 import type { LoadedSpec } from '../spec/loadSpec.ts';
 import { loadRequirements } from '../spec/requirements.ts';
 import type { RequirementCatalogue } from '../spec/requirements.ts';
 import { createResponseValidator } from '../spec/responseValidator.ts';
-import type { ResponseValidator } from '../spec/responseValidator.ts';
+import type { DecisionDeviation, ResponseValidator } from '../spec/responseValidator.ts';
 import { createCleanupRegistry } from './cleanup.ts';
 import { createCheckContext } from './context.ts';
 import { createSecretWatch } from './secretWatch.ts';
@@ -82,6 +89,32 @@ export function toFailureRecord(
   };
 }
 
+/** Deviations kept per check: the first of each kind (decisions and message), at most this many. */
+const MAX_DEVIATIONS = 20;
+
+export function recordDeviation(
+  into: DeviationRecord[],
+  deviation: DecisionDeviation,
+  exchange: Exchange,
+  redactor: Redactor,
+): void {
+  const first = deviation.problems[0]!;
+  const path = new URL(exchange.request.url).pathname;
+  const message = redactor.text(
+    `${exchange.request.method} ${path} → ${exchange.response?.status} differs from our decision: ${first.message}`,
+  );
+  const decisions = deviation.decisions.join(',');
+  const seen = into.some((d) => d.decisions.join(',') === decisions && d.message.endsWith(`: ${first.message}`));
+  if (seen || into.length >= MAX_DEVIATIONS) return;
+  into.push({
+    decisions: deviation.decisions,
+    message,
+    received: redactOpt(formatValue(first.received), redactor),
+    expected: redactOpt(formatValue(first.expected), redactor),
+    exchanges: [exchange],
+  });
+}
+
 function redactOpt(value: string | undefined, redactor: Redactor): string | undefined {
   return value === undefined ? undefined : redactor.text(value);
 }
@@ -89,7 +122,11 @@ function redactOpt(value: string | undefined, redactor: Redactor): string | unde
 export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { config } = options;
   const spec = await loadSpec(config.specFile);
-  const validator: ResponseValidator = createResponseValidator(spec.document);
+  // The verdict is the interface layer's; without one beside the spec, the full spec decides.
+  const layerFile = interfaceFileFor(config.specFile);
+  const validator: ResponseValidator = layerFile
+    ? createLayeredValidator((await loadSpec(layerFile)).document, spec.document)
+    : createResponseValidator(spec.document);
   const requirements: RequirementCatalogue = await loadRequirements(config.requirementsFile);
   const redactor = createRedactor();
   redactor.addSecret(config.tokens.sessionPassword, '$CONFORMANCE_SESSION_PASSWORD');
@@ -120,8 +157,14 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   let tagCounter = 0;
   const { tokens: _tokens, expectedFailures: _expected, ...publicConfig } = config;
 
-  const makeHttp = (record: (e: Exchange) => void, validate: boolean, checkId?: string) =>
+  const makeHttp = (
+    record: (e: Exchange) => void,
+    validate: boolean,
+    checkId?: string,
+    onDeviation?: (deviation: DecisionDeviation, exchange: Exchange) => void,
+  ) =>
     createHttpClient({
+      onDeviation,
       baseUrl: config.baseUrl!,
       tokens: config.tokens,
       redactor,
@@ -137,7 +180,13 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     const unverified: UnverifiedNote[] = [];
     const notes: string[] = [];
     const verified: string[] = [];
-    const http = makeHttp((e) => exchanges.push(e), true, info.id);
+    const deviations: DeviationRecord[] = [];
+    const http = makeHttp(
+      (e) => exchanges.push(e),
+      true,
+      info.id,
+      (deviation, exchange) => recordDeviation(deviations, deviation, exchange, redactor),
+    );
     const ctx = createCheckContext({
       config: publicConfig,
       tokens: config.tokens,
@@ -167,7 +216,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     });
     const started = Date.now();
     let timer: NodeJS.Timeout | undefined;
-    const base = { checkId: info.id, unverified, verified, notes };
+    const base = { checkId: info.id, unverified, verified, notes, deviations };
     try {
       await Promise.race([
         check.run(ctx),

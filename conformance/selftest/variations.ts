@@ -50,7 +50,13 @@ export const VARIATIONS: Variation[] = [
     notShown: 'Response body of item creation: not shown.',
     deviations: ['DEC-ITEM-002'],
     modifiers: () => [m.createAnswerEmpty()],
-    checks: ['items.create-read-back', 'items.update-stamps', 'filters.trcid', 'variants.decisions'],
+    checks: [
+      'items.create-answer',
+      'items.create-read-back',
+      'items.update-stamps',
+      'filters.trcid',
+      'variants.decisions',
+    ],
   },
   {
     name: 'createAnswerNoLocation',
@@ -115,5 +121,25 @@ export const VARIATIONS: Variation[] = [
     deviations: ['DEC-AUTH-001'],
     modifiers: () => [m.signInFieldNames()],
     checks: ['sessions.sign-in', 'sessions.refresh', 'variants.decisions'],
+  },
+  {
+    name: 'errorBodiesOtherShape',
+    notShown: 'Body shape of statuses other than the size rejection: not shown.',
+    deviations: ['DEC-ERR-001'],
+    modifiers: () => [m.errorBodiesOtherShape()],
+    checks: [
+      'errors.unknown-query-parameter',
+      'errors.malformed-body',
+      'limits.size-cap',
+      'security.foreign-item',
+      'auth.missing-token-401',
+    ],
+  },
+  {
+    name: 'credentialStatuses403',
+    notShown: 'Statuses for missing or invalid credentials and for insufficient role: not shown.',
+    deviations: ['DEC-ERR-002'],
+    modifiers: () => [m.unauthorizedAs403()],
+    checks: ['auth.missing-token-401', 'security.no-token-every-operation', 'tokens.admin-only', 'feeds.admin-only'],
   },
 ];

@@ -40,9 +40,19 @@ export interface OperationMatch {
   operation: Record<string, unknown>;
 }
 
+/** A response valid in the interface-only layer but not in the full spec: it differs from our decisions. */
+export interface DecisionDeviation {
+  /** The DEC ids of the relaxations that let it pass. */
+  decisions: string[];
+  /** What the full spec found. */
+  problems: SpecProblem[];
+}
+
 export interface ResponseValidator {
   findOperation(method: string, path: string): OperationMatch | undefined;
   validate(response: ResponseToValidate): SpecProblem[];
+  /** Layered validators (contractLayers.ts): the deviation of a response that `validate` accepted. */
+  deviation?(response: ResponseToValidate): DecisionDeviation | undefined;
   /** Validates a value against the schema at `pointer` (e.g. `/components/schemas/CallbackBody`). */
   validateSchema(pointer: string, value: unknown): SpecProblem[];
 }
@@ -262,6 +272,7 @@ export function createResponseValidator(
       ];
     }
     if (bytes.length === 0) {
+      if (response['x-body-optional'] === true) return [];
       return [
         {
           kind: 'body',

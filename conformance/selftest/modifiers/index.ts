@@ -57,10 +57,11 @@ export { yesValueLowercase } from './yesValueLowercase.ts';
 
 // Conforming variations (conformance/selftest/variations.ts): a different choice where the interface
 // says "not shown"; the suite must pass them.
+export { createAnswerEmpty } from './createAnswerEmpty.ts';
+export { errorBodiesOtherShape } from './errorBodiesOtherShape.ts';
 export { unknownExtraField } from './unknownExtraField.ts';
 export { userorganisationsMap } from './userorganisationsMap.ts';
 export { assetPagesFromOne } from './assetPagesFromOne.ts';
-export { createAnswerEmpty } from './createAnswerEmpty.ts';
 export { createAnswerNoLocation } from './createAnswerNoLocation.ts';
 export { logoutByGet } from './logoutByGet.ts';
 export { signInFieldNames } from './signInFieldNames.ts';
