@@ -71,3 +71,20 @@ export function acknowledge(answers: readonly HttpResponse[]): void {
     res.assertConforms();
   }
 }
+
+/**
+ * Forget the "spec has no such operation" problem of an answer to a path or method the target
+ * chose where the interface shows none (see the target variants): there is nothing to validate
+ * it against. Other problems stay deferred.
+ */
+export function forgetUnknownOperation(res: HttpResponse): void {
+  const kept = res.problems.filter((p) => p.kind !== 'operation');
+  if (kept.length === res.problems.length) return;
+  res.problems = kept;
+  if (kept.length > 0) {
+    res.exchange.problems = kept;
+    return;
+  }
+  delete res.exchange.problems;
+  res.assertConforms(); // nothing left: no longer deferred
+}
