@@ -29,7 +29,6 @@ export const VARIATIONS: Variation[] = [
       'Fields of calendar, contactinfo, files, performers, promotions, seoMetadata, routeInfo and location beyond those named above: not shown.',
     deviations: [],
     modifiers: () => [m.unknownExtraField()],
-    partial: 'the suite PUTs back what it read, and the target refuses the extra field (suite-discovery changes that)',
     checks: [
       'lists.bare-array',
       'items.detail-not-limited',
