@@ -43,7 +43,7 @@ h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px;border-bott
 .verdict{display:inline-block;font-weight:700;font-size:18px;padding:6px 14px;border-radius:6px;color:#fff;margin:8px 0}
 .verdict.pass{background:var(--pass)}.verdict.fail{background:var(--fail)}.verdict.incomplete{background:var(--warn)}
 table{border-collapse:collapse;width:100%;margin:6px 0}th,td{border-bottom:1px solid var(--line);padding:5px 8px;text-align:left;vertical-align:top}th{font-weight:600;color:var(--muted);font-size:12px;text-transform:uppercase;letter-spacing:.03em}
-table.facts th{width:180px;text-transform:none;font-size:13px;letter-spacing:0}code,pre{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+table.facts th,table.variants th{width:180px;text-transform:none;font-size:13px;letter-spacing:0}code,pre{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 pre{background:#f6f8fa;border:1px solid var(--line);border-radius:4px;padding:8px;overflow-x:auto;white-space:pre-wrap;word-break:break-word;margin:4px 0}
 .chip{display:inline-block;border-radius:10px;padding:1px 8px;font-size:12px;font-weight:600;color:#fff;white-space:nowrap}
 .v-pass,.s-passed{background:var(--pass)}.v-fail,.s-failed,.s-unexpected-pass{background:var(--fail)}.v-warn{background:var(--warn)}.v-not-verified,.s-skipped{background:var(--nv)}.v-not-verifiable{background:var(--nv);opacity:.7}
@@ -191,7 +191,7 @@ function variantsTable(result: RunResult): string {
         `<tr><th>${h(v.name)}</th><td><code>${h(v.value)}</code> <span class="muted">(${h(v.source)}${v.note ? `: ${h(v.note)}` : ''})</span></td></tr>`,
     )
     .join('\n');
-  return `<h2>Target variants</h2>\n<p class="muted">What the target chose where the interface says "not shown": declared in the config file, discovered at the start of the run, or the default.</p>\n<table class="facts">\n${rows}\n</table>`;
+  return `<h2>Target variants</h2>\n<p class="muted">What the target chose where the interface says "not shown": declared in the config file, discovered at the start of the run, or the default.</p>\n<table class="variants">\n${rows}\n</table>`;
 }
 
 export function renderHtml(result: RunResult): string {
