@@ -129,6 +129,22 @@ describe('buildResult', () => {
     expect(verdictOf(declared, 'LIST-001')).toBe('pass');
   });
 
+  it('when a passing MUST check saw a response that differs from a decision only, then the decision fails, the MUST passes and nothing fails the run', () => {
+    const deviation = {
+      decisions: ['DEC-ERR-002'],
+      message: 'GET /api/events → 403 differs from our decision',
+      exchanges: [],
+    };
+    const r = build([entry('a.list', ['LIST-001'])], [passed('a.list', { deviations: [deviation] })]);
+    expect([verdictOf(r, 'LIST-001'), verdictOf(r, 'DEC-ERR-002')]).toEqual(['pass', 'decision-fail']);
+    expect(r.requirements.find((q) => q.id === 'DEC-ERR-002')).toMatchObject({
+      checks: ['a.list'],
+      reason: `a.list: ${deviation.message}`,
+    });
+    expect(r.exitCode).toBe(0);
+    expect(r.summary.requirements.fail).toBe(0);
+  });
+
   it('when a check passes but notes a requirement as unverified, then that requirement is not verified', () => {
     const r = build(
       [entry('a.cap', ['LIST-001', 'HEALTH-001'])],

@@ -304,3 +304,29 @@ describe('ctx.watchSecret across a run', () => {
     expect(outcome.notes).toEqual(['password $CONFORMANCE_SESSION_PASSWORD']);
   });
 });
+
+describe('runtime.runCheck with the interface layer beside the spec', () => {
+  it('when a response differs from our decision only, then the check passes and records the deviation', async () => {
+    server = await startServer((_req, res) => sendJson(res, 404, { code: 'E404' }, rate));
+    runtime = await createRuntime({
+      config: config(`${server.url}/api`, {
+        specFile: fileURLToPath(new URL('../../generated/openapi.json', import.meta.url)),
+      }),
+      needsReceiver: false,
+    });
+    const check = defineCheck({
+      id: 'a.deviates',
+      title: 'deviates',
+      requirements: ['LIST-001'],
+      run: async (ctx) => void (await ctx.http.get('/events/nope')),
+    });
+    const outcome = await runtime.runCheck(check, info(check.id, ['LIST-001']));
+    expect(outcome.status).toBe('passed');
+    expect(outcome.deviations).toEqual([
+      expect.objectContaining({
+        decisions: ['DEC-ERR-001'],
+        message: expect.stringMatching(/^GET \/api\/events\/nope → 404 differs from our decision: /),
+      }),
+    ]);
+  });
+});

@@ -92,7 +92,7 @@ export function toFailureRecord(
 /** Deviations kept per check: the first of each kind (decisions and message), at most this many. */
 const MAX_DEVIATIONS = 20;
 
-export function recordDeviation(
+function recordDeviation(
   into: DeviationRecord[],
   deviation: DecisionDeviation,
   exchange: Exchange,

@@ -53,7 +53,9 @@ export const VARIATIONS: Variation[] = [
       'items.create-answer',
       'items.create-read-back',
       'items.update-stamps',
+      'items.read-only-fields',
       'filters.trcid',
+      'workflow.status-table',
       'variants.decisions',
     ],
   },
@@ -140,5 +142,12 @@ export const VARIATIONS: Variation[] = [
     deviations: ['DEC-ERR-002'],
     modifiers: () => [m.unauthorizedAs403()],
     checks: ['auth.missing-token-401', 'security.no-token-every-operation', 'tokens.admin-only', 'feeds.admin-only'],
+  },
+  {
+    name: 'dictionaryRootOtherShape',
+    notShown: 'GET /dictionary: Root dictionary collection (rate limited). Response body: not shown.',
+    deviations: ['DEC-DICT-001'],
+    modifiers: () => [m.dictionaryRootOtherShape()],
+    checks: ['dictionary.root'],
   },
 ];

@@ -19,6 +19,8 @@ export interface InterfaceRelaxation {
   statuses?: string[];
   /** On a schema: JSON Merge Patch of every response whose only body schema is this one. */
   responsePatch?: JsonObject;
+  /** On a schema: keywords removed from it and from every schema it reaches, `$ref`s followed. */
+  dropKeywords?: string[];
 }
 
 const isObject = (value: unknown): value is JsonObject =>
@@ -52,6 +54,7 @@ export function listRelaxations(document: Record<string, unknown>): InterfaceRel
         ...(isObject(spec.patch) ? { patch: spec.patch } : {}),
         ...(Array.isArray(spec.statuses) ? { statuses: spec.statuses.map(String) } : {}),
         ...(isObject(spec.responsePatch) ? { responsePatch: spec.responsePatch } : {}),
+        ...(Array.isArray(spec.dropKeywords) ? { dropKeywords: spec.dropKeywords.map(String) } : {}),
       });
     }
     for (const [key, child] of Object.entries(node))
@@ -126,6 +129,30 @@ const stripExtension = (node: Json): Json => {
   return out;
 };
 
+/** Keys whose values are maps of names to schemas, not schemas (a property may be called `maxLength`). */
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);
+
+/** Removes `keywords` from the schema at `pointer` and every schema it reaches; marks each it changed. */
+function dropKeywords(root: JsonObject, pointer: string, keywords: readonly string[], decisions: readonly string[]) {
+  const seen = new Set<Json>();
+  const visit = (node: Json | undefined, isMap = false): void => {
+    if (Array.isArray(node)) return node.forEach((child) => visit(child));
+    if (!isObject(node) || seen.has(node)) return;
+    seen.add(node);
+    if (isMap) return Object.values(node).forEach((child) => visit(child));
+    if (typeof node.$ref === 'string' && node.$ref.startsWith('#')) visit(nodeAt(root, node.$ref.slice(1)));
+    const dropped = keywords.filter((k) => k in node);
+    for (const k of dropped) delete node[k];
+    if (dropped.length > 0) {
+      const before = Array.isArray(node['x-relaxed']) ? node['x-relaxed'].map(String) : [];
+      node['x-relaxed'] = [...new Set([...before, ...decisions])];
+    }
+    for (const [key, child] of Object.entries(node))
+      if (!key.startsWith('x-') && key !== 'example' && key !== 'examples') visit(child, SCHEMA_MAPS.has(key));
+  };
+  visit(nodeAt(root, pointer));
+}
+
 /** The interface-only layer of a bundled document (which stays untouched). */
 export function interfaceLayer(bundled: Record<string, unknown>): Record<string, unknown> {
   const relaxations = listRelaxations(bundled);
@@ -151,5 +178,7 @@ export function interfaceLayer(bundled: Record<string, unknown>): Record<string,
   }
   for (const r of relaxations.filter((x) => x.patch))
     replaceAt(root, r.pointer, relaxed(nodeAt(root, r.pointer)!, r.patch!, r.decisions));
+  for (const r of relaxations.filter((x) => x.dropKeywords))
+    dropKeywords(root, r.pointer, r.dropKeywords!, r.decisions);
   return root;
 }

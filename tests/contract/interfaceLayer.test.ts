@@ -39,7 +39,9 @@ describe('the interface-only layer', () => {
         expect(decisions.has(id), `${r.pointer}: ${id} is not in DECISIONS.md`).toBe(true);
         expect(levels.get(id), `${r.pointer}: ${id} in requirements.yaml`).toBe('DECISION');
       }
-      expect(Boolean(r.patch || r.statuses || r.responsePatch), `${r.pointer} relaxes nothing`).toBe(true);
+      expect(Boolean(r.patch || r.statuses || r.responsePatch || r.dropKeywords), `${r.pointer} relaxes nothing`).toBe(
+        true,
+      );
     }
   });
 
@@ -100,6 +102,32 @@ describe('interfaceLayer()', () => {
       description: 'no',
       content: { '*/*': {} },
       'x-relaxed': ['DEC-ERR-001'],
+    });
+  });
+
+  it('when a schema drops keywords, then they go from every schema it reaches, and a property named like one stays', () => {
+    const out = interfaceLayer({
+      openapi: '3.1.0',
+      paths: {},
+      components: {
+        schemas: {
+          Item: {
+            type: 'object',
+            properties: { maxLength: { type: 'string', maxLength: 3 }, tags: { $ref: '#/components/schemas/Tags' } },
+            'x-interface': { decisions: ['DEC-ITEM-019'], dropKeywords: ['maxLength', 'maxItems'] },
+          },
+          Tags: { type: 'array', maxItems: 2, items: { type: 'string', minLength: 1 } },
+        },
+      },
+    }) as { components: { schemas: Record<string, Record<string, unknown>> } };
+    expect(out.components.schemas.Item!.properties).toEqual({
+      maxLength: { type: 'string', 'x-relaxed': ['DEC-ITEM-019'] },
+      tags: { $ref: '#/components/schemas/Tags' },
+    });
+    expect(out.components.schemas.Tags).toEqual({
+      type: 'array',
+      items: { type: 'string', minLength: 1 },
+      'x-relaxed': ['DEC-ITEM-019'],
     });
   });
 

@@ -24,7 +24,10 @@ export default defineCheck({
     }
     ctx.verified(['DICT-006', 'API-001']);
     res.assertConforms(['DEC-DICT-001']);
-    for (const { name, href } of (res.body as { resources: { name: string; href: string }[] }).resources) {
+    // Its body is not shown: another shape is a deviation from DEC-DICT-001, already reported.
+    const resources = (res.body as { resources?: unknown }).resources;
+    if (!Array.isArray(resources)) return;
+    for (const { name, href } of resources as { name: string; href: string }[]) {
       if (!/^https?:\/\//.test(href))
         throw new CheckFailure({
           message: `the href of ${name} is not absolute`,

@@ -58,6 +58,7 @@ export { yesValueLowercase } from './yesValueLowercase.ts';
 // Conforming variations (conformance/selftest/variations.ts): a different choice where the interface
 // says "not shown"; the suite must pass them.
 export { createAnswerEmpty } from './createAnswerEmpty.ts';
+export { dictionaryRootOtherShape } from './dictionaryRootOtherShape.ts';
 export { errorBodiesOtherShape } from './errorBodiesOtherShape.ts';
 export { unknownExtraField } from './unknownExtraField.ts';
 export { userorganisationsMap } from './userorganisationsMap.ts';
