@@ -5,6 +5,7 @@
 // variations.test.ts runs them all at once (one full run) and one at a time (their `checks`).
 
 import type { FaultModifier } from './faultProxy.ts';
+import type { VariantName } from '../discovery/variants.ts';
 import * as m from './modifiers/index.ts';
 
 export interface Variation {
@@ -13,6 +14,8 @@ export interface Variation {
   notShown: string;
   /** DEC ids expected as decision deviations. */
   deviations: string[];
+  /** Target variants discovery must find (report value), e.g. `{ updatePath: 'collection' }`. */
+  discovers?: Partial<Record<VariantName, string>>;
   modifiers: () => FaultModifier[];
   /** Limit the targeted run to these checks; default: the whole certification profile. */
   checks?: string[];
@@ -41,6 +44,7 @@ export const VARIATIONS: Variation[] = [
     name: 'userorganisationsMap',
     notShown: 'GET /dictionary/userorganisations: Shape beyond these: not shown.',
     deviations: ['DEC-DICT-002'],
+    discovers: { userOrganisationsShape: 'map' },
     modifiers: () => [m.userorganisationsMap()],
     checks: ['dictionary.userorganisations', 'dictionary.account-ontologies', 'variants.decisions'],
   },
@@ -48,6 +52,7 @@ export const VARIATIONS: Variation[] = [
     name: 'createAnswerEmpty',
     notShown: 'Response body of item creation: not shown.',
     deviations: ['DEC-ITEM-002'],
+    discovers: { createdItem: 'location-header' },
     modifiers: () => [m.createAnswerEmpty()],
     checks: [
       'items.create-answer',
@@ -63,6 +68,7 @@ export const VARIATIONS: Variation[] = [
     name: 'createAnswerNoLocation',
     notShown: 'Response body of item creation: not shown.',
     deviations: ['DEC-ITEM-002'],
+    discovers: { createdItem: 'trcid-lookup' },
     modifiers: () => [m.createAnswerNoLocation()],
     checks: ['items.create-read-back', 'items.update-stamps', 'filters.trcid', 'variants.decisions'],
   },
@@ -70,6 +76,7 @@ export const VARIATIONS: Variation[] = [
     name: 'updateOnCollection',
     notShown: 'Path of the update operation (PUT) for items: not shown.',
     deviations: ['DEC-ITEM-001'],
+    discovers: { updatePath: 'collection' },
     modifiers: () => [m.updateOnCollection()],
     checks: [
       'items.update-stamps',
@@ -84,6 +91,7 @@ export const VARIATIONS: Variation[] = [
     name: 'tokenIdField',
     notShown: 'Account token: the interface names the {tokenId} path parameter but no id member of the token object.',
     deviations: ['DEC-MISC-002'],
+    discovers: { tokenIdField: 'tokenId' },
     modifiers: () => [m.tokenIdField()],
     checks: ['tokens.create', 'tokens.delete', 'tokens.admin-only', 'tokens.rotate-secret', 'variants.decisions'],
   },
@@ -92,6 +100,7 @@ export const VARIATIONS: Variation[] = [
     notShown:
       'Complete list of query parameters of the list endpoints, and how `page` combines with `size`: not shown.',
     deviations: ['DEC-LIST-009'],
+    discovers: { assetFirstPage: '1' },
     modifiers: () => [m.assetPagesFromOne()],
     checks: ['assets.list-page', 'assets.sort-tiebreaker', 'variants.decisions'],
   },
@@ -99,6 +108,7 @@ export const VARIATIONS: Variation[] = [
     name: 'statusMovesByPutOnly',
     notShown: 'All other moves between states (for example to `rejected`, `archived`, `deleted`): not shown.',
     deviations: [],
+    discovers: { statusMoves: 'rejected=put, archived=put, deleted=put' },
     modifiers: () => [m.statusMovesByPutOnly()],
     checks: [
       'workflow.status-table',
@@ -113,6 +123,7 @@ export const VARIATIONS: Variation[] = [
     name: 'logoutByGet',
     notShown: '/auth/logout: Its HTTP method: not shown.',
     deviations: ['DEC-AUTH-003'],
+    discovers: { logoutMethod: 'GET' },
     modifiers: () => [m.logoutByGet()],
     checks: ['sessions.sign-in', 'sessions.scope', 'variants.decisions'],
   },
@@ -120,6 +131,7 @@ export const VARIATIONS: Variation[] = [
     name: 'signInFieldNames',
     notShown: 'Request body of sign-in: not shown.',
     deviations: ['DEC-AUTH-001'],
+    discovers: { signIn: 'userField=login, passwordField=password' },
     modifiers: () => [m.signInFieldNames()],
     checks: ['sessions.sign-in', 'sessions.refresh', 'variants.decisions'],
   },
