@@ -11,7 +11,7 @@ import { createRedactor } from '../http/redact.ts';
 import type { ProbeContext, ProbeFinding } from './probe.ts';
 import { probeCredentials, probeSession } from './probeAuth.ts';
 import { probeItems } from './probeItems.ts';
-import { probeAssetFirstPage, probeUserOrganisations } from './probeReads.ts';
+import { probeAssetFirstPage, probeListFirstPage, probeUserOrganisations } from './probeReads.ts';
 import { probeTokenIdField } from './probeTokens.ts';
 import type { ResolvedVariants, TargetVariants, VariantName } from './variants.ts';
 import { resolveVariants } from './variants.ts';
@@ -58,6 +58,7 @@ export async function discoverVariants(config: ConformanceConfig): Promise<Resol
     const shape = declared.userOrganisationsShape ?? orgs.found.userOrganisationsShape ?? 'array';
     const own = userOrganisationEntries(orgs.body, shape).find((o) => o.accountId === config.accountId);
     if (wanted('assetFirstPage')) take(await probeAssetFirstPage(ctx));
+    if (wanted('listFirstPage')) take(await probeListFirstPage(ctx));
     if (wanted('credentialStatuses', 'errorBodies')) take(await probeCredentials(ctx));
     // Writes only when the profile writes at all (the consumer profile is read-only).
     if (config.profile !== 'consumer') {

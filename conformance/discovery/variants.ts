@@ -26,6 +26,8 @@ export interface TargetVariants {
   userOrganisationsShape: UserOrganisationsShape;
   /** Number of the first page of `GET /assets`. */
   assetFirstPage: 0 | 1;
+  /** Number of the first page of the item lists (`page`). */
+  listFirstPage: 0 | 1;
   /** How each open status is reached. */
   statusMoves: Record<OpenStatus, StatusMove>;
   /** HTTP method of `/auth/logout`. */
@@ -50,6 +52,7 @@ export const DEFAULT_VARIANTS: TargetVariants = {
   tokenIdField: 'id',
   userOrganisationsShape: 'array',
   assetFirstPage: 0,
+  listFirstPage: 0,
   statusMoves: { rejected: 'post', archived: 'post', deleted: 'post' },
   logoutMethod: 'POST',
   signIn: { userField: 'username', passwordField: 'password' },

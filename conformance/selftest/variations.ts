@@ -105,6 +105,15 @@ export const VARIATIONS: Variation[] = [
     checks: ['assets.list-page', 'assets.sort-tiebreaker', 'variants.decisions'],
   },
   {
+    name: 'itemPagesFromOne',
+    notShown:
+      'Complete list of query parameters of the list endpoints, and how `page` combines with `size`: not shown.',
+    deviations: ['DEC-LIST-002'],
+    discovers: { listFirstPage: '1' },
+    modifiers: () => [m.itemPagesFromOne()],
+    checks: ['paging.page-number', 'sorting.id-tiebreaker', 'properties.paging-partitions', 'variants.decisions'],
+  },
+  {
     name: 'statusMovesByPutOnly',
     notShown: 'All other moves between states (for example to `rejected`, `archived`, `deleted`): not shown.',
     deviations: [],

@@ -477,7 +477,10 @@ export interface Page extends ListAnswer {
   from?: string;
 }
 
-/** `page=0,1,2,…` with a fixed size until a page holds fewer than `size` items (PAGE-001, PAGE-002). */
+/**
+ * `page=0,1,2,…` (from the target's first page number) with a fixed size until a page holds
+ * fewer than `size` items (PAGE-001, PAGE-002).
+ */
 export async function pageByNumber(
   ctx: Ctx,
   collection: CollectionPath,
@@ -486,8 +489,9 @@ export async function pageByNumber(
 ): Promise<Page[]> {
   const pages: Page[] = [];
   const maxPages = options.maxPages ?? 50;
+  const first = variantsOf(ctx).listFirstPage;
   for (let page = 0; ; page++) {
-    const answer = await listItems(ctx, collection, { ...query, size: options.size, page }, options);
+    const answer = await listItems(ctx, collection, { ...query, size: options.size, page: first + page }, options);
     pages.push({ ...answer, index: page });
     if (answer.items.length < options.size) return pages;
     if (pages.length >= maxPages) throw tooManyPages(collection, options, pages);

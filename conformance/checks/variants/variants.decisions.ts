@@ -9,6 +9,7 @@ const DECISION_OF: Partial<Record<VariantName, string>> = {
   updatePath: 'DEC-ITEM-001',
   userOrganisationsShape: 'DEC-DICT-002',
   assetFirstPage: 'DEC-LIST-009',
+  listFirstPage: 'DEC-LIST-002',
   signIn: 'DEC-AUTH-001',
   logoutMethod: 'DEC-AUTH-003',
   tokenIdField: 'DEC-MISC-002',
@@ -17,7 +18,7 @@ const DECISION_OF: Partial<Record<VariantName, string>> = {
 export default defineCheck({
   id: 'variants.decisions',
   title:
-    "The target's choices where the interface is silent (discovered at the start of the run, or declared) match this project's decisions: created item in the answer, PUT on the detail URL, userorganisations as an array, asset pages from 0, sign-in {username, password}, logout by POST, token id in id",
+    "The target's choices where the interface is silent (discovered at the start of the run, or declared) match this project's decisions: created item in the answer, PUT on the detail URL, userorganisations as an array, asset and item list pages from 0, sign-in {username, password}, logout by POST, token id in id",
   requirements: [...new Set(Object.values(DECISION_OF))],
   tags: ['variants', 'decision'],
   run: async (ctx) => {

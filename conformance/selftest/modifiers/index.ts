@@ -64,6 +64,7 @@ export { unknownExtraField } from './unknownExtraField.ts';
 export { userorganisationsMap } from './userorganisationsMap.ts';
 export { assetPagesFromOne } from './assetPagesFromOne.ts';
 export { createAnswerNoLocation } from './createAnswerNoLocation.ts';
+export { itemPagesFromOne } from './itemPagesFromOne.ts';
 export { logoutByGet } from './logoutByGet.ts';
 export { signInFieldNames } from './signInFieldNames.ts';
 export { statusMovesByPutOnly } from './statusMovesByPutOnly.ts';
