@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { ExpectedFailure } from '../plan/expectedFailures.ts';
 import { ExpectedFailuresError, loadExpectedFailures } from '../plan/expectedFailures.ts';
-import type { TargetVariants } from '../discovery/variants.ts';
+import type { ResolvedVariants, TargetVariants } from '../discovery/variants.ts';
 import { newRunId } from '../runtime/runId.ts';
 import type { ConfigFile, OptionValues } from './configFile.ts';
 import { ConfigFileError, DEFAULT_CONFIG_FILE, loadConfigFile } from './configFile.ts';
@@ -86,6 +86,8 @@ export interface ConformanceConfig {
   configFile?: string;
   /** Variants the vendor declared (config file); they win over what discovery finds. */
   declaredVariants?: Partial<TargetVariants>;
+  /** The variants in force, set by the runner after discovery (checks read them with variantsOf). */
+  variants?: ResolvedVariants;
   /** An inbound feed of the suite's account (--feed-id), when given. */
   feedId?: string;
   /** The feed's name, first part of externalId (--feed-name); absent: learnt from the first imported item. */

@@ -24,6 +24,7 @@ const VARIANT_SCHEMAS: Record<keyof TargetVariants, Schema> = {
   tokenIdField: fieldName,
   userOrganisationsShape: { enum: ['array', 'map'] },
   assetFirstPage: { enum: [0, 1] },
+  listFirstPage: { enum: [0, 1] },
   statusMoves: {
     type: 'object',
     additionalProperties: false,

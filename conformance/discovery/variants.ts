@@ -14,6 +14,10 @@ export type UserOrganisationsShape = 'array' | 'map';
 /** How an item reaches a status the interface leaves open (rejected, archived, deleted). */
 export type StatusMove = 'post' | 'put' | 'unsupported';
 
+/** The statuses whose moves the interface leaves open. */
+export type OpenStatus = 'rejected' | 'archived' | 'deleted';
+export const OPEN_STATUSES: readonly OpenStatus[] = ['rejected', 'archived', 'deleted'];
+
 export interface TargetVariants {
   createdItem: CreatedItemLocator;
   updatePath: UpdatePath;
@@ -22,11 +26,13 @@ export interface TargetVariants {
   userOrganisationsShape: UserOrganisationsShape;
   /** Number of the first page of `GET /assets`. */
   assetFirstPage: 0 | 1;
-  /** How each open status is reached; statuses absent here were not probed. */
-  statusMoves: Partial<Record<'rejected' | 'archived' | 'deleted', StatusMove>>;
+  /** Number of the first page of the item lists (`page`). */
+  listFirstPage: 0 | 1;
+  /** How each open status is reached. */
+  statusMoves: Record<OpenStatus, StatusMove>;
   /** HTTP method of `/auth/logout`. */
   logoutMethod: 'POST' | 'GET' | 'DELETE';
-  /** Field names of the sign-in body (`{ user, password }` by default). */
+  /** Field names of the sign-in body. */
   signIn: { userField: string; passwordField: string };
   /** Statuses for missing or invalid credentials and for insufficient role. */
   credentialStatuses: { missing: number; invalid: number; forbidden: number };
@@ -34,5 +40,81 @@ export interface TargetVariants {
   errorBodies: 'json' | 'other';
 }
 
+export type VariantName = keyof TargetVariants;
+
 /** Where a variant came from, for the report's "target variants". */
 export type VariantSource = 'declared' | 'discovered' | 'default';
+
+/** The reference service's decisions: what a probe that cannot decide falls back to. */
+export const DEFAULT_VARIANTS: TargetVariants = {
+  createdItem: 'answer-body',
+  updatePath: 'detail',
+  tokenIdField: 'id',
+  userOrganisationsShape: 'array',
+  assetFirstPage: 0,
+  listFirstPage: 0,
+  statusMoves: { rejected: 'post', archived: 'post', deleted: 'post' },
+  logoutMethod: 'POST',
+  signIn: { userField: 'username', passwordField: 'password' },
+  credentialStatuses: { missing: 401, invalid: 401, forbidden: 403 },
+  errorBodies: 'json',
+};
+
+/** The variants in force for a run, each with its source (the report's "target variants"). */
+export interface ResolvedVariants {
+  values: TargetVariants;
+  sources: Record<VariantName, VariantSource>;
+  /** Why a probe could not decide, or what it saw, per variant (for the report). */
+  notes: Partial<Record<VariantName, string>>;
+}
+
+/**
+ * Declared values win over discovered ones; a variant neither declared nor discovered keeps the
+ * default. Object-valued variants are merged field by field (a vendor may declare one status move).
+ */
+export function resolveVariants(
+  declared: Partial<TargetVariants> | undefined,
+  discovered: Partial<TargetVariants>,
+  notes: Partial<Record<VariantName, string>> = {},
+): ResolvedVariants {
+  const values = structuredClone(DEFAULT_VARIANTS) as unknown as Record<VariantName, unknown>;
+  const sources = {} as Record<VariantName, VariantSource>;
+  for (const name of Object.keys(DEFAULT_VARIANTS) as VariantName[]) {
+    const d = declared?.[name];
+    const found = discovered[name];
+    const merge = (v: unknown) =>
+      typeof v === 'object' && v !== null ? { ...(values[name] as object), ...(v as object) } : v;
+    if (found !== undefined) values[name] = merge(found);
+    if (d !== undefined) values[name] = merge(d);
+    sources[name] = d !== undefined ? 'declared' : found !== undefined ? 'discovered' : 'default';
+  }
+  return { values: values as unknown as TargetVariants, sources, notes };
+}
+
+/** The variants a check works with: those the runner resolved, else the defaults (unit tests). */
+export function variantsOf(ctx: { config: { variants?: ResolvedVariants } }): TargetVariants {
+  return ctx.config.variants?.values ?? DEFAULT_VARIANTS;
+}
+
+/** A variant as the reports show it. */
+export interface VariantLine {
+  name: VariantName;
+  value: string;
+  source: VariantSource;
+  note?: string;
+}
+
+/** One line per variant, e.g. `updatePath: collection (discovered)`. */
+export function describeVariants(resolved: ResolvedVariants): VariantLine[] {
+  return (Object.keys(resolved.values) as VariantName[]).map((name) => {
+    const v = resolved.values[name];
+    const value =
+      typeof v === 'object'
+        ? Object.entries(v)
+            .map(([k, x]) => `${k}=${String(x)}`)
+            .join(', ')
+        : String(v);
+    const note = resolved.notes[name];
+    return { name, value, source: resolved.sources[name], ...(note ? { note } : {}) };
+  });
+}

@@ -53,3 +53,12 @@ export function isCheckFailure(error: unknown): error is CheckFailure {
 export class CheckSkipped extends Error {
   override readonly name = 'CheckSkipped';
 }
+
+/**
+ * The check needs something the target does not offer where the interface leaves it open (e.g.
+ * no move into `archived` through the API): its requirements cannot be observed on this target.
+ * Reported as not verifiable black-box, never as a failure or a skip.
+ */
+export class CheckUnobservable extends Error {
+  override readonly name = 'CheckUnobservable';
+}

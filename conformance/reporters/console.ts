@@ -4,7 +4,7 @@
 import type { Writable } from 'node:stream';
 import { toCurl } from '../http/exchange.ts';
 import type { PlanEntry } from '../plan/select.ts';
-import type { CheckResult, RunResult } from '../results/result.ts';
+import type { CheckResult, RunInfo, RunResult } from '../results/result.ts';
 import type { Reporter, RunEvent } from '../runner/events.ts';
 import type { Paint } from './ansi.ts';
 import { paint } from './ansi.ts';
@@ -154,6 +154,16 @@ export function summaryLines(result: RunResult, files: readonly { kind: string; 
   return lines;
 }
 
+/** The target's variants (where the interface is silent) and where each came from. */
+export function variantLines(info: RunInfo, p: Paint): string[] {
+  const variants = info.targetVariants ?? [];
+  if (variants.length === 0) return [];
+  return [
+    p.bold('Target variants (where the interface is silent):'),
+    ...variants.map((v) => `  ${v.name}: ${v.value} ${p.dim(`(${v.source}${v.note ? `: ${v.note}` : ''})`)}`),
+  ];
+}
+
 export function planLines(plan: readonly PlanEntry[], p: Paint): string[] {
   const lines: string[] = [];
   let group = '';
@@ -187,6 +197,7 @@ export function createConsoleReporter(options: ConsoleReporterOptions): Reporter
             p.bold(`Content Service conformance ${info.suite.version}`),
             `Target ${info.target} · profile ${info.profile} · seed ${info.seed} · run id ${info.runId}`,
             `Spec sha256 ${info.spec.sha256}`,
+            ...variantLines(info, p),
             `${running} of ${plan.length} checks to run`,
           ]);
           break;

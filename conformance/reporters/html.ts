@@ -43,7 +43,7 @@ h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px;border-bott
 .verdict{display:inline-block;font-weight:700;font-size:18px;padding:6px 14px;border-radius:6px;color:#fff;margin:8px 0}
 .verdict.pass{background:var(--pass)}.verdict.fail{background:var(--fail)}.verdict.incomplete{background:var(--warn)}
 table{border-collapse:collapse;width:100%;margin:6px 0}th,td{border-bottom:1px solid var(--line);padding:5px 8px;text-align:left;vertical-align:top}th{font-weight:600;color:var(--muted);font-size:12px;text-transform:uppercase;letter-spacing:.03em}
-table.facts th{width:180px;text-transform:none;font-size:13px;letter-spacing:0}code,pre{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+table.facts th,table.variants th{width:180px;text-transform:none;font-size:13px;letter-spacing:0}code,pre{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 pre{background:#f6f8fa;border:1px solid var(--line);border-radius:4px;padding:8px;overflow-x:auto;white-space:pre-wrap;word-break:break-word;margin:4px 0}
 .chip{display:inline-block;border-radius:10px;padding:1px 8px;font-size:12px;font-weight:600;color:#fff;white-space:nowrap}
 .v-pass,.s-passed{background:var(--pass)}.v-fail,.s-failed,.s-unexpected-pass{background:var(--fail)}.v-warn{background:var(--warn)}.v-not-verified,.s-skipped{background:var(--nv)}.v-not-verifiable{background:var(--nv);opacity:.7}
@@ -181,6 +181,19 @@ function checksTable(checks: readonly CheckResult[]): string {
 }
 
 /** Renders the page for a result (with or without its integrity member; it is recomputed). */
+/** The target's choices where the interface is silent, with their source. */
+function variantsTable(result: RunResult): string {
+  const variants = result.targetVariants ?? [];
+  if (variants.length === 0) return '';
+  const rows = variants
+    .map(
+      (v) =>
+        `<tr><th>${h(v.name)}</th><td><code>${h(v.value)}</code> <span class="muted">(${h(v.source)}${v.note ? `: ${h(v.note)}` : ''})</span></td></tr>`,
+    )
+    .join('\n');
+  return `<h2>Target variants</h2>\n<p class="muted">What the target chose where the interface says "not shown": declared in the config file, discovered at the start of the run, or the default.</p>\n<table class="variants">\n${rows}\n</table>`;
+}
+
 export function renderHtml(result: RunResult): string {
   const sealed = withIntegrity({ ...result, integrity: undefined } as RunResult);
   const checks = new Map(result.checks.map((c) => [c.id, c]));
@@ -214,6 +227,7 @@ export function renderHtml(result: RunResult): string {
 <tr><th>Seed / run id</th><td><code>${result.seed}</code> / <code>${h(result.runId)}</code></td></tr>
 <tr><th>Result SHA-256</th><td><code>${h(sealed.integrity.value)}</code></td></tr>
 </table>
+${variantsTable(result)}
 <div class="cards">
 ${card(s.pass, 'pass', 'v-pass')}${card(s.fail, 'fail', 'v-fail')}${card(s.warn, 'warn', 'v-warn')}${card(s['not-verified'], 'not verified', 'v-not-verified')}${card(s['not-verifiable'] ?? 0, 'not verifiable black-box', 'v-not-verifiable')}${card(s['expected-failure'], 'expected failure', 'v-expected-failure')}${card(s['decision-pass'], 'decision: pass', 'v-decision-pass')}${card(s['decision-fail'], 'decision: fail', 'v-decision-fail')}${card(s['client-library'], 'client library', 'v-client-library')}
 </div>

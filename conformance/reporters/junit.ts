@@ -47,10 +47,16 @@ export function renderJunit(result: RunResult): string {
   const isFailure = (c: CheckResult) =>
     (c.status === 'failed' && c.failureLevel === 'MUST') || c.status === 'unexpected-pass';
   const isSkipped = (c: CheckResult) => !isFailure(c) && c.status !== 'passed';
+  // The target's variants travel with every suite: CI dashboards show suite properties per suite.
+  const variants = (result.targetVariants ?? [])
+    .map((v) => `<property name="variant.${escapeXml(v.name)}" value="${escapeXml(`${v.value} (${v.source})`)}"/>`)
+    .join('');
+  const properties = variants ? `    <properties>${variants}</properties>` : undefined;
   const suites = [...groups.entries()].map(([group, checks]) => {
     const time = checks.reduce((t, c) => t + c.durationMs, 0) / 1000;
     return [
       `  <testsuite name="${escapeXml(group)}" tests="${checks.length}" failures="${checks.filter(isFailure).length}" errors="0" skipped="${checks.filter(isSkipped).length}" time="${time.toFixed(3)}" timestamp="${result.startedAt}">`,
+      ...(properties ? [properties] : []),
       ...checks.map(testcase),
       '  </testsuite>',
     ].join('\n');

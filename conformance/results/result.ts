@@ -9,6 +9,7 @@
 // unobservable` in the catalogue) are reported as "not verifiable black-box" with the note saying
 // where they are verified instead; they never fail a run nor leave it incomplete.
 
+import type { VariantLine } from '../discovery/variants.ts';
 import type { ExpectedFailure } from '../plan/expectedFailures.ts';
 import { findExpectedFailure } from '../plan/expectedFailures.ts';
 import type { CheckInfo, PlanEntry } from '../plan/select.ts';
@@ -74,6 +75,8 @@ export interface RunInfo {
   runId: string;
   spec: { file: string; sha256: string };
   startedAt: string;
+  /** The target's choices where the interface is silent, and where each came from (see discovery/). */
+  targetVariants?: VariantLine[];
 }
 
 export interface RunResult extends RunInfo {

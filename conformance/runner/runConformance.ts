@@ -34,6 +34,8 @@ import type { FileReporter, ReportFile, Reporter, RunEvent } from './events.ts';
 import type { WorkerPayload } from './payload.ts';
 import { PAYLOAD_KEY } from './payload.ts';
 import { probeTarget } from './probe.ts';
+import { discoverVariants } from '../discovery/discover.ts';
+import { describeVariants } from '../discovery/variants.ts';
 
 export interface RunIo {
   stdout: Writable;
@@ -127,6 +129,8 @@ export async function runConformance(config: ConformanceConfig, io: RunIo): Prom
     const spec = await loadValidSpec(config.specFile);
     const probe = await probeTarget(config.baseUrl!, config.tokens.consumer, config.timeoutMs);
     if (!probe.ok) return fail(probe.message);
+    const variants = await discoverVariants(config);
+    const runConfig: ConformanceConfig = { ...config, variants };
 
     await mkdir(config.reportDir, { recursive: true });
     const runnable = plan.filter((e) => e.run);
@@ -171,6 +175,7 @@ export async function runConformance(config: ConformanceConfig, io: RunIo): Prom
       runId: config.runId,
       spec: { file: basename(spec.file), sha256: spec.sha256 },
       startedAt: new Date().toISOString(),
+      targetVariants: describeVariants(variants),
     };
     const reporters: Reporter[] = config.reporters.includes('console')
       ? [createConsoleReporter({ out: io.stdout, color: config.color })]
@@ -221,7 +226,7 @@ export async function runConformance(config: ConformanceConfig, io: RunIo): Prom
         },
       });
       const payload: WorkerPayload = {
-        config,
+        config: runConfig,
         plan: runnable.map((e) => e.check),
         checksDir: fileURLToPath(CHECKS_DIR),
         needsReceiver,

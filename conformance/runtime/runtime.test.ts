@@ -5,7 +5,7 @@ import type { ConformanceConfig } from '../config/config.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { defineCheck } from '../model/check.ts';
 import type { CheckDefinition } from '../model/check.ts';
-import { CheckFailure } from '../model/failure.ts';
+import { CheckFailure, CheckUnobservable } from '../model/failure.ts';
 import type { CheckInfo } from '../plan/select.ts';
 import { sendJson, startServer } from '../test/startServer.ts';
 import type { TestServer } from '../test/startServer.ts';
@@ -149,6 +149,24 @@ describe('runtime.runCheck', () => {
       run: async (ctx) => ctx.skip('no venues on this target'),
     });
     expect(outcome).toMatchObject({ status: 'skipped', skipReason: 'no venues on this target' });
+  });
+
+  it('when the check needs a move the target does not offer, then its requirements are not observable, not failed or skipped', async () => {
+    const outcome = await runOne({
+      id: 'a.unobservable',
+      requirements: ['LIST-001', 'WF-004'],
+      run: async () => {
+        throw new CheckUnobservable('the target moves no item into deleted through the API');
+      },
+    });
+    expect(outcome.status).toBe('passed');
+    expect(outcome.unverified).toEqual([
+      {
+        requirements: ['LIST-001', 'WF-004'],
+        reason: 'the target moves no item into deleted through the API',
+        unobservable: true,
+      },
+    ]);
   });
 
   it('when the check overruns --check-timeout, then it fails saying so', async () => {

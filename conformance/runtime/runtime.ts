@@ -8,7 +8,7 @@ import type { HttpClient } from '../http/httpClient.ts';
 import { createRedactor } from '../http/redact.ts';
 import type { Redactor } from '../http/redact.ts';
 import type { Check } from '../model/check.ts';
-import { CheckFailure, CheckSkipped, isCheckFailure } from '../model/failure.ts';
+import { CheckFailure, CheckSkipped, CheckUnobservable, isCheckFailure } from '../model/failure.ts';
 import type { CheckInfo } from '../plan/select.ts';
 import { startReceiver } from '../receiver/receiver.ts';
 import type { Receiver } from '../receiver/receiver.ts';
@@ -248,6 +248,20 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         evidence: sample(exchanges, []),
       };
     } catch (error) {
+      if (error instanceof CheckUnobservable) {
+        unverified.push({
+          requirements: [...info.requirements],
+          reason: redactor.text(error.message),
+          unobservable: true,
+        });
+        return {
+          ...base,
+          status: 'passed',
+          durationMs: Date.now() - started,
+          exchangeCount: exchanges.length,
+          evidence: sample(exchanges, []),
+        };
+      }
       if (error instanceof CheckSkipped) {
         return {
           ...base,

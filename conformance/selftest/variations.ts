@@ -5,6 +5,7 @@
 // variations.test.ts runs them all at once (one full run) and one at a time (their `checks`).
 
 import type { FaultModifier } from './faultProxy.ts';
+import type { VariantName } from '../discovery/variants.ts';
 import * as m from './modifiers/index.ts';
 
 export interface Variation {
@@ -13,6 +14,8 @@ export interface Variation {
   notShown: string;
   /** DEC ids expected as decision deviations. */
   deviations: string[];
+  /** Target variants discovery must find (report value), e.g. `{ updatePath: 'collection' }`. */
+  discovers?: Partial<Record<VariantName, string>>;
   modifiers: () => FaultModifier[];
   /** Limit the targeted run to these checks; default: the whole certification profile. */
   checks?: string[];
@@ -29,7 +32,6 @@ export const VARIATIONS: Variation[] = [
       'Fields of calendar, contactinfo, files, performers, promotions, seoMetadata, routeInfo and location beyond those named above: not shown.',
     deviations: [],
     modifiers: () => [m.unknownExtraField()],
-    partial: 'the suite PUTs back what it read, and the target refuses the extra field (suite-discovery changes that)',
     checks: [
       'lists.bare-array',
       'items.detail-not-limited',
@@ -42,9 +44,105 @@ export const VARIATIONS: Variation[] = [
     name: 'userorganisationsMap',
     notShown: 'GET /dictionary/userorganisations: Shape beyond these: not shown.',
     deviations: ['DEC-DICT-002'],
+    discovers: { userOrganisationsShape: 'map' },
     modifiers: () => [m.userorganisationsMap()],
-    checks: ['dictionary.userorganisations'],
-    pending: 'the checks read the answer as an array; discovering its shape is suite-discovery’s part',
+    checks: ['dictionary.userorganisations', 'dictionary.account-ontologies', 'variants.decisions'],
+  },
+  {
+    name: 'createAnswerEmpty',
+    notShown: 'Response body of item creation: not shown.',
+    deviations: ['DEC-ITEM-002'],
+    discovers: { createdItem: 'location-header' },
+    modifiers: () => [m.createAnswerEmpty()],
+    checks: [
+      'items.create-answer',
+      'items.create-read-back',
+      'items.update-stamps',
+      'items.read-only-fields',
+      'filters.trcid',
+      'workflow.status-table',
+      'variants.decisions',
+    ],
+  },
+  {
+    name: 'createAnswerNoLocation',
+    notShown: 'Response body of item creation: not shown.',
+    deviations: ['DEC-ITEM-002'],
+    discovers: { createdItem: 'trcid-lookup' },
+    modifiers: () => [m.createAnswerNoLocation()],
+    checks: ['items.create-read-back', 'items.update-stamps', 'filters.trcid', 'variants.decisions'],
+  },
+  {
+    name: 'updateOnCollection',
+    notShown: 'Path of the update operation (PUT) for items: not shown.',
+    deviations: ['DEC-ITEM-001'],
+    discovers: { updatePath: 'collection' },
+    modifiers: () => [m.updateOnCollection()],
+    checks: [
+      'items.update-stamps',
+      'items.trcid-rules',
+      'workflow.transitions',
+      'workflow.wrong-booleans',
+      'properties.round-trip',
+      'variants.decisions',
+    ],
+  },
+  {
+    name: 'tokenIdField',
+    notShown: 'Account token: the interface names the {tokenId} path parameter but no id member of the token object.',
+    deviations: ['DEC-MISC-002'],
+    discovers: { tokenIdField: 'tokenId' },
+    modifiers: () => [m.tokenIdField()],
+    checks: ['tokens.create', 'tokens.delete', 'tokens.admin-only', 'tokens.rotate-secret', 'variants.decisions'],
+  },
+  {
+    name: 'assetPagesFromOne',
+    notShown:
+      'Complete list of query parameters of the list endpoints, and how `page` combines with `size`: not shown.',
+    deviations: ['DEC-LIST-009'],
+    discovers: { assetFirstPage: '1' },
+    modifiers: () => [m.assetPagesFromOne()],
+    checks: ['assets.list-page', 'assets.sort-tiebreaker', 'variants.decisions'],
+  },
+  {
+    name: 'itemPagesFromOne',
+    notShown:
+      'Complete list of query parameters of the list endpoints, and how `page` combines with `size`: not shown.',
+    deviations: ['DEC-LIST-002'],
+    discovers: { listFirstPage: '1' },
+    modifiers: () => [m.itemPagesFromOne()],
+    checks: ['paging.page-number', 'sorting.id-tiebreaker', 'properties.paging-partitions', 'variants.decisions'],
+  },
+  {
+    name: 'statusMovesByPutOnly',
+    notShown: 'All other moves between states (for example to `rejected`, `archived`, `deleted`): not shown.',
+    deviations: [],
+    discovers: { statusMoves: 'rejected=put, archived=put, deleted=put' },
+    modifiers: () => [m.statusMovesByPutOnly()],
+    checks: [
+      'workflow.status-table',
+      'workflow.deleted-is-soft',
+      'workflow.wrong-booleans',
+      'filters.wfstatus',
+      'filters.trcid',
+      'scope.live-token',
+    ],
+  },
+  {
+    name: 'logoutByGet',
+    notShown: '/auth/logout: Its HTTP method: not shown.',
+    deviations: ['DEC-AUTH-003'],
+    discovers: { logoutMethod: 'GET' },
+    modifiers: () => [m.logoutByGet()],
+    checks: ['sessions.sign-in', 'sessions.scope', 'variants.decisions'],
+  },
+  {
+    name: 'signInFieldNames',
+    notShown: 'Request body of sign-in: not shown.',
+    deviations: ['DEC-AUTH-001'],
+    discovers: { signIn: 'userField=login, passwordField=password' },
+    modifiers: () => [m.signInFieldNames()],
+    checks: ['sessions.sign-in', 'sessions.refresh', 'variants.decisions'],
   },
   {
     name: 'errorBodiesOtherShape',
@@ -65,19 +163,6 @@ export const VARIATIONS: Variation[] = [
     deviations: ['DEC-ERR-002'],
     modifiers: () => [m.unauthorizedAs403()],
     checks: ['auth.missing-token-401', 'security.no-token-every-operation', 'tokens.admin-only', 'feeds.admin-only'],
-  },
-  {
-    name: 'createAnswerEmpty',
-    notShown: 'Response body of item creation: not shown.',
-    deviations: ['DEC-ITEM-002'],
-    modifiers: () => [m.createAnswerEmpty()],
-    checks: [
-      'items.create-answer',
-      'items.create-read-back',
-      'filters.trcid',
-      'workflow.status-table',
-      'items.read-only-fields',
-    ],
   },
   {
     name: 'dictionaryRootOtherShape',

@@ -2,7 +2,9 @@
 // sign in, decode the JWT's claims, and end the session again.
 
 import type { HttpResponse } from '../http/httpClient.ts';
+import { variantsOf } from '../discovery/variants.ts';
 import { CheckFailure } from '../model/failure.ts';
+import { forgetUnknownOperation } from './assert.ts';
 import type { CheckContext } from '../runtime/context.ts';
 
 export interface SessionPair {
@@ -12,7 +14,10 @@ export interface SessionPair {
   [member: string]: unknown;
 }
 
-/** POST /auth/signin with the configured user; the answer as is (validation deferred). */
+/**
+ * POST /auth/signin with the configured user, in the body fields the target uses (the interface
+ * shows no sign-in body; see the target variants); the answer as is (validation deferred).
+ */
 export async function signIn(
   ctx: CheckContext,
   credentials?: { username: string; password: string },
@@ -20,7 +25,12 @@ export async function signIn(
   const username = credentials?.username ?? ctx.tokens.sessionUser;
   const password = credentials?.password ?? ctx.tokens.sessionPassword;
   if (!username || !password) throw new Error(`${ctx.check.id} signs in; declare needs: ['session']`);
-  const res = await ctx.http.post('/auth/signin', { token: 'none', json: { username, password }, validate: 'defer' });
+  const { userField, passwordField } = variantsOf(ctx).signIn;
+  const res = await ctx.http.post('/auth/signin', {
+    token: 'none',
+    json: { [userField]: username, [passwordField]: password },
+    validate: 'defer',
+  });
   rememberSecrets(ctx, res);
   return res;
 }
@@ -65,7 +75,12 @@ export function jwtClaims(token: string): Record<string, unknown> | undefined {
   }
 }
 
-/** POST /auth/logout with the session token (DEC-AUTH-003); the answer as is. */
+/** /auth/logout with the session token, in the method the target uses (not shown by the interface); the answer as is. */
 export async function logout(ctx: CheckContext, accessToken: string): Promise<HttpResponse> {
-  return ctx.http.post('/auth/logout', { token: { bearer: accessToken }, validate: 'defer' });
+  const res = await ctx.http.request(variantsOf(ctx).logoutMethod, '/auth/logout', {
+    token: { bearer: accessToken },
+    validate: 'defer',
+  });
+  forgetUnknownOperation(res);
+  return res;
 }

@@ -6,6 +6,7 @@
 import type { HttpResponse } from '../http/httpClient.ts';
 import { CheckFailure } from '../model/failure.ts';
 import type { CheckContext } from '../runtime/context.ts';
+import { variantsOf } from '../discovery/variants.ts';
 import { listUserOrganisations } from './items.ts';
 
 export interface TokenAnswer {
@@ -88,6 +89,16 @@ export function dropOwnCallbackProblems(res: HttpResponse): void {
   res.assertConforms(); // nothing left: no longer deferred
 }
 
+/**
+ * The id of a token in an answer body: the member the target uses for it (the interface names
+ * none; see the target variants), or undefined when the body has none.
+ */
+export function tokenIdOf(ctx: Pick<CheckContext, 'config'>, body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const id = (body as Record<string, unknown>)[variantsOf(ctx).tokenIdField];
+  return typeof id === 'string' && id !== '' ? id : undefined;
+}
+
 /** The answer body as a token, or a failure naming the requirements. */
 export function tokenAnswer(res: HttpResponse, requirements?: readonly string[]): TokenAnswer {
   const body = res.body;
@@ -150,17 +161,18 @@ export async function mintToken(
     });
   }
   const answer = tokenAnswer(res, options.requirements);
-  if (typeof answer.id !== 'string' || answer.id === '') {
+  const id = tokenIdOf(ctx, answer);
+  if (id === undefined) {
+    const field = variantsOf(ctx).tokenIdField;
     throw new CheckFailure({
-      message: `${label(res)} answered a token without an id`,
+      message: `${label(res)} answered a token without its id (member ${field}, the token id field in force)`,
       received: answer,
-      expected: 'an id member',
-      pointer: '/id',
+      expected: `a ${field} member`,
+      pointer: `/${field}`,
       requirements: options.requirements,
       exchanges: [res.exchange],
     });
   }
-  const id = answer.id;
   if (options.cleanup !== false) {
     const path = tokensPath(ctx, id);
     ctx.cleanup.add(`delete token ${request.name}`, async (http) => {

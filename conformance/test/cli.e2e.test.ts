@@ -2,7 +2,7 @@
 // each deliberately broken variant fails on the requirement it breaks, and only there.
 
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -86,6 +86,19 @@ describe('content-conformance against a correct target', () => {
     expect(outcome.run.stdout).toContain(`Report (junit): ${join(outcome.run.reportDir, 'junit.xml')}`);
     expect(outcome.run.stdout).toContain(`Report (html): ${join(outcome.run.reportDir, 'report.html')}`);
     expect(outcome.run.stdout).toContain('Seed: 7 (replay with --seed 7)');
+  });
+
+  it('when the run starts, then the console lists the target variants and every report records them with their source', async () => {
+    expect(outcome.run.stdout).toContain('Target variants (where the interface is silent):');
+    expect(outcome.run.stdout).toMatch(/credentialStatuses: missing=401, invalid=401, forbidden=403 \(discovered/);
+    const variants = outcome.result!.targetVariants ?? [];
+    expect(variants.find((v) => v.name === 'credentialStatuses')?.source).toBe('discovered');
+    // The consumer profile writes nothing, so the write probes do not run.
+    expect(variants.find((v) => v.name === 'updatePath')).toMatchObject({ value: 'detail', source: 'default' });
+    const junit = await readFile(join(outcome.run.reportDir, 'junit.xml'), 'utf8');
+    expect(junit).toContain('<property name="variant.updatePath" value="detail (default)"/>');
+    const html = await readFile(join(outcome.run.reportDir, 'report.html'), 'utf8');
+    expect(html).toContain('<h2>Target variants</h2>');
   });
 
   it('when the result is written, then its integrity hash verifies and the token never appears', async () => {

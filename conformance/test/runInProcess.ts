@@ -3,6 +3,8 @@
 
 import { fileURLToPath } from 'node:url';
 import { resolveConfig } from '../config/config.ts';
+import { discoverVariants } from '../discovery/discover.ts';
+import { describeVariants } from '../discovery/variants.ts';
 import { CHECKS_DIR, loadChecks } from '../plan/loadChecks.ts';
 import { planChecks } from '../plan/select.ts';
 import type { CheckOutcome } from '../results/outcome.ts';
@@ -15,7 +17,9 @@ import { loadRequirements } from '../spec/requirements.ts';
 export async function runInProcess(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<RunResult> {
   const command = await resolveConfig(args, env, process.cwd());
   if (command.kind !== 'run') throw new Error('not a run');
-  const { config } = command;
+  // Discovery first, as in a CLI run: the checks work with the target's variants.
+  const variants = await discoverVariants(command.config);
+  const config = { ...command.config, variants };
   const catalogue = await loadRequirements(config.requirementsFile);
   const checks = await loadChecks(fileURLToPath(CHECKS_DIR), catalogue);
   const plan = planChecks(checks, catalogue, config);
@@ -42,6 +46,7 @@ export async function runInProcess(args: readonly string[], env: NodeJS.ProcessE
         runId: config.runId,
         spec: { file: 'openapi.json', sha256: runtime.spec.sha256 },
         startedAt,
+        targetVariants: describeVariants(variants),
       },
       finishedAt: new Date(),
       plan,

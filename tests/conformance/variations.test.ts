@@ -155,4 +155,12 @@ async function expectPasses(variation: Variation): Promise<void> {
   expect(decisionDeviations(result, variation.checks)).toEqual(expect.arrayContaining(variation.deviations));
   for (const name of modifierNames(variation))
     expect(applied.get(name) ?? 0, `${name} never applied`).toBeGreaterThan(0);
+  for (const [name, value] of Object.entries(variation.discovers ?? {}))
+    expect(
+      result.targetVariants?.find((v) => v.name === name),
+      `target variant ${name}`,
+    ).toMatchObject({
+      value,
+      source: 'discovered',
+    });
 }

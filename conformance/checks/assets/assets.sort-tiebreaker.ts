@@ -1,3 +1,4 @@
+import { variantsOf } from '../../discovery/variants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { listAssets, png, uploadAsset } from '../../support/assets.ts';
@@ -33,10 +34,12 @@ export default defineCheck({
         const seen: string[] = [];
         let hits = 0;
         const exchanges = [];
+        // Pages count from the target's first page number (not shown by the interface).
+        const first = variantsOf(ctx).assetFirstPage;
         for (let page = 0; page < 200; page++) {
           const { res, page: answer } = await listAssets(
             ctx,
-            { lastupdated: from, sortField, sortOrder, size: 1, page },
+            { lastupdated: from, sortField, sortOrder, size: 1, page: first + page },
             { requirements: ['ASSET-013'] },
           );
           exchanges.push(res.exchange);

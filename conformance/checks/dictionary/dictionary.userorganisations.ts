@@ -1,7 +1,8 @@
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { assertBodyIsArray, assertStatus } from '../../support/assert.ts';
-import type { UserOrganisation } from '../../support/items.ts';
+import { userOrganisationEntries } from '../../discovery/userOrganisations.ts';
+import { variantsOf } from '../../discovery/variants.ts';
 
 export default defineCheck({
   id: 'dictionary.userorganisations',
@@ -13,14 +14,25 @@ export default defineCheck({
   run: async (ctx) => {
     const res = await ctx.http.get('/dictionary/userorganisations', { validate: 'defer' });
     assertStatus(res, 200, { requirements: ['DICT-005'] });
-    const all = assertBodyIsArray(res, { requirements: ['DICT-005'] }) as UserOrganisation[];
+    // The layout beyond the named members is the target's choice (an array, or a map keyed by organisation).
+    const shape = variantsOf(ctx).userOrganisationsShape;
+    if (shape === 'array') assertBodyIsArray(res, { requirements: ['DICT-005'] });
+    else if (typeof res.body !== 'object' || res.body === null || Array.isArray(res.body))
+      throw new CheckFailure({
+        message: 'GET /dictionary/userorganisations did not answer a map keyed by organisation (the layout in force)',
+        received: res.text.slice(0, 200),
+        expected: 'a JSON object',
+        requirements: ['DICT-005'],
+        exchanges: [res.exchange],
+      });
+    const all = userOrganisationEntries(res.body, shape);
     for (const [i, o] of all.entries()) {
       if (typeof o?.userorganisation !== 'string' || typeof o.accountId !== 'string' || o.ontology === undefined) {
         throw new CheckFailure({
           message: `entry ${i} does not name its organisation, account and ontology in use`,
           received: o,
           expected: '{userorganisation, accountId, ontology, …}',
-          pointer: `/${i}`,
+          pointer: shape === 'array' ? `/${i}` : `/${o?.userorganisation}`,
           requirements: ['DICT-005'],
           exchanges: [res.exchange],
         });

@@ -1,7 +1,7 @@
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { assertStatus } from '../../support/assert.ts';
-import { createItem, minimalItems, putItem, writableCopy, writerToken } from '../../support/items.ts';
+import { createItem, minimalItems, updateItem, writerToken } from '../../support/items.ts';
 
 const GENERATED = /^trc-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -35,7 +35,7 @@ export default defineCheck({
     if (dup.status < 300 && typeof id === 'string') ctx.cleanup.softDelete(`/events/${id}`, token);
     assertStatus(dup, 409, { message: `a second POST with the trcid ${event.trcid} answered ${dup.status}` });
     dup.assertConforms();
-    const put = await putItem(ctx, event, { ...writableCopy(event.item), trcid: `${event.trcid}-changed` });
+    const put = await updateItem(ctx, event, { trcid: `${event.trcid}-changed` });
     assertStatus(put, 400, { message: `a PUT changing trcid answered ${put.status}` });
     put.assertConforms();
   },

@@ -1,7 +1,7 @@
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { assertStatus } from '../../support/assert.ts';
-import { createItem, putItem, readItem, writableCopy } from '../../support/items.ts';
+import { createItem, putItem, readItem } from '../../support/items.ts';
 
 export default defineCheck({
   id: 'items.update-stamps',
@@ -18,11 +18,11 @@ export default defineCheck({
       { location: { address: { city: 'Amsterdam' } }, performers: [{ label: 'Koor' }] },
       { label: 'update' },
     );
-    const { location: _dropped, ...rest } = writableCopy(event.item);
+    const { location: _dropped, ...rest } = event.body;
     const put = await putItem(ctx, event, { ...rest, performers: [{ label: 'Orkest' }] });
     if (put.status === 404 || put.status === 405)
       throw new CheckFailure({
-        message: `PUT ${event.path} answered ${put.status}; updates are PUT on the detail URL`,
+        message: `PUT ${new URL(put.url).pathname} answered ${put.status} on the update path in force`,
         received: put.status,
         expected: 200,
         requirements: ['DEC-ITEM-001'],

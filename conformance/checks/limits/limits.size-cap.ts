@@ -2,7 +2,7 @@ import type { HttpResponse } from '../../http/httpClient.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { SIZE_CAP_ENFORCED_FROM } from '../../support/amsterdam.ts';
-import { assertBodyEquals, assertBodyIsArray, assertStatus } from '../../support/assert.ts';
+import { assertBodyHas, assertBodyIsArray, assertStatus } from '../../support/assert.ts';
 import { COLLECTIONS } from '../../support/collections.ts';
 
 const MAX = 2000;
@@ -62,7 +62,7 @@ export default defineCheck({
     if (enforced.length > 0) ctx.verified(['LIMIT-003']);
     if (lenient.length > 0) ctx.verified(['LIMIT-002']);
     for (const { size, res } of enforced) {
-      assertBodyEquals(
+      assertBodyHas(
         res,
         { status: 400, error: 'Bad Request', message: `size must not exceed ${MAX} (requested: ${size})` },
         { requirements: ['ERR-001'] },

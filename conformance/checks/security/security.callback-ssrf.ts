@@ -1,6 +1,6 @@
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
-import { deleteTokenQuietly, mintToken, tokensPath, updateToken } from '../../support/tokens.ts';
+import { deleteTokenQuietly, mintToken, tokenIdOf, tokensPath, updateToken } from '../../support/tokens.ts';
 
 /** Callback URLs no target should call (DEC-HOOK-002; OWASP API7, server-side request forgery). Loopback is left out: a test deployment may allow it for the suite's receiver. */
 const REFUSED = [
@@ -32,8 +32,8 @@ export default defineCheck({
           json: { name: ctx.tag('ssrf'), roles: ['ROLE_EXTERNAL_USER'], callBackUrl: url },
           validate: 'defer',
         });
-        const stray = (created.body as { id?: unknown } | undefined)?.id;
-        if (created.status < 300 && typeof stray === 'string') await deleteTokenQuietly(ctx, stray);
+        const stray = tokenIdOf(ctx, created.body);
+        if (created.status < 300 && stray !== undefined) await deleteTokenQuietly(ctx, stray);
         const updated = await updateToken(ctx, token.id, { callBackUrl: url });
         for (const [res, what] of [
           [created, 'create'],

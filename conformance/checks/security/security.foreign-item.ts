@@ -2,7 +2,7 @@ import type { TokenChoice } from '../../http/httpClient.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { assertStatus } from '../../support/assert.ts';
-import { createItem, writableCopy } from '../../support/items.ts';
+import { createItem, updateItem } from '../../support/items.ts';
 import { deleteTokenQuietly, mintToken, twoOrganisations } from '../../support/tokens.ts';
 
 export default defineCheck({
@@ -65,9 +65,12 @@ export default defineCheck({
       }
       ctx.verified(['AUTH-004']);
 
-      const body = writableCopy(foreign.item);
-      body.trcItemDetails = [{ lang: 'nl', title: `${foreign.trcid} overwritten by another organisation` }];
-      const put = await ctx.http.put(foreign.path, { token, json: body, validate: 'defer' });
+      const put = await updateItem(
+        ctx,
+        foreign,
+        { trcItemDetails: [{ lang: 'nl', title: `${foreign.trcid} overwritten by another organisation` }] },
+        { token },
+      );
       const del = await ctx.http.delete(foreign.path, { token, validate: 'defer' });
       for (const [res, what] of [
         [put, 'PUT'],

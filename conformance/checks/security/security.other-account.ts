@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { listUserOrganisations } from '../../support/items.ts';
-import { accountId } from '../../support/tokens.ts';
+import { accountId, tokenIdOf } from '../../support/tokens.ts';
 
 export default defineCheck({
   id: 'security.other-account',
@@ -32,8 +32,8 @@ export default defineCheck({
     ];
     for (const res of await Promise.all(attempts)) {
       if (res.status < 400 || ![403, 404].includes(res.status)) {
-        const created = (res.body as { id?: unknown } | undefined)?.id;
-        if (res.status < 300 && typeof created === 'string')
+        const created = tokenIdOf(ctx, res.body);
+        if (res.status < 300 && created !== undefined)
           ctx.note(`the target created token ${created} in account ${other}; it could not be deleted by the suite`);
         throw new CheckFailure({
           message: `the admin of ${own}: ${res.exchange.request.method} ${new URL(res.url).pathname} in account ${other} answered ${res.status}`,

@@ -1,5 +1,6 @@
 import { defineCheck } from '../../model/check.ts';
-import { assertStatus } from '../../support/assert.ts';
+import { variantsOf } from '../../discovery/variants.ts';
+import { assertStatus, forgetUnknownOperation } from '../../support/assert.ts';
 import { deleteTokenQuietly, mintToken } from '../../support/tokens.ts';
 
 export default defineCheck({
@@ -16,7 +17,11 @@ export default defineCheck({
     try {
       const bearer = token.bearer;
       if (!bearer) return ctx.skip('the token creation answer carries no token value (DEC-AUTH-006)');
-      const logout = await ctx.http.post('/auth/logout', { token: { bearer }, validate: 'defer' });
+      const logout = await ctx.http.request(variantsOf(ctx).logoutMethod, '/auth/logout', {
+        token: { bearer },
+        validate: 'defer',
+      });
+      forgetUnknownOperation(logout);
       assertStatus(logout, 400, { message: `POST /auth/logout with an account API token answered ${logout.status}` });
       logout.assertConforms();
       const still = await ctx.http.get('/events', { token: { bearer }, query: { size: 1 } });

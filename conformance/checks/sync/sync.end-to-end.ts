@@ -6,7 +6,8 @@ import type { TokenChoice } from '../../http/httpClient.ts';
 import type { CheckContext } from '../../runtime/context.ts';
 import { assertStatus } from '../../support/assert.ts';
 import { suiteClient } from '../../support/clientSource.ts';
-import { createItem, listItems, putItem, writableCopy, writerToken } from '../../support/items.ts';
+import { canReachStatus, createItem, listItems, updateItem } from '../../support/items.ts';
+import { CheckUnobservable } from '../../model/failure.ts';
 import type { CreatedItem, WfStatus } from '../../support/items.ts';
 
 const COLLECTION = 'venues';
@@ -85,6 +86,10 @@ export default defineCheck({
   needs: ['write', 'full', 'consumer'],
   writes: 'four venues, changed, archived and deleted by the check (tagged with the run id)',
   run: async (ctx) => {
+    if (!canReachStatus(ctx, 'archived') || !canReachStatus(ctx, 'deleted'))
+      throw new CheckUnobservable(
+        'the target moves no item into archived or deleted through the API (the interface leaves it open): the removals cannot be synced',
+      );
     const title = (label: string) => `${ctx.runId} sync ${label}`;
     const make = (label: string, wfstatus?: WfStatus) =>
       createItem(
@@ -133,16 +138,7 @@ export default defineCheck({
 
     // 2. Changes: a new title, an archive, a delete, an approval.
     const change = async (item: CreatedItem, patch: Record<string, unknown>) => {
-      const current =
-        (
-          await listItems(
-            ctx,
-            `/${COLLECTION}`,
-            { trcid: item.trcid, wfstatus: 'draft,readyforvalidation,approved,rejected,archived,deleted' },
-            { token: writerToken(ctx) },
-          )
-        ).items[0] ?? item.item;
-      const res = await putItem(ctx, item, { ...writableCopy(current), ...patch });
+      const res = await updateItem(ctx, item, patch);
       assertStatus(res, 200, { requirements: ['DEC-ITEM-001'] });
       res.assertConforms(['DEC-ITEM-001']);
     };

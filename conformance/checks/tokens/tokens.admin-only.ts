@@ -2,7 +2,14 @@ import type { HttpResponse } from '../../http/httpClient.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { acknowledge, assertStatus } from '../../support/assert.ts';
-import { deleteTokenQuietly, mintToken, tokenAnswer, tokensPath, updateToken } from '../../support/tokens.ts';
+import {
+  deleteTokenQuietly,
+  mintToken,
+  tokenAnswer,
+  tokenIdOf,
+  tokensPath,
+  updateToken,
+} from '../../support/tokens.ts';
 
 export default defineCheck({
   id: 'tokens.admin-only',
@@ -48,11 +55,8 @@ export default defineCheck({
       for (const [what, send] of attempts) {
         const res = await send();
         if (res.status < 400) {
-          const created =
-            what === 'create'
-              ? (res.body as { id?: unknown; signingSecret?: unknown; token?: unknown } | undefined)
-              : undefined;
-          if (typeof created?.id === 'string') await deleteTokenQuietly(ctx, created.id);
+          const created = what === 'create' ? tokenIdOf(ctx, res.body) : undefined;
+          if (created !== undefined) await deleteTokenQuietly(ctx, created);
           throw new CheckFailure({
             message: `token ${what} with the consumer token (no admin role) answered ${res.status}`,
             received: res.status,

@@ -7,6 +7,7 @@ import {
   mintToken,
   rotateSecret,
   tokenAnswer,
+  tokenIdOf,
   tokensPath,
   updateToken,
 } from '../../support/tokens.ts';
@@ -188,8 +189,8 @@ export default defineCheck({
         },
         validate: 'defer',
       });
-      const stray = (unknown.body as { id?: unknown } | undefined)?.id;
-      if (unknown.status < 300 && typeof stray === 'string') await deleteTokenQuietly(ctx, stray);
+      const stray = tokenIdOf(ctx, unknown.body);
+      if (unknown.status < 300 && stray !== undefined) await deleteTokenQuietly(ctx, stray);
       expect(
         unknown,
         unknown.status === 400,
@@ -206,8 +207,8 @@ export default defineCheck({
         json: { name: ctx.tag('escalation'), roles: ['ROLE_SUPER_ADMIN'] },
         validate: 'defer',
       });
-      const escalated = (escalate.body as { id?: unknown } | undefined)?.id;
-      if (escalate.status < 300 && typeof escalated === 'string') await deleteTokenQuietly(ctx, escalated);
+      const escalated = tokenIdOf(ctx, escalate.body);
+      if (escalate.status < 300 && escalated !== undefined) await deleteTokenQuietly(ctx, escalated);
       expect(
         escalate,
         escalate.status === 403 || escalate.status === 400,

@@ -1,6 +1,7 @@
 import { defineCheck } from '../../model/check.ts';
+import { CheckUnobservable } from '../../model/failure.ts';
 import { assertStatus } from '../../support/assert.ts';
-import { createItem, putItem, writableCopy } from '../../support/items.ts';
+import { canReachStatus, createItem, updateItem } from '../../support/items.ts';
 import type { Delivery } from '../../receiver/receiver.ts';
 import {
   callbackId,
@@ -21,12 +22,18 @@ export default defineCheck({
   writes: 'a token with a callBackUrl (deleted at once) and one event (archived, then soft-deleted)',
   dependsOn: ['webhooks.event-types'],
   run: async (ctx) => {
+    if (!canReachStatus(ctx, 'archived'))
+      throw new CheckUnobservable(
+        'the target moves no item into archived through the API (the interface leaves it open)',
+      );
     const hook = await hookToken(ctx, 'archive');
     await disposing([hook], async () => {
       const event = await createItem(ctx, '/events', { wfstatus: 'approved' }, { label: 'hook-archive' });
       const { delivery: created } = await waitForCallback(ctx, hook, callbackId(event.id, '/events', 'UPDATED'));
-      const res = await putItem(ctx, event, { ...writableCopy(event.item), wfstatus: 'archived' });
-      assertStatus(res, 200, { message: `PUT ${event.path} with wfstatus archived answered ${res.status}` });
+      const res = await updateItem(ctx, event, { wfstatus: 'archived' });
+      assertStatus(res, 200, {
+        message: `PUT ${new URL(res.url).pathname} with wfstatus archived answered ${res.status}`,
+      });
       res.assertConforms();
       const deleted = callbackId(event.id, '/events', 'DELETED');
       const mentions = (d: Delivery) => callbackItems(d).find((i) => i.id.startsWith(`${event.id}_`));

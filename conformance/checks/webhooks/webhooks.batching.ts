@@ -1,7 +1,7 @@
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { assertStatus } from '../../support/assert.ts';
-import { createItem, putItem, writableCopy } from '../../support/items.ts';
+import { createItem, updateItem } from '../../support/items.ts';
 import {
   assertSignedDelivery,
   callbackId,
@@ -38,9 +38,9 @@ export default defineCheck({
           createItem(ctx, '/events', { wfstatus: 'approved' }, { label: `hook-batch-${i}` }),
         ),
       );
-      const body = writableCopy(twice!.item);
-      body.trcItemDetails = [{ lang: 'nl', title: `${twice!.trcid} changed again` }];
-      const put = await putItem(ctx, twice!, body);
+      const put = await updateItem(ctx, twice!, {
+        trcItemDetails: [{ lang: 'nl', title: `${twice!.trcid} changed again` }],
+      });
       assertStatus(put, 200, { requirements: ['DEC-HOOK-004'] });
       put.assertConforms(['DEC-HOOK-004']);
       const elapsed = Date.now() - started;

@@ -3,7 +3,7 @@ import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import type { Delivery } from '../../receiver/receiver.ts';
 import { assertStatus } from '../../support/assert.ts';
-import { createItem, putItem, writableCopy } from '../../support/items.ts';
+import { createItem, updateItem } from '../../support/items.ts';
 import type { CreatedItem } from '../../support/items.ts';
 import {
   assertSignedDelivery,
@@ -104,10 +104,11 @@ export default defineCheck({
       // An update is UPDATED too: a second EventUpdated after the first was delivered.
       const event = created[0]!;
       const seen = hook.endpoint.deliveries.length;
-      const body = writableCopy(event.item);
-      body.trcItemDetails = [{ lang: 'nl', title: `${event.trcid} updated` }];
-      const put = await putItem(ctx, event, body);
-      assertStatus(put, 200, { requirements: ['HOOK-006'], message: `PUT ${event.path} answered ${put.status}` });
+      const put = await updateItem(ctx, event, { trcItemDetails: [{ lang: 'nl', title: `${event.trcid} updated` }] });
+      assertStatus(put, 200, {
+        requirements: ['HOOK-006'],
+        message: `PUT ${new URL(put.url).pathname} answered ${put.status}`,
+      });
       put.assertConforms(['HOOK-006']);
       const updatedId = callbackId(event.id, '/events', 'UPDATED');
       const after = hook.endpoint.deliveries[seen - 1]!.seq;

@@ -1,5 +1,5 @@
 import { defineCheck } from '../../model/check.ts';
-import { catalogue, listCatalogue } from '../../support/items.ts';
+import { catalogue, catalogueEntries, listCatalogue } from '../../support/items.ts';
 import { assertContainsAll, assertContainsNone } from '../../support/listAssertions.ts';
 
 export default defineCheck({
@@ -12,7 +12,7 @@ export default defineCheck({
   writes: "the run's shared catalogue (nine event groups, one deleted, tagged with the run id)",
   run: async (ctx) => {
     const cat = await catalogue(ctx);
-    const deleted = cat.entries.filter((e) => e.status === 'deleted');
+    const deleted = catalogueEntries(cat, 'deleted');
     const normal = await listCatalogue(ctx, cat, { wfstatus: undefined });
     assertContainsNone(
       normal.items,

@@ -1,7 +1,7 @@
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import type { HttpResponse } from '../../http/httpClient.ts';
-import { ALL_STATUSES, createItem, listItems, putItem, writableCopy } from '../../support/items.ts';
+import { ALL_STATUSES, canReachStatus, createItem, listItems, updateItem } from '../../support/items.ts';
 import type { CreatedItem, Item, WfStatus } from '../../support/items.ts';
 import { assertStatus } from '../../support/assert.ts';
 import { assertBooleansFollowWfstatus } from '../../support/listAssertions.ts';
@@ -20,6 +20,12 @@ export default defineCheck({
     const event = await createItem(ctx, '/events', { wfstatus: 'approved' }, { label: 'transitions' });
     await assertLive(ctx, event, true, ['WF-001']);
     for (const status of AWAY) {
+      if (!canReachStatus(ctx, status)) {
+        ctx.note(
+          `not moved to ${status}: the target moves no item there through the API (the interface leaves it open)`,
+        );
+        continue;
+      }
       const stored: WfStatus = status === 'draft' ? 'readyforvalidation' : status;
       const item = await write(ctx, event, status, ['WF-008']);
       if (item.wfstatus !== stored)
@@ -66,16 +72,13 @@ function fail(
 
 type Ctx = Parameters<typeof createItem>[0];
 
-/** PUT the item's current writable fields with another wfstatus; the item as the writer then lists it. */
+/** PUT what was written with another wfstatus; the item as the writer then lists it. */
 async function write(ctx: Ctx, event: CreatedItem, status: WfStatus, requirements: string[]): Promise<Item> {
-  const current =
-    (await listItems(ctx, '/events', { trcid: event.trcid, wfstatus: ALL_STATUSES }, { token: event.token }))
-      .items[0] ?? event.item;
-  const res = await putItem(ctx, event, { ...writableCopy(current), wfstatus: status });
+  const res = await updateItem(ctx, event, { wfstatus: status });
   if (res.status === 404 || res.status === 405)
     fail(
       event,
-      `PUT answered ${res.status}; updates are PUT on the detail URL`,
+      `PUT answered ${res.status} on the update path in force (${new URL(res.url).pathname})`,
       res.status,
       200,
       ['DEC-ITEM-001'],

@@ -1,6 +1,6 @@
 import { defineCheck } from '../../model/check.ts';
 import { assertStatus } from '../../support/assert.ts';
-import { createItem, writableCopy } from '../../support/items.ts';
+import { createItem, updateItem } from '../../support/items.ts';
 
 export default defineCheck({
   id: 'workflow.write-scope',
@@ -12,11 +12,7 @@ export default defineCheck({
   writes: 'one rejected and one deleted event (tagged with the run id)',
   run: async (ctx) => {
     const rejected = await createItem(ctx, '/events', { wfstatus: 'rejected' }, { label: 'write-scope' });
-    const put = await ctx.http.put(rejected.path, {
-      token: 'consumer',
-      json: { ...writableCopy(rejected.item), wfstatus: 'approved' },
-      validate: 'defer',
-    });
+    const put = await updateItem(ctx, rejected, { wfstatus: 'approved' }, { token: 'consumer' });
     assertStatus(put, 404, { message: `a live token's PUT of a rejected item answered ${put.status}` });
     put.assertConforms();
     const del = await ctx.http.delete(rejected.path, { token: 'consumer', validate: 'defer' });

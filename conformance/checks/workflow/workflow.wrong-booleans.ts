@@ -1,5 +1,5 @@
 import { defineCheck } from '../../model/check.ts';
-import { createItem, putItem, readItem, writableCopy } from '../../support/items.ts';
+import { createItem, readItem, updateItem } from '../../support/items.ts';
 import { assertStatus } from '../../support/assert.ts';
 import { assertBooleansFollowWfstatus } from '../../support/listAssertions.ts';
 
@@ -27,9 +27,8 @@ export default defineCheck({
     );
     assertBooleansFollowWfstatus(approved.item, approved.created, { requirements: ['WF-013', 'WF-010'] });
     ctx.verified(['WF-010', 'WF-011']);
-    // On update: a GET-modify-PUT that flips only the booleans.
-    const put = await putItem(ctx, approved, {
-      ...writableCopy(approved.item),
+    // On update: what was written, with only the booleans flipped.
+    const put = await updateItem(ctx, approved, {
       wfstatus: 'approved',
       published: false,
       deleted: true,
