@@ -103,6 +103,11 @@ export function createSqlStore<T extends SyncItem = ContentItem>(options: SqlSto
     ON CONFLICT (collection, trcid) DO UPDATE
     SET lastupdated = EXCLUDED.lastupdated, wfstatus = EXCLUDED.wfstatus, item = EXCLUDED.item, synced_at = EXCLUDED.synced_at`;
   const removeSql = `DELETE FROM ${items} WHERE collection = $1 AND trcid = $2`;
+  const upsertManySql = `INSERT INTO ${items} (collection, trcid, lastupdated, wfstatus, item, synced_at)
+    SELECT $1, e->>'trcid', e->>'lastupdated', e->>'wfstatus', e, now() FROM jsonb_array_elements($2::jsonb) AS e
+    ON CONFLICT (collection, trcid) DO UPDATE
+    SET lastupdated = EXCLUDED.lastupdated, wfstatus = EXCLUDED.wfstatus, item = EXCLUDED.item, synced_at = EXCLUDED.synced_at`;
+  const removeManySql = `DELETE FROM ${items} WHERE collection = $1 AND trcid = ANY($2::text[])`;
   const upsertParams = (c: Collection, item: T) => [
     c,
     item.trcid,
@@ -153,17 +158,24 @@ export function createSqlStore<T extends SyncItem = ContentItem>(options: SqlSto
     },
     async applyBatch(c, ops) {
       await init();
+      // Applying the operations in order leaves each trcid as its last operation says, so one
+      // DELETE and one INSERT of the page's items (as one JSON array) do the same in two statements.
+      const last = new Map<string, StoreOp<T>>();
+      for (const op of ops) {
+        const trcid = op.op === 'upsert' ? op.item.trcid : op.trcid;
+        last.delete(trcid);
+        last.set(trcid, op);
+      }
+      const removals: string[] = [];
+      const upserts: T[] = [];
+      for (const [trcid, op] of last) {
+        if (op.op === 'upsert') upserts.push(op.item);
+        else removals.push(trcid);
+      }
       return db.transaction(async (tx) => {
-        const result: BatchResult = { upserted: 0, removed: 0 };
-        for (const op of ops) {
-          if (op.op === 'upsert') {
-            await tx.query(upsertSql, upsertParams(c, op.item));
-            result.upserted++;
-          } else {
-            result.removed += affected(await tx.query(removeSql, [c, op.trcid])) > 0 ? 1 : 0;
-          }
-        }
-        return result;
+        const removed = removals.length === 0 ? 0 : affected(await tx.query(removeManySql, [c, removals]));
+        if (upserts.length > 0) await tx.query(upsertManySql, [c, JSON.stringify(upserts)]);
+        return { upserted: ops.filter((op) => op.op === 'upsert').length, removed };
       });
     },
   };
