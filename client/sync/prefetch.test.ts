@@ -76,16 +76,18 @@ afterAll(async () => {
 });
 
 describe('keysetPages prefetching', () => {
-  it('when a body has no guessable mark or a wrong one, then stampInBody reads what is there', () => {
-    const items = [
-      { trcid: 'a', lastupdated: '2026-01-01T00:00:00.001Z' },
-      { trcid: 'b', lastupdated: '2026-01-01T00:00:00.002Z' },
-    ];
-    expect(stampInBody(Buffer.from(JSON.stringify(items)), 'last')).toBe('2026-01-01T00:00:00.002Z');
-    expect(stampInBody(Buffer.from(JSON.stringify(items)), 'first')).toBe('2026-01-01T00:00:00.001Z');
-    expect(stampInBody(Buffer.from(JSON.stringify(items, null, 1)), 'last')).toBeUndefined();
-    expect(stampInBody(Buffer.from('[{"lastupdated":"2026\\u002d01"}]'), 'last')).toBeUndefined();
+  it('when the body has lastupdated members, then stampInBody reads the value of the first or last one in the bytes', () => {
+    const nested = Buffer.from('[{"id":"a","lastupdated":"1"},{"id":"b","lastupdated":"2","x":{"lastupdated":"0"}}]');
+    expect(stampInBody(nested, 'last')).toBe('0');
+    expect(stampInBody(nested, 'first')).toBe('1');
+    expect(stampInBody(Buffer.from('[{"id":"a","lastupdated":"1"},{"id":"b","lastupdated":"2"}]'), 'last')).toBe('2');
+  });
+
+  it('when there is no such member or its value holds an escape, then stampInBody guesses nothing', () => {
     expect(stampInBody(Buffer.from('[]'), 'last')).toBeUndefined();
+    expect(stampInBody(Buffer.from('[{"id":"a","lastupdated": "1"}]'), 'last')).toBeUndefined();
+    expect(stampInBody(Buffer.from('[{"id":"a","lastupdated":"1\\"2"}]'), 'last')).toBeUndefined();
+    expect(stampInBody(Buffer.from('[{"lastupdated":"2026\\u002d01"}]'), 'first')).toBeUndefined();
   });
 
   it('property: with raw bodies in any style, the pages are those of the request-by-request procedure (ties across page boundaries, short pages)', async () => {
