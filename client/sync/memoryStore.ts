@@ -1,12 +1,13 @@
 // In-memory mirror: tests, short-lived tools, and the model the SQL store is checked against.
-// Items stored are frozen (deeply): `upsert(item)` freezes the object passed in.
+// It keeps the very objects it is given and hands them out again (a copy per item costs more than
+// parsing it): treat them as read-only.
 
 import type { BatchResult, StoreOp, SyncStore } from './store.ts';
 import type { Collection, ContentItem, SyncItem } from './types.ts';
 
 export interface MemoryStore<T extends SyncItem = ContentItem> extends SyncStore<T> {
   applyBatch(collection: Collection, ops: readonly StoreOp<T>[]): Promise<BatchResult>;
-  /** The mirrored items of a collection (frozen), keyed by trcid, in a new map. */
+  /** The mirrored items of a collection, keyed by trcid, in a new map. */
   snapshot(collection: Collection): Map<string, T>;
 }
 
@@ -18,9 +19,7 @@ export function createMemoryStore<T extends SyncItem = ContentItem>(): MemorySto
     if (!b) items.set(c, (b = new Map()));
     return b;
   };
-  // The mirror keeps the objects it is given, frozen, so nobody changes it behind its back; a copy
-  // per item would cost more than parsing it.
-  const upsertNow = (c: Collection, item: T) => void bucket(c).set(item.trcid, deepFreeze(item));
+  const upsertNow = (c: Collection, item: T) => void bucket(c).set(item.trcid, item);
 
   return {
     getMark: async (c) => marks.get(c),
@@ -44,12 +43,4 @@ export function createMemoryStore<T extends SyncItem = ContentItem>(): MemorySto
     },
     snapshot: (c) => new Map(bucket(c)),
   };
-}
-
-function deepFreeze<V>(value: V): V {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const member of Object.values(value)) deepFreeze(member);
-  }
-  return value;
 }
