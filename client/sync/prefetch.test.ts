@@ -45,8 +45,15 @@ const parsedOnly = (service: FakeContentService): ItemSource<FakeItem> => ({
   listItems: (c, q, o) => service.listItems(c, q, o),
 });
 
-/** A store that fails the test when a run applies the same (trcid, lastupdated) twice. */
-function countingStore<T extends FakeItem>(inner: SyncStore<T>): SyncStore<T> & { newRun(): void } {
+/**
+ * A store that fails the test when a run applies the same (trcid, lastupdated) twice, and whose
+ * page writes take `delays` milliseconds in turn, so that writes running at once finish in any order.
+ */
+function countingStore<T extends FakeItem>(
+  inner: SyncStore<T>,
+  delays: readonly number[],
+): SyncStore<T> & { newRun(): void } {
+  let writes = 0;
   let applied = new Set<string>();
   const note = (ops: readonly StoreOp<T>[]) => {
     for (const op of ops) {
@@ -61,6 +68,7 @@ function countingStore<T extends FakeItem>(inner: SyncStore<T>): SyncStore<T> & 
     newRun: () => void (applied = new Set()),
     async applyBatch(c, ops) {
       note(ops);
+      await new Promise((resolve) => setTimeout(resolve, delays[writes++ % delays.length]));
       return inner.applyBatch!(c, ops);
     },
   };
@@ -128,7 +136,19 @@ describe('keysetPages prefetching', () => {
     );
   });
 
-  it('property: runs with writes and failures mid-run lose nothing, apply nothing twice, and keep the mark when they fail [SYNC-004]', async () => {
+  it('when an item changes while the page holding it is still being written, then its new version lands last', async () => {
+    let hook: (() => void) | undefined;
+    const service = createFakeContentService({ beforeList: (call) => call === 2 && hook?.() });
+    const [, second] = [1, 2, 3, 4].map(() => service.create(C));
+    // Asked for while page 1 is written: item 2 moves to the end and comes again on page 2.
+    hook = () => void service.update(second!.trcid);
+    // Page 1's write takes longer than page 2's.
+    const store = countingStore(createMemoryStore<FakeItem>(), [20, 0]);
+    await syncItems(service, C, store, { size: 3 });
+    expect((await store.getItem(C, second!.trcid))?.version).toBe(2);
+  });
+
+  it('property: runs with writes and failures mid-run, page writes finishing in any order, lose nothing, apply nothing twice, and keep the mark when they fail [SYNC-004]', async () => {
     const writeArb = fc.record({
       atCall: fc.integer({ min: 1, max: 8 }),
       pick: fc.nat(),
@@ -148,7 +168,8 @@ describe('keysetPages prefetching', () => {
         ),
         fc.array(fc.constantFrom(...STYLES), { minLength: 1, maxLength: 6 }),
         fc.boolean(),
-        async (creates, runs, styles, sql) => {
+        fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 4 }),
+        async (creates, runs, styles, sql, delays) => {
           // Ties only in pairs, smaller than every size: a run never stops on LastUpdatedTieError.
           let n = 0;
           let hook: ((call: number) => void) | undefined;
@@ -162,7 +183,7 @@ describe('keysetPages prefetching', () => {
           const inner = sql
             ? createSqlStore<FakeItem>({ db: pglite as unknown as SqlDatabase, prefix: `p${++prefixes}_` })
             : createMemoryStore<FakeItem>();
-          const store = countingStore(inner);
+          const store = countingStore(inner, delays);
 
           for (const run of runs) {
             const markBefore = await store.getMark(C);
