@@ -419,6 +419,40 @@ async function runEngine(
         `reading the keyset ${Math.round(keysSync.itemsPerSecond)} items/s (${keysSync.mispredictions} mispredictions, ${keysSync.wastedRequests} wasted requests; direct ${Math.round(directSync.itemsPerSecond)} items/s)`,
     );
 
+    // 3b. The client's backfill through the typed client, then content-sync as a user runs it (their
+    // issues ask for PostgreSQL), right after the bench's own backfills so that the ratios compare
+    // one state of the machine.
+    let client: EngineReport['client'];
+    let contentSync: EngineReport['contentSync'];
+    if (options.extras && engine === 'postgres') {
+      client = await runExtra(
+        'client',
+        'client/bench.ts runClientBench',
+        runClientBench,
+        {
+          baseUrl: init.baseUrl,
+          token: init.token,
+          size: options.backfillSize,
+          print: prefixed(log, '[client] '),
+        },
+        log,
+      );
+      contentSync = await runExtra(
+        'content-sync',
+        'scripts/bench/contentSync.ts runContentSyncBench',
+        runContentSyncBench,
+        {
+          baseUrl: init.baseUrl,
+          token: init.token,
+          databaseUrl: options.databaseUrl,
+          size: options.backfillSize,
+          changes: options.quick ? 30 : CLIENT_TARGETS.changes,
+          change: (count: number) => service.call<number>('touchItems', { count }),
+          print: prefixed(log, '[content-sync] '),
+        },
+        log,
+      );
+    }
     // 4. Requests/s of the 20-item page: autocannon in rounds (the service as clients meet it, the
     // service with every answer read from the store, then Prism when the mock runs), then the same
     // concurrency directly.
@@ -504,38 +538,10 @@ async function runEngine(
         ...(mock === undefined ? {} : { mock }),
       },
       phases,
+      ...(client === undefined ? {} : { client }),
+      ...(contentSync === undefined ? {} : { contentSync }),
     };
 
-    // 5a. The client's backfill through the typed client, against this service (its issue asks for PostgreSQL).
-    if (options.extras && engine === 'postgres') {
-      result.client = await runExtra(
-        'client',
-        'client/bench.ts runClientBench',
-        runClientBench,
-        {
-          baseUrl: init.baseUrl,
-          token: init.token,
-          size: options.backfillSize,
-          print: prefixed(log, '[client] '),
-        },
-        log,
-      );
-      result.contentSync = await runExtra(
-        'content-sync',
-        'scripts/bench/contentSync.ts runContentSyncBench',
-        runContentSyncBench,
-        {
-          baseUrl: init.baseUrl,
-          token: init.token,
-          databaseUrl: options.databaseUrl,
-          size: options.backfillSize,
-          changes: options.quick ? 30 : CLIENT_TARGETS.changes,
-          change: (count: number) => service.call<number>('touchItems', { count }),
-          print: prefixed(log, '[content-sync] '),
-        },
-        log,
-      );
-    }
     return result;
   } finally {
     await service.stop();
