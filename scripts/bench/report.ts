@@ -211,7 +211,7 @@ function clientRows(e: EngineReport, check: (name: string) => TargetCheck | unde
   const { backfill, incremental } = sync.result;
   rows.push(
     [
-      `client: content-sync --database-url into PostgreSQL, the command from spawn to exit (${int(backfill.items)} items, ${int(backfill.rows)} rows stored)`,
+      `client: content-sync --database-url into PostgreSQL, the command from spawn to exit (${int(backfill.items)} items, ${int(backfill.rows)} rows stored; the run itself ${backfill.runSeconds.toFixed(1)} s)`,
       `${int(backfill.itemsPerSecond)} items/s`,
       beside,
       times(backfill.itemsPerSecond / prefetch),
@@ -219,7 +219,7 @@ function clientRows(e: EngineReport, check: (name: string) => TargetCheck | unde
       mark(check('content-sync --database-url backfill vs the prefetching JSON.parse backfill')),
     ],
     [
-      `client: content-sync again after ${int(incremental.changed)} changed items (${int(incremental.items)} received, ${incremental.pages} pages)`,
+      `client: content-sync again after ${int(incremental.changed)} changed items (${int(incremental.items)} received, ${incremental.pages} pages; the run itself ${incremental.runSeconds.toFixed(2)} s)`,
       `${incremental.seconds.toFixed(2)} s`,
       '',
       '',
