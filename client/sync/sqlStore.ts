@@ -56,6 +56,8 @@ export interface SqlStoreOptions {
   db: SqlDatabase;
   /** Table name prefix. Default `content_sync_`. */
   prefix?: string;
+  /** Page writes (transactions) that may run at once: more than 1 only with a pool. Default 1. */
+  parallelWrites?: number;
 }
 
 export interface SqlStore<T extends SyncItem = ContentItem> extends SyncStore<T> {
@@ -117,6 +119,7 @@ export function createSqlStore<T extends SyncItem = ContentItem>(options: SqlSto
   ];
 
   return {
+    parallelWrites: options.parallelWrites ?? 1,
     tables: { items, marks },
     init,
     async getMark(c) {
@@ -196,7 +199,12 @@ export async function openSqlStore<T extends SyncItem = ContentItem>(
   if (options.databaseUrl) {
     const { default: pg } = await import('pg');
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 4 });
-    const store = createSqlStore<T>({ db: pgPoolDatabase(pool as unknown as PgPoolLike), prefix: options.prefix });
+    // Two page writes at once, each on a connection of the pool.
+    const store = createSqlStore<T>({
+      db: pgPoolDatabase(pool as unknown as PgPoolLike),
+      prefix: options.prefix,
+      parallelWrites: 2,
+    });
     await store.init();
     return { store, close: () => pool.end() };
   }

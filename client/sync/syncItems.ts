@@ -16,8 +16,6 @@ import type { Collection, ItemSource, SyncItem, WfStatus } from './types.ts';
 /** Sent as `wfstatus=approved,archived,deleted` (SYNC-002). */
 export const SYNC_WFSTATUS = ['approved', 'archived', 'deleted'] as const satisfies readonly WfStatus[];
 export const DEFAULT_SYNC_SIZE = 2000;
-/** Page writes a store may have running at once (a SQL store runs each on a connection of its own). */
-const STORE_WRITES = 2;
 
 interface PageCounts {
   fetched: number;
@@ -71,8 +69,9 @@ export async function syncItems<T extends SyncItem>(
     mark: previousMark,
   };
 
-  // A page's store write may still run when the next page's starts (up to STORE_WRITES at once),
+  // A page's store write may still run when the next page's starts (as many as the store allows),
   // unless the two share an item: then the earlier one finishes first, so the later version lands last.
+  const parallelWrites = Math.max(1, store.parallelWrites ?? 1);
   const writing: Array<{ trcids: Set<string>; write: Promise<BatchResult>; page: PageCounts }> = [];
   const settleOldest = async () => {
     const { write, page } = writing.shift()!;
@@ -105,7 +104,7 @@ export async function syncItems<T extends SyncItem>(
         (w) => w.trcids.size > 0 && page.fresh.some((it) => w.trcids.has(it.trcid)),
       );
       for (let i = 0; i <= lastShared; i++) await settleOldest();
-      while (writing.length >= STORE_WRITES) await settleOldest();
+      while (writing.length >= parallelWrites) await settleOldest();
       const write = applyOps(store, collection, ops);
       write.catch(() => {}); // awaited in settleOldest, or after a failure below
       let mark: string | undefined;
