@@ -5,6 +5,7 @@
 
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import module from 'node:module';
 import { constants } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +36,8 @@ function pinnedNode() {
 export async function runTypeScriptCli({ name, entry, launcher }) {
   const reexec = `${name.toUpperCase().replaceAll('-', '_')}_REEXEC`;
   if (canStripTypes()) {
+    // Compiled modules (types stripped) are kept in Node's cache directory: later starts skip it.
+    module.enableCompileCache?.();
     const { main } = await import(entry.href);
     process.exitCode = await main(process.argv.slice(2));
     return;

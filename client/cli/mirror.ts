@@ -6,6 +6,7 @@ import { mkdir } from 'node:fs/promises';
 import { createContentClient } from '../http/contentClient.ts';
 import type { WaitEvent } from '../http/retry.ts';
 import { createTransport } from '../http/transport.ts';
+import { stampInBody } from '../sync/keyset.ts';
 import { reconcile } from '../sync/reconcile.ts';
 import { openSqlStore } from '../sync/sqlStore.ts';
 import { SYNC_WFSTATUS, syncItems, type SyncProgress } from '../sync/syncItems.ts';
@@ -161,6 +162,11 @@ export async function openMirror(command: SyncCommand, deps: MirrorDeps = {}): P
           const items = await source.listItems(c, query, options);
           if (range !== undefined) range.start ??= items[0]?.lastupdated;
           return items;
+        },
+        async listItemsBody(c, query, options) {
+          const body = await client.listItemsBody(c, query, options);
+          if (range !== undefined) range.start ??= stampInBody(body, 'first');
+          return body;
         },
       };
       const summary = await syncItems(range === undefined ? source : observed, collection, store, {

@@ -14,6 +14,7 @@ import {
   type ContentItem,
   type ItemOf,
   type ItemSource,
+  type ListItemsQuery,
   type SourceCallOptions,
 } from '../sync/types.ts';
 import { ServiceError } from './serviceError.ts';
@@ -46,6 +47,8 @@ export interface ContentCalls extends ItemSource<ContentItem>, AssetSource<Conte
     query?: ListQuery<C>,
     options?: SourceCallOptions,
   ): Promise<ItemOf<C>[]>;
+  /** The body of one list page as received, unparsed (sync parses it while the next page is on its way). */
+  listItemsBody(collection: Collection, query: ListItemsQuery, options?: SourceCallOptions): Promise<Uint8Array>;
   /** One item by its internal `id`; `undefined` on 404 (unknown, out of scope or deleted). */
   getItem<C extends Collection>(collection: C, id: string, options?: SourceCallOptions): Promise<ItemOf<C> | undefined>;
   /**
@@ -94,17 +97,19 @@ export function createContentClient(options: ContentClientOptions): ContentClien
   });
 
   // One typed call per collection: each checks its own path's query and response types.
+  // `parseAs: 'arrayBuffer'` hands the body over unparsed (listItemsBody); errors are parsed either way.
+  type ParseAs = 'json' | 'arrayBuffer';
   const list = {
-    events: (query: ListQuery<'events'> | undefined, signal?: AbortSignal) =>
-      client.GET('/events', { params: { query }, signal }),
-    locations: (query: ListQuery<'locations'> | undefined, signal?: AbortSignal) =>
-      client.GET('/locations', { params: { query }, signal }),
-    routes: (query: ListQuery<'routes'> | undefined, signal?: AbortSignal) =>
-      client.GET('/routes', { params: { query }, signal }),
-    eventgroups: (query: ListQuery<'eventgroups'> | undefined, signal?: AbortSignal) =>
-      client.GET('/eventgroups', { params: { query }, signal }),
-    venues: (query: ListQuery<'venues'> | undefined, signal?: AbortSignal) =>
-      client.GET('/venues', { params: { query }, signal }),
+    events: (query: ListQuery<'events'> | undefined, signal?: AbortSignal, parseAs: ParseAs = 'json') =>
+      client.GET('/events', { params: { query }, signal, parseAs }),
+    locations: (query: ListQuery<'locations'> | undefined, signal?: AbortSignal, parseAs: ParseAs = 'json') =>
+      client.GET('/locations', { params: { query }, signal, parseAs }),
+    routes: (query: ListQuery<'routes'> | undefined, signal?: AbortSignal, parseAs: ParseAs = 'json') =>
+      client.GET('/routes', { params: { query }, signal, parseAs }),
+    eventgroups: (query: ListQuery<'eventgroups'> | undefined, signal?: AbortSignal, parseAs: ParseAs = 'json') =>
+      client.GET('/eventgroups', { params: { query }, signal, parseAs }),
+    venues: (query: ListQuery<'venues'> | undefined, signal?: AbortSignal, parseAs: ParseAs = 'json') =>
+      client.GET('/venues', { params: { query }, signal, parseAs }),
   } satisfies Record<Collection, unknown>;
   const detail = {
     events: (id: string, signal?: AbortSignal) => client.GET('/events/{id}', { params: { path: { id } }, signal }),
@@ -141,6 +146,15 @@ export function createContentClient(options: ContentClientOptions): ContentClien
           message: 'expected a bare JSON array of items',
         });
       return items as ItemOf<C>[];
+    },
+    async listItemsBody(collection, query, call) {
+      const lister = list[checkCollection(collection)] as (
+        q: ListItemsQuery,
+        s: AbortSignal | undefined,
+        parseAs: ParseAs,
+      ) => Promise<Answer>;
+      const answer = await lister(query, call?.signal, 'arrayBuffer');
+      return new Uint8Array(unwrap<ArrayBuffer>(answer));
     },
     async getItem<C extends Collection>(
       collection: C,

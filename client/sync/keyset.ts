@@ -92,7 +92,50 @@ function checkItem(collection: Collection, item: SyncItem, index: number, pageNu
   return item.lastupdated;
 }
 
+/**
+ * The value of the first or last `"lastupdated":"` member in a page's raw bytes (unescaped), or
+ * undefined: a guess at the first or last item's stamp, read without parsing the page.
+ */
+export function stampInBody(body: Uint8Array, which: 'first' | 'last'): string | undefined {
+  const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  const at = which === 'first' ? bytes.indexOf(LASTUPDATED_MEMBER) : bytes.lastIndexOf(LASTUPDATED_MEMBER);
+  if (at < 0) return undefined;
+  const start = at + LASTUPDATED_MEMBER.length;
+  const end = bytes.indexOf(0x22, start);
+  if (end < 0) return undefined;
+  const value = bytes.toString('utf8', start, end);
+  return value.includes('\\') ? undefined : value;
+}
+
+const LASTUPDATED_MEMBER = Buffer.from('"lastupdated":"');
+
+/** One request of a page, possibly sent before it is known to be needed. */
+interface PageRequest<T> {
+  from: string | undefined;
+  /** The raw body when the source has `listItemsBody`, else the items. */
+  answer: Promise<Uint8Array | T[]>;
+  abort: AbortController;
+}
+
+function parsePage<T>(collection: Collection, number: number, answer: Uint8Array | T[]): T[] {
+  if (!(answer instanceof Uint8Array)) return answer;
+  const text = Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength).toString('utf8');
+  try {
+    return JSON.parse(text) as T[];
+  } catch (error) {
+    throw new SyncProtocolError(`${collection} page ${number}: not JSON (${(error as Error).message})`);
+  }
+}
+
 // @implements PAGE-005
+/**
+ * The pages of the procedure, each asked for while the caller still processes the one before:
+ * the next request goes out as soon as its bound is known. With a source that hands out raw
+ * bodies (`listItemsBody`), that is before the page is parsed: the bound is guessed from the
+ * body's tail (the last `"lastupdated"` member) and checked once the page is parsed; a wrong guess
+ * (another member order, a nested `lastupdated`) or a short page discards that answer. The pages
+ * used are exactly those of the request-by-request procedure, for any server.
+ */
 export async function* keysetPages<T extends SyncItem>(
   source: ItemSource<T>,
   collection: Collection,
@@ -101,11 +144,8 @@ export async function* keysetPages<T extends SyncItem>(
 ): AsyncGenerator<KeysetPage<T>, void, undefined> {
   const { size, signal } = options;
   assertSyncSize(size);
-  let from = options.from;
-  let seenAtBound = new Set<string>();
-
-  for (let number = 1; ; number++) {
-    signal?.throwIfAborted();
+  const request = (from: string | undefined): PageRequest<T> => {
+    const abort = new AbortController();
     const query: ListItemsQuery = {
       wfstatus: [...wfstatus],
       sortField: 'lastupdated',
@@ -113,40 +153,82 @@ export async function* keysetPages<T extends SyncItem>(
       size,
       ...(from !== undefined ? { lastupdated: from } : {}),
     };
-    const items = await source.listItems(collection, query, { signal });
-    if (!Array.isArray(items))
-      throw new SyncProtocolError(`${collection} page ${number}: expected a JSON array of items`);
+    const call = { signal: signal === undefined ? abort.signal : AbortSignal.any([signal, abort.signal]) };
+    const answer = source.listItemsBody
+      ? source.listItemsBody(collection, query, call)
+      : source.listItems(collection, query, call);
+    // Awaited later or discarded: never an unhandled rejection in between.
+    answer.catch(() => {});
+    return { from, answer, abort };
+  };
+  const discard = (pending: PageRequest<T> | undefined) => {
+    pending?.abort.abort();
+  };
 
-    let previous: string | undefined;
-    for (const [i, item] of items.entries()) {
-      const stamp = checkItem(collection, item, i, number);
-      if (from !== undefined && compareInstants(stamp, from) < 0) {
-        throw new SyncProtocolError(
-          `${collection} page ${number}: item ${item.trcid} has lastupdated ${stamp}, before the requested lastupdated=${from} (the filter is inclusive >=)`,
-        );
+  let from = options.from;
+  let seenAtBound = new Set<string>();
+  let current = request(from);
+  let next: PageRequest<T> | undefined;
+  try {
+    for (let number = 1; ; number++) {
+      signal?.throwIfAborted();
+      const answer = await current.answer;
+      // Guess only after a full page: a run whose first page is short (an incremental run) sends no extra request.
+      const guess = answer instanceof Uint8Array && number > 1 ? stampInBody(answer, 'last') : undefined;
+      if (guess !== undefined) {
+        next = request(guess);
+        // undici writes a request on an idle keep-alive socket from the event loop's check phase:
+        // yield once, so that it is with the service while this page is parsed.
+        await new Promise((resolve) => setImmediate(resolve));
       }
-      if (previous !== undefined && compareInstants(stamp, previous) < 0) {
-        throw new SyncProtocolError(
-          `${collection} page ${number}: items not in ascending lastupdated order (${previous} then ${stamp}) although sortOrder=ASC`,
-        );
+      const items = parsePage(collection, number, answer);
+      if (!Array.isArray(items))
+        throw new SyncProtocolError(`${collection} page ${number}: expected a JSON array of items`);
+
+      let previous: string | undefined;
+      for (const [i, item] of items.entries()) {
+        const stamp = checkItem(collection, item, i, number);
+        if (from !== undefined && compareInstants(stamp, from) < 0) {
+          throw new SyncProtocolError(
+            `${collection} page ${number}: item ${item.trcid} has lastupdated ${stamp}, before the requested lastupdated=${from} (the filter is inclusive >=)`,
+          );
+        }
+        if (previous !== undefined && compareInstants(stamp, previous) < 0) {
+          throw new SyncProtocolError(
+            `${collection} page ${number}: items not in ascending lastupdated order (${previous} then ${stamp}) although sortOrder=ASC`,
+          );
+        }
+        previous = stamp;
       }
-      previous = stamp;
+
+      const atBound = from;
+      const fresh =
+        atBound === undefined
+          ? items
+          : items.filter((it) => !(compareInstants(it.lastupdated!, atBound) === 0 && seenAtBound.has(keyOf(it))));
+      const done = items.length < size;
+      if (!done) {
+        const first = items[0]!.lastupdated!;
+        const last = items[items.length - 1]!.lastupdated!;
+        // Ascending and >= from: first == last means the whole full page shares one stamp, and the
+        // next request (lastupdated = that stamp) would return this same page again.
+        if (compareInstants(first, last) === 0) throw new LastUpdatedTieError(collection, last, size);
+        seenAtBound = new Set(items.filter((it) => compareInstants(it.lastupdated!, last) === 0).map(keyOf));
+        from = last;
+      }
+      // The guess is used only when it is the bound the procedure sends.
+      if (next !== undefined && (done || next.from !== from)) {
+        discard(next);
+        next = undefined;
+      }
+      if (!done) next ??= request(from);
+      yield { number, items, fresh, from: atBound };
+      if (done) return;
+      current = next!;
+      next = undefined;
     }
-
-    const atBound = from;
-    const fresh =
-      atBound === undefined
-        ? items
-        : items.filter((it) => !(compareInstants(it.lastupdated!, atBound) === 0 && seenAtBound.has(keyOf(it))));
-    yield { number, items, fresh, from };
-
-    if (items.length < size) return;
-    const first = items[0]!.lastupdated!;
-    const last = items[items.length - 1]!.lastupdated!;
-    // Ascending and >= from: first == last means the whole full page shares one stamp, and the
-    // next request (lastupdated = that stamp) would return this same page again.
-    if (compareInstants(first, last) === 0) throw new LastUpdatedTieError(collection, last, size);
-    seenAtBound = new Set(items.filter((it) => compareInstants(it.lastupdated!, last) === 0).map(keyOf));
-    from = last;
+  } finally {
+    discard(next);
+    discard(current);
   }
 }

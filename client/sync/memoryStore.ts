@@ -1,11 +1,13 @@
 // In-memory mirror: tests, short-lived tools, and the model the SQL store is checked against.
+// It keeps the very objects it is given and hands them out again (a copy per item costs more than
+// parsing it): treat them as read-only.
 
 import type { BatchResult, StoreOp, SyncStore } from './store.ts';
 import type { Collection, ContentItem, SyncItem } from './types.ts';
 
 export interface MemoryStore<T extends SyncItem = ContentItem> extends SyncStore<T> {
   applyBatch(collection: Collection, ops: readonly StoreOp<T>[]): Promise<BatchResult>;
-  /** A copy of the mirrored items of a collection, keyed by trcid. */
+  /** The mirrored items of a collection, keyed by trcid, in a new map. */
   snapshot(collection: Collection): Map<string, T>;
 }
 
@@ -17,8 +19,7 @@ export function createMemoryStore<T extends SyncItem = ContentItem>(): MemorySto
     if (!b) items.set(c, (b = new Map()));
     return b;
   };
-  // Copies in and out, so callers cannot change the mirror behind its back.
-  const upsertNow = (c: Collection, item: T) => void bucket(c).set(item.trcid, structuredClone(item));
+  const upsertNow = (c: Collection, item: T) => void bucket(c).set(item.trcid, item);
 
   return {
     getMark: async (c) => marks.get(c),
@@ -26,10 +27,7 @@ export function createMemoryStore<T extends SyncItem = ContentItem>(): MemorySto
     upsert: async (c, item) => upsertNow(c, item),
     remove: async (c, trcid) => bucket(c).delete(trcid),
     listTrcids: async (c) => [...bucket(c).keys()],
-    getItem: async (c, trcid) => {
-      const item = bucket(c).get(trcid);
-      return item === undefined ? undefined : structuredClone(item);
-    },
+    getItem: async (c, trcid) => bucket(c).get(trcid),
     applyBatch: async (c, ops) => {
       // Synchronous, so all-or-nothing holds trivially.
       const result: BatchResult = { upserted: 0, removed: 0 };
@@ -43,6 +41,6 @@ export function createMemoryStore<T extends SyncItem = ContentItem>(): MemorySto
       }
       return result;
     },
-    snapshot: (c) => new Map([...bucket(c)].map(([k, v]) => [k, structuredClone(v)])),
+    snapshot: (c) => new Map(bucket(c)),
   };
 }

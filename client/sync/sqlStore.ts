@@ -56,6 +56,8 @@ export interface SqlStoreOptions {
   db: SqlDatabase;
   /** Table name prefix. Default `content_sync_`. */
   prefix?: string;
+  /** Page writes (transactions) that may run at once: more than 1 only with a pool. Default 1. */
+  parallelWrites?: number;
 }
 
 export interface SqlStore<T extends SyncItem = ContentItem> extends SyncStore<T> {
@@ -103,6 +105,11 @@ export function createSqlStore<T extends SyncItem = ContentItem>(options: SqlSto
     ON CONFLICT (collection, trcid) DO UPDATE
     SET lastupdated = EXCLUDED.lastupdated, wfstatus = EXCLUDED.wfstatus, item = EXCLUDED.item, synced_at = EXCLUDED.synced_at`;
   const removeSql = `DELETE FROM ${items} WHERE collection = $1 AND trcid = $2`;
+  const upsertManySql = `INSERT INTO ${items} (collection, trcid, lastupdated, wfstatus, item, synced_at)
+    SELECT $1, e->>'trcid', e->>'lastupdated', e->>'wfstatus', e, now() FROM jsonb_array_elements($2::jsonb) AS e
+    ON CONFLICT (collection, trcid) DO UPDATE
+    SET lastupdated = EXCLUDED.lastupdated, wfstatus = EXCLUDED.wfstatus, item = EXCLUDED.item, synced_at = EXCLUDED.synced_at`;
+  const removeManySql = `DELETE FROM ${items} WHERE collection = $1 AND trcid = ANY($2::text[])`;
   const upsertParams = (c: Collection, item: T) => [
     c,
     item.trcid,
@@ -112,6 +119,7 @@ export function createSqlStore<T extends SyncItem = ContentItem>(options: SqlSto
   ];
 
   return {
+    parallelWrites: options.parallelWrites ?? 1,
     tables: { items, marks },
     init,
     async getMark(c) {
@@ -153,17 +161,24 @@ export function createSqlStore<T extends SyncItem = ContentItem>(options: SqlSto
     },
     async applyBatch(c, ops) {
       await init();
+      // Applying the operations in order leaves each trcid as its last operation says, so one
+      // DELETE and one INSERT of the page's items (as one JSON array) do the same in two statements.
+      const last = new Map<string, StoreOp<T>>();
+      for (const op of ops) {
+        const trcid = op.op === 'upsert' ? op.item.trcid : op.trcid;
+        last.delete(trcid);
+        last.set(trcid, op);
+      }
+      const removals: string[] = [];
+      const upserts: T[] = [];
+      for (const [trcid, op] of last) {
+        if (op.op === 'upsert') upserts.push(op.item);
+        else removals.push(trcid);
+      }
       return db.transaction(async (tx) => {
-        const result: BatchResult = { upserted: 0, removed: 0 };
-        for (const op of ops) {
-          if (op.op === 'upsert') {
-            await tx.query(upsertSql, upsertParams(c, op.item));
-            result.upserted++;
-          } else {
-            result.removed += affected(await tx.query(removeSql, [c, op.trcid])) > 0 ? 1 : 0;
-          }
-        }
-        return result;
+        const removed = removals.length === 0 ? 0 : affected(await tx.query(removeManySql, [c, removals]));
+        if (upserts.length > 0) await tx.query(upsertManySql, [c, JSON.stringify(upserts)]);
+        return { upserted: ops.filter((op) => op.op === 'upsert').length, removed };
       });
     },
   };
@@ -184,7 +199,12 @@ export async function openSqlStore<T extends SyncItem = ContentItem>(
   if (options.databaseUrl) {
     const { default: pg } = await import('pg');
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 4 });
-    const store = createSqlStore<T>({ db: pgPoolDatabase(pool as unknown as PgPoolLike), prefix: options.prefix });
+    // Two page writes at once, each on a connection of the pool.
+    const store = createSqlStore<T>({
+      db: pgPoolDatabase(pool as unknown as PgPoolLike),
+      prefix: options.prefix,
+      parallelWrites: 2,
+    });
     await store.init();
     return { store, close: () => pool.end() };
   }

@@ -24,6 +24,11 @@ export interface SyncStore<T extends SyncItem = ContentItem> {
   getItem(collection: Collection, trcid: string): Promise<T | undefined>;
   /** Optional: apply the operations in order, all or nothing. */
   applyBatch?(collection: Collection, ops: readonly StoreOp<T>[]): Promise<BatchResult>;
+  /**
+   * Optional: how many page writes may run at once (default 1). Sync never runs two at once that
+   * touch the same item.
+   */
+  readonly parallelWrites?: number;
 }
 
 /** Applies a page through `applyBatch` when the store has it, else call by call. */

@@ -10,12 +10,19 @@
 
 import { laterOf } from './instant.ts';
 import { keysetPages, MAX_PAGE_SIZE } from './keyset.ts';
-import { applyOps, type StoreOp, type SyncStore } from './store.ts';
+import { applyOps, type BatchResult, type StoreOp, type SyncStore } from './store.ts';
 import type { Collection, ItemSource, SyncItem, WfStatus } from './types.ts';
 
 /** Sent as `wfstatus=approved,archived,deleted` (SYNC-002). */
 export const SYNC_WFSTATUS = ['approved', 'archived', 'deleted'] as const satisfies readonly WfStatus[];
 export const DEFAULT_SYNC_SIZE = MAX_PAGE_SIZE;
+
+interface PageCounts {
+  fetched: number;
+  repeated: number;
+  skipped: number;
+  mark: string | undefined;
+}
 
 export interface SyncProgress {
   collection: Collection;
@@ -63,26 +70,57 @@ export async function syncItems<T extends SyncItem>(
     mark: previousMark,
   };
 
-  for await (const page of keysetPages(source, collection, SYNC_WFSTATUS, {
-    size,
-    from: previousMark,
-    signal: options.signal,
-  })) {
-    const ops: StoreOp<T>[] = [];
-    for (const item of page.fresh) {
-      if (item.wfstatus === 'approved') ops.push({ op: 'upsert', item });
-      else if (item.wfstatus === 'archived' || item.wfstatus === 'deleted')
-        ops.push({ op: 'remove', trcid: item.trcid });
-      else progress.skipped++;
-    }
-    const applied = await applyOps(store, collection, ops);
+  // A page's store write may still run when the next page's starts (as many as the store allows),
+  // unless the two share an item: then the earlier one finishes first, so the later version lands last.
+  const parallelWrites = Math.max(1, store.parallelWrites ?? 1);
+  const writing: Array<{ trcids: Set<string>; write: Promise<BatchResult>; page: PageCounts }> = [];
+  const settleOldest = async () => {
+    const { write, page } = writing.shift()!;
+    const applied = await write;
     progress.pages++;
-    progress.fetched += page.items.length;
-    progress.repeated += page.items.length - page.fresh.length;
+    progress.fetched += page.fetched;
+    progress.repeated += page.repeated;
+    progress.skipped += page.skipped;
     progress.upserted += applied.upserted;
     progress.removed += applied.removed;
-    for (const item of page.items) progress.mark = laterOf(progress.mark, item.lastupdated);
+    progress.mark = laterOf(progress.mark, page.mark);
     options.onProgress?.({ ...progress });
+  };
+  try {
+    for await (const page of keysetPages(source, collection, SYNC_WFSTATUS, {
+      size,
+      from: previousMark,
+      signal: options.signal,
+    })) {
+      const ops: StoreOp<T>[] = [];
+      let skipped = 0;
+      for (const item of page.fresh) {
+        if (item.wfstatus === 'approved') ops.push({ op: 'upsert', item });
+        else if (item.wfstatus === 'archived' || item.wfstatus === 'deleted')
+          ops.push({ op: 'remove', trcid: item.trcid });
+        else skipped++;
+      }
+      const trcids = new Set(page.fresh.map((item) => item.trcid));
+      const lastShared = writing.findLastIndex(
+        (w) => w.trcids.size > 0 && page.fresh.some((it) => w.trcids.has(it.trcid)),
+      );
+      for (let i = 0; i <= lastShared; i++) await settleOldest();
+      while (writing.length >= parallelWrites) await settleOldest();
+      const write = applyOps(store, collection, ops);
+      write.catch(() => {}); // awaited in settleOldest, or after a failure below
+      let mark: string | undefined;
+      for (const item of page.items) mark = laterOf(mark, item.lastupdated);
+      writing.push({
+        trcids,
+        write,
+        page: { fetched: page.items.length, repeated: page.items.length - page.fresh.length, skipped, mark },
+      });
+    }
+    while (writing.length > 0) await settleOldest();
+  } catch (error) {
+    // No write is left running behind a failed run.
+    await Promise.allSettled(writing.map((w) => w.write));
+    throw error;
   }
 
   if (progress.mark !== undefined && progress.mark !== previousMark) await store.putMark(collection, progress.mark);

@@ -66,6 +66,11 @@ export interface SourceCallOptions {
 /** One list call of the service (`GET /{collection}`); `createContentClient` implements it. */
 export interface ItemSource<T extends SyncItem = ContentItem> {
   listItems(collection: Collection, query: ListItemsQuery, options?: SourceCallOptions): Promise<T[]>;
+  /**
+   * Optional: the same call's body as received (a JSON array of items, UTF-8), unparsed. With it,
+   * sync sends the next request while it parses this page.
+   */
+  listItemsBody?(collection: Collection, query: ListItemsQuery, options?: SourceCallOptions): Promise<Uint8Array>;
 }
 
 /** What the assets poll reads of an asset. `created` is optional here so partial fakes fit. */

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { httpBackfill, speculativeMark } from './http.ts';
+import { httpBackfill } from './http.ts';
 
 // The backfill against a small keyset server over node:http: pages from an in-memory list,
 // lastupdated >= the mark (inclusive), ascending, `size` items per page.
@@ -231,21 +231,4 @@ describe('httpBackfill', () => {
       ).rejects.toThrow(/item 1 has no string id and lastupdated/);
     },
   );
-});
-
-describe('speculativeMark', () => {
-  it('when the body has lastupdated members, then it is the value of the last one in the bytes', () => {
-    expect(
-      speculativeMark(
-        Buffer.from('[{"id":"a","lastupdated":"1"},{"id":"b","lastupdated":"2","x":{"lastupdated":"0"}}]'),
-      ),
-    ).toBe('0');
-    expect(speculativeMark(Buffer.from('[{"id":"a","lastupdated":"1"},{"id":"b","lastupdated":"2"}]'))).toBe('2');
-  });
-
-  it('when there is no such member or its value holds an escape, then there is no speculation', () => {
-    expect(speculativeMark(Buffer.from('[]'))).toBeUndefined();
-    expect(speculativeMark(Buffer.from('[{"id":"a","lastupdated": "1"}]'))).toBeUndefined();
-    expect(speculativeMark(Buffer.from('[{"id":"a","lastupdated":"1\\"2"}]'))).toBeUndefined();
-  });
 });

@@ -3,6 +3,7 @@
 
 import { createRequire } from 'node:module';
 import { Client } from 'undici';
+import { stampInBody } from '../../client/sync/keyset.ts';
 import { itemKeysOf } from './itemKeys.ts';
 import { countFresh, type BackfillResult } from './protocol.ts';
 import { summarise, type LatencySummary } from './stats.ts';
@@ -89,23 +90,6 @@ export interface HttpBackfillResult extends BackfillResult {
   mispredictions: number;
 }
 
-const LASTUPDATED_MEMBER = Buffer.from('"lastupdated":"');
-
-/**
- * The value of the last `"lastupdated":"…"` member in the raw bytes of a JSON text, without parsing
- * it: the last item's mark if that item's own member is its last one. Undefined when there is none
- * (or the value holds an escape).
- */
-export function speculativeMark(body: Buffer): string | undefined {
-  const at = body.lastIndexOf(LASTUPDATED_MEMBER);
-  if (at < 0) return undefined;
-  const start = at + LASTUPDATED_MEMBER.length;
-  const end = body.indexOf(0x22, start);
-  if (end < 0) return undefined;
-  const value = body.toString('utf8', start, end);
-  return value.includes('\\') ? undefined : value;
-}
-
 interface PageRequest {
   mark: string | undefined;
   url: string;
@@ -120,7 +104,7 @@ interface PageRequest {
  *
  * With `prefetch`, the client overlaps its reading of a page with the service's work on the next page: as
  * soon as a page's body has arrived, the next request goes out with the mark read from the body's
- * tail (speculativeMark), and only then is the page read. After reading, the speculation is
+ * tail (stampInBody, as the client's sync does), and only then is the page read. After reading, the speculation is
  * checked: after a short page its answer is discarded (wastedRequests); if the real mark differs,
  * its answer is discarded and the request sent again with the real mark (mispredictions). The
  * pages used are therefore those of the sequential procedure, for any server and member order.
@@ -173,7 +157,7 @@ export async function httpBackfill(
         const response = expectOk(await request.answer, request.url);
         pages++;
         bytes += response.body.length;
-        const guess = options.prefetch ? speculativeMark(response.body) : undefined;
+        const guess = options.prefetch ? stampInBody(response.body, 'last') : undefined;
         const speculative = guess === undefined ? undefined : requestPage(collection, guess);
         // undici writes a request on an idle keep-alive socket only from the event loop's check
         // phase (it first lets pending bytes on the socket arrive): yield once, so that the request

@@ -30,8 +30,8 @@ function table(rows: readonly (readonly string[])[], header: readonly string[]):
 
 function mark(check: TargetCheck | undefined): string {
   if (check === undefined) return '';
-  const symbol = check.met ? '✓' : '✗';
-  return check.informative ? `${check.target} (${symbol}, info)` : `${check.target} ${symbol}`;
+  const verdict = check.met ? 'PASS' : 'FAIL';
+  return check.informative ? `${check.target} (${verdict}, info)` : `${check.target} ${verdict}`;
 }
 
 function engineSection(e: EngineReport, report: BenchReport): string {
@@ -115,7 +115,7 @@ function engineSection(e: EngineReport, report: BenchReport): string {
       '',
     ]);
   }
-  if (e.client !== undefined) rows.push(...clientRows(e));
+  if (e.client !== undefined) rows.push(...clientRows(e, check));
   if (e.webhooks !== undefined) rows.push(...webhookRows(e, check));
   const header =
     `${ENGINE_NAMES[e.engine]}: ${e.location}. Seeded ${int(seed.items)} items in ${(seed.ms / 1000).toFixed(1)} s ` +
@@ -130,8 +130,8 @@ function engineSection(e: EngineReport, report: BenchReport): string {
         ? `\nruns (service req/s): ${e.rps20.runs.map((r) => int(r.requestsPerSecond)).join(' · ')}`
         : '';
   const clientLine =
-    e.client?.ok === true
-      ? "\n* beside the client backfill: the bench's own HTTP backfill of the same run (not direct); its HTTP cost column is bench ÷ client."
+    e.client !== undefined
+      ? "\n* beside the client rows: the bench's prefetching JSON.parse backfill of the same run (not direct); their ratio column is client ÷ bench."
       : '';
   const runsNote = e.rps20.runs.length > 1 ? ` (its ${e.rps20.runs.length} runs together)` : '';
   const cpuLine =
@@ -185,19 +185,49 @@ function failedRow(label: string, extra: ExtraResult<unknown> & { ok: false }): 
   return [`${label}: failed (${extra.error.split('\n')[0]})`, '', '', '', ''];
 }
 
-function clientRows(e: EngineReport): string[][] {
+function clientRows(e: EngineReport, check: (name: string) => TargetCheck | undefined): string[][] {
+  const prefetch = e.backfill.prefetch.itemsPerSecond;
+  const beside = `${int(prefetch)} items/s*`;
+  const rows: string[][] = [];
   const client = e.client!;
-  if (!client.ok) return [failedRow('client backfill', client)];
-  const r = client.result;
-  return [
-    [
-      `client backfill, typed client (${r.store} mirror, ${int(r.items)} items)`,
+  if (!client.ok) rows.push(failedRow('client backfill', client));
+  else {
+    const r = client.result;
+    rows.push([
+      `client: syncItems of the typed client into its memory store (${int(r.items)} items, ${r.pages} pages)`,
       `${int(r.itemsPerSecond)} items/s`,
-      `${int(e.backfill.http.itemsPerSecond)} items/s*`,
-      times(e.backfill.http.itemsPerSecond / r.itemsPerSecond),
+      beside,
+      times(r.itemsPerSecond / prefetch),
       '',
+      [
+        mark(check('syncItems (memory store) vs the prefetching JSON.parse backfill')),
+        mark(check('syncItems (memory store) backfill')),
+      ].join(', '),
+    ]);
+  }
+  const sync = e.contentSync;
+  if (sync === undefined) return rows;
+  if (!sync.ok) return [...rows, failedRow('content-sync', sync)];
+  const { backfill, incremental } = sync.result;
+  rows.push(
+    [
+      `client: content-sync --database-url into PostgreSQL, the command from spawn to exit (${int(backfill.items)} items, ${int(backfill.rows)} rows stored; the run itself ${backfill.runSeconds.toFixed(1)} s)`,
+      `${int(backfill.itemsPerSecond)} items/s`,
+      beside,
+      times(backfill.itemsPerSecond / prefetch),
+      '',
+      mark(check('content-sync --database-url backfill vs the prefetching JSON.parse backfill')),
     ],
-  ];
+    [
+      `client: content-sync again after ${int(incremental.changed)} changed items (${int(incremental.items)} received, ${incremental.pages} pages; the run itself ${incremental.runSeconds.toFixed(2)} s)`,
+      `${incremental.seconds.toFixed(2)} s`,
+      '',
+      '',
+      '',
+      mark(check(`content-sync incremental run after ${int(incremental.changed)} changed items`)),
+    ],
+  );
+  return rows;
 }
 
 function webhookRows(e: EngineReport, check: (name: string) => TargetCheck | undefined): string[][] {
@@ -304,7 +334,7 @@ export function formatReport(report: BenchReport): string {
   out.push('', 'Targets (set for PostgreSQL; PGlite shown for information):');
   for (const t of report.targets)
     out.push(
-      `  ${t.met ? '✓' : '✗'} [${t.engine}${t.informative ? ', info' : ''}] ${t.name}: ${t.measured} (target ${t.target})`,
+      `  ${t.met ? 'PASS' : 'FAIL'} [${t.engine}${t.informative ? ', info' : ''}] ${t.name}: ${t.measured} (target ${t.target})`,
     );
   if (report.reportFile !== undefined) out.push('', `JSON: ${report.reportFile}`);
   return out.join('\n');

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runClientBench, type ClientBenchResult } from '../../client/bench.ts';
+import { runContentSyncBench, type ContentSyncBenchResult } from './contentSync.ts';
 import { prismArgs, startPrism, type RunningPrism } from '../../mock/start.ts';
 import type { Collection } from '../../reference-impl/src/domain/entityRules.ts';
 import { httpBackfill, loadTest, sequentialLatency, type HttpBackfillResult, type LoadResult } from './http.ts';
@@ -89,6 +90,18 @@ export const TARGETS = { pageRatioMax: 1.5, backfillItemsPerSecondMin: 20_000, s
  */
 export const BACKFILL_TARGET_NAME =
   "keyset backfill over HTTP (prefetching; the client reads each item's id and lastupdated)";
+/**
+ * Targets of the client (issue 17, on PostgreSQL): syncItems into the memory store and content-sync
+ * into PostgreSQL against the bench's prefetching JSON.parse backfill of the same run; the
+ * incremental content-sync run after `changes` changed items, spawn to exit.
+ */
+export const CLIENT_TARGETS = {
+  syncOverPrefetchMin: 0.9,
+  syncItemsPerSecondMin: 10_000,
+  contentSyncOverPrefetchMin: 0.5,
+  incrementalSecondsMax: 1,
+  changes: 1000,
+} as const;
 /** Targets of the webhooks (issue 4, on PostgreSQL): write→receipt p50 ≤ 200 ms, ≥ 500 deliveries/s. */
 export const WEBHOOK_TARGETS = { p50MsMax: 200, deliveriesPerSecondMin: 500 } as const;
 
@@ -138,6 +151,7 @@ export interface EngineReport {
   /** CPU time per measured phase; units: requests (page2000, rps20) or thousands of items (backfill). */
   phases: Record<string, PhaseCpu>;
   client?: ExtraResult<ClientBenchResult>;
+  contentSync?: ExtraResult<ContentSyncBenchResult>;
   webhooks?: ExtraResult<WebhookBenchResult>;
 }
 
@@ -235,6 +249,7 @@ class ServiceProcess {
   call<T>(cmd: 'directList', params: DirectListParams): Promise<T>;
   call<T>(cmd: 'directBackfill', params: DirectBackfillParams): Promise<T>;
   call<T>(cmd: 'directRps', params: DirectRpsParams): Promise<T>;
+  call<T>(cmd: 'touchItems', params: { count: number }): Promise<T>;
   call<T>(cmd: 'close' | 'profileStart'): Promise<T>;
   call<T>(cmd: 'profileStop', params: { file: string }): Promise<T>;
   call<T>(cmd: string, params?: unknown): Promise<T> {
@@ -404,6 +419,40 @@ async function runEngine(
         `reading the keyset ${Math.round(keysSync.itemsPerSecond)} items/s (${keysSync.mispredictions} mispredictions, ${keysSync.wastedRequests} wasted requests; direct ${Math.round(directSync.itemsPerSecond)} items/s)`,
     );
 
+    // 3b. The client's backfill through the typed client, then content-sync as a user runs it (their
+    // issues ask for PostgreSQL), right after the bench's own backfills so that the ratios compare
+    // one state of the machine.
+    let client: EngineReport['client'];
+    let contentSync: EngineReport['contentSync'];
+    if (options.extras && engine === 'postgres') {
+      client = await runExtra(
+        'client',
+        'client/bench.ts runClientBench',
+        runClientBench,
+        {
+          baseUrl: init.baseUrl,
+          token: init.token,
+          size: options.backfillSize,
+          print: prefixed(log, '[client] '),
+        },
+        log,
+      );
+      contentSync = await runExtra(
+        'content-sync',
+        'scripts/bench/contentSync.ts runContentSyncBench',
+        runContentSyncBench,
+        {
+          baseUrl: init.baseUrl,
+          token: init.token,
+          databaseUrl: options.databaseUrl,
+          size: options.backfillSize,
+          changes: options.quick ? 30 : CLIENT_TARGETS.changes,
+          change: (count: number) => service.call<number>('touchItems', { count }),
+          print: prefixed(log, '[content-sync] '),
+        },
+        log,
+      );
+    }
     // 4. Requests/s of the 20-item page: autocannon in rounds (the service as clients meet it, the
     // service with every answer read from the store, then Prism when the mock runs), then the same
     // concurrency directly.
@@ -489,23 +538,10 @@ async function runEngine(
         ...(mock === undefined ? {} : { mock }),
       },
       phases,
+      ...(client === undefined ? {} : { client }),
+      ...(contentSync === undefined ? {} : { contentSync }),
     };
 
-    // 5a. The client's backfill through the typed client, against this service (its issue asks for PostgreSQL).
-    if (options.extras && engine === 'postgres') {
-      result.client = await runExtra(
-        'client',
-        'client/bench.ts runClientBench',
-        runClientBench,
-        {
-          baseUrl: init.baseUrl,
-          token: init.token,
-          size: options.backfillSize,
-          print: prefixed(log, '[client] '),
-        },
-        log,
-      );
-    }
     return result;
   } finally {
     await service.stop();
@@ -785,6 +821,7 @@ export function checkTargets(report: BenchReport): TargetCheck[] {
         met: drain.itemsPerSecond >= WEBHOOK_TARGETS.deliveriesPerSecondMin,
       });
     }
+    checks.push(...clientChecks(e, informative));
     const mock = e.rps20.mock;
     if (mock !== undefined) {
       checks.push({
@@ -796,6 +833,49 @@ export function checkTargets(report: BenchReport): TargetCheck[] {
         met: mock.ratio >= TARGETS.serviceOverMockMin,
       });
     }
+  }
+  return checks;
+}
+
+/** The client's targets against the prefetching JSON.parse backfill of the same run. */
+function clientChecks(e: EngineReport, informative: boolean): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  const prefetch = e.backfill.prefetch.itemsPerSecond;
+  const base = { engine: e.engine, informative };
+  const int = (n: number) => Math.round(n).toLocaleString('en');
+  if (e.client?.ok === true) {
+    const rate = e.client.result.itemsPerSecond;
+    checks.push({
+      ...base,
+      name: 'syncItems (memory store) vs the prefetching JSON.parse backfill',
+      target: `≥ ${CLIENT_TARGETS.syncOverPrefetchMin}×`,
+      measured: `${(rate / prefetch).toFixed(2)}× (${int(rate)} ÷ ${int(prefetch)} items/s)`,
+      met: rate / prefetch >= CLIENT_TARGETS.syncOverPrefetchMin,
+    });
+    checks.push({
+      ...base,
+      name: 'syncItems (memory store) backfill',
+      target: `≥ ${int(CLIENT_TARGETS.syncItemsPerSecondMin)} items/s`,
+      measured: `${int(rate)} items/s`,
+      met: rate >= CLIENT_TARGETS.syncItemsPerSecondMin,
+    });
+  }
+  if (e.contentSync?.ok === true) {
+    const { backfill, incremental } = e.contentSync.result;
+    checks.push({
+      ...base,
+      name: 'content-sync --database-url backfill vs the prefetching JSON.parse backfill',
+      target: `≥ ${CLIENT_TARGETS.contentSyncOverPrefetchMin}×`,
+      measured: `${(backfill.itemsPerSecond / prefetch).toFixed(2)}× (${int(backfill.itemsPerSecond)} ÷ ${int(prefetch)} items/s)`,
+      met: backfill.itemsPerSecond / prefetch >= CLIENT_TARGETS.contentSyncOverPrefetchMin,
+    });
+    checks.push({
+      ...base,
+      name: `content-sync incremental run after ${int(incremental.changed)} changed items`,
+      target: `≤ ${CLIENT_TARGETS.incrementalSecondsMax} s`,
+      measured: `${incremental.seconds.toFixed(2)} s`,
+      met: incremental.seconds <= CLIENT_TARGETS.incrementalSecondsMax,
+    });
   }
   return checks;
 }

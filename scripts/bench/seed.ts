@@ -556,3 +556,30 @@ export async function seedItems(db: Db, options: SeedOptions): Promise<SeedSumma
   summary.avgDocBytes = options.items === 0 ? 0 : Math.round(docBytes / options.items);
   return summary;
 }
+
+// Writes with unchanged content: each picked item gets the next stamp by the item stamp rule (its
+// stored rendering holds no server columns, so it stays current, as after a write through the API).
+const TOUCH = `WITH picked AS (
+  SELECT id, row_number() OVER (ORDER BY id) AS ord
+    FROM items
+   WHERE wfstatus IN ('approved', 'archived', 'deleted')
+   ORDER BY id
+   LIMIT $1
+), stamp AS (
+  UPDATE item_stamp
+     SET last_ms = GREATEST(last_ms + 1, floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint) + $1::bigint - 1
+   RETURNING last_ms - $1::bigint + 1 AS first_ms
+), touched AS (
+  UPDATE items
+     SET lastupdated = timestamptz 'epoch' + (stamp.first_ms + picked.ord - 1) * interval '1 millisecond'
+    FROM picked, stamp
+   WHERE items.id = picked.id
+  RETURNING 1
+)
+SELECT count(*)::int AS n FROM touched`;
+
+/** Gives `count` items a sync sees (approved, archived, deleted) a new lastupdated; returns how many. */
+export async function touchItems(db: Db, count: number): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(TOUCH, [count]);
+  return rows[0]!.n;
+}

@@ -32,7 +32,7 @@ import {
   type ListQueryInput,
   type RpsResult,
 } from './protocol.ts';
-import { seedAccounts, seedItems } from './seed.ts';
+import { seedAccounts, seedItems, touchItems } from './seed.ts';
 import { summarise, type LatencySummary } from './stats.ts';
 
 type Command =
@@ -40,6 +40,7 @@ type Command =
   | { cmd: 'directList'; params: DirectListParams }
   | { cmd: 'directBackfill'; params: DirectBackfillParams }
   | { cmd: 'directRps'; params: DirectRpsParams }
+  | { cmd: 'touchItems'; params: { count: number } }
   | { cmd: 'cpu' }
   | { cmd: 'profileStart' }
   | { cmd: 'profileStop'; params: { file: string } }
@@ -210,6 +211,8 @@ async function handle(command: Command): Promise<unknown> {
       return directBackfill(command.params);
     case 'directRps':
       return directRps(command.params);
+    case 'touchItems':
+      return touchItems(mustState().db, command.params.count);
     case 'cpu': {
       const usage = process.cpuUsage();
       return { cpuMs: (usage.user + usage.system) / 1000 };

@@ -29,6 +29,11 @@ export interface FakeServiceOptions {
   beforeList?: (call: number, collection: Collection, query: FakeListQuery) => void;
   /** Reject stamps the fake never emitted (default true). */
   strictStamps?: boolean;
+  /**
+   * Also offer `listItemsBody`: the same answer as `listItems` (the same call), written by this
+   * function as the body's text, as a service may write it (member order, whitespace, nesting).
+   */
+  writeBody?: (items: FakeItem[], call: number) => string;
 }
 
 /** The sync's query, or the same with `sortOrder=DESC` (the CLI asks for the newest item that way). */
@@ -67,6 +72,8 @@ export interface FakeContentService extends ItemSource<FakeItem> {
   /** trcid → version of the approved items: what a converged mirror must hold. */
   approved(collection: Collection): Map<string, number>;
   listItems(collection: Collection, query: FakeListQuery, options?: SourceCallOptions): Promise<FakeItem[]>;
+  /** Present with `writeBody`. */
+  listItemsBody?(collection: Collection, query: FakeListQuery, options?: SourceCallOptions): Promise<Uint8Array>;
   readonly calls: Array<{ collection: Collection; query: FakeListQuery }>;
 }
 
@@ -93,7 +100,7 @@ export function createFakeContentService(options: FakeServiceOptions = {}): Fake
   const publicCopy = ({ collection: _c, ...item }: FakeItem & { collection: Collection }): FakeItem =>
     structuredClone(item);
 
-  return {
+  const service: FakeContentService = {
     calls,
     create(collection, fields = {}) {
       ids++;
@@ -158,4 +165,11 @@ export function createFakeContentService(options: FakeServiceOptions = {}): Fake
         .map(publicCopy);
     },
   };
+  const { writeBody } = options;
+  if (writeBody !== undefined)
+    service.listItemsBody = async (collection, query, call) => {
+      const items = await service.listItems(collection, query, call);
+      return Buffer.from(writeBody(items, calls.length));
+    };
+  return service;
 }
