@@ -34,9 +34,7 @@ describe('client/index.ts', () => {
         const allowed = target.startsWith(root) || target.includes('/generated/') || target.endsWith('/package.json');
         // Test-only exception: the integration test starts the reference service through its harness.
         const harness =
-          f.startsWith('integration/') &&
-          f.endsWith('.test.ts') &&
-          /\/reference-impl\/src\/(testing|storage\/testing)\//.test(target);
+          f.startsWith('integration/') && f.endsWith('.test.ts') && /\/reference-impl\/test\/support\//.test(target);
         expect(allowed || harness, `${f} imports ${m[1]}`).toBe(true);
       }
     }

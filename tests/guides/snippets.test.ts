@@ -1,7 +1,7 @@
 // Every ```ts block in docs/guides/*.md type-checks against the real exports of the client
-// (`content-service-toolkit/client`) and the rest of the repository: each block becomes a module
-// in a scratch folder under tests/guides/ and `tsc --noEmit` runs over them with the repository's
-// compiler options. An API renamed in client/index.ts makes this fail until the guides follow.
+// (`@content-service/client`, mapped to its sources by tsconfig.json's `paths`) and the rest of the
+// repository: each block becomes a module in a scratch folder under tests/guides/ and `tsc --noEmit`
+// runs over them with the repository's compiler options. An API renamed in client/index.ts makes this fail until the guides follow.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -48,7 +48,7 @@ describe('docs/guides/: TypeScript snippets', () => {
   it('when the guides are read, then there are TypeScript blocks, and some import the client', () => {
     expect(snippets.length).toBeGreaterThan(5);
     const importing = snippets.filter((s) =>
-      fs.readFileSync(s.file, 'utf8').includes("from 'content-service-toolkit/client'"),
+      fs.readFileSync(s.file, 'utf8').includes("from '@content-service/client'"),
     );
     expect(importing.length).toBeGreaterThan(3);
   });
