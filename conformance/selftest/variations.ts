@@ -17,6 +17,8 @@ export interface Variation {
   /** Target variants discovery must find (report value), e.g. `{ updatePath: 'collection' }`. */
   discovers?: Partial<Record<VariantName, string>>;
   modifiers: () => FaultModifier[];
+  /** Checks that cannot observe their rules on such a target: they pass, reporting them as not verifiable black-box. */
+  unobservable?: string[];
   /** Limit the targeted run to these checks; default: the whole certification profile. */
   checks?: string[];
   /** Why only its `checks` pass yet: it stays out of the combined full run until it all passes. */
@@ -163,6 +165,24 @@ export const VARIATIONS: Variation[] = [
     deviations: ['DEC-ERR-002'],
     modifiers: () => [m.unauthorizedAs403()],
     checks: ['auth.missing-token-401', 'security.no-token-every-operation', 'tokens.admin-only', 'feeds.admin-only'],
+  },
+  {
+    // The suite cannot guess the vendor's member names black-box: undeclared, it finds our shape
+    // refused and reports the checks that need a narrowed token as not verifiable.
+    name: 'tokenFilterOtherShape',
+    notShown: 'Internal structure of `apiTokenFilter` (axes and geographic specs): not shown.',
+    deviations: ['DEC-AUTH-004'],
+    discovers: { tokenFilter: 'unsupported' },
+    modifiers: () => [m.tokenFilterOtherShape()],
+    unobservable: ['scope.organisation-filter', 'security.foreign-item', 'webhooks.organisation-filter'],
+    checks: [
+      'tokens.create',
+      'scope.organisation-filter',
+      'security.foreign-item',
+      'webhooks.delivery-signed',
+      'webhooks.organisation-filter',
+      'variants.decisions',
+    ],
   },
   {
     name: 'dictionaryRootOtherShape',

@@ -155,6 +155,14 @@ async function expectPasses(variation: Variation): Promise<void> {
   expect(decisionDeviations(result, variation.checks)).toEqual(expect.arrayContaining(variation.deviations));
   for (const name of modifierNames(variation))
     expect(applied.get(name) ?? 0, `${name} never applied`).toBeGreaterThan(0);
+  for (const id of variation.unobservable ?? []) {
+    const check = result.checks.find((c) => c.id === id);
+    expect(check?.status, `${id} status`).toBe('passed');
+    expect(
+      check?.unverified.some((u) => u.unobservable),
+      `${id} reports its rules as not verifiable black-box`,
+    ).toBe(true);
+  }
   for (const [name, value] of Object.entries(variation.discovers ?? {}))
     expect(
       result.targetVariants?.find((v) => v.name === name),
