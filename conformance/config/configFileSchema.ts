@@ -44,6 +44,17 @@ const VARIANT_SCHEMAS: Record<keyof TargetVariants, Schema> = {
     properties: { missing: status, invalid: status, forbidden: status },
   },
   errorBodies: { enum: ['json', 'other'] },
+  tokenFilter: {
+    oneOf: [
+      { const: 'unsupported' },
+      {
+        type: 'object',
+        additionalProperties: false,
+        minProperties: 1,
+        properties: { organisationsField: fieldName, statusesField: fieldName },
+      },
+    ],
+  },
 };
 
 function optionSchema(spec: OptionSpec): Schema {

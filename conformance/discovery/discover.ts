@@ -12,9 +12,9 @@ import type { ProbeContext, ProbeFinding } from './probe.ts';
 import { probeCredentials, probeSession } from './probeAuth.ts';
 import { probeItems } from './probeItems.ts';
 import { probeAssetFirstPage, probeListFirstPage, probeUserOrganisations } from './probeReads.ts';
-import { probeTokenIdField } from './probeTokens.ts';
+import { probeTokenFilter, probeTokenIdField } from './probeTokens.ts';
 import type { ResolvedVariants, TargetVariants, VariantName } from './variants.ts';
-import { resolveVariants } from './variants.ts';
+import { DEFAULT_VARIANTS, resolveVariants } from './variants.ts';
 import { userOrganisationEntries } from './userOrganisations.ts';
 
 function writerToken(config: ConformanceConfig): TokenChoice {
@@ -64,8 +64,16 @@ export async function discoverVariants(config: ConformanceConfig): Promise<Resol
     if (config.profile !== 'consumer') {
       if (wanted('createdItem', 'updatePath', 'statusMoves')) take(await probeItems(ctx, own?.userorganisation));
       if (wanted('tokenIdField')) take(await probeTokenIdField(ctx));
+      if (wanted('tokenFilter'))
+        take(
+          await probeTokenFilter(
+            ctx,
+            own?.userorganisation,
+            declared.tokenIdField ?? found.tokenIdField ?? DEFAULT_VARIANTS.tokenIdField,
+          ),
+        );
     } else {
-      for (const name of ['createdItem', 'updatePath', 'statusMoves', 'tokenIdField'] as const)
+      for (const name of ['createdItem', 'updatePath', 'statusMoves', 'tokenIdField', 'tokenFilter'] as const)
         notes[name] = 'not probed: the consumer profile writes nothing';
     }
     if (wanted('signIn', 'logoutMethod')) take(await probeSession(ctx));

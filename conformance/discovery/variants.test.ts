@@ -25,6 +25,21 @@ describe('resolveVariants', () => {
     expect(resolved.values.statusMoves).toEqual({ rejected: 'put', archived: 'put', deleted: 'unsupported' });
   });
 
+  it('when one token filter field is declared over a discovered unsupported, then the other keeps our name', () => {
+    const resolved = resolveVariants(
+      { tokenFilter: { organisationsField: 'orgs' } as never },
+      { tokenFilter: 'unsupported' },
+    );
+    expect(resolved.values.tokenFilter).toEqual({ organisationsField: 'orgs', statusesField: 'wfstatus' });
+    expect(resolved.sources.tokenFilter).toBe('declared');
+  });
+
+  it('when the token filter is declared unsupported, then the word replaces the default shape', () => {
+    const resolved = resolveVariants({ tokenFilter: 'unsupported' }, {});
+    expect(resolved.values.tokenFilter).toBe('unsupported');
+    expect(describeVariants(resolved).find((l) => l.name === 'tokenFilter')?.value).toBe('unsupported');
+  });
+
   it('when the variants are described, then each line names its value and source', () => {
     const lines = describeVariants(resolveVariants(undefined, { signIn: { userField: 'login', passwordField: 'pw' } }));
     expect(lines.find((l) => l.name === 'signIn')).toEqual({

@@ -18,6 +18,12 @@ export type StatusMove = 'post' | 'put' | 'unsupported';
 export type OpenStatus = 'rejected' | 'archived' | 'deleted';
 export const OPEN_STATUSES: readonly OpenStatus[] = ['rejected', 'archived', 'deleted'];
 
+/**
+ * The members of `apiTokenFilter` that narrow a token to organisations and to workflow statuses,
+ * or 'unsupported' when the target's tokens cannot be narrowed through the API.
+ */
+export type TokenFilter = { organisationsField: string; statusesField: string } | 'unsupported';
+
 export interface TargetVariants {
   createdItem: CreatedItemLocator;
   updatePath: UpdatePath;
@@ -38,6 +44,8 @@ export interface TargetVariants {
   credentialStatuses: { missing: number; invalid: number; forbidden: number };
   /** Whether error answers other than the size rejection carry a JSON body. */
   errorBodies: 'json' | 'other';
+  /** The structure of `apiTokenFilter` ("internal structure … not shown"). */
+  tokenFilter: TokenFilter;
 }
 
 export type VariantName = keyof TargetVariants;
@@ -58,6 +66,7 @@ export const DEFAULT_VARIANTS: TargetVariants = {
   signIn: { userField: 'username', passwordField: 'password' },
   credentialStatuses: { missing: 401, invalid: 401, forbidden: 403 },
   errorBodies: 'json',
+  tokenFilter: { organisationsField: 'userorganisations', statusesField: 'wfstatus' },
 };
 
 /** The variants in force for a run, each with its source (the report's "target variants"). */
@@ -82,8 +91,12 @@ export function resolveVariants(
   for (const name of Object.keys(DEFAULT_VARIANTS) as VariantName[]) {
     const d = declared?.[name];
     const found = discovered[name];
-    const merge = (v: unknown) =>
-      typeof v === 'object' && v !== null ? { ...(values[name] as object), ...(v as object) } : v;
+    // An object merges over the value so far, or over the default when that is a word ('unsupported').
+    const merge = (v: unknown) => {
+      if (typeof v !== 'object' || v === null) return v;
+      const base = typeof values[name] === 'object' ? values[name] : DEFAULT_VARIANTS[name];
+      return { ...(base as object), ...(v as object) };
+    };
     if (found !== undefined) values[name] = merge(found);
     if (d !== undefined) values[name] = merge(d);
     sources[name] = d !== undefined ? 'declared' : found !== undefined ? 'discovered' : 'default';

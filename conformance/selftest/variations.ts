@@ -5,7 +5,7 @@
 // variations.test.ts runs them all at once (one full run) and one at a time (their `checks`).
 
 import type { FaultModifier } from './faultProxy.ts';
-import type { VariantName } from '../discovery/variants.ts';
+import type { TargetVariants, VariantName } from '../discovery/variants.ts';
 import * as m from './modifiers/index.ts';
 
 export interface Variation {
@@ -14,9 +14,15 @@ export interface Variation {
   notShown: string;
   /** DEC ids expected as decision deviations. */
   deviations: string[];
+  /** Variants the vendor declares in the run's config file (such a variation stays out of the combined run). */
+  declares?: Partial<TargetVariants>;
   /** Target variants discovery must find (report value), e.g. `{ updatePath: 'collection' }`. */
   discovers?: Partial<Record<VariantName, string>>;
   modifiers: () => FaultModifier[];
+  /** Checks that cannot observe their rules on such a target: they pass, reporting them as not verifiable black-box. */
+  unobservable?: string[];
+  /** Checks that must pass observing all their rules (no not-verifiable note). */
+  observes?: string[];
   /** Limit the targeted run to these checks; default: the whole certification profile. */
   checks?: string[];
   /** Why only its `checks` pass yet: it stays out of the combined full run until it all passes. */
@@ -163,6 +169,39 @@ export const VARIATIONS: Variation[] = [
     deviations: ['DEC-ERR-002'],
     modifiers: () => [m.unauthorizedAs403()],
     checks: ['auth.missing-token-401', 'security.no-token-every-operation', 'tokens.admin-only', 'feeds.admin-only'],
+  },
+  {
+    // The suite cannot guess the vendor's member names black-box: undeclared, it finds our shape
+    // refused and reports the checks that need a narrowed token as not verifiable.
+    name: 'tokenFilterOtherShape',
+    notShown: 'Internal structure of `apiTokenFilter` (axes and geographic specs): not shown.',
+    deviations: ['DEC-AUTH-004'],
+    discovers: { tokenFilter: 'unsupported' },
+    modifiers: () => [m.tokenFilterOtherShape()],
+    unobservable: ['scope.organisation-filter', 'security.foreign-item', 'webhooks.organisation-filter'],
+    checks: [
+      'tokens.create',
+      'scope.organisation-filter',
+      'security.foreign-item',
+      'webhooks.delivery-signed',
+      'webhooks.organisation-filter',
+      'variants.decisions',
+    ],
+  },
+  {
+    name: 'tokenFilterOtherShapeDeclared',
+    notShown: 'Internal structure of `apiTokenFilter` (axes and geographic specs): not shown.',
+    deviations: ['DEC-AUTH-004'],
+    declares: { tokenFilter: { organisationsField: 'organisations', statusesField: 'statuses' } },
+    observes: ['scope.organisation-filter', 'security.foreign-item', 'webhooks.organisation-filter'],
+    modifiers: () => [m.tokenFilterOtherShape()],
+    checks: [
+      'scope.organisation-filter',
+      'security.foreign-item',
+      'webhooks.delivery-signed',
+      'webhooks.organisation-filter',
+      'variants.decisions',
+    ],
   },
   {
     name: 'dictionaryRootOtherShape',

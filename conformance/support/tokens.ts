@@ -4,7 +4,7 @@
 // (TOKEN-002, DEC-AUTH-006).
 
 import type { HttpResponse } from '../http/httpClient.ts';
-import { CheckFailure } from '../model/failure.ts';
+import { CheckFailure, CheckUnobservable } from '../model/failure.ts';
 import type { CheckContext } from '../runtime/context.ts';
 import { variantsOf } from '../discovery/variants.ts';
 import { listUserOrganisations } from './items.ts';
@@ -25,8 +25,34 @@ export interface TokenBody {
   name?: string;
   roles?: string[];
   callBackUrl?: string;
-  apiTokenFilter?: { userorganisations?: string[]; wfstatus?: string[] };
+  /** In the target's shape: build it with narrowedTo. */
+  apiTokenFilter?: Record<string, string[]>;
   [member: string]: unknown;
+}
+
+/** What a narrowed token may see; an axis left out takes the target's default. */
+export interface TokenScope {
+  organisations?: readonly string[];
+  statuses?: readonly string[];
+}
+
+/**
+ * The `apiTokenFilter` member narrowing a token to `scope`, in the target's structure (the
+ * interface leaves it open; see the target variants). Throws CheckUnobservable when the target's
+ * tokens cannot be narrowed through the API: what the check wanted to see cannot be observed there.
+ */
+export function narrowedTo(ctx: Pick<CheckContext, 'config'>, scope: TokenScope): Pick<TokenBody, 'apiTokenFilter'> {
+  const filter = variantsOf(ctx).tokenFilter;
+  if (filter === 'unsupported')
+    throw new CheckUnobservable(
+      'the target narrows no token to organisations or statuses through the API (the structure of apiTokenFilter is not shown by the interface), so this cannot be observed here',
+    );
+  return {
+    apiTokenFilter: {
+      ...(scope.organisations ? { [filter.organisationsField]: [...scope.organisations] } : {}),
+      ...(scope.statuses ? { [filter.statusesField]: [...scope.statuses] } : {}),
+    },
+  };
 }
 
 export interface MintedToken {

@@ -22,7 +22,7 @@ import type { VerifyFn } from '../receiver/verifier.ts';
 import type { CheckContext } from '../runtime/context.ts';
 import { assertProperty } from '../runtime/property.ts';
 import type { CollectionPath } from './items.ts';
-import { deleteTokenQuietly, mintToken } from './tokens.ts';
+import { deleteTokenQuietly, mintToken, narrowedTo } from './tokens.ts';
 import type { MintedToken } from './tokens.ts';
 
 export type ActionType = 'UPDATED' | 'DELETED';
@@ -75,9 +75,9 @@ export interface HookToken {
 }
 
 export interface HookTokenOptions {
-  /** apiTokenFilter.userorganisations (DEC-AUTH-004); default: the account's. */
+  /** Organisations the token is narrowed to (see narrowedTo); default: the account's. */
   organisations?: readonly string[];
-  /** apiTokenFilter.wfstatus; default: the target's (live only). */
+  /** Statuses the token is narrowed to; default: the target's (live only). */
   wfstatus?: readonly string[];
   /** Requirements a failure to set it up is about (default: the check's). */
   requirements?: readonly string[];
@@ -92,12 +92,7 @@ export async function hookToken(ctx: CheckContext, label: string, options: HookT
   const endpoint = ctx.receiver.endpoint(`${ctx.check.id}.${label}`);
   const filter =
     options.organisations || options.wfstatus
-      ? {
-          apiTokenFilter: {
-            ...(options.organisations ? { userorganisations: [...options.organisations] } : {}),
-            ...(options.wfstatus ? { wfstatus: [...options.wfstatus] } : {}),
-          },
-        }
+      ? narrowedTo(ctx, { organisations: options.organisations, statuses: options.wfstatus })
       : {};
   const minted = await mintToken(
     ctx,

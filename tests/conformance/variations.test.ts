@@ -4,6 +4,8 @@
 // once in one full certification run, then each alone with its own checks. No run may fail a
 // MUST; each difference from our decisions must be listed as a decision deviation.
 
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +15,7 @@ import { startFaultProxy } from '../../conformance/selftest/faultProxy.ts';
 import type { FaultModifier, FaultProxy } from '../../conformance/selftest/faultProxy.ts';
 import { VARIATIONS } from '../../conformance/selftest/variations.ts';
 import type { Variation } from '../../conformance/selftest/variations.ts';
+import type { TargetVariants } from '../../conformance/discovery/variants.ts';
 import { loadRequirements } from '../../conformance/spec/requirements.ts';
 import { runInProcess } from '../../conformance/test/runInProcess.ts';
 import { freePort, wireFeed } from './support/feedPartner.ts';
@@ -25,15 +28,22 @@ let proxy: FaultProxy | undefined;
 let feedWiring: FeedWiring | undefined;
 let receiverPort: number;
 let checkIds: Set<string>;
-/** The variations of the combined full run. */
-const COMBINED = VARIATIONS.filter((v) => !v.pending && !v.partial);
+/** The variations of the combined full run (all discovered: none declares a variant). */
+const COMBINED = VARIATIONS.filter((v) => !v.pending && !v.partial && !v.declares);
 
-/** A certification run through the proxy with these modifiers; `only`: limit it to these checks. */
+/**
+ * A certification run through the proxy with these modifiers; `only`: limit it to these checks;
+ * `declares`: variants declared in a config file, as a vendor would.
+ */
 async function certify(
   modifiers: FaultModifier[],
   only: readonly string[] | undefined,
+  declares?: Partial<TargetVariants>,
 ): Promise<{ result: RunResult; applied: Map<string, number> }> {
   proxy!.setModifiers(modifiers);
+  const dir = declares ? await mkdtemp(join(tmpdir(), 'ctf-variation-')) : undefined;
+  const configFile = dir ? join(dir, 'content-conformance.yaml') : undefined;
+  if (configFile) await writeFile(configFile, JSON.stringify({ variants: declares }));
   try {
     const result = await runInProcess(
       [
@@ -49,6 +59,7 @@ async function certify(
         '--callback-url',
         proxy!.webhookUrl!,
         ...(only ? ['--only', only.join(',')] : []),
+        ...(configFile ? ['--config', configFile] : []),
         '--seed',
         '7',
         '--num-runs',
@@ -66,6 +77,7 @@ async function certify(
     return { result, applied: new Map(proxy!.applied) };
   } finally {
     proxy!.setModifiers([]);
+    if (dir) await rm(dir, { recursive: true, force: true });
   }
 }
 
@@ -146,7 +158,7 @@ describe('the suite passes a conforming vendor that decided differently where th
 
 async function expectPasses(variation: Variation): Promise<void> {
   expect((variation.checks ?? []).filter((id) => !checkIds.has(id))).toEqual([]);
-  const { result, applied } = await certify(variation.modifiers(), variation.checks);
+  const { result, applied } = await certify(variation.modifiers(), variation.checks, variation.declares);
   const ran = result.checks.filter((c) => !variation.checks || variation.checks.includes(c.id));
   console.info(
     `${variation.name}: ${ran.map((c) => `${c.id} ${c.status}`).join(', ')}; differs in ${decisionDeviations(result, variation.checks).join(', ')}`,
@@ -155,6 +167,21 @@ async function expectPasses(variation: Variation): Promise<void> {
   expect(decisionDeviations(result, variation.checks)).toEqual(expect.arrayContaining(variation.deviations));
   for (const name of modifierNames(variation))
     expect(applied.get(name) ?? 0, `${name} never applied`).toBeGreaterThan(0);
+  for (const id of variation.unobservable ?? []) {
+    const check = result.checks.find((c) => c.id === id);
+    expect(check?.status, `${id} status`).toBe('passed');
+    expect(
+      check?.unverified.some((u) => u.unobservable),
+      `${id} reports its rules as not verifiable black-box`,
+    ).toBe(true);
+  }
+  for (const id of variation.observes ?? []) {
+    const check = result.checks.find((c) => c.id === id);
+    expect(check?.status, `${id} status`).toBe('passed');
+    expect(check?.unverified, `${id} observes all its rules`).toEqual([]);
+  }
+  for (const name of Object.keys(variation.declares ?? {}))
+    expect(result.targetVariants?.find((v) => v.name === name)?.source, `target variant ${name}`).toBe('declared');
   for (const [name, value] of Object.entries(variation.discovers ?? {}))
     expect(
       result.targetVariants?.find((v) => v.name === name),

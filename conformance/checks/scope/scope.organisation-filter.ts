@@ -13,34 +13,37 @@ import type { Item } from '../../support/items.ts';
 import { assertContainsAll } from '../../support/listAssertions.ts';
 import { COLLECTIONS } from '../../support/collections.ts';
 import type { CheckContext } from '../../runtime/context.ts';
+import { narrowedTo, tokenIdOf } from '../../support/tokens.ts';
+import type { TokenBody } from '../../support/tokens.ts';
 
 interface Minted {
   id: string;
   bearer: string;
 }
 
-async function mint(ctx: CheckContext, name: string, apiTokenFilter: Record<string, unknown>): Promise<Minted> {
+async function mint(ctx: CheckContext, name: string, filter: Pick<TokenBody, 'apiTokenFilter'>): Promise<Minted> {
   const path = `/accounts/${encodeURIComponent(ctx.config.accountId!)}/tokens`;
   const res = await ctx.http.post(path, {
     token: 'admin',
-    json: { name, roles: ['ROLE_EXTERNAL_USER'], apiTokenFilter },
+    json: { name, roles: ['ROLE_EXTERNAL_USER'], ...filter },
     validate: 'defer',
   });
-  const body = res.body as { id?: string; token?: string } | undefined;
-  if (res.status >= 300 || typeof body?.id !== 'string' || typeof body.token !== 'string') {
+  const id = tokenIdOf(ctx, res.body);
+  const bearer = (res.body as { token?: unknown } | undefined)?.token;
+  if (res.status >= 300 || id === undefined || typeof bearer !== 'string') {
     throw new CheckFailure({
-      message: `POST ${path} with apiTokenFilter ${JSON.stringify(apiTokenFilter)} did not create a token`,
+      message: `POST ${path} with apiTokenFilter ${JSON.stringify(filter.apiTokenFilter)} did not create a token`,
       received: `${res.status} ${res.text.slice(0, 200)}`,
-      expected: '201 with id and token',
+      expected: '201 with the token id and token',
       requirements: ['DEC-AUTH-004'],
       exchanges: [res.exchange],
     });
   }
   res.assertConforms(['DEC-AUTH-004']);
-  ctx.secret(body.token, '<minted token>');
+  ctx.secret(bearer, '<minted token>');
   // Deleted at the end of the check; the cleanup repeats it in case the check stopped early.
-  ctx.cleanup.softDelete(`${path}/${body.id}`, 'admin');
-  return { id: body.id, bearer: body.token };
+  ctx.cleanup.softDelete(`${path}/${encodeURIComponent(id)}`, 'admin');
+  return { id, bearer };
 }
 
 export default defineCheck({
@@ -58,6 +61,8 @@ export default defineCheck({
     const orgs = (await listUserOrganisations(ctx))
       .filter((o) => o.accountId === ctx.config.accountId)
       .map((o) => o.userorganisation);
+    const orgFilter = narrowedTo(ctx, { organisations: [ownOrg], statuses: WF_STATUSES });
+    const liveFilter = narrowedTo(ctx, { organisations: orgs, statuses: ['approved'] });
     const otherOrg = orgs.find((o) => o !== ownOrg);
     const other = otherOrg
       ? await createItem(ctx, '/events', { wfstatus: 'approved', userorganisation: otherOrg }, { label: 'other-org' })
@@ -69,15 +74,9 @@ export default defineCheck({
 
     const minted: Minted[] = [];
     try {
-      const orgToken = await mint(ctx, `${ctx.runId} conformance: ${ownOrg} only`, {
-        userorganisations: [ownOrg],
-        wfstatus: [...WF_STATUSES],
-      });
+      const orgToken = await mint(ctx, `${ctx.runId} conformance: ${ownOrg} only`, orgFilter);
       minted.push(orgToken);
-      const liveToken = await mint(ctx, `${ctx.runId} conformance: live only`, {
-        userorganisations: orgs,
-        wfstatus: ['approved'],
-      });
+      const liveToken = await mint(ctx, `${ctx.runId} conformance: live only`, liveFilter);
       minted.push(liveToken);
       const org = { bearer: orgToken.bearer };
       const live = { bearer: liveToken.bearer };
@@ -184,7 +183,7 @@ export default defineCheck({
     } finally {
       for (const t of minted)
         await ctx.http
-          .delete(`/accounts/${encodeURIComponent(ctx.config.accountId!)}/tokens/${t.id}`, {
+          .delete(`/accounts/${encodeURIComponent(ctx.config.accountId!)}/tokens/${encodeURIComponent(t.id)}`, {
             token: 'admin',
             validate: false,
           })

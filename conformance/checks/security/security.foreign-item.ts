@@ -3,7 +3,7 @@ import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { assertStatus } from '../../support/assert.ts';
 import { createItem, updateItem } from '../../support/items.ts';
-import { deleteTokenQuietly, mintToken, twoOrganisations } from '../../support/tokens.ts';
+import { deleteTokenQuietly, mintToken, narrowedTo, twoOrganisations } from '../../support/tokens.ts';
 
 export default defineCheck({
   id: 'security.foreign-item',
@@ -19,7 +19,7 @@ export default defineCheck({
     const [mine, theirs] = orgs;
     const minted = await mintToken(
       ctx,
-      { apiTokenFilter: { userorganisations: [mine], wfstatus: ['approved', 'archived', 'deleted'] } },
+      narrowedTo(ctx, { organisations: [mine], statuses: ['approved', 'archived', 'deleted'] }),
       { requirements: ['AUTH-004'] },
     );
     if (!minted.bearer) {

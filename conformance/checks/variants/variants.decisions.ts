@@ -13,12 +13,13 @@ const DECISION_OF: Partial<Record<VariantName, string>> = {
   signIn: 'DEC-AUTH-001',
   logoutMethod: 'DEC-AUTH-003',
   tokenIdField: 'DEC-MISC-002',
+  tokenFilter: 'DEC-AUTH-004',
 };
 
 export default defineCheck({
   id: 'variants.decisions',
   title:
-    "The target's choices where the interface is silent (discovered at the start of the run, or declared) match this project's decisions: created item in the answer, PUT on the detail URL, userorganisations as an array, asset and item list pages from 0, sign-in {username, password}, logout by POST, token id in id",
+    "The target's choices where the interface is silent (discovered at the start of the run, or declared) match this project's decisions: created item in the answer, PUT on the detail URL, userorganisations as an array, asset and item list pages from 0, sign-in {username, password}, logout by POST, token id in id, apiTokenFilter as {userorganisations, wfstatus}",
   requirements: [...new Set(Object.values(DECISION_OF))],
   tags: ['variants', 'decision'],
   run: async (ctx) => {

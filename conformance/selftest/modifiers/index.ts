@@ -73,3 +73,4 @@ export { signInFieldNames } from './signInFieldNames.ts';
 export { statusMovesByPutOnly } from './statusMovesByPutOnly.ts';
 export { tokenIdField } from './tokenIdField.ts';
 export { updateOnCollection } from './updateOnCollection.ts';
+export { tokenFilterOtherShape } from './tokenFilterOtherShape.ts';
