@@ -17,15 +17,23 @@ import type { ResolvedVariants, TargetVariants, VariantName } from './variants.t
 import { DEFAULT_VARIANTS, resolveVariants } from './variants.ts';
 import { userOrganisationEntries } from './userOrganisations.ts';
 
-function writerToken(config: ConformanceConfig): TokenChoice {
+function writerToken(config: ConformanceConfig): TokenChoice | undefined {
   if (config.tokens.full) return 'full';
   if (config.tokens.admin) return 'admin';
-  return 'consumer';
+  if (config.tokens.consumer) return 'consumer';
+  return undefined;
 }
 
 export async function discoverVariants(config: ConformanceConfig): Promise<ResolvedVariants> {
   const declared = config.declaredVariants ?? {};
   if (!config.baseUrl) return resolveVariants(declared, {});
+  const writer = writerToken(config);
+  if (writer === undefined) {
+    const notes: Partial<Record<VariantName, string>> = {};
+    for (const name of Object.keys(DEFAULT_VARIANTS) as VariantName[])
+      notes[name] = declared[name] === undefined ? 'not probed: no token was given' : 'declared in the config file';
+    return resolveVariants(declared, {}, notes);
+  }
   const redactor = createRedactor();
   redactor.addSecret(config.tokens.sessionPassword, '$CONFORMANCE_SESSION_PASSWORD');
   const http = createHttpClient({
@@ -42,7 +50,7 @@ export async function discoverVariants(config: ConformanceConfig): Promise<Resol
     http,
     config,
     tag: (label) => `${config.runId}-${label}-${++n}`,
-    writer: writerToken(config),
+    writer,
     cleanup: (description, action) => cleanups.push({ description, action }),
   };
   const found: Partial<TargetVariants> = {};

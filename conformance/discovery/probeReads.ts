@@ -19,8 +19,9 @@ export async function probeUserOrganisations(ctx: ProbeContext): Promise<ProbeFi
 
 /**
  * The number of the first page of an item list: page 0 refused, or answering what page 1 answers
- * (the first page, clamped), means pages count from 1; page 0 answering the first page and page
- * 1 another (or none) means from 0.
+ * (the first page, clamped) while page 2 answers another item, means pages count from 1; page 0
+ * answering the first page and page 1 another (or none) means from 0. A target that ignores `page`
+ * leaves the default.
  */
 export async function probeListFirstPage(ctx: ProbeContext): Promise<ProbeFinding> {
   const out = finding();
@@ -36,8 +37,11 @@ export async function probeListFirstPage(ctx: ProbeContext): Promise<ProbeFindin
   const seen = `without page → ${String(plain.id)}, page 0 → ${zero.status} ${String(zero.id)}, page 1 → ${one.status} ${String(one.id)}`;
   if (plain.status === 200 && plain.id !== undefined) {
     if (zero.status >= 400 && zero.status < 500 && one.id === plain.id) out.found.listFirstPage = 1;
-    else if (zero.status === 200 && one.status === 200 && one.id === plain.id) out.found.listFirstPage = 1;
-    else if (zero.status === 200 && zero.id === plain.id && one.id !== plain.id) out.found.listFirstPage = 0;
+    else if (zero.status === 200 && one.status === 200 && one.id === plain.id) {
+      // Page 0 clamped to the first page, or `page` ignored altogether: page 2 tells them apart.
+      const two = await first(2);
+      if (two.status === 200 && two.id !== undefined && two.id !== plain.id) out.found.listFirstPage = 1;
+    } else if (zero.status === 200 && zero.id === plain.id && one.id !== plain.id) out.found.listFirstPage = 0;
   }
   out.notes.listFirstPage = out.found.listFirstPage === undefined ? `${seen}; the default applies` : seen;
   return out;

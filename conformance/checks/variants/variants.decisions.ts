@@ -16,6 +16,9 @@ const DECISION_OF: Partial<Record<VariantName, string>> = {
   tokenFilter: 'DEC-AUTH-004',
 };
 
+/** Decisions that rule more than the variant: a match leaves their other rules to their own checks. */
+const BROADER = new Set<VariantName>(['assetFirstPage', 'listFirstPage']);
+
 export default defineCheck({
   id: 'variants.decisions',
   title:
@@ -33,8 +36,10 @@ export default defineCheck({
         continue;
       }
       const value = JSON.stringify(values[name]);
-      if (value === JSON.stringify(DEFAULT_VARIANTS[name])) ctx.verified([decision]);
-      else differ.push(`${name}: ${value} (${source}; ${decision} says ${JSON.stringify(DEFAULT_VARIANTS[name])})`);
+      if (value !== JSON.stringify(DEFAULT_VARIANTS[name]))
+        differ.push(`${name}: ${value} (${source}; ${decision} says ${JSON.stringify(DEFAULT_VARIANTS[name])})`);
+      else if (BROADER.has(name)) ctx.unverified([decision], `${name} matches; its other rules are checked elsewhere`);
+      else ctx.verified([decision]);
     }
     if (differ.length > 0)
       throw new CheckFailure({
