@@ -482,6 +482,14 @@ export const FAULTS: readonly FaultCase[] = [
     make: () => [m.omitRateLimitHeaders()],
   },
   {
+    name: 'remainingCountHeader',
+    family: 'RATE',
+    fault: 'limited endpoints also send a remaining count as X-Rate-Limit-Remaining',
+    detects: ['RATE-006'],
+    checks: ['ratelimits.headers'],
+    make: () => [m.remainingCountHeader()],
+  },
+  {
     name: 'unlimitedEndpointsLimited(detail)',
     family: 'DETAIL',
     fault: 'detail reads answer 429 above 10 a second',
@@ -515,6 +523,14 @@ export const FAULTS: readonly FaultCase[] = [
     alsoBreaks: ['ERR-005'],
     checks: ['ratelimits.burst'],
     make: () => [m.omitRetryAfter()],
+  },
+  {
+    name: 'limitChangesOn429',
+    family: 'RATE',
+    fault: 'a 429 answers X-RateLimit-Limit: 0, the 200s of the same endpoint the sustained limit',
+    detects: ['RATE-006'],
+    checks: ['ratelimits.burst'],
+    make: () => [m.limitChangesOn429()],
   },
   {
     name: 'burstTooSmall',

@@ -61,14 +61,36 @@ function judgeBurst(passed: number, spreadMs: number, answers: readonly HttpResp
   );
 }
 
+const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-policy'] as const;
+
+/** RATE-006 over answers of one endpoint: the X-RateLimit-* headers are static, so 429s carry its 200s' values. */
+function judgeStatic(path: string, answers: readonly HttpResponse[]): CheckFailure | undefined {
+  const passed = answers.find((r) => r.status === 200);
+  if (!passed) return undefined;
+  for (const r of answers) {
+    const h = RATE_HEADERS.find((h) => r.headers[h] !== undefined && r.headers[h] !== passed.headers[h]);
+    if (h === undefined) continue;
+    return fail(
+      `GET ${path} answered ${h}: ${r.headers[h]} with ${r.status}, ${passed.headers[h] ?? '(absent)'} with 200: the X-RateLimit-* headers are static`,
+      r.headers[h],
+      passed.headers[h] ?? '(absent)',
+      ['RATE-006'],
+      [r, passed],
+      `header/${h}`,
+    );
+  }
+  return undefined;
+}
+
 export default defineCheck({
   id: 'ratelimits.burst',
   title:
-    'A burst of 100 concurrent list requests from rest lets the burst of 40 through and is then throttled with 429 (never 503), Retry-After in whole seconds ≥ 1 and the X-RateLimit-* headers; after Retry-After a request passes; a client at 15 requests per second is not throttled, one at 40 per second is',
+    'A burst of 100 concurrent list requests from rest lets the burst of 40 through and is then throttled with 429 (never 503), Retry-After in whole seconds ≥ 1 and the X-RateLimit-* headers of its 200s; after Retry-After a request passes; a client at 15 requests per second is not throttled, one at 40 per second is',
   requirements: [
     'RATE-003',
     'RATE-004',
     'ERR-005',
+    'RATE-006',
     'RATE-001',
     'RATE-002',
     'DEC-RATE-003',
@@ -133,23 +155,26 @@ export default defineCheck({
           'header/Retry-After',
         );
       }
-      for (const h of ['x-ratelimit-limit', 'x-ratelimit-policy']) {
+      for (const h of RATE_HEADERS) {
         if (r.headers[h] === undefined)
           throw fail(`a 429 has no ${h}`, '(absent)', `the ${h} header`, ['ERR-005'], [r], `header/${h}`);
       }
     }
     ctx.verified(['ERR-005']);
-    // Judged once the other rules are: a wrong burst size must not hide them.
+    // Judged once the other rules are: a wrong burst size or changing headers must not hide them.
     const burstSize = judgeBurst(counts[200] ?? 0, spreadMs, answers);
+    const changing = [judgeStatic('/events', answers)];
 
     // The budget is per client IP across the limited endpoints: with it drained, each is throttled too.
     const others = await Promise.all(LIMITED.slice(1).map(({ path, query }) => burst(ctx, PROBE, path, query)));
     for (const [i, { path, query }] of LIMITED.slice(1).entries()) {
       acknowledge(others[i]!);
+      changing.push(judgeStatic(path, others[i]!));
       if (others[i]!.some((r) => r.status === 429)) continue;
       // Not throttled with the shared budget drained: maybe a budget per endpoint; then burst it.
       const own = await burst(ctx, BURST, path, query);
       acknowledge(own);
+      changing.push(judgeStatic(path, own));
       ctx.note(`GET ${path} has a budget of its own: ${describeCounts(own)}`);
       if (!own.some((r) => r.status === 429))
         throw fail(
@@ -254,6 +279,9 @@ export default defineCheck({
     ctx.verified(['RATE-002']);
     if (burstSize) throw burstSize;
     ctx.verified(['RATE-003']);
+    const unstatic = changing.find((f) => f !== undefined);
+    if (unstatic) throw unstatic;
+    ctx.verified(['RATE-006']);
 
     ctx.unverified(
       ['DEC-RATE-001'],

@@ -7,6 +7,12 @@ import { LIMITED } from '../../support/ratelimits.ts';
 const LIMIT = 'x-ratelimit-limit';
 const POLICY = 'x-ratelimit-policy';
 
+/** A remaining-count header in any spelling: X-RateLimit-Remaining, X-Rate-Limit-Remaining, the IETF RateLimit. */
+function isRemainingCount(name: string): boolean {
+  const bare = name.toLowerCase().replace(/[-_]/g, '');
+  return bare.includes('ratelimitremaining') || name.toLowerCase() === 'ratelimit';
+}
+
 export default defineCheck({
   id: 'ratelimits.headers',
   title:
@@ -31,7 +37,7 @@ export default defineCheck({
           });
         }
       }
-      const remaining = Object.keys(res.headers).find((h) => /ratelimit-remaining|^ratelimit$/i.test(h));
+      const remaining = Object.keys(res.headers).find(isRemainingCount);
       if (remaining) {
         throw new CheckFailure({
           message: `GET ${path} answered a remaining-count header ${remaining}`,
