@@ -166,7 +166,8 @@ export interface PackedPackage {
   files: number;
 }
 
-function stage(def: PackageDef): string {
+/** Stages the package; returns its folder and the files it must ship. */
+function stage(def: PackageDef): { dir: string; shipped: string[] } {
   const dir = path.join(BUILD_DIR, 'packages', def.folder);
   fs.rmSync(dir, { recursive: true, force: true });
   const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, def.folder, 'package.json'), 'utf8')) as Manifest;
@@ -186,7 +187,7 @@ function stage(def: PackageDef): string {
   }
   copy(path.join(repoRoot, def.folder, 'package.json'), path.join(dir, 'package.json'));
   copy(path.join(repoRoot, def.folder, 'README.md'), path.join(dir, 'README.md'));
-  return dir;
+  return { dir, shipped: files.map((f) => f.rel) };
 }
 
 export async function releasePack(log: (line: string) => void = console.log): Promise<PackedPackage[]> {
@@ -205,13 +206,17 @@ export async function releasePack(log: (line: string) => void = console.log): Pr
   );
   const packed: PackedPackage[] = [];
   for (const def of PACKAGES) {
-    const dir = stage(def);
+    const { dir, shipped } = stage(def);
     const [info] = JSON.parse(
       execFileSync('npm', ['pack', dir, '--pack-destination', RELEASE_DIR, '--json', '--silent'], {
         cwd: repoRoot,
         encoding: 'utf8',
       }),
-    ) as { name: string; filename: string; size: number; entryCount: number }[];
+    ) as { name: string; filename: string; size: number; entryCount: number; files: { path: string }[] }[];
+    // A staged file that package.json's `files` leaves out would be missing only once installed.
+    const inTarball = new Set(info!.files.map((f) => f.path));
+    const left = shipped.filter((rel) => !inTarball.has(rel));
+    if (left.length > 0) throw new Error(`${info!.name}: not in its package.json "files": ${left.join(', ')}`);
     packed.push({
       name: info!.name,
       folder: def.folder,
