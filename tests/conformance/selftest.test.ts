@@ -11,17 +11,14 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKS_DIR, loadChecks } from '../../conformance/plan/loadChecks.ts';
 import type { RunResult } from '../../conformance/results/result.ts';
-import { startFaultProxy } from '../../conformance/selftest/faultProxy.ts';
-import type { FaultModifier, FaultProxy } from '../../conformance/selftest/faultProxy.ts';
+import type { FaultModifier } from '../../conformance/selftest/faultProxy.ts';
 import { FAULTS } from '../../conformance/selftest/faults.ts';
 import type { FaultCase } from '../../conformance/selftest/faults.ts';
 import { createSecretBook } from '../../conformance/selftest/traffic.ts';
 import { loadRequirements } from '../../conformance/spec/requirements.ts';
-import { runInProcess } from '../../conformance/test/runInProcess.ts';
-import { freePort, wireFeed } from './support/feedPartner.ts';
-import type { FeedWiring } from './support/feedPartner.ts';
-import { REFERENCE_TIMING, ROOT, startReferenceService } from './support/referenceService.ts';
-import type { ReferenceService } from './support/referenceService.ts';
+import { startProxiedReference } from './support/proxiedReference.ts';
+import type { ProxiedReference } from './support/proxiedReference.ts';
+import { ROOT } from './support/referenceService.ts';
 
 const FAILING = new Set(['fail', 'warn', 'decision-fail']);
 const REPORT = join(ROOT, 'reports/conformance-selftest/faults.md');
@@ -35,81 +32,30 @@ interface Row {
   ms: number;
 }
 
-let service: ReferenceService | undefined;
-let proxy: FaultProxy | undefined;
-/** The service's feed fetches the suite's partner endpoint (feed faults). */
-let feedWiring: FeedWiring | undefined;
-let receiverPort: number;
+let target: ProxiedReference | undefined;
 let checkIds: Set<string>;
 const rows: Row[] = [];
 /** SELFTEST_FAULTS=name,name runs only those faults (while working on one). */
 const ONLY = process.env.SELFTEST_FAULTS?.split(',').filter(Boolean);
 
 /** Runs the checks through the proxy with these modifiers; `applied`: what each modifier changed. */
-async function runThroughProxy(
+function runThroughProxy(
   checks: readonly string[],
   modifiers: FaultModifier[],
 ): Promise<{ result: RunResult; applied: Map<string, number> }> {
-  proxy!.setModifiers(modifiers);
-  try {
-    const result = await runInProcess(
-      [
-        '--base-url',
-        proxy!.url,
-        '--profile',
-        'full',
-        '--account-id',
-        service!.accountId,
-        ...feedWiring!.args,
-        '--receiver-port',
-        String(receiverPort),
-        '--callback-url',
-        proxy!.webhookUrl!,
-        '--only',
-        checks.join(','),
-        '--seed',
-        '7',
-        '--num-runs',
-        '10',
-        ...REFERENCE_TIMING,
-      ],
-      {
-        CONFORMANCE_TOKEN: service!.tokens.consumer,
-        CONFORMANCE_FULL_TOKEN: service!.tokens.full,
-        CONFORMANCE_ADMIN_TOKEN: service!.tokens.admin,
-        CONFORMANCE_SESSION_USER: service!.user.username,
-        CONFORMANCE_SESSION_PASSWORD: service!.user.password,
-      },
-    );
-    return { result, applied: new Map(proxy!.applied) };
-  } finally {
-    proxy!.setModifiers([]);
-  }
+  return target!.run('full', modifiers, ['--only', checks.join(',')]);
 }
 
 describe('the suite catches a broken reference service, one injected fault at a time', () => {
   beforeAll(async () => {
     const catalogue = await loadRequirements(join(ROOT, 'spec/requirements.yaml'));
     checkIds = new Set((await loadChecks(fileURLToPath(CHECKS_DIR), catalogue)).map((c) => c.id));
-    // One proxy in front of the service for every fault, and the service's public base URL on
-    // it, so the links it hands out (resourceUri, Location) lead through the proxy as well.
-    const servicePort = await freePort();
-    receiverPort = await freePort();
-    proxy = await startFaultProxy({
-      target: `http://127.0.0.1:${servicePort}/api`,
-      modifiers: [],
-      webhookTarget: `http://127.0.0.1:${receiverPort}`,
-    });
-    feedWiring = await wireFeed();
-    service = await startReferenceService({
-      env: { PORT: String(servicePort), PUBLIC_BASE_URL: proxy.url, FEEDS_FILE: feedWiring.feedsFile },
-    });
+    // One proxy in front of the service for every fault (see proxiedReference.ts).
+    target = await startProxiedReference();
   }, 120_000);
 
   afterAll(async () => {
-    await proxy?.close();
-    await service?.stop();
-    await feedWiring?.remove();
+    await target?.close();
     if (rows.length === 0) return;
     const lines = [
       '| Fault | Family | Requirement | Checks | Detected? | Also failed | Time |',
@@ -158,7 +104,7 @@ describe('the suite catches a broken reference service, one injected fault at a 
       const secrets = createSecretBook();
       const run = await runThroughProxy(fault.checks, [
         secrets.observer,
-        ...fault.make({ tokens: service!.tokens, secrets }),
+        ...fault.make({ tokens: target!.service.tokens, secrets }),
       ]);
       const { result } = run;
       const applied = [...run.applied.values()].reduce((sum, n) => sum + n, 0);

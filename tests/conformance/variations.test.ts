@@ -11,22 +11,16 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKS_DIR, loadChecks } from '../../conformance/plan/loadChecks.ts';
 import type { RunResult } from '../../conformance/results/result.ts';
-import { startFaultProxy } from '../../conformance/selftest/faultProxy.ts';
-import type { FaultModifier, FaultProxy } from '../../conformance/selftest/faultProxy.ts';
+import type { FaultModifier } from '../../conformance/selftest/faultProxy.ts';
 import { VARIATIONS } from '../../conformance/selftest/variations.ts';
 import type { Variation } from '../../conformance/selftest/variations.ts';
 import type { TargetVariants } from '../../conformance/discovery/variants.ts';
 import { loadRequirements } from '../../conformance/spec/requirements.ts';
-import { runInProcess } from '../../conformance/test/runInProcess.ts';
-import { freePort, wireFeed } from './support/feedPartner.ts';
-import type { FeedWiring } from './support/feedPartner.ts';
-import { REFERENCE_TIMING, ROOT, startReferenceService } from './support/referenceService.ts';
-import type { ReferenceService } from './support/referenceService.ts';
+import { startProxiedReference } from './support/proxiedReference.ts';
+import type { ProxiedReference } from './support/proxiedReference.ts';
+import { ROOT } from './support/referenceService.ts';
 
-let service: ReferenceService | undefined;
-let proxy: FaultProxy | undefined;
-let feedWiring: FeedWiring | undefined;
-let receiverPort: number;
+let target: ProxiedReference | undefined;
 let checkIds: Set<string>;
 /** The variations of the combined full run (all discovered: none declares a variant). */
 const COMBINED = VARIATIONS.filter((v) => !v.pending && !v.partial && !v.declares);
@@ -40,43 +34,15 @@ async function certify(
   only: readonly string[] | undefined,
   declares?: Partial<TargetVariants>,
 ): Promise<{ result: RunResult; applied: Map<string, number> }> {
-  proxy!.setModifiers(modifiers);
   const dir = declares ? await mkdtemp(join(tmpdir(), 'ctf-variation-')) : undefined;
   const configFile = dir ? join(dir, 'content-conformance.yaml') : undefined;
   if (configFile) await writeFile(configFile, JSON.stringify({ variants: declares }));
   try {
-    const result = await runInProcess(
-      [
-        '--base-url',
-        proxy!.url,
-        '--profile',
-        'certification',
-        '--account-id',
-        service!.accountId,
-        ...feedWiring!.args,
-        '--receiver-port',
-        String(receiverPort),
-        '--callback-url',
-        proxy!.webhookUrl!,
-        ...(only ? ['--only', only.join(',')] : []),
-        ...(configFile ? ['--config', configFile] : []),
-        '--seed',
-        '7',
-        '--num-runs',
-        '10',
-        ...REFERENCE_TIMING,
-      ],
-      {
-        CONFORMANCE_TOKEN: service!.tokens.consumer,
-        CONFORMANCE_FULL_TOKEN: service!.tokens.full,
-        CONFORMANCE_ADMIN_TOKEN: service!.tokens.admin,
-        CONFORMANCE_SESSION_USER: service!.user.username,
-        CONFORMANCE_SESSION_PASSWORD: service!.user.password,
-      },
-    );
-    return { result, applied: new Map(proxy!.applied) };
+    return await target!.run('certification', modifiers, [
+      ...(only ? ['--only', only.join(',')] : []),
+      ...(configFile ? ['--config', configFile] : []),
+    ]);
   } finally {
-    proxy!.setModifiers([]);
     if (dir) await rm(dir, { recursive: true, force: true });
   }
 }
@@ -108,23 +74,11 @@ describe('the suite passes a conforming vendor that decided differently where th
   beforeAll(async () => {
     const catalogue = await loadRequirements(join(ROOT, 'spec/requirements.yaml'));
     checkIds = new Set((await loadChecks(fileURLToPath(CHECKS_DIR), catalogue)).map((c) => c.id));
-    const servicePort = await freePort();
-    receiverPort = await freePort();
-    proxy = await startFaultProxy({
-      target: `http://127.0.0.1:${servicePort}/api`,
-      modifiers: [],
-      webhookTarget: `http://127.0.0.1:${receiverPort}`,
-    });
-    feedWiring = await wireFeed();
-    service = await startReferenceService({
-      env: { PORT: String(servicePort), PUBLIC_BASE_URL: proxy.url, FEEDS_FILE: feedWiring.feedsFile },
-    });
+    target = await startProxiedReference();
   }, 120_000);
 
   afterAll(async () => {
-    await proxy?.close();
-    await service?.stop();
-    await feedWiring?.remove();
+    await target?.close();
   });
 
   (COMBINED.length > 0 ? it : it.skip)(
