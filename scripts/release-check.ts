@@ -29,8 +29,9 @@ import { repoRoot } from './lib/run.ts';
 import { formatBytes, releasePack, type PackedPackage } from './release-pack.ts';
 
 const NODE_MAJORS = [22, 24] as const;
-// The shared vectors sit beside the repository (WEBHOOK_VECTORS names them elsewhere, e.g. from a worktree).
-const VECTORS = process.env.WEBHOOK_VECTORS ?? path.join(repoRoot, '../shared/test-vectors/webhook-signatures.json');
+// The repository's copy of the shared signature vectors (a clean clone has no ../shared; the
+// client's tests check the copy against the shared file where it is present).
+const VECTORS = process.env.WEBHOOK_VECTORS ?? path.join(repoRoot, 'client/webhooks/fixtures/webhook-signatures.json');
 const started = performance.now();
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
