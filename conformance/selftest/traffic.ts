@@ -191,3 +191,17 @@ export function deliveryItems(d: ProxiedDelivery): Item[] | undefined {
   const body = readJson(d.body) as { items?: unknown } | undefined;
   return Array.isArray(body?.items) ? (body.items as Item[]) : undefined;
 }
+
+/**
+ * For a list whose pages count from 1 (conforming variations): page 0 or below is refused, other
+ * pages are shifted down to the service's 0-based ones. Requests without `page` pass unchanged.
+ */
+export function pageFromOne(req: ProxiedRequest): ProxiedRequest {
+  const url = urlOf(req);
+  if (!url.searchParams.has('page')) return req;
+  const page = Number(url.searchParams.get('page'));
+  if (!Number.isInteger(page) || page < 1)
+    return { ...req, answer: jsonAnswer(400, { status: 400, error: 'Bad Request', message: 'page counts from 1' }) };
+  url.searchParams.set('page', String(page - 1));
+  return { ...req, url: `${url.pathname}${url.search}` };
+}

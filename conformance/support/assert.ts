@@ -78,13 +78,9 @@ export function acknowledge(answers: readonly HttpResponse[]): void {
   }
 }
 
-/**
- * Forget the "spec has no such operation" problem of an answer to a path or method the target
- * chose where the interface shows none (see the target variants): there is nothing to validate
- * it against. Other problems stay deferred.
- */
-export function forgetUnknownOperation(res: HttpResponse): void {
-  const kept = res.problems.filter((p) => p.kind !== 'operation');
+/** Forgets the answer's deferred spec problems that `drop` matches; the others stay deferred. */
+export function forgetProblems(res: HttpResponse, drop: (problem: HttpResponse['problems'][number]) => boolean): void {
+  const kept = res.problems.filter((p) => !drop(p));
   if (kept.length === res.problems.length) return;
   res.problems = kept;
   if (kept.length > 0) {
@@ -93,4 +89,13 @@ export function forgetUnknownOperation(res: HttpResponse): void {
   }
   delete res.exchange.problems;
   res.assertConforms(); // nothing left: no longer deferred
+}
+
+/**
+ * Forget the "spec has no such operation" problem of an answer to a path or method the target
+ * chose where the interface shows none (see the target variants): there is nothing to validate
+ * it against. Other problems stay deferred.
+ */
+export function forgetUnknownOperation(res: HttpResponse): void {
+  forgetProblems(res, (p) => p.kind === 'operation');
 }

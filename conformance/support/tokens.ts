@@ -5,6 +5,7 @@
 
 import type { HttpResponse } from '../http/httpClient.ts';
 import { CheckFailure, CheckUnobservable } from '../model/failure.ts';
+import { forgetProblems } from './assert.ts';
 import type { CheckContext } from '../runtime/context.ts';
 import { variantsOf } from '../discovery/variants.ts';
 import { listUserOrganisations } from './items.ts';
@@ -96,23 +97,14 @@ export function assertTokenAnswerConforms(res: HttpResponse, requirements?: read
 
 /** Forgets the `http:` callBackUrl echo (see assertTokenAnswerConforms); other problems stay deferred. */
 export function dropOwnCallbackProblems(res: HttpResponse): void {
-  const kept = res.problems.filter(
+  forgetProblems(
+    res,
     (p) =>
-      !(
-        p.pointer !== undefined &&
-        /\/callBackUrl$/.test(p.pointer) &&
-        typeof p.received === 'string' &&
-        p.received.startsWith('http://')
-      ),
+      p.pointer !== undefined &&
+      /\/callBackUrl$/.test(p.pointer) &&
+      typeof p.received === 'string' &&
+      p.received.startsWith('http://'),
   );
-  if (kept.length === res.problems.length) return;
-  res.problems = kept;
-  if (kept.length > 0) {
-    res.exchange.problems = kept;
-    return;
-  }
-  delete res.exchange.problems;
-  res.assertConforms(); // nothing left: no longer deferred
 }
 
 /**

@@ -3,25 +3,14 @@
 
 import type { FaultModifier } from '../faultProxy.ts';
 import { jsonBody, readJson } from '../faultProxy.ts';
-import { jsonAnswer, urlOf } from '../traffic.ts';
+import { pageFromOne, urlOf } from '../traffic.ts';
 
 const isAssetList = (path: string) => /\/assets$/.test(path);
 
 export function assetPagesFromOne(): FaultModifier {
   return {
     name: 'assetPagesFromOne',
-    request(req) {
-      const url = urlOf(req);
-      if (req.method !== 'GET' || !isAssetList(url.pathname) || !url.searchParams.has('page')) return req;
-      const page = Number(url.searchParams.get('page'));
-      if (!Number.isInteger(page) || page < 1)
-        return {
-          ...req,
-          answer: jsonAnswer(400, { status: 400, error: 'Bad Request', message: 'page counts from 1' }),
-        };
-      url.searchParams.set('page', String(page - 1));
-      return { ...req, url: `${url.pathname}${url.search}` };
-    },
+    request: (req) => (req.method === 'GET' && isAssetList(urlOf(req).pathname) ? pageFromOne(req) : req),
     response(res, req) {
       if (req.method !== 'GET' || !isAssetList(urlOf(req).pathname) || res.status !== 200) return res;
       const body = readJson(res.body) as Record<string, unknown> | undefined;
