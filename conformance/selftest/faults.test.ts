@@ -8,6 +8,7 @@ import { CHECKS_DIR, loadChecks } from '../plan/loadChecks.ts';
 import { familyOf, isBlackbox, loadRequirements } from '../spec/requirements.ts';
 import { FAULTS } from './faults.ts';
 import { VARIATIONS } from './variations.ts';
+import { WITHOUT_FAULT } from './withoutFault.ts';
 
 const catalogue = await loadRequirements(fileURLToPath(new URL('../../spec/requirements.yaml', import.meta.url)));
 const checks = await loadChecks(fileURLToPath(CHECKS_DIR), catalogue);
@@ -21,6 +22,18 @@ describe("the self-test's fault table", () => {
     );
     const covered = new Set(FAULTS.flatMap((f) => f.detects.map(familyOf)));
     expect([...families].filter((f) => !covered.has(f)).sort()).toEqual([]);
+  });
+
+  it('when the catalogue is read, then every service MUST checkable by HTTP has its own fault or a reason why not', () => {
+    const detected = new Set(FAULTS.flatMap((f) => f.detects));
+    const musts = catalogue.all.filter(
+      (r) => r.subject === 'service' && r.level === 'MUST' && (isBlackbox(r) || r.verify === 'needs-feed'),
+    );
+    expect(musts.filter((r) => !detected.has(r.id) && !(r.id in WITHOUT_FAULT)).map((r) => r.id)).toEqual([]);
+    expect(Object.keys(WITHOUT_FAULT).filter((id) => detected.has(id))).toEqual([]);
+    const ids = new Set(musts.map((r) => r.id));
+    expect(Object.keys(WITHOUT_FAULT).filter((id) => !ids.has(id))).toEqual([]);
+    expect(Object.entries(WITHOUT_FAULT).filter(([, reason]) => reason.trim() === '')).toEqual([]);
   });
 
   it('when a fault names requirements, then they exist and one of its checks covers each it must detect', () => {
