@@ -314,14 +314,6 @@ export const VARIABLES = [
     production:
       "Leave it; raise it when many clients poll many different pages. It adds to the instance's RSS. Entries above an eighth of it (a 2000-event page is about 11.6 MB) are not kept; keys and a per-entry overhead count too.",
   }),
-  optional({
-    name: 'FEEDS_FILE',
-    key: 'feedsFile',
-    kind: kinds.text,
-    defaultText: '(the demo `feeds.yaml`)',
-    description: 'YAML file of the inbound partner feeds (format: `reference-impl/src/feeds/feeds.yaml`).',
-    production: "Your partners' feeds; the same file on every instance.",
-  }),
   REQUEST_TIMEOUT,
   variable({
     name: 'HEADERS_TIMEOUT',
@@ -362,6 +354,14 @@ export const VARIABLES = [
     description:
       'Largest JSON body of the operations that take no bearer (sign-in, refresh); every other body is read only once its bearer is checked, and a request whose bearer fails gets its 401 with the body unread.',
     production: 'Leave it.',
+  }),
+  optional({
+    name: 'FEEDS_FILE',
+    key: 'feedsFile',
+    kind: kinds.text,
+    defaultText: '(the demo `feeds.yaml`)',
+    description: 'YAML file of the inbound partner feeds (format: `reference-impl/src/feeds/feeds.yaml`).',
+    production: "Your partners' feeds; the same file on every instance.",
   }),
 ] as const;
 
