@@ -320,13 +320,22 @@ describe('the table of variables', () => {
 
   it('when help is printed, then every variable has a line with its default and its meaning, without Markdown', () => {
     const help = describeConfig();
+    const lines = help.split('\n');
     for (const v of table) {
-      const line = help.split('\n').find((l) => l.startsWith(`  ${v.name} `));
-      expect(line, v.name).toBeDefined();
-      expect(line).toContain(defaultText(v).replaceAll('`', ''));
-      expect(line).toContain(v.description.replaceAll('`', '').replaceAll('**', '').slice(0, 30));
+      const shown = defaultText(v).replaceAll('`', '');
+      const at = lines.indexOf(`  ${v.name} ${shown.startsWith('(') ? shown : `(default ${shown})`}`);
+      expect(at, v.name).toBeGreaterThan(-1);
+      const meaning = lines.slice(at + 1).findIndex((l) => !l.startsWith('      '));
+      const text = lines
+        .slice(at + 1, at + 1 + meaning)
+        .map((l) => l.trim())
+        .join(' ');
+      expect(text).toBe(v.description.replaceAll('`', '').replaceAll('**', ''));
     }
+    expect(lines.every((l) => l.length <= 100)).toBe(true);
     expect(help).not.toContain('`');
+    expect(lines).toContain('  PORT (default 8080)');
+    expect(lines).toContain('  DATABASE_URL (unset)');
   });
 
   it('when a variable has a default that depends on others, then it must say it in words', () => {

@@ -447,20 +447,29 @@ const plain = (markdown: string) => markdown.replaceAll('`', '').replaceAll('**'
 
 /** The `--help` text: every variable, its default and its meaning. */
 export function describeConfig(): string {
-  const rows = (VARIABLES as readonly Variable<string, unknown>[]).map((v) => ({
-    name: v.name,
-    default: plain(defaultText(v)),
-    meaning: plain(v.description),
-  }));
-  const width = Math.max(...rows.map((r) => r.name.length));
-  const defaultWidth = Math.max(...rows.map((r) => r.default.length));
-  return [
-    'Configuration (environment variables; an empty value counts as unset):',
-    '',
-    `  ${'NAME'.padEnd(width)}  ${'DEFAULT'.padEnd(defaultWidth)}  MEANING`,
-    ...rows.map((r) => `  ${r.name.padEnd(width)}  ${r.default.padEnd(defaultWidth)}  ${r.meaning}`),
-    '',
-  ].join('\n');
+  const blocks = (VARIABLES as readonly Variable<string, unknown>[]).map((v) =>
+    [`  ${v.name} ${helpDefault(v)}`, ...wrap(plain(v.description), 92, '      ')].join('\n'),
+  );
+  return ['Configuration (environment variables; an empty value counts as unset):', '', ...blocks, ''].join('\n');
+}
+
+/** `(default 8080)`; a default that is no value, such as `(unset)`, as it is. */
+function helpDefault(variable: Variable<string, unknown>): string {
+  const text = plain(defaultText(variable));
+  return text.startsWith('(') ? text : `(default ${text})`;
+}
+
+/** `text` in lines of at most `width` characters (longer words stay whole), each after `indent`. */
+function wrap(text: string, width: number, indent: string): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(indent + line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  return [...lines, indent + line];
 }
 
 /** For the start-up log: every variable's value as it would be written; of a secret only whether it is set. */
