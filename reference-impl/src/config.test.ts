@@ -278,7 +278,7 @@ describe('loadConfig', () => {
 });
 
 describe('the table of variables', () => {
-  const table = VARIABLES as readonly Variable<string, unknown>[];
+  const table: readonly Variable<string, unknown>[] = VARIABLES;
   const refusing = table.filter((v) => {
     try {
       v.kind.parse('@not a value@');

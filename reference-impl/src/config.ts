@@ -366,6 +366,8 @@ export const VARIABLES = [
 ] as const;
 
 type Variables = (typeof VARIABLES)[number];
+// The same rows, for code that treats every variable alike.
+const TABLE: readonly Variable<string, unknown>[] = VARIABLES;
 type ValueOfVariable<V> = V extends Variable<string, infer T> ? T : never;
 
 /** The settings, one per variable, under its `key`. */
@@ -396,7 +398,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     return values.get(variable) as T;
   };
 
-  for (const variable of VARIABLES as readonly Variable<string, unknown>[]) {
+  for (const variable of TABLE) {
     // An empty value counts as unset (`FOO=` in a compose file).
     const text = env[variable.name]?.trim() || undefined;
     const fallback = () => (typeof variable.default === 'function' ? variable.default(valueOf) : variable.default);
@@ -424,13 +426,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
 
   if (problems.length > 0) throw new ConfigError(problems);
-  const settings = Object.fromEntries([...values].map(([variable, value]) => [variable.key, value]));
-  return Object.freeze({ ...(settings as unknown as Settings), warnings: Object.freeze(warnings) });
+  // Each value was parsed by its variable's kind or is its default: the Settings type holds.
+  const settings = Object.fromEntries([...values].map(([variable, value]) => [variable.key, value])) as Settings;
+  return Object.freeze({ ...settings, warnings: Object.freeze(warnings) });
 }
 
 /** The default of a setting that has a fixed one, for modules that also run without a Config. */
 export function defaultOf<K extends keyof Settings>(key: K): Settings[K] {
-  const found = (VARIABLES as readonly Variable<string, unknown>[]).find((v) => v.key === key);
+  const found = TABLE.find((v) => v.key === key);
   if (found === undefined || typeof found.default === 'function') throw new Error(`${key} has no fixed default`);
   return found.default as Settings[K];
 }
@@ -447,7 +450,7 @@ const plain = (markdown: string) => markdown.replaceAll('`', '').replaceAll('**'
 
 /** The `--help` text: every variable, its default and its meaning. */
 export function describeConfig(): string {
-  const blocks = (VARIABLES as readonly Variable<string, unknown>[]).map((v) =>
+  const blocks = TABLE.map((v) =>
     [`  ${v.name} ${helpDefault(v)}`, ...wrap(plain(v.description), 92, '      ')].join('\n'),
   );
   return ['Configuration (environment variables; an empty value counts as unset):', '', ...blocks, ''].join('\n');
@@ -475,7 +478,7 @@ function wrap(text: string, width: number, indent: string): string[] {
 /** For the start-up log: every variable's value as it would be written; of a secret only whether it is set. */
 export function configSummary(config: Config): Record<string, string> {
   return Object.fromEntries(
-    (VARIABLES as readonly Variable<string, unknown>[]).map((v) => {
+    TABLE.map((v) => {
       const value = config[v.key as keyof Settings];
       const shown = value === undefined ? '(unset)' : v.secret ? '(set)' : v.kind.format(value);
       return [v.name, shown];
