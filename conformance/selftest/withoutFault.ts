@@ -35,7 +35,7 @@ export const WITHOUT_FAULT: Readonly<Record<string, string>> = {
   'ITEM-027': AUDIT_PENDING,
   'ITEM-028': AUDIT_PENDING,
   'ONTO-008':
-    "a run's tokens all belong to --account-id, which owns the items the suite writes, so the caller's ontology is the owner's: a service filling in from the caller's cannot be told apart",
+    "every token of the self-test belongs to the account owning the items it can read, so the caller's ontology is the owner's and a service using the caller's looks the same (ontology.fill-in compares with the owner's)",
   'TOKEN-001': AUDIT_PENDING,
   'HOOK-001': AUDIT_PENDING,
   'WF-002': AUDIT_PENDING,
