@@ -32,8 +32,7 @@ function exampleValues(holder: Record<string, any>, pointer: string): Array<{ na
   if ('example' in holder) values.push({ name: `${pointer}/example`, value: holder.example });
   if (holder.examples && typeof holder.examples === 'object' && !Array.isArray(holder.examples)) {
     for (const [name, raw] of Object.entries(holder.examples as Record<string, unknown>)) {
-      const resolved = resolveRef(spec, raw) as
-        Record<string, unknown> | undefined;
+      const resolved = resolveRef(spec, raw) as Record<string, unknown> | undefined;
       if (resolved && 'value' in resolved)
         values.push({ name: `${pointer}/examples/${escapePointer(name)}`, value: resolved.value });
     }

@@ -51,8 +51,8 @@ export function operations(document: OpenApi): Operation[] {
       for (const method of HTTP_METHODS) {
         const op = item?.[method];
         if (!op) continue;
-        const parameters = [...(item.parameters ?? []), ...(op.parameters ?? [])].map(
-          (p: any) => resolveRef(document, p),
+        const parameters = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: any) =>
+          resolveRef(document, p),
         );
         found.push({
           section,

@@ -27,9 +27,7 @@ describe('dictionary data against the spec schemas', () => {
   it('the base property ontology is a PropertiesOntology [ONTO-013]', () => {
     assertValid('PropertiesOntology', base.properties);
     // The schema does reject: without this the checks above could pass vacuously.
-    expect(
-      specSchema('/components/schemas/PropertiesOntology')({ propertyCategories: [{ id: 'pc-1' }] }),
-    ).toBe(false);
+    expect(specSchema('/components/schemas/PropertiesOntology')({ propertyCategories: [{ id: 'pc-1' }] })).toBe(false);
   });
 
   it('every data override is a valid ontology once the server adds lastModified', () => {
