@@ -298,7 +298,7 @@ const SERVER_FIELD_RULES: Record<string, string> = {
  * `requirements` (a problem in what the client wrote is about the write).
  */
 export function itemProblemRequirements(
-  ctx: Ctx,
+  ctx: Partial<Pick<CheckContext, 'check'>>,
   res: HttpResponse,
   requirements?: readonly string[],
 ): readonly string[] | undefined {
