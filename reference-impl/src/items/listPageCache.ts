@@ -22,6 +22,8 @@ export interface ListPageCache {
    * caller's scope): the one kept at the current content version, else `render()`'s, kept once
    * it is whole. Concurrent requests for a page not kept share one render, each reading its pieces
    * as they are made. `fresh`: rendered from the store, neither taken from nor kept in memory.
+   * Read each answer, to its end or until stopping early (its iterator's `return`): a render that
+   * every reader stopped is dropped, one never read is kept until someone reads it to the end.
    */
   answer(query: unknown, render: () => Promise<PageChunks>, options?: { fresh?: boolean }): Promise<PageChunks>;
 }
