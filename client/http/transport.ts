@@ -5,9 +5,14 @@
 // Node's global fetch is undici (7.x in Node 24); the npm undici Agent (same major) is passed to
 // it as `dispatcher`, so responses are the global Response class openapi-fetch expects.
 
-import { Agent, type Dispatcher } from 'undici';
+import { createRequire } from 'node:module';
+import type { Agent as UndiciAgent, Dispatcher } from 'undici';
 import pkg from '../../package.json' with { type: 'json' };
 import { createRetryPolicy, type RetryOptions, type RetryPolicy } from './retry.ts';
+
+// Only undici's Agent, not its index (fetch, WebSocket, caches, mocks and more): loading all of
+// undici is most of a content-sync run's start. The same class the index exports.
+const Agent = createRequire(import.meta.url)('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
 
 export const USER_AGENT = `content-service-client/${pkg.version}`;
 

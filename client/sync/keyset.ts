@@ -6,6 +6,7 @@
 // stamp again. They are recognised (same trcid, same stamp) and left out of `fresh`.
 
 import { PAGE_SIZE } from '../../generated/constants.ts';
+import { elementTexts } from './elementTexts.ts';
 import { compareInstants, parseInstant } from './instant.ts';
 import type { Collection, ItemSource, ListItemsQuery, SyncItem, WfStatus } from './types.ts';
 
@@ -58,6 +59,8 @@ export interface KeysetPage<T extends SyncItem> {
   items: T[];
   /** `items` without the boundary repeats already seen in this run. */
   fresh: T[];
+  /** The JSON text of each of `fresh` as received, when the source gave the page's body. */
+  freshTexts?: string[];
   /** The `lastupdated` sent for this page (undefined on a first, unbounded page). */
   from: string | undefined;
 }
@@ -66,6 +69,8 @@ export interface KeysetOptions {
   size: number;
   /** Inclusive start; undefined = from the beginning. */
   from?: string;
+  /** Give `freshTexts` when the source hands out bodies. */
+  texts?: boolean;
   signal?: AbortSignal;
 }
 
@@ -117,14 +122,23 @@ interface PageRequest<T> {
   abort: AbortController;
 }
 
-function parsePage<T>(collection: Collection, number: number, answer: Uint8Array | T[]): T[] {
-  if (!(answer instanceof Uint8Array)) return answer;
+/** A page's items, and with a raw body when asked the text of each as received (when each is an object or array). */
+function parsePage<T>(
+  collection: Collection,
+  number: number,
+  answer: Uint8Array | T[],
+  wantTexts: boolean,
+): { items: T[]; texts?: string[] } {
+  if (!(answer instanceof Uint8Array)) return { items: answer };
   const text = Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength).toString('utf8');
+  let items: T[];
   try {
-    return JSON.parse(text) as T[];
+    items = JSON.parse(text) as T[];
   } catch (error) {
     throw new SyncProtocolError(`${collection} page ${number}: not JSON (${(error as Error).message})`);
   }
+  const texts = wantTexts && Array.isArray(items) ? elementTexts(text) : undefined;
+  return { items, texts: texts?.length === items.length ? texts : undefined };
 }
 
 // @implements PAGE-005
@@ -181,7 +195,7 @@ export async function* keysetPages<T extends SyncItem>(
         // yield once, so that it is with the service while this page is parsed.
         await new Promise((resolve) => setImmediate(resolve));
       }
-      const items = parsePage(collection, number, answer);
+      const { items, texts } = parsePage(collection, number, answer, options.texts === true);
       if (!Array.isArray(items))
         throw new SyncProtocolError(`${collection} page ${number}: expected a JSON array of items`);
 
@@ -202,10 +216,9 @@ export async function* keysetPages<T extends SyncItem>(
       }
 
       const atBound = from;
-      const fresh =
-        atBound === undefined
-          ? items
-          : items.filter((it) => !(compareInstants(it.lastupdated!, atBound) === 0 && seenAtBound.has(keyOf(it))));
+      const repeated = (it: T) => compareInstants(it.lastupdated!, atBound!) === 0 && seenAtBound.has(keyOf(it));
+      const fresh = atBound === undefined ? items : items.filter((it) => !repeated(it));
+      const freshTexts = atBound === undefined ? texts : texts?.filter((_text, i) => !repeated(items[i]!));
       const done = items.length < size;
       if (!done) {
         const first = items[0]!.lastupdated!;
@@ -222,7 +235,7 @@ export async function* keysetPages<T extends SyncItem>(
         next = undefined;
       }
       if (!done) next ??= request(from);
-      yield { number, items, fresh, from: atBound };
+      yield { number, items, fresh, ...(freshTexts === undefined ? {} : { freshTexts }), from: atBound };
       if (done) return;
       current = next!;
       next = undefined;

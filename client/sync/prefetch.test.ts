@@ -237,7 +237,11 @@ describe('keysetPages prefetching', () => {
           store.newRun();
           await syncItems(service, C, store, { size: 6 });
           const mirrored = new Map<string, number>();
-          for (const trcid of await store.listTrcids(C)) mirrored.set(trcid, (await store.getItem(C, trcid))!.version);
+          for (const trcid of await store.listTrcids(C)) {
+            const kept = (await store.getItem(C, trcid))!;
+            expect(kept.trcid, 'the item kept under its own trcid').toBe(trcid);
+            mirrored.set(trcid, kept.version);
+          }
           const approved = service.approved(C);
           for (const [trcid, version] of approved) expect(mirrored.get(trcid), trcid).toBe(version);
           const statusOf = new Map(service.all(C).map((i) => [i.trcid, i.wfstatus]));

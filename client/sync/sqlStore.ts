@@ -1,8 +1,11 @@
 // A mirror in PostgreSQL (`pg`) or embedded PGlite, with the same SQL on both. Two tables per
 // store prefix, created when missing:
-//   <prefix>items (collection, trcid, lastupdated, wfstatus, item jsonb, synced_at)
+//   <prefix>items (collection, trcid, lastupdated, wfstatus, item json, synced_at)
 //   <prefix>marks (collection, mark, saved_at)
 // `lastupdated` and `mark` are text: the service's strings, never re-formatted (SYNC-001).
+// `item` is `json`, the item's text as written: storing it costs much less than converting it to
+// `jsonb` (cast for jsonb's operators and indexes: `item::jsonb`). Tables made with `item jsonb`
+// work as they are: PostgreSQL converts the same statements' json on assignment.
 
 import type { BatchResult, StoreOp, SyncStore } from './store.ts';
 import type { Collection, ContentItem, SyncItem } from './types.ts';
@@ -86,7 +89,7 @@ export function createSqlStore<T extends SyncItem = ContentItem>(options: SqlSto
         trcid text NOT NULL,
         lastupdated text,
         wfstatus text,
-        item jsonb NOT NULL,
+        item json NOT NULL,
         synced_at timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (collection, trcid)
       )`);
@@ -101,12 +104,12 @@ export function createSqlStore<T extends SyncItem = ContentItem>(options: SqlSto
     }));
 
   const upsertSql = `INSERT INTO ${items} (collection, trcid, lastupdated, wfstatus, item, synced_at)
-    VALUES ($1, $2, $3, $4, $5::jsonb, now())
+    VALUES ($1, $2, $3, $4, $5::json, now())
     ON CONFLICT (collection, trcid) DO UPDATE
     SET lastupdated = EXCLUDED.lastupdated, wfstatus = EXCLUDED.wfstatus, item = EXCLUDED.item, synced_at = EXCLUDED.synced_at`;
   const removeSql = `DELETE FROM ${items} WHERE collection = $1 AND trcid = $2`;
   const upsertManySql = `INSERT INTO ${items} (collection, trcid, lastupdated, wfstatus, item, synced_at)
-    SELECT $1, e->>'trcid', e->>'lastupdated', e->>'wfstatus', e, now() FROM jsonb_array_elements($2::jsonb) AS e
+    SELECT $1, e->>'trcid', e->>'lastupdated', e->>'wfstatus', e, now() FROM json_array_elements($2::json) AS e
     ON CONFLICT (collection, trcid) DO UPDATE
     SET lastupdated = EXCLUDED.lastupdated, wfstatus = EXCLUDED.wfstatus, item = EXCLUDED.item, synced_at = EXCLUDED.synced_at`;
   const removeManySql = `DELETE FROM ${items} WHERE collection = $1 AND trcid = ANY($2::text[])`;

@@ -191,6 +191,34 @@ describe('createSqlStore', () => {
     },
   );
 
+  it('when a store is created, then items are kept as json, exactly as written', async () => {
+    const store = freshSql();
+    await store.upsert('events', item('a', { z: 1, a: 2 }));
+    const { rows } = await pglite.query<{ type: string; text: string }>(
+      `SELECT pg_typeof(item)::text AS type, item::text AS text FROM ${store.tables.items}`,
+    );
+    expect(rows).toEqual([{ type: 'json', text: JSON.stringify(item('a', { z: 1, a: 2 })) }]);
+  });
+
+  it('when a mirror was made with an item jsonb column, then the store reads and writes it as before', async () => {
+    const prefix = `t${++prefixes}_`;
+    await pglite.query(`CREATE TABLE ${prefix}items (
+      collection text NOT NULL, trcid text NOT NULL, lastupdated text, wfstatus text, item jsonb NOT NULL,
+      synced_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (collection, trcid))`);
+    const store = createSqlStore<TestItem>({ db: pglite as unknown as SqlDatabase, prefix });
+    await store.upsert('events', item('one'));
+    await store.applyBatch('events', [
+      { op: 'upsert', item: item('two') },
+      { op: 'upsert', item: item('one', { slug: 'again' }) },
+    ]);
+    expect(await store.getItem('events', 'one')).toEqual(item('one', { slug: 'again' }));
+    expect(await store.getItem('events', 'two')).toEqual(item('two'));
+    const { rows } = await pglite.query<{ type: string }>(
+      `SELECT DISTINCT pg_typeof(item)::text AS type FROM ${prefix}items`,
+    );
+    expect(rows).toEqual([{ type: 'jsonb' }]);
+  });
+
   it('when two stores use different prefixes, then their tables are separate', async () => {
     const a = freshSql();
     const b = freshSql();

@@ -4,7 +4,9 @@
 
 import type { Collection, ContentItem, SyncItem } from './types.ts';
 
-export type StoreOp<T extends SyncItem = ContentItem> = { op: 'upsert'; item: T } | { op: 'remove'; trcid: string };
+export type StoreOp<T extends SyncItem = ContentItem> =
+  /** `json`: the item's JSON text as received, given to a store that `keepsItemText` when sync has it. */
+  { op: 'upsert'; item: T; json?: string } | { op: 'remove'; trcid: string };
 
 export interface BatchResult {
   upserted: number;
@@ -22,6 +24,11 @@ export interface SyncStore<T extends SyncItem = ContentItem> {
   remove(collection: Collection, trcid: string): Promise<boolean>;
   listTrcids(collection: Collection): Promise<string[]>;
   getItem(collection: Collection, trcid: string): Promise<T | undefined>;
+  /**
+   * Optional: the store keeps each item's JSON text. Sync then cuts it from the page as received
+   * and hands it over with the item (`StoreOp.json`); for other stores it spends nothing on it.
+   */
+  readonly keepsItemText?: boolean;
   /** Optional: apply the operations in order, all or nothing. */
   applyBatch?(collection: Collection, ops: readonly StoreOp<T>[]): Promise<BatchResult>;
   /**

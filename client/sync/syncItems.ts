@@ -91,11 +91,12 @@ export async function syncItems<T extends SyncItem>(
       size,
       from: previousMark,
       signal: options.signal,
+      texts: store.keepsItemText === true,
     })) {
       const ops: StoreOp<T>[] = [];
       let skipped = 0;
-      for (const item of page.fresh) {
-        if (item.wfstatus === 'approved') ops.push({ op: 'upsert', item });
+      for (const [i, item] of page.fresh.entries()) {
+        if (item.wfstatus === 'approved') ops.push({ op: 'upsert', item, json: page.freshTexts?.[i] });
         else if (item.wfstatus === 'archived' || item.wfstatus === 'deleted')
           ops.push({ op: 'remove', trcid: item.trcid });
         else skipped++;

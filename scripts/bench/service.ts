@@ -84,7 +84,9 @@ async function directPage(
     };
   }
   const listed = await listRenderedItems(s.db, { ...params, rendererVersion: RENDERER_VERSION });
-  return { bytes: (await renderPage(sharedOntologyCache(s.db), listed)).body.length, keys: keysOf(listed) };
+  let bytes = 0;
+  for (const chunk of (await renderPage(sharedOntologyCache(s.db), listed)).chunks) bytes += chunk.length;
+  return { bytes, keys: keysOf(listed) };
 }
 
 async function init(params: InitParams): Promise<InitResult> {

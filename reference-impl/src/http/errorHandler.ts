@@ -51,9 +51,12 @@ function bodyParserError(error: unknown, contentEncoding: string | undefined): H
  * (the rate limit headers, for example) are kept. Anything else is a logged 500 without internals.
  */
 export function errorHandler(options: { logger: Logger }): ErrorRequestHandler {
-  return function renderError(error: unknown, req, res, next) {
+  return function renderError(error: unknown, req, res, _next) {
     if (res.headersSent) {
-      next(error);
+      // Too late for an error answer: the connection is ended without finishing the one begun, so
+      // that the client sees a broken answer, never a shorter one that looks whole.
+      options.logger.error({ err: error, method: req.method, url: req.originalUrl }, 'error after the answer began');
+      res.destroy();
       return;
     }
     const readError = error instanceof HttpError ? undefined : bodyParserError(error, req.headers['content-encoding']);

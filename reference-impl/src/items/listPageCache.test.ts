@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Queryable } from '../storage/db.ts';
-import { createListPageCache, wantsFreshAnswer } from './listPageCache.ts';
+import { createListPageCache, wantsFreshAnswer, type PageChunks } from './listPageCache.ts';
 
 // The cache's own rules, over a store whose content version the test sets (the version's
 // triggers are tested in storage/items/contentVersion.test.ts, the whole in the list routes).
@@ -16,9 +16,12 @@ function storeAt(version: number) {
   return store;
 }
 
+/** A page's pieces read whole. */
+const text = (chunks: PageChunks) => Buffer.concat([...chunks]).toString();
+
 /** A render that counts its calls and answers with the call number. */
 function counter() {
-  const render = async () => Buffer.from(`render ${++render.calls}`);
+  const render = async () => [Buffer.from(`render ${++render.calls}`)];
   render.calls = 0;
   return render;
 }
@@ -28,12 +31,12 @@ describe('list page cache', () => {
     const store = storeAt(1);
     const cache = createListPageCache(store.db, { maxBytes: 64 * 1024 });
     const render = counter();
-    expect(String(await cache.answer({ q: 1 }, render))).toBe('render 1');
-    expect(String(await cache.answer({ q: 1 }, render))).toBe('render 1');
-    expect(String(await cache.answer({ q: 2 }, render)), 'another query').toBe('render 2');
+    expect(text(await cache.answer({ q: 1 }, render))).toBe('render 1');
+    expect(text(await cache.answer({ q: 1 }, render))).toBe('render 1');
+    expect(text(await cache.answer({ q: 2 }, render)), 'another query').toBe('render 2');
     store.version = 2;
-    expect(String(await cache.answer({ q: 1 }, render))).toBe('render 3');
-    expect(String(await cache.answer({ q: 1 }, render))).toBe('render 3');
+    expect(text(await cache.answer({ q: 1 }, render))).toBe('render 3');
+    expect(text(await cache.answer({ q: 1 }, render))).toBe('render 3');
     expect(store.versionReads).toBe(5);
   });
 
@@ -41,10 +44,10 @@ describe('list page cache', () => {
     const store = storeAt(1);
     const cache = createListPageCache(store.db, { maxBytes: 64 * 1024 });
     const render = counter();
-    await cache.answer('q', render);
-    expect(String(await cache.answer('q', render, { fresh: true }))).toBe('render 2');
+    text(await cache.answer('q', render));
+    expect(text(await cache.answer('q', render, { fresh: true }))).toBe('render 2');
     expect(store.versionReads).toBe(1);
-    expect(String(await cache.answer('q', render))).toBe('render 1');
+    expect(text(await cache.answer('q', render))).toBe('render 1');
   });
 
   it('when requests for a page not kept arrive together, then they share one render', async () => {
@@ -57,12 +60,12 @@ describe('list page cache', () => {
     const render = async () => {
       calls++;
       await released;
-      return Buffer.from('page');
+      return [Buffer.from('page')];
     };
     const answers = Promise.all([cache.answer('q', render), cache.answer('q', render), cache.answer('q', render)]);
     await new Promise((resolve) => setTimeout(resolve, 10));
     release();
-    expect((await answers).map(String)).toEqual(['page', 'page', 'page']);
+    expect((await answers).map(text)).toEqual(['page', 'page', 'page']);
     expect(calls).toBe(1);
   });
 
@@ -80,18 +83,20 @@ describe('list page cache', () => {
       'store down',
     ]);
     expect(calls).toBe(1);
-    expect(String(await cache.answer('q', async () => Buffer.from('after')))).toBe('after');
+    expect(text(await cache.answer('q', async () => [Buffer.from('after')]))).toBe('after');
   });
 
   it('when a write commits right after a page was read from the store, then that page is not sent again: the version is read before the page', async () => {
     const store = storeAt(1);
     const cache = createListPageCache(store.db, { maxBytes: 64 * 1024 });
-    await cache.answer('q', async () => {
-      const page = Buffer.from('page read before the write');
-      store.version = 2; // the write commits now, after the page's query
-      return page;
-    });
-    expect(String(await cache.answer('q', async () => Buffer.from('page read after the write')))).toBe(
+    text(
+      await cache.answer('q', async () => {
+        const page = [Buffer.from('page read before the write')];
+        store.version = 2; // the write commits now, after the page's query
+        return page;
+      }),
+    );
+    expect(text(await cache.answer('q', async () => [Buffer.from('page read after the write')]))).toBe(
       'page read after the write',
     );
   });
@@ -99,40 +104,108 @@ describe('list page cache', () => {
   it('when a render finishes after another request has read a newer version, then it is not kept, and pages of older versions are dropped', async () => {
     const store = storeAt(1);
     const cache = createListPageCache(store.db, { maxBytes: 64 * 1024 });
-    await cache.answer('kept at 1', async () => Buffer.from('old'));
+    text(await cache.answer('kept at 1', async () => [Buffer.from('old')]));
     let finish!: () => void;
     const finished = new Promise<void>((resolve) => {
       finish = resolve;
     });
     const slow = cache.answer('q', async () => {
       await finished;
-      return Buffer.from('rendered at 1');
+      return [Buffer.from('rendered at 1')];
     });
     await new Promise((resolve) => setTimeout(resolve, 5));
     store.version = 2;
-    expect(String(await cache.answer('other', async () => Buffer.from('at 2')))).toBe('at 2');
+    expect(text(await cache.answer('other', async () => [Buffer.from('at 2')]))).toBe('at 2');
     finish();
-    expect(String(await slow)).toBe('rendered at 1');
-    expect(String(await cache.answer('q', async () => Buffer.from('q at 2')))).toBe('q at 2');
+    expect(text(await slow)).toBe('rendered at 1');
+    expect(text(await cache.answer('q', async () => [Buffer.from('q at 2')]))).toBe('q at 2');
     store.version = 1;
-    expect(String(await cache.answer('kept at 1', async () => Buffer.from('rendered again')))).toBe('rendered again');
+    expect(text(await cache.answer('kept at 1', async () => [Buffer.from('rendered again')]))).toBe('rendered again');
   });
 
   it('when the budget is 0, then every request renders and no version is read; a page over an eighth of the budget is not kept', async () => {
     const store = storeAt(1);
     const off = createListPageCache(store.db, { maxBytes: 0 });
     const render = counter();
-    await off.answer('q', render);
-    await off.answer('q', render);
+    text(await off.answer('q', render));
+    text(await off.answer('q', render));
     expect(render.calls).toBe(2);
     expect(store.versionReads).toBe(0);
 
     const small = createListPageCache(store.db, { maxBytes: 8 * 1024 });
     let big = 0;
-    const bigRender = async () => Buffer.alloc(1024, ++big);
-    await small.answer('big', bigRender);
-    await small.answer('big', bigRender);
+    const bigRender = async () => [Buffer.alloc(1024, ++big)];
+    text(await small.answer('big', bigRender));
+    text(await small.answer('big', bigRender));
     expect(big).toBe(2);
+  });
+
+  it('when a page is read piece by piece, then each piece is made only when it is taken, and the page is kept once whole', async () => {
+    const cache = createListPageCache(storeAt(1).db, { maxBytes: 64 * 1024 });
+    const made: string[] = [];
+    const render = async () =>
+      (function* () {
+        for (const piece of ['[1', ',2', ']']) {
+          made.push(piece);
+          yield Buffer.from(piece);
+        }
+      })();
+    const reader = (await cache.answer('q', render))[Symbol.iterator]();
+    expect(String(reader.next().value)).toBe('[1');
+    expect(made).toEqual(['[1']);
+    expect(text({ [Symbol.iterator]: () => reader })).toBe(',2]');
+    expect(text(await cache.answer('q', render)), 'kept').toBe('[1,2]');
+    expect(made).toEqual(['[1', ',2', ']']);
+  });
+
+  it('when requests share a render, then each reads every piece in order, made once', async () => {
+    const cache = createListPageCache(storeAt(1).db, { maxBytes: 64 * 1024 });
+    let made = 0;
+    const render = async () =>
+      (function* () {
+        for (const piece of ['[1', ',2', ']']) {
+          made++;
+          yield Buffer.from(piece);
+        }
+      })();
+    const [a, b] = await Promise.all([cache.answer('q', render), cache.answer('q', render)]);
+    const first = a[Symbol.iterator]();
+    first.next();
+    expect(text(b)).toBe('[1,2]');
+    expect(text({ [Symbol.iterator]: () => first })).toBe(',2]');
+    expect(made).toBe(3);
+  });
+
+  it('when every reader stops before the end, then nothing is kept and the next request renders again', async () => {
+    const cache = createListPageCache(storeAt(1).db, { maxBytes: 64 * 1024 });
+    let renders = 0;
+    const render = async () => {
+      renders++;
+      return [Buffer.from('[1'), Buffer.from(']')];
+    };
+    for (const piece of await cache.answer('q', render)) {
+      expect(String(piece)).toBe('[1');
+      break;
+    }
+    expect(text(await cache.answer('q', render))).toBe('[1]');
+    expect(renders).toBe(2);
+  });
+
+  it('when making a piece fails, then every reader gets the error and nothing is kept', async () => {
+    const cache = createListPageCache(storeAt(1).db, { maxBytes: 64 * 1024 });
+    let renders = 0;
+    const failing = async () => {
+      renders++;
+      return (function* () {
+        yield Buffer.from('[1');
+        throw new Error('render failed');
+      })();
+    };
+    const [a, b] = await Promise.all([cache.answer('q', failing), cache.answer('q', failing)]);
+    expect(() => text(a)).toThrow('render failed');
+    expect(() => text(b)).toThrow('render failed');
+    expect(text(await cache.answer('q', async () => [Buffer.from('[]')]))).toBe('[]');
+    expect(renders).toBe(1);
   });
 
   it('when the request says Cache-Control no-cache or no-store, in any case or position, or only Pragma: no-cache, then a fresh answer is wanted; other directives do not', () => {

@@ -13,29 +13,28 @@ import { readContentVersion } from '../storage/items/contentVersion.ts';
 // PostgreSQL, like the ontology cache. Only the pages of the version read last are kept: a new
 // version makes all others unreachable, so they go at once instead of filling the budget.
 
+/** A page's UTF-8 pieces, made as they are taken (items/renderItem.ts `renderPage`). */
+export type PageChunks = Iterable<Buffer>;
+
 export interface ListPageCache {
   /**
    * The answer to `query` (anything JSON that determines the page: the storage query with the
-   * caller's scope): the one kept at the current content version, else `render()`'s, then kept.
-   * Concurrent requests for a page not kept share one render. `fresh`: rendered from the store,
-   * neither taken from nor kept in memory.
+   * caller's scope): the one kept at the current content version, else `render()`'s, kept once
+   * it is whole. Concurrent requests for a page not kept share one render, each reading its pieces
+   * as they are made. `fresh`: rendered from the store, neither taken from nor kept in memory.
+   * Read each answer, to its end or until stopping early (its iterator's `return`): a render that
+   * every reader stopped is dropped, one never read is kept until someone reads it to the end.
    */
-  answer(query: unknown, render: () => Promise<Buffer>, options?: { fresh?: boolean }): Promise<Buffer>;
+  answer(query: unknown, render: () => Promise<PageChunks>, options?: { fresh?: boolean }): Promise<PageChunks>;
 }
 
 /** `maxBytes` 0: nothing is kept, and no version is read. */
 export function createListPageCache(db: Queryable, options: { maxBytes: number }): ListPageCache {
   if (options.maxBytes <= 0) return { answer: (_query, render) => render() };
   const pages = new ByteLru(options.maxBytes); // of `current` only
-  const rendering = new Map<string, Promise<Buffer>>(); // by version and query
+  const rendering = new Map<string, Promise<SharedRender>>(); // by version and query
   let current: string | undefined;
 
-  const renderAndKeep = async (version: string, key: string, render: () => Promise<Buffer>): Promise<Buffer> => {
-    const body = await render();
-    // A render of a version another request has already seen replaced is never asked for again.
-    if (version === current) pages.set(key, body);
-    return body;
-  };
   return {
     async answer(query, render, { fresh = false } = {}) {
       if (fresh) return render();
@@ -46,15 +45,87 @@ export function createListPageCache(db: Queryable, options: { maxBytes: number }
       }
       const key = JSON.stringify(query);
       const kept = pages.get(key);
-      if (kept !== undefined) return kept;
+      if (kept !== undefined) return [kept];
       const renderKey = `${version} ${key}`;
-      const shared = rendering.get(renderKey);
-      if (shared !== undefined) return shared;
-      const pending = renderAndKeep(version, key, render).finally(() => rendering.delete(renderKey));
-      rendering.set(renderKey, pending);
-      return pending;
+      let shared = rendering.get(renderKey);
+      if (shared === undefined) {
+        const forget = () => {
+          if (rendering.get(renderKey) === shared) rendering.delete(renderKey);
+        };
+        shared = render().then(
+          (chunks) =>
+            new SharedRender(chunks, {
+              // A render of a version another request has already seen replaced is never asked for again.
+              whole: (page) => {
+                forget();
+                if (version === current) pages.set(key, page);
+              },
+              // Failed, or left unfinished by every reader: the next request renders again.
+              dropped: forget,
+            }),
+          (error: unknown) => {
+            forget();
+            throw error;
+          },
+        );
+        rendering.set(renderKey, shared);
+      }
+      return (await shared).reader();
     },
   };
+}
+
+/**
+ * One render read by every request that asked for it while it was made: the pieces are made once,
+ * by whichever reader is first to need them, and kept for the others; the whole page is handed to
+ * `whole` when the last piece is made. An error is every reader's.
+ */
+class SharedRender {
+  readonly #made: Buffer[] = [];
+  #source: Iterator<Buffer> | undefined;
+  #error: { error: unknown } | undefined;
+  #readers = 0;
+  readonly #events: { whole(page: Buffer): void; dropped(): void };
+
+  constructor(chunks: PageChunks, events: { whole(page: Buffer): void; dropped(): void }) {
+    this.#source = chunks[Symbol.iterator]();
+    this.#events = events;
+  }
+
+  *reader(): Generator<Buffer, void, undefined> {
+    this.#readers++;
+    try {
+      for (let i = 0; ; i++) {
+        const chunk = this.#chunk(i);
+        if (chunk === undefined) return;
+        yield chunk;
+      }
+    } finally {
+      if (--this.#readers === 0 && this.#source !== undefined) this.#events.dropped();
+    }
+  }
+
+  /** The piece at `index`, made now if it is the next one; undefined after the last. */
+  #chunk(index: number): Buffer | undefined {
+    while (this.#made.length <= index && this.#source !== undefined) {
+      if (this.#error !== undefined) throw this.#error.error;
+      let next: IteratorResult<Buffer>;
+      try {
+        next = this.#source.next();
+      } catch (error) {
+        this.#error = { error };
+        this.#events.dropped();
+        throw error;
+      }
+      if (next.done) {
+        this.#source = undefined;
+        this.#events.whole(Buffer.concat(this.#made));
+      } else {
+        this.#made.push(next.value);
+      }
+    }
+    return this.#made[index];
+  }
 }
 
 /**

@@ -135,40 +135,51 @@ export async function renderItems(
 }
 
 export interface RenderedPage {
-  /** The JSON array of the page, UTF-8. */
-  body: Buffer;
-  /** How many items had no current stored rendering and were rendered live. */
+  /**
+   * The JSON array of the page, UTF-8, in pieces of about PAGE_CHUNK_CHARS characters, each made
+   * when it is taken: a sender writes one while the client reads the one before. Each pass over
+   * them makes them again.
+   */
+  chunks: Iterable<Buffer>;
+  /** How many items had no current stored rendering and are rendered live. */
   renderedLive: number;
 }
+
+/** About the size of a socket write; the last piece of a page may be shorter. */
+export const PAGE_CHUNK_CHARS = 64 * 1024;
 
 /**
  * A list page as UTF-8 JSON: items with a current stored rendering are written from it and their
  * server columns, the others rendered live. The same text as `JSON.stringify(await
- * renderItems(...))` of their stored items. Written piece by piece into one buffer: a page is up
- * to 10+ MB, and joining it into one string first and encoding that costs a copy and a pass more.
+ * renderItems(...))` of their stored items. The ontologies are looked up now; the text is made
+ * piece by piece as `chunks` are taken.
  */
 export async function renderPage(cache: OntologyCache, items: readonly ListedItem[]): Promise<RenderedPage> {
   const live = items.filter((item): item is ListedItem & { renderedBody: null } => item.renderedBody === null);
   const byOrganisation =
     live.length === 0 ? undefined : await cache.ontologiesForOrganisations(live.map((item) => item.userorganisation));
-  const pieces: string[] = ['['];
-  items.forEach((item, index) => {
-    if (index > 0) pieces.push(',');
-    if (item.renderedBody === null) {
-      pieces.push(
-        JSON.stringify(renderItem(item, { ontologies: byOrganisation!.get(item.userorganisation)!.indexes })),
-      );
-    } else {
-      pieces.push(storedItemJson(item, item.renderedBody));
+  const itemJson = (item: ListedItem): string =>
+    item.renderedBody === null
+      ? JSON.stringify(renderItem(item, { ontologies: byOrganisation!.get(item.userorganisation)!.indexes }))
+      : storedItemJson(item, item.renderedBody);
+  return { chunks: { [Symbol.iterator]: () => pageChunks(items, itemJson) }, renderedLive: live.length };
+}
+
+function* pageChunks(items: readonly ListedItem[], itemJson: (item: ListedItem) => string): Generator<Buffer> {
+  let text = '[';
+  for (let i = 0; i < items.length; i++) {
+    text += i === 0 ? itemJson(items[i]!) : `,${itemJson(items[i]!)}`;
+    if (text.length >= PAGE_CHUNK_CHARS) {
+      yield Buffer.from(text);
+      text = '';
     }
-  });
-  pieces.push(']');
-  let length = 0;
-  for (const piece of pieces) length += Buffer.byteLength(piece);
-  const body = Buffer.allocUnsafe(length);
-  let at = 0;
-  for (const piece of pieces) at += body.write(piece, at);
-  return { body, renderedLive: live.length };
+  }
+  yield Buffer.from(`${text}]`);
+}
+
+/** All pieces of a page in one buffer. */
+export function joinChunks(chunks: Iterable<Buffer>): Buffer {
+  return Buffer.concat([...chunks]);
 }
 
 /** One item with its owner's ontologies. */

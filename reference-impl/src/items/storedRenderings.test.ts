@@ -7,7 +7,7 @@ import { putPropertiesOntology } from '../storage/dictionary/putPropertiesOntolo
 import { createTestAccount } from '../../test/support/fixtures.ts';
 import { storeRenderings } from '../storage/items/staleRenderings.ts';
 import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
-import { RENDERER_VERSION, renderItems, renderPage, storedRenderingOf } from './renderItem.ts';
+import { joinChunks, RENDERER_VERSION, renderItems, renderPage, storedRenderingOf } from './renderItem.ts';
 import { refreshRenderings, startRenderingRefresher } from './renderingRefresher.ts';
 import type { Queryable } from '../storage/db.ts';
 import { createLogger } from '../logger.ts';
@@ -95,7 +95,7 @@ describeEachEngine('stored item renderings', (ctx) => {
     expect(listed).toHaveLength(4);
     expect(listed.every((item) => item.renderedBody !== null && item.doc === null)).toBe(true);
     expect(page.renderedLive).toBe(0);
-    expect(page.body.toString()).toBe(live);
+    expect(joinChunks(page.chunks).toString()).toBe(live);
     // And the list route answers exactly that text.
     const answer = await fetch(
       `${app.baseUrl}/events?wfstatus=approved,archived&sortField=lastupdated&sortOrder=ASC&size=100`,
@@ -113,15 +113,16 @@ describeEachEngine('stored item renderings', (ctx) => {
     const stale = await pages();
     expect(stale.listed.every((item) => item.renderedBody === null && item.doc !== null)).toBe(true);
     expect(stale.page.renderedLive).toBe(4);
-    expect(stale.page.body.toString()).toBe(stale.live);
+    expect(joinChunks(stale.page.chunks).toString()).toBe(stale.live);
     expect(
-      JSON.parse(stale.page.body.toString())[0].trcItemCategories.categories[0].categoryTranslations[0].label,
+      JSON.parse(joinChunks(stale.page.chunks).toString())[0].trcItemCategories.categories[0].categoryTranslations[0]
+        .label,
     ).toBe('Eerste');
 
     expect(await refreshRenderings(ctx.db, cache())).toBeGreaterThanOrEqual(4);
     const renewed = await pages();
     expect(renewed.page.renderedLive).toBe(0);
-    expect(renewed.page.body.toString()).toBe(renewed.live);
+    expect(joinChunks(renewed.page.chunks).toString()).toBe(renewed.live);
 
     // A second change, read through the route at once: the label of the moment.
     await admin.put(`/dictionary/propertiesOntology?accountId=${account.accountId}`, ontology('Tweede'));
@@ -148,8 +149,8 @@ describeEachEngine('stored item renderings', (ctx) => {
     );
     const { listed, page, live } = await pages();
     expect(listed.find((item) => item.id === first!.id)!.renderedBody).toBeNull();
-    expect(page.body.toString()).toBe(live);
-    expect(JSON.parse(page.body.toString())[0].trcItemDetails[0].title).toBe('Elders gewijzigd');
+    expect(joinChunks(page.chunks).toString()).toBe(live);
+    expect(JSON.parse(joinChunks(page.chunks).toString())[0].trcItemDetails[0].title).toBe('Elders gewijzigd');
     expect(await refreshRenderings(ctx.db, cache())).toBe(1);
     expect((await pages()).page.renderedLive).toBe(0);
   });
@@ -163,7 +164,7 @@ describeEachEngine('stored item renderings', (ctx) => {
     ]);
     expect(stored).toBe(0);
     const { page, live } = await pages();
-    expect(page.body.toString()).toBe(live);
+    expect(joinChunks(page.chunks).toString()).toBe(live);
   });
 
   it('when an item was stored without a rendering (a bulk load), or belongs to an organisation no account owns, then it is rendered live and a pass renews it', async () => {
@@ -187,12 +188,12 @@ describeEachEngine('stored item renderings', (ctx) => {
     await refreshRenderings(ctx.db, cache());
     const after = await listRenderedItems(ctx.db, { ...orphanParams, rendererVersion: RENDERER_VERSION });
     expect(after[0]!.renderedBody).not.toBeNull();
-    expect((await renderPage(cache(), after)).body.toString()).toBe(
+    expect(joinChunks((await renderPage(cache(), after)).chunks).toString()).toBe(
       JSON.stringify(await renderItems(cache(), await listItems(ctx.db, orphanParams))),
     );
     // Base labels: no account's ontology applies.
     expect(
-      JSON.parse((await renderPage(cache(), after)).body.toString())[0].trcItemCategories.categories[0]
+      JSON.parse(joinChunks((await renderPage(cache(), after)).chunks).toString())[0].trcItemCategories.categories[0]
         .categoryTranslations[0].label,
     ).toBe('Rolstoeltoegankelijk');
   });
@@ -273,7 +274,7 @@ describeEachEngine('stored item renderings', (ctx) => {
     expect(deleted.map((item) => item.id)).toContain(id);
     expect(deleted.every((item) => item.renderedBody !== null)).toBe(true);
     const page = await renderPage(cache(), deleted);
-    expect(page.body.toString()).toBe(
+    expect(joinChunks(page.chunks).toString()).toBe(
       JSON.stringify(await renderItems(cache(), await listItems(ctx.db, { ...params, wfstatus: ['deleted'] }))),
     );
   });
@@ -303,10 +304,12 @@ describeEachEngine('stored item renderings', (ctx) => {
     await putPropertiesOntology(ctx.db, { accountId: owner, ontology: ontology('Geadopteerd label') as never });
     const page = await renderPage(cache(), await listRenderedItems(ctx.db, scoped));
     expect(page.renderedLive).toBe(1);
-    expect(JSON.parse(page.body.toString())[0].trcItemCategories.categories[0].categoryTranslations[0].label).toBe(
-      'Geadopteerd label',
+    expect(
+      JSON.parse(joinChunks(page.chunks).toString())[0].trcItemCategories.categories[0].categoryTranslations[0].label,
+    ).toBe('Geadopteerd label');
+    expect(joinChunks(page.chunks).toString()).toBe(
+      JSON.stringify(await renderItems(cache(), await listItems(ctx.db, scoped))),
     );
-    expect(page.body.toString()).toBe(JSON.stringify(await renderItems(cache(), await listItems(ctx.db, scoped))));
   });
 
   it('when a rendering was made by a newer renderer (a rolling deploy), then this renderer reads the item live and its pass leaves that rendering alone', async () => {
@@ -336,6 +339,8 @@ describeEachEngine('stored item renderings', (ctx) => {
       await listRenderedItems(ctx.db, { ...scoped, rendererVersion: RENDERER_VERSION }),
     );
     expect(page.renderedLive).toBe(1);
-    expect(page.body.toString()).toBe(JSON.stringify(await renderItems(cache(), await listItems(ctx.db, scoped))));
+    expect(joinChunks(page.chunks).toString()).toBe(
+      JSON.stringify(await renderItems(cache(), await listItems(ctx.db, scoped))),
+    );
   });
 });

@@ -3,6 +3,7 @@ import type { RouteContext } from '../app.ts';
 import { COLLECTIONS, type Collection } from '../domain/entityRules.ts';
 import { principalOf } from '../http/principal.ts';
 import { limitedBy } from '../ratelimit/middleware.ts';
+import { sendJson, streamJson } from '../http/sendJson.ts';
 import { validated } from '../http/validateRequest.ts';
 import { canRead, itemNotFound } from '../items/access.ts';
 import { createItem, replaceItem, softDeleteItem } from '../items/itemWrites.ts';
@@ -60,20 +61,23 @@ export function itemRoutes(ctx: RouteContext): Router {
       ctx.validate(ops.list, { sizeCap: ctx.sizeCap }),
       async (req: Request, res: Response) => {
         const { params, excludePatternDates } = listQueryOf(validated(res).query, entitytype, principalOf(res));
-        const render = async (): Promise<Buffer> => {
+        const render = async (): Promise<Iterable<Buffer>> => {
           // A variant renderings are not stored for: rendered live.
           if (excludePatternDates)
-            return Buffer.from(
-              JSON.stringify(await renderItems(ontologies, await listItems(ctx.db, params), { excludePatternDates })),
-            );
+            return [
+              Buffer.from(
+                JSON.stringify(await renderItems(ontologies, await listItems(ctx.db, params), { excludePatternDates })),
+              ),
+            ];
           const page = await renderPage(
             ontologies,
             await listRenderedItems(ctx.db, { ...params, rendererVersion: RENDERER_VERSION }),
           );
           if (page.renderedLive > 0) renderings.requestRefresh();
-          return page.body;
+          return page.chunks;
         };
-        sendJson(
+        // Written while it is made: the client reads the first items while the last are written.
+        await streamJson(
           res,
           await listPages.answer({ params, excludePatternDates }, render, {
             fresh: wantsFreshAnswer({ cacheControl: req.get('cache-control'), pragma: req.get('pragma') }),
@@ -149,13 +153,4 @@ export function itemRoutes(ctx: RouteContext): Router {
     );
   }
   return router;
-}
-
-/**
- * JSON that is already text, as `res.json` would send it. A page goes as bytes: Node writes a
- * 10 MB string to the socket markedly slower than the same text encoded once (measured: about
- * 20 ms less per 2000-item page).
- */
-function sendJson(res: Response, json: string | Buffer): void {
-  res.set('Content-Type', 'application/json; charset=utf-8').send(json);
 }
