@@ -11,8 +11,18 @@ import pkg from '../../package.json' with { type: 'json' };
 import { createRetryPolicy, type RetryOptions, type RetryPolicy } from './retry.ts';
 
 // Only undici's Agent, not its index (fetch, WebSocket, caches, mocks and more): loading all of
-// undici is most of a content-sync run's start. The same class the index exports.
-const Agent = createRequire(import.meta.url)('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
+// undici is most of a content-sync run's start. The same class the index exports; an undici
+// whose files are laid out differently gets the index.
+const Agent = loadAgent();
+
+function loadAgent(): typeof UndiciAgent {
+  const require = createRequire(import.meta.url);
+  try {
+    return require('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
+  } catch {
+    return (require('undici') as { Agent: typeof UndiciAgent }).Agent;
+  }
+}
 
 export const USER_AGENT = `content-service-client/${pkg.version}`;
 
