@@ -135,7 +135,7 @@ export function assetRoutes(context: RouteContext, options: AssetRouteOptions = 
 
 /**
  * DEC-ASSET-002/007: `filename` absent is kept, `title` and `description` absent are removed; the
- * read-only fields of an asset as read are ignored; anything else is a 400 naming it.
+ * read-only fields a read of the asset shows are ignored; anything else is a 400 naming it.
  */
 function editableFields(body: OperationInput<'updateAsset'>['body']): {
   filename: string | undefined;

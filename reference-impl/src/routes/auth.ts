@@ -58,7 +58,7 @@ export function authRoutes(context: RouteContext): Router {
   return router;
 }
 
-/** Runs `check`; the attempt keeps its slots only when it ended as a failed attempt (a throw gives them back). */
+/** Runs `check`; the attempt keeps its slots only when the attempt failed (a throw gives them back). */
 async function keepSlotOnlyIf<T>(
   failed: (result: T) => boolean,
   attempt: AuthAttempt,

@@ -50,7 +50,7 @@ export function itemRoutes(ctx: RouteContext): Router {
     const ops = OPERATIONS[collection];
     const detailUrl = (id: string) => `${ctx.config.publicBaseUrl}/${collection}/${id}`;
 
-    // Rate limited per client IP before authentication, as at an edge: a 401 carries the rate headers too (RATE-001).
+    // Rate limited per client IP before authentication, like an edge proxy: a 401 carries the rate headers too (RATE-001).
     // Answers are kept while the store's content is unchanged (items/listPageCache.ts).
     router.get(
       `/${collection}`,
@@ -152,7 +152,7 @@ export function itemRoutes(ctx: RouteContext): Router {
 }
 
 /**
- * JSON that is already text, as `res.json` would send it. A page goes as bytes: Node writes a
+ * JSON that is already text, sent the way `res.json` would send it. A page is sent in bytes: Node writes a
  * 10 MB string to the socket markedly slower than the same text encoded once (measured: about
  * 20 ms less per 2000-item page).
  */
