@@ -23,6 +23,7 @@ const RENAMES: readonly Rename[] = [
   { block: '        AccountToken: {', member: 'useOptimizedImages', module: 'reference-impl/src/tokens/tokenView.ts' },
   { block: '        FeedRun: {', member: 'runId', module: 'reference-impl/src/feeds/renderFeedRun.ts' },
   { block: '        TokenResponse: {', member: 'access_token', module: 'reference-impl/src/sessions/tokenPair.ts' },
+  { block: '        Delivery: {', member: 'itemCount', module: 'reference-impl/src/webhooks/deliveryLog.ts' },
   { block: '        TrcItemCommon: {', member: 'lastupdated', module: 'reference-impl/src/items/renderItem.ts' },
   { block: '        DictionaryRoot: {', member: 'resources', module: 'reference-impl/src/routes/dictionary.ts' },
   { block: '    getAssetFile: {', member: 'mode', module: 'reference-impl/src/routes/assets.ts' },
