@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import type { components } from '../../../generated/types.ts';
+import type { components, Readable } from '../../../generated/types.ts';
 import type { RouteContext } from '../app.ts';
 import { checkPropertyOntology } from '../dictionary/checkOntology.ts';
 import { filterDeprecated } from '../dictionary/filterDeprecated.ts';
@@ -66,7 +66,9 @@ export function dictionaryRoutes(ctx: RouteContext): Router {
       const { types } = await ontologiesFor(res, 'getCategorizationOntology');
       // ONTO-012: deprecated nodes (and their children) are left out unless asked for (DEC-DICT-004, DEC-DICT-010).
       const { includeDeprecated } = validated(res, 'getCategorizationOntology').query;
-      res.json(includeDeprecated === true ? types : filterDeprecated(types));
+      const answer: Readable<components['schemas']['CategorizationOntology']> =
+        includeDeprecated === true ? types : filterDeprecated(types);
+      res.json(answer);
     },
   );
 
@@ -77,7 +79,11 @@ export function dictionaryRoutes(ctx: RouteContext): Router {
     ctx.auth,
     ctx.validate('getPropertiesOntology'),
     async (_req: Request, res: Response) => {
-      res.json((await ontologiesFor(res, 'getPropertiesOntology')).properties);
+      const { properties }: { properties: Readable<components['schemas']['PropertiesOntology']> } = await ontologiesFor(
+        res,
+        'getPropertiesOntology',
+      );
+      res.json(properties);
     },
   );
 
@@ -124,7 +130,8 @@ export function dictionaryRoutes(ctx: RouteContext): Router {
     ctx.auth,
     ctx.validate('listUserOrganisations'),
     async (_req: Request, res: Response) => {
-      res.json(await listUserOrganisations(ctx.db));
+      const organisations: components['schemas']['UserOrganisation'][] = await listUserOrganisations(ctx.db);
+      res.json(organisations);
     },
   );
 
