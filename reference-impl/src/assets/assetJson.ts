@@ -1,20 +1,9 @@
+import type { components, Readable } from '../../../generated/types.ts';
 import { formatTimestamp } from '../domain/timestamps.ts';
 import type { AssetRow } from '../storage/assets/assetRow.ts';
 
-/** The Asset of the spec (DEC-ASSET-002): fields without a value are absent, not null. */
-export interface AssetJson {
-  id: string;
-  filename: string;
-  mimetype: string;
-  size: number;
-  width?: number;
-  height?: number;
-  title?: string;
-  description?: string;
-  url: string;
-  created: string;
-  modified?: string;
-}
+/** The Asset of the spec as answered (DEC-ASSET-002): fields without a value are absent, not null. */
+export type AssetJson = Readable<components['schemas']['Asset']>;
 
 // @implements ASSET-003
 /** `{base_url}/assets/<id>/<filename>` (ASSET-003). */

@@ -1,14 +1,9 @@
+import type { operations } from '../../../generated/types.ts';
 import { parseLastupdated } from '../domain/timestamps.ts';
 import type { AssetSortKey, ListAssetsParams } from '../storage/assets/listAssets.ts';
 
 /** The assets list query as validated against the spec. */
-export interface AssetListQuery {
-  lastupdated?: string;
-  sortField?: string;
-  sortOrder?: string;
-  size?: number;
-  page?: number;
-}
+export type AssetListQuery = NonNullable<operations['listAssets']['parameters']['query']>;
 
 // @implements ASSET-011
 // ASSET-011: `lastupdated` is an alias of `modified`; anything unrecognised sorts by upload date.

@@ -32,12 +32,19 @@ export function isEntityType(value: unknown): value is EntityType {
   return typeof value === 'string' && (ENTITY_TYPES as readonly string[]).includes(value);
 }
 
+function isCollection(name: string): name is Collection {
+  return Object.hasOwn(COLLECTIONS, name);
+}
+
+/** The item collections (path segments), in the spec's order. */
+export const COLLECTION_NAMES: readonly Collection[] = Object.keys(COLLECTIONS).filter(isCollection);
+
 export function entitytypeOf(collection: Collection): EntityType {
   return COLLECTIONS[collection];
 }
 
 export function collectionOf(entitytype: EntityType): Collection {
-  return (Object.keys(COLLECTIONS) as Collection[]).find((c) => COLLECTIONS[c] === entitytype)!;
+  return COLLECTION_NAMES.find((c) => COLLECTIONS[c] === entitytype)!;
 }
 
 /**

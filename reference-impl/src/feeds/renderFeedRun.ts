@@ -1,8 +1,9 @@
+import type { components } from '../../../generated/types.ts';
 import { formatTimestamp } from '../domain/timestamps.ts';
 import type { StoredFeedRun } from '../storage/feeds/feedRunRow.ts';
 
 /** A run as the FeedRun schema shows it. */
-export function renderFeedRun(run: StoredFeedRun): Record<string, unknown> {
+export function renderFeedRun(run: StoredFeedRun): components['schemas']['FeedRun'] {
   const { report } = run;
   return {
     runId: run.runId,

@@ -16,15 +16,17 @@ beforeAll(async () => {
   const validate = createRequestValidator();
   const app = express();
   app.use(express.json());
-  const echo: express.RequestHandler = (_req, res) => {
-    res.json(validated(res));
-  };
+  const echo =
+    (operationId: 'listEvents' | 'createLocation'): express.RequestHandler =>
+    (_req, res) => {
+      res.json(validated(res, operationId));
+    };
   app.get(
     '/events',
     validate('listEvents', { sizeCap: { max: 2000, enforcedFrom: ENFORCED_FROM, now: () => now } }),
-    echo,
+    echo('listEvents'),
   );
-  app.post('/locations', validate('createLocation'), echo);
+  app.post('/locations', validate('createLocation'), echo('createLocation'));
   app.use(errorHandler({ logger: createLogger({ level: 'silent' }) }));
   ({ origin: baseUrl, close } = await listenLocally(app));
 });

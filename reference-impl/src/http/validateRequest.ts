@@ -2,6 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { findUnstorable } from '../domain/unstorableJson.ts';
 import { badRequest, HttpError, type HttpErrorDetail } from './HttpError.ts';
 import { loadOpenApiDocument, type JsonObject } from './openapiDocument.ts';
+import type { OperationId, OperationInput } from './operationInput.ts';
 import {
   createValidatorFactory,
   indexOperations,
@@ -16,11 +17,12 @@ import {
 // Request validation compiled from the spec's own schemas (the spec is the single source of
 // truth): path, query and header parameters are coerced from strings by their schema type, then
 // validated with ajv; JSON bodies are validated as they are. Handlers read the result through
-// `validated(res)` and never look at raw `req.query`.
+// `validated(res, operationId)`, typed from the spec, and never look at raw `req.query`.
 
 const MAX_DETAILS = 20;
 
 export interface ValidatedRequest {
+  operationId: string;
   params: Record<string, unknown>;
   query: Record<string, unknown>;
   headers: Record<string, unknown>;
@@ -56,12 +58,12 @@ export interface ValidationOptions {
   /** LIMIT-002/003 on `size`. */
   sizeCap?: SizeCapRule;
   /** An operation whose query parameters are accepted here and ignored (a detail read takes its list's). */
-  ignoreQueryOf?: string;
+  ignoreQueryOf?: OperationId;
 }
 
 export interface RequestValidator {
   /** Middleware validating the request of `operationId`. */
-  (operationId: string, options?: ValidationOptions): RequestHandler;
+  (operationId: OperationId, options?: ValidationOptions): RequestHandler;
   operations: ReadonlyMap<string, OperationRef>;
 }
 
@@ -107,7 +109,10 @@ export function createRequestValidator(doc: JsonObject = loadOpenApiDocument()):
     return operation;
   };
 
-  const validator = function validateRequest(operationId: string, options: ValidationOptions = {}): RequestHandler {
+  const validator = function validateRequest(
+    operationId: OperationId,
+    options: ValidationOptions = {},
+  ): RequestHandler {
     let operation: CompiledOperation | undefined;
     let ignored: ReadonlySet<string> | undefined;
     return function validateRequestHandler(req: Request, res: Response, next) {
@@ -119,7 +124,7 @@ export function createRequestValidator(doc: JsonObject = loadOpenApiDocument()):
               .parameters.filter((p) => p.in === 'query')
               .map((p) => p.name),
       );
-      setValidated(res, validateAgainst(operation, req, options.sizeCap, ignored));
+      setValidated(res, { operationId, ...validateAgainst(operation, req, options.sizeCap, ignored) });
       next();
     };
   } as RequestValidator;
@@ -132,8 +137,8 @@ function validateAgainst(
   req: Request,
   sizeCap: SizeCapRule | undefined,
   ignored: ReadonlySet<string>,
-): ValidatedRequest {
-  const result: ValidatedRequest = { params: {}, query: {}, headers: {}, body: undefined };
+): Omit<ValidatedRequest, 'operationId'> {
+  const result: Omit<ValidatedRequest, 'operationId'> = { params: {}, query: {}, headers: {}, body: undefined };
   const details: HttpErrorDetail[] = [];
   const rawQuery = req.query as Record<string, string | string[] | undefined>;
 
@@ -298,12 +303,18 @@ function setValidated(res: Response, value: ValidatedRequest): void {
   (res.locals as Record<symbol, unknown>)[VALIDATED] = value;
 }
 
-/** The request as validated against the spec; only valid behind `validateRequest()`. */
-export function validated(res: Response): ValidatedRequest {
+/**
+ * The request as validated against operation `operationId` of the spec, typed from it; only valid
+ * behind `validateRequest(operationId)`. The check ties the type to what was validated.
+ */
+export function validated<Op extends OperationId>(res: Response, operationId: Op): OperationInput<Op> {
   const value = (res.locals as Record<symbol, unknown>)[VALIDATED] as ValidatedRequest | undefined;
   if (value === undefined)
     throw new Error('validated: no validated request; is validateRequest() mounted before this handler?');
-  return value;
+  if (value.operationId !== operationId)
+    throw new Error(`validated: the request was validated as ${value.operationId}, not as ${operationId}`);
+  // ajv checked params, query and body against this operation's schemas, which these types are made from.
+  return value as unknown as OperationInput<Op>;
 }
 
 export { badRequest };

@@ -1,8 +1,8 @@
 import { PAGE_SIZE } from '../../../generated/constants.ts';
+import type { operations } from '../../../generated/types.ts';
 import type { EntityType } from '../domain/entityRules.ts';
 import { parseLastupdated } from '../domain/timestamps.ts';
-import type { WfStatus } from '../domain/workflow.ts';
-import type { ItemSortField, ListItemsParams } from '../storage/items/listItems.ts';
+import type { ListItemsParams } from '../storage/items/listItems.ts';
 import type { ItemScopeHolder } from './access.ts';
 
 // @implements LIST-001, SCOPE-001
@@ -11,33 +11,32 @@ import type { ItemScopeHolder } from './access.ts';
 
 export const DEFAULT_PAGE_SIZE = PAGE_SIZE.default; // DEC-LIST-001
 
+/** An item list's query as validated against the spec; the event list's, a superset of the others'. */
+export type ItemListQuery = NonNullable<operations['listEvents']['parameters']['query']>;
+
 export interface ListQuery {
   params: ListItemsParams;
   excludePatternDates: boolean;
 }
 
 // @implements FILTER-002, FILTER-003, FILTER-004, FILTER-005, PAGE-002, SYNC-005
-export function listQueryOf(
-  query: Readonly<Record<string, unknown>>,
-  entitytype: EntityType,
-  scope: ItemScopeHolder,
-): ListQuery {
-  const size = typeof query.size === 'number' ? query.size : DEFAULT_PAGE_SIZE;
-  const page = typeof query.page === 'number' ? query.page : 0;
+export function listQueryOf(query: Readonly<ItemListQuery>, entitytype: EntityType, scope: ItemScopeHolder): ListQuery {
+  const size = query.size ?? DEFAULT_PAGE_SIZE;
+  const page = query.page ?? 0;
   const params: ListItemsParams = {
     entitytype,
     scope: { userorganisations: scope.organisations, wfstatus: scope.wfstatus },
-    sortField: (query.sortField as ItemSortField | undefined) ?? 'lastupdated',
+    sortField: query.sortField ?? 'lastupdated',
     // DEC-LIST-004: either letter case.
-    sortOrder: typeof query.sortOrder === 'string' && query.sortOrder.toUpperCase() === 'ASC' ? 'ASC' : 'DESC',
+    sortOrder: query.sortOrder?.toUpperCase() === 'ASC' ? 'ASC' : 'DESC',
     limit: size,
     // DEC-LIST-002: zero-based, on the same filtered and sorted result; a page far past the end is empty.
     offset: Math.min(page * size, Number.MAX_SAFE_INTEGER),
   };
   // The spec types lastupdated as a string: its form is DEC-LIST-005's, read here (400 if unparseable).
-  if (typeof query.lastupdated === 'string') params.lastupdatedFrom = parseLastupdated(query.lastupdated);
-  if (Array.isArray(query.wfstatus)) params.wfstatus = query.wfstatus as WfStatus[];
-  if (typeof query.published === 'boolean') params.published = query.published;
-  if (typeof query.trcid === 'string') params.trcid = query.trcid;
+  if (query.lastupdated !== undefined) params.lastupdatedFrom = parseLastupdated(query.lastupdated);
+  if (query.wfstatus !== undefined) params.wfstatus = query.wfstatus;
+  if (query.published !== undefined) params.published = query.published;
+  if (query.trcid !== undefined) params.trcid = query.trcid;
   return { params, excludePatternDates: query.excludePatternDates === true };
 }

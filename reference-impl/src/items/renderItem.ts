@@ -1,3 +1,4 @@
+import type { components, Readable } from '../../../generated/types.ts';
 import type { AccountOntologies, OntologyCache } from '../dictionary/ontologyCache.ts';
 import { fillItemCategories } from '../dictionary/fillItemCategories.ts';
 import type { OntologyIndexes } from '../dictionary/indexes.ts';
@@ -23,7 +24,30 @@ import { schemaOrgOf } from './schemaOrg.ts';
 // (migration 007); lists use it only while that key is the one in force, so every read shows the
 // rules and ontologies in force now.
 
-export type RenderedItem = Record<string, unknown>;
+type TrcItemCommon = Readable<components['schemas']['TrcItemCommon']>;
+
+/** The members an item takes from the server columns, named and typed by the spec's TrcItemCommon. */
+export type ServerFields = Required<
+  Pick<
+    TrcItemCommon,
+    | 'id'
+    | 'trcid'
+    | 'wfstatus'
+    | 'published'
+    | 'deleted'
+    | 'offline'
+    | 'creationdate'
+    | 'lastupdated'
+    | 'userorganisation'
+  >
+> &
+  Pick<TrcItemCommon, 'slug' | 'externalId'> & { entitytype: EntityType };
+
+/** The stored document's members and what is rendered from them (the document passed the schema on write). */
+type RenderedBody = Record<string, unknown>;
+
+/** The server fields, then the rendered body. */
+export type RenderedItem = ServerFields & RenderedBody;
 
 /**
  * Bump whenever what this module renders changes: stored renderings (migration 007) carry the
@@ -48,8 +72,8 @@ export function renderItem(stored: StoredItem, options: RenderOptions): Rendered
 }
 
 /** The members that come from the server columns, first in every rendered item. */
-function renderServerFields(stored: Omit<StoredItem, 'doc'>): RenderedItem {
-  const fields: RenderedItem = {
+function renderServerFields(stored: Omit<StoredItem, 'doc'>): ServerFields {
+  const fields: ServerFields = {
     id: stored.id,
     trcid: stored.trcid,
     entitytype: stored.entitytype,
@@ -69,8 +93,8 @@ function renderBody(
   entitytype: EntityType,
   doc: Readonly<Record<string, unknown>>,
   options: RenderOptions,
-): RenderedItem {
-  const body: RenderedItem = {};
+): RenderedBody {
+  const body: RenderedBody = {};
   for (const field in doc) {
     if (!SERVER_FIELDS.has(field)) body[field] = doc[field];
   }

@@ -5,15 +5,16 @@ import { assetJson, assetUrl } from '../assets/assetJson.ts';
 import { createAssetFileStore, type AssetFileStore } from '../assets/fileStore.ts';
 import { fileEtag, matchesIfNoneMatch } from '../assets/fileEtag.ts';
 import { createFileInfoCache } from '../assets/fileInfoCache.ts';
-import { listAssetsParams, type AssetListQuery } from '../assets/listParams.ts';
+import { listAssetsParams } from '../assets/listParams.ts';
 import { createResizer, type Resizer } from '../assets/resizer.ts';
 import { isImage } from '../assets/sniff.ts';
 import { uploadAsset } from '../assets/uploadAsset.ts';
-import { variantSize, type ResizeMode } from '../assets/variantSize.ts';
+import { variantSize } from '../assets/variantSize.ts';
 import { MiB, SECOND } from '../config.ts';
 import { discardBodyOnError } from '../http/discardUnreadBody.ts';
 import { HttpError } from '../http/HttpError.ts';
 import { principalOf } from '../http/principal.ts';
+import type { OperationInput } from '../http/operationInput.ts';
 import { validated } from '../http/validateRequest.ts';
 import { getAssetById } from '../storage/assets/getAssetById.ts';
 import { listAssets } from '../storage/assets/listAssets.ts';
@@ -55,7 +56,7 @@ export function assetRoutes(context: RouteContext, options: AssetRouteOptions = 
 
   // @implements ASSET-002, ASSET-004
   router.get('/assets', context.auth, context.validate('listAssets'), async (_req, res) => {
-    const params = listAssetsParams(principalOf(res).accountId, validated(res).query as AssetListQuery);
+    const params = listAssetsParams(principalOf(res).accountId, validated(res, 'listAssets').query);
     const { hits, rows } = await listAssets(context.db, params);
     res.json({ size: params.size, page: params.page, hits, results: rows.map((row) => assetJson(row, baseUrl)) });
   });
@@ -75,10 +76,10 @@ export function assetRoutes(context: RouteContext, options: AssetRouteOptions = 
 
   // @implements ASSET-007
   router.put('/assets/:id', context.auth, context.validate('updateAsset'), async (_req, res) => {
-    const { params, body } = validated(res);
-    const update = editableFields(body as Record<string, unknown>);
+    const { params, body } = validated(res, 'updateAsset');
+    const update = editableFields(body);
     const row = await updateAsset(context.db, {
-      id: params.id as string,
+      id: params.id,
       accountId: principalOf(res).accountId,
       ...update,
       modified: new Date(context.now()),
@@ -89,16 +90,12 @@ export function assetRoutes(context: RouteContext, options: AssetRouteOptions = 
 
   // @implements ASSET-005
   router.get('/assets/:id/:filename', context.auth, context.validate('getAssetFile'), async (req, res) => {
-    const { params, query } = validated(res);
+    const { params, query } = validated(res, 'getAssetFile');
     // Any valid token reads any file (DEC-ASSET-004); the file name is informational (DEC-ASSET-005).
-    const row = await fileInfo(params.id as string);
+    const row = await fileInfo(params.id);
     if (row === null) throw noSuchAsset(params.id);
 
-    const request = {
-      w: query.w as number | undefined,
-      h: query.h as number | undefined,
-      mode: (query.mode as ResizeMode | undefined) ?? 'fit',
-    };
+    const request = { w: query.w, h: query.h, mode: query.mode ?? 'fit' };
     const variant =
       isImage(row.mimetype) && row.width !== null && row.height !== null
         ? variantSize({ width: row.width, height: row.height }, request)
@@ -138,9 +135,9 @@ export function assetRoutes(context: RouteContext, options: AssetRouteOptions = 
 
 /**
  * DEC-ASSET-002/007: `filename` absent is kept, `title` and `description` absent are removed; the
- * read-only fields of an asset as read are ignored; anything else is a 400 naming it.
+ * read-only fields a read of the asset shows are ignored; anything else is a 400 naming it.
  */
-function editableFields(body: Record<string, unknown>): {
+function editableFields(body: OperationInput<'updateAsset'>['body']): {
   filename: string | undefined;
   title: string | null;
   description: string | null;
@@ -152,15 +149,11 @@ function editableFields(body: Record<string, unknown>): {
       details: unknown.map((key) => ({ pointer: `/${key}`, message: `unknown field ${key}` })),
     });
   }
-  return {
-    filename: body.filename as string | undefined,
-    title: (body.title as string | undefined) ?? null,
-    description: (body.description as string | undefined) ?? null,
-  };
+  return { filename: body.filename, title: body.title ?? null, description: body.description ?? null };
 }
 
-function noSuchAsset(id: unknown): HttpError {
-  return new HttpError(404, { message: `No asset with id ${String(id)}` });
+function noSuchAsset(id: string): HttpError {
+  return new HttpError(404, { message: `No asset with id ${id}` });
 }
 
 function sendStream(res: Response, size: number, stream: Readable): void {

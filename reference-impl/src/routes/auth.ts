@@ -19,7 +19,7 @@ export function authRoutes(context: RouteContext): Router {
   // DEC-AUTH-016: an attempt holds a slot of its client IP (and user name) while it is checked;
   // only a 401 keeps it. A 400 never reaches the throttle; a refused attempt checks nothing.
   router.post('/auth/signin', context.validate('signIn'), async (req, res) => {
-    const { username, password } = validated(res).body as { username: string; password: string };
+    const { username, password } = validated(res, 'signIn').body;
     const attempt = await throttle.begin('signin', req, username);
     const tokens = await keepSlotOnlyIf(
       (found) => found === null,
@@ -31,7 +31,7 @@ export function authRoutes(context: RouteContext): Router {
   });
 
   router.post('/auth/refresh', context.validate('refreshSession'), async (req, res) => {
-    const { refresh_token: refreshToken } = validated(res).body as { refresh_token: string };
+    const { refresh_token: refreshToken } = validated(res, 'refreshSession').body;
     const attempt = await throttle.begin('refresh', req);
     const outcome = await keepSlotOnlyIf(
       (result) => !result.ok,
@@ -58,7 +58,7 @@ export function authRoutes(context: RouteContext): Router {
   return router;
 }
 
-/** Runs `check`; the attempt keeps its slots only when it ended as a failed attempt (a throw gives them back). */
+/** Runs `check`; the attempt keeps its slots only when the attempt failed (a throw gives them back). */
 async function keepSlotOnlyIf<T>(
   failed: (result: T) => boolean,
   attempt: AuthAttempt,

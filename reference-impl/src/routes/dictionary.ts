@@ -1,4 +1,5 @@
 import { Router, type Request, type Response } from 'express';
+import type { components, Readable } from '../../../generated/types.ts';
 import type { RouteContext } from '../app.ts';
 import { checkPropertyOntology } from '../dictionary/checkOntology.ts';
 import { filterDeprecated } from '../dictionary/filterDeprecated.ts';
@@ -17,7 +18,7 @@ import { putPropertiesOntology } from '../storage/dictionary/putPropertiesOntolo
 // The dictionary (DICT-001..006): the root, both ontologies of an account, the property ontology
 // replacement and the organisation → account lookup.
 
-const RESOURCES = ['categorizationOntology', 'propertiesOntology', 'userorganisations'] as const;
+const RESOURCES: readonly string[] = ['categorizationOntology', 'propertiesOntology', 'userorganisations'];
 
 export function dictionaryRoutes(ctx: RouteContext): Router {
   const router = Router();
@@ -25,8 +26,11 @@ export function dictionaryRoutes(ctx: RouteContext): Router {
 
   // @implements DICT-002, AUTH-008
   /** `accountId` when given (404 when unknown, DEC-DICT-005); else the caller's own account, else the base (DICT-002, AUTH-008). */
-  async function ontologiesFor(res: Response): Promise<AccountOntologies> {
-    const accountId = validated(res).query.accountId as string | undefined;
+  async function ontologiesFor(
+    res: Response,
+    operationId: 'getCategorizationOntology' | 'getPropertiesOntology',
+  ): Promise<AccountOntologies> {
+    const { accountId } = validated(res, operationId).query;
     if (accountId !== undefined) {
       const found = await ontologies.ontologiesForAccount(accountId);
       if (found === undefined) throw new HttpError(404, { message: `No account with id ${accountId}` });
@@ -46,9 +50,10 @@ export function dictionaryRoutes(ctx: RouteContext): Router {
     ctx.auth,
     ctx.validate('getDictionary'),
     (_req: Request, res: Response) => {
-      res.json({
+      const root: components['schemas']['DictionaryRoot'] = {
         resources: RESOURCES.map((name) => ({ name, href: `${ctx.config.publicBaseUrl}/dictionary/${name}` })),
-      });
+      };
+      res.json(root);
     },
   );
 
@@ -58,9 +63,12 @@ export function dictionaryRoutes(ctx: RouteContext): Router {
     ctx.auth,
     ctx.validate('getCategorizationOntology'),
     async (_req: Request, res: Response) => {
-      const { types } = await ontologiesFor(res);
+      const { types } = await ontologiesFor(res, 'getCategorizationOntology');
       // ONTO-012: deprecated nodes (and their children) are left out unless asked for (DEC-DICT-004, DEC-DICT-010).
-      res.json(validated(res).query.includeDeprecated === true ? types : filterDeprecated(types));
+      const { includeDeprecated } = validated(res, 'getCategorizationOntology').query;
+      const answer: Readable<components['schemas']['CategorizationOntology']> =
+        includeDeprecated === true ? types : filterDeprecated(types);
+      res.json(answer);
     },
   );
 
@@ -71,7 +79,11 @@ export function dictionaryRoutes(ctx: RouteContext): Router {
     ctx.auth,
     ctx.validate('getPropertiesOntology'),
     async (_req: Request, res: Response) => {
-      res.json((await ontologiesFor(res)).properties);
+      const { properties }: { properties: Readable<components['schemas']['PropertiesOntology']> } = await ontologiesFor(
+        res,
+        'getPropertiesOntology',
+      );
+      res.json(properties);
     },
   );
 
@@ -83,13 +95,13 @@ export function dictionaryRoutes(ctx: RouteContext): Router {
     requireRoles(ADMIN_ROLES),
     ctx.validate('replacePropertiesOntology'),
     async (_req: Request, res: Response) => {
-      const request = validated(res);
-      const accountId = request.query.accountId as string;
+      const request = validated(res, 'replacePropertiesOntology');
+      const { accountId } = request.query;
       assertMayWriteOntologyOf(principalOf(res), accountId);
       if ((await getAccountOntologyVersions(ctx.db, { accountId })) === undefined) {
         throw new HttpError(404, { message: `No account with id ${accountId}` });
       }
-      const ontology = keepKnownPropertyOntologyFields(request.body as { propertyCategories?: unknown });
+      const ontology = keepKnownPropertyOntologyFields(request.body);
       const problems = checkPropertyOntology(ontology);
       if (problems.length > 0) {
         const message =
@@ -105,7 +117,7 @@ export function dictionaryRoutes(ctx: RouteContext): Router {
       ontologies.invalidate(accountId);
       // The account's items now render live (their stored renderings carry the old version) until renewed.
       ctx.renderings?.requestRefresh();
-      // The stored ontology as the next GET answers it, with the lastModified the server set.
+      // The stored ontology, the way the next GET answers it, with the lastModified the server set.
       res.json((await ontologies.ontologiesForAccount(accountId))!.properties);
     },
   );
@@ -118,7 +130,8 @@ export function dictionaryRoutes(ctx: RouteContext): Router {
     ctx.auth,
     ctx.validate('listUserOrganisations'),
     async (_req: Request, res: Response) => {
-      res.json(await listUserOrganisations(ctx.db));
+      const organisations: components['schemas']['UserOrganisation'][] = await listUserOrganisations(ctx.db);
+      res.json(organisations);
     },
   );
 

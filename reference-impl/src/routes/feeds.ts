@@ -7,6 +7,7 @@ import { createFeedService } from '../feeds/feedService.ts';
 import { renderFeedRun } from '../feeds/renderFeedRun.ts';
 import { badRequest, HttpError } from '../http/HttpError.ts';
 import { ADMIN_ROLES, isSuperAdmin, principalOf, requireRoles, type Principal } from '../http/principal.ts';
+import type { OperationInput } from '../http/operationInput.ts';
 import { validated } from '../http/validateRequest.ts';
 import { getFeedRun } from '../storage/feeds/getFeedRun.ts';
 
@@ -44,8 +45,8 @@ export function feedRoutes(ctx: RouteContext): Router {
     requireRoles(ADMIN_ROLES),
     ctx.validate('fetchAndConvertFeedOnce'),
     async (_req: Request, res: Response) => {
-      const { params, query } = validated(res);
-      const feed = feedFor(principalOf(res), params.feedID as string);
+      const { params, query } = validated(res, 'fetchAndConvertFeedOnce');
+      const feed = feedFor(principalOf(res), params.feedID);
       const scope = scopeOf(feed, query);
       let started;
       try {
@@ -69,10 +70,10 @@ export function feedRoutes(ctx: RouteContext): Router {
     requireRoles(ADMIN_ROLES),
     ctx.validate('getFeedRun'),
     async (_req: Request, res: Response) => {
-      const { params } = validated(res);
-      const feed = feedFor(principalOf(res), params.feedID as string);
-      const run = await getFeedRun(ctx.db, { feedId: feed.id, runId: params.runId as string });
-      if (run === null) throw new HttpError(404, { message: `No run ${params.runId as string} of feed ${feed.id}` });
+      const { params } = validated(res, 'getFeedRun');
+      const feed = feedFor(principalOf(res), params.feedID);
+      const run = await getFeedRun(ctx.db, { feedId: feed.id, runId: params.runId });
+      if (run === null) throw new HttpError(404, { message: `No run ${params.runId} of feed ${feed.id}` });
       res.json(renderFeedRun(run));
     },
   );
@@ -81,11 +82,11 @@ export function feedRoutes(ctx: RouteContext): Router {
 
 // @implements LIMIT-004
 /** The run's scope from the validated query; `size` is dropped when `externalID` is given (FEED-006). */
-function scopeOf(feed: FeedDefinition, query: Record<string, unknown>): RunScope {
+function scopeOf(feed: FeedDefinition, query: OperationInput<'fetchAndConvertFeedOnce'>['query']): RunScope {
   const scope: RunScope = {};
-  if (typeof query.externalID === 'string') scope.externalID = query.externalID;
-  else if (typeof query.size === 'number') scope.size = query.size;
-  if (typeof query.feedInfoId === 'string') {
+  if (query.externalID !== undefined) scope.externalID = query.externalID;
+  else if (query.size !== undefined) scope.size = query.size;
+  if (query.feedInfoId !== undefined) {
     if (feed.subFeeds.length > 0 && !feed.subFeeds.some((s) => s.feedInfoId === query.feedInfoId)) {
       throw badRequest(
         'query/feedInfoId',

@@ -1,6 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import type { RouteContext } from '../app.ts';
-import { COLLECTIONS, type Collection } from '../domain/entityRules.ts';
+import { COLLECTION_NAMES, COLLECTIONS, type Collection } from '../domain/entityRules.ts';
+import type { OperationId } from '../http/operationInput.ts';
 import { principalOf } from '../http/principal.ts';
 import { limitedBy } from '../ratelimit/middleware.ts';
 import { sendJson, streamJson } from '../http/sendJson.ts';
@@ -18,9 +19,7 @@ import { getRenderedItemById, listItems, listRenderedItems } from '../storage/it
 // The five item collections (ITEM-028): list, create, detail read, replace, soft delete.
 
 /** The spec's operationIds per collection. */
-const OPERATIONS: Readonly<
-  Record<Collection, { list: string; create: string; get: string; update: string; remove: string }>
-> = {
+const OPERATIONS = {
   events: { list: 'listEvents', create: 'createEvent', get: 'getEvent', update: 'updateEvent', remove: 'deleteEvent' },
   locations: {
     list: 'listLocations',
@@ -38,7 +37,7 @@ const OPERATIONS: Readonly<
     remove: 'deleteEventGroup',
   },
   routes: { list: 'listRoutes', create: 'createRoute', get: 'getRoute', update: 'updateRoute', remove: 'deleteRoute' },
-};
+} satisfies Record<Collection, Record<'list' | 'create' | 'get' | 'update' | 'remove', OperationId>>;
 
 export function itemRoutes(ctx: RouteContext): Router {
   const router = Router();
@@ -47,12 +46,12 @@ export function itemRoutes(ctx: RouteContext): Router {
   const renderings = ctx.renderings ?? NO_RENDERING_REFRESH;
   const listPages = createListPageCache(ctx.db, { maxBytes: ctx.config.listCacheBytes });
 
-  for (const collection of Object.keys(COLLECTIONS) as Collection[]) {
+  for (const collection of COLLECTION_NAMES) {
     const entitytype = COLLECTIONS[collection];
     const ops = OPERATIONS[collection];
     const detailUrl = (id: string) => `${ctx.config.publicBaseUrl}/${collection}/${id}`;
 
-    // Rate limited per client IP before authentication, as at an edge: a 401 carries the rate headers too (RATE-001).
+    // Rate limited per client IP before authentication, like an edge proxy: a 401 carries the rate headers too (RATE-001).
     // Answers are kept while the store's content is unchanged (items/listPageCache.ts).
     router.get(
       `/${collection}`,
@@ -60,7 +59,8 @@ export function itemRoutes(ctx: RouteContext): Router {
       ctx.auth,
       ctx.validate(ops.list, { sizeCap: ctx.sizeCap }),
       async (req: Request, res: Response) => {
-        const { params, excludePatternDates } = listQueryOf(validated(res).query, entitytype, principalOf(res));
+        const { query } = validated(res, ops.list);
+        const { params, excludePatternDates } = listQueryOf(query, entitytype, principalOf(res));
         const render = async (): Promise<Iterable<Buffer>> => {
           // A variant renderings are not stored for: rendered live.
           if (excludePatternDates)
@@ -95,7 +95,7 @@ export function itemRoutes(ctx: RouteContext): Router {
       async (_req: Request, res: Response) => {
         const { item, rendering } = await createItem(ctx.db, writeDeps, {
           collection,
-          body: validated(res).body,
+          body: validated(res, ops.create).body,
           writer: principalOf(res),
         });
         sendJson(res.status(201).location(detailUrl(item.id)), storedItemJson(item, rendering.body));
@@ -112,7 +112,7 @@ export function itemRoutes(ctx: RouteContext): Router {
       ctx.auth,
       ctx.validate(ops.get, { ignoreQueryOf: ops.list }),
       async (_req: Request, res: Response) => {
-        const id = validated(res).params.id as string;
+        const { id } = validated(res, ops.get).params;
         const item = await getRenderedItemById(ctx.db, { entitytype, id, rendererVersion: RENDERER_VERSION });
         if (item === null || !canRead(principalOf(res), item)) throw itemNotFound(collection, id);
         if (item.renderedBody !== null) sendJson(res, storedItemJson(item, item.renderedBody));
@@ -126,10 +126,10 @@ export function itemRoutes(ctx: RouteContext): Router {
       ctx.auth,
       ctx.validate(ops.update),
       async (_req: Request, res: Response) => {
-        const request = validated(res);
+        const request = validated(res, ops.update);
         const { item, rendering } = await replaceItem(ctx.db, writeDeps, {
           collection,
-          id: request.params.id as string,
+          id: request.params.id,
           body: request.body,
           writer: principalOf(res),
         });
@@ -145,7 +145,7 @@ export function itemRoutes(ctx: RouteContext): Router {
       async (_req: Request, res: Response) => {
         await softDeleteItem(ctx.db, writeDeps, {
           collection,
-          id: validated(res).params.id as string,
+          id: validated(res, ops.remove).params.id,
           writer: principalOf(res),
         });
         res.status(204).end();

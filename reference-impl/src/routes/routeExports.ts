@@ -20,19 +20,23 @@ export function routeExportRoutes(ctx: RouteContext): Router {
   const resourceUrl = (id: string) => `${ctx.config.publicBaseUrl}/routes/${id}`;
 
   router.get('/routes/:id/geojson', ctx.auth, ctx.validate('getRouteGeoJson'), async (_req: Request, res: Response) => {
-    const route = await readableRoute(ctx.db, res);
+    const route = await readableRoute(ctx.db, res, 'getRouteGeoJson');
     res.type(GEOJSON_MEDIA_TYPE).send(JSON.stringify(routeToGeoJson(routeData(route))));
   });
 
   router.get('/routes/:id/gpx', ctx.auth, ctx.validate('getRouteGpx'), async (_req: Request, res: Response) => {
-    const route = await readableRoute(ctx.db, res);
+    const route = await readableRoute(ctx.db, res, 'getRouteGpx');
     res.type(GPX_MEDIA_TYPE).send(routeToGpx(routeData(route), { resourceUrl: resourceUrl(route.id) }));
   });
   return router;
 }
 
-async function readableRoute(db: Db, res: Response): Promise<StoredItem> {
-  const id = validated(res).params.id as string;
+async function readableRoute(
+  db: Db,
+  res: Response,
+  operationId: 'getRouteGeoJson' | 'getRouteGpx',
+): Promise<StoredItem> {
+  const { id } = validated(res, operationId).params;
   const item = await getItemById(db, { entitytype: 'ROUTE', id });
   if (item === null || !canRead(principalOf(res), item)) throw itemNotFound('routes', id);
   return item;

@@ -12,14 +12,13 @@ import {
   listTokenDeliveries,
   rotateTokenSecret,
   updateAccountToken,
-  type CreateTokenInput,
   type TokenAdminDeps,
-  type UpdateTokenInput,
 } from '../tokens/tokenAdmin.ts';
 
 const TOKENS = '/accounts/:accountId/tokens';
 const TOKEN = `${TOKENS}/:tokenId`;
-const INSECURE_URL = Symbol('insecureCallBackUrl');
+/** The `res.locals` key of an http: callback URL that passed the schema in its https form. */
+const INSECURE_URL = 'insecureCallBackUrl';
 
 export function tokenRoutes(ctx: RouteContext): Router {
   const deps: TokenAdminDeps = {
@@ -34,45 +33,35 @@ export function tokenRoutes(ctx: RouteContext): Router {
   const router = Router();
 
   // @implements TOKEN-013
-  router.post(TOKENS, ...admin, relax, ctx.validate('createAccountToken'), async (req, res) => {
-    const input = withCallbackUrl(res, validated(res).body as CreateTokenInput);
-    const view = await createAccountToken(deps, principalOf(res), String(req.params.accountId), input);
+  router.post(TOKENS, ...admin, relax, ctx.validate('createAccountToken'), async (_req, res) => {
+    const { params, body } = validated(res, 'createAccountToken');
+    const view = await createAccountToken(deps, principalOf(res), params.accountId, withCallbackUrl(res, body));
     res.status(201).set('Cache-Control', 'no-store').json(view);
   });
 
-  router.put(TOKEN, ...admin, relax, ctx.validate('updateAccountToken'), async (req, res) => {
-    const input = withCallbackUrl(res, validated(res).body as UpdateTokenInput);
-    const view = await updateAccountToken(
-      deps,
-      principalOf(res),
-      String(req.params.accountId),
-      String(req.params.tokenId),
-      input,
-    );
+  router.put(TOKEN, ...admin, relax, ctx.validate('updateAccountToken'), async (_req, res) => {
+    const { params, body } = validated(res, 'updateAccountToken');
+    const input = withCallbackUrl(res, body);
+    const view = await updateAccountToken(deps, principalOf(res), params.accountId, params.tokenId, input);
     res.set('Cache-Control', 'no-store').json(view);
   });
 
-  router.delete(TOKEN, ...admin, ctx.validate('deleteAccountToken'), async (req, res) => {
-    await deleteAccountToken(deps, principalOf(res), String(req.params.accountId), String(req.params.tokenId));
+  router.delete(TOKEN, ...admin, ctx.validate('deleteAccountToken'), async (_req, res) => {
+    const { params } = validated(res, 'deleteAccountToken');
+    await deleteAccountToken(deps, principalOf(res), params.accountId, params.tokenId);
     res.status(204).end();
   });
 
-  router.post(`${TOKEN}/rotate-secret`, ...admin, ctx.validate('rotateTokenSecret'), async (req, res) => {
-    const view = await rotateTokenSecret(
-      deps,
-      principalOf(res),
-      String(req.params.accountId),
-      String(req.params.tokenId),
-    );
+  router.post(`${TOKEN}/rotate-secret`, ...admin, ctx.validate('rotateTokenSecret'), async (_req, res) => {
+    const { params } = validated(res, 'rotateTokenSecret');
+    const view = await rotateTokenSecret(deps, principalOf(res), params.accountId, params.tokenId);
     res.set('Cache-Control', 'no-store').json(view);
   });
 
-  router.get(`${TOKEN}/deliveries`, ...admin, ctx.validate('listTokenDeliveries'), async (req, res) => {
-    const query = validated(res).query as { size?: number; page?: number };
+  router.get(`${TOKEN}/deliveries`, ...admin, ctx.validate('listTokenDeliveries'), async (_req, res) => {
+    const { params, query } = validated(res, 'listTokenDeliveries');
     const page = { size: query.size ?? 20, page: query.page ?? 0 };
-    res.json(
-      await listTokenDeliveries(deps, principalOf(res), String(req.params.accountId), String(req.params.tokenId), page),
-    );
+    res.json(await listTokenDeliveries(deps, principalOf(res), params.accountId, params.tokenId, page));
   });
 
   return router;
@@ -85,17 +74,19 @@ export function tokenRoutes(ctx: RouteContext): Router {
  */
 function allowHttpCallbacks(allow: boolean): RequestHandler {
   return function allowHttpCallbacksHandler(req, res, next) {
-    const body = req.body as Record<string, unknown> | undefined;
-    const url = body?.callBackUrl;
-    if (allow && typeof url === 'string' && /^http:\/\//i.test(url)) {
-      (res.locals as Record<symbol, unknown>)[INSECURE_URL] = url;
-      req.body = { ...body, callBackUrl: `https://${url.slice('http://'.length)}` };
+    const body: unknown = req.body;
+    if (allow && typeof body === 'object' && body !== null && 'callBackUrl' in body) {
+      const url = body.callBackUrl;
+      if (typeof url === 'string' && /^http:\/\//i.test(url)) {
+        res.locals[INSECURE_URL] = url;
+        req.body = { ...body, callBackUrl: `https://${url.slice('http://'.length)}` };
+      }
     }
     next();
   };
 }
 
 function withCallbackUrl<T extends { callBackUrl?: string }>(res: Response, input: T): T {
-  const original = (res.locals as Record<symbol, unknown>)[INSECURE_URL];
+  const original: unknown = res.locals[INSECURE_URL];
   return typeof original === 'string' ? { ...input, callBackUrl: original } : input;
 }

@@ -2,6 +2,7 @@
 // Token administration (TOKEN-002..013, DEC-AUTH-006..011, DEC-HOOK-001/002/010): the operations
 // behind /accounts/{accountId}/tokens. Routes only translate HTTP; rules live here.
 import { randomUUID } from 'node:crypto';
+import type { components } from '../../../generated/types.ts';
 import { generateTokenValue, hashToken } from '../auth/tokenHash.ts';
 import { badRequest, HttpError } from '../http/HttpError.ts';
 import { assertAccountAccess, type Principal } from '../http/principal.ts';
@@ -38,18 +39,10 @@ export interface TokenAdminDeps {
   tokensChanged?: () => void;
 }
 
-export interface TokenFilterInput {
-  userorganisations?: string[];
-  wfstatus?: string[];
-}
+/** The POST body as validated against the spec's AccountTokenCreate. */
+export type CreateTokenInput = components['schemas']['AccountTokenCreate'];
 
-export interface CreateTokenInput {
-  name: string;
-  roles: string[];
-  callBackUrl?: string;
-  apiTokenFilter?: TokenFilterInput;
-  useOptimizedImages?: boolean;
-}
+export type TokenFilterInput = NonNullable<CreateTokenInput['apiTokenFilter']>;
 
 /** PUT: only the fields present change (DEC-AUTH-008); callBackUrl "" removes the webhook. */
 export type UpdateTokenInput = Partial<CreateTokenInput>;

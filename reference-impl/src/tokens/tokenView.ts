@@ -1,26 +1,16 @@
 // The AccountToken answer. Secrets appear only through `once`: the operation that made them.
+import type { components, Readable } from '../../../generated/types.ts';
 import { formatTimestamp } from '../domain/timestamps.ts';
 import type { TokenRow } from '../storage/tokens/tokenRow.ts';
-
-export interface AccountTokenView {
-  id: string;
-  name: string;
-  roles: string[];
-  callBackUrl?: string;
-  created: string;
-  apiTokenFilter: { userorganisations?: string[]; wfstatus?: string[] };
-  filter: string;
-  useOptimizedImages: boolean;
-  hasSigningSecret: boolean;
-  token?: string;
-  signingSecret?: string;
-}
 
 /** What a single answer may reveal once: the bearer value (creation) and a new signing secret. */
 export interface ShownOnce {
   token?: string;
   signingSecret?: string;
 }
+
+/** The spec's AccountToken, with what AccountTokenCreated and AccountTokenWithSecret add, once. */
+export type AccountTokenView = Readable<components['schemas']['AccountToken']> & ShownOnce;
 
 // @implements TOKEN-001
 export function tokenView(

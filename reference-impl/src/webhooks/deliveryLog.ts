@@ -1,24 +1,11 @@
 // The operator's view of a token's deliveries (DEC-HOOK-007, DEC-HOOK-011).
+import type { components } from '../../../generated/types.ts';
 import { formatTimestamp } from '../domain/timestamps.ts';
 import type { Queryable } from '../storage/db.ts';
 import { listDeliveries, type DeliveryRow } from '../storage/webhooks/listDeliveries.ts';
 
-export interface DeliveryAttemptView {
-  at: string;
-  status: number | null;
-  latencyMs: number;
-  error?: string;
-  outcome: 'delivered' | 'transient' | 'permanent';
-}
-
-export interface DeliveryView {
-  id: string;
-  state: DeliveryRow['state'];
-  createdAt: string;
-  nextAttemptAt?: string;
-  itemCount: number;
-  attempts: DeliveryAttemptView[];
-}
+/** A delivery as the spec's Delivery schema shows it. */
+export type DeliveryView = components['schemas']['Delivery'];
 
 function deliveryView(row: DeliveryRow): DeliveryView {
   return {

@@ -1,15 +1,20 @@
+import type { components } from '../../../../generated/types.ts';
+
+type Role = components['schemas']['Role'];
+type WfStatus = components['schemas']['WfStatus'];
+
 /** An account token as stored (the token value only as its hash, DEC-AUTH-006). */
 export interface TokenRow {
   id: string;
   account_id: string;
   name: string;
-  roles: string[];
+  roles: Role[];
   callback_url: string | null;
   /** Sealed by tokens/secretBox.ts; never leaves the service. */
   signing_secret: string | null;
   /** NULL: the axis is absent, DEC-AUTH-004 defaults apply. */
   filter_userorganisations: string[] | null;
-  filter_wfstatus: string[] | null;
+  filter_wfstatus: WfStatus[] | null;
   use_optimized_images: boolean;
   created: Date;
 }
@@ -21,14 +26,14 @@ export const TOKEN_COLUMNS = `api_tokens.id, api_tokens.account_id, api_tokens.n
 /** Every settable column of a token, as an insert or a full update writes them. */
 export interface TokenFields {
   name: string;
-  roles: readonly string[];
+  roles: readonly Role[];
   callbackUrl: string | null;
   signingSecret: string | null;
   filterUserorganisations: readonly string[] | null;
-  filterWfstatus: readonly string[] | null;
+  filterWfstatus: readonly WfStatus[] | null;
   useOptimizedImages: boolean;
 }
 
-export function arrayOrNull(values: readonly string[] | null): string[] | null {
+export function arrayOrNull<T extends string>(values: readonly T[] | null): T[] | null {
   return values === null ? null : [...values];
 }
