@@ -22,6 +22,7 @@ export function newCallbackRotatesSecret(secrets: SecretBook): FaultModifier {
         url: `${path}/rotate-secret`,
         body: Buffer.alloc(0),
       });
+      // The same answer as a new object, so the proxy counts the rotation it did.
       return rotated.status === 200 ? { ...res } : res;
     },
   };
