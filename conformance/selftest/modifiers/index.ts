@@ -114,6 +114,7 @@ export { itemPagesFromOne } from './itemPagesFromOne.ts';
 export { logoutByGet } from './logoutByGet.ts';
 export { signInFieldNames } from './signInFieldNames.ts';
 export { statusMovesByPutOnly } from './statusMovesByPutOnly.ts';
+export { noMovesToEndStates } from './noMovesToEndStates.ts';
 export { tokenIdField } from './tokenIdField.ts';
 export { updateOnCollection } from './updateOnCollection.ts';
 export { tokenFilterOtherShape } from './tokenFilterOtherShape.ts';
