@@ -337,9 +337,12 @@ function queryText(query: Record<string, QueryValue>): string {
 
 // ---------------------------------------------------------------- finding what a run imported
 
-/** Whether `externalId` is the one of partner id `id`: it ends with it and holds more (the feed's name). */
+/**
+ * Whether `externalId` is the one of partner id `id`: it ends with it. Whether it also holds the
+ * feed's name (ITEM-016) is judged on its own, so an item lacking it is still found.
+ */
 export function isExternalIdOf(externalId: unknown, id: string): boolean {
-  return typeof externalId === 'string' && externalId.length > id.length && externalId.endsWith(id);
+  return typeof externalId === 'string' && externalId.endsWith(id);
 }
 
 export interface Imported {

@@ -68,7 +68,7 @@ export default defineCheck({
             message: `${path} without accountId (admin token of ${ctx.config.accountId}) differs from ?accountId=${ctx.config.accountId}`,
             received: 'a different ontology',
             expected: `the ontology of ${ctx.config.accountId}`,
-            requirements: ['AUTH-008', 'DICT-002'],
+            requirements: ['AUTH-008'],
             exchanges: [own.exchange, named.exchange],
           });
         }

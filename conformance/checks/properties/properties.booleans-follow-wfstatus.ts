@@ -3,7 +3,7 @@ import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { assertProperty } from '../../runtime/property.ts';
 import { COLLECTIONS } from '../../support/collections.ts';
-import { createItem, WF_STATUSES } from '../../support/items.ts';
+import { canReachStatus, createItem, WF_STATUSES } from '../../support/items.ts';
 import { assertBooleansFollowWfstatus } from '../../support/listAssertions.ts';
 
 const MAX_RUNS = 12;
@@ -17,9 +17,14 @@ export default defineCheck({
   needs: ['write', 'full'],
   writes: `up to ${MAX_RUNS} items in random statuses (tagged with the run id), more while a failure shrinks`,
   run: async (ctx) => {
+    // Only statuses the target lets the API write: a move the interface leaves open may be missing.
+    const writable = WF_STATUSES.filter((status) => canReachStatus(ctx, status));
+    const missing = WF_STATUSES.filter((status) => !writable.includes(status));
+    if (missing.length > 0)
+      ctx.note(`not written: ${missing.join(', ')} (the target moves no item there through the API)`);
     const written = fc.record({
       collection: fc.constantFrom(...COLLECTIONS.map((c) => c.path)),
-      wfstatus: fc.option(fc.constantFrom(...WF_STATUSES), { nil: undefined }),
+      wfstatus: fc.option(fc.constantFrom(...writable), { nil: undefined }),
       published: fc.option(fc.boolean(), { nil: undefined }),
       deleted: fc.option(fc.boolean(), { nil: undefined }),
       offline: fc.option(fc.boolean(), { nil: undefined }),

@@ -185,7 +185,11 @@ export default defineCheck({
           own.slice(-1),
         );
     }
-    ctx.verified(['RATE-001']);
+    // Every limited endpoint is throttled; that the budget is kept per client IP, one client cannot see.
+    ctx.unobservable(
+      ['RATE-001'],
+      'every limited endpoint was throttled, but one client cannot see that the budget is kept per client IP',
+    );
 
     // Decisions, while the budget is drained: an unauthenticated request counts against the IP
     // (DEC-RATE-006), and a client-chosen X-Forwarded-For does not mint a fresh bucket (DEC-RATE-004).
