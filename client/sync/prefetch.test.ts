@@ -233,7 +233,10 @@ describe('keysetPages prefetching', () => {
               .at(-1);
             // The mark never goes back: an earlier run may have received an item that has since
             // left the synced statuses, newer than every synced item now.
-            const expectedMark = [newest, markBefore].filter((m) => m !== undefined).sort(compareInstants).at(-1);
+            const expectedMark = [newest, markBefore]
+              .filter((m) => m !== undefined)
+              .sort(compareInstants)
+              .at(-1);
             if (touched.size === 0) expect((outcome as SyncSummary).mark).toBe(expectedMark);
           }
           // A last quiet run converges: the mirror is the service's approved items.
