@@ -1,5 +1,4 @@
 import { Router, type Request, type Response } from 'express';
-import type { RouteContext } from '../app.ts';
 import { COLLECTIONS, type Collection } from '../domain/entityRules.ts';
 import { principalOf } from '../http/principal.ts';
 import { limitedBy } from '../ratelimit/middleware.ts';
@@ -9,10 +8,10 @@ import { createItem, replaceItem, softDeleteItem } from '../items/itemWrites.ts'
 import { createListPageCache, wantsFreshAnswer } from '../items/listPageCache.ts';
 import { listQueryOf } from '../items/listQuery.ts';
 import { RENDERER_VERSION, renderItems, renderOne, renderPage, storedItemJson } from '../items/renderItem.ts';
-import { NO_RENDERING_REFRESH } from '../items/renderingRefresher.ts';
-import { sharedOntologyCache } from '../items/sharedOntologyCache.ts';
 import type { ItemWriteDeps } from '../items/writeItem.ts';
 import { getRenderedItemById, listItems, listRenderedItems } from '../storage/items/listItems.ts';
+import type { RouteMiddleware } from './routeMiddleware.ts';
+import type { Services } from '../services.ts';
 
 // The five item collections (ITEM-028): list, create, detail read, replace, soft delete.
 
@@ -39,11 +38,14 @@ const OPERATIONS: Readonly<
   routes: { list: 'listRoutes', create: 'createRoute', get: 'getRoute', update: 'updateRoute', remove: 'deleteRoute' },
 };
 
-export function itemRoutes(ctx: RouteContext): Router {
+/** What the itemRoutes are built from. */
+export type ItemRouteDeps = Pick<Services, 'config' | 'db' | 'recordItemChange' | 'renderings' | 'ontologies'> &
+  Pick<RouteMiddleware, 'auth' | 'validate' | 'rateLimited' | 'sizeCap'>;
+
+export function itemRoutes(ctx: ItemRouteDeps): Router {
   const router = Router();
-  const ontologies = sharedOntologyCache(ctx.db);
+  const { ontologies, renderings } = ctx;
   const writeDeps: ItemWriteDeps = { recordItemChange: ctx.recordItemChange, ontologies };
-  const renderings = ctx.renderings ?? NO_RENDERING_REFRESH;
   const listPages = createListPageCache(ctx.db, { maxBytes: ctx.config.listCacheBytes });
 
   for (const collection of Object.keys(COLLECTIONS) as Collection[]) {
