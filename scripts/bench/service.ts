@@ -7,6 +7,8 @@
 // shares this event loop.
 
 import { writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Session } from 'node:inspector/promises';
 import { createBearerResolver } from '../../reference-impl/src/auth/resolveBearer.ts';
 import { COLLECTIONS, type Collection } from '../../reference-impl/src/domain/entityRules.ts';
@@ -22,7 +24,6 @@ import { createServices, startBackgroundServices, type Services } from '../../re
 import { createApp } from '../../reference-impl/src/app.ts';
 import { loadConfig } from '../../reference-impl/src/config.ts';
 import { createLifecycle } from '../../reference-impl/src/lifecycle.ts';
-import { listenLocally } from '../../reference-impl/test/support/listenLocally.ts';
 import { openBenchDb } from './benchDb.ts';
 import {
   countFresh,
@@ -121,7 +122,9 @@ async function init(params: InitParams): Promise<InitResult> {
     const services = createServices(config, { db, logger, now: Date.now });
     const lifecycle = createLifecycle(logger);
     await startBackgroundServices(services, lifecycle);
-    const app = await listenLocally(createApp(services));
+    const server = createServer(createApp(services));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
     const principal = await createBearerResolver({ db })(token);
     if (principal === null) throw new Error('the bench token does not resolve');
     state = {
@@ -129,12 +132,13 @@ async function init(params: InitParams): Promise<InitResult> {
       services,
       principal,
       cleanup: async () => {
-        await app.close();
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
         await lifecycle.stopAll();
         await cleanup();
       },
     };
-    return { baseUrl: `${app.origin}/api`, token, seed, migrateMs, openMs, location };
+    return { baseUrl, token, seed, migrateMs, openMs, location };
   } catch (error) {
     await cleanup();
     throw error;
