@@ -339,7 +339,7 @@ export interface WebhookServicesDeps {
 }
 
 export interface WebhookServices {
-  /** AppDeps.recordItemChange: the outbox, waking this process's worker. */
+  /** The services' recordItemChange: the outbox, waking this process's worker. */
   recordItemChange: ItemChangeRecorder;
   worker: DeliveryWorker;
   /** Seals and opens signing secrets with WEBHOOK_SECRET_KEY (token routes use the same). */
