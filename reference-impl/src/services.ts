@@ -6,6 +6,7 @@ import { SECOND, type Config } from './config.ts';
 import { createOntologyCache, type OntologyCache } from './dictionary/ontologyCache.ts';
 import { createFeedService, type FeedService } from './feeds/feedService.ts';
 import { startFeedScheduler } from './feeds/startFeedScheduler.ts';
+import { createItemReads, type ItemReads } from './items/itemReads.ts';
 import { createRenderingRefresher, type RenderingRefresher } from './items/renderingRefresher.ts';
 import type { Lifecycle } from './lifecycle.ts';
 import type { Logger } from './logger.ts';
@@ -46,6 +47,8 @@ export interface Services extends ServiceBase {
   secrets: SecretBox;
   /** Renews missing or stale stored renderings once started; reads ask it when they meet some. */
   renderings: RenderingRefresher;
+  /** Item list pages, through the page cache and the stored renderings. */
+  itemReads: ItemReads;
   /** Asset bytes, under DATA_DIR/assets or in memory; the retention job prunes the same store. */
   assetStore: AssetFileStore;
   /** Image variants of assets, with the limits of the configuration (ASSET_CACHE_BYTES, ASSET_RESIZE_*). */
@@ -65,6 +68,7 @@ export function createServices(config: Config, base: ServiceBase, standIns: Serv
   // The outbox recorder and the delivery worker share one wake-up channel.
   const webhooks = createWebhookServices({ db, config, logger, now });
   const recordItemChange = standIns.recordItemChange ?? webhooks.recordItemChange;
+  const renderings = createRenderingRefresher({ db, cache: ontologies, logger });
   return {
     ...base,
     config,
@@ -74,7 +78,8 @@ export function createServices(config: Config, base: ServiceBase, standIns: Serv
     recordItemChange,
     webhookWorker: webhooks.worker,
     secrets: webhooks.secrets,
-    renderings: createRenderingRefresher({ db, cache: ontologies, logger }),
+    renderings,
+    itemReads: createItemReads({ db, ontologies, renderings, listCacheBytes: config.listCacheBytes }),
     assetStore: standIns.assetStore ?? createAssetFileStore(config.dataDir),
     resizer: createResizer({
       cacheBytes: config.assetCacheBytes,

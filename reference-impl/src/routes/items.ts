@@ -5,11 +5,11 @@ import { limitedBy } from '../ratelimit/middleware.ts';
 import { validated } from '../http/validateRequest.ts';
 import { canRead, itemNotFound } from '../items/access.ts';
 import { createItem, replaceItem, softDeleteItem } from '../items/itemWrites.ts';
-import { createListPageCache, wantsFreshAnswer } from '../items/listPageCache.ts';
+import { wantsFreshAnswer } from '../items/listPageCache.ts';
 import { listQueryOf } from '../items/listQuery.ts';
-import { RENDERER_VERSION, renderItems, renderOne, renderPage, storedItemJson } from '../items/renderItem.ts';
+import { RENDERER_VERSION, renderOne, storedItemJson } from '../items/renderItem.ts';
 import type { ItemWriteDeps } from '../items/writeItem.ts';
-import { getRenderedItemById, listItems, listRenderedItems } from '../storage/items/listItems.ts';
+import { getRenderedItemById } from '../storage/items/listItems.ts';
 import type { RouteMiddleware } from './routeMiddleware.ts';
 import type { Services } from '../services.ts';
 
@@ -39,14 +39,13 @@ const OPERATIONS: Readonly<
 };
 
 /** What the itemRoutes are built from. */
-export type ItemRouteDeps = Pick<Services, 'config' | 'db' | 'recordItemChange' | 'renderings' | 'ontologies'> &
+export type ItemRouteDeps = Pick<Services, 'config' | 'db' | 'recordItemChange' | 'itemReads' | 'ontologies'> &
   Pick<RouteMiddleware, 'auth' | 'validate' | 'rateLimited' | 'sizeCap'>;
 
 export function itemRoutes(ctx: ItemRouteDeps): Router {
   const router = Router();
-  const { ontologies, renderings } = ctx;
+  const { ontologies } = ctx;
   const writeDeps: ItemWriteDeps = { recordItemChange: ctx.recordItemChange, ontologies };
-  const listPages = createListPageCache(ctx.db, { maxBytes: ctx.config.listCacheBytes });
 
   for (const collection of Object.keys(COLLECTIONS) as Collection[]) {
     const entitytype = COLLECTIONS[collection];
@@ -61,26 +60,9 @@ export function itemRoutes(ctx: ItemRouteDeps): Router {
       ctx.auth,
       ctx.validate(ops.list, { sizeCap: ctx.sizeCap }),
       async (req: Request, res: Response) => {
-        const { params, excludePatternDates } = listQueryOf(validated(res).query, entitytype, principalOf(res));
-        const render = async (): Promise<Buffer> => {
-          // A variant renderings are not stored for: rendered live.
-          if (excludePatternDates)
-            return Buffer.from(
-              JSON.stringify(await renderItems(ontologies, await listItems(ctx.db, params), { excludePatternDates })),
-            );
-          const page = await renderPage(
-            ontologies,
-            await listRenderedItems(ctx.db, { ...params, rendererVersion: RENDERER_VERSION }),
-          );
-          if (page.renderedLive > 0) renderings.requestRefresh();
-          return page.body;
-        };
-        sendJson(
-          res,
-          await listPages.answer({ params, excludePatternDates }, render, {
-            fresh: wantsFreshAnswer({ cacheControl: req.get('cache-control'), pragma: req.get('pragma') }),
-          }),
-        );
+        const query = listQueryOf(validated(res).query, entitytype, principalOf(res));
+        const fresh = wantsFreshAnswer({ cacheControl: req.get('cache-control'), pragma: req.get('pragma') });
+        sendJson(res, await ctx.itemReads.listPage(query, { fresh }));
       },
     );
 
