@@ -55,6 +55,14 @@ module.exports = {
       to: { path: '^(reference-impl|client|conformance|scripts|tests)/' },
     },
     {
+      name: 'ajv-only-in-spec',
+      comment:
+        'One ajv set-up: every package validates through @content-service/spec (spec/index.ts), never its own ajv.',
+      severity: 'error',
+      from: { pathNot: '^spec/' },
+      to: { path: '^node_modules/(ajv|ajv-formats)/' },
+    },
+    {
       name: 'no-test-support-in-production',
       comment: 'Production code never imports tests, harnesses, fakes or fixtures.',
       severity: 'error',
@@ -100,7 +108,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(node_modules|data|reports|docs/build)/' },
+    exclude: { path: '^(data|reports|docs/build)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { extensions: ['.ts', '.mjs', '.js', '.json'] },

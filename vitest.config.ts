@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 // contract tests in `tests/`.
 export default defineConfig({
   test: {
-    include: ['{reference-impl,conformance,client,mock,scripts,tests}/**/*.test.ts'],
+    include: ['{spec,reference-impl,conformance,client,mock,scripts,tests}/**/*.test.ts'],
     exclude: ['**/node_modules/**', 'conformance/checks/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

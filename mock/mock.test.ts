@@ -9,14 +9,22 @@ import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPrism, type RunningPrism } from './start.ts';
-import { createValidatorFactory, escapePointer, formatErrors, loadBundledSpec, resolveRef } from './validators.ts';
+import {
+  createValidatorFactory,
+  formatErrors,
+  indexOperations,
+  loadSpec,
+  operationParameters,
+  resolveRef,
+  responseSchemaPointer,
+  type OperationRef,
+} from '../spec/index.ts';
 
-const spec = loadBundledSpec();
+const { document: spec } = loadSpec();
 const validator = createValidatorFactory(spec);
 const AUTH = { Authorization: 'Bearer mock-test-token' };
 const ITEM_LISTS = ['/events', '/locations', '/routes', '/eventgroups', '/venues'];
 const RATE_HEADERS = ['retry-after', 'x-ratelimit-limit', 'x-ratelimit-policy'];
-const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 /** A 1×1 PNG: the file part of a valid upload. */
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==',
@@ -31,7 +39,7 @@ type Parameter = {
   examples?: Record<string, { value?: unknown }>;
   schema?: any;
 };
-type Operation = { method: (typeof METHODS)[number]; path: string; op: any; parameters: Parameter[] };
+type Operation = { ref: OperationRef; method: OperationRef['method']; path: string; op: any; parameters: Parameter[] };
 /** One request to send: the operation, the request example it carries (if any) and what it asks Prism for. */
 type Exchange = {
   operation: Operation;
@@ -56,16 +64,13 @@ function freePort(): Promise<number> {
 
 /** Every operation of the spec's paths (webhooks are a separate map, which Prism does not serve). */
 function allOperations(): Operation[] {
-  return Object.entries(spec.paths as Record<string, any>).flatMap(([p, item]) =>
-    METHODS.filter((method) => item[method] !== undefined).map((method) => ({
-      method,
-      path: p,
-      op: item[method],
-      parameters: [...(item.parameters ?? []), ...(item[method].parameters ?? [])].map((param: unknown) =>
-        resolveRef<Parameter>(spec, param),
-      ),
-    })),
-  );
+  return [...indexOperations(spec).values()].map((ref) => ({
+    ref,
+    method: ref.method,
+    path: ref.path,
+    op: ref.operation,
+    parameters: operationParameters(spec, ref).map(({ parameter }) => parameter as Parameter),
+  }));
 }
 
 function label(operation: Operation): string {
@@ -138,12 +143,9 @@ function requestInit(
 
 /** JSON pointer of the schema of `operation`'s `status` response in `mediaType` (a $ref'd response at its component). */
 function schemaPointer(operation: Operation, status: string, mediaType: string): string {
-  const original = operation.op.responses[status];
-  const base =
-    typeof original?.$ref === 'string'
-      ? original.$ref.slice(1)
-      : `/paths/${escapePointer(operation.path)}/${operation.method}/responses/${status}`;
-  return `${base}/content/${escapePointer(mediaType)}/schema`;
+  const pointer = responseSchemaPointer(spec, operation.ref, status, mediaType);
+  if (pointer === undefined) throw new Error(`${label(operation)} documents no ${mediaType} schema for ${status}`);
+  return pointer;
 }
 
 function jsonSchemaPointer(path: string, status: string): string | undefined {

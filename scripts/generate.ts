@@ -19,6 +19,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
+import { getAt } from '../spec/index.ts';
 import { constantsModule } from './lib/constants.ts';
 import { interfaceLayer } from './lib/interfaceLayer.ts';
 import { bins, mustRun, repoRoot } from './lib/run.ts';
@@ -87,15 +88,8 @@ from \`spec/\` directly.
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 function lookup(document: Json, ref: string): Json {
-  const segments = ref
-    .slice(2)
-    .split('/')
-    .map((s) => decodeURIComponent(s).replaceAll('~1', '/').replaceAll('~0', '~'));
-  let node: Json | undefined = document;
-  for (const segment of segments) {
-    node = node && typeof node === 'object' && !Array.isArray(node) ? node[segment] : undefined;
-    if (node === undefined) throw new Error(`unresolvable $ref ${ref}`);
-  }
+  const node = getAt(document, ref) as Json | undefined;
+  if (node === undefined) throw new Error(`unresolvable $ref ${ref}`);
   return node;
 }
 

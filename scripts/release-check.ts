@@ -21,6 +21,7 @@ import { parse } from 'yaml';
 import { loadSpec, resolveRef } from '../spec/index.ts';
 import { freePort, wireFeed } from '../tests/conformance/support/feedPartner.ts';
 import {
+  cleanEnv,
   REFERENCE_ENV,
   REFERENCE_TIMING,
   startReferenceService,
@@ -192,7 +193,7 @@ async function checkNode(major: number, work: string, packed: readonly PackedPac
   const service = await startReferenceService({
     command: [path.join(project, 'node_modules/.bin/content-service')],
     cwd: project,
-    env: { ...env, ...REFERENCE_ENV, FEEDS_FILE: feed.feedsFile },
+    env: { ...cleanEnv(env), ...REFERENCE_ENV, FEEDS_FILE: feed.feedsFile },
   });
   try {
     expect(service.baseUrl, `1. content-service listens at ${service.baseUrl}`);

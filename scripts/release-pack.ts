@@ -38,7 +38,7 @@ const runMain = (module: string) =>
 export const PACKAGES: readonly PackageDef[] = [
   {
     folder: 'spec',
-    code: ['spec/index.ts', 'generated/types.ts', 'generated/constants.ts'],
+    code: ['spec/index.ts', 'spec/access', 'generated/types.ts', 'generated/constants.ts'],
     data: [
       'spec/requirements.yaml',
       'generated/openapi.json',
@@ -66,7 +66,7 @@ export const PACKAGES: readonly PackageDef[] = [
   {
     folder: 'reference-impl',
     code: ['reference-impl/src', 'generated/constants.ts'],
-    data: ['generated/openapi.json', 'docs/build/index.html'],
+    data: ['docs/build/index.html'],
     // main.js starts the service when imported (as `node reference-impl/src/main.ts` does).
     launchers: { 'content-service': `await import('../reference-impl/src/main.js');\n` },
     types: false,
@@ -82,6 +82,7 @@ export const PACKAGES: readonly PackageDef[] = [
 
 /** Compiled modules that other packages import by package name instead of shipping a copy. */
 const PROVIDED: Record<string, string> = {
+  'spec/index.js': '@content-service/spec',
   'generated/types.js': '@content-service/spec/types',
   'generated/constants.js': '@content-service/spec/constants',
   'client/index.js': '@content-service/client',

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
+import { indexOperations, loadSpec, SPEC_FILES } from '../spec/index.ts';
 import { CHECKS_DIR, loadChecks } from '../conformance/plan/loadChecks.ts';
 import { repoRoot } from './lib/run.ts';
 
@@ -66,10 +67,8 @@ function operationsById(spec: Record<string, any>): Map<string, string[]> {
   const add = (label: string, operation: unknown) => {
     for (const id of requirementIds(operation, new Set())) byId.set(id, [...(byId.get(id) ?? []), label]);
   };
-  for (const item of Object.values<Record<string, any>>(spec.paths ?? {}))
-    for (const operation of Object.values<any>(item))
-      if (operation && typeof operation === 'object' && operation.operationId)
-        add(operation.operationId, { ...operation, shared: item.parameters });
+  for (const op of indexOperations(spec).values())
+    add(op.operationId, { ...op.operation, shared: op.pathItem.parameters });
   for (const [name, item] of Object.entries<Record<string, any>>(spec.webhooks ?? {}))
     for (const operation of Object.values(item)) add(`webhook ${name}`, operation);
   return byId;
@@ -90,7 +89,7 @@ export async function traceability(): Promise<Traceability> {
       requirements: Requirement[];
     }
   ).requirements;
-  const spec = JSON.parse(fs.readFileSync(path.join(repoRoot, 'generated/openapi.dereferenced.json'), 'utf8'));
+  const spec = loadSpec(SPEC_FILES.dereferenced).document;
   const operations = operationsById(spec);
 
   const implementing = IMPLEMENTING_ROOTS.flatMap(sourceFiles).filter((f) => !isTestFile(f));

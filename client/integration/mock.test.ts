@@ -4,11 +4,9 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import { createValidatorFactory, formatErrors, loadSpec } from '../../spec/index.ts';
 import { createContentClient, type ContentClient } from '../http/contentClient.ts';
 import { createMemoryStore } from '../sync/memoryStore.ts';
 import { SyncProtocolError } from '../sync/keyset.ts';
@@ -17,17 +15,11 @@ import { COLLECTIONS } from '../sync/types.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const PRISM = `${root}node_modules/@stoplight/prism-cli/dist/index.js`;
-const spec = JSON.parse(readFileSync(`${root}generated/openapi.json`, 'utf8')) as Record<string, unknown>;
 
-// OpenAPI keywords (example, discriminator, x-…) only annotate: strict off.
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats.default(ajv);
-ajv.addSchema({ ...spec, $id: 'https://content-service.invalid/openapi.json' });
+const schemaAt = createValidatorFactory(loadSpec().document);
 function conforms(schema: string, value: unknown): string {
-  const validate =
-    ajv.getSchema(`https://content-service.invalid/openapi.json#/components/schemas/${schema}`) ??
-    ajv.compile({ $ref: `https://content-service.invalid/openapi.json#/components/schemas/${schema}` });
-  return validate(value) ? 'ok' : ajv.errorsText(validate.errors);
+  const validate = schemaAt(`/components/schemas/${schema}`);
+  return validate(value) ? 'ok' : formatErrors(validate);
 }
 
 async function freePort(): Promise<number> {

@@ -1,19 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { createValidatorFactory, formatErrors, loadSpec } from '../../spec/index.ts';
 import { arbitraryFromSchema, flatten } from './fromSchema.ts';
 import type { SchemaDocument } from './fromSchema.ts';
 
-const doc = JSON.parse(
-  readFileSync(new URL('../../generated/openapi.json', import.meta.url), 'utf8'),
-) as SchemaDocument;
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats(ajv);
-ajv.addSchema(doc as object, 'spec');
-const validatorOf = (name: string) => ajv.compile({ $ref: `spec#/components/schemas/${name}` });
+const doc = loadSpec().document as SchemaDocument;
+const schemaAt = createValidatorFactory(doc);
+const validatorOf = (name: string) => schemaAt(`/components/schemas/${name}`);
 const schemaNames = Object.keys((doc.components as { schemas: object }).schemas);
 
 describe('arbitraryFromSchema', () => {
@@ -26,7 +19,7 @@ describe('arbitraryFromSchema', () => {
     );
     fc.assert(
       fc.property(arb, (value) => {
-        if (!validate(value)) throw new Error(`${JSON.stringify(value)}: ${ajv.errorsText(validate.errors)}`);
+        if (!validate(value)) throw new Error(`${JSON.stringify(value)}: ${formatErrors(validate)}`);
       }),
       { numRuns: 30, seed: 42 },
     );

@@ -12,6 +12,7 @@
 // are left out; in `read` mode writeOnly ones.
 
 import fc from 'fast-check';
+import { getAt } from '../../spec/index.ts';
 
 export type JsonSchema = Record<string, unknown>;
 export interface SchemaDocument {
@@ -45,8 +46,6 @@ type Resolved = Required<
   overrides: Readonly<Record<string, fc.Arbitrary<unknown>>>;
 };
 
-const REF_PREFIX = '#/';
-
 /** Characters of generated free text: ASCII, markup-ish and accented letters, an emoji; never NUL or control characters. */
 const TEXT_CHAR = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789') },
@@ -54,13 +53,9 @@ const TEXT_CHAR = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('é', 'ü', 'ß', 'ø', 'ç', '€', 'Ĳ', '😀', '中') },
 );
 
-export function resolveRef(doc: SchemaDocument, ref: string): JsonSchema {
-  if (!ref.startsWith(REF_PREFIX)) throw new Error(`only local $refs are supported (received: ${ref})`);
-  let node: unknown = doc;
-  for (const raw of ref.slice(REF_PREFIX.length).split('/')) {
-    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    node = (node as Record<string, unknown> | undefined)?.[key];
-  }
+/** The schema a `$ref` of the document names (one hop: `flatten` follows chains, seeing cycles). */
+function refTarget(doc: SchemaDocument, ref: string): JsonSchema {
+  const node = getAt(doc, ref);
   if (!node || typeof node !== 'object') throw new Error(`$ref ${ref} does not resolve`);
   return node as JsonSchema;
 }
@@ -73,7 +68,7 @@ export function flatten(doc: SchemaDocument, schema: JsonSchema): JsonSchema {
     if (seen.has(current.$ref)) throw new Error(`$ref cycle at ${current.$ref}`);
     seen.add(current.$ref);
     const { $ref, ...rest } = current;
-    const target = resolveRef(doc, $ref as string);
+    const target = refTarget(doc, $ref as string);
     current = Object.keys(rest).length > 0 ? { allOf: [target, rest] } : target;
   }
   if (!Array.isArray(current.allOf)) return current;

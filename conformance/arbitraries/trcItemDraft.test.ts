@@ -1,18 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { createValidatorFactory, formatErrors, loadSpec } from '../../spec/index.ts';
 import type { SchemaDocument } from './fromSchema.ts';
 import { DRAFT_SCHEMA, trcItemDraft } from './trcItemDraft.ts';
 import type { EntityType } from './trcItemDraft.ts';
 
-const doc = JSON.parse(
-  readFileSync(new URL('../../generated/openapi.json', import.meta.url), 'utf8'),
-) as SchemaDocument;
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-(addFormatsModule as unknown as (a: Ajv2020) => void)(ajv);
-ajv.addSchema(doc as object, 'spec');
+const doc = loadSpec().document as SchemaDocument;
+const schemaAt = createValidatorFactory(doc);
 
 const ENTITY_TYPES = Object.keys(DRAFT_SCHEMA) as EntityType[];
 const ontology = { typeCatids: ['1.1.1', '1.2'], freetextPropertyIds: ['p-1206', 'p-1305'] };
@@ -21,10 +15,10 @@ describe('trcItemDraft', () => {
   it.each(ENTITY_TYPES)(
     'when a %s draft is generated, then it is valid against its draft schema and keeps the rules the schema cannot say',
     (entitytype) => {
-      const validate = ajv.compile({ $ref: `spec${DRAFT_SCHEMA[entitytype]}` });
+      const validate = schemaAt(DRAFT_SCHEMA[entitytype]);
       fc.assert(
         fc.property(trcItemDraft(doc, { entitytype, ontology, patternDates: true }), (draft) => {
-          if (!validate(draft)) throw new Error(`${JSON.stringify(draft)}: ${ajv.errorsText(validate.errors)}`);
+          if (!validate(draft)) throw new Error(`${JSON.stringify(draft)}: ${formatErrors(validate)}`);
           expect(draft.entitytype).toBe(entitytype);
           const langs = ((draft.trcItemDetails ?? []) as { lang: string }[]).map((d) => d.lang);
           expect(new Set(langs).size).toBe(langs.length);

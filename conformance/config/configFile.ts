@@ -4,9 +4,8 @@
 
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { Ajv } from 'ajv';
-import type { ErrorObject } from 'ajv';
 import { parse } from 'yaml';
+import { createAjv, type ErrorObject } from '../../spec/index.ts';
 import type { TargetVariants } from '../discovery/variants.ts';
 import { configFileSchema } from './configFileSchema.ts';
 import type { OptionName, OptionSpec } from './options.ts';
@@ -29,7 +28,7 @@ export class ConfigFileError extends Error {
   override readonly name = 'ConfigFileError';
 }
 
-const validate = new Ajv({ allErrors: true, verbose: true, allowUnionTypes: true }).compile(configFileSchema());
+const validate = createAjv({ verbose: true, allowUnionTypes: true }).compile(configFileSchema());
 
 const ENV_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 

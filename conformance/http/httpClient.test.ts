@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isCheckFailure } from '../model/failure.ts';
-import { parseSpec } from '../spec/loadSpec.ts';
+import { parseSpec } from '../../spec/index.ts';
 import { createResponseValidator } from '../spec/responseValidator.ts';
 import { sendJson, startServer } from '../test/startServer.ts';
 import type { TestServer } from '../test/startServer.ts';

@@ -23,8 +23,7 @@ import { selfSignedTls } from '../receiver/selfSignedTls.ts';
 import type { CheckOutcome, CleanupOutcome } from '../results/outcome.ts';
 import type { RunInfo } from '../results/result.ts';
 import { buildResult, resolveCheckResult } from '../results/result.ts';
-import type { LoadedSpec } from '../spec/loadSpec.ts';
-import { loadSpec, SpecError } from '../spec/loadSpec.ts';
+import { loadSpec, SpecError, type LoadedSpec } from '../../spec/index.ts';
 import { loadRequirements, RequirementsError } from '../spec/requirements.ts';
 import type { RequirementCatalogue } from '../spec/requirements.ts';
 import { createResponseValidator } from '../spec/responseValidator.ts';
@@ -79,7 +78,7 @@ async function prepare(config: ConformanceConfig): Promise<{ catalogue: Requirem
 
 async function loadValidSpec(file: string): Promise<LoadedSpec> {
   try {
-    const spec = await loadSpec(file);
+    const spec = loadSpec(file);
     createResponseValidator(spec.document); // compiles the document once: a broken spec stops here
     return spec;
   } catch (error) {
@@ -110,7 +109,11 @@ export async function runConformance(config: ConformanceConfig, io: RunIo): Prom
           ...planLines(plan, p),
         ].join('\n')}\n`,
       );
-      await loadSpec(config.specFile).catch((e: Error) => io.stdout.write(`${p.yellow('Note:')} ${e.message}\n`));
+      try {
+        loadSpec(config.specFile);
+      } catch (e) {
+        io.stdout.write(`${p.yellow('Note:')} ${(e as Error).message}\n`);
+      }
       if (config.feedPartner) {
         // The feed must trust the partner's certificate before the first real run: write it now.
         try {

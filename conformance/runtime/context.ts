@@ -10,7 +10,7 @@ import { CheckSkipped } from '../model/failure.ts';
 import type { FeedPartner } from '../partner/feedPartner.ts';
 import type { Receiver } from '../receiver/receiver.ts';
 import type { UnverifiedNote } from '../results/outcome.ts';
-import type { LoadedSpec } from '../spec/loadSpec.ts';
+import type { LoadedSpec } from '../../spec/index.ts';
 import type { RequirementCatalogue } from '../spec/requirements.ts';
 import type { ResponseValidator } from '../spec/responseValidator.ts';
 import type { CleanupRegistry } from './cleanup.ts';

@@ -23,8 +23,7 @@ import type {
 } from '../results/outcome.ts';
 import { formatValue } from '../results/outcome.ts';
 import { createLayeredValidator, interfaceFileFor } from '../spec/contractLayers.ts';
-import { loadSpec } from '../spec/loadSpec.ts';
-import type { LoadedSpec } from '../spec/loadSpec.ts';
+import { loadSpec, type LoadedSpec } from '../../spec/index.ts';
 import { loadRequirements } from '../spec/requirements.ts';
 import type { RequirementCatalogue } from '../spec/requirements.ts';
 import { createResponseValidator } from '../spec/responseValidator.ts';
@@ -121,11 +120,11 @@ function redactOpt(value: string | undefined, redactor: Redactor): string | unde
 
 export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { config } = options;
-  const spec = await loadSpec(config.specFile);
+  const spec = loadSpec(config.specFile);
   // The verdict is the interface layer's; without one beside the spec, the full spec decides.
   const layerFile = interfaceFileFor(config.specFile);
   const validator: ResponseValidator = layerFile
-    ? createLayeredValidator((await loadSpec(layerFile)).document, spec.document)
+    ? createLayeredValidator(loadSpec(layerFile).document, spec.document)
     : createResponseValidator(spec.document);
   const requirements: RequirementCatalogue = await loadRequirements(config.requirementsFile);
   const redactor = createRedactor();

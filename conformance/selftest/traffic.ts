@@ -4,7 +4,7 @@
 // code, so a fault and the check that must catch it do not share a mistake.
 
 import { createHmac } from 'node:crypto';
-import type { FaultModifier, ProxiedDelivery, ProxiedRequest, ProxiedResponse } from './faultProxy.ts';
+import type { FaultModifier, ProxiedDelivery, ProxiedRequest, ProxiedResponse, ProxyTools } from './faultProxy.ts';
 import { jsonBody, readJson } from './faultProxy.ts';
 
 export const COLLECTIONS = ['events', 'locations', 'routes', 'eventgroups', 'venues'] as const;
@@ -104,6 +104,67 @@ export function titleOf(item: Item): string | undefined {
     : [];
   const primary = (item.translations as { primaryLanguage?: string } | undefined)?.primaryLanguage;
   return (details.find((d) => d.lang === primary) ?? details[0])?.title;
+}
+
+export type CategoryEntry = Record<string, unknown>;
+
+/**
+ * Applies `fn` to every trcItemCategories.categories[] entry (`kind` 'categories') or types[]
+ * entry ('types') of every item in a JSON answer; same answer when nothing changed.
+ */
+export function mapCategoryEntries(
+  res: ProxiedResponse,
+  fn: (entry: CategoryEntry, item: Item) => CategoryEntry,
+  kind: 'categories' | 'types' = 'categories',
+): ProxiedResponse {
+  return mapItems(res, (item) => {
+    const cats = item.trcItemCategories as Record<string, CategoryEntry[] | undefined> | undefined;
+    const entries = cats?.[kind];
+    if (!Array.isArray(entries)) return item;
+    let changed = false;
+    const next = entries.map((e) => {
+      const out = fn(e, item);
+      if (out !== e) changed = true;
+      return out;
+    });
+    return changed ? { ...item, trcItemCategories: { ...cats, [kind]: next } } : item;
+  });
+}
+
+/** A modifier rewriting the category entries of one datatype in every item answer. */
+export function datatypeFault(
+  name: string,
+  datatype: string,
+  fn: (entry: CategoryEntry) => CategoryEntry,
+): FaultModifier {
+  return {
+    name,
+    response: (res) => mapCategoryEntries(res, (e) => (e.datatype === datatype ? fn(e) : e)),
+  };
+}
+
+/** `categorization` or `properties` for GET/PUT …/dictionary/{categorization,properties}Ontology. */
+export function ontologyKind(req: ProxiedRequest): 'categorization' | 'properties' | undefined {
+  const m = /\/dictionary\/(categorization|properties)Ontology$/.exec(urlOf(req).pathname);
+  return m ? (m[1] as 'categorization' | 'properties') : undefined;
+}
+
+/** The id of an account that uses the base ontology of `kind`, read from the target's userorganisations. */
+export async function baseAccount(
+  req: ProxiedRequest,
+  tools: ProxyTools,
+  kind: 'categorization' | 'properties',
+): Promise<string | undefined> {
+  const path = urlOf(req).pathname;
+  const base = path.slice(0, path.length - endpointOf(req).length);
+  const res = await tools.upstream({
+    ...req,
+    method: 'GET',
+    url: `${base}/dictionary/userorganisations`,
+    body: Buffer.alloc(0),
+  });
+  const orgs = readJson(res.body) as { accountId?: string; ontology?: Record<string, string> }[] | undefined;
+  return Array.isArray(orgs) ? orgs.find((o) => o.ontology?.[kind] === 'base')?.accountId : undefined;
 }
 
 // ---------------------------------------------------------------- webhooks

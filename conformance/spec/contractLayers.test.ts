@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createLayeredValidator } from './contractLayers.ts';
-import { parseSpec } from './loadSpec.ts';
+import { parseSpec } from '../../spec/index.ts';
 import type { ResponseToValidate } from './responseValidator.ts';
 
 const load = (name: string) => parseSpec(readFileSync(new URL(`../../generated/${name}`, import.meta.url))).document;

@@ -5,8 +5,7 @@
 
 import { existsSync } from 'node:fs';
 import type { SpecProblem } from '../http/exchange.ts';
-import { getAt, joinPointer, resolveLocal } from './jsonPointer.ts';
-import type { OpenApiDocument } from './loadSpec.ts';
+import { getAt, joinPointer, resolveLocal, type OpenApiDocument } from '../../spec/index.ts';
 import { createResponseValidator } from './responseValidator.ts';
 import type { DecisionDeviation, ResponseToValidate, ResponseValidator } from './responseValidator.ts';
 
@@ -30,7 +29,7 @@ function relaxedWithin(document: OpenApiDocument, node: unknown, seen = new Set<
   const found = relaxedAt(node);
   const ref = (node as Obj).$ref;
   if (typeof ref === 'string' && ref.startsWith('#'))
-    found.push(...relaxedWithin(document, getAt(document, ref.slice(1)), seen));
+    found.push(...relaxedWithin(document, getAt(document, ref), seen));
   for (const child of Object.values(node)) found.push(...relaxedWithin(document, child, seen));
   return found;
 }

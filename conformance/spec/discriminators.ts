@@ -4,7 +4,7 @@
 // an equivalent `if`/`then` per branch, so ajv reports only the branch the value selects.
 // The rewrite is applied to a copy of the spec handed to ajv; pointers stay valid.
 
-import { getAt } from './jsonPointer.ts';
+import { getAt } from '../../spec/index.ts';
 
 type Node = Record<string, unknown>;
 
@@ -14,7 +14,7 @@ function isObject(value: unknown): value is Node {
 
 function deref(root: unknown, node: unknown, depth = 0): unknown {
   if (depth > 16 || !isObject(node) || typeof node.$ref !== 'string' || !node.$ref.startsWith('#')) return node;
-  return deref(root, getAt(root, node.$ref.slice(1)), depth + 1);
+  return deref(root, getAt(root, node.$ref), depth + 1);
 }
 
 /** The values a branch allows for `property`, found through $ref and allOf. */

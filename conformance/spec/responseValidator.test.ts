@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { escapeToken, joinPointer, resolveLocal } from './jsonPointer.ts';
-import { parseSpec } from './loadSpec.ts';
+import { escapePointer as escapeToken, joinPointer, resolveLocal } from '../../spec/index.ts';
+import { parseSpec } from '../../spec/index.ts';
 import { createResponseValidator } from './responseValidator.ts';
 
 const spec = parseSpec(readFileSync(new URL('../test/fixtures/mini-openapi.json', import.meta.url)));

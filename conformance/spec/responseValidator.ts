@@ -7,19 +7,18 @@
 // (`example`, `discriminator`, `xml`, `externalDocs`, `x-*`) are ignored (strict: false). The
 // spec's schemas are open to unknown members, and so is this validator: it adds no strictness.
 
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { ErrorObject, ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import {
+  createValidatorFactory,
+  getAt,
+  joinPointer,
+  resolveLocal,
+  type ErrorObject,
+  type OpenApiDocument,
+} from '../../spec/index.ts';
 import type { SpecProblem } from '../http/exchange.ts';
 import { rewriteDiscriminators } from './discriminators.ts';
-import { escapeToken, getAt, joinPointer, resolveLocal } from './jsonPointer.ts';
-import type { OpenApiDocument } from './loadSpec.ts';
 import { createPathMatcher } from './pathTemplates.ts';
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
-
-const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
-const DOC_ID = 'openapi.json';
 const MAX_PROBLEMS = 10;
 
 export interface ResponseToValidate {
@@ -164,29 +163,7 @@ export function createResponseValidator(
   options: ResponseValidatorOptions = {},
 ): ResponseValidator {
   const basePaths = options.basePaths ?? ['/api'];
-  const ajv = new Ajv2020({
-    strict: false,
-    allErrors: true,
-    validateFormats: true,
-    logger: { log() {}, warn() {}, error() {} },
-  });
-  addFormats(ajv);
-  ajv.addSchema(rewriteDiscriminators(document) as object, DOC_ID);
-
-  const compiled = new Map<string, ValidateFunction>();
-  function validatorAt(pointer: string): ValidateFunction {
-    let fn = compiled.get(pointer);
-    if (!fn) {
-      fn = ajv.compile({
-        $ref: `${DOC_ID}#${pointer
-          .split('/')
-          .map((t) => encodeURIComponent(t).replace(/%7E/g, '~'))
-          .join('/')}`,
-      });
-      compiled.set(pointer, fn);
-    }
-    return fn;
-  }
+  const validatorAt = createValidatorFactory(rewriteDiscriminators(document), { warnings: false });
 
   const paths = (document.paths ?? {}) as Obj;
   const matchPath = createPathMatcher(Object.keys(paths));
@@ -197,7 +174,7 @@ export function createResponseValidator(
     for (const candidate of candidates) {
       const match = matchPath(candidate.split('?')[0]!);
       if (!match) continue;
-      const item = resolveLocal<Obj>(document, paths[match.template], `/paths/${escapeToken(match.template)}`);
+      const item = resolveLocal<Obj>(document, paths[match.template], joinPointer('/paths', match.template));
       const operation = item.value?.[m];
       if (!isObject(operation)) continue;
       return {

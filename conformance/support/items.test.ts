@@ -1,11 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpClient } from '../http/httpClient.ts';
+import type { HttpResponse } from '../http/httpClient.ts';
 import { createRedactor } from '../http/redact.ts';
 import { isCheckFailure } from '../model/failure.ts';
 import { sendJson, startServer } from '../test/startServer.ts';
 import type { TestServer } from '../test/startServer.ts';
-import { createItem, distinctItems, findOwnOrganisation, pageByKeyset, pageByNumber, runFixture } from './items.ts';
+import {
+  createItem,
+  distinctItems,
+  findOwnOrganisation,
+  itemProblemRequirements,
+  pageByKeyset,
+  pageByNumber,
+  runFixture,
+} from './items.ts';
 import type { Item } from './items.ts';
 
 /** A tiny item list: POST, detail GET, list GET with lastupdated (>=), wfstatus, trcid, sort by lastupdated, size, page. */
@@ -167,5 +176,25 @@ describe('runFixture and findOwnOrganisation', () => {
     server = fake.server;
     const { ctx } = context(`${server.url}/api`);
     expect(await findOwnOrganisation(ctx)).toBe('own-org');
+  });
+});
+
+describe('itemProblemRequirements', () => {
+  const ctx = {
+    check: { id: 'c', requirements: ['WRITE-001', 'ITEM-003', 'WF-002', 'WF-003'], level: 'MUST' as const },
+  };
+  const answer = (...problems: { pointer: string; received?: unknown }[]) =>
+    ({ problems: problems.map((p) => ({ kind: 'body', message: '', ...p })) }) as unknown as HttpResponse;
+
+  it('when every spec problem lies in a server-set field the check covers, then those rules are blamed, else the write', () => {
+    expect(itemProblemRequirements(ctx, answer({ pointer: '/trcid' }), ['WRITE-001'])).toEqual(['ITEM-003']);
+    expect(
+      itemProblemRequirements(ctx, answer({ pointer: '/wfstatus', received: 'published' }), ['WRITE-001']),
+    ).toEqual(['WF-003']);
+    expect(itemProblemRequirements(ctx, answer({ pointer: '/wfstatus', received: 'pending' }))).toEqual(['WF-002']);
+    expect(
+      itemProblemRequirements(ctx, answer({ pointer: '/trcid' }, { pointer: '/calendar/x' }), ['WRITE-001']),
+    ).toEqual(['WRITE-001']);
+    expect(itemProblemRequirements(ctx, answer({ pointer: '/id' }), ['WRITE-001'])).toEqual(['WRITE-001']);
   });
 });

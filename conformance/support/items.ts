@@ -41,7 +41,8 @@ export type Item = Record<string, unknown> & {
 };
 export type Query = Record<string, QueryValue>;
 
-type Ctx = Pick<CheckContext, 'http' | 'tokens' | 'config' | 'runId' | 'tag' | 'cleanup' | 'note'>;
+type Ctx = Pick<CheckContext, 'http' | 'tokens' | 'config' | 'runId' | 'tag' | 'cleanup' | 'note'> &
+  Partial<Pick<CheckContext, 'check'>>;
 
 // ---------------------------------------------------------------- run-scoped fixtures
 
@@ -277,7 +278,38 @@ function acknowledgeCreateAnswer(ctx: Ctx, res: HttpResponse, requirements: read
     }
     return;
   }
-  res.assertConforms(requirements);
+  res.assertConforms(itemProblemRequirements(ctx, res, requirements));
+}
+
+/** The rule behind each field of an item answer that the server alone decides. */
+const SERVER_FIELD_RULES: Record<string, string> = {
+  id: 'ITEM-002',
+  trcid: 'ITEM-003',
+  entitytype: 'ITEM-004',
+  creationdate: 'ITEM-005',
+  lastupdated: 'ITEM-006',
+  wfstatus: 'WF-002',
+};
+
+/**
+ * The requirements the spec problems of an item answer break: when every problem lies in a field
+ * the server decides (a trcid left out, an id that is no UUID, a status outside the lifecycle; a
+ * status named published is WF-003) and the check covers those rules, those rules; otherwise
+ * `requirements` (a problem in what the client wrote is about the write).
+ */
+export function itemProblemRequirements(
+  ctx: Partial<Pick<CheckContext, 'check'>>,
+  res: HttpResponse,
+  requirements?: readonly string[],
+): readonly string[] | undefined {
+  const rules = res.problems.map((p) => {
+    const field = /^\/([^/]+)$/.exec(p.pointer ?? '')?.[1];
+    if (field === 'wfstatus' && p.received === 'published') return 'WF-003';
+    return field === undefined ? undefined : SERVER_FIELD_RULES[field];
+  });
+  if (rules.length === 0 || rules.some((r) => r === undefined)) return requirements;
+  const broken = [...new Set(rules as string[])];
+  return broken.every((r) => ctx.check?.requirements.includes(r)) ? broken : requirements;
 }
 
 async function idOfCreated(
@@ -331,8 +363,12 @@ async function readBack(
   token: TokenChoice,
   requirements?: readonly string[],
 ): Promise<Item> {
-  const res = await ctx.http.get(detailPath(collection, id), { token });
-  if (res.status === 200 && res.body && typeof res.body === 'object') return res.body as Item;
+  const res = await ctx.http.get(detailPath(collection, id), { token, validate: 'defer' });
+  if (res.status === 200 && res.body && typeof res.body === 'object') {
+    res.assertConforms(itemProblemRequirements(ctx, res, requirements));
+    return res.body as Item;
+  }
+  res.assertConforms(requirements);
   // A detail read of a deleted item is a 404 (DEC-ITEM-004); the list still has it.
   if (res.status === 404 && trcid) {
     const found = await listItems(ctx, collection, { trcid, wfstatus: ALL_STATUSES }, { token });

@@ -63,6 +63,28 @@ describe('assertBooleansFollowWfstatus', () => {
     });
   });
 
+  it('when the caller names every boolean rule, then the failure keeps only the rules the mismatch breaks', () => {
+    const table = ['WF-002', 'WF-010', 'WF-011', 'WF-012', 'ITEM-017'];
+    const requirementsOf = (extra: Partial<Item>) =>
+      failureOf(() => assertBooleansFollowWfstatus(item(1, extra), res, { requirements: table })).requirements;
+    expect(requirementsOf({ published: undefined, deleted: undefined, offline: undefined })).toEqual([
+      'WF-002',
+      'ITEM-017',
+    ]);
+    expect(requirementsOf({ wfstatus: 'rejected', published: false, deleted: false, offline: true })).toEqual([
+      'WF-002',
+      'WF-010',
+      'WF-012',
+      'ITEM-017',
+    ]);
+    expect(requirementsOf({ published: false, deleted: false, offline: false })).toEqual([
+      'WF-002',
+      'WF-010',
+      'WF-011',
+      'ITEM-017',
+    ]);
+  });
+
   it('when an item is stored as draft, then that is named (draft is normalised on save)', () => {
     expect(failureOf(() => assertBooleansFollowWfstatus(item(1, { wfstatus: 'draft' }), res)).message).toContain(
       'draft is normalised',

@@ -58,9 +58,37 @@ export function assertBooleansFollowWfstatus(item: Item, res: HttpResponse | und
     message: opts.message ?? `${label(item)}: the legacy booleans do not follow wfstatus ${status}`,
     received,
     expected,
-    requirements: opts.requirements,
+    requirements: booleanRequirements(received, expected, opts.requirements),
     exchanges: ex(res, opts),
   });
+}
+
+/** The rules of the booleans themselves, each broken by a different mistake. */
+const BOOLEAN_RULES = ['ITEM-017', 'WF-010', 'WF-011', 'WF-012'];
+
+/**
+ * Of the requirements a caller names, the rules about the booleans that this mismatch breaks:
+ * booleans left out break only ITEM-017 (they are returned for compatibility); a wrong value breaks
+ * WF-010 and ITEM-017, an offline that is not the negation of published WF-011, a wrong deleted
+ * WF-012. The caller's other requirements (the write that was made) stay.
+ */
+function booleanRequirements(
+  received: Record<string, unknown>,
+  expected: Record<string, boolean>,
+  requirements: readonly string[] | undefined,
+): readonly string[] | undefined {
+  if (!requirements) return requirements;
+  const absent = Object.values(received).some((v) => typeof v !== 'boolean');
+  const broken = absent
+    ? ['ITEM-017']
+    : [
+        'ITEM-017',
+        'WF-010',
+        ...(received.offline !== !received.published ? ['WF-011'] : []),
+        ...(received.deleted !== expected.deleted ? ['WF-012'] : []),
+      ];
+  const named = requirements.filter((id) => !BOOLEAN_RULES.includes(id) || broken.includes(id));
+  return named.length > 0 ? named : requirements;
 }
 
 // ---------------------------------------------------------------- filters

@@ -7,7 +7,7 @@ import { CheckFailure } from '../model/failure.ts';
 import type { Delivery } from '../receiver/receiver.ts';
 import type { VerifyFn } from '../receiver/verifier.ts';
 import type { CheckContext } from '../runtime/context.ts';
-import { loadSpec } from '../spec/loadSpec.ts';
+import { loadSpec } from '../../spec/index.ts';
 import { createResponseValidator } from '../spec/responseValidator.ts';
 import { dropOwnCallbackProblems } from './tokens.ts';
 import {
@@ -36,7 +36,7 @@ const BODY = JSON.stringify({
 
 let ctx: CheckContext;
 beforeAll(async () => {
-  const spec = await loadSpec(fileURLToPath(new URL('../../generated/openapi.json', import.meta.url)));
+  const spec = loadSpec(fileURLToPath(new URL('../../generated/openapi.json', import.meta.url)));
   ctx = {
     spec: { document: spec.document, sha256: spec.sha256, validator: createResponseValidator(spec.document) },
     verified: () => {},

@@ -1,5 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DAY, HOUR, MINUTE, MiB, SECOND, VARIABLES, describeConfig, loadConfig } from './config.ts';
+import {
+  ConfigError,
+  DAY,
+  HOUR,
+  MINUTE,
+  MiB,
+  SECOND,
+  VARIABLES,
+  configSummary,
+  defaultOf,
+  defaultText,
+  describeConfig,
+  loadConfig,
+  type Variable,
+} from './config.ts';
+import { text } from './configValues.ts';
 
 function problemsOf(env: Record<string, string>): { variable: string; message: string }[] {
   try {
@@ -259,5 +274,103 @@ describe('loadConfig', () => {
     for (const v of VARIABLES) expect(help).toContain(v.name);
     expect(help).toContain('5s,5m,30m,2h,5h,10h,24h');
     expect(help).toContain('2026-11-01T00:00 (Europe/Amsterdam)');
+  });
+});
+
+describe('the table of variables', () => {
+  const table: readonly Variable<string, unknown>[] = VARIABLES;
+  const refusing = table.filter((v) => {
+    try {
+      v.kind.parse('@not a value@');
+      return false;
+    } catch {
+      return true;
+    }
+  });
+
+  it('when names and keys are listed, then each is there once', () => {
+    expect(new Set(table.map((v) => v.name)).size).toBe(table.length);
+    expect(new Set(table.map((v) => v.key)).size).toBe(table.length);
+    expect(Object.keys(loadConfig({})).sort()).toEqual([...table.map((v) => v.key), 'warnings'].sort());
+  });
+
+  it.each(refusing.map((v) => [v.name]))('when %s holds nonsense, then the error names it and the value', (name) => {
+    expect(problemsOf({ [name]: '@not a value@' })).toEqual([
+      { variable: name, message: expect.stringMatching(/^expected .* \(received: "@not a value@"\)$/) },
+    ]);
+  });
+
+  it('when only free-text variables accept nonsense, then every other kind refuses it', () => {
+    expect(table.filter((v) => !refusing.includes(v)).map((v) => v.name)).toEqual([
+      'HOST',
+      'DATA_DIR',
+      'BOOTSTRAP_ADMIN_TOKEN',
+      'FEEDS_FILE',
+    ]);
+  });
+
+  it.each(table.filter((v) => typeof v.default !== 'function' && v.default !== undefined).map((v) => [v.name, v]))(
+    'when the default of %s is written as text, then that text reads back as the default',
+    (_name, v) => {
+      expect(v.kind.parse(v.kind.format(v.default as {}))).toEqual(v.default);
+      const fixed = { SESSION_SECRET: 's'.repeat(32) };
+      expect(loadConfig({ ...fixed, [v.name]: v.kind.format(v.default as {}) })).toEqual(loadConfig(fixed));
+    },
+  );
+
+  it('when help is printed, then every variable has a line with its default and its meaning, without Markdown', () => {
+    const help = describeConfig();
+    const lines = help.split('\n');
+    for (const v of table) {
+      const shown = defaultText(v).replaceAll('`', '');
+      const at = lines.indexOf(`  ${v.name} ${shown.startsWith('(') ? shown : `(default ${shown})`}`);
+      expect(at, v.name).toBeGreaterThan(-1);
+      const meaning = lines.slice(at + 1).findIndex((l) => !l.startsWith('      '));
+      const text = lines
+        .slice(at + 1, at + 1 + meaning)
+        .map((l) => l.trim())
+        .join(' ');
+      expect(text).toBe(v.description.replaceAll('`', '').replaceAll('**', ''));
+    }
+    expect(lines.every((l) => l.length <= 100)).toBe(true);
+    expect(help).not.toContain('`');
+    expect(lines).toContain('  PORT (default 8080)');
+    expect(lines).toContain('  DATABASE_URL (unset)');
+  });
+
+  it('when a variable has a default that depends on others, then it must say it in words', () => {
+    const derived: Variable<'x', string> = {
+      name: 'X',
+      key: 'x',
+      kind: text,
+      default: () => 'computed',
+      description: 'A test variable.',
+      production: 'Leave it.',
+    };
+    expect(() => defaultText(derived)).toThrow('X needs a defaultText');
+    expect(defaultText({ ...derived, defaultText: '(computed)' })).toBe('(computed)');
+    expect(() => defaultOf('publicBaseUrl')).toThrow('no fixed default');
+    expect(defaultOf('assetMaxBytes')).toBe(20 * MiB);
+  });
+
+  it('when the summary is made, then it lists every variable, and of a secret only whether it is set', () => {
+    const secrets: Record<string, string> = {
+      DATABASE_URL: 'postgres://app:db-password-1@db/content',
+      REDIS_URL: 'redis://:redis-password-2@cache:6379',
+      BOOTSTRAP_ADMIN_TOKEN: 'bootstrap-token-value-3',
+      SESSION_SECRET: 'session-secret-value-4-'.padEnd(40, 'x'),
+      WEBHOOK_SECRET_KEY: 'webhook-key-value-5-'.padEnd(40, 'y'),
+    };
+    expect(table.filter((v) => v.secret).map((v) => v.name)).toEqual(Object.keys(secrets));
+    const summary = configSummary(loadConfig({ ...secrets, WEBHOOK_TIMEOUT: '2s', ASSET_MAX_BYTES: '5MB' }));
+    expect(Object.keys(summary)).toEqual(table.map((v) => v.name));
+    for (const name of Object.keys(secrets)) expect(summary[name]).toBe('(set)');
+    const text = JSON.stringify(summary);
+    for (const secret of Object.values(secrets)) expect(text).not.toContain(secret.slice(0, 16));
+    expect(text).not.toContain('password');
+    expect(summary).toMatchObject({ PORT: '8080', WEBHOOK_TIMEOUT: '2s', ASSET_MAX_BYTES: '5000000' });
+
+    const unset = configSummary(loadConfig({}));
+    expect(unset).toMatchObject({ DATABASE_URL: '(unset)', BOOTSTRAP_ADMIN_TOKEN: '(unset)', SESSION_SECRET: '(set)' });
   });
 });

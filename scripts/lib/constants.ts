@@ -2,6 +2,8 @@
 // service and the client import them instead of typing them again. Throws when the spec no longer
 // has the shape a value is read from, so a renamed schema fails `npm run generate`.
 
+import { getAt } from '../../spec/index.ts';
+
 type Node = Record<string, unknown>;
 
 function object(value: unknown, where: string): Node {
@@ -11,8 +13,7 @@ function object(value: unknown, where: string): Node {
 }
 
 function at(root: unknown, pointer: string): unknown {
-  let node: unknown = root;
-  for (const key of pointer.split('/').filter(Boolean)) node = object(node, pointer)[key];
+  const node = getAt(root, pointer);
   if (node === undefined) throw new Error(`constants: nothing at ${pointer}`);
   return node;
 }

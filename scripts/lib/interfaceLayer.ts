@@ -6,6 +6,8 @@
 // Each relaxed node keeps the DEC ids it relaxes in `x-relaxed`; a status a response was made to
 // stand for is listed in its operation's `responses` under `x-relaxed-statuses`.
 
+import { getAt } from '../../spec/index.ts';
+
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 
@@ -64,14 +66,7 @@ export function listRelaxations(document: Record<string, unknown>): InterfaceRel
   return found;
 }
 
-function nodeAt(root: JsonObject, pointer: string): Json | undefined {
-  let node: Json | undefined = root;
-  for (const raw of pointer.split('/').slice(1)) {
-    const key = raw.replaceAll('~1', '/').replaceAll('~0', '~');
-    node = Array.isArray(node) ? node[Number(key)] : isObject(node) ? node[key] : undefined;
-  }
-  return node;
-}
+const nodeAt = (root: JsonObject, pointer: string) => getAt(root, pointer) as Json | undefined;
 
 function replaceAt(root: JsonObject, pointer: string, value: Json): void {
   const tokens = pointer.split('/').slice(1);
@@ -140,7 +135,7 @@ function dropKeywords(root: JsonObject, pointer: string, keywords: readonly stri
     if (!isObject(node) || seen.has(node)) return;
     seen.add(node);
     if (isMap) return Object.values(node).forEach((child) => visit(child));
-    if (typeof node.$ref === 'string' && node.$ref.startsWith('#')) visit(nodeAt(root, node.$ref.slice(1)));
+    if (typeof node.$ref === 'string' && node.$ref.startsWith('#')) visit(nodeAt(root, node.$ref));
     const dropped = keywords.filter((k) => k in node);
     for (const k of dropped) delete node[k];
     if (dropped.length > 0) {

@@ -1,8 +1,9 @@
 // (c) Every example in the bundled spec validates against its schema (Ajv, draft 2020-12, with
 // formats): media-type examples, parameter and header examples, and schema examples.
 import { describe, expect, it } from 'vitest';
-import { createValidatorFactory, formatErrors } from '../../mock/validators.ts';
-import { deref, escapePointer, loadSpec, walk } from './spec.ts';
+import { createValidatorFactory, formatErrors } from '../../spec/index.ts';
+import { escapePointer, resolveRef } from '../../spec/index.ts';
+import { loadSpec, walk } from './spec.ts';
 
 const spec = loadSpec();
 const validatorAt = createValidatorFactory(spec);
@@ -31,8 +32,7 @@ function exampleValues(holder: Record<string, any>, pointer: string): Array<{ na
   if ('example' in holder) values.push({ name: `${pointer}/example`, value: holder.example });
   if (holder.examples && typeof holder.examples === 'object' && !Array.isArray(holder.examples)) {
     for (const [name, raw] of Object.entries(holder.examples as Record<string, unknown>)) {
-      const resolved = deref(spec, raw, `${pointer}/examples/${escapePointer(name)}`).node as
-        Record<string, unknown> | undefined;
+      const resolved = resolveRef(spec, raw) as Record<string, unknown> | undefined;
       if (resolved && 'value' in resolved)
         values.push({ name: `${pointer}/examples/${escapePointer(name)}`, value: resolved.value });
     }

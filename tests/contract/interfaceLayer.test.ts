@@ -3,17 +3,14 @@
 // are valid OpenAPI 3.1, every relaxation names existing DECISION ids, and each shows in the
 // interface layer.
 
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { interfaceLayer, listRelaxations, mergePatch } from '../../scripts/lib/interfaceLayer.ts';
 import { bins, runNodeScript } from '../../scripts/lib/run.ts';
-import { loadDecisionIds, loadRequirements, loadSpec, repoRoot } from './spec.ts';
+import { loadSpec as loadBundle, SPEC_FILES } from '../../spec/index.ts';
+import { loadDecisionIds, loadRequirements, loadSpec } from './spec.ts';
 
 const full = loadSpec();
-const layer = JSON.parse(
-  fs.readFileSync(path.join(repoRoot, 'generated/openapi.interface.json'), 'utf8'),
-) as typeof full;
+const layer = loadBundle(SPEC_FILES.interface).document;
 const relaxations = listRelaxations(full);
 
 describe('the interface-only layer', () => {

@@ -4,7 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { deref, loadSpec, operations, repoRoot, type Operation } from './spec.ts';
+import { resolveRef } from '../../spec/index.ts';
+import { loadSpec, operations, repoRoot, type Operation } from './spec.ts';
 
 const spec = loadSpec();
 const ops = operations(spec);
@@ -26,7 +27,7 @@ const PUBLIC = ['GET /actuator/health', 'POST /auth/signin', 'POST /auth/refresh
 function responses(o: Operation): Array<{ status: string; response: Record<string, any> }> {
   return Object.entries((o.op.responses ?? {}) as Record<string, unknown>).map(([status, raw]) => ({
     status,
-    response: deref(spec, raw, '').node,
+    response: resolveRef(spec, raw),
   }));
 }
 
@@ -37,7 +38,7 @@ function headerNames(response: Record<string, any> | undefined): string[] {
 function hasExample(media: Record<string, any>): boolean {
   if (media.example !== undefined) return true;
   if (media.examples && Object.keys(media.examples).length > 0) return true;
-  const schema = deref(spec, media.schema, '').node;
+  const schema = resolveRef(spec, media.schema);
   return schema?.example !== undefined || (Array.isArray(schema?.examples) && schema.examples.length > 0);
 }
 
@@ -174,7 +175,7 @@ describe('authentication in the bundled spec', () => {
   });
 
   it('when the bearer scheme is declared, then it is HTTP bearer', () => {
-    const scheme = deref(spec, spec.components?.securitySchemes?.bearerAuth, '').node;
+    const scheme = resolveRef(spec, spec.components?.securitySchemes?.bearerAuth);
     expect(scheme).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 });

@@ -3,9 +3,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
+import { escapePointer, HTTP_METHODS, loadSpec as loadBundle, resolveLocal, resolveRef } from '../../spec/index.ts';
 
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
-export const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
 
 export type OpenApi = Record<string, any>;
 export type Operation = {
@@ -13,7 +13,7 @@ export type Operation = {
   section: 'paths' | 'webhooks';
   /** The path, or the webhook's name. */
   key: string;
-  method: (typeof METHODS)[number];
+  method: (typeof HTTP_METHODS)[number];
   op: Record<string, any>;
   /** JSON pointer of the operation inside the bundled document. */
   pointer: string;
@@ -26,7 +26,7 @@ export type Operation = {
 export type Requirement = { id: string; level: string; subject: string; section: string; statement: string };
 
 export function loadSpec(): OpenApi {
-  return JSON.parse(fs.readFileSync(path.join(repoRoot, 'generated/openapi.json'), 'utf8')) as OpenApi;
+  return loadBundle().document;
 }
 
 export function loadRequirements(): Requirement[] {
@@ -42,41 +42,17 @@ export function loadDecisionIds(): string[] {
   return [...text.matchAll(/^\|\s*(DEC-[A-Z]+-\d{3})\s*\|/gm)].map((m) => m[1] as string);
 }
 
-export function escapePointer(segment: string): string {
-  return segment.replaceAll('~', '~0').replaceAll('/', '~1');
-}
-
-export function getByPointer(document: OpenApi, pointer: string): any {
-  return pointer
-    .replace(/^#/, '')
-    .split('/')
-    .slice(1)
-    .map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'))
-    .reduce((acc: any, key) => acc?.[key], document);
-}
-
-/** Follows local `$ref`s until a node without one; returns the node and its pointer. */
-export function deref(document: OpenApi, node: any, pointer: string): { node: any; pointer: string } {
-  let current = node;
-  let at = pointer;
-  for (let hops = 0; current && typeof current === 'object' && typeof current.$ref === 'string' && hops < 20; hops++) {
-    at = current.$ref.replace(/^#/, '');
-    current = getByPointer(document, at);
-  }
-  return { node: current, pointer: at };
-}
-
 export function operations(document: OpenApi): Operation[] {
   const found: Operation[] = [];
   for (const section of ['paths', 'webhooks'] as const) {
     for (const [key, rawItem] of Object.entries((document[section] ?? {}) as Record<string, any>)) {
       const itemPointer = `/${section}/${escapePointer(key)}`;
-      const item = deref(document, rawItem, itemPointer).node;
-      for (const method of METHODS) {
+      const item = resolveLocal(document, rawItem, itemPointer).value;
+      for (const method of HTTP_METHODS) {
         const op = item?.[method];
         if (!op) continue;
-        const parameters = [...(item.parameters ?? []), ...(op.parameters ?? [])].map(
-          (p: any) => deref(document, p, '').node,
+        const parameters = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: any) =>
+          resolveRef(document, p),
         );
         found.push({
           section,

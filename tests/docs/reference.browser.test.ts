@@ -7,6 +7,7 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocs } from '../../scripts/build-docs.ts';
+import { loadSpec } from '../../spec/index.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
@@ -105,10 +106,7 @@ describe.skipIf(!hasChromium && !inCI)('API reference page (docs/build/index.htm
   let page: Page;
   let menu: MenuItem[] = [];
   const blocked: string[] = [];
-  const spec = JSON.parse(fs.readFileSync(path.join(repoRoot, 'generated/openapi.json'), 'utf8')) as Record<
-    string,
-    any
-  >;
+  const spec = loadSpec().document;
   const operations = operationsOf(spec);
 
   beforeAll(async () => {

@@ -96,6 +96,16 @@ export default defineCheck({
         });
       got.push({ ...v, info, res: r });
     }
+    // The exact sizes are a decision (below); that a smaller w or h gives a smaller image is not.
+    const shrinking = got.filter((g) => g.size[0] < 40 || g.size[1] < 30);
+    if (shrinking.every((g) => g.info!.width === 40 && g.info!.height === 30))
+      throw new CheckFailure({
+        message: `GET ${path} ignores w, h and mode: every resize gave the original 40×30`,
+        received: shrinking.map((g) => `${JSON.stringify(g.query)}: 40×30`),
+        expected: 'smaller images',
+        requirements: ['ASSET-005'],
+        exchanges: shrinking.map((g) => g.res.exchange),
+      });
     ctx.verified(['ASSET-006', 'ASSET-001', 'ASSET-003', 'ASSET-005']);
 
     // Decisions: 201, the sizes of each mode (never enlarged), and any file name serves the file.

@@ -36,7 +36,16 @@ export default defineCheck({
       for (const org of accounts) {
         const res = await ctx.http.get(path, { query: { accountId: org.accountId }, validate: 'defer' });
         assertStatus(res, 200, { requirements: [requirement] });
-        res.assertConforms([requirement, 'ONTO-010', key === 'categorization' ? 'ONTO-011' : 'ONTO-013']);
+        if ((res.body as { lastModified?: unknown } | undefined)?.lastModified == null)
+          throw new CheckFailure({
+            message: `${path}?accountId=${org.accountId} has no lastModified at its root`,
+            received: Object.keys((res.body ?? {}) as object),
+            expected: 'lastModified',
+            requirements: ['ONTO-010'],
+            exchanges: [res.exchange],
+          });
+        // The rest of the answer's shape is the ontology's (ONTO-011, ONTO-013).
+        res.assertConforms([key === 'categorization' ? 'ONTO-011' : 'ONTO-013']);
         const inUse = (org.ontology as Record<string, string> | undefined)?.[key];
         if (inUse !== 'base') continue;
         if (!base) base = { account: org.accountId, res };

@@ -1,7 +1,7 @@
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { COLLECTIONS } from '../../support/collections.ts';
-import { minimalItems, readItem } from '../../support/items.ts';
+import { itemProblemRequirements, minimalItems, readItem } from '../../support/items.ts';
 import { assertStatus } from '../../support/assert.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -30,7 +30,9 @@ export default defineCheck({
       const { entitytype } = COLLECTIONS.find((c) => c.path === created.collection)!;
       const { res, item } = await readItem(ctx, created.path, created.token);
       assertStatus(res, 200, { requirements: ['DETAIL-001'] });
-      res.assertConforms(['DETAIL-001', 'ITEM-002', 'ITEM-003', 'ITEM-004', 'ITEM-005']);
+      res.assertConforms(
+        itemProblemRequirements(ctx, res, ['DETAIL-001', 'ITEM-002', 'ITEM-003', 'ITEM-004', 'ITEM-005']),
+      );
       const fail = (
         message: string,
         received: unknown,

@@ -112,7 +112,8 @@ export default defineCheck({
           exchanges: [res.exchange],
         });
       res.assertConforms(c.requirements);
-      const item = (await ctx.http.get(`${c.collection}/${String(id)}`, { token })).body as Record<string, unknown>;
+      const read = await ctx.http.get(`${c.collection}/${String(id)}`, { token, validate: 'defer' });
+      const item = read.body as Record<string, unknown>;
       const stored =
         c.field === 'trcitemRelation'
           ? (item.trcitemRelation as { links?: { linkType?: string }[] } | undefined)?.links?.some(
@@ -125,8 +126,9 @@ export default defineCheck({
           received: item[c.field],
           expected: '(not stored)',
           requirements: c.requirements,
-          exchanges: [res.exchange],
+          exchanges: [res.exchange, read.exchange],
         });
+      read.assertConforms(c.requirements);
       decisionFailure ??= new CheckFailure({
         message: `${c.what} was accepted (and dropped) instead of refused`,
         received: res.status,

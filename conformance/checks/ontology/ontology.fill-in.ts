@@ -2,6 +2,7 @@ import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { createItem, findOwnOrganisation, listItems, ownerOntologies, writerToken } from '../../support/items.ts';
 import type { Item } from '../../support/items.ts';
+import type { Exchange } from '../../http/exchange.ts';
 import {
   assertLabelsFilledIn,
   dutchLabel,
@@ -14,6 +15,26 @@ import {
 } from '../../support/ontology.ts';
 
 const LANGS = ['nl', 'en'];
+
+/**
+ * Labels are there at all, in every language of the item (ONTO-001, ONTO-004); whether they are
+ * the owning account's is checked after.
+ */
+function assertFilledIn(labels: unknown, where: string, exchange: Exchange): void {
+  const langs = new Set((Array.isArray(labels) ? (labels as { lang?: unknown }[]) : []).map((l) => l?.lang));
+  const missing = LANGS.filter((lang) => !langs.has(lang));
+  if (missing.length === 0) return;
+  throw new CheckFailure({
+    message:
+      missing.length === LANGS.length
+        ? `${where}: no labels filled in`
+        : `${where}: no label in ${missing.join(', ')}, a language the item has`,
+    received: labels ?? '(absent)',
+    expected: `labels in ${LANGS.join(', ')}`,
+    requirements: missing.length === LANGS.length ? ['ONTO-001', 'ONTO-004'] : ['ONTO-004'],
+    exchanges: [exchange],
+  });
+}
 
 export default defineCheck({
   id: 'ontology.fill-in',
@@ -117,6 +138,7 @@ export default defineCheck({
           requirements: ['ONTO-004'],
           exchanges: [exchange],
         });
+      assertFilledIn(type.categoryTranslations, `${where}, type ${node.cnetID}`, exchange);
       assertLabelsFilledIn(
         type.categoryTranslations,
         LANGS,
@@ -143,6 +165,7 @@ export default defineCheck({
             requirements: ['ONTO-003'],
             exchanges: [exchange],
           });
+        assertFilledIn(entry.categoryTranslations, `${where}, category ${p.id}`, exchange);
         assertLabelsFilledIn(
           entry.categoryTranslations,
           LANGS,

@@ -49,8 +49,11 @@ export default defineCheck({
     'ONTO-015',
     'ONTO-016',
     'ONTO-017',
+    'DICT-002',
+    'DICT-003',
     'DICT-004',
     'AUTH-007',
+    'AUTH-008',
     'DEC-DICT-009',
     'DEC-DICT-011',
   ],
@@ -175,7 +178,31 @@ export default defineCheck({
           `a value other than ${String(original.lastModified)}`,
           ['ONTO-010'],
         );
-      ctx.verified(['ONTO-010', 'ONTO-015', 'ONTO-016', 'ONTO-017', 'DICT-004', 'AUTH-007']);
+      // The override is the account's own: another account's ontology does not get it, and the
+      // admin token's own ontology (no accountId) is now the override.
+      const other = (await listUserOrganisations(ctx)).find((o) => o.accountId !== accountId)?.accountId;
+      if (other) {
+        const theirs = await ctx.http.get(path, { token: 'admin', query: { accountId: other } });
+        if (propertyNodes(theirs.body as Onto).some((p) => p.id === added.id))
+          throw new CheckFailure({
+            message: `${path}?accountId=${other} holds the property ${added.id}, added to the ontology of ${accountId} only`,
+            received: added.id,
+            expected: `the ontology of ${other}, without ${added.id}`,
+            requirements: ['DICT-003'],
+            exchanges: [put.exchange, theirs.exchange],
+          });
+      } else ctx.note('only one account is listed: no other account to compare with');
+      const own = await ctx.http.get(path, { token: 'admin' });
+      if (!isDeepStrictEqual(own.body, now))
+        throw new CheckFailure({
+          message: `${path} without accountId (admin token of ${accountId}) is not the ontology just put for ${accountId}`,
+          received: 'a different ontology',
+          expected: `the ontology of ${accountId}`,
+          requirements: ['DICT-002', 'AUTH-008'],
+          exchanges: [put.exchange, own.exchange, after.exchange],
+        });
+      ctx.verified(['ONTO-010', 'ONTO-015', 'ONTO-016', 'ONTO-017', 'DICT-004', 'AUTH-007', 'DICT-002', 'AUTH-008']);
+      if (other) ctx.verified(['DICT-003']);
 
       // At once, on the existing item.
       const { res, item } = await readItem(ctx, event.path, event.token);
@@ -206,7 +233,8 @@ export default defineCheck({
           `${event.path}: category ${removed.id}, no longer in the ontology, still has translations`,
           t,
           'no translations',
-          ['ONTO-007'],
+          // Labels the override no longer has come from elsewhere: the base, consulted after all.
+          ['ONTO-007', 'ONTO-015'],
         );
       ctx.verified(['ONTO-006', 'ONTO-007']);
       if (deprecate && propertyNodes(now).find((p) => p.id === deprecate.id)?.deprecated !== true) {

@@ -43,6 +43,18 @@ const FIELD_REQUIREMENT: Record<string, string> = {
   trcItemCategories: 'ONTO-004',
 };
 
+/** The fields each entity type's own statement names, for a mismatch on an item of that type. */
+const ENTITY_FIELDS: Record<EntityType, { requirement: string; fields: readonly string[] }> = {
+  EVENEMENT: {
+    requirement: 'ITEM-023',
+    fields: ['priceElements', 'promotions', 'performers', 'trcitemRelation', 'calendar'],
+  },
+  LOCATIE: { requirement: 'ITEM-024', fields: ['calendar', 'trcitemRelation'] },
+  VENUE: { requirement: 'ITEM-025', fields: ['trcitemRelation'] },
+  EVENTGROUP: { requirement: 'ITEM-026', fields: ['trcitemRelation', 'calendar', 'location', 'seoMetadata'] },
+  ROUTE: { requirement: 'ITEM-027', fields: ['routeInfo'] },
+};
+
 export default defineCheck({
   id: 'properties.round-trip',
   title:
@@ -113,12 +125,14 @@ export default defineCheck({
           label: 'property',
           requirements: ['WRITE-001'],
         });
+        const entitytype = collection.entitytype as EntityType;
         expectPreserved(
           first,
           created.item,
           `POST ${collection.path} then a detail read`,
           created.created.exchange,
           'WRITE-001',
+          entitytype,
         );
         const identity = {
           trcid: created.trcid,
@@ -131,7 +145,7 @@ export default defineCheck({
         const { res, item } = await readItem(ctx, created.path, created.token);
         assertStatus(res, 200, { requirements: ['WRITE-002'] });
         res.assertConforms(['WRITE-002']);
-        expectPreserved(second, item!, `PUT ${created.path} then a detail read`, res.exchange, 'WRITE-002');
+        expectPreserved(second, item!, `PUT ${created.path} then a detail read`, res.exchange, 'WRITE-002', entitytype);
         // A full replacement (DEC-ITEM-001): fields of the first draft that the second leaves out are gone.
         const stale = Object.keys(first).find(
           (k) => !(k in second) && item![k] !== undefined && k !== 'entitytype' && !serverComputedOnly(k, item![k]),
@@ -168,16 +182,22 @@ function expectPreserved(
   what: string,
   exchange: Exchange,
   fallback: string,
+  entitytype: EntityType,
 ): void {
   const mismatch = firstMismatch(sent, received);
   if (!mismatch) return;
   const field = mismatch.pointer.split('/')[1] ?? '';
+  const own = ENTITY_FIELDS[entitytype];
   throw new CheckFailure({
     message: `${what}: ${mismatch.pointer} is not what was written`,
     received: mismatch.received === undefined ? '(absent)' : mismatch.received,
     expected: mismatch.sent,
     pointer: mismatch.pointer,
-    requirements: [fallback, ...(FIELD_REQUIREMENT[field] ? [FIELD_REQUIREMENT[field]!] : [])],
+    requirements: [
+      fallback,
+      ...(FIELD_REQUIREMENT[field] ? [FIELD_REQUIREMENT[field]!] : []),
+      ...(own.fields.includes(field) ? [own.requirement] : []),
+    ],
     exchanges: [exchange],
   });
 }

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { DEFAULTS, SECOND } from '../config.ts';
+import { defaultOf, SECOND } from '../config.ts';
 import { HttpError } from '../http/HttpError.ts';
 import { ByteLru } from '../cache/byteLru.ts';
 import type { Variant } from './variantSize.ts';
@@ -18,11 +18,11 @@ export interface ResizerOptions {
 }
 
 const RESIZER_DEFAULTS = {
-  maxInputPixels: DEFAULTS.assetResizeMaxPixels,
+  maxInputPixels: defaultOf('assetResizeMaxPixels'),
   maxOutputPixels: 4000 * 4000,
-  maxConcurrent: DEFAULTS.assetResizeConcurrency,
-  cacheBytes: DEFAULTS.assetCacheBytes,
-  timeoutSeconds: DEFAULTS.assetResizeTimeoutMs / SECOND,
+  maxConcurrent: defaultOf('assetResizeConcurrency'),
+  cacheBytes: defaultOf('assetCacheBytes'),
+  timeoutSeconds: defaultOf('assetResizeTimeoutMs') / SECOND,
 } as const satisfies Required<ResizerOptions>;
 
 export interface Resizer {

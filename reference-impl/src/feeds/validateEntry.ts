@@ -1,7 +1,6 @@
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import { createValidatorFactory, type ErrorObject } from '../../../spec/index.ts';
 import type { Collection } from '../domain/entityRules.ts';
 import { loadOpenApiDocument, type JsonObject } from '../http/openapiDocument.ts';
-import { createSpecAjv, SPEC_ID } from '../http/specAjv.ts';
 
 // Each partner entry is checked against the spec's own write schema of its collection
 // (EventDraft, LocationDraft, …): a feed entry is held to the same contract as a POST body.
@@ -20,14 +19,9 @@ const DRAFT_SCHEMAS: Record<Collection, string> = {
 export type EntryValidator = (collection: Collection, body: unknown) => string | null;
 
 export function createEntryValidator(doc: JsonObject = loadOpenApiDocument()): EntryValidator {
-  const ajv = createSpecAjv(doc);
-  const compiled = new Map<Collection, ValidateFunction>();
+  const schemaAt = createValidatorFactory(doc);
   return function validateEntry(collection, body) {
-    let validate = compiled.get(collection);
-    if (validate === undefined) {
-      validate = ajv.compile({ $ref: `${SPEC_ID}#/components/schemas/${DRAFT_SCHEMAS[collection]}` });
-      compiled.set(collection, validate);
-    }
+    const validate = schemaAt(`/components/schemas/${DRAFT_SCHEMAS[collection]}`);
     return validate(body) ? null : describeErrors(validate.errors ?? []);
   };
 }

@@ -2,7 +2,8 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { RATE_LIMIT_HEADERS } from '../ratelimit/middleware.ts';
 import { HttpError } from './HttpError.ts';
-import { HTTP_METHODS, type JsonObject } from './openapiDocument.ts';
+import { HTTP_METHODS } from '../../../spec/index.ts';
+import type { JsonObject } from './openapiDocument.ts';
 
 /** zlib's and brotli's codes for input that is not what its Content-Encoding says, or is cut off. */
 const DECOMPRESSION_ERROR = /^(Z_|ERR__)/;

@@ -1,15 +1,17 @@
 import type { Request, RequestHandler, Response } from 'express';
-import type { ErrorObject, ValidateFunction } from 'ajv';
 import { findUnstorable } from '../domain/unstorableJson.ts';
 import { badRequest, HttpError, type HttpErrorDetail } from './HttpError.ts';
-import { createSpecAjv, SPEC_ID } from './specAjv.ts';
+import { loadOpenApiDocument, type JsonObject } from './openapiDocument.ts';
 import {
+  createValidatorFactory,
   indexOperations,
-  loadOpenApiDocument,
+  joinPointer,
+  operationParameters,
   resolveRef,
-  type JsonObject,
+  type ErrorObject,
   type OperationRef,
-} from './openapiDocument.ts';
+  type ValidateFunction,
+} from '../../../spec/index.ts';
 
 // Request validation compiled from the spec's own schemas (the spec is the single source of
 // truth): path, query and header parameters are coerced from strings by their schema type, then
@@ -65,7 +67,7 @@ export interface RequestValidator {
 
 // @implements ITEM-007, ITEM-008, ITEM-009, API-001, VER-003
 export function createRequestValidator(doc: JsonObject = loadOpenApiDocument()): RequestValidator {
-  const ajv = createSpecAjv(doc);
+  const schemaAt = createValidatorFactory(doc);
   const operations = indexOperations(doc);
   const compiled = new Map<string, CompiledOperation>();
 
@@ -73,40 +75,28 @@ export function createRequestValidator(doc: JsonObject = loadOpenApiDocument()):
     const ref = operations.get(operationId);
     if (ref === undefined) throw new Error(`validateRequest: no operation ${operationId} in the spec`);
     // Every schema is compiled by its pointer into the document, so its `$ref`s resolve there.
-    const pathPointer = ref.pointer.slice(1, ref.pointer.lastIndexOf('/'));
-    const raw = [
-      ...((ref.pathItem.parameters as unknown[]) ?? []).map((node, i) => ({
-        node,
-        at: `${pathPointer}/parameters/${i}`,
-      })),
-      ...((ref.operation.parameters as unknown[]) ?? []).map((node, i) => ({
-        node,
-        at: `${ref.pointer.slice(1)}/parameters/${i}`,
-      })),
-    ];
-    const parameters = raw.map(({ node, at }): CompiledParameter => {
-      const parameter = resolveRef(doc, node);
-      const schema = resolveRef(doc, parameter.schema);
-      const items = schema.items === undefined ? undefined : resolveRef(doc, schema.items);
+    const parameters = operationParameters(doc, ref).map(({ pointer, parameter }): CompiledParameter => {
+      const schema = resolveRef<JsonObject>(doc, parameter.schema);
+      const items = schema.items === undefined ? undefined : resolveRef<JsonObject>(doc, schema.items);
       return {
         name: String(parameter.name),
         in: parameter.in as CompiledParameter['in'],
         required: parameter.required === true,
         kind: kindOf(schema),
         itemKind: items === undefined ? 'other' : (kindOf(items) as CompiledParameter['itemKind']),
-        validate: ajv.compile({ $ref: `${SPEC_ID}#${resolveTarget(doc, at)}/schema` }),
+        validate: schemaAt(joinPointer(pointer, 'schema')),
         schema,
       };
     });
     const requestBody =
-      ref.operation.requestBody === undefined ? undefined : resolveRef(doc, ref.operation.requestBody);
+      ref.operation.requestBody === undefined ? undefined : resolveRef<JsonObject>(doc, ref.operation.requestBody);
     const jsonSchema = (requestBody?.content as JsonObject | undefined)?.['application/json'] as JsonObject | undefined;
     const body =
       jsonSchema === undefined
         ? undefined
         : {
             required: requestBody!.required === true,
-            validate: ajv.compile({ $ref: `${SPEC_ID}${ref.pointer}/requestBody/content/application~1json/schema` }),
+            validate: schemaAt(joinPointer(ref.pointer, 'requestBody', 'content', 'application/json', 'schema')),
           };
     return { ref, parameters, body };
   }
@@ -236,24 +226,6 @@ function sentence(detail: HttpErrorDetail): string {
   if (detail.message === 'is required' && detail.pointer.lastIndexOf('/') === 0)
     return `Request body is invalid: ${detail.pointer.slice(1)} is required`;
   return `Request body is invalid: ${detail.pointer || '(root)'} ${detail.message}`;
-}
-
-/** The pointer (without `#`) of a parameter object, following a chain of parameter `$ref`s. */
-function resolveTarget(doc: JsonObject, pointer: string): string {
-  let current = pointer;
-  for (let hops = 0; hops < 32; hops += 1) {
-    const node = pointerAt(doc, current);
-    if (typeof node.$ref !== 'string') return current;
-    current = node.$ref.slice(1);
-  }
-  throw new Error(`parameter reference cycle at ${pointer}`);
-}
-
-function pointerAt(doc: JsonObject, pointer: string): JsonObject {
-  let node: unknown = doc;
-  for (const raw of pointer.split('/').slice(1))
-    node = (node as JsonObject)[raw.replace(/~1/g, '/').replace(/~0/g, '~')];
-  return node as JsonObject;
 }
 
 function kindOf(schema: JsonObject): CompiledParameter['kind'] {

@@ -1,25 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadOpenApiDocument } from '../http/openapiDocument.ts';
 import { client, eventBody, newTestAccount, type TestAccount } from '../../test/support/items/itemsHarness.ts';
-import { specExample } from '../../test/support/items/responseSchemas.ts';
+import { specExample, specSchema } from '../../test/support/items/responseSchemas.ts';
 import { describeEachEngine } from '../../test/support/storage/testDb.ts';
 import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
 
 // GET /routes/{id}/geojson and /gpx: created through the API, downloaded, parsed back.
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
-
-function geoJsonSchema(): ValidateFunction {
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
-  addFormats(ajv);
-  ajv.addSchema(loadOpenApiDocument(), 'openapi.json');
-  return ajv.compile({ $ref: 'openapi.json#/components/schemas/GeoJsonFeatureCollection' });
-}
+const geoJsonSchema = () => specSchema('/components/schemas/GeoJsonFeatureCollection');
 
 const gpxParser = new XMLParser({
   ignoreAttributes: false,

@@ -2,7 +2,7 @@
 // The schedule is config (WEBHOOK_RETRY_SCHEDULE, parsed by config.ts) plus a deadline counted
 // from the FIRST attempt, so slow timeouts cannot stretch the horizon; each delay gets ±10 %
 // jitter; after the last attempt, drop.
-import { DEFAULTS, SECOND } from '../config.ts';
+import { defaultOf, SECOND } from '../config.ts';
 
 export interface RetrySchedule {
   /** Delay after the n-th failed attempt (n = 1…), before jitter. */
@@ -28,7 +28,7 @@ export function scheduleFromConfig(scheduleMs: readonly number[], jitter = 0.1):
 }
 
 /** The schedule the service runs when WEBHOOK_RETRY_SCHEDULE is not set. */
-export const DEFAULT_RETRY_SCHEDULE: RetrySchedule = scheduleFromConfig(DEFAULTS.webhookRetryScheduleMs);
+export const DEFAULT_RETRY_SCHEDULE: RetrySchedule = scheduleFromConfig(defaultOf('webhookRetryScheduleMs'));
 
 export interface NextAttemptInput {
   /** Epoch ms of the delivery's first attempt. */

@@ -1,6 +1,7 @@
 // Starts the reference service (`npm start` = reference-impl/src/main.ts) as a child process for
 // the conformance harness tests, and reads its URL, demo tokens and demo users from the summary it
-// prints once. The service stays a black box: nothing of reference-impl/ is imported.
+// prints once. The service stays a black box: of reference-impl/ only the names of its
+// configuration variables are imported, to keep the developer's shell out of its environment.
 //
 // Settings for a quick certification run: embedded storage in memory, a short webhook retry
 // schedule and timeout, http: callbacks to 127.0.0.1 (the suite's receiver) allowed, demo data
@@ -10,6 +11,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { VARIABLES } from '../../../reference-impl/src/config.ts';
 
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -26,14 +28,6 @@ export const REFERENCE_ENV: Readonly<Record<string, string>> = {
   WEBHOOK_TIMEOUT: '1s',
   ASSET_MAX_BYTES: '1MiB',
   LOG_LEVEL: 'warn',
-  // Whatever the developer's shell holds: embedded storage, in-memory limits, real rules.
-  DATABASE_URL: '',
-  REDIS_URL: '',
-  PUBLIC_BASE_URL: '',
-  BOOTSTRAP_ADMIN_TOKEN: '',
-  TRUST_PROXY: '',
-  RATE_LIMIT_ENABLED: 'true',
-  SIZE_CAP_ENFORCED_FROM: '',
 };
 
 /** Suite options that fit REFERENCE_ENV: waits sized to the short schedule, an upload above 1 MiB. */
@@ -181,10 +175,23 @@ export async function startReferenceService(
   }
 }
 
-/** This process's environment without the test runner's and the suite's own variables. */
-export function cleanEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env))
-    if (!k.startsWith('VITEST') && !k.startsWith('CONFORMANCE_') && k !== 'NODE_ENV' && k !== 'TEST') env[k] = v;
-  return env;
+const SERVICE_VARIABLES = new Set(VARIABLES.map((v) => v.name));
+
+/**
+ * `env` (this process's by default) without the test runner's, the suite's and the service's own
+ * variables: whatever the developer's shell holds, the service runs on embedded storage with
+ * in-memory limits and its own defaults.
+ */
+export function cleanEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const clean: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(env))
+    if (
+      !k.startsWith('VITEST') &&
+      !k.startsWith('CONFORMANCE_') &&
+      k !== 'NODE_ENV' &&
+      k !== 'TEST' &&
+      !SERVICE_VARIABLES.has(k)
+    )
+      clean[k] = v;
+  return clean;
 }

@@ -1,41 +1,39 @@
-import type { ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import {
-  escapePointer,
+  createValidatorFactory,
   indexOperations,
-  loadOpenApiDocument,
-  type JsonObject,
-} from '../../../src/http/openapiDocument.ts';
+  responseSchemaPointer,
+  type OperationRef,
+  type ValidateFunction,
+  type ValidatorFactory,
+} from '../../../../spec/index.ts';
+import { loadOpenApiDocument, type JsonObject } from '../../../src/http/openapiDocument.ts';
 
-// Validates answers against the response schemas of the bundled spec (generated/openapi.json),
-// the same document the conformance suite checks deployments with.
+// Validates answers against the schemas of the bundled spec (generated/openapi.json), the same
+// document the conformance suite checks deployments with. Compiled on first use, once each.
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
-const SPEC_ID = 'openapi.json';
+let schemaAt: ValidatorFactory | undefined;
+let operations: Map<string, OperationRef> | undefined;
 
-let ajv: Ajv2020 | undefined;
-const compiled = new Map<string, ValidateFunction>();
+/** The validator of the schema at `pointer` in the bundled spec (`/components/schemas/Error`). */
+export function specSchema(pointer: string): ValidateFunction {
+  schemaAt ??= createValidatorFactory(loadOpenApiDocument());
+  return schemaAt(pointer);
+}
 
-/** The JSON response schema of `operationId` for `status`, compiled once. */
-export function responseValidator(operationId: string, status: number): ValidateFunction {
-  const key = `${operationId} ${status}`;
-  const known = compiled.get(key);
-  if (known) return known;
+/** The JSON response schema of `operationId` for `status`, or undefined when the spec gives none. */
+export function documentedResponseSchema(operationId: string, status: number): ValidateFunction | undefined {
   const doc = loadOpenApiDocument();
-  if (ajv === undefined) {
-    ajv = new Ajv2020({ strict: false, allErrors: true });
-    addFormats(ajv);
-    ajv.addSchema(doc, SPEC_ID);
-  }
-  const operation = indexOperations(doc).get(operationId);
+  operations ??= indexOperations(doc);
+  const operation = operations.get(operationId);
   if (operation === undefined) throw new Error(`no operation ${operationId}`);
-  let pointer = `${operation.pointer}/responses/${status}`;
-  const response = (operation.operation.responses as JsonObject)[String(status)] as JsonObject | undefined;
-  if (response === undefined) throw new Error(`${operationId} has no ${status} response`);
-  if (typeof response.$ref === 'string') pointer = response.$ref;
-  const validate = ajv.compile({ $ref: `${SPEC_ID}${pointer}/content/${escapePointer('application/json')}/schema` });
-  compiled.set(key, validate);
+  const pointer = responseSchemaPointer(doc, operation, status);
+  return pointer === undefined ? undefined : specSchema(pointer);
+}
+
+/** The JSON response schema of `operationId` for `status`. */
+export function responseValidator(operationId: string, status: number): ValidateFunction {
+  const validate = documentedResponseSchema(operationId, status);
+  if (validate === undefined) throw new Error(`${operationId} has no JSON ${status} response`);
   return validate;
 }
 

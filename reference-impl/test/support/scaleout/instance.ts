@@ -5,30 +5,9 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { VARIABLES } from '../../../src/config.ts';
 
 const MAIN = fileURLToPath(new URL('../../../src/main.ts', import.meta.url));
-
-// Inherited values that would point an instance at someone else's database or Redis.
-const INHERITED_TO_DROP = [
-  'DATABASE_URL',
-  'REDIS_URL',
-  'BOOTSTRAP_ADMIN_TOKEN',
-  'PUBLIC_BASE_URL',
-  'HOST',
-  'PORT',
-  'DATA_DIR',
-  'SEED_DEMO_DATA',
-  'TRUST_PROXY',
-  'RATE_LIMIT_ENABLED',
-  'WEBHOOK_RETRY_SCHEDULE',
-  'WEBHOOK_TIMEOUT',
-  'WEBHOOK_LEASE',
-  'ALLOW_INSECURE_CALLBACKS',
-  'SESSION_SECRET',
-  'WEBHOOK_SECRET_KEY',
-  'FEEDS_FILE',
-  'LOG_LEVEL',
-];
 
 export interface Instance {
   readonly name: string;
@@ -76,7 +55,8 @@ export function createInstanceGroup(baseEnv: Record<string, string> = {}): Insta
     options: { startTimeoutMs?: number } = {},
   ): Promise<Instance> {
     const inherited = { ...process.env };
-    for (const variable of INHERITED_TO_DROP) delete inherited[variable];
+    // No value of the shell's (another database or Redis, a port, a secret) reaches an instance.
+    for (const { name } of VARIABLES) delete inherited[name];
     const child = spawn(process.execPath, [MAIN], {
       env: { ...inherited, PORT: '0', LOG_LEVEL: 'info', SEED_DEMO_DATA: 'false', ...baseEnv, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,13 +1,6 @@
-import type { ValidateFunction } from 'ajv';
-import type { Ajv2020 } from 'ajv/dist/2020.js';
-import {
-  HTTP_METHODS,
-  indexOperations,
-  loadOpenApiDocument,
-  resolveRef,
-  type JsonObject,
-} from '../../../src/http/openapiDocument.ts';
-import { createSpecAjv, SPEC_ID } from '../../../src/http/specAjv.ts';
+import { HTTP_METHODS, indexOperations, operationParameters, resolveRef } from '../../../../spec/index.ts';
+import { loadOpenApiDocument, type JsonObject } from '../../../src/http/openapiDocument.ts';
+import { documentedResponseSchema, specSchema } from '../items/responseSchemas.ts';
 
 // The spec's operations as the security tests need them: every method + path template, its
 // parameters with resolved schemas, its request body's media type and examples, and the statuses
@@ -41,12 +34,7 @@ export function specOperations(): SpecOperation[] {
   if (cached !== undefined) return cached;
   const doc = loadOpenApiDocument();
   cached = [...indexOperations(doc).values()].map((ref) => {
-    const rawParameters = [
-      ...((ref.pathItem.parameters as unknown[]) ?? []),
-      ...((ref.operation.parameters as unknown[]) ?? []),
-    ];
-    const parameters = rawParameters.map((node): SpecParameter => {
-      const parameter = resolveRef(doc, node);
+    const parameters = operationParameters(doc, ref).map(({ parameter }): SpecParameter => {
       const schema = resolveRef(doc, parameter.schema);
       return {
         name: String(parameter.name),
@@ -83,20 +71,12 @@ export function specOperation(operationId: string): SpecOperation {
   return found;
 }
 
-let ajv: Ajv2020 | undefined;
-let errorValidator: ValidateFunction | undefined;
-
-function specAjv(): Ajv2020 {
-  ajv ??= createSpecAjv(loadOpenApiDocument());
-  return ajv;
-}
-
 /**
  * What is wrong with an error answer (empty when nothing): its body must be the spec's Error
  * schema (DEC-ERR-001) and repeat the HTTP status.
  */
 export function errorBodyProblems(status: number, body: unknown): string[] {
-  errorValidator ??= specAjv().compile({ $ref: `${SPEC_ID}#/components/schemas/Error` });
+  const errorValidator = specSchema('/components/schemas/Error');
   const problems = errorValidator(body)
     ? []
     : (errorValidator.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
@@ -108,32 +88,16 @@ export function errorBodyProblems(status: number, body: unknown): string[] {
   return problems;
 }
 
-const responseValidators = new Map<string, ValidateFunction | null>();
-
 /**
  * What is wrong with a JSON answer against the operation's documented schema for `status` (empty
  * when nothing, or when the spec gives no JSON schema for it).
  */
 export function responseBodyProblems(operationId: string, status: number, body: unknown): string[] {
-  const key = `${operationId} ${status}`;
-  if (!responseValidators.has(key)) responseValidators.set(key, compileResponse(operationId, status));
-  const validate = responseValidators.get(key);
-  if (validate === null || validate === undefined) return [];
+  const validate = documentedResponseSchema(operationId, status);
+  if (validate === undefined) return [];
   return validate(body)
     ? []
     : (validate.errors ?? [])
         .slice(0, 5)
         .map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`);
-}
-
-function compileResponse(operationId: string, status: number): ValidateFunction | null {
-  const doc = loadOpenApiDocument();
-  const ref = indexOperations(doc).get(operationId);
-  const response = (ref?.operation.responses as JsonObject | undefined)?.[String(status)] as JsonObject | undefined;
-  if (ref === undefined || response === undefined) return null;
-  const media = ((resolveRef(doc, response).content ?? {}) as Record<string, JsonObject>)['application/json'];
-  if (media?.schema === undefined) return null;
-  // A `$ref`ed response is compiled at its component, an inline one under the operation.
-  const base = typeof response.$ref === 'string' ? response.$ref : `${ref.pointer}/responses/${status}`;
-  return specAjv().compile({ $ref: `${SPEC_ID}${base}/content/application~1json/schema` });
 }

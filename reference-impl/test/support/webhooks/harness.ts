@@ -2,14 +2,13 @@
 // outbox, the delivery services (started by the test), a log capture, and a way to write items
 // straight into storage so the tests need no item routes.
 import { randomUUID } from 'node:crypto';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import { formatErrors } from '../../../../spec/index.ts';
 import { loadConfig } from '../../../src/config.ts';
 import type { EntityType } from '../../../src/domain/entityRules.ts';
-import { loadOpenApiDocument } from '../../../src/http/openapiDocument.ts';
 import { createLogger, type Logger } from '../../../src/logger.ts';
 import type { Db } from '../../../src/storage/db.ts';
 import { insertItem } from '../../../src/storage/items/insertItem.ts';
+import { specSchema } from '../items/responseSchemas.ts';
 import { startTestApp, type TestApp } from '../testApp.ts';
 import type { ItemChange, ItemChangeRecorder } from '../../../src/webhooks/itemChange.ts';
 import { createWebhookServices, type WebhookServices, type WebhookServicesDeps } from '../../../src/webhooks/worker.ts';
@@ -132,11 +131,8 @@ export { waitFor } from '../waitFor.ts';
 
 /** Validates a webhook body against the spec's CallbackBody; null when valid, else the errors. */
 export function createCallbackBodyValidator(): (body: unknown) => string | null {
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
-  (addFormatsModule as unknown as (a: Ajv2020) => void)(ajv);
-  ajv.addSchema(loadOpenApiDocument(), 'openapi.json');
-  const validate = ajv.compile({ $ref: 'openapi.json#/components/schemas/CallbackBody' });
-  return (body) => (validate(body) ? null : ajv.errorsText(validate.errors));
+  const validate = specSchema('/components/schemas/CallbackBody');
+  return (body) => (validate(body) ? null : formatErrors(validate));
 }
 
 /** A small JSON client for the API with a bearer token. */
