@@ -5,6 +5,8 @@ import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { BASE_PATH, createApp } from './app.ts';
 import { SECOND, type Config } from './config.ts';
+import { errorHandler } from './http/errorHandler.ts';
+import { HttpError } from './http/HttpError.ts';
 import { limitConnections } from './http/limitConnections.ts';
 import { createLifecycle } from './lifecycle.ts';
 import type { Logger } from './logger.ts';
@@ -57,13 +59,32 @@ export async function startService(
     handler,
   );
   limitConnections(server, config);
+  // Until the app is mounted (storage, services and seed come after listening), requests are
+  // asked to come back: a 503 in the error shape, never a 404 for a route that is about to exist.
+  let app: express.Express | undefined;
+  const docsBuilt = existsSync(DOCS_FILE);
+  if (docsBuilt)
+    handler.get(['/docs', '/docs/', '/docs/index.html'], (_req, res) => {
+      res.sendFile(DOCS_FILE);
+    });
+  handler.use((req, res, next) => {
+    if (app !== undefined) app(req, res, next);
+    else
+      next(
+        new HttpError(503, {
+          message: 'The service is starting; retry after 1 s',
+          headers: { 'Retry-After': '1' },
+        }),
+      );
+  });
+  handler.use(errorHandler({ logger }));
   const db = await openDb(config);
   try {
     const migrated = await runMigrations(db);
     if (migrated.length > 0) logger.info({ migrations: migrated }, 'storage migrated');
 
     // Listen first: with PORT=0 the port, and with it the public base URL every service uses, is
-    // known only then. Requests meet an empty handler until the app is mounted below.
+    // known only then.
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.port, config.host, () => {
@@ -89,12 +110,7 @@ export async function startService(
         ? undefined
         : await ensureBootstrapAdminToken(db, bound.bootstrapAdminToken);
 
-    const docsBuilt = existsSync(DOCS_FILE);
-    if (docsBuilt)
-      handler.get(['/docs', '/docs/', '/docs/index.html'], (_req, res) => {
-        res.sendFile(DOCS_FILE);
-      });
-    handler.use(createApp(services));
+    app = createApp(services);
 
     await startBackgroundServices(services, lifecycle);
     const origin = bound.publicBaseUrl.slice(0, -BASE_PATH.length);
