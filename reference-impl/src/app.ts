@@ -1,10 +1,7 @@
 import express, { type RequestHandler } from 'express';
 import { PAGE_SIZE } from '../../generated/constants.ts';
-import type { Logger } from 'pino';
-import type { AssetFileStore } from './assets/fileStore.ts';
-import { SECOND, type Config } from './config.ts';
-import { createBearerResolver, type SessionVerifier } from './auth/resolveBearer.ts';
-import type { TokenCache } from './auth/tokenCache.ts';
+import { SECOND } from './config.ts';
+import { createBearerResolver } from './auth/resolveBearer.ts';
 import { authenticate } from './http/authenticate.ts';
 import { authenticateBeforeBody } from './http/authenticateBeforeBody.ts';
 import { findPrincipal } from './http/principal.ts';
@@ -13,11 +10,9 @@ import { loadOpenApiDocument } from './http/openapiDocument.ts';
 import { rejectMalformedQuery } from './http/rejectMalformedQuery.ts';
 import { requireUtf8Body } from './http/requireUtf8Body.ts';
 import { storageUnavailable } from './http/storageUnavailable.ts';
-import { createRequestValidator, type SizeCapRule } from './http/validateRequest.ts';
-import { AUTH_POLICY, createAuthThrottle, NO_AUTH_THROTTLE, type AuthThrottle } from './ratelimit/authThrottle.ts';
-import { createMemoryStore } from './ratelimit/memoryStore.ts';
+import { createRequestValidator } from './http/validateRequest.ts';
+import { createAuthThrottle, NO_AUTH_THROTTLE } from './ratelimit/authThrottle.ts';
 import { rateLimit } from './ratelimit/middleware.ts';
-import type { RateLimitStore } from './ratelimit/store.ts';
 import { assetRoutes } from './routes/assets.ts';
 import { authRoutes } from './routes/auth.ts';
 import { dictionaryRoutes } from './routes/dictionary.ts';
@@ -25,63 +20,9 @@ import { feedRoutes } from './routes/feeds.ts';
 import { healthRoutes } from './routes/health.ts';
 import { itemRoutes } from './routes/items.ts';
 import { routeExportRoutes } from './routes/routeExports.ts';
+import type { RouteMiddleware } from './routes/routeMiddleware.ts';
 import { tokenRoutes } from './routes/tokens.ts';
-import { createSessionVerifier } from './sessions/sessionVerifier.ts';
-import type { Db } from './storage/db.ts';
-import type { ItemChangeRecorder } from './webhooks/itemChange.ts';
-import type { RenderingRefresher } from './items/renderingRefresher.ts';
-import type { FeedService } from './feeds/feedService.ts';
-
-/** What the app is built from. Clock and stores are injectable so tests control them. */
-export interface AppDeps {
-  db: Db;
-  logger: Logger;
-  rateLimitStore: RateLimitStore;
-  /**
-   * Buckets of failed sign-ins and refreshes (DEC-AUTH-016), built with AUTH_POLICY. Default: in
-   * memory on the app's clock.
-   */
-  authRateLimitStore?: RateLimitStore;
-  /** Milliseconds since the epoch. */
-  now: () => number;
-  /** Default: session tokens issued by `POST /auth/signin` of this app (same secret and clock). */
-  sessions?: SessionVerifier;
-  /** Writes the webhook outbox event of every item write, inside the write's transaction. */
-  recordItemChange: ItemChangeRecorder;
-  /** Told when reads met stale stored renderings or an ontology changed. Default: nothing renews them. */
-  renderings?: Pick<RenderingRefresher, 'requestRefresh'>;
-  /**
-   * Asset bytes, shared with the retention job that prunes staged uploads. Default: files under
-   * DATA_DIR/assets, or in memory for `:memory:`.
-   */
-  assetStore?: AssetFileStore;
-  /**
-   * The feeds and their runs, shared with the feed scheduler and awaited at shutdown. Default: the
-   * feeds of FEEDS_FILE with runs of this app alone.
-   */
-  feedService?: FeedService;
-  /**
-   * Principals of account tokens, kept while the store's auth changes are heard
-   * (listenForAuthChanges). Default: none, every request looks its token up.
-   */
-  tokenCache?: TokenCache;
-}
-
-/** What every route module receives. */
-export interface RouteContext extends AppDeps {
-  config: Config;
-  /** Middleware validating the request of an operation against the spec. */
-  validate: ReturnType<typeof createRequestValidator>;
-  /** Rejects requests without a valid bearer token (401). */
-  auth: RequestHandler;
-  // @implements RATE-001
-  /** The per-IP limit of the list endpoints and `/dictionary` (RATE-001); a no-op when disabled. */
-  rateLimited: RequestHandler;
-  /** Failed sign-ins and refreshes per client IP and user name (DEC-AUTH-016); off with the rate limit. */
-  authThrottle: AuthThrottle;
-  /** LIMIT-002/003 for the `size` of the item lists. */
-  sizeCap: SizeCapRule;
-}
+import type { Services } from './services.ts';
 
 // @implements VER-001
 export const BASE_PATH = '/api';
@@ -97,23 +38,22 @@ function readJsonBody(preAuthBytes: number): RequestHandler {
   };
 }
 
-export function createApp(config: Config, deps: AppDeps): express.Express {
+/** The HTTP app over `services`: middleware built once from the spec and the config, then the route modules. */
+export function createApp(services: Services): express.Express {
+  const { config, db, now, rateLimitStores } = services;
   const doc = loadOpenApiDocument();
-  const context: RouteContext = {
-    ...deps,
-    config,
+  const middleware: RouteMiddleware = {
     validate: createRequestValidator(doc),
     auth: authenticate({
-      resolve: createBearerResolver({ db: deps.db, sessions: sessionsOf(config, deps), cache: deps.tokenCache }),
+      resolve: createBearerResolver({ db, sessions: services.sessions, cache: services.tokenCache }),
     }),
-    rateLimited: config.rateLimitEnabled ? rateLimit({ store: deps.rateLimitStore }) : (_req, _res, next) => next(),
-    authThrottle: config.rateLimitEnabled
-      ? createAuthThrottle({
-          store: deps.authRateLimitStore ?? createMemoryStore({ policy: AUTH_POLICY, now: deps.now }),
-        })
-      : NO_AUTH_THROTTLE,
-    sizeCap: { max: PAGE_SIZE.maximum, enforcedFrom: config.sizeCapEnforcedFrom, now: deps.now },
+    // @implements RATE-001
+    rateLimited: config.rateLimitEnabled ? rateLimit({ store: rateLimitStores.lists }) : (_req, _res, next) => next(),
+    authThrottle: config.rateLimitEnabled ? createAuthThrottle({ store: rateLimitStores.auth }) : NO_AUTH_THROTTLE,
+    sizeCap: { max: PAGE_SIZE.maximum, enforcedFrom: config.sizeCapEnforcedFrom, now },
   };
+  // Each route module takes what it declares of these.
+  const context = { ...services, ...middleware };
 
   const app = express();
   app.disable('x-powered-by');
@@ -150,10 +90,6 @@ export function createApp(config: Config, deps: AppDeps): express.Express {
 
   app.use(notFound());
   app.use(storageUnavailable());
-  app.use(errorHandler({ logger: deps.logger }));
+  app.use(errorHandler({ logger: services.logger }));
   return app;
-}
-
-function sessionsOf(config: Config, deps: AppDeps): SessionVerifier {
-  return deps.sessions ?? createSessionVerifier({ db: deps.db, secret: config.sessionSecret, now: deps.now });
 }

@@ -18,11 +18,10 @@ import { Agent } from 'undici';
 import { createApp } from '../../reference-impl/src/app.ts';
 import { loadConfig } from '../../reference-impl/src/config.ts';
 import { createLogger } from '../../reference-impl/src/logger.ts';
-import { createMemoryStore } from '../../reference-impl/src/ratelimit/memoryStore.ts';
+import { createServices } from '../../reference-impl/src/services.ts';
 import { runMigrations } from '../../reference-impl/src/storage/migrate.ts';
 import { openPgliteDb } from '../../reference-impl/src/storage/pgliteDb.ts';
 import { createTestAccount, createTestToken } from '../../reference-impl/test/support/fixtures.ts';
-import { ignoreItemChanges } from '../../reference-impl/src/webhooks/itemChange.ts';
 import { percentile } from './stats.ts';
 
 export interface ImageBenchOptions {
@@ -137,13 +136,7 @@ export async function runImageBench(options: ImageBenchOptions = {}): Promise<Im
       SESSION_SECRET: 'b'.repeat(40),
       RATE_LIMIT_ENABLED: 'false',
     });
-    const app = createApp(config, {
-      db,
-      logger: createLogger({ level: 'silent' }),
-      rateLimitStore: createMemoryStore({ now: Date.now }),
-      now: Date.now,
-      recordItemChange: ignoreItemChanges,
-    });
+    const app = createApp(createServices(config, { db, logger: createLogger({ level: 'silent' }), now: Date.now }));
     server.on('request', app);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;

@@ -16,7 +16,7 @@ import type { Collection, EntityType } from '../../reference-impl/src/domain/ent
 import { prepareItemWrite } from '../../reference-impl/src/domain/itemWrite.ts';
 import type { StoredWfStatus } from '../../reference-impl/src/domain/workflow.ts';
 import { stripCategoriesForWrite } from '../../reference-impl/src/dictionary/stripCategoriesForWrite.ts';
-import { sharedOntologyCache } from '../../reference-impl/src/items/sharedOntologyCache.ts';
+import { createOntologyCache } from '../../reference-impl/src/dictionary/ontologyCache.ts';
 import type { Db } from '../../reference-impl/src/storage/db.ts';
 import { seedOntologyOverrides } from '../../reference-impl/src/storage/dictionary/seedOntologyOverrides.ts';
 import { createTestAccount, createTestToken } from '../../reference-impl/test/support/fixtures.ts';
@@ -466,7 +466,8 @@ export async function seedItems(db: Db, options: SeedOptions): Promise<SeedSumma
   const templates = Object.fromEntries(
     (Object.keys(EXAMPLES) as Collection[]).map((c) => [c, templateOf(c)]),
   ) as Record<Collection, Template>;
-  const owners = await sharedOntologyCache(db).ontologiesForOrganisations(ORGANISATION_SHARES.map(([o]) => o));
+  const ontologies = createOntologyCache(db);
+  const owners = await ontologies.ontologiesForOrganisations(ORGANISATION_SHARES.map(([o]) => o));
   const palettes = new Map(
     [...owners].map(([organisation, ontologies]) => [organisation, paletteOf(ontologies.indexes)]),
   );
@@ -544,7 +545,7 @@ export async function seedItems(db: Db, options: SeedOptions): Promise<SeedSumma
   }
   await flush();
   // The service's renewal pass finds nothing to do: every rendering is current.
-  const renewed = await refreshRenderings(db, sharedOntologyCache(db));
+  const renewed = await refreshRenderings(db, ontologies);
   if (renewed !== 0) throw new Error(`seeding: ${renewed} of ${options.items} stored renderings were not current`);
   // A bulk load is followed by ANALYZE (as after a restore), so the planner knows the table.
   await db.exec('ANALYZE items');

@@ -1,25 +1,29 @@
 // The bench's service process (forked by scripts/bench.ts, one per engine): opens the store, seeds
-// it, serves the reference app over HTTP (rate limiter off, logging silent) and, on request over
+// it, serves the reference app over HTTP, assembled and started as `npm start` does (services.ts;
+// rate limiter off, logging silent) and, on request over
 // IPC, does the same work as the list endpoint directly in this very process: the SQL query
 // (listRenderedItems) and the page's JSON from the stored renderings (renderPage, rendering
 // live what has none), exactly as the route. The load generator runs in the parent, so it never
 // shares this event loop.
 
 import { writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Session } from 'node:inspector/promises';
 import { createBearerResolver } from '../../reference-impl/src/auth/resolveBearer.ts';
-import { createTokenCache, listenForAuthChanges } from '../../reference-impl/src/auth/tokenCache.ts';
 import { COLLECTIONS, type Collection } from '../../reference-impl/src/domain/entityRules.ts';
 import type { Principal } from '../../reference-impl/src/http/principal.ts';
 import { listQueryOf } from '../../reference-impl/src/items/listQuery.ts';
 import { formatTimestamp } from '../../reference-impl/src/domain/timestamps.ts';
 import { RENDERER_VERSION, renderItems, renderPage } from '../../reference-impl/src/items/renderItem.ts';
-import { sharedOntologyCache } from '../../reference-impl/src/items/sharedOntologyCache.ts';
 import type { Db } from '../../reference-impl/src/storage/db.ts';
 import { createLogger } from '../../reference-impl/src/logger.ts';
 import { listItems, listRenderedItems } from '../../reference-impl/src/storage/items/listItems.ts';
 import { runMigrations } from '../../reference-impl/src/storage/migrate.ts';
-import { startTestApp, type TestApp } from '../../reference-impl/test/support/testApp.ts';
+import { createServices, startBackgroundServices, type Services } from '../../reference-impl/src/services.ts';
+import { createApp } from '../../reference-impl/src/app.ts';
+import { loadConfig } from '../../reference-impl/src/config.ts';
+import { createLifecycle } from '../../reference-impl/src/lifecycle.ts';
 import { openBenchDb } from './benchDb.ts';
 import {
   countFresh,
@@ -48,7 +52,7 @@ type Command =
 
 interface State {
   db: Db;
-  app: TestApp;
+  services: Services;
   principal: Principal;
   cleanup: () => Promise<void>;
 }
@@ -78,14 +82,14 @@ async function directPage(
     const stored = await listItems(s.db, params);
     return {
       bytes: Buffer.byteLength(
-        JSON.stringify(await renderItems(sharedOntologyCache(s.db), stored, { excludePatternDates })),
+        JSON.stringify(await renderItems(s.services.ontologies, stored, { excludePatternDates })),
       ),
       keys: keysOf(stored),
     };
   }
   const listed = await listRenderedItems(s.db, { ...params, rendererVersion: RENDERER_VERSION });
   let bytes = 0;
-  for (const chunk of (await renderPage(sharedOntologyCache(s.db), listed)).chunks) bytes += chunk.length;
+  for (const chunk of (await renderPage(s.services.ontologies, listed)).chunks) bytes += chunk.length;
   return { bytes, keys: keysOf(listed) };
 }
 
@@ -108,26 +112,35 @@ async function init(params: InitParams): Promise<InitResult> {
     const migrateMs = performance.now() - migrating;
     const { token } = await seedAccounts(db);
     const seed = await seedItems(db, { items: params.items });
-    // The token cache as the service wires it (server.ts): kept current by the store's notifications.
-    const tokenCache = createTokenCache({ now: Date.now });
-    const authChanges = await listenForAuthChanges(db, tokenCache, createLogger({ level: 'silent' }));
-    const app = await startTestApp(db, {
-      env: { RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'silent' },
-      deps: { tokenCache },
+    const config = loadConfig({
+      PORT: '0',
+      DATA_DIR: ':memory:',
+      LOG_LEVEL: 'silent',
+      SEED_DEMO_DATA: 'false',
+      SESSION_SECRET: 'b'.repeat(40),
+      RATE_LIMIT_ENABLED: 'false',
     });
+    const logger = createLogger({ level: 'silent' });
+    const services = createServices(config, { db, logger, now: Date.now });
+    const lifecycle = createLifecycle(logger);
+    await startBackgroundServices(services, lifecycle);
+    const server = createServer(createApp(services));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
     const principal = await createBearerResolver({ db })(token);
     if (principal === null) throw new Error('the bench token does not resolve');
     state = {
       db,
-      app,
+      services,
       principal,
       cleanup: async () => {
-        await app.close();
-        await authChanges.close();
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+        await lifecycle.stopAll();
         await cleanup();
       },
     };
-    return { baseUrl: app.baseUrl, token, seed, migrateMs, openMs, location };
+    return { baseUrl, token, seed, migrateMs, openMs, location };
   } catch (error) {
     await cleanup();
     throw error;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import { HOUR, MINUTE, loadConfig } from '../config.ts';
-import { sharedOntologyCache } from '../items/sharedOntologyCache.ts';
+import { createOntologyCache } from '../dictionary/ontologyCache.ts';
 import { createLogger } from '../logger.ts';
 import { emptyFeedRunReport } from '../storage/feeds/feedRunRow.ts';
 import { getFeedRun } from '../storage/feeds/getFeedRun.ts';
@@ -58,7 +58,7 @@ describeEachEngine('feed scheduler', (ctx) => {
       db: ctx.db,
       logger,
       now: () => clock,
-      itemWrites: { recordItemChange: ignoreItemChanges, ontologies: sharedOntologyCache(ctx.db) },
+      itemWrites: { recordItemChange: ignoreItemChanges, ontologies: createOntologyCache(ctx.db) },
       fetchDocument: () => async (url) => {
         await gate;
         return { entries: [{ id: url.split('/').pop(), trcItemDetails: [{ lang: 'nl', title: 'Polled' }] }] };
@@ -171,7 +171,7 @@ describeEachEngine('feed scheduler', (ctx) => {
       db: ctx.db,
       logger,
       now: Date.now,
-      recordItemChange: ignoreItemChanges,
+      itemWrites: { recordItemChange: ignoreItemChanges, ontologies: createOntologyCache(ctx.db) },
     });
     const started = startFeedScheduler({
       feedService,

@@ -1,7 +1,6 @@
 import type { Logger } from 'pino';
-import { sharedOntologyCache } from '../items/sharedOntologyCache.ts';
+import type { ItemWriteDeps } from '../items/writeItem.ts';
 import type { Db } from '../storage/db.ts';
-import type { ItemChangeRecorder } from '../webhooks/itemChange.ts';
 import { loadFeeds, type FeedDefinition } from './feedConfig.ts';
 import { createFeedRuns, type FeedRuns } from './feedRuns.ts';
 
@@ -20,8 +19,8 @@ export interface FeedServiceDeps {
   db: Db;
   logger: Logger;
   now: () => number;
-  /** The same recorder as the app's, so imports write outbox events like any other write (FEED-008, HOOK-002). */
-  recordItemChange: ItemChangeRecorder;
+  /** The same as the app's item writes: imports write outbox events like any other write (FEED-008, HOOK-002). */
+  itemWrites: ItemWriteDeps;
 }
 
 /** Loads the feeds file once and makes the runs that import from them. */
@@ -32,7 +31,7 @@ export function createFeedService(deps: FeedServiceDeps): FeedService {
       db: deps.db,
       logger: deps.logger,
       now: deps.now,
-      itemWrites: { recordItemChange: deps.recordItemChange, ontologies: sharedOntologyCache(deps.db) },
+      itemWrites: deps.itemWrites,
     }),
   };
 }

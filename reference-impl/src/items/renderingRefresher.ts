@@ -37,8 +37,10 @@ export async function refreshRenderings(
 }
 
 export interface RenderingRefresher {
-  /** Asks for a pass soon (a read met stale renderings, an ontology changed); passes never overlap. */
+  /** Asks for a pass soon (a read met stale renderings, an ontology changed); passes never overlap. Until started, nothing. */
   requestRefresh(): void;
+  /** Runs the first pass at once; from then on requests are served. */
+  start(): void;
   /** Waits for the pass in progress and stops. */
   stop(): Promise<void>;
 }
@@ -46,14 +48,15 @@ export interface RenderingRefresher {
 /** Passes start at most this often, so reads that keep meeting stale renderings cannot keep the database busy. */
 const MIN_PASS_INTERVAL_MS = 10_000;
 
-/** Runs a pass at once and then whenever asked, one at a time and at most one per interval; a failed pass is logged. */
-export function startRenderingRefresher(deps: {
+/** Runs passes once started and then whenever asked, one at a time and at most one per interval; a failed pass is logged. */
+export function createRenderingRefresher(deps: {
   db: Queryable;
   cache: OntologyCache;
   logger: Logger;
   minIntervalMs?: number;
 }): RenderingRefresher {
   const minIntervalMs = deps.minIntervalMs ?? MIN_PASS_INTERVAL_MS;
+  let started = false;
   let stopped = false;
   let running: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -70,7 +73,7 @@ export function startRenderingRefresher(deps: {
       );
     }
   };
-  const start = (): void => {
+  const runPass = (): void => {
     timer = undefined;
     if (stopped) return;
     lastStart = performance.now();
@@ -80,17 +83,21 @@ export function startRenderingRefresher(deps: {
   };
   // A request while a pass runs or too soon after one is served by one later pass.
   const request = (): void => {
-    if (stopped || timer !== undefined) return;
+    if (!started || stopped || timer !== undefined) return;
     const wait = Math.max(0, lastStart + minIntervalMs - performance.now());
-    const whenIdle = () => (running === undefined ? start() : void running.then(start));
-    if (wait === 0 && running === undefined) return start();
+    const whenIdle = () => (running === undefined ? runPass() : void running.then(runPass));
+    if (wait === 0 && running === undefined) return runPass();
     timer = setTimeout(whenIdle, wait);
     timer.unref();
   };
-  start();
 
   return {
     requestRefresh: request,
+    start() {
+      if (started) return;
+      started = true;
+      runPass();
+    },
     async stop() {
       stopped = true;
       clearTimeout(timer);
@@ -99,6 +106,3 @@ export function startRenderingRefresher(deps: {
     },
   };
 }
-
-/** For apps without background services (tests): asking does nothing. */
-export const NO_RENDERING_REFRESH: Pick<RenderingRefresher, 'requestRefresh'> = { requestRefresh() {} };

@@ -8,10 +8,10 @@ import { createTestAccount } from '../../test/support/fixtures.ts';
 import { storeRenderings } from '../storage/items/staleRenderings.ts';
 import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
 import { joinChunks, RENDERER_VERSION, renderItems, renderPage, storedRenderingOf } from './renderItem.ts';
-import { refreshRenderings, startRenderingRefresher } from './renderingRefresher.ts';
+import { refreshRenderings, createRenderingRefresher } from './renderingRefresher.ts';
 import type { Queryable } from '../storage/db.ts';
 import { createLogger } from '../logger.ts';
-import { sharedOntologyCache } from './sharedOntologyCache.ts';
+import { createOntologyCache } from '../dictionary/ontologyCache.ts';
 
 // Stored renderings (migration 007) are a cache of what renderItem computes: a list written from
 // them must be the same text as one rendered live, and a stale one must never be used.
@@ -44,7 +44,7 @@ describeEachEngine('stored item renderings', (ctx) => {
   let app: TestApp;
   let account: TestAccount;
   let params: ListItemsParams;
-  const cache = () => sharedOntologyCache(ctx.db);
+  const cache = () => createOntologyCache(ctx.db);
   /** The page as the list route writes it, and as it would be rendered live from the documents. */
   const pages = async () => {
     const listed = await listRenderedItems(ctx.db, { ...params, rendererVersion: RENDERER_VERSION });
@@ -217,12 +217,13 @@ describeEachEngine('stored item renderings', (ctx) => {
         return ctx.db.query(sql, values);
       },
     };
-    const refresher = startRenderingRefresher({
+    const refresher = createRenderingRefresher({
       db: counting,
       cache: cache(),
       logger: createLogger({ level: 'silent' }),
       minIntervalMs: 300,
     });
+    refresher.start();
     try {
       const fresh = async () =>
         (

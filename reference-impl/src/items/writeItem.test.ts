@@ -7,7 +7,7 @@ import { describeEachEngine } from '../../test/support/storage/testDb.ts';
 import { createTestAccount } from '../../test/support/fixtures.ts';
 import type { ItemChange } from '../webhooks/itemChange.ts';
 import { softDeleteItem } from './itemWrites.ts';
-import { sharedOntologyCache } from './sharedOntologyCache.ts';
+import { createOntologyCache } from '../dictionary/ontologyCache.ts';
 import { writeItem, type ItemWriteDeps, type ItemWriter } from './writeItem.ts';
 
 // The item service without HTTP, as the feed import calls it.
@@ -34,7 +34,7 @@ describeEachEngine('writeItem', (ctx) => {
       expect(seen.rows[0]!.n).toBe(1);
       changes.push(change);
     },
-    ontologies: sharedOntologyCache(ctx.db),
+    ontologies: createOntologyCache(ctx.db),
   });
 
   it('when a feed writes by externalId, then it creates the item once and replaces it afterwards, seeing the current item [WF-006] [ITEM-016] [DEC-ITEM-020]', async () => {

@@ -1,12 +1,9 @@
 import { pipeline, type Readable } from 'node:stream';
 import { Router, type Request, type Response } from 'express';
-import type { RouteContext } from '../app.ts';
 import { assetJson, assetUrl } from '../assets/assetJson.ts';
-import { createAssetFileStore, type AssetFileStore } from '../assets/fileStore.ts';
 import { fileEtag, matchesIfNoneMatch } from '../assets/fileEtag.ts';
 import { createFileInfoCache } from '../assets/fileInfoCache.ts';
 import { listAssetsParams } from '../assets/listParams.ts';
-import { createResizer, type Resizer } from '../assets/resizer.ts';
 import { isImage } from '../assets/sniff.ts';
 import { uploadAsset } from '../assets/uploadAsset.ts';
 import { variantSize } from '../assets/variantSize.ts';
@@ -19,13 +16,8 @@ import { validated } from '../http/validateRequest.ts';
 import { getAssetById } from '../storage/assets/getAssetById.ts';
 import { listAssets } from '../storage/assets/listAssets.ts';
 import { updateAsset } from '../storage/assets/updateAsset.ts';
-
-export interface AssetRouteOptions {
-  /** Default: the app's `assetStore`. */
-  store?: AssetFileStore;
-  /** Default: `createResizer()` with the limits of the configuration (ASSET_CACHE_BYTES, ASSET_RESIZE_*). */
-  resizer?: Resizer;
-}
+import type { RouteMiddleware } from './routeMiddleware.ts';
+import type { Services } from '../services.ts';
 
 const CACHE_CONTROL = 'public, max-age=86400'; // DEC-ASSET-008
 // What is read and dropped of a refused upload's body after the answer, so that the client reads
@@ -34,23 +26,18 @@ const REFUSED_UPLOAD_DISCARD = { maxBytes: 4 * MiB, maxMs: 5 * SECOND, lingerMs:
 const EDITABLE = new Set(['filename', 'title', 'description']);
 const READ_ONLY = new Set(['id', 'mimetype', 'size', 'width', 'height', 'url', 'created', 'modified']);
 
+/** What the assetRoutes are built from. */
+export type AssetRouteDeps = Pick<Services, 'config' | 'db' | 'now' | 'assetStore' | 'resizer'> &
+  Pick<RouteMiddleware, 'auth' | 'validate'>;
+
 /**
  * GET/POST /assets, PUT /assets/{id}, GET /assets/{id}/{filename} (ASSET-001..016, DEC-ASSET-*).
  * Not rate limited (RATE-005); assets never produce a webhook (HOOK-009).
  * @implements RATE-005
  */
-export function assetRoutes(context: RouteContext, options: AssetRouteOptions = {}): Router {
+export function assetRoutes(context: AssetRouteDeps): Router {
   const router = Router();
-  const store = options.store ?? context.assetStore ?? createAssetFileStore(context.config.dataDir);
-  const { config } = context;
-  const resizer =
-    options.resizer ??
-    createResizer({
-      cacheBytes: config.assetCacheBytes,
-      maxInputPixels: config.assetResizeMaxPixels,
-      maxConcurrent: config.assetResizeConcurrency,
-      timeoutSeconds: config.assetResizeTimeoutMs / SECOND,
-    });
+  const { assetStore: store, resizer } = context;
   const baseUrl = context.config.publicBaseUrl;
   const fileInfo = createFileInfoCache((id) => getAssetById(context.db, { id }));
 

@@ -1,5 +1,4 @@
 import { Router, type Response } from 'express';
-import type { RouteContext } from '../app.ts';
 import { HttpError } from '../http/HttpError.ts';
 import { principalOf } from '../http/principal.ts';
 import { validated } from '../http/validateRequest.ts';
@@ -8,10 +7,16 @@ import { refreshSession } from '../sessions/refreshSession.ts';
 import { signIn } from '../sessions/signIn.ts';
 import { signOut } from '../sessions/signOut.ts';
 import type { TokenResponse } from '../sessions/tokenPair.ts';
+import type { RouteMiddleware } from './routeMiddleware.ts';
+import type { Services } from '../services.ts';
+
+/** What the authRoutes are built from. */
+export type AuthRouteDeps = Pick<Services, 'config' | 'db' | 'now'> &
+  Pick<RouteMiddleware, 'auth' | 'validate' | 'authThrottle'>;
 
 // @implements SESSION-001
 /** POST /auth/signin, /auth/refresh and /auth/logout (SESSION-001..003, DEC-AUTH-001..003, 012..014, 016). */
-export function authRoutes(context: RouteContext): Router {
+export function authRoutes(context: AuthRouteDeps): Router {
   const router = Router();
   const deps = { db: context.db, secret: context.config.sessionSecret, now: context.now };
   const throttle = context.authThrottle;

@@ -1,6 +1,5 @@
 import { Router, type Request, type Response } from 'express';
 import type { components, Readable } from '../../../generated/types.ts';
-import type { RouteContext } from '../app.ts';
 import { checkPropertyOntology } from '../dictionary/checkOntology.ts';
 import { filterDeprecated } from '../dictionary/filterDeprecated.ts';
 import { keepKnownPropertyOntologyFields } from '../dictionary/keepKnownOntologyFields.ts';
@@ -9,10 +8,11 @@ import { HttpError } from '../http/HttpError.ts';
 import { ADMIN_ROLES, isSuperAdmin, principalOf, requireRoles, type Principal } from '../http/principal.ts';
 import { validated } from '../http/validateRequest.ts';
 import { limitedBy } from '../ratelimit/middleware.ts';
-import { sharedOntologyCache } from '../items/sharedOntologyCache.ts';
 import { getAccountOntologyVersions } from '../storage/dictionary/getAccountOntologyVersions.ts';
 import { listUserOrganisations } from '../storage/dictionary/listUserOrganisations.ts';
 import { putPropertiesOntology } from '../storage/dictionary/putPropertiesOntology.ts';
+import type { RouteMiddleware } from './routeMiddleware.ts';
+import type { Services } from '../services.ts';
 
 // @implements DICT-001
 // The dictionary (DICT-001..006): the root, both ontologies of an account, the property ontology
@@ -20,9 +20,13 @@ import { putPropertiesOntology } from '../storage/dictionary/putPropertiesOntolo
 
 const RESOURCES: readonly string[] = ['categorizationOntology', 'propertiesOntology', 'userorganisations'];
 
-export function dictionaryRoutes(ctx: RouteContext): Router {
+/** What the dictionaryRoutes are built from. */
+export type DictionaryRouteDeps = Pick<Services, 'config' | 'db' | 'renderings' | 'ontologies'> &
+  Pick<RouteMiddleware, 'auth' | 'validate' | 'rateLimited'>;
+
+export function dictionaryRoutes(ctx: DictionaryRouteDeps): Router {
   const router = Router();
-  const ontologies = sharedOntologyCache(ctx.db);
+  const { ontologies } = ctx;
 
   // @implements DICT-002, AUTH-008
   /** `accountId` when given (404 when unknown, DEC-DICT-005); else the caller's own account, else the base (DICT-002, AUTH-008). */

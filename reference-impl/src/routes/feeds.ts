@@ -1,30 +1,26 @@
 import { Router, type Request, type Response } from 'express';
-import type { RouteContext } from '../app.ts';
 import type { RunScope } from '../feeds/collectEntries.ts';
 import type { FeedDefinition } from '../feeds/feedConfig.ts';
 import { FeedRunInProgressError } from '../feeds/feedRuns.ts';
-import { createFeedService } from '../feeds/feedService.ts';
 import { renderFeedRun } from '../feeds/renderFeedRun.ts';
 import { badRequest, HttpError } from '../http/HttpError.ts';
 import { ADMIN_ROLES, isSuperAdmin, principalOf, requireRoles, type Principal } from '../http/principal.ts';
 import type { OperationInput } from '../http/operationInput.ts';
 import { validated } from '../http/validateRequest.ts';
 import { getFeedRun } from '../storage/feeds/getFeedRun.ts';
+import type { RouteMiddleware } from './routeMiddleware.ts';
+import type { Services } from '../services.ts';
 
 // @implements FEED-003, FEED-007
 // Feed administration (FEED-003…FEED-007, DEC-FEED-002, DEC-FEED-004): admins run their
 // account's feeds; super admins any feed. Another account's feed is a 404, like an unknown one.
 
-export function feedRoutes(ctx: RouteContext): Router {
-  const service =
-    ctx.feedService ??
-    createFeedService({
-      feedsFile: ctx.config.feedsFile,
-      db: ctx.db,
-      logger: ctx.logger,
-      now: ctx.now,
-      recordItemChange: ctx.recordItemChange,
-    });
+/** What the feedRoutes are built from. */
+export type FeedRouteDeps = Pick<Services, 'config' | 'db' | 'feedService'> &
+  Pick<RouteMiddleware, 'auth' | 'validate'>;
+
+export function feedRoutes(ctx: FeedRouteDeps): Router {
+  const service = ctx.feedService;
   const feeds = new Map(service.feeds.map((feed) => [feed.id, feed]));
   const { runs } = service;
   const runUrl = (feedId: string, runId: string) =>

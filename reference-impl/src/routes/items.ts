@@ -1,5 +1,4 @@
 import { Router, type Request, type Response } from 'express';
-import type { RouteContext } from '../app.ts';
 import { COLLECTION_NAMES, COLLECTIONS, type Collection } from '../domain/entityRules.ts';
 import type { OperationId } from '../http/operationInput.ts';
 import { principalOf } from '../http/principal.ts';
@@ -8,13 +7,13 @@ import { sendJson, streamJson } from '../http/sendJson.ts';
 import { validated } from '../http/validateRequest.ts';
 import { canRead, itemNotFound } from '../items/access.ts';
 import { createItem, replaceItem, softDeleteItem } from '../items/itemWrites.ts';
-import { createListPageCache, wantsFreshAnswer } from '../items/listPageCache.ts';
+import { wantsFreshAnswer } from '../items/listPageCache.ts';
 import { listQueryOf } from '../items/listQuery.ts';
-import { RENDERER_VERSION, renderItems, renderOne, renderPage, storedItemJson } from '../items/renderItem.ts';
-import { NO_RENDERING_REFRESH } from '../items/renderingRefresher.ts';
-import { sharedOntologyCache } from '../items/sharedOntologyCache.ts';
+import { RENDERER_VERSION, renderOne, storedItemJson } from '../items/renderItem.ts';
 import type { ItemWriteDeps } from '../items/writeItem.ts';
-import { getRenderedItemById, listItems, listRenderedItems } from '../storage/items/listItems.ts';
+import { getRenderedItemById } from '../storage/items/listItems.ts';
+import type { RouteMiddleware } from './routeMiddleware.ts';
+import type { Services } from '../services.ts';
 
 // The five item collections (ITEM-028): list, create, detail read, replace, soft delete.
 
@@ -39,12 +38,14 @@ const OPERATIONS = {
   routes: { list: 'listRoutes', create: 'createRoute', get: 'getRoute', update: 'updateRoute', remove: 'deleteRoute' },
 } satisfies Record<Collection, Record<'list' | 'create' | 'get' | 'update' | 'remove', OperationId>>;
 
-export function itemRoutes(ctx: RouteContext): Router {
+/** What the itemRoutes are built from. */
+export type ItemRouteDeps = Pick<Services, 'config' | 'db' | 'recordItemChange' | 'itemReads' | 'ontologies'> &
+  Pick<RouteMiddleware, 'auth' | 'validate' | 'rateLimited' | 'sizeCap'>;
+
+export function itemRoutes(ctx: ItemRouteDeps): Router {
   const router = Router();
-  const ontologies = sharedOntologyCache(ctx.db);
+  const { ontologies } = ctx;
   const writeDeps: ItemWriteDeps = { recordItemChange: ctx.recordItemChange, ontologies };
-  const renderings = ctx.renderings ?? NO_RENDERING_REFRESH;
-  const listPages = createListPageCache(ctx.db, { maxBytes: ctx.config.listCacheBytes });
 
   for (const collection of COLLECTION_NAMES) {
     const entitytype = COLLECTIONS[collection];
@@ -60,28 +61,11 @@ export function itemRoutes(ctx: RouteContext): Router {
       ctx.validate(ops.list, { sizeCap: ctx.sizeCap }),
       async (req: Request, res: Response) => {
         const { query } = validated(res, ops.list);
-        const { params, excludePatternDates } = listQueryOf(query, entitytype, principalOf(res));
-        const render = async (): Promise<Iterable<Buffer>> => {
-          // A variant renderings are not stored for: rendered live.
-          if (excludePatternDates)
-            return [
-              Buffer.from(
-                JSON.stringify(await renderItems(ontologies, await listItems(ctx.db, params), { excludePatternDates })),
-              ),
-            ];
-          const page = await renderPage(
-            ontologies,
-            await listRenderedItems(ctx.db, { ...params, rendererVersion: RENDERER_VERSION }),
-          );
-          if (page.renderedLive > 0) renderings.requestRefresh();
-          return page.chunks;
-        };
+        const fresh = wantsFreshAnswer({ cacheControl: req.get('cache-control'), pragma: req.get('pragma') });
         // Written while it is made: the client reads the first items while the last are written.
         await streamJson(
           res,
-          await listPages.answer({ params, excludePatternDates }, render, {
-            fresh: wantsFreshAnswer({ cacheControl: req.get('cache-control'), pragma: req.get('pragma') }),
-          }),
+          await ctx.itemReads.listPage(listQueryOf(query, entitytype, principalOf(res)), { fresh }),
         );
       },
     );

@@ -1,5 +1,4 @@
 import { Router, type Request, type Response } from 'express';
-import type { RouteContext } from '../app.ts';
 import { GEOJSON_MEDIA_TYPE, routeToGeoJson } from '../exports/geojson.ts';
 import { GPX_MEDIA_TYPE, routeToGpx } from '../exports/gpx.ts';
 import { routeData } from '../exports/routeData.ts';
@@ -9,13 +8,18 @@ import { canRead, itemNotFound } from '../items/access.ts';
 import type { Db } from '../storage/db.ts';
 import { getItemById } from '../storage/items/getItemById.ts';
 import type { StoredItem } from '../storage/items/itemRow.ts';
+import type { RouteMiddleware } from './routeMiddleware.ts';
+import type { Services } from '../services.ts';
 
 // @implements ROUTE-001, ROUTE-002
 // GET /routes/{id}/geojson and /gpx (ROUTE-001, ROUTE-002): detail reads, so not rate limited and
 // with the detail read's 404 for an unknown, out-of-scope or soft-deleted route (DEC-ITEM-004,
 // DEC-ITEM-027).
 
-export function routeExportRoutes(ctx: RouteContext): Router {
+/** What the routeExportRoutes are built from. */
+export type RouteExportRouteDeps = Pick<Services, 'config' | 'db'> & Pick<RouteMiddleware, 'auth' | 'validate'>;
+
+export function routeExportRoutes(ctx: RouteExportRouteDeps): Router {
   const router = Router();
   const resourceUrl = (id: string) => `${ctx.config.publicBaseUrl}/routes/${id}`;
 

@@ -2,10 +2,8 @@
 // /accounts/{accountId}/tokens…: token administration and the delivery log (TOKEN-003..013,
 // DEC-AUTH-005..011, DEC-HOOK-007/009/011). HTTP in, HTTP out; the rules are in tokens/tokenAdmin.ts.
 import { Router, type RequestHandler, type Response } from 'express';
-import type { RouteContext } from '../app.ts';
 import { ADMIN_ROLES, principalOf, requireRoles } from '../http/principal.ts';
 import { validated } from '../http/validateRequest.ts';
-import { createSecretBox } from '../tokens/secretBox.ts';
 import {
   createAccountToken,
   deleteAccountToken,
@@ -14,19 +12,25 @@ import {
   updateAccountToken,
   type TokenAdminDeps,
 } from '../tokens/tokenAdmin.ts';
+import type { RouteMiddleware } from './routeMiddleware.ts';
+import type { Services } from '../services.ts';
 
 const TOKENS = '/accounts/:accountId/tokens';
 const TOKEN = `${TOKENS}/:tokenId`;
 /** The `res.locals` key of an http: callback URL that passed the schema in its https form. */
 const INSECURE_URL = 'insecureCallBackUrl';
 
-export function tokenRoutes(ctx: RouteContext): Router {
+/** What the tokenRoutes are built from. */
+export type TokenRouteDeps = Pick<Services, 'config' | 'db' | 'now' | 'secrets' | 'tokenCache'> &
+  Pick<RouteMiddleware, 'auth' | 'validate'>;
+
+export function tokenRoutes(ctx: TokenRouteDeps): Router {
   const deps: TokenAdminDeps = {
     db: ctx.db,
     now: ctx.now,
-    secrets: createSecretBox(ctx.config.webhookSecretKey),
+    secrets: ctx.secrets,
     allowInsecureCallbacks: ctx.config.allowInsecureCallbacks,
-    tokensChanged: () => ctx.tokenCache?.clear(),
+    tokensChanged: () => ctx.tokenCache.clear(),
   };
   const admin = [ctx.auth, requireRoles(ADMIN_ROLES)];
   const relax = allowHttpCallbacks(ctx.config.allowInsecureCallbacks);

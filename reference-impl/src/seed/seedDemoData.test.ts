@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createMemoryFileStore } from '../assets/memoryFileStore.ts';
 import { client } from '../../test/support/items/itemsHarness.ts';
 import { responseProblems } from '../../test/support/items/responseSchemas.ts';
-import { sharedOntologyCache } from '../items/sharedOntologyCache.ts';
+import { createOntologyCache } from '../dictionary/ontologyCache.ts';
 import { listItems } from '../storage/items/listItems.ts';
 import { describeEachEngine, openTestDb } from '../../test/support/storage/testDb.ts';
 import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
@@ -35,7 +35,7 @@ describeEachEngine('demo data', (ctx) => {
     const assetStore = createMemoryFileStore();
     seed = await seedDemoData(
       ctx.db,
-      { recordItemChange: ignoreItemChanges, ontologies: sharedOntologyCache(ctx.db) },
+      { recordItemChange: ignoreItemChanges, ontologies: createOntologyCache(ctx.db) },
       { assetStore },
     );
     app = await startTestApp(ctx.db, { env: { RATE_LIMIT_ENABLED: 'false' }, deps: { assetStore } });
@@ -135,7 +135,7 @@ describeEachEngine('demo data', (ctx) => {
     const before = seed.tokens;
     const again = await seedDemoData(ctx.db, {
       recordItemChange: ignoreItemChanges,
-      ontologies: sharedOntologyCache(ctx.db),
+      ontologies: createOntologyCache(ctx.db),
     });
     expect(again).toMatchObject({ seeded: false, items: 0, users: [] });
     // Tokens seeded in the same millisecond come back in id order: compare them by label.
@@ -160,7 +160,7 @@ describeEachEngine('demo data', (ctx) => {
     expect(rows).toHaveLength(seed.tokens.length);
     const again = await seedDemoData(ctx.db, {
       recordItemChange: ignoreItemChanges,
-      ontologies: sharedOntologyCache(ctx.db),
+      ontologies: createOntologyCache(ctx.db),
     });
     expect(again.tokens.map((t) => t.label)).not.toContain('kiosk');
     expect(again.tokens).toHaveLength(seed.tokens.length);
@@ -171,7 +171,7 @@ describeEachEngine('demo data', (ctx) => {
   it('when two instances seed one empty store at once, then exactly one seeds', async () => {
     const other = await openTestDb(ctx.engine);
     try {
-      const deps = { recordItemChange: ignoreItemChanges, ontologies: sharedOntologyCache(other.db) };
+      const deps = { recordItemChange: ignoreItemChanges, ontologies: createOntologyCache(other.db) };
       const results = await Promise.all([seedDemoData(other.db, deps), seedDemoData(other.db, deps)]);
       expect(results.map((r) => r.seeded).sort()).toEqual([false, true]);
       const { rows } = await other.db.query<{ n: number }>('SELECT count(*)::int AS n FROM items');

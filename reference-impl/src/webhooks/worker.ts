@@ -28,8 +28,8 @@ export interface DeliveryWorkerOptions {
   logger: Logger;
   /** Epoch ms: attempt times, due times and leases. */
   now: () => number;
-  /** Base of resourceUri; a function when it is known only once the server listens (PORT=0). */
-  publicBaseUrl: string | (() => string);
+  /** Base of resourceUri. */
+  publicBaseUrl: string;
   schedule: RetrySchedule;
   /** Budget for the receiver's response headers (DEC-HOOK-006). */
   timeoutMs: number;
@@ -70,8 +70,6 @@ function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   const pollMs = options.pollMs ?? DEFAULT_POLL_MS;
   const maxInFlight = options.maxInFlight ?? 16;
   const leaseMs = options.leaseMs ?? Math.max(30_000, 2 * options.timeoutMs + 10_000);
-  const baseUrl =
-    typeof options.publicBaseUrl === 'string' ? () => options.publicBaseUrl as string : options.publicBaseUrl;
   const inFlight = new Set<Promise<void>>();
   let running = false;
   let abandoned = false;
@@ -103,7 +101,7 @@ function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   }
 
   async function pass(): Promise<boolean> {
-    const made = await makeDeliveries(db, { publicBaseUrl: baseUrl(), now });
+    const made = await makeDeliveries(db, { publicBaseUrl: options.publicBaseUrl, now });
     const free = maxInFlight - inFlight.size;
     if (free <= 0 || !running) return made > 0;
     const at = now();
@@ -214,7 +212,7 @@ function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
     const claimId = randomUUID();
     const made = await makeDelivery(tx, {
       tokenId,
-      publicBaseUrl: baseUrl(),
+      publicBaseUrl: options.publicBaseUrl,
       now,
       lease: { until: new Date(now() + leaseMs), claimId },
     });
@@ -332,14 +330,12 @@ export interface WebhookServicesDeps {
   config: Config;
   logger: Logger;
   now: () => number;
-  /** Overrides `config.publicBaseUrl`, read at each batch (server.ts learns the port after listening). */
-  publicBaseUrl?: () => string;
   /** Overrides for tests and benchmarks. */
   worker?: Partial<Pick<DeliveryWorkerOptions, 'pollMs' | 'maxInFlight' | 'leaseMs' | 'random' | 'ca'>>;
 }
 
 export interface WebhookServices {
-  /** AppDeps.recordItemChange: the outbox, waking this process's worker. */
+  /** The services' recordItemChange: the outbox, waking this process's worker. */
   recordItemChange: ItemChangeRecorder;
   worker: DeliveryWorker;
   /** Seals and opens signing secrets with WEBHOOK_SECRET_KEY (token routes use the same). */
@@ -352,7 +348,7 @@ export function createWebhookServices(deps: WebhookServicesDeps): WebhookService
     db: deps.db,
     logger: deps.logger,
     now: deps.now,
-    publicBaseUrl: deps.publicBaseUrl ?? deps.config.publicBaseUrl,
+    publicBaseUrl: deps.config.publicBaseUrl,
     schedule: scheduleFromConfig(deps.config.webhookRetryScheduleMs),
     timeoutMs: deps.config.webhookTimeoutMs,
     secrets,

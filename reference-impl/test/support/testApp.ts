@@ -1,27 +1,29 @@
-import { createApp, type AppDeps } from '../../src/app.ts';
+import { createApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
-import { createLogger } from '../../src/logger.ts';
-import { createMemoryStore } from '../../src/ratelimit/memoryStore.ts';
+import { createLogger, type Logger } from '../../src/logger.ts';
+import { createServices, type Services, type ServiceStandIns } from '../../src/services.ts';
 import type { Db } from '../../src/storage/db.ts';
-import { ignoreItemChanges } from '../../src/webhooks/itemChange.ts';
 import { listenLocally } from './listenLocally.ts';
 
 export interface TestApp {
   /** Ends in `/api`. */
   baseUrl: string;
   config: Config;
+  /** What the app is assembled from, as `npm start` assembles it; the background services are not started. */
+  services: Services;
   /** The app's clock; tests move it with `clock.set()`. Defaults to real time. */
   clock: { now(): number; set(ms: number | undefined): void };
   close(): Promise<void>;
 }
 
 /**
- * The app on a random local port over `db`. `env` overrides configuration variables (strings, as
- * in the environment); `deps` overrides dependencies.
+ * The app on a random local port over `db`, assembled by createServices and createApp like the
+ * service's, without its background services. `env` overrides configuration variables (strings,
+ * as in the environment); `deps` gives a logger or stand-ins for services.
  */
 export async function startTestApp(
   db: Db,
-  options: { env?: Record<string, string>; deps?: Partial<AppDeps> } = {},
+  options: { env?: Record<string, string>; deps?: ServiceStandIns & { logger?: Logger } } = {},
 ): Promise<TestApp> {
   let fixed: number | undefined;
   const clock = {
@@ -38,14 +40,17 @@ export async function startTestApp(
     SESSION_SECRET: 'x'.repeat(40),
     ...options.env,
   });
-  const app = createApp(config, {
-    db,
-    logger: createLogger({ level: config.logLevel }),
-    rateLimitStore: createMemoryStore({ now: clock.now }),
-    now: clock.now,
-    recordItemChange: ignoreItemChanges,
-    ...options.deps,
-  });
-  const { origin, close } = await listenLocally(app);
-  return { baseUrl: `${origin}/api`, config, clock, close };
+  const { logger = createLogger({ level: config.logLevel }), ...standIns } = options.deps ?? {};
+  const services = createServices(config, { db, logger, now: clock.now }, standIns);
+  const { origin, close } = await listenLocally(createApp(services));
+  return {
+    baseUrl: `${origin}/api`,
+    config,
+    services,
+    clock,
+    close: async () => {
+      await close();
+      await services.rateLimitStores.close();
+    },
+  };
 }

@@ -7,15 +7,13 @@ import { makeImage, uploadAsset } from '../test/support/assets/assetFixtures.ts'
 import { loadConfig } from './config.ts';
 import { startPartnerServer, writeFeedsFile } from '../test/support/feeds/partnerServer.ts';
 import { createLogger } from './logger.ts';
-import { createMemoryStore } from './ratelimit/memoryStore.ts';
-import { serviceAppDeps, startBackgroundServices, type ServiceContext } from './server.ts';
+import { createServices, startBackgroundServices } from './services.ts';
 import { getFeedRun } from './storage/feeds/getFeedRun.ts';
 import { runMigrations } from './storage/migrate.ts';
 import { openDb } from './storage/openDb.ts';
 import { ALL_STATUSES, createTestAccount, createTestToken } from '../test/support/fixtures.ts';
 
-// The app's dependencies and the background services of one ServiceContext share what they both
-// use: one asset store (retention prunes the store uploads are staged in) and one FeedRuns
+// The app and the background services of one services object share what they both use: one asset store (retention prunes the store uploads are staged in) and one FeedRuns
 // (shutdown waits for a run started through the route, not only for the scheduler's).
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -40,19 +38,13 @@ async function startServices(env: Record<string, string> = {}, accountId = `acc-
     for (const step of stops.splice(0).reverse()) await step.stop();
   };
   cleanups.push(stopAll);
-  const ctx: ServiceContext = {
-    config,
-    db,
-    logger: createLogger({ level: 'silent' }),
-    now: Date.now,
-    lifecycle: {
-      onStop: (name, stop) => {
-        stops.push({ name, stop });
-      },
+  const lifecycle = {
+    onStop: (name: string, stop: () => Promise<void> | void) => {
+      stops.push({ name, stop });
     },
   };
-  const deps = serviceAppDeps(ctx, { lists: createMemoryStore(), auth: createMemoryStore(), close: async () => {} });
-  const server: Server = createServer(createApp(config, deps));
+  const services = createServices(config, { db, logger: createLogger({ level: 'silent' }), now: Date.now });
+  const server: Server = createServer(createApp(services));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const closeServer = () =>
     new Promise<void>((resolve) => {
@@ -63,8 +55,8 @@ async function startServices(env: Record<string, string> = {}, accountId = `acc-
   await createTestAccount(db, { accountId, organisations: [`${accountId}-org`] });
   const admin = (await createTestToken(db, { accountId, roles: ['ROLE_ADMIN'], wfstatus: ALL_STATUSES })).token;
   return {
-    ctx,
-    deps,
+    services,
+    lifecycle,
     db,
     stops,
     admin,
@@ -74,10 +66,10 @@ async function startServices(env: Record<string, string> = {}, accountId = `acc-
   };
 }
 
-describe('serviceAppDeps and startBackgroundServices', () => {
+describe('createServices and startBackgroundServices', () => {
   it('when an upload is staged through the app, then the retention job prunes that same store (DATA_DIR=:memory:, DEC-MISC-004)', async () => {
     const service = await startServices();
-    const store = service.deps.assetStore!;
+    const store = service.services.assetStore;
     const uploaded = await uploadAsset(service.baseUrl, service.admin, {
       bytes: await makeImage('png', 4, 4),
       filename: 'een.png',
@@ -91,7 +83,7 @@ describe('serviceAppDeps and startBackgroundServices', () => {
       prunedBefore.push(before);
       return prune(before);
     };
-    await startBackgroundServices(service.ctx);
+    await startBackgroundServices(service.services, service.lifecycle);
     const deadline = Date.now() + 10_000;
     while (prunedBefore.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(prunedBefore).toHaveLength(1);
@@ -116,7 +108,7 @@ describe('serviceAppDeps and startBackgroundServices', () => {
     );
     cleanups.push(() => feedsFile.remove());
     const service = await startServices({ FEEDS_FILE: feedsFile.path }, accountId);
-    await startBackgroundServices(service.ctx);
+    await startBackgroundServices(service.services, service.lifecycle);
     expect(service.stops.map((s) => s.name)).toEqual(expect.arrayContaining(['feed runs', 'feed scheduler']));
 
     partner.serve(`/${feedId}.json`, {
