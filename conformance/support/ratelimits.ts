@@ -52,6 +52,26 @@ export async function burst(
 }
 
 /**
+ * Sends every request with at most `inFlight` outstanding, answers in the order given: fast enough
+ * to outrun a limiter, without needing more connections at once than a target may allow one client.
+ */
+export async function sendAll(
+  sends: readonly (() => Promise<HttpResponse>)[],
+  inFlight: number,
+): Promise<HttpResponse[]> {
+  const answers: HttpResponse[] = new Array(sends.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < sends.length) {
+      const i = next++;
+      answers[i] = await sends[i]!();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(inFlight, sends.length) }, worker));
+  return answers;
+}
+
+/**
  * Opens `count` connections to the target with an unlimited endpoint (the health check), so that
  * a burst right after goes out on open connections and reaches the limiter close together, not
  * spread over as many connection set-ups (a spread the limit refills during).
