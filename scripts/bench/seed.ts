@@ -329,6 +329,7 @@ export function templateOf(collection: Collection): Template {
     collection,
     body: example,
     token: { organisations: 'all', accountOrganisations: [] },
+    stripCategories: stripCategoriesForWrite,
   });
   const varied = new Set(variedFieldsOf(collection));
   const shared = Object.fromEntries(Object.entries(prepared.doc).filter(([field]) => !varied.has(field)));
@@ -506,6 +507,7 @@ export async function seedItems(db: Db, options: SeedOptions): Promise<SeedSumma
       collection,
       body: variedBody(random, n, collection, template, owner, palette, wfstatus),
       token,
+      stripCategories: stripCategoriesForWrite,
       newUuid: randomUUID,
     });
     const doc =

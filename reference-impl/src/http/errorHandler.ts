@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { RATE_LIMIT_HEADERS } from '../ratelimit/middleware.ts';
+import { clientErrorOf } from './clientErrorOf.ts';
 import { HttpError } from './HttpError.ts';
 import { HTTP_METHODS } from '../../../spec/index.ts';
 import type { JsonObject } from './openapiDocument.ts';
@@ -59,8 +60,9 @@ export function errorHandler(options: { logger: Logger }): ErrorRequestHandler {
       res.destroy();
       return;
     }
-    const readError = error instanceof HttpError ? undefined : bodyParserError(error, req.headers['content-encoding']);
-    const httpError = error instanceof HttpError ? error : readError;
+    const clientError = clientErrorOf(error);
+    const readError = clientError === undefined ? bodyParserError(error, req.headers['content-encoding']) : undefined;
+    const httpError = clientError ?? readError;
     if (httpError !== undefined) {
       // A body the client broke is worth a line for the operator, but no stack and no alarm; and
       // neither the message (a JSON error quotes the body) nor the query (it may hold a token).
