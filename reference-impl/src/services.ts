@@ -1,4 +1,5 @@
-import { createAssetFileStore, type AssetFileStore } from './assets/fileStore.ts';
+import { createAssetFileStore } from './assets/createAssetFileStore.ts';
+import type { AssetFileStore } from './assets/fileStore.ts';
 import { createResizer, type Resizer } from './assets/resizer.ts';
 import type { SessionVerifier } from './auth/resolveBearer.ts';
 import { createTokenCache, listenForAuthChanges, type TokenCache } from './auth/tokenCache.ts';
