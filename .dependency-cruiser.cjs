@@ -1,7 +1,5 @@
-// Import rules of ARCHITECTURE.md, checked by `npm run lint` (lint:imports).
-// Violations that already existed are listed in .dependency-cruiser-known-violations.json
-// (`--ignore-known`). After fixing some, `npm run lint:imports:baseline` shrinks the list; it is
-// not a way to accept new ones. Folder cycles of the service: .dependency-cruiser.folders.cjs.
+// Import rules of ARCHITECTURE.md, checked by `npm run lint` (lint:imports); any violation fails.
+// Folder cycles of the service: .dependency-cruiser.folders.cjs.
 
 // Files that exist only for tests: test files, harnesses, fakes, fixtures, cross-cutting suites.
 const TEST =
