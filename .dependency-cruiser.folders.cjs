@@ -1,7 +1,6 @@
 // Folder cycles of the reference service's production code (e.g. http/ ↔ auth/). Tests, harnesses
 // and fixtures are left out, so a test importing a harness ties no folders together.
-// Run by scripts/lint-folder-cycles.ts (npm run lint), which compares with the known cycles:
-// depcruise's --ignore-known does not apply to folder rules.
+// Run by `npm run lint` (lint:imports); any cycle fails.
 const base = require('./.dependency-cruiser.cjs');
 const testFiles = base.forbidden.find((rule) => rule.name === 'no-test-support-in-production').to.path;
 

@@ -1,7 +1,7 @@
 // The content-sync command end to end: in-process `main()` against the scripted fake behind
 // HTTP, plus the npx shim as a real process. PGlite on disk is used where it is the point (it
 // takes seconds to start on a loaded machine); the other tests mirror into memory.
-// `--database-url` (PostgreSQL) against the reference service: integration/contentSync.test.ts.
+// `--database-url` (PostgreSQL) against the reference service: tests/client/contentSync.test.ts.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';

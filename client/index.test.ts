@@ -31,11 +31,12 @@ describe('client/index.ts', () => {
       const src = readFileSync(join(root, f), 'utf8');
       for (const m of src.matchAll(/from '(\.[^']+)'/g)) {
         const target = new URL(m[1]!, new URL(f, `file://${root}`)).pathname;
-        const allowed = target.startsWith(root) || target.includes('/generated/') || target.endsWith('/package.json');
-        // Test-only exception: the integration test starts the reference service through its harness.
-        const harness =
-          f.startsWith('integration/') && f.endsWith('.test.ts') && /\/reference-impl\/test\/support\//.test(target);
-        expect(allowed || harness, `${f} imports ${m[1]}`).toBe(true);
+        const allowed =
+          target.startsWith(root) ||
+          target.includes('/generated/') ||
+          target.endsWith('/spec/index.ts') ||
+          target.endsWith('/package.json');
+        expect(allowed, `${f} imports ${m[1]}`).toBe(true);
       }
     }
   });

@@ -1,6 +1,6 @@
 // The self-test's fault table: each fault (a named modifier of the fault proxy), the rule family
 // it breaks, the requirement ids the suite must fail on, and the checks to run (`--only`) so a
-// fault costs seconds, not a full run. tests/conformance/selftest.test.ts runs them one at a time
+// fault costs seconds, not a full run. tests/conformance/selftest.{1,2}.test.ts run them one at a time
 // against the reference service; selftest/README.md shows the table.
 
 import type { FaultModifier } from './faultProxy.ts';

@@ -140,7 +140,7 @@ export const VARIATIONS: Variation[] = [
     deviations: [],
     discovers: { statusMoves: 'rejected=unsupported, archived=unsupported, deleted=unsupported' },
     modifiers: () => [m.noMovesToEndStates()],
-    unobservable: ['workflow.deleted-is-soft', 'sync.end-to-end'],
+    unobservable: ['workflow.deleted-is-soft', 'sync.end-to-end', 'filters.wfstatus', 'scope.live-token'],
     checks: [
       'workflow.status-table',
       'workflow.deleted-is-soft',

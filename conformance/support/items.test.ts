@@ -14,8 +14,10 @@ import {
   pageByKeyset,
   pageByNumber,
   runFixture,
+  unplacedStatuses,
+  WF_STATUSES,
 } from './items.ts';
-import type { Item } from './items.ts';
+import type { Catalogue, CatalogueEntry, Item, WfStatus } from './items.ts';
 
 /** A tiny item list: POST, detail GET, list GET with lastupdated (>=), wfstatus, trcid, sort by lastupdated, size, page. */
 async function fakeService(options: { stamps?: 'unique' | 'tied'; exclusive?: boolean; idInBody?: boolean } = {}) {
@@ -196,5 +198,16 @@ describe('itemProblemRequirements', () => {
       itemProblemRequirements(ctx, answer({ pointer: '/trcid' }, { pointer: '/calendar/x' }), ['WRITE-001']),
     ).toEqual(['WRITE-001']);
     expect(itemProblemRequirements(ctx, answer({ pointer: '/id' }), ['WRITE-001'])).toEqual(['WRITE-001']);
+  });
+});
+
+describe('unplacedStatuses', () => {
+  it('when the catalogue holds no item in a status, then that status is unplaced; a draft stored as readyforvalidation counts as placed', () => {
+    const entry = (written: WfStatus | undefined, status: WfStatus) => ({ written, status }) as CatalogueEntry;
+    const cat = {
+      entries: [entry('approved', 'approved'), entry('draft', 'readyforvalidation'), entry('archived', 'archived')],
+    } as Catalogue;
+    expect(unplacedStatuses(cat, WF_STATUSES)).toEqual(['rejected', 'deleted']);
+    expect(unplacedStatuses(cat, ['archived'])).toEqual([]);
   });
 });

@@ -714,6 +714,15 @@ export function catalogueEntries(cat: Catalogue, status: WfStatus): CatalogueEnt
   return entries;
 }
 
+/**
+ * The statuses among `statuses` the catalogue could place no item in: the target moves no item
+ * there through the API (the interface leaves those moves open), so a rule about items in them
+ * cannot be observed on this target.
+ */
+export function unplacedStatuses(cat: Catalogue, statuses: readonly WfStatus[]): WfStatus[] {
+  return statuses.filter((s) => !cat.entries.some((e) => e.status === s || e.written === s));
+}
+
 /** Every catalogue item the full token lists: `lastupdated >= before`, all statuses, size 2000. */
 export async function listCatalogue(
   ctx: Ctx,

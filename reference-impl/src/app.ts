@@ -12,7 +12,7 @@ import { requireUtf8Body } from './http/requireUtf8Body.ts';
 import { storageUnavailable } from './http/storageUnavailable.ts';
 import { createRequestValidator } from './http/validateRequest.ts';
 import { createAuthThrottle, NO_AUTH_THROTTLE } from './ratelimit/authThrottle.ts';
-import { rateLimit } from './ratelimit/middleware.ts';
+import { RATE_LIMIT_HEADERS, rateLimit } from './ratelimit/middleware.ts';
 import { assetRoutes } from './routes/assets.ts';
 import { authRoutes } from './routes/auth.ts';
 import { dictionaryRoutes } from './routes/dictionary.ts';
@@ -63,7 +63,13 @@ export function createApp(services: Services): express.Express {
   // answer (a 2000-item page is 10+ MB) costs each request more than it could save. Asset files
   // set their own.
   app.set('etag', false);
-  app.use(rejectUnknownRoutes({ doc, basePath: BASE_PATH, rateLimitHeaders: config.rateLimitEnabled })); // 404/405 before a body is read (DEC-ERR-005)
+  app.use(
+    rejectUnknownRoutes({
+      doc,
+      basePath: BASE_PATH,
+      rateLimitHeaders: config.rateLimitEnabled ? RATE_LIMIT_HEADERS : undefined,
+    }),
+  ); // 404/405 before a body is read (DEC-ERR-005)
   app.use(rejectMalformedQuery());
   // No body is read for a caller whose bearer fails (issue 18); bearer-less operations get a small limit.
   app.use(

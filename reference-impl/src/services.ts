@@ -1,4 +1,5 @@
-import { createAssetFileStore, type AssetFileStore } from './assets/fileStore.ts';
+import { createAssetFileStore } from './assets/createAssetFileStore.ts';
+import type { AssetFileStore } from './assets/fileStore.ts';
 import { createResizer, type Resizer } from './assets/resizer.ts';
 import type { SessionVerifier } from './auth/resolveBearer.ts';
 import { createTokenCache, listenForAuthChanges, type TokenCache } from './auth/tokenCache.ts';
@@ -14,7 +15,7 @@ import { startRetentionJob } from './maintenance/retention.ts';
 import { createRateLimitStores, type RateLimitStores } from './ratelimit/stores.ts';
 import { createSessionVerifier } from './sessions/sessionVerifier.ts';
 import type { Db } from './storage/db.ts';
-import type { SecretBox } from './tokens/secretBox.ts';
+import type { SecretBox } from './webhooks/secretBox.ts';
 import type { ItemChangeRecorder } from './webhooks/itemChange.ts';
 import { createWebhookServices, type DeliveryWorker } from './webhooks/worker.ts';
 

@@ -71,7 +71,13 @@ export function buildItems(count: number, indexes: OntologyIndexes, seed = 20_27
     const calendar = template.example.calendar as Loose | undefined;
     if (calendar !== undefined) body.calendar = calendarOf(random, calendar);
     // As seedItems stores it: the varied fields prepared, categories stripped, merged with the shared part.
-    const prepared = prepareItemWrite({ collection, body, token, newUuid: () => `uuid-${n}` });
+    const prepared = prepareItemWrite({
+      collection,
+      body,
+      token,
+      stripCategories: stripCategoriesForWrite,
+      newUuid: () => `uuid-${n}`,
+    });
     const varied =
       prepared.doc.trcItemCategories === undefined
         ? prepared.doc

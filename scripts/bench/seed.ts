@@ -9,9 +9,9 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { loadDemoAccounts } from '../../reference-impl/src/dictionary/loadData.ts';
+import { loadDataOverrides, loadDemoAccounts } from '../../reference-impl/src/dictionary/loadData.ts';
 import type { OntologyIndexes } from '../../reference-impl/src/dictionary/indexes.ts';
-import type { Datatype } from '../../reference-impl/src/dictionary/types.ts';
+import type { Datatype } from '../../reference-impl/src/domain/ontology.ts';
 import type { Collection, EntityType } from '../../reference-impl/src/domain/entityRules.ts';
 import { prepareItemWrite } from '../../reference-impl/src/domain/itemWrite.ts';
 import type { StoredWfStatus } from '../../reference-impl/src/domain/workflow.ts';
@@ -199,7 +199,7 @@ export async function seedAccounts(db: Db): Promise<BenchPrincipal> {
   for (const account of loadDemoAccounts()) {
     await createTestAccount(db, { accountId: account.id, organisations: account.organisations, name: account.name });
   }
-  await seedOntologyOverrides(db);
+  await seedOntologyOverrides(db, loadDataOverrides());
   const organisations = ORGANISATION_SHARES.map(([o]) => o);
   const { token } = await createTestToken(db, {
     accountId: 'amsterdam',
@@ -329,6 +329,7 @@ export function templateOf(collection: Collection): Template {
     collection,
     body: example,
     token: { organisations: 'all', accountOrganisations: [] },
+    stripCategories: stripCategoriesForWrite,
   });
   const varied = new Set(variedFieldsOf(collection));
   const shared = Object.fromEntries(Object.entries(prepared.doc).filter(([field]) => !varied.has(field)));
@@ -506,6 +507,7 @@ export async function seedItems(db: Db, options: SeedOptions): Promise<SeedSumma
       collection,
       body: variedBody(random, n, collection, template, owner, palette, wfstatus),
       token,
+      stripCategories: stripCategoriesForWrite,
       newUuid: randomUUID,
     });
     const doc =

@@ -1,6 +1,6 @@
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
-import { ALL_STATUSES, catalogue, onlyThese } from '../../support/items.ts';
+import { ALL_STATUSES, catalogue, onlyThese, unplacedStatuses } from '../../support/items.ts';
 import type { Item } from '../../support/items.ts';
 import { assertContainsAll } from '../../support/listAssertions.ts';
 
@@ -88,7 +88,15 @@ export default defineCheck({
       }
       res.assertConforms(['WF-005']);
     }
-    ctx.verified(['AUTH-005', 'SCOPE-001', 'WF-001', 'WF-005']);
+    // A live token kept from archived or deleted items that were never there proves nothing.
+    const unplaced = unplacedStatuses(cat, ['archived', 'deleted']);
+    if (unplaced.length > 0)
+      ctx.unobservable(
+        ['AUTH-005'],
+        `the target moves no item into ${unplaced.join(' or ')} through the API (the interface leaves those moves open), so no such item was there to hide from a live token`,
+      );
+    else ctx.verified(['AUTH-005']);
+    ctx.verified(['SCOPE-001', 'WF-001', 'WF-005']);
     if (refused) throw refused;
   },
 });

@@ -1,5 +1,5 @@
 // The named faults, one per file. Each breaks one rule; conformance/selftest/faults.ts says which
-// requirement, and tests/conformance/selftest.test.ts runs the suite through the fault proxy
+// requirement, and tests/conformance/selftest.{1,2}.test.ts run the suite through the fault proxy
 // with one of them at a time and asserts the check for that rule fails.
 
 export { acceptUnknownTokens } from './acceptUnknownTokens.ts';

@@ -1,6 +1,4 @@
 import type { Readable } from 'node:stream';
-import { createDiskFileStore } from './diskFileStore.ts';
-import { createMemoryFileStore } from './memoryFileStore.ts';
 
 /**
  * Where asset bytes live. Files are named by asset id only (a UUID, checked before any path is
@@ -42,11 +40,4 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export function assertAssetId(id: string): string {
   if (!UUID.test(id)) throw new Error(`asset file id must be a lower-case UUID (received: ${JSON.stringify(id)})`);
   return id;
-}
-
-/** Files under `<dataDir>/assets/`, or in memory when `dataDir` is `:memory:` (tests, demos). */
-export function createAssetFileStore(dataDir: string): AssetFileStore {
-  return dataDir === ':memory:'
-    ? createMemoryFileStore()
-    : createDiskFileStore({ directory: `${dataDir.replace(/\/+$/, '')}/assets` });
 }

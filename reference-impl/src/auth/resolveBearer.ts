@@ -1,12 +1,10 @@
+import type { BearerResolver } from '../http/authenticate.ts';
 import type { Principal, Role } from '../http/principal.ts';
 import { ROLES } from '../http/principal.ts';
 import type { Queryable } from '../storage/db.ts';
 import { findTokenByHash, type TokenCredential } from '../storage/tokens/findTokenByHash.ts';
 import type { TokenCache } from './tokenCache.ts';
 import { hashToken } from './tokenHash.ts';
-
-/** Resolves a bearer value to the caller, or null when it is unknown, expired or revoked. */
-export type BearerResolver = (bearer: string) => Promise<Principal | null>;
 
 export interface SessionVerifier {
   /** The session's principal, or null for an invalid, expired or revoked session token. */

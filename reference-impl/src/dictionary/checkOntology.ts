@@ -1,4 +1,4 @@
-import { DATATYPES, type Datatype } from './types.ts';
+import { DATATYPES, type Datatype } from '../domain/ontology.ts';
 
 // Rules of an ontology document that a JSON schema cannot say: ids unique in the whole document,
 // options exactly where the datatype has them, dotted cnetIDs that extend their parent's. The PUT

@@ -1,4 +1,4 @@
-import type { OntologySource, PropertyOntology, TypeOntology } from './types.ts';
+import type { OntologySource, PropertyOntology, TypeOntology } from '../domain/ontology.ts';
 
 // @implements ONTO-015
 // Which ontology fills in an account's items (ONTO-015/016): its own override when it has one,

@@ -3,7 +3,7 @@ import { fillItemCategories } from './fillItemCategories.ts';
 import { indexOntologies } from './indexes.ts';
 import { loadBaseOntologies, loadDataOverrides } from './loadData.ts';
 import { stripCategoriesForWrite } from './stripCategoriesForWrite.ts';
-import type { PropertyOntology, StoredCategory, TypeOntology } from './types.ts';
+import type { PropertyOntology, StoredCategory, TypeOntology } from '../domain/ontology.ts';
 
 const base = indexOntologies(loadBaseOntologies());
 const NL_EN_DE = ['nl', 'en', 'de'];

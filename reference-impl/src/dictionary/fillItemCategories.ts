@@ -10,7 +10,7 @@ import type {
   StoredCategories,
   StoredCategory,
   StoredType,
-} from './types.ts';
+} from '../domain/ontology.ts';
 
 // @implements ONTO-001, ONTO-007
 // Read side of trcItemCategories (ONTO-001..008, DT-001..013, DEC-DICT-006/008): the stored ids

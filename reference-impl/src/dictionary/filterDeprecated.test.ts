@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { filterDeprecated } from './filterDeprecated.ts';
 import { loadBaseOntologies } from './loadData.ts';
-import type { TypeNode, TypeOntology } from './types.ts';
+import type { TypeNode, TypeOntology } from '../domain/ontology.ts';
 
 const cnetIds = (nodes: readonly TypeNode[]): string[] => nodes.flatMap((n) => [n.cnetID, ...cnetIds(n.child ?? [])]);
 

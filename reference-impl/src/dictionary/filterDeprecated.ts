@@ -1,4 +1,4 @@
-import type { TypeNode, TypeOntology } from './types.ts';
+import type { TypeNode, TypeOntology } from '../domain/ontology.ts';
 
 // @implements ONTO-012
 // The type ontology as answered by default (ONTO-012): deprecated nodes are left out, and with

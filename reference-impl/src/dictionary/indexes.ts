@@ -6,7 +6,7 @@ import type {
   TreeEntityType,
   TypeNode,
   TypeOntology,
-} from './types.ts';
+} from '../domain/ontology.ts';
 
 // Lookup tables over one ontology document. A document is never changed after it is loaded
 // (a new version is a new object), so each is indexed once and the index is memoised on it.

@@ -5,7 +5,7 @@ import type {
   PropertyOntology,
   PropertyOption,
   PropertyTranslation,
-} from './types.ts';
+} from '../domain/ontology.ts';
 
 // DEC-DICT-011: unknown fields of a property ontology sent with PUT are dropped, not stored. The
 // body has passed the spec's schema (which tolerates extra fields), so the known ones have their

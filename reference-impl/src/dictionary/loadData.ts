@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { checkPropertyOntology, checkTypeOntology, type OntologyProblem } from './checkOntology.ts';
 import type { OntologyPair } from './chooseOntologies.ts';
-import type { OntologyBody, PropertyOntology, TypeOntology } from './types.ts';
+import type { OntologyBody, OntologyOverrides, PropertyOntology, TypeOntology } from '../domain/ontology.ts';
 
 // The dictionary data shipped with the service (ontology-data/): the base ontologies, the type
 // ontology overrides (maintained outside the public interface, so loaded from here), an example
@@ -55,17 +55,10 @@ export function loadBaseOntologies(): OntologyPair {
   return base;
 }
 
-export interface DataOverrides {
-  /** Type ontology overrides by account id: the data is their source of truth. */
-  types: ReadonlyMap<string, OntologyBody<TypeOntology>>;
-  /** Example property ontology overrides by account id: seeded once, then owned by PUT. */
-  properties: ReadonlyMap<string, OntologyBody<PropertyOntology>>;
-}
-
-let overrides: DataOverrides | undefined;
+let overrides: OntologyOverrides | undefined;
 
 /** Files `overrides/<accountId>.typeOntology.yaml` and `overrides/<accountId>.propertiesOntology.yaml`. */
-export function loadDataOverrides(): DataOverrides {
+export function loadDataOverrides(): OntologyOverrides {
   if (overrides) return overrides;
   const types = new Map<string, OntologyBody<TypeOntology>>();
   const properties = new Map<string, OntologyBody<PropertyOntology>>();

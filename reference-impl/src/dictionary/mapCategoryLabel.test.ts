@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { indexOntologies, indexPropertyOntology } from './indexes.ts';
 import { loadBaseOntologies } from './loadData.ts';
 import { labelKey, mapCategoryLabel, mapFeedCategories } from './mapCategoryLabel.ts';
-import type { PropertyOntology } from './types.ts';
+import type { PropertyOntology } from '../domain/ontology.ts';
 
 const ontologies = indexOntologies(loadBaseOntologies());
 

@@ -1,5 +1,5 @@
 import { DUTCH, type Labels, type PropertyIndex } from './indexes.ts';
-import type { Datatype, StoredCategory } from './types.ts';
+import type { Datatype, StoredCategory } from '../domain/ontology.ts';
 
 // Feed rule 5 (ONTO-009): a category sent as a plain-text `value` without `catid` is mapped to a
 // property or option id by its label. Dutch labels are tried first, then every other language;

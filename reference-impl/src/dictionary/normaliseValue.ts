@@ -1,5 +1,5 @@
 import { stripHtml } from './stripHtml.ts';
-import type { Datatype } from './types.ts';
+import type { Datatype } from '../domain/ontology.ts';
 
 // @implements DT-001
 // How a stored `value` reads back, by datatype (the interface's datatype table, DT-001..013).

@@ -7,7 +7,7 @@ import { describeEachEngine } from '../../test/support/storage/testDb.ts';
 import { fillItemCategories } from './fillItemCategories.ts';
 import { loadBaseOntologies, loadDataOverrides } from './loadData.ts';
 import { createOntologyCache } from './ontologyCache.ts';
-import type { OntologyBody, PropertyOntology } from './types.ts';
+import type { OntologyBody, PropertyOntology } from '../domain/ontology.ts';
 
 async function newAccount(db: Queryable): Promise<{ accountId: string; organisation: string }> {
   const accountId = `acc-${randomUUID().slice(0, 8)}`;

@@ -6,7 +6,7 @@ import { getOrganisationOntologyVersions } from '../storage/dictionary/getOrgani
 import { chooseOntologies, type OntologyPair } from './chooseOntologies.ts';
 import { indexOntologies, type OntologyIndexes } from './indexes.ts';
 import { loadBaseOntologies } from './loadData.ts';
-import type { OntologySource } from './types.ts';
+import type { OntologySource } from '../domain/ontology.ts';
 
 // @implements ONTO-006
 // The ontologies in force for an account, parsed and indexed once per version.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkPropertyOntology, checkTypeOntology } from './checkOntology.ts';
 import { indexPropertyOntology, indexTypeOntology } from './indexes.ts';
 import { loadBaseOntologies, loadDataOverrides, loadDemoAccounts } from './loadData.ts';
-import { DATATYPES, type TypeNode } from './types.ts';
+import { DATATYPES, type TypeNode } from '../domain/ontology.ts';
 
 const LANGS = ['nl', 'en', 'de'];
 const base = loadBaseOntologies();

@@ -1,7 +1,7 @@
 import type { PropertyIndex } from './indexes.ts';
 import { valueAsString } from './normaliseValue.ts';
 import { stripHtml } from './stripHtml.ts';
-import type { StoredCategories, StoredCategory, StoredType } from './types.ts';
+import type { StoredCategories, StoredCategory, StoredType } from '../domain/ontology.ts';
 
 // @implements ONTO-005
 // Write side of trcItemCategories: what is persisted (ONTO-004). Only ids, the value and the

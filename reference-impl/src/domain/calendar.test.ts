@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { HttpError } from '../http/HttpError.ts';
+import { RuleViolation } from './ruleViolation.ts';
 import {
   MAX_DAYS_PER_PATTERN,
   MAX_SINGLE_DATES,
@@ -10,14 +10,14 @@ import {
   patternDays,
 } from './calendar.ts';
 
-function caught(fn: () => unknown): HttpError {
+function caught(fn: () => unknown): RuleViolation {
   try {
     fn();
   } catch (error) {
-    if (error instanceof HttpError) return error;
+    if (error instanceof RuleViolation) return error;
     throw error;
   }
-  throw new Error('expected an HttpError');
+  throw new Error('expected an RuleViolation');
 }
 
 const when = [{ timestart: '20:00', timeend: '22:00' }];
@@ -45,7 +45,7 @@ describe('calendarType normalisation', () => {
 
   it('when calendarType is unknown, then it is a 400 naming it [DEC-ITEM-011]', () => {
     const error = caught(() => normaliseCalendarForWrite({ calendarType: 'WEEKLY' }));
-    expect(error.status).toBe(400);
+    expect(error.kind).toBe('invalid');
     expect(error.details).toEqual([
       { pointer: '/calendar/calendarType', message: expect.stringContaining('"WEEKLY"') },
     ]);

@@ -1,4 +1,4 @@
-import { HttpError, type HttpErrorDetail } from '../http/HttpError.ts';
+import { RuleViolation, type RuleViolationDetail } from './ruleViolation.ts';
 import { formatDay } from './timestamps.ts';
 
 // calendarType normalisation (DEC-ITEM-011) and the days of calendar patterns (DEC-ITEM-010).
@@ -37,22 +37,20 @@ export interface PatternDate {
  */
 export function normaliseCalendarForWrite(calendar: unknown): Loose {
   if (!isObject(calendar))
-    throw new HttpError(400, {
-      message: `calendar must be an object (received: ${JSON.stringify(calendar)})`,
-      details: [{ pointer: '/calendar', message: 'must be an object' }],
-    });
-  const details: HttpErrorDetail[] = [];
+    throw new RuleViolation(`calendar must be an object (received: ${JSON.stringify(calendar)})`, [
+      { pointer: '/calendar', message: 'must be an object' },
+    ]);
+  const details: RuleViolationDetail[] = [];
   const patterns = Array.isArray(calendar.patternDates) ? calendar.patternDates : [];
   patterns.forEach((pattern, index) => details.push(...patternProblems(pattern, `/calendar/patternDates/${index}`)));
   const calendarType = normaliseCalendarType(calendar, details);
   if (details.length > 0) {
-    throw new HttpError(400, {
-      message:
-        details.length === 1
-          ? details[0]!.message
-          : `calendar has ${details.length} problems: ${details.map((d) => d.message).join('; ')}`,
+    throw new RuleViolation(
+      details.length === 1
+        ? details[0]!.message
+        : `calendar has ${details.length} problems: ${details.map((d) => d.message).join('; ')}`,
       details,
-    });
+    );
   }
 
   const result: Loose = { ...calendar, calendarType };
@@ -78,7 +76,7 @@ export function normaliseCalendarForWrite(calendar: unknown): Loose {
  * given as a single date keeps that entry. At most MAX_SINGLE_DATES entries, the earliest kept.
  */
 export function expandCalendar(calendar: Loose, options: { excludePatternDates?: boolean } = {}): Loose {
-  const details: HttpErrorDetail[] = [];
+  const details: RuleViolationDetail[] = [];
   const calendarType = normaliseCalendarType(calendar, details);
   const result: Loose = { ...calendar, calendarType: details.length === 0 ? calendarType : calendar.calendarType };
   if (options.excludePatternDates === true || !Array.isArray(calendar.patternDates)) return result;
@@ -140,7 +138,7 @@ function validPatternRange(pattern: unknown): { start: number; end: number } | u
   return { start, end };
 }
 
-function normaliseCalendarType(calendar: Loose, details: HttpErrorDetail[]): CalendarType {
+function normaliseCalendarType(calendar: Loose, details: RuleViolationDetail[]): CalendarType {
   const value = calendar.calendarType;
   if (value === undefined || value === null) {
     if (Array.isArray(calendar.patternDates) && calendar.patternDates.length > 0) return 'PATTERNDATES';
@@ -156,10 +154,10 @@ function normaliseCalendarType(calendar: Loose, details: HttpErrorDetail[]): Cal
   return 'NONE';
 }
 
-function patternProblems(pattern: unknown, pointer: string): HttpErrorDetail[] {
+function patternProblems(pattern: unknown, pointer: string): RuleViolationDetail[] {
   if (!isObject(pattern))
     return [{ pointer, message: 'a calendar pattern must be an object with startdate and enddate' }];
-  const problems: HttpErrorDetail[] = [];
+  const problems: RuleViolationDetail[] = [];
   const start = parseDay(pattern.startdate),
     end = parseDay(pattern.enddate);
   if (start === undefined)

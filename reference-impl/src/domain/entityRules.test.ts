@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../http/HttpError.ts';
+import { RuleViolation } from './ruleViolation.ts';
 import {
   COLLECTIONS,
   ENTITY_TYPES,
@@ -12,14 +12,14 @@ import {
   type Collection,
 } from './entityRules.ts';
 
-function caught(fn: () => unknown): HttpError {
+function caught(fn: () => unknown): RuleViolation {
   try {
     fn();
   } catch (error) {
-    if (error instanceof HttpError) return error;
+    if (error instanceof RuleViolation) return error;
     throw error;
   }
-  throw new Error('expected an HttpError');
+  throw new Error('expected an RuleViolation');
 }
 
 describe('collections and entity types', () => {
@@ -59,11 +59,11 @@ describe('resolveWriteEntitytype', () => {
 
   it('when a body names another entity type, then it is a 400 naming both [DEC-ITEM-008] [ITEM-025]', () => {
     const error = caught(() => resolveWriteEntitytype('events', 'LOCATIE'));
-    expect(error.status).toBe(400);
+    expect(error.kind).toBe('invalid');
     expect(error.message).toBe('entitytype must be EVENEMENT on /events (received: "LOCATIE")');
-    expect(caught(() => resolveWriteEntitytype('events', 'EVENEMENTGROEP')).status).toBe(400);
-    expect(caught(() => resolveWriteEntitytype('venues', 'LOCATIE')).status).toBe(400);
-    expect(caught(() => resolveWriteEntitytype('events', 'evenement')).status).toBe(400);
+    expect(caught(() => resolveWriteEntitytype('events', 'EVENEMENTGROEP')).kind).toBe('invalid');
+    expect(caught(() => resolveWriteEntitytype('venues', 'LOCATIE')).kind).toBe('invalid');
+    expect(caught(() => resolveWriteEntitytype('events', 'evenement')).kind).toBe('invalid');
   });
 });
 
@@ -86,7 +86,7 @@ describe('assertEntityRules', () => {
 
   it('when a location carries priceElements, then it is a 400 naming the field [ITEM-024] [ITEM-011] [DEC-ITEM-015]', () => {
     const error = caught(() => assertEntityRules('LOCATIE', { priceElements: [{ from: 1 }] }));
-    expect(error.status).toBe(400);
+    expect(error.kind).toBe('invalid');
     expect(error.message).toContain('priceElements');
     expect(error.details).toEqual([{ pointer: '/priceElements', message: expect.stringContaining('EVENEMENT') }]);
   });
@@ -137,8 +137,8 @@ describe('assertEntityRules', () => {
 
   it('when any item uses an unknown link type, then it is a 400 [DEC-ITEM-013]', () => {
     expect(
-      caught(() => assertEntityRules('EVENEMENT', { trcitemRelation: { links: [{ linkType: 'sibling' }] } })).status,
-    ).toBe(400);
+      caught(() => assertEntityRules('EVENEMENT', { trcitemRelation: { links: [{ linkType: 'sibling' }] } })).kind,
+    ).toBe('invalid');
   });
 
   it('when a venue keeps rooms in subItemGroups, then it passes [ITEM-015] [ITEM-025]', () => {

@@ -1,5 +1,5 @@
 import { COLLECTIONS, ENTITY_TYPES, type Collection, type EntityType } from '../../../generated/constants.ts';
-import { HttpError, badRequest, type HttpErrorDetail } from '../http/HttpError.ts';
+import { RuleViolation, ruleViolation, type RuleViolationDetail } from './ruleViolation.ts';
 
 // Which entity type lives where, and which fields and links each type may carry.
 
@@ -55,7 +55,7 @@ export function resolveWriteEntitytype(collection: Collection, value: unknown): 
   const expected = COLLECTIONS[collection];
   if (value === undefined || value === expected) return expected;
   if (typeof value === 'string' && FORMER_NAMES[value] === expected) return expected;
-  throw badRequest(
+  throw ruleViolation(
     '/entitytype',
     `entitytype must be ${expected} on /${collection} (received: ${JSON.stringify(value)})`,
   );
@@ -86,7 +86,7 @@ export function allowedLinkTypes(entitytype: EntityType): readonly LinkType[] {
  * (DEC-ITEM-013, DEC-ITEM-015). Returns quietly when there is none.
  */
 export function assertEntityRules(entitytype: EntityType, body: Readonly<Record<string, unknown>>): void {
-  const details: HttpErrorDetail[] = [];
+  const details: RuleViolationDetail[] = [];
   for (const [field, owner] of Object.entries(ENTITY_ONLY_FIELDS)) {
     if (body[field] !== undefined && owner !== entitytype) {
       details.push({
@@ -110,13 +110,12 @@ export function assertEntityRules(entitytype: EntityType, body: Readonly<Record<
     });
   }
   if (details.length === 0) return;
-  throw new HttpError(400, {
-    message:
-      details.length === 1
-        ? details[0]!.message
-        : `${details.length} fields are not allowed on a ${entitytype} item: ${details.map((d) => d.pointer).join(', ')}`,
+  throw new RuleViolation(
+    details.length === 1
+      ? details[0]!.message
+      : `${details.length} fields are not allowed on a ${entitytype} item: ${details.map((d) => d.pointer).join(', ')}`,
     details,
-  });
+  );
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../http/HttpError.ts';
+import { stripCategoriesForWrite } from '../dictionary/stripCategoriesForWrite.ts';
+import { RuleViolation } from './ruleViolation.ts';
 import { prepareItemWrite, sortTitle, type PrepareItemWriteParams, type WritingToken } from './itemWrite.ts';
 
 const token: WritingToken = { organisations: ['org-a', 'org-b'], accountOrganisations: ['org-x', 'org-b', 'org-a'] };
@@ -9,19 +10,20 @@ function prepare(body: unknown, overrides: Partial<PrepareItemWriteParams> = {})
     collection: 'events',
     body,
     token,
+    stripCategories: stripCategoriesForWrite,
     newUuid: () => '00000000-0000-4000-8000-000000000001',
     ...overrides,
   });
 }
 
-function caught(fn: () => unknown): HttpError {
+function caught(fn: () => unknown): RuleViolation {
   try {
     fn();
   } catch (error) {
-    if (error instanceof HttpError) return error;
+    if (error instanceof RuleViolation) return error;
     throw error;
   }
-  throw new Error('expected an HttpError');
+  throw new Error('expected an RuleViolation');
 }
 
 describe('prepareItemWrite on create', () => {
@@ -84,7 +86,7 @@ describe('prepareItemWrite on create', () => {
 
   it("when userorganisation is not one of the token's, then it is a 403 [DEC-ITEM-007]", () => {
     const error = caught(() => prepare({ userorganisation: 'org-x' }));
-    expect(error.status).toBe(403);
+    expect(error.kind).toBe('forbidden');
     expect(error.message).toContain('"org-x"');
   });
 
@@ -92,11 +94,13 @@ describe('prepareItemWrite on create', () => {
     const admin: WritingToken = { organisations: 'all', accountOrganisations: ['org-x'] };
     expect(prepare({ userorganisation: 'anything' }, { token: admin }).userorganisation).toBe('anything');
     expect(prepare({}, { token: admin }).userorganisation).toBe('org-x');
-    expect(caught(() => prepare({}, { token: { organisations: 'all', accountOrganisations: [] } })).status).toBe(400);
+    expect(caught(() => prepare({}, { token: { organisations: 'all', accountOrganisations: [] } })).kind).toBe(
+      'invalid',
+    );
   });
 
   it('when the entity type belongs to another collection, then it is a 400; EVENEMENTGROEP becomes EVENTGROUP [DEC-ITEM-008] [VER-002]', () => {
-    expect(caught(() => prepare({ entitytype: 'ROUTE' })).status).toBe(400);
+    expect(caught(() => prepare({ entitytype: 'ROUTE' })).kind).toBe('invalid');
     expect(prepare({ entitytype: 'EVENEMENTGROEP' }, { collection: 'eventgroups' }).entitytype).toBe('EVENTGROUP');
     expect(prepare({}, { collection: 'venues' }).entitytype).toBe('VENUE');
   });
@@ -135,8 +139,8 @@ describe('prepareItemWrite on create', () => {
   });
 
   it('when the body is not an object, then it is a 400', () => {
-    expect(caught(() => prepare([])).status).toBe(400);
-    expect(caught(() => prepare('x')).status).toBe(400);
+    expect(caught(() => prepare([])).kind).toBe('invalid');
+    expect(caught(() => prepare('x')).kind).toBe('invalid');
   });
 
   it('when root fields are null, then they are left out of the document; other fields pass through', () => {
@@ -172,7 +176,7 @@ describe('prepareItemWrite on update', () => {
   it('when the same trcid is sent, then it is accepted; a different one is a 400 [DEC-ITEM-006]', () => {
     expect(prepare({ trcid: 'trc-stored' }, { existing }).trcid).toBe('trc-stored');
     const error = caught(() => prepare({ trcid: 'trc-other' }, { existing }));
-    expect(error.status).toBe(400);
+    expect(error.kind).toBe('invalid');
     expect(error.message).toBe('trcid cannot be changed (stored: "trc-stored", received: "trc-other")');
   });
 

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { stripCategoriesForWrite } from '../dictionary/stripCategoriesForWrite.ts';
-import { HttpError, badRequest } from '../http/HttpError.ts';
 import { normaliseCalendarForWrite } from './calendar.ts';
 import { assertEntityRules, resolveWriteEntitytype, type Collection, type EntityType } from './entityRules.ts';
+import { RuleViolation, ruleViolation } from './ruleViolation.ts';
 import { normaliseWfstatus, type StoredWfStatus } from './workflow.ts';
 
 // Turns a POST or PUT body (already checked against the spec: unknown root fields are refused
@@ -23,6 +22,11 @@ export interface PrepareItemWriteParams {
   token: WritingToken;
   /** The stored item a PUT replaces; absent on create. */
   existing?: { trcid: string; userorganisation: string; externalId: string | null };
+  /**
+   * The part of the sent `trcItemCategories` that is stored (the dictionary's
+   * stripCategoriesForWrite): the ontology's rules live outside domain/.
+   */
+  stripCategories: (trcItemCategories: unknown) => unknown;
   /** For tests: the UUID inside generated trcids. */
   newUuid?: () => string;
 }
@@ -53,7 +57,7 @@ export const SERVER_SIDE_FIELDS: readonly string[] = [...COLUMN_FIELDS, ...IGNOR
 // @implements ITEM-021
 export function prepareItemWrite(params: PrepareItemWriteParams): PreparedItem {
   const { body, existing } = params;
-  if (!isObject(body)) throw badRequest('/', `the request body must be a JSON object (received: ${describe(body)})`);
+  if (!isObject(body)) throw ruleViolation('/', `the request body must be a JSON object (received: ${describe(body)})`);
   assertNoNulCharacters(body, '');
 
   const entitytype = resolveWriteEntitytype(params.collection, body.entitytype);
@@ -70,7 +74,7 @@ export function prepareItemWrite(params: PrepareItemWriteParams): PreparedItem {
       continue;
     doc[field] = value;
   }
-  if (doc.trcItemCategories !== undefined) doc.trcItemCategories = stripCategoriesForWrite(doc.trcItemCategories);
+  if (doc.trcItemCategories !== undefined) doc.trcItemCategories = params.stripCategories(doc.trcItemCategories);
   if (doc.calendar !== undefined) doc.calendar = normaliseCalendarForWrite(doc.calendar);
   if (isObject(doc.seoMetadata) && 'schemaOrg' in doc.seoMetadata) {
     const { schemaOrg: _generated, ...seoMetadata } = doc.seoMetadata;
@@ -96,11 +100,11 @@ export function sortTitle(item: Readonly<Loose>): string | null {
 /** DEC-ITEM-006: generated when absent on create; fixed once stored. */
 function resolveTrcid(value: unknown, existing: PrepareItemWriteParams['existing'], newUuid: () => string): string {
   if (value !== undefined && value !== null && (typeof value !== 'string' || value.trim() === '')) {
-    throw badRequest('/trcid', `trcid must be a non-empty string (received: ${describe(value)})`);
+    throw ruleViolation('/trcid', `trcid must be a non-empty string (received: ${describe(value)})`);
   }
   if (existing === undefined) return typeof value === 'string' ? value : `trc-${newUuid()}`;
   if (typeof value === 'string' && value !== existing.trcid) {
-    throw badRequest(
+    throw ruleViolation(
       '/trcid',
       `trcid cannot be changed (stored: ${JSON.stringify(existing.trcid)}, received: ${JSON.stringify(value)})`,
     );
@@ -122,15 +126,16 @@ function resolveUserorganisation(
     token.organisations === 'all' || token.organisations.includes(organisation);
   if (value !== undefined && value !== null) {
     if (typeof value !== 'string' || value === '')
-      throw badRequest(
+      throw ruleViolation(
         '/userorganisation',
         `userorganisation must be a non-empty string (received: ${describe(value)})`,
       );
     if (!writable(value)) {
-      throw new HttpError(403, {
-        message: `userorganisation ${JSON.stringify(value)} is not one of this token's organisations`,
-        details: [{ pointer: '/userorganisation', message: "not one of this token's organisations" }],
-      });
+      throw new RuleViolation(
+        `userorganisation ${JSON.stringify(value)} is not one of this token's organisations`,
+        [{ pointer: '/userorganisation', message: "not one of this token's organisations" }],
+        'forbidden',
+      );
     }
     return value;
   }
@@ -138,7 +143,7 @@ function resolveUserorganisation(
   const fallback =
     token.accountOrganisations.find(writable) ?? (token.organisations === 'all' ? undefined : token.organisations[0]);
   if (fallback === undefined)
-    throw badRequest(
+    throw ruleViolation(
       '/userorganisation',
       "userorganisation is required: the token's account has no organisation to default to",
     );
@@ -153,7 +158,7 @@ function assertOneDetailPerLanguage(details: unknown): void {
     if (lang === undefined) return;
     const first = seen.get(lang);
     if (first !== undefined) {
-      throw badRequest(
+      throw ruleViolation(
         `/trcItemDetails/${index}/lang`,
         `trcItemDetails holds one entry per language: ${JSON.stringify(lang)} appears at ${first} and ${index}`,
       );
@@ -166,7 +171,7 @@ function assertOneDetailPerLanguage(details: unknown): void {
 function assertNoNulCharacters(value: unknown, pointer: string): void {
   if (typeof value === 'string') {
     if (value.includes('\u0000'))
-      throw badRequest(
+      throw ruleViolation(
         pointer || '/',
         `${pointer || 'the body'} contains the character U+0000, which cannot be stored`,
       );
@@ -176,7 +181,7 @@ function assertNoNulCharacters(value: unknown, pointer: string): void {
     for (const [key, entry] of Object.entries(value)) {
       const path = `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
       if (key.includes('\u0000'))
-        throw badRequest(
+        throw ruleViolation(
           pointer || '/',
           `a field name under ${pointer || 'the body'} contains the character U+0000, which cannot be stored`,
         );

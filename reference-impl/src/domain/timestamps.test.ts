@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { HttpError } from '../http/HttpError.ts';
+import { RuleViolation } from './ruleViolation.ts';
 import {
   formatDay,
   formatTimestamp,
@@ -108,12 +108,12 @@ describe('parseLastupdated', () => {
         return e;
       }
     })();
-    expect(error).toBeInstanceOf(HttpError);
-    expect((error as HttpError).status).toBe(400);
-    expect((error as HttpError).message).toContain('lastupdated');
-    expect((error as HttpError).message).toContain('"last tuesday"');
-    expect((error as HttpError).details).toEqual([
-      { pointer: 'query/lastupdated', message: (error as HttpError).message },
+    expect(error).toBeInstanceOf(RuleViolation);
+    expect((error as RuleViolation).kind).toBe('invalid');
+    expect((error as RuleViolation).message).toContain('lastupdated');
+    expect((error as RuleViolation).message).toContain('"last tuesday"');
+    expect((error as RuleViolation).details).toEqual([
+      { pointer: 'query/lastupdated', message: (error as RuleViolation).message },
     ]);
   });
 });

@@ -1,4 +1,4 @@
-import { badRequest } from '../http/HttpError.ts';
+import { ruleViolation } from './ruleViolation.ts';
 
 // Timestamps on the wire (DEC-ITEM-009) and the `lastupdated` query value (DEC-LIST-005).
 
@@ -81,7 +81,7 @@ export function parseInstant(value: string, zone: string = SERVICE_TIME_ZONE): D
 export function parseLastupdated(value: string, name = 'lastupdated'): Date {
   const date = parseInstant(value);
   if (date === undefined) {
-    throw badRequest(
+    throw ruleViolation(
       `query/${name}`,
       `${name} must be an ISO-8601 date or timestamp such as 2026-11-20T08:30:00.000Z, 2026-11-20T09:30:00 (Europe/Amsterdam) or 2026-11-20 (received: ${JSON.stringify(value)})`,
     );

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../http/HttpError.ts';
+import { RuleViolation } from './ruleViolation.ts';
 import { WF_STATUSES, isRemovalStatus, legacyFlags, normaliseWfstatus } from './workflow.ts';
 
-function caught(fn: () => unknown): HttpError {
+function caught(fn: () => unknown): RuleViolation {
   try {
     fn();
   } catch (error) {
-    if (error instanceof HttpError) return error;
+    if (error instanceof RuleViolation) return error;
     throw error;
   }
-  throw new Error('expected an HttpError');
+  throw new Error('expected an RuleViolation');
 }
 
 describe('normaliseWfstatus', () => {
@@ -35,12 +35,12 @@ describe('normaliseWfstatus', () => {
 
   it('when the status is unknown, then it is a 400 naming the field and the value [WF-002]', () => {
     const error = caught(() => normaliseWfstatus('published'));
-    expect(error.status).toBe(400);
+    expect(error.kind).toBe('invalid');
     expect(error.message).toContain('wfstatus');
     expect(error.message).toContain('"published"');
     expect(error.details?.[0]?.pointer).toBe('/wfstatus');
-    expect(caught(() => normaliseWfstatus('APPROVED')).status).toBe(400);
-    expect(caught(() => normaliseWfstatus(1)).status).toBe(400);
+    expect(caught(() => normaliseWfstatus('APPROVED')).kind).toBe('invalid');
+    expect(caught(() => normaliseWfstatus(1)).kind).toBe('invalid');
   });
 });
 

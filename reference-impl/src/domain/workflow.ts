@@ -1,5 +1,5 @@
 import { WORKFLOW_STATUSES } from '../../../generated/constants.ts';
-import { badRequest } from '../http/HttpError.ts';
+import { ruleViolation } from './ruleViolation.ts';
 
 // wfstatus, the single source of truth of an item's lifecycle, and the legacy booleans derived
 // from it (interface: "States and transitions").
@@ -24,7 +24,7 @@ function isWfStatus(value: unknown): value is WfStatus {
 export function normaliseWfstatus(value: unknown): StoredWfStatus {
   if (value === undefined || value === null || value === 'draft') return 'readyforvalidation';
   if (!isWfStatus(value)) {
-    throw badRequest(
+    throw ruleViolation(
       '/wfstatus',
       `wfstatus must be one of ${WF_STATUSES.join(', ')} (received: ${JSON.stringify(value)})`,
     );

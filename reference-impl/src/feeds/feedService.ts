@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import type { ItemWriteDeps } from '../items/writeItem.ts';
 import type { Db } from '../storage/db.ts';
+import type { StoredFeedRun } from '../storage/feeds/feedRunRow.ts';
+import { getFeedRun } from '../storage/feeds/getFeedRun.ts';
 import { loadFeeds, type FeedDefinition } from './feedConfig.ts';
 import { createFeedRuns, type FeedRuns } from './feedRuns.ts';
 
@@ -11,6 +13,8 @@ import { createFeedRuns, type FeedRuns } from './feedRuns.ts';
 export interface FeedService {
   feeds: readonly FeedDefinition[];
   runs: FeedRuns;
+  /** The run `runId` of feed `feedId`, finished or not; null when there is none. */
+  findRun(feedId: string, runId: string): Promise<StoredFeedRun | null>;
 }
 
 export interface FeedServiceDeps {
@@ -33,5 +37,6 @@ export function createFeedService(deps: FeedServiceDeps): FeedService {
       now: deps.now,
       itemWrites: deps.itemWrites,
     }),
+    findRun: (feedId, runId) => getFeedRun(deps.db, { feedId, runId }),
   };
 }

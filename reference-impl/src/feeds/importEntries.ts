@@ -2,7 +2,7 @@ import { stripCategoriesForWrite } from '../dictionary/stripCategoriesForWrite.t
 import type { PropertyIndex } from '../dictionary/indexes.ts';
 import { prepareItemWrite, type PreparedItem } from '../domain/itemWrite.ts';
 import type { StoredWfStatus } from '../domain/workflow.ts';
-import { HttpError } from '../http/HttpError.ts';
+import { clientErrorOf } from '../http/clientErrorOf.ts';
 import { writeItem, type ItemWriteDeps, type ItemWriter } from '../items/writeItem.ts';
 import type { Db } from '../storage/db.ts';
 import type { FeedRunReport } from '../storage/feeds/feedRunRow.ts';
@@ -95,9 +95,10 @@ async function importOne(
   } catch (error) {
     // Client errors are the entry's problems (a rule of the write, a trcid taken); anything
     // else is the service's and stops the run.
-    if (!(error instanceof HttpError) || error.status >= 500) throw error;
+    const clientError = clientErrorOf(error);
+    if (clientError === undefined || clientError.status >= 500) throw error;
     report.skipped++;
-    addError(report, { externalId: converted.externalId, message: error.message });
+    addError(report, { externalId: converted.externalId, message: clientError.message });
     return;
   }
   report.converted++;
@@ -130,7 +131,7 @@ function feedWriter(feed: FeedDefinition): ItemWriter {
   return { organisations: [feed.userorganisation], accountOrganisations: [feed.userorganisation], wfstatus: 'all' };
 }
 
-/** Imports one converted entry by the rules above. Throws HttpError for an entry the item rules refuse. */
+/** Imports one converted entry by the rules above. Throws a client error (clientErrorOf) for an entry the item rules refuse. */
 async function importEntry(
   deps: ImportDeps,
   feed: FeedDefinition,
@@ -173,7 +174,13 @@ async function importEntry(
 
   // What writeItem would store for `item` (its prepareItemWrite and the owner's category rules).
   function prepare(item: Record<string, unknown>, current: StoredItem): PreparedItem {
-    const prepared = prepareItemWrite({ collection, body: { ...item, externalId }, token: writer, existing: current });
+    const prepared = prepareItemWrite({
+      collection,
+      body: { ...item, externalId },
+      token: writer,
+      existing: current,
+      stripCategories: stripCategoriesForWrite,
+    });
     if (prepared.doc.trcItemCategories !== undefined) {
       prepared.doc = {
         ...prepared.doc,

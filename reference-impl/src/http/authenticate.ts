@@ -1,7 +1,9 @@
 import type { RequestHandler } from 'express';
-import type { BearerResolver } from '../auth/resolveBearer.ts';
 import { HttpError } from './HttpError.ts';
-import { findPrincipal, setPrincipal } from './principal.ts';
+import { findPrincipal, setPrincipal, type Principal } from './principal.ts';
+
+/** Resolves a bearer value to the caller, or null when it is unknown, expired or revoked. */
+export type BearerResolver = (bearer: string) => Promise<Principal | null>;
 
 const BEARER = /^Bearer[ ]+([\x21-\x7e]{1,4096})$/i;
 

@@ -5,6 +5,7 @@ import { listenLocally } from '../../test/support/listenLocally.ts';
 import { rawClient } from '../../test/support/security/rawHttp.ts';
 import { errorHandler, notFound, rejectUnknownRoutes } from './errorHandler.ts';
 import { loadOpenApiDocument } from './openapiDocument.ts';
+import { RATE_LIMIT_HEADERS } from '../ratelimit/middleware.ts';
 
 // The answers to requests that are no operation of the spec (DEC-ERR-005), on a bare app over the
 // real bundled spec: the guard sits before the JSON body parser, as in createApp.
@@ -15,7 +16,7 @@ let close: () => Promise<void> = async () => {};
 beforeAll(async () => {
   const doc = loadOpenApiDocument();
   const app = express();
-  app.use(rejectUnknownRoutes({ doc, basePath: '/api', rateLimitHeaders: true }));
+  app.use(rejectUnknownRoutes({ doc, basePath: '/api', rateLimitHeaders: RATE_LIMIT_HEADERS }));
   app.use(express.json({ limit: '1kb' }));
   const echo: express.RequestHandler = (req, res) => {
     res.json({ reached: `${req.method} ${req.path}` });

@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { RATE_LIMIT_HEADERS } from '../ratelimit/middleware.ts';
+import { clientErrorOf } from './clientErrorOf.ts';
 import { HttpError } from './HttpError.ts';
 import { HTTP_METHODS } from '../../../spec/index.ts';
 import type { JsonObject } from './openapiDocument.ts';
@@ -59,8 +59,9 @@ export function errorHandler(options: { logger: Logger }): ErrorRequestHandler {
       res.destroy();
       return;
     }
-    const readError = error instanceof HttpError ? undefined : bodyParserError(error, req.headers['content-encoding']);
-    const httpError = error instanceof HttpError ? error : readError;
+    const clientError = clientErrorOf(error);
+    const readError = clientError === undefined ? bodyParserError(error, req.headers['content-encoding']) : undefined;
+    const httpError = clientError ?? readError;
     if (httpError !== undefined) {
       // A body the client broke is worth a line for the operator, but no stack and no alarm; and
       // neither the message (a JSON error quotes the body) nor the query (it may hold a token).
@@ -132,11 +133,11 @@ export interface RejectUnknownRoutesOptions {
   doc: JsonObject;
   basePath: string;
   /**
-   * Whether the per-IP limit is on. Then an `x-rate-limited` operation gets the static rate limit
-   * headers here, so that an answer given before its limiter runs (a body over 1 MiB or not
+   * The static rate limit headers when the per-IP limit is on. An `x-rate-limited` operation gets
+   * them here, so that an answer given before its limiter runs (a body over 1 MiB or not
    * JSON) carries them too, like every answer of a limited endpoint (DEC-RATE-002).
    */
-  rateLimitHeaders?: boolean;
+  rateLimitHeaders?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -152,8 +153,8 @@ export function rejectUnknownRoutes(options: RejectUnknownRoutesOptions): Reques
     const allow = allowOf(matches);
     const method = req.method === 'HEAD' ? 'GET' : req.method;
     if (allow !== undefined && allow.includes(method)) {
-      if (options.rateLimitHeaders === true && matches.some((r) => r.limited.includes(method)))
-        res.set(RATE_LIMIT_HEADERS);
+      if (options.rateLimitHeaders !== undefined && matches.some((r) => r.limited.includes(method)))
+        res.set(options.rateLimitHeaders);
       next();
       return;
     }

@@ -1,14 +1,19 @@
 import type { OntologyCache } from '../dictionary/ontologyCache.ts';
+import type { EntityType } from '../domain/entityRules.ts';
 import type { Queryable } from '../storage/db.ts';
-import { listItems, listRenderedItems } from '../storage/items/listItems.ts';
+import { getItemById } from '../storage/items/getItemById.ts';
+import type { StoredItem } from '../storage/items/itemRow.ts';
+import { getRenderedItemById, listItems, listRenderedItems } from '../storage/items/listItems.ts';
+import { canRead, type ItemScopeHolder } from './access.ts';
 import { createListPageCache, type PageChunks } from './listPageCache.ts';
 import type { ListQuery } from './listQuery.ts';
-import { RENDERER_VERSION, renderItems, renderPage } from './renderItem.ts';
+import { RENDERER_VERSION, renderItems, renderOne, renderPage, storedItemJson } from './renderItem.ts';
 import type { RenderingRefresher } from './renderingRefresher.ts';
 
-// Item list pages as the list endpoints send them: kept while the store's content is unchanged
+// Item reads as the endpoints send them. List pages: kept while the store's content is unchanged
 // (listPageCache.ts), else read from the stored renderings (migration 007), rendering live what
-// has none and asking the refresher to renew those.
+// has none and asking the refresher to renew those. Detail reads: the stored rendering when it is
+// current, else rendered live. Both answer only what the reader may see (DEC-ITEM-004).
 
 export interface ItemReads {
   /**
@@ -16,6 +21,10 @@ export interface ItemReads {
    * `fresh`: read from the store, neither taken from nor kept in memory.
    */
   listPage(query: ListQuery, options: { fresh: boolean }): Promise<PageChunks>;
+  /** The JSON of one item as the detail read sends it; null when there is none `reader` may read. */
+  detailJson(entitytype: EntityType, id: string, reader: ItemScopeHolder): Promise<string | null>;
+  /** The stored item (its document, not its rendering); null when there is none `reader` may read. */
+  readableItem(entitytype: EntityType, id: string, reader: ItemScopeHolder): Promise<StoredItem | null>;
 }
 
 export function createItemReads(deps: {
@@ -45,5 +54,15 @@ export function createItemReads(deps: {
   };
   return {
     listPage: (query, { fresh }) => listPages.answer(query, () => render(query), { fresh }),
+    async detailJson(entitytype, id, reader) {
+      const item = await getRenderedItemById(db, { entitytype, id, rendererVersion: RENDERER_VERSION });
+      if (item === null || !canRead(reader, item)) return null;
+      if (item.renderedBody !== null) return storedItemJson(item, item.renderedBody);
+      return JSON.stringify(await renderOne(ontologies, item));
+    },
+    async readableItem(entitytype, id, reader) {
+      const item = await getItemById(db, { entitytype, id });
+      return item !== null && canRead(reader, item) ? item : null;
+    },
   };
 }

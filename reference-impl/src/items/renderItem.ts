@@ -3,7 +3,7 @@ import type { AccountOntologies, OntologyCache } from '../dictionary/ontologyCac
 import { fillItemCategories } from '../dictionary/fillItemCategories.ts';
 import type { OntologyIndexes } from '../dictionary/indexes.ts';
 import { itemLanguages } from '../dictionary/languages.ts';
-import type { StoredCategories } from '../dictionary/types.ts';
+import type { StoredCategories } from '../domain/ontology.ts';
 import { expandCalendar } from '../domain/calendar.ts';
 import type { EntityType } from '../domain/entityRules.ts';
 import { formatTimestamp } from '../domain/timestamps.ts';

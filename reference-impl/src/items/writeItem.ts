@@ -83,8 +83,9 @@ const MAX_ATTEMPTS = 3;
  * Creates or replaces one item in one transaction and records its change for webhooks: `UPDATED`,
  * or `DELETED` when the item's new status is archived or deleted (DEC-HOOK-003).
  *
- * Throws HttpError: 400 (body rules, unknown organisation), 403 (an organisation the writer may
- * not write, DEC-ITEM-007), 404 (no such item for the writer), 409 (trcid or externalId taken).
+ * Throws RuleViolation for the body rules (a 400; a 403 for an organisation the writer may not
+ * write, DEC-ITEM-007) and HttpError: 400 (unknown organisation), 404 (no such item for the
+ * writer), 409 (trcid or externalId taken).
  */
 export async function writeItem(db: Db, deps: ItemWriteDeps, params: WriteItemParams): Promise<WriteItemResult> {
   // The owner's ontologies are read through the cache, which queries the Db itself and so cannot
@@ -120,6 +121,7 @@ async function writeInTransaction(
     body: withExternalId(body, params.externalId),
     token: params.writer,
     existing: current ?? undefined,
+    stripCategories: stripCategoriesForWrite,
     newUuid: deps.newUuid,
   });
   await assertKnownOrganisation(tx, prepared.userorganisation);

@@ -1,21 +1,16 @@
 import { pipeline, type Readable } from 'node:stream';
 import { Router, type Request, type Response } from 'express';
 import { assetJson, assetUrl } from '../assets/assetJson.ts';
+import { editAsset, findAsset, listAccountAssets, noSuchAsset } from '../assets/assetRecords.ts';
 import { fileEtag, matchesIfNoneMatch } from '../assets/fileEtag.ts';
 import { createFileInfoCache } from '../assets/fileInfoCache.ts';
-import { listAssetsParams } from '../assets/listParams.ts';
 import { isImage } from '../assets/sniff.ts';
 import { uploadAsset } from '../assets/uploadAsset.ts';
 import { variantSize } from '../assets/variantSize.ts';
 import { MiB, SECOND } from '../config.ts';
 import { discardBodyOnError } from '../http/discardUnreadBody.ts';
-import { HttpError } from '../http/HttpError.ts';
 import { principalOf } from '../http/principal.ts';
-import type { OperationInput } from '../http/operationInput.ts';
 import { validated } from '../http/validateRequest.ts';
-import { getAssetById } from '../storage/assets/getAssetById.ts';
-import { listAssets } from '../storage/assets/listAssets.ts';
-import { updateAsset } from '../storage/assets/updateAsset.ts';
 import type { RouteMiddleware } from './routeMiddleware.ts';
 import type { Services } from '../services.ts';
 
@@ -23,8 +18,6 @@ const CACHE_CONTROL = 'public, max-age=86400'; // DEC-ASSET-008
 // What is read and dropped of a refused upload's body after the answer, so that the client reads
 // the answer instead of a reset; beyond it the connection is closed.
 const REFUSED_UPLOAD_DISCARD = { maxBytes: 4 * MiB, maxMs: 5 * SECOND, lingerMs: 1 * SECOND };
-const EDITABLE = new Set(['filename', 'title', 'description']);
-const READ_ONLY = new Set(['id', 'mimetype', 'size', 'width', 'height', 'url', 'created', 'modified']);
 
 /** What the assetRoutes are built from. */
 export type AssetRouteDeps = Pick<Services, 'config' | 'db' | 'now' | 'assetStore' | 'resizer'> &
@@ -39,13 +32,12 @@ export function assetRoutes(context: AssetRouteDeps): Router {
   const router = Router();
   const { assetStore: store, resizer } = context;
   const baseUrl = context.config.publicBaseUrl;
-  const fileInfo = createFileInfoCache((id) => getAssetById(context.db, { id }));
+  const fileInfo = createFileInfoCache((id) => findAsset(context.db, id));
 
   // @implements ASSET-002, ASSET-004
   router.get('/assets', context.auth, context.validate('listAssets'), async (_req, res) => {
-    const params = listAssetsParams(principalOf(res).accountId, validated(res, 'listAssets').query);
-    const { hits, rows } = await listAssets(context.db, params);
-    res.json({ size: params.size, page: params.page, hits, results: rows.map((row) => assetJson(row, baseUrl)) });
+    const { query } = validated(res, 'listAssets');
+    res.json(await listAccountAssets(context.db, baseUrl, principalOf(res).accountId, query));
   });
 
   // @implements ASSET-006, ASSET-015
@@ -64,14 +56,7 @@ export function assetRoutes(context: AssetRouteDeps): Router {
   // @implements ASSET-007
   router.put('/assets/:id', context.auth, context.validate('updateAsset'), async (_req, res) => {
     const { params, body } = validated(res, 'updateAsset');
-    const update = editableFields(body);
-    const row = await updateAsset(context.db, {
-      id: params.id,
-      accountId: principalOf(res).accountId,
-      ...update,
-      modified: new Date(context.now()),
-    });
-    if (row === null) throw noSuchAsset(params.id);
+    const row = await editAsset(context, principalOf(res).accountId, params.id, body);
     res.json(assetJson(row, baseUrl));
   });
 
@@ -118,29 +103,6 @@ export function assetRoutes(context: AssetRouteDeps): Router {
   });
 
   return router;
-}
-
-/**
- * DEC-ASSET-002/007: `filename` absent is kept, `title` and `description` absent are removed; the
- * read-only fields a read of the asset shows are ignored; anything else is a 400 naming it.
- */
-function editableFields(body: OperationInput<'updateAsset'>['body']): {
-  filename: string | undefined;
-  title: string | null;
-  description: string | null;
-} {
-  const unknown = Object.keys(body).filter((key) => !EDITABLE.has(key) && !READ_ONLY.has(key));
-  if (unknown.length > 0) {
-    throw new HttpError(400, {
-      message: `Request body is invalid: unknown field ${unknown.join(', ')} (editable: filename, title, description)`,
-      details: unknown.map((key) => ({ pointer: `/${key}`, message: `unknown field ${key}` })),
-    });
-  }
-  return { filename: body.filename, title: body.title ?? null, description: body.description ?? null };
-}
-
-function noSuchAsset(id: string): HttpError {
-  return new HttpError(404, { message: `No asset with id ${id}` });
 }
 
 function sendStream(res: Response, size: number, stream: Readable): void {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBaseOntologies, loadDataOverrides } from '../dictionary/loadData.ts';
-import type { TypeNode } from '../dictionary/types.ts';
+import type { TypeNode } from '../domain/ontology.ts';
 import { client, newTestAccount, superAdminToken, type TestAccount } from '../../test/support/items/itemsHarness.ts';
 import { responseProblems } from '../../test/support/items/responseSchemas.ts';
 import { seedOntologyOverrides } from '../storage/dictionary/seedOntologyOverrides.ts';

@@ -1,16 +1,12 @@
 import { Router, type Request, type Response } from 'express';
 import type { components, Readable } from '../../../generated/types.ts';
-import { checkPropertyOntology } from '../dictionary/checkOntology.ts';
+import { replacePropertiesOntology, userOrganisations } from '../dictionary/accountDictionary.ts';
 import { filterDeprecated } from '../dictionary/filterDeprecated.ts';
-import { keepKnownPropertyOntologyFields } from '../dictionary/keepKnownOntologyFields.ts';
 import type { AccountOntologies } from '../dictionary/ontologyCache.ts';
 import { HttpError } from '../http/HttpError.ts';
 import { ADMIN_ROLES, isSuperAdmin, principalOf, requireRoles, type Principal } from '../http/principal.ts';
 import { validated } from '../http/validateRequest.ts';
 import { limitedBy } from '../ratelimit/middleware.ts';
-import { getAccountOntologyVersions } from '../storage/dictionary/getAccountOntologyVersions.ts';
-import { listUserOrganisations } from '../storage/dictionary/listUserOrganisations.ts';
-import { putPropertiesOntology } from '../storage/dictionary/putPropertiesOntology.ts';
 import type { RouteMiddleware } from './routeMiddleware.ts';
 import type { Services } from '../services.ts';
 
@@ -99,15 +95,15 @@ export function dictionaryRoutes(ctx: DictionaryRouteDeps): Router {
     requireRoles(ADMIN_ROLES),
     ctx.validate('replacePropertiesOntology'),
     async (_req: Request, res: Response) => {
-      const request = validated(res, 'replacePropertiesOntology');
-      const { accountId } = request.query;
+      const { query, body } = validated(res, 'replacePropertiesOntology');
+      const { accountId } = query;
       assertMayWriteOntologyOf(principalOf(res), accountId);
-      if ((await getAccountOntologyVersions(ctx.db, { accountId })) === undefined) {
+      const replaced = await replacePropertiesOntology(ctx, accountId, body);
+      if (replaced.outcome === 'no such account') {
         throw new HttpError(404, { message: `No account with id ${accountId}` });
       }
-      const ontology = keepKnownPropertyOntologyFields(request.body);
-      const problems = checkPropertyOntology(ontology);
-      if (problems.length > 0) {
+      if (replaced.outcome === 'invalid') {
+        const { problems } = replaced;
         const message =
           problems.length === 1
             ? problems[0]!.message
@@ -117,12 +113,7 @@ export function dictionaryRoutes(ctx: DictionaryRouteDeps): Router {
                 .join('; ')}`;
         throw new HttpError(400, { message, details: problems.slice(0, 20) });
       }
-      await putPropertiesOntology(ctx.db, { accountId, ontology });
-      ontologies.invalidate(accountId);
-      // The account's items now render live (their stored renderings carry the old version) until renewed.
-      ctx.renderings?.requestRefresh();
-      // The stored ontology, the way the next GET answers it, with the lastModified the server set.
-      res.json((await ontologies.ontologiesForAccount(accountId))!.properties);
+      res.json(replaced.properties);
     },
   );
 
@@ -134,8 +125,7 @@ export function dictionaryRoutes(ctx: DictionaryRouteDeps): Router {
     ctx.auth,
     ctx.validate('listUserOrganisations'),
     async (_req: Request, res: Response) => {
-      const organisations: components['schemas']['UserOrganisation'][] = await listUserOrganisations(ctx.db);
-      res.json(organisations);
+      res.json(await userOrganisations(ctx.db));
     },
   );
 

@@ -7,7 +7,6 @@ import { badRequest, HttpError } from '../http/HttpError.ts';
 import { ADMIN_ROLES, isSuperAdmin, principalOf, requireRoles, type Principal } from '../http/principal.ts';
 import type { OperationInput } from '../http/operationInput.ts';
 import { validated } from '../http/validateRequest.ts';
-import { getFeedRun } from '../storage/feeds/getFeedRun.ts';
 import type { RouteMiddleware } from './routeMiddleware.ts';
 import type { Services } from '../services.ts';
 
@@ -16,8 +15,7 @@ import type { Services } from '../services.ts';
 // account's feeds; super admins any feed. Another account's feed is a 404, like an unknown one.
 
 /** What the feedRoutes are built from. */
-export type FeedRouteDeps = Pick<Services, 'config' | 'db' | 'feedService'> &
-  Pick<RouteMiddleware, 'auth' | 'validate'>;
+export type FeedRouteDeps = Pick<Services, 'config' | 'feedService'> & Pick<RouteMiddleware, 'auth' | 'validate'>;
 
 export function feedRoutes(ctx: FeedRouteDeps): Router {
   const service = ctx.feedService;
@@ -68,7 +66,7 @@ export function feedRoutes(ctx: FeedRouteDeps): Router {
     async (_req: Request, res: Response) => {
       const { params } = validated(res, 'getFeedRun');
       const feed = feedFor(principalOf(res), params.feedID);
-      const run = await getFeedRun(ctx.db, { feedId: feed.id, runId: params.runId });
+      const run = await service.findRun(feed.id, params.runId);
       if (run === null) throw new HttpError(404, { message: `No run ${params.runId} of feed ${feed.id}` });
       res.json(renderFeedRun(run));
     },

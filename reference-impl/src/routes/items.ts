@@ -5,13 +5,12 @@ import { principalOf } from '../http/principal.ts';
 import { limitedBy } from '../ratelimit/middleware.ts';
 import { sendJson, streamJson } from '../http/sendJson.ts';
 import { validated } from '../http/validateRequest.ts';
-import { canRead, itemNotFound } from '../items/access.ts';
+import { itemNotFound } from '../items/access.ts';
 import { createItem, replaceItem, softDeleteItem } from '../items/itemWrites.ts';
 import { wantsFreshAnswer } from '../items/listPageCache.ts';
 import { listQueryOf } from '../items/listQuery.ts';
-import { RENDERER_VERSION, renderOne, storedItemJson } from '../items/renderItem.ts';
+import { storedItemJson } from '../items/renderItem.ts';
 import type { ItemWriteDeps } from '../items/writeItem.ts';
-import { getRenderedItemById } from '../storage/items/listItems.ts';
 import type { RouteMiddleware } from './routeMiddleware.ts';
 import type { Services } from '../services.ts';
 
@@ -97,10 +96,9 @@ export function itemRoutes(ctx: ItemRouteDeps): Router {
       ctx.validate(ops.get, { ignoreQueryOf: ops.list }),
       async (_req: Request, res: Response) => {
         const { id } = validated(res, ops.get).params;
-        const item = await getRenderedItemById(ctx.db, { entitytype, id, rendererVersion: RENDERER_VERSION });
-        if (item === null || !canRead(principalOf(res), item)) throw itemNotFound(collection, id);
-        if (item.renderedBody !== null) sendJson(res, storedItemJson(item, item.renderedBody));
-        else res.json(await renderOne(ontologies, item));
+        const json = await ctx.itemReads.detailJson(entitytype, id, principalOf(res));
+        if (json === null) throw itemNotFound(collection, id);
+        sendJson(res, json);
       },
     );
 

@@ -1,13 +1,10 @@
 import { Router, type Request, type Response } from 'express';
 import { GEOJSON_MEDIA_TYPE, routeToGeoJson } from '../exports/geojson.ts';
 import { GPX_MEDIA_TYPE, routeToGpx } from '../exports/gpx.ts';
-import { routeData } from '../exports/routeData.ts';
+import { routeData, type RouteData } from '../exports/routeData.ts';
 import { principalOf } from '../http/principal.ts';
 import { validated } from '../http/validateRequest.ts';
-import { canRead, itemNotFound } from '../items/access.ts';
-import type { Db } from '../storage/db.ts';
-import { getItemById } from '../storage/items/getItemById.ts';
-import type { StoredItem } from '../storage/items/itemRow.ts';
+import { itemNotFound } from '../items/access.ts';
 import type { RouteMiddleware } from './routeMiddleware.ts';
 import type { Services } from '../services.ts';
 
@@ -17,31 +14,31 @@ import type { Services } from '../services.ts';
 // DEC-ITEM-027).
 
 /** What the routeExportRoutes are built from. */
-export type RouteExportRouteDeps = Pick<Services, 'config' | 'db'> & Pick<RouteMiddleware, 'auth' | 'validate'>;
+export type RouteExportRouteDeps = Pick<Services, 'config' | 'itemReads'> & Pick<RouteMiddleware, 'auth' | 'validate'>;
 
 export function routeExportRoutes(ctx: RouteExportRouteDeps): Router {
   const router = Router();
   const resourceUrl = (id: string) => `${ctx.config.publicBaseUrl}/routes/${id}`;
 
   router.get('/routes/:id/geojson', ctx.auth, ctx.validate('getRouteGeoJson'), async (_req: Request, res: Response) => {
-    const route = await readableRoute(ctx.db, res, 'getRouteGeoJson');
-    res.type(GEOJSON_MEDIA_TYPE).send(JSON.stringify(routeToGeoJson(routeData(route))));
+    const route = await readableRoute(ctx.itemReads, res, 'getRouteGeoJson');
+    res.type(GEOJSON_MEDIA_TYPE).send(JSON.stringify(routeToGeoJson(route)));
   });
 
   router.get('/routes/:id/gpx', ctx.auth, ctx.validate('getRouteGpx'), async (_req: Request, res: Response) => {
-    const route = await readableRoute(ctx.db, res, 'getRouteGpx');
-    res.type(GPX_MEDIA_TYPE).send(routeToGpx(routeData(route), { resourceUrl: resourceUrl(route.id) }));
+    const route = await readableRoute(ctx.itemReads, res, 'getRouteGpx');
+    res.type(GPX_MEDIA_TYPE).send(routeToGpx(route, { resourceUrl: resourceUrl(route.id) }));
   });
   return router;
 }
 
 async function readableRoute(
-  db: Db,
+  itemReads: Services['itemReads'],
   res: Response,
   operationId: 'getRouteGeoJson' | 'getRouteGpx',
-): Promise<StoredItem> {
+): Promise<RouteData> {
   const { id } = validated(res, operationId).params;
-  const item = await getItemById(db, { entitytype: 'ROUTE', id });
-  if (item === null || !canRead(principalOf(res), item)) throw itemNotFound('routes', id);
-  return item;
+  const item = await itemReads.readableItem('ROUTE', id, principalOf(res));
+  if (item === null) throw itemNotFound('routes', id);
+  return routeData(item);
 }

@@ -1,6 +1,6 @@
 import type { AssetFileStore } from '../assets/fileStore.ts';
 import { generateTokenValue, hashToken } from '../auth/tokenHash.ts';
-import { loadDemoAccounts } from '../dictionary/loadData.ts';
+import { loadDataOverrides, loadDemoAccounts } from '../dictionary/loadData.ts';
 import type { Role } from '../http/principal.ts';
 import { writeItem, type ItemWriteDeps, type ItemWriter } from '../items/writeItem.ts';
 import type { Db } from '../storage/db.ts';
@@ -64,7 +64,7 @@ export async function seedDemoData(
 
   const accounts = loadDemoAccounts();
   for (const account of accounts) await insertAccount(db, account);
-  await seedOntologyOverrides(db);
+  await seedOntologyOverrides(db, loadDataOverrides());
 
   const [first] = accounts;
   if (first === undefined) throw new Error('demoAccounts.yaml holds no account');

@@ -25,7 +25,7 @@ import {
   assertWithinScope,
   type TokenScope,
 } from './grants.ts';
-import type { SecretBox } from './secretBox.ts';
+import type { SecretBox } from '../webhooks/secretBox.ts';
 import { tokenView, type AccountTokenView } from './tokenView.ts';
 
 export interface TokenAdminDeps {

@@ -15,7 +15,7 @@ import type { Db, Queryable } from '../storage/db.ts';
 import { getTokenWebhook } from '../storage/tokens/getTokenWebhook.ts';
 import { claimDueDeliveries, type ClaimedDelivery } from '../storage/webhooks/claimDueDeliveries.ts';
 import { recordAttempt } from '../storage/webhooks/recordAttempt.ts';
-import { createSecretBox, SecretUnreadableError, type SecretBox } from '../tokens/secretBox.ts';
+import { createSecretBox, SecretUnreadableError, type SecretBox } from './secretBox.ts';
 import { makeDeliveries, makeDelivery } from './batch.ts';
 import type { ItemChangeRecorder } from './itemChange.ts';
 import { createOutboxRecorder } from './outbox.ts';

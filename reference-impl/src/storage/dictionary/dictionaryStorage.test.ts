@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { loadBaseOntologies, loadDataOverrides } from '../../dictionary/loadData.ts';
-import type { OntologyBody, PropertyOntology } from '../../dictionary/types.ts';
+import type { OntologyBody, PropertyOntology } from '../../domain/ontology.ts';
 import type { Queryable } from '../db.ts';
 import { DbError } from '../errors.ts';
 import { describeEachEngine } from '../../../test/support/storage/testDb.ts';

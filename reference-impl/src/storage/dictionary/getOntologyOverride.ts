@@ -1,5 +1,5 @@
 import type { Queryable } from '../db.ts';
-import type { OntologyKind, PropertyOntology, TypeOntology } from '../../dictionary/types.ts';
+import type { OntologyKind, PropertyOntology, TypeOntology } from '../../domain/ontology.ts';
 import { isoTimestamp, ONTOLOGY_TABLE } from './ontologyTables.ts';
 
 export type OntologyOf<K extends OntologyKind> = K extends 'types' ? TypeOntology : PropertyOntology;

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db.ts';
-import type { OntologySource } from '../../dictionary/types.ts';
+import type { OntologySource } from '../../domain/ontology.ts';
 
 /** One entry of GET /dictionary/userorganisations (DEC-DICT-002). */
 export interface UserOrganisationEntry {

@@ -1,4 +1,4 @@
-import type { OntologyKind } from '../../dictionary/types.ts';
+import type { OntologyKind } from '../../domain/ontology.ts';
 
 // The table and the root field of each ontology kind. Table names come only from here, never
 // from a request, so they can be put into SQL text.

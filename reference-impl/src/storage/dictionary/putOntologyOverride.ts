@@ -1,5 +1,5 @@
 import type { Queryable } from '../db.ts';
-import type { OntologyKind } from '../../dictionary/types.ts';
+import type { OntologyKind } from '../../domain/ontology.ts';
 import { isoTimestamp, ONTOLOGY_ROOT, ONTOLOGY_TABLE } from './ontologyTables.ts';
 
 export interface PutOntologyOverrideParams {

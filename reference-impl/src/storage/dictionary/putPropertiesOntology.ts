@@ -1,5 +1,5 @@
 import type { Queryable } from '../db.ts';
-import type { OntologyBody, PropertyOntology } from '../../dictionary/types.ts';
+import type { OntologyBody, PropertyOntology } from '../../domain/ontology.ts';
 import { putOntologyOverride } from './putOntologyOverride.ts';
 
 // @implements ONTO-010, ONTO-016

@@ -1,9 +1,10 @@
+import type { OntologyOverrides } from '../../domain/ontology.ts';
 import type { Queryable } from '../db.ts';
-import { loadDataOverrides, type DataOverrides } from '../../dictionary/loadData.ts';
 import { putOntologyOverride } from './putOntologyOverride.ts';
 
 /**
- * Loads the account overrides shipped as data (run at start, after the accounts exist). Type
+ * Stores the account overrides shipped as data (the dictionary's loadDataOverrides; run at start,
+ * after the accounts exist). Type
  * ontologies are maintained outside the public interface, so the data file is their source of
  * truth: it replaces the stored one when they differ (and lastModified advances). Property
  * ontologies are owned by PUT once written: the example is stored only for an account without one.
@@ -11,7 +12,7 @@ import { putOntologyOverride } from './putOntologyOverride.ts';
  */
 export async function seedOntologyOverrides(
   db: Queryable,
-  overrides: DataOverrides = loadDataOverrides(),
+  overrides: OntologyOverrides,
 ): Promise<{ written: string[]; skipped: string[] }> {
   const accountIds = [...new Set([...overrides.types.keys(), ...overrides.properties.keys()])];
   const { rows } = await db.query<{ id: string }>('SELECT id FROM accounts WHERE id = ANY($1::text[])', [accountIds]);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import type { EntityType } from '../../domain/entityRules.ts';
 import { prepareItemWrite } from '../../domain/itemWrite.ts';
+import { stripCategoriesForWrite } from '../../dictionary/stripCategoriesForWrite.ts';
 import type { StoredWfStatus } from '../../domain/workflow.ts';
 import { UniqueViolationError } from '../errors.ts';
 import { describeEachEngine } from '../../../test/support/storage/testDb.ts';
@@ -303,7 +304,10 @@ describeEachEngine('item storage', (ctx) => {
       calendar: { calendarType: 'none' },
       isprivate: true,
     };
-    const created = await insertItem(ctx.db, prepareItemWrite({ collection: 'venues', body, token }));
+    const created = await insertItem(
+      ctx.db,
+      prepareItemWrite({ collection: 'venues', body, token, stripCategories: stripCategoriesForWrite }),
+    );
     expect(created).toMatchObject({
       entitytype: 'VENUE',
       wfstatus: 'readyforvalidation',
@@ -319,6 +323,7 @@ describeEachEngine('item storage', (ctx) => {
       body: { wfstatus: 'approved', venueCapacity: { totalCapacity: 10 } },
       token,
       existing: created,
+      stripCategories: stripCategoriesForWrite,
     });
     const updated = await updateItem(ctx.db, { ...replacement, id: created.id });
     expect(updated).toMatchObject({

@@ -10,7 +10,7 @@ export interface TokenRow {
   name: string;
   roles: Role[];
   callback_url: string | null;
-  /** Sealed by tokens/secretBox.ts; never leaves the service. */
+  /** Sealed by webhooks/secretBox.ts; never leaves the service. */
   signing_secret: string | null;
   /** NULL: the axis is absent, DEC-AUTH-004 defaults apply. */
   filter_userorganisations: string[] | null;

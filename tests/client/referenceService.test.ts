@@ -4,22 +4,21 @@
 // exact mirror; then reconciliation with a live-only token, which cannot see removals, catching
 // what the incremental sync missed.
 //
-// Test-only exception to the import rule (client/ imports only generated/): this file starts the
-// reference service through its test harness. The library code never imports reference-impl
-// (client/index.test.ts checks both).
+// A cross-package test: it starts the reference service through its test harness, so it lives in
+// tests/ (which may import anything), not in client/ (which imports only generated/).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { ALL_STATUSES, createTestAccount, createTestToken } from '../../reference-impl/test/support/fixtures.ts';
 import { startTestApp, type TestApp } from '../../reference-impl/test/support/testApp.ts';
 import { openTestDb, skipPostgres, type TestDb } from '../../reference-impl/test/support/storage/testDb.ts';
-import type { WaitEvent } from '../http/retry.ts';
-import { createTransport, type Transport } from '../http/transport.ts';
-import { createContentClient, type ContentClient } from '../http/contentClient.ts';
-import { createMemoryStore } from '../sync/memoryStore.ts';
-import { reconcile } from '../sync/reconcile.ts';
-import { syncItems } from '../sync/syncItems.ts';
-import { COLLECTIONS, type Collection, type ContentItem, type WfStatus } from '../sync/types.ts';
+import type { WaitEvent } from '../../client/http/retry.ts';
+import { createTransport, type Transport } from '../../client/http/transport.ts';
+import { createContentClient, type ContentClient } from '../../client/http/contentClient.ts';
+import { createMemoryStore } from '../../client/sync/memoryStore.ts';
+import { reconcile } from '../../client/sync/reconcile.ts';
+import { syncItems } from '../../client/sync/syncItems.ts';
+import { COLLECTIONS, type Collection, type ContentItem, type WfStatus } from '../../client/sync/types.ts';
 
 const ITEMS = Number(process.env.CLIENT_IT_ITEMS ?? 3000);
 // PostgreSQL (TEST_DATABASE_URL, a schema of its own) writes the items in about half the time of

@@ -2,21 +2,21 @@
 // opening) mirrors the reference service into PostgreSQL, and the rows are read back with SQL.
 // The service runs on PostgreSQL too, in its own schema; the mirror gets another schema, selected
 // through the URL's `options=-c search_path=…`. Skipped only when PostgreSQL is unreachable
-// outside CI (testing/testPostgres.ts).
+// outside CI (client/sync/testing/testPostgres.ts).
 //
-// Test-only exception to the import rule (client/ imports only generated/): this file starts the
-// reference service through its test harness, like referenceService.test.ts.
+// A cross-package test, in tests/ like referenceService.test.ts: it starts the reference service
+// through its test harness.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { ALL_STATUSES, createTestAccount, createTestToken } from '../../reference-impl/test/support/fixtures.ts';
 import { startTestApp, type TestApp } from '../../reference-impl/test/support/testApp.ts';
 import { openTestDb, type TestDb } from '../../reference-impl/test/support/storage/testDb.ts';
-import { EXIT, main, type CliIo } from '../cli.ts';
-import type { CollectionResult, RunSummary } from '../cli/mirror.ts';
-import { createContentClient, type ContentClient } from '../http/contentClient.ts';
-import { createTestSchema, skipPostgres, type TestSchema } from '../sync/testing/testPostgres.ts';
-import type { Collection, ContentItem, WfStatus } from '../sync/types.ts';
+import { EXIT, main, type CliIo } from '../../client/cli.ts';
+import type { CollectionResult, RunSummary } from '../../client/cli/mirror.ts';
+import { createContentClient, type ContentClient } from '../../client/http/contentClient.ts';
+import { createTestSchema, skipPostgres, type TestSchema } from '../../client/sync/testing/testPostgres.ts';
+import type { Collection, ContentItem, WfStatus } from '../../client/sync/types.ts';
 
 const COLLECTIONS_UNDER_TEST = ['events', 'venues'] as const satisfies readonly Collection[];
 const SIZE = 10;

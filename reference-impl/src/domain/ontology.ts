@@ -85,6 +85,14 @@ export type OntologyBody<T extends { lastModified: string }> = Omit<T, 'lastModi
 export type OntologyKind = 'types' | 'properties';
 export type OntologySource = 'base' | 'account';
 
+/** Ontologies of accounts that replace the base ones, by account id. */
+export interface OntologyOverrides {
+  /** Type ontology overrides: the data shipped is their source of truth. */
+  types: ReadonlyMap<string, OntologyBody<TypeOntology>>;
+  /** Example property ontology overrides: seeded once, then owned by PUT. */
+  properties: ReadonlyMap<string, OntologyBody<PropertyOntology>>;
+}
+
 // ---------------------------------------------------------------- item categories, as stored
 
 export interface StoredType {

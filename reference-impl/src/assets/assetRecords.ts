@@ -1,0 +1,66 @@
+import { HttpError } from '../http/HttpError.ts';
+import type { OperationInput } from '../http/operationInput.ts';
+import type { Queryable } from '../storage/db.ts';
+import type { AssetRow } from '../storage/assets/assetRow.ts';
+import { getAssetById } from '../storage/assets/getAssetById.ts';
+import { listAssets } from '../storage/assets/listAssets.ts';
+import { updateAsset } from '../storage/assets/updateAsset.ts';
+import { assetJson, type AssetJson } from './assetJson.ts';
+import { listAssetsParams, type AssetListQuery } from './listParams.ts';
+
+// The asset records behind /assets: list, look up and edit (uploads: uploadAsset.ts).
+
+const EDITABLE = new Set(['filename', 'title', 'description']);
+const READ_ONLY = new Set(['id', 'mimetype', 'size', 'width', 'height', 'url', 'created', 'modified']);
+
+export function noSuchAsset(id: string): HttpError {
+  return new HttpError(404, { message: `No asset with id ${id}` });
+}
+
+/** One page of the assets of `accountId`, as GET /assets answers it. */
+export async function listAccountAssets(
+  db: Queryable,
+  baseUrl: string,
+  accountId: string,
+  query: AssetListQuery,
+): Promise<{ size: number; page: number; hits: number; results: AssetJson[] }> {
+  const params = listAssetsParams(accountId, query);
+  const { hits, rows } = await listAssets(db, params);
+  return { size: params.size, page: params.page, hits, results: rows.map((row) => assetJson(row, baseUrl)) };
+}
+
+/** The asset `id` of any account (DEC-ASSET-004); null when there is none. */
+export function findAsset(db: Queryable, id: string): Promise<AssetRow | null> {
+  return getAssetById(db, { id });
+}
+
+/** PUT /assets/{id}: the editable fields of an asset of `accountId` replaced; 404 when it has none such. */
+export async function editAsset(
+  deps: { db: Queryable; now: () => number },
+  accountId: string,
+  id: string,
+  body: OperationInput<'updateAsset'>['body'],
+): Promise<AssetRow> {
+  const row = await updateAsset(deps.db, { id, accountId, ...editableFields(body), modified: new Date(deps.now()) });
+  if (row === null) throw noSuchAsset(id);
+  return row;
+}
+
+/**
+ * DEC-ASSET-002/007: `filename` absent is kept, `title` and `description` absent are removed; the
+ * read-only fields a read of the asset shows are ignored; anything else is a 400 naming it.
+ */
+function editableFields(body: OperationInput<'updateAsset'>['body']): {
+  filename: string | undefined;
+  title: string | null;
+  description: string | null;
+} {
+  const unknown = Object.keys(body).filter((key) => !EDITABLE.has(key) && !READ_ONLY.has(key));
+  if (unknown.length > 0) {
+    throw new HttpError(400, {
+      message: `Request body is invalid: unknown field ${unknown.join(', ')} (editable: filename, title, description)`,
+      details: unknown.map((key) => ({ pointer: `/${key}`, message: `unknown field ${key}` })),
+    });
+  }
+  return { filename: body.filename, title: body.title ?? null, description: body.description ?? null };
+}
