@@ -4,7 +4,6 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from './app.ts';
 import { makeImage, uploadAsset } from '../test/support/assets/assetFixtures.ts';
-import { loadConfig } from './config.ts';
 import { startPartnerServer, writeFeedsFile } from '../test/support/feeds/partnerServer.ts';
 import { createLogger } from './logger.ts';
 import { createServices, startBackgroundServices } from './services.ts';
@@ -12,6 +11,7 @@ import { getFeedRun } from './storage/feeds/getFeedRun.ts';
 import { runMigrations } from './storage/migrate.ts';
 import { openDb } from './storage/openDb.ts';
 import { ALL_STATUSES, createTestAccount, createTestToken } from '../test/support/fixtures.ts';
+import { testConfig } from '../test/support/testApp.ts';
 
 // The app and the background services of one services object share what they both use: one asset store (retention prunes the store uploads are staged in) and one FeedRuns
 // (shutdown waits for a run started through the route, not only for the scheduler's).
@@ -22,14 +22,7 @@ afterEach(async () => {
 });
 
 async function startServices(env: Record<string, string> = {}, accountId = `acc-${randomUUID().slice(0, 8)}`) {
-  const config = loadConfig({
-    PORT: '0',
-    DATA_DIR: ':memory:',
-    LOG_LEVEL: 'silent',
-    SEED_DEMO_DATA: 'false',
-    SESSION_SECRET: 'x'.repeat(40),
-    ...env,
-  });
+  const config = testConfig(env);
   const db = await openDb(config);
   cleanups.push(() => db.close());
   await runMigrations(db);

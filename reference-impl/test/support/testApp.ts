@@ -16,6 +16,18 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** The configuration tests start from: a free port, storage in memory, no logs, no demo data. */
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({
+    PORT: '0',
+    DATA_DIR: ':memory:',
+    LOG_LEVEL: 'silent',
+    SEED_DEMO_DATA: 'false',
+    SESSION_SECRET: 'x'.repeat(40),
+    ...env,
+  });
+}
+
 /**
  * The app on a random local port over `db`, assembled by createServices and createApp like the
  * service's, without its background services. `env` overrides configuration variables (strings,
@@ -32,14 +44,7 @@ export async function startTestApp(
       fixed = ms;
     },
   };
-  const config = loadConfig({
-    PORT: '0',
-    DATA_DIR: ':memory:',
-    LOG_LEVEL: 'silent',
-    SEED_DEMO_DATA: 'false',
-    SESSION_SECRET: 'x'.repeat(40),
-    ...options.env,
-  });
+  const config = testConfig(options.env);
   const { logger = createLogger({ level: config.logLevel }), ...standIns } = options.deps ?? {};
   const services = createServices(config, { db, logger, now: clock.now }, standIns);
   const { origin, close } = await listenLocally(createApp(services));
