@@ -48,8 +48,11 @@ export function parseInstant(value: string): Instant {
 /** Negative, zero or positive as `a` is before, at or after `b`. */
 export function compareInstants(a: string, b: string): number {
   if (a === b) return 0;
-  const x = parseInstant(a);
-  const y = parseInstant(b);
+  return compareParsed(parseInstant(a), parseInstant(b));
+}
+
+/** compareInstants for instants already parsed. */
+export function compareParsed(x: Instant, y: Instant): number {
   return x.ms - y.ms || x.subMsNanos - y.subMsNanos;
 }
 

@@ -7,7 +7,7 @@
 
 import { PAGE_SIZE } from '../../generated/constants.ts';
 import { elementTexts } from './elementTexts.ts';
-import { compareInstants, parseInstant } from './instant.ts';
+import { compareParsed, parseInstant, type Instant } from './instant.ts';
 import type { Collection, ItemSource, ListItemsQuery, SyncItem, WfStatus } from './types.ts';
 
 export const MIN_SYNC_SIZE = 2;
@@ -63,6 +63,8 @@ export interface KeysetPage<T extends SyncItem> {
   freshTexts?: string[];
   /** The `lastupdated` sent for this page (undefined on a first, unbounded page). */
   from: string | undefined;
+  /** The largest `lastupdated` of `items` as the service wrote it (the first of equal instants); undefined on an empty page. */
+  mark: string | undefined;
 }
 
 export interface KeysetOptions {
@@ -76,7 +78,7 @@ export interface KeysetOptions {
 
 const keyOf = (item: SyncItem) => `${item.trcid}\u0000${item.lastupdated}`;
 
-function checkItem(collection: Collection, item: SyncItem, index: number, pageNumber: number): string {
+function checkItem(collection: Collection, item: SyncItem, index: number, pageNumber: number): Instant {
   if (typeof item?.trcid !== 'string' || item.trcid === '') {
     throw new SyncProtocolError(
       `${collection} page ${pageNumber}, item ${index}: trcid missing (required in responses)`,
@@ -88,13 +90,12 @@ function checkItem(collection: Collection, item: SyncItem, index: number, pageNu
     );
   }
   try {
-    parseInstant(item.lastupdated);
+    return parseInstant(item.lastupdated);
   } catch {
     throw new SyncProtocolError(
       `${collection} page ${pageNumber}, item ${item.trcid}: lastupdated ${JSON.stringify(item.lastupdated)} is not ISO-8601`,
     );
   }
-  return item.lastupdated;
 }
 
 /**
@@ -199,34 +200,41 @@ export async function* keysetPages<T extends SyncItem>(
       if (!Array.isArray(items))
         throw new SyncProtocolError(`${collection} page ${number}: expected a JSON array of items`);
 
-      let previous: string | undefined;
-      for (const [i, item] of items.entries()) {
-        const stamp = checkItem(collection, item, i, number);
-        if (from !== undefined && compareInstants(stamp, from) < 0) {
+      // Each stamp is parsed once; the comparisons below use the parsed instants.
+      const fromInstant = from === undefined ? undefined : parseInstant(from);
+      const instants = items.map((item, i) => checkItem(collection, item, i, number));
+      for (const [i, instant] of instants.entries()) {
+        if (fromInstant !== undefined && compareParsed(instant, fromInstant) < 0) {
           throw new SyncProtocolError(
-            `${collection} page ${number}: item ${item.trcid} has lastupdated ${stamp}, before the requested lastupdated=${from} (the filter is inclusive >=)`,
+            `${collection} page ${number}: item ${items[i]!.trcid} has lastupdated ${items[i]!.lastupdated}, before the requested lastupdated=${from} (the filter is inclusive >=)`,
           );
         }
-        if (previous !== undefined && compareInstants(stamp, previous) < 0) {
+        if (i > 0 && compareParsed(instant, instants[i - 1]!) < 0) {
           throw new SyncProtocolError(
-            `${collection} page ${number}: items not in ascending lastupdated order (${previous} then ${stamp}) although sortOrder=ASC`,
+            `${collection} page ${number}: items not in ascending lastupdated order (${items[i - 1]!.lastupdated} then ${items[i]!.lastupdated}) although sortOrder=ASC`,
           );
         }
-        previous = stamp;
       }
 
       const atBound = from;
-      const repeated = (it: T) => compareInstants(it.lastupdated!, atBound!) === 0 && seenAtBound.has(keyOf(it));
-      const fresh = atBound === undefined ? items : items.filter((it) => !repeated(it));
-      const freshTexts = atBound === undefined ? texts : texts?.filter((_text, i) => !repeated(items[i]!));
+      const repeated = (i: number) =>
+        fromInstant !== undefined &&
+        compareParsed(instants[i]!, fromInstant) === 0 &&
+        seenAtBound.has(keyOf(items[i]!));
+      const fresh = atBound === undefined ? items : items.filter((_it, i) => !repeated(i));
+      const freshTexts = atBound === undefined ? texts : texts?.filter((_text, i) => !repeated(i));
+      // The page's largest lastupdated (ascending: the last item's), the first of equal instants.
+      let markAt = items.length - 1;
+      while (markAt > 0 && compareParsed(instants[markAt - 1]!, instants[markAt]!) === 0) markAt--;
+      const mark = markAt < 0 ? undefined : items[markAt]!.lastupdated;
       const done = items.length < size;
       if (!done) {
-        const first = items[0]!.lastupdated!;
         const last = items[items.length - 1]!.lastupdated!;
+        const lastInstant = instants[items.length - 1]!;
         // Ascending and >= from: first == last means the whole full page shares one stamp, and the
         // next request (lastupdated = that stamp) would return this same page again.
-        if (compareInstants(first, last) === 0) throw new LastUpdatedTieError(collection, last, size);
-        seenAtBound = new Set(items.filter((it) => compareInstants(it.lastupdated!, last) === 0).map(keyOf));
+        if (compareParsed(instants[0]!, lastInstant) === 0) throw new LastUpdatedTieError(collection, last, size);
+        seenAtBound = new Set(items.filter((_it, i) => compareParsed(instants[i]!, lastInstant) === 0).map(keyOf));
         from = last;
       }
       // The guess is used only when it is the bound the procedure sends.
@@ -235,7 +243,7 @@ export async function* keysetPages<T extends SyncItem>(
         next = undefined;
       }
       if (!done) next ??= request(from);
-      yield { number, items, fresh, ...(freshTexts === undefined ? {} : { freshTexts }), from: atBound };
+      yield { number, items, fresh, ...(freshTexts === undefined ? {} : { freshTexts }), from: atBound, mark };
       if (done) return;
       current = next!;
       next = undefined;

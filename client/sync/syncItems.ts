@@ -109,12 +109,15 @@ export async function syncItems<T extends SyncItem>(
       while (writing.length >= parallelWrites) await settleOldest();
       const write = applyOps(store, collection, ops);
       write.catch(() => {}); // awaited in settleOldest, or after a failure below
-      let mark: string | undefined;
-      for (const item of page.items) mark = laterOf(mark, item.lastupdated);
       writing.push({
         trcids,
         write,
-        page: { fetched: page.items.length, repeated: page.items.length - page.fresh.length, skipped, mark },
+        page: {
+          fetched: page.items.length,
+          repeated: page.items.length - page.fresh.length,
+          skipped,
+          mark: page.mark,
+        },
       });
     }
     while (writing.length > 0) await settleOldest();
