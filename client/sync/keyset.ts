@@ -192,9 +192,10 @@ export async function* keysetPages<T extends SyncItem>(
       const guess = answer instanceof Uint8Array && number > 1 ? stampInBody(answer, 'last') : undefined;
       if (guess !== undefined) {
         next = request(guess);
-        // undici writes a request on an idle keep-alive socket from the event loop's check phase:
-        // yield once, so that it is with the service while this page is parsed.
-        await new Promise((resolve) => setImmediate(resolve));
+        // undici writes a request on an idle keep-alive socket from the event loop's check phase,
+        // queued once fetch's own promise steps have run: yield two check phases, so that the
+        // request is with the service while this page is parsed.
+        await new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
       }
       const { items, texts } = parsePage(collection, number, answer, options.texts === true);
       if (!Array.isArray(items))
