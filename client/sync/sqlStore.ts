@@ -122,6 +122,7 @@ export function createSqlStore<T extends SyncItem = ContentItem>(options: SqlSto
   ];
 
   return {
+    keepsItemText: true,
     parallelWrites: options.parallelWrites ?? 1,
     tables: { items, marks },
     init,
@@ -173,14 +174,15 @@ export function createSqlStore<T extends SyncItem = ContentItem>(options: SqlSto
         last.set(trcid, op);
       }
       const removals: string[] = [];
-      const upserts: T[] = [];
+      // Each item's text as received when sync gives it, so that the page is not serialised again.
+      const upserts: string[] = [];
       for (const [trcid, op] of last) {
-        if (op.op === 'upsert') upserts.push(op.item);
+        if (op.op === 'upsert') upserts.push(op.json ?? JSON.stringify(op.item));
         else removals.push(trcid);
       }
       return db.transaction(async (tx) => {
         const removed = removals.length === 0 ? 0 : affected(await tx.query(removeManySql, [c, removals]));
-        if (upserts.length > 0) await tx.query(upsertManySql, [c, JSON.stringify(upserts)]);
+        if (upserts.length > 0) await tx.query(upsertManySql, [c, `[${upserts.join(',')}]`]);
         return { upserted: ops.filter((op) => op.op === 'upsert').length, removed };
       });
     },
