@@ -20,6 +20,14 @@ export const ENTITY_TYPES = [
   "ROUTE"
 ] as const;
 export type EntityType = (typeof ENTITY_TYPES)[number];
+/** Each entity type by name: `ENTITY_TYPE.EVENEMENT`. */
+export const ENTITY_TYPE = {
+  "EVENEMENT": "EVENEMENT",
+  "LOCATIE": "LOCATIE",
+  "VENUE": "VENUE",
+  "EVENTGROUP": "EVENTGROUP",
+  "ROUTE": "ROUTE"
+} as const;
 
 /** `wfstatus` values (schema WfStatus). */
 export const WORKFLOW_STATUSES = [
@@ -31,6 +39,15 @@ export const WORKFLOW_STATUSES = [
   "deleted"
 ] as const;
 export type WorkflowStatus = (typeof WORKFLOW_STATUSES)[number];
+/** Each workflow status by name: `WORKFLOW_STATUS.approved`. */
+export const WORKFLOW_STATUS = {
+  "draft": "draft",
+  "readyforvalidation": "readyforvalidation",
+  "approved": "approved",
+  "rejected": "rejected",
+  "archived": "archived",
+  "deleted": "deleted"
+} as const;
 
 /** The `size` query parameter of the item lists: bounds and the default page size. */
 export const PAGE_SIZE = {

@@ -90,7 +90,7 @@ const PROVIDED: Record<string, string> = {
 };
 
 /** Never shipped: tests, their helpers and fixtures, the client's benchmark. */
-const EXCLUDED =
+export const NOT_SHIPPED =
   /(\.test\.|\/test\/|\/testing\/|\/fixtures\/|\/selftest\/|\/scaleout\/|^client\/integration\/|^client\/bench\.)/;
 
 const SPECIFIER = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])([^'"]+)\2/g;
@@ -113,7 +113,7 @@ function shippedFiles(def: PackageDef): { from: string; rel: string }[] {
   const files: { from: string; rel: string }[] = [];
   for (const source of def.code)
     for (const file of tracked(source)) {
-      if (EXCLUDED.test(file) || file.endsWith('.md') || file === `${def.folder}/package.json`) continue;
+      if (NOT_SHIPPED.test(file) || file.endsWith('.md') || file === `${def.folder}/package.json`) continue;
       if (file.endsWith('.ts')) {
         const base = file.slice(0, -'.ts'.length);
         const js = path.join(TSC_OUT, `${base}.js`);

@@ -2,6 +2,7 @@
 // archived and deleted items. Occasionally list the trcid of every published item and remove
 // the local items missing from that list.
 
+import { WORKFLOW_STATUS } from '../../generated/constants.ts';
 import { keysetPages } from './keyset.ts';
 import { applyOps, type SyncStore } from './store.ts';
 import { DEFAULT_SYNC_SIZE } from './syncItems.ts';
@@ -41,10 +42,13 @@ export async function reconcile<T extends SyncItem>(
   let pages = 0;
   // Keyset paging over approved items only: an item changed during the listing moves to the
   // end of the order and is still seen before the short page ends the loop.
-  for await (const page of keysetPages(source, collection, ['approved'], { size, signal: options.signal })) {
+  for await (const page of keysetPages(source, collection, [WORKFLOW_STATUS.approved], {
+    size,
+    signal: options.signal,
+  })) {
     pages++;
     for (const item of page.items)
-      if (item.wfstatus === undefined || item.wfstatus === 'approved') published.add(item.trcid);
+      if (item.wfstatus === undefined || item.wfstatus === WORKFLOW_STATUS.approved) published.add(item.trcid);
   }
   const missing = localTrcids.filter((trcid) => !published.has(trcid));
   options.signal?.throwIfAborted();

@@ -8,13 +8,18 @@
 //    saved only after the whole run succeeded. A failed run leaves the old mark, and the next run
 //    repeats the work, which is idempotent.
 
+import { WORKFLOW_STATUS } from '../../generated/constants.ts';
 import { laterOf } from './instant.ts';
 import { keysetPages, MAX_PAGE_SIZE } from './keyset.ts';
 import { applyOps, type BatchResult, type StoreOp, type SyncStore } from './store.ts';
 import type { Collection, ItemSource, SyncItem, WfStatus } from './types.ts';
 
 /** Sent as `wfstatus=approved,archived,deleted` (SYNC-002). */
-export const SYNC_WFSTATUS = ['approved', 'archived', 'deleted'] as const satisfies readonly WfStatus[];
+export const SYNC_WFSTATUS = [
+  WORKFLOW_STATUS.approved,
+  WORKFLOW_STATUS.archived,
+  WORKFLOW_STATUS.deleted,
+] as const satisfies readonly WfStatus[];
 export const DEFAULT_SYNC_SIZE = MAX_PAGE_SIZE;
 
 interface PageCounts {
@@ -96,8 +101,8 @@ export async function syncItems<T extends SyncItem>(
       const ops: StoreOp<T>[] = [];
       let skipped = 0;
       for (const [i, item] of page.fresh.entries()) {
-        if (item.wfstatus === 'approved') ops.push({ op: 'upsert', item, json: page.freshTexts?.[i] });
-        else if (item.wfstatus === 'archived' || item.wfstatus === 'deleted')
+        if (item.wfstatus === WORKFLOW_STATUS.approved) ops.push({ op: 'upsert', item, json: page.freshTexts?.[i] });
+        else if (item.wfstatus === WORKFLOW_STATUS.archived || item.wfstatus === WORKFLOW_STATUS.deleted)
           ops.push({ op: 'remove', trcid: item.trcid });
         else skipped++;
       }

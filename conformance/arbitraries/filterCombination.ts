@@ -6,6 +6,7 @@
 //   fc.sample(filterCombination({ trcids: ['ctf-…-1'], stamps: ['2026-11-20T08:30:00.123Z'] }), 1)
 
 import fc from 'fast-check';
+import { WORKFLOW_STATUSES } from '../../generated/constants.ts';
 
 export type SortField = 'lastupdated' | 'creationdate' | 'title' | 'trcid' | 'slug' | 'id' | 'wfstatus';
 
@@ -31,7 +32,7 @@ export interface FilterCombinationConstraints {
   published?: boolean;
 }
 
-const STATUSES = ['draft', 'readyforvalidation', 'approved', 'rejected', 'archived', 'deleted'];
+const STATUSES = [...WORKFLOW_STATUSES];
 
 function shifted(stamp: string, ms: number): string {
   return ms === 0 ? stamp : new Date(Date.parse(stamp) + ms).toISOString();

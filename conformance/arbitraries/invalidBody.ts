@@ -6,6 +6,7 @@
 // that a target that accepts one anyway writes tagged test data the cleanup finds.
 
 import fc from 'fast-check';
+import { ENTITY_TYPE, type EntityType } from '../../generated/constants.ts';
 
 export interface InvalidBody {
   /** The raw request body. */
@@ -49,7 +50,7 @@ export const INVALID_BODY_KINDS: readonly InvalidBodyKind[] = [
 
 export interface InvalidBodyConstraints {
   /** Entity type of the collection the body goes to (`entitytype` and `foreignField` cases depend on it). */
-  entitytype: 'EVENEMENT' | 'LOCATIE' | 'VENUE' | 'EVENTGROUP' | 'ROUTE';
+  entitytype: EntityType;
   kinds?: readonly InvalidBodyKind[];
   /** Applied to every object body before it is serialised (tagging). Default: unchanged. */
   decorate?: (body: Record<string, unknown>) => Record<string, unknown>;
@@ -66,7 +67,7 @@ export function invalidBody(constraints: InvalidBodyConstraints): fc.Arbitrary<I
     reason,
     decision,
   });
-  const other = constraints.entitytype === 'LOCATIE' ? 'ROUTE' : 'LOCATIE';
+  const other = constraints.entitytype === ENTITY_TYPE.LOCATIE ? ENTITY_TYPE.ROUTE : ENTITY_TYPE.LOCATIE;
   const cases: Record<InvalidBodyKind, fc.Arbitrary<InvalidBody>> = {
     malformedJson: fc
       .constantFrom(
@@ -144,7 +145,7 @@ export function invalidBody(constraints: InvalidBodyConstraints): fc.Arbitrary<I
       obj({ entitytype: other }, `entitytype ${other} on the ${constraints.entitytype} collection`, 'DEC-ITEM-008'),
     ),
     foreignField:
-      constraints.entitytype === 'EVENEMENT'
+      constraints.entitytype === ENTITY_TYPE.EVENEMENT
         ? fc.constant(obj({ routeInfo: { routeType: 'walking' } }, 'routeInfo on an event', 'DEC-ITEM-015'))
         : fc.constant(
             obj(

@@ -6,6 +6,7 @@
 //   // [{ query: { sortOrder: 'sideways' }, reason: 'sortOrder is not ASC or DESC', decision: 'DEC-LIST-004' }, …]
 
 import fc from 'fast-check';
+import { WORKFLOW_STATUSES } from '../../generated/constants.ts';
 
 export interface InvalidQuery {
   query: Record<string, string>;
@@ -61,7 +62,7 @@ const SORT_FIELDS = [
   'userorganisation',
   'externalId',
 ];
-const STATUSES = ['draft', 'readyforvalidation', 'approved', 'rejected', 'archived', 'deleted'];
+const STATUSES = [...WORKFLOW_STATUSES];
 const PARAMS = [
   'size',
   'page',

@@ -6,10 +6,11 @@
 //   fc.sample(trcItemDraft(doc, { entitytype: 'EVENEMENT', ontology: { typeCatids: ['1.1.1'] } }), 1)
 
 import fc from 'fast-check';
+import type { EntityType } from '../../generated/constants.ts';
 import { arbitraryFromSchema } from './fromSchema.ts';
 import type { SchemaConstraints, SchemaDocument } from './fromSchema.ts';
 
-export type EntityType = 'EVENEMENT' | 'LOCATIE' | 'VENUE' | 'EVENTGROUP' | 'ROUTE';
+export type { EntityType };
 
 export const DRAFT_SCHEMA: Record<EntityType, string> = {
   EVENEMENT: '#/components/schemas/EventDraft',

@@ -3,6 +3,7 @@
 // collection with the id in the body), and how an item reaches rejected, archived and deleted
 // (POST with that status, PUT of an approved item, or not through the API at all).
 
+import { WORKFLOW_STATUS } from '../../generated/constants.ts';
 import type { HttpResponse } from '../http/httpClient.ts';
 import type { ProbeContext, ProbeFinding } from './probe.ts';
 import { finding, is2xx, isObject } from './probe.ts';
@@ -147,7 +148,7 @@ async function probeStatusMove(
     if (stored === undefined) return { note: `the writer token cannot read back a ${status} item` };
   }
   const postNote = `POST with wfstatus ${status} → ${posted.res.status}`;
-  const approved = await create(ctx, draft(ctx, `probe-${status}-put`, organisation, 'approved'));
+  const approved = await create(ctx, draft(ctx, `probe-${status}-put`, organisation, WORKFLOW_STATUS.approved));
   if (!('item' in approved)) return { note: `${postNote}; POST of an approved item → ${approved.res.status}` };
   const res = await put(ctx, approved.item, updatePath, { wfstatus: status });
   if (is2xx(res.status)) {

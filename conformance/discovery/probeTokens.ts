@@ -2,6 +2,7 @@
 // that holds its id (tries the candidate values as `{tokenId}` in `PUT …/tokens/{tokenId}` until
 // one is accepted), and whether tokens are narrowed with our structure of `apiTokenFilter`.
 
+import { WORKFLOW_STATUS } from '../../generated/constants.ts';
 import type { ProbeContext, ProbeFinding } from './probe.ts';
 import { finding, is2xx, isObject } from './probe.ts';
 import { DEFAULT_VARIANTS } from './variants.ts';
@@ -80,7 +81,7 @@ export async function probeTokenFilter(
   const { organisationsField, statusesField } = DEFAULT_VARIANTS.tokenFilter as Exclude<TokenFilter, 'unsupported'>;
   const apiTokenFilter = {
     ...(organisation ? { [organisationsField]: [organisation] } : {}),
-    [statusesField]: ['approved'],
+    [statusesField]: [WORKFLOW_STATUS.approved],
   };
   const base = `/accounts/${encodeURIComponent(accountId)}/tokens`;
   const sent = `POST ${base} with apiTokenFilter ${JSON.stringify(apiTokenFilter)}`;

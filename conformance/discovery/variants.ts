@@ -2,6 +2,8 @@
 // start of a run; a vendor may declare them in the config file (declared values win). Checks read
 // them from here instead of assuming the reference service's decisions.
 
+import { WORKFLOW_STATUS } from '../../generated/constants.ts';
+
 /** How a created item is found after `POST /<collection>`. */
 export type CreatedItemLocator = 'answer-body' | 'location-header' | 'trcid-lookup';
 
@@ -15,8 +17,13 @@ export type UserOrganisationsShape = 'array' | 'map';
 export type StatusMove = 'post' | 'put' | 'unsupported';
 
 /** The statuses whose moves the interface leaves open. */
-export type OpenStatus = 'rejected' | 'archived' | 'deleted';
-export const OPEN_STATUSES: readonly OpenStatus[] = ['rejected', 'archived', 'deleted'];
+export type OpenStatus =
+  typeof WORKFLOW_STATUS.rejected | typeof WORKFLOW_STATUS.archived | typeof WORKFLOW_STATUS.deleted;
+export const OPEN_STATUSES: readonly OpenStatus[] = [
+  WORKFLOW_STATUS.rejected,
+  WORKFLOW_STATUS.archived,
+  WORKFLOW_STATUS.deleted,
+];
 
 /**
  * The members of `apiTokenFilter` that narrow a token to organisations and to workflow statuses,

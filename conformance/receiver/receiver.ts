@@ -9,6 +9,7 @@ import { createServer as createHttpServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { WEBHOOK_TIMESTAMP_TOLERANCE_SECONDS } from '../../generated/constants.ts';
 import { CheckFailure } from '../model/failure.ts';
 import { ResponseScript } from './responseScript.ts';
 import type { PlannedResponse, ResponseStep } from './responseScript.ts';
@@ -140,7 +141,7 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
     if (state?.secret !== undefined) {
       try {
         delivery.verification = verify(rawBody, headers, state.secret, {
-          toleranceSeconds: options.toleranceSeconds ?? 300,
+          toleranceSeconds: options.toleranceSeconds ?? WEBHOOK_TIMESTAMP_TOLERANCE_SECONDS,
           now: now(),
         });
       } catch (error) {

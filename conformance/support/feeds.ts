@@ -9,6 +9,7 @@
 //   const run = await runFeed(ctx, { size: 1 });
 //   const items = await findImported(ctx, run, [id]);
 
+import { ENTITY_TYPE, PAGE_SIZE, WORKFLOW_STATUS } from '../../generated/constants.ts';
 import type { HttpResponse, QueryValue } from '../http/httpClient.ts';
 import { CheckFailure } from '../model/failure.ts';
 import type { FeedPartner, PartnerEntry } from '../partner/feedPartner.ts';
@@ -49,7 +50,7 @@ export function feed(ctx: Ctx): { id: string; partner: FeedPartner; path: string
       if (since === undefined) return;
       const token = writerToken(ctx);
       const res = await http.get('/events', {
-        query: { lastupdated: since, wfstatus: ALL_STATUSES, size: 2000 },
+        query: { lastupdated: since, wfstatus: ALL_STATUSES, size: PAGE_SIZE.maximum },
         token,
         validate: false,
       });
@@ -59,7 +60,7 @@ export function feed(ctx: Ctx): { id: string; partner: FeedPartner; path: string
         if (
           typeof item.externalId !== 'string' ||
           !item.externalId.includes(ctx.runId) ||
-          item.wfstatus === 'deleted' ||
+          item.wfstatus === WORKFLOW_STATUS.deleted ||
           typeof item.id !== 'string'
         )
           continue;
@@ -105,7 +106,7 @@ export function feedEvent(id: string, v: EventVersion = {}, extra: Record<string
   const file = v.file ?? 'eerste';
   return {
     id,
-    entitytype: 'EVENEMENT',
+    entitytype: ENTITY_TYPE.EVENEMENT,
     trcItemDetails: [
       {
         lang: 'nl',
@@ -367,7 +368,7 @@ export async function findImported(
   const { res, items } = await listItems(
     ctx,
     '/events',
-    { lastupdated: bound, wfstatus: ALL_STATUSES, size: 2000 },
+    { lastupdated: bound, wfstatus: ALL_STATUSES, size: PAGE_SIZE.maximum },
     { requirements },
   );
   const all = new Map<string, Item[]>();

@@ -7,6 +7,7 @@
 //   const event = await createItem(ctx, '/events', { wfstatus: 'approved' });
 //   const pages = await pageByKeyset(ctx, '/events', { wfstatus: 'approved' }, { size: 3, token: 'full' });
 
+import { PAGE_SIZE, WORKFLOW_STATUS, WORKFLOW_STATUSES, type WorkflowStatus } from '../../generated/constants.ts';
 import type { HttpResponse, QueryValue, TokenChoice } from '../http/httpClient.ts';
 import type { OpenStatus } from '../discovery/variants.ts';
 import { OPEN_STATUSES, variantsOf } from '../discovery/variants.ts';
@@ -19,15 +20,8 @@ import type { Collection } from './collections.ts';
 import { COLLECTIONS } from './collections.ts';
 
 export type CollectionPath = Collection['path'];
-export type WfStatus = 'draft' | 'readyforvalidation' | 'approved' | 'rejected' | 'archived' | 'deleted';
-export const WF_STATUSES: readonly WfStatus[] = [
-  'draft',
-  'readyforvalidation',
-  'approved',
-  'rejected',
-  'archived',
-  'deleted',
-];
+export type WfStatus = WorkflowStatus;
+export const WF_STATUSES: readonly WfStatus[] = [...WORKFLOW_STATUSES];
 /** Every status, for a list query that must see everything the token may see. */
 export const ALL_STATUSES = 'draft,readyforvalidation,approved,rejected,archived,deleted';
 
@@ -194,7 +188,7 @@ export async function createItem(
   const move = openStatusMove(ctx, body.wfstatus);
   // A status the target reaches only by PUT is written in two steps: created approved (a move the
   // interface names), then moved by PUT.
-  const posted = move === 'put' ? { ...body, wfstatus: 'approved' } : body;
+  const posted = move === 'put' ? { ...body, wfstatus: WORKFLOW_STATUS.approved } : body;
   const created = await ctx.http.post(collection, { json: posted, token, validate: 'defer' });
   const requirements = options.requirements;
   assertStatus(created, [200, 201], {
@@ -645,15 +639,15 @@ export interface Catalogue {
 
 /** Statuses written to the catalogue, in creation order (undefined: no wfstatus sent). */
 export const CATALOGUE_STATUSES: readonly (WfStatus | undefined)[] = [
-  'approved',
-  'approved',
+  WORKFLOW_STATUS.approved,
+  WORKFLOW_STATUS.approved,
   undefined,
-  'draft',
-  'rejected',
-  'archived',
-  'deleted',
-  'approved',
-  'approved',
+  WORKFLOW_STATUS.draft,
+  WORKFLOW_STATUS.rejected,
+  WORKFLOW_STATUS.archived,
+  WORKFLOW_STATUS.deleted,
+  WORKFLOW_STATUS.approved,
+  WORKFLOW_STATUS.approved,
 ];
 /** Title keys: pairs of equal titles for the id tiebreaker. */
 const CATALOGUE_TITLES = ['a', 'a', 'b', 'b', 'c', 'c', 'd', 'e', 'f'];
@@ -678,7 +672,8 @@ export function catalogue(ctx: Ctx): Promise<Catalogue> {
       };
       if (written !== undefined) draft.wfstatus = written;
       const created = await createItem(ctx, collection, draft);
-      const status: WfStatus = written === undefined || written === 'draft' ? 'readyforvalidation' : written;
+      const status: WfStatus =
+        written === undefined || written === WORKFLOW_STATUS.draft ? WORKFLOW_STATUS.readyforvalidation : written;
       entries.push({ ...created, written, status });
     }
     const from = entries[0]!.item.lastupdated;
@@ -733,7 +728,7 @@ export async function listCatalogue(
   const answer = await listItems(
     ctx,
     cat.collection,
-    { lastupdated: cat.before, wfstatus: ALL_STATUSES, size: 2000, ...query },
+    { lastupdated: cat.before, wfstatus: ALL_STATUSES, size: PAGE_SIZE.maximum, ...query },
     { token: writerToken(ctx), ...options },
   );
   return { ...answer, own: onlyThese(answer.items, cat.trcids) };

@@ -2,6 +2,7 @@
 // that read like sentences. Each throws a CheckFailure (received, expected, the exchange) about
 // the requirements it is given.
 
+import { WORKFLOW_STATUS } from '../../generated/constants.ts';
 import type { HttpResponse } from '../http/httpClient.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { CheckFailure } from '../model/failure.ts';
@@ -97,11 +98,12 @@ function booleanRequirements(
 export function filterViolation(item: Item, combo: FilterCombination): string | undefined {
   if (combo.wfstatus && !combo.wfstatus.includes(String(item.wfstatus)))
     return `wfstatus ${String(item.wfstatus)} is not one of ${combo.wfstatus.join(',')}`;
-  if (!combo.wfstatus && item.wfstatus === 'deleted')
+  if (!combo.wfstatus && item.wfstatus === WORKFLOW_STATUS.deleted)
     return 'a deleted item in a query that does not ask for deleted (hidden from normal queries)';
-  if (combo.published === true && item.wfstatus !== 'approved')
+  if (combo.published === true && item.wfstatus !== WORKFLOW_STATUS.approved)
     return `published=true returned a ${String(item.wfstatus)} item`;
-  if (combo.published === false && item.wfstatus === 'approved') return 'published=false returned an approved item';
+  if (combo.published === false && item.wfstatus === WORKFLOW_STATUS.approved)
+    return 'published=false returned an approved item';
   if (combo.trcid !== undefined && item.trcid !== combo.trcid)
     return `trcid ${String(item.trcid)} is not ${combo.trcid}`;
   if (combo.lastupdated !== undefined && !(instant(item.lastupdated) >= instant(combo.lastupdated)))

@@ -1,5 +1,6 @@
 // A route with waypoints and points of interest (DEC-ITEM-016), for the GeoJSON and GPX checks.
 
+import { WORKFLOW_STATUS } from '../../generated/constants.ts';
 import type { CheckContext } from '../runtime/context.ts';
 import { createItem } from './items.ts';
 import type { CreatedItem } from './items.ts';
@@ -30,7 +31,7 @@ export async function createRoute(
     ctx,
     '/routes',
     {
-      wfstatus: 'approved',
+      wfstatus: WORKFLOW_STATUS.approved,
       routeInfo: {
         routeType: 'walking',
         distance: 2.4,

@@ -10,6 +10,7 @@
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { signWebhook, verifyWebhook } from '../../client/webhooks/verify.ts';
+import { ENTITY_TYPE, WEBHOOK_TIMESTAMP_TOLERANCE_SECONDS } from '../../generated/constants.ts';
 import { applySignedPayloadChange, signedPayloadChange } from '../arbitraries/signedPayloadChange.ts';
 import { DEFAULT_WEBHOOK_TIMING } from '../config/config.ts';
 import type { WebhookTiming } from '../config/config.ts';
@@ -37,11 +38,11 @@ export interface Resource {
 }
 
 export const RESOURCES: readonly Resource[] = [
-  { path: '/events', entitytype: 'EVENEMENT', resourceType: 'EVENT', name: 'Event' },
-  { path: '/locations', entitytype: 'LOCATIE', resourceType: 'LOCATION', name: 'Location' },
-  { path: '/routes', entitytype: 'ROUTE', resourceType: 'ROUTE', name: 'Route' },
-  { path: '/eventgroups', entitytype: 'EVENTGROUP', resourceType: 'EVENTGROUP', name: 'EventGroup' },
-  { path: '/venues', entitytype: 'VENUE', resourceType: 'VENUE', name: 'Venue' },
+  { path: '/events', entitytype: ENTITY_TYPE.EVENEMENT, resourceType: 'EVENT', name: 'Event' },
+  { path: '/locations', entitytype: ENTITY_TYPE.LOCATIE, resourceType: 'LOCATION', name: 'Location' },
+  { path: '/routes', entitytype: ENTITY_TYPE.ROUTE, resourceType: 'ROUTE', name: 'Route' },
+  { path: '/eventgroups', entitytype: ENTITY_TYPE.EVENTGROUP, resourceType: 'EVENTGROUP', name: 'EventGroup' },
+  { path: '/venues', entitytype: ENTITY_TYPE.VENUE, resourceType: 'VENUE', name: 'Venue' },
 ];
 
 export function resourceOf(path: CollectionPath): Resource {
@@ -229,7 +230,6 @@ export async function waitForCallback(
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SIGNATURE_RE = /^sha256=[0-9a-f]{64}$/;
-const TOLERANCE_SECONDS = 300;
 
 /** Which wrong signing scheme, if any, produced the signature: the diagnosis for a mismatch. */
 function diagnoseSignature(delivery: Delivery, secret: string): string | undefined {
@@ -294,11 +294,11 @@ export function assertSignedDelivery(
     });
   }
   const skew = Number(ts) - Math.floor(delivery.receivedAt / 1000);
-  if (Math.abs(skew) > TOLERANCE_SECONDS) {
+  if (Math.abs(skew) > WEBHOOK_TIMESTAMP_TOLERANCE_SECONDS) {
     throw fail({
-      message: `X-Service-Timestamp is ${skew} s off the receiver's clock; a receiver rejects more than ${TOLERANCE_SECONDS} s`,
+      message: `X-Service-Timestamp is ${skew} s off the receiver's clock; a receiver rejects more than ${WEBHOOK_TIMESTAMP_TOLERANCE_SECONDS} s`,
       received: `${ts} (${new Date(Number(ts) * 1000).toISOString()})`,
-      expected: `within ${TOLERANCE_SECONDS} s of ${new Date(delivery.receivedAt).toISOString()}`,
+      expected: `within ${WEBHOOK_TIMESTAMP_TOLERANCE_SECONDS} s of ${new Date(delivery.receivedAt).toISOString()}`,
       pointer: 'header/X-Service-Timestamp',
       requirements: ['HOOK-010'],
     });
@@ -325,7 +325,7 @@ export function assertSignedDelivery(
   }
   const verified = verifyWebhook(delivery.rawBody, delivery.headers, secret, {
     now: delivery.receivedAt,
-    toleranceSeconds: TOLERANCE_SECONDS,
+    toleranceSeconds: WEBHOOK_TIMESTAMP_TOLERANCE_SECONDS,
   });
   if (!verified.ok) {
     const wrong = diagnoseSignature(delivery, secret);
@@ -394,7 +394,7 @@ export async function assertSignatureBindsBodyAndTimestamp(
   const requirements = ['HOOK-013', 'AUTH-009'];
   const asReceived = verify(delivery.rawBody, delivery.headers, secret, {
     now: delivery.receivedAt,
-    toleranceSeconds: TOLERANCE_SECONDS,
+    toleranceSeconds: WEBHOOK_TIMESTAMP_TOLERANCE_SECONDS,
   });
   if (!asReceived.ok) {
     throw deliveryFailure(
@@ -416,7 +416,7 @@ export async function assertSignatureBindsBodyAndTimestamp(
       // The changed timestamp is the receiver's clock, so only the signature can tell the difference.
       const outcome = verify(changed.body, { ...delivery.headers, 'x-service-timestamp': changed.timestamp }, secret, {
         now: Number(changed.timestamp) * 1000,
-        toleranceSeconds: TOLERANCE_SECONDS,
+        toleranceSeconds: WEBHOOK_TIMESTAMP_TOLERANCE_SECONDS,
       });
       if (outcome.ok || recomputed === signature) {
         throw deliveryFailure(
@@ -446,7 +446,7 @@ export async function assertSignatureBindsBodyAndTimestamp(
 export function verifiesWith(delivery: Delivery, secret: string): boolean {
   return verifyWebhook(delivery.rawBody, delivery.headers, secret, {
     now: delivery.receivedAt,
-    toleranceSeconds: TOLERANCE_SECONDS,
+    toleranceSeconds: WEBHOOK_TIMESTAMP_TOLERANCE_SECONDS,
   }).ok;
 }
 

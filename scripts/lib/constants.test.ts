@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { readConstants } from './constants.ts';
+import { constantsModule, readConstants } from './constants.ts';
 
 const dereferenced = JSON.parse(
   readFileSync(new URL('../../generated/openapi.dereferenced.json', import.meta.url), 'utf8'),
@@ -48,5 +48,12 @@ describe('readConstants', () => {
       readConstants(changed((doc) => delete doc.components.parameters.XServiceTimestamp['x-tolerance-seconds'])),
     ).toThrow(/x-tolerance-seconds/);
     expect(() => readConstants(changed((doc) => delete doc.paths['/venues']))).toThrow(/no collection lists VENUE/);
+  });
+
+  it('when the spec gains a workflow status, then it is listed and named by itself', () => {
+    const text = constantsModule(changed((doc) => doc.components.schemas.WfStatus.enum.push('onhold')));
+    expect(text).toMatch(/WORKFLOW_STATUSES = \[[^\]]*"onhold"\n\] as const/);
+    expect(text).toMatch(/WORKFLOW_STATUS = \{[^}]*"onhold": "onhold"\n\} as const/);
+    expect(text).toMatch(/ENTITY_TYPE = \{[^}]*"EVENEMENT": "EVENEMENT",/);
   });
 });

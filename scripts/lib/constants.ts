@@ -108,6 +108,9 @@ export function readConstants(dereferenced: Record<string, unknown>): Constants 
 
 const value = (v: unknown) => `${JSON.stringify(v, null, 2)} as const`;
 
+/** Each value named by itself (`{ approved: 'approved' }`), so code can write `WORKFLOW_STATUS.approved`. */
+const named = (values: readonly string[]) => value(Object.fromEntries(values.map((v) => [v, v])));
+
 /** The text of generated/constants.ts (without the banner). */
 export function constantsModule(dereferenced: Record<string, unknown>): string {
   const c = readConstants(dereferenced);
@@ -120,10 +123,14 @@ export type Collection = keyof typeof COLLECTIONS;
 /** \`entitytype\` values (the TrcItem discriminator). */
 export const ENTITY_TYPES = ${value(c.entityTypes)};
 export type EntityType = (typeof ENTITY_TYPES)[number];
+/** Each entity type by name: \`ENTITY_TYPE.EVENEMENT\`. */
+export const ENTITY_TYPE = ${named(c.entityTypes)};
 
 /** \`wfstatus\` values (schema WfStatus). */
 export const WORKFLOW_STATUSES = ${value(c.workflowStatuses)};
 export type WorkflowStatus = (typeof WORKFLOW_STATUSES)[number];
+/** Each workflow status by name: \`WORKFLOW_STATUS.approved\`. */
+export const WORKFLOW_STATUS = ${named(c.workflowStatuses)};
 
 /** The \`size\` query parameter of the item lists: bounds and the default page size. */
 export const PAGE_SIZE = ${value(c.pageSize)};

@@ -1,3 +1,4 @@
+import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { assertStatus } from '../../support/assert.ts';
@@ -32,7 +33,7 @@ export default defineCheck({
     'one event imported through the feed, approved with a PUT by the writer token, then updated by the feed (partner id tagged with the run id)',
   run: async (ctx) => {
     const { partner } = feed(ctx);
-    const id = partnerId(ctx, 'approved');
+    const id = partnerId(ctx, WORKFLOW_STATUS.approved);
     const editor = {
       title: `${id} titel van de redactie`,
       description: `${id} beschrijving van de redactie`,
@@ -60,7 +61,7 @@ export default defineCheck({
 
     // The editor approves it, with changes of their own.
     const body = writableCopy(imported);
-    body.wfstatus = 'approved';
+    body.wfstatus = WORKFLOW_STATUS.approved;
     body.trcItemDetails = [{ lang: 'nl', title: editor.title, shortdescription: editor.description }];
     body.files = [
       {
@@ -78,11 +79,11 @@ export default defineCheck({
     });
     put.assertConforms(['FEED-002']);
     const approved = (await reread(ctx, imported, ['FEED-002'])).item;
-    if (approved.wfstatus !== 'approved') {
+    if (approved.wfstatus !== WORKFLOW_STATUS.approved) {
       throw new CheckFailure({
         message: `after the editor's PUT with wfstatus approved, ${path} is ${String(approved.wfstatus)}`,
         received: approved.wfstatus,
-        expected: 'approved',
+        expected: WORKFLOW_STATUS.approved,
         requirements: ['FEED-002'],
         exchanges: [put.exchange],
       });
@@ -97,20 +98,23 @@ export default defineCheck({
     const want = { ...kept, date: partnerWins.date, price: partnerWins.price };
     const wrong = differing(fields, want);
     const evidence = [second.res.exchange, res.exchange];
-    if (after.wfstatus !== 'approved' || wrong.length > 0) {
+    if (after.wfstatus !== WORKFLOW_STATUS.approved || wrong.length > 0) {
       const overwritten = wrong.filter((k) => k !== 'date' && k !== 'price');
       throw new CheckFailure({
         message:
           overwritten.length > 0
             ? `a feed update of the approved item ${path} overwrote ${overwritten.join(', ')} (only calendar and priceElements may change)`
-            : after.wfstatus !== 'approved'
+            : after.wfstatus !== WORKFLOW_STATUS.approved
               ? `a feed update took the approved item ${path} to ${String(after.wfstatus)}`
               : `a feed update of the approved item ${path} did not take the partner's ${wrong.map((k) => (k === 'date' ? 'calendar' : 'priceElements')).join(' and ')}`,
         received: {
           wfstatus: after.wfstatus,
           ...Object.fromEntries(wrong.map((k) => [k, fields[k as keyof typeof fields]])),
         },
-        expected: { wfstatus: 'approved', ...Object.fromEntries(wrong.map((k) => [k, want[k as keyof typeof want]])) },
+        expected: {
+          wfstatus: WORKFLOW_STATUS.approved,
+          ...Object.fromEntries(wrong.map((k) => [k, want[k as keyof typeof want]])),
+        },
         requirements: ['FEED-002'],
         exchanges: evidence,
       });

@@ -1,3 +1,4 @@
+import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { createItem, detailPath } from '../../support/items.ts';
@@ -19,7 +20,7 @@ export default defineCheck({
     const { partner } = feed(ctx);
     const plain = partnerId(ctx, 'new');
     const claimsApproved = partnerId(ctx, 'new-approved');
-    partner.serve([feedEvent(plain), feedEvent(claimsApproved, {}, { wfstatus: 'approved' })]);
+    partner.serve([feedEvent(plain), feedEvent(claimsApproved, {}, { wfstatus: WORKFLOW_STATUS.approved })]);
     const run = await runFeed(ctx, { size: 2 }, { requirements: ['WF-006', 'ITEM-016'] });
     const found = await findImported(ctx, run, [plain, claimsApproved], ['WF-006', 'ITEM-016']);
     const item = importedItem(found, run, plain, ['WF-006', 'ITEM-016']);
@@ -27,12 +28,12 @@ export default defineCheck({
     const evidence = [run.res.exchange, found.res.exchange];
 
     // WF-006: readyforvalidation, not published, invisible to a live consumer.
-    const notLive = (it: typeof item) => it.wfstatus === 'readyforvalidation' && it.published !== true;
+    const notLive = (it: typeof item) => it.wfstatus === WORKFLOW_STATUS.readyforvalidation && it.published !== true;
     if (!notLive(item)) {
       throw new CheckFailure({
         message: `the new feed item ${path} is ${String(item.wfstatus)}${item.published === true ? ' and published' : ''}`,
         received: { wfstatus: item.wfstatus, published: item.published },
-        expected: { wfstatus: 'readyforvalidation', published: 'false or absent' },
+        expected: { wfstatus: WORKFLOW_STATUS.readyforvalidation, published: 'false or absent' },
         requirements: ['WF-006'],
         exchanges: evidence,
       });
@@ -54,7 +55,7 @@ export default defineCheck({
       throw new CheckFailure({
         message: `the partner sent wfstatus approved and the new feed item ${detailPath('/events', String(other.id))} is ${String(other.wfstatus)}${other.published === true ? ', published' : ''}`,
         received: { wfstatus: other.wfstatus, published: other.published },
-        expected: { wfstatus: 'readyforvalidation', published: 'false or absent' },
+        expected: { wfstatus: WORKFLOW_STATUS.readyforvalidation, published: 'false or absent' },
         requirements: ['WF-006', 'DEC-FEED-005'],
         exchanges: evidence,
       });

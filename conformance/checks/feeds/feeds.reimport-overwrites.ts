@@ -1,3 +1,4 @@
+import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { detailPath } from '../../support/items.ts';
@@ -49,7 +50,7 @@ export default defineCheck({
       'the first version',
     );
     const path = detailPath('/events', String(before.id));
-    if (before.wfstatus !== 'readyforvalidation') {
+    if (before.wfstatus !== WORKFLOW_STATUS.readyforvalidation) {
       throw new CheckFailure({
         message: `the new feed item ${path} is ${String(before.wfstatus)}, so this check cannot see the rule for readyforvalidation items`,
         received: before.wfstatus,

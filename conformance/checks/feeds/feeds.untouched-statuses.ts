@@ -1,3 +1,4 @@
+import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure, CheckUnobservable } from '../../model/failure.ts';
 import { assertStatus } from '../../support/assert.ts';
@@ -26,17 +27,21 @@ export default defineCheck({
   writes:
     'one event imported through the feed and rejected with a PUT by the writer token (partner id tagged with the run id)',
   run: async (ctx) => {
-    if (!canReachStatus(ctx, 'rejected'))
+    if (!canReachStatus(ctx, WORKFLOW_STATUS.rejected))
       throw new CheckUnobservable(
         'the target moves no item into rejected through the API (the interface leaves it open)',
       );
     const { partner } = feed(ctx);
-    const id = partnerId(ctx, 'rejected');
+    const id = partnerId(ctx, WORKFLOW_STATUS.rejected);
     partner.serve([feedEvent(id)]);
     const first = await runFeed(ctx, { size: 1 });
     const item = importedItem(await findImported(ctx, first, [id]), first, id, ['DEC-FEED-006']);
     const path = detailPath('/events', String(item.id));
-    const put = await putItem(ctx, { path, token: writerToken(ctx) }, { ...writableCopy(item), wfstatus: 'rejected' });
+    const put = await putItem(
+      ctx,
+      { path, token: writerToken(ctx) },
+      { ...writableCopy(item), wfstatus: WORKFLOW_STATUS.rejected },
+    );
     assertStatus(put, [200, 201, 204], {
       message: `PUT ${path} with wfstatus rejected (an editor rejecting the feed item) answered ${put.status}`,
     });
@@ -48,13 +53,13 @@ export default defineCheck({
     const { item: after, res } = await reread(ctx, item, ['DEC-FEED-006']);
     const noted = second.report.errors.some((e) => e.externalId === item.externalId);
     if (
-      after.wfstatus !== 'rejected' ||
+      after.wfstatus !== WORKFLOW_STATUS.rejected ||
       after.lastupdated !== rejected.lastupdated ||
       fieldsOf(after).title !== fieldsOf(rejected).title ||
       !noted
     ) {
       throw new CheckFailure({
-        message: `a feed update of the rejected item ${path} ${after.wfstatus !== 'rejected' || after.lastupdated !== rejected.lastupdated ? 'changed it' : "was not noted in the run's errors"}`,
+        message: `a feed update of the rejected item ${path} ${after.wfstatus !== WORKFLOW_STATUS.rejected || after.lastupdated !== rejected.lastupdated ? 'changed it' : "was not noted in the run's errors"}`,
         received: {
           wfstatus: after.wfstatus,
           title: fieldsOf(after).title,
@@ -62,7 +67,7 @@ export default defineCheck({
           errors: second.report.errors,
         },
         expected: {
-          wfstatus: 'rejected',
+          wfstatus: WORKFLOW_STATUS.rejected,
           title: fieldsOf(rejected).title,
           lastupdated: rejected.lastupdated,
           errors: `an entry for ${String(item.externalId)}`,

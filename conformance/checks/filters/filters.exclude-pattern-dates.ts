@@ -1,3 +1,4 @@
+import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { createItem, listItems } from '../../support/items.ts';
@@ -19,7 +20,12 @@ export default defineCheck({
       singleDates: [{ date: '2027-08-14T00:00:00' }],
       patternDates: [{ startdate: '2027-09-06', enddate: '2027-09-12', weekdays: ['MO', 'WE'] }],
     };
-    const event = await createItem(ctx, '/events', { wfstatus: 'approved', calendar }, { label: 'pattern' });
+    const event = await createItem(
+      ctx,
+      '/events',
+      { wfstatus: WORKFLOW_STATUS.approved, calendar },
+      { label: 'pattern' },
+    );
     for (const flag of [true, false]) {
       const { items } = await listItems(
         ctx,

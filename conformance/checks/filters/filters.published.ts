@@ -1,3 +1,4 @@
+import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { catalogue, listCatalogue, WF_STATUSES } from '../../support/items.ts';
 import { assertContainsAll, assertEveryItemSatisfies } from '../../support/listAssertions.ts';
@@ -16,7 +17,7 @@ export default defineCheck({
     assertEveryItemSatisfies(yes.items, { published: true, wfstatus: [...WF_STATUSES] }, yes.res);
     assertContainsAll(
       yes.own,
-      cat.entries.filter((e) => e.status === 'approved').map((e) => e.item),
+      cat.entries.filter((e) => e.status === WORKFLOW_STATUS.approved).map((e) => e.item),
       yes.res,
       { requirements: ['FILTER-003'] },
     );
@@ -27,7 +28,7 @@ export default defineCheck({
     });
     assertContainsAll(
       no.own,
-      cat.entries.filter((e) => e.status !== 'approved').map((e) => e.item),
+      cat.entries.filter((e) => e.status !== WORKFLOW_STATUS.approved).map((e) => e.item),
       no.res,
       { requirements: ['DEC-LIST-007'] },
     );

@@ -1,3 +1,4 @@
+import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { ALL_STATUSES, catalogue, listItems, writerToken } from '../../support/items.ts';
@@ -12,10 +13,11 @@ export default defineCheck({
   writes: "the run's shared catalogue (nine event groups, tagged with the run id)",
   run: async (ctx) => {
     const cat = await catalogue(ctx);
-    const approved = cat.entries.find((e) => e.status === 'approved')!;
+    const approved = cat.entries.find((e) => e.status === WORKFLOW_STATUS.approved)!;
     // An item only the full token sees: archived where the target can archive through the API.
     const hidden =
-      cat.entries.find((e) => e.status === 'archived') ?? cat.entries.find((e) => e.status === 'readyforvalidation')!;
+      cat.entries.find((e) => e.status === WORKFLOW_STATUS.archived) ??
+      cat.entries.find((e) => e.status === WORKFLOW_STATUS.readyforvalidation)!;
     const cases = [
       { token: 'consumer' as const, query: { trcid: approved.trcid }, expect: [approved.trcid] },
       { token: writerToken(ctx), query: { trcid: hidden.trcid, wfstatus: ALL_STATUSES }, expect: [hidden.trcid] },

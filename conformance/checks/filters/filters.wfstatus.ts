@@ -1,8 +1,13 @@
+import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { catalogue, listCatalogue, unplacedStatuses, WF_STATUSES } from '../../support/items.ts';
 import { assertContainsAll, assertEveryItemSatisfies } from '../../support/listAssertions.ts';
 
-const SETS = [...WF_STATUSES.map((s) => [s]), ['approved', 'archived', 'deleted'], ['readyforvalidation', 'rejected']];
+const SETS = [
+  ...WF_STATUSES.map((s) => [s]),
+  [WORKFLOW_STATUS.approved, WORKFLOW_STATUS.archived, WORKFLOW_STATUS.deleted],
+  [WORKFLOW_STATUS.readyforvalidation, WORKFLOW_STATUS.rejected],
+];
 
 export default defineCheck({
   id: 'filters.wfstatus',

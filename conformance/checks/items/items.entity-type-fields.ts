@@ -1,3 +1,4 @@
+import { ENTITY_TYPE } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { createItem, writerToken } from '../../support/items.ts';
@@ -143,16 +144,16 @@ export default defineCheck({
       ctx,
       '/venues',
       {
-        entitytype: 'VENUE',
+        entitytype: ENTITY_TYPE.VENUE,
         trcitemRelation: { subItemGroups: [{ name: 'Zaal 1', surface: 120, capacities: { theater: 100 } }] },
       },
       { label: 'venue-rooms', requirements: ['ITEM-025', 'ITEM-015'] },
     );
-    if (venue.item.entitytype !== 'VENUE')
+    if (venue.item.entitytype !== ENTITY_TYPE.VENUE)
       throw new CheckFailure({
         message: 'a venue is not stored as VENUE',
         received: venue.item.entitytype,
-        expected: 'VENUE',
+        expected: ENTITY_TYPE.VENUE,
         requirements: ['ITEM-025'],
         exchanges: [venue.created.exchange],
       });

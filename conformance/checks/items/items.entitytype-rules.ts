@@ -1,3 +1,4 @@
+import { ENTITY_TYPE } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { assertStatus } from '../../support/assert.ts';
@@ -16,7 +17,7 @@ export default defineCheck({
     const tag = ctx.tag('wrong-type');
     const wrong = await ctx.http.post('/locations', {
       token,
-      json: { trcid: tag, slug: tag, entitytype: 'EVENEMENT', trcItemDetails: [{ lang: 'nl', title: tag }] },
+      json: { trcid: tag, slug: tag, entitytype: ENTITY_TYPE.EVENEMENT, trcItemDetails: [{ lang: 'nl', title: tag }] },
       validate: 'defer',
     });
     const id = (wrong.body as { id?: unknown } | undefined)?.id;
@@ -24,11 +25,11 @@ export default defineCheck({
     assertStatus(wrong, 400, { message: `POST /locations with entitytype EVENEMENT answered ${wrong.status}` });
     wrong.assertConforms();
     const legacy = await createItem(ctx, '/eventgroups', { entitytype: 'EVENEMENTGROEP' }, { label: 'legacy-group' });
-    if (legacy.item.entitytype !== 'EVENTGROUP')
+    if (legacy.item.entitytype !== ENTITY_TYPE.EVENTGROUP)
       throw new CheckFailure({
         message: 'an event group written as EVENEMENTGROEP is not stored as EVENTGROUP',
         received: legacy.item.entitytype,
-        expected: 'EVENTGROUP',
+        expected: ENTITY_TYPE.EVENTGROUP,
         pointer: '/entitytype',
         exchanges: [legacy.created.exchange],
       });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { createItem } from '../../support/items.ts';
@@ -20,7 +21,7 @@ export default defineCheck({
       id: sentId,
       creationdate: LONG_AGO,
       lastupdated: LONG_AGO,
-      wfstatus: 'approved',
+      wfstatus: WORKFLOW_STATUS.approved,
       published: false,
       deleted: true,
       offline: true,
@@ -33,7 +34,7 @@ export default defineCheck({
     } catch (error) {
       // Refusing read-only fields is a different decision than ours; the MUSTs are then checked without them.
       ctx.note(`a body with read-only fields was refused: ${(error as Error).message}`);
-      await createItem(ctx, '/events', { wfstatus: 'approved' }, { label: 'read-only' });
+      await createItem(ctx, '/events', { wfstatus: WORKFLOW_STATUS.approved }, { label: 'read-only' });
       throw error;
     }
     const { item, created: answer } = created;

@@ -1,3 +1,4 @@
+import { PAGE_SIZE } from '../../../generated/constants.ts';
 import type { HttpResponse } from '../../http/httpClient.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
@@ -5,7 +6,6 @@ import { SIZE_CAP_ENFORCED_FROM } from '../../support/amsterdam.ts';
 import { assertBodyHas, assertBodyIsArray, assertStatus } from '../../support/assert.ts';
 import { COLLECTIONS } from '../../support/collections.ts';
 
-const MAX = 2000;
 // A different oversized value per collection, so a message echoing a fixed number is caught.
 const OVERSIZED = [2001, 2500, 3000, 4000, 5000];
 
@@ -39,7 +39,7 @@ export default defineCheck({
     for (const { path, size, res } of enforced) {
       assertStatus(res, 400, {
         requirements: ['LIMIT-003', 'ERR-001'],
-        message: `GET ${path}?size=${size} answered ${res.status}; from 1 November 2026 a size above ${MAX} is a 400`,
+        message: `GET ${path}?size=${size} answered ${res.status}; from 1 November 2026 a size above ${PAGE_SIZE.maximum} is a 400`,
       });
     }
     for (const { path, size, res } of lenient) {
@@ -48,11 +48,11 @@ export default defineCheck({
         message: `GET ${path}?size=${size} answered ${res.status}; before 1 November 2026 an oversized size answers 200`,
       });
       const items = assertBodyIsArray(res, { requirements: ['LIMIT-002'] });
-      if (items.length > MAX) {
+      if (items.length > PAGE_SIZE.maximum) {
         throw new CheckFailure({
           message: `GET ${path}?size=${size} returned ${items.length} items`,
           received: items.length,
-          expected: `at most ${MAX}`,
+          expected: `at most ${PAGE_SIZE.maximum}`,
           requirements: ['LIMIT-002'],
           exchanges: [res.exchange],
         });
@@ -64,7 +64,11 @@ export default defineCheck({
     for (const { size, res } of enforced) {
       assertBodyHas(
         res,
-        { status: 400, error: 'Bad Request', message: `size must not exceed ${MAX} (requested: ${size})` },
+        {
+          status: 400,
+          error: 'Bad Request',
+          message: `size must not exceed ${PAGE_SIZE.maximum} (requested: ${size})`,
+        },
         { requirements: ['ERR-001'] },
       );
       res.assertConforms(['ERR-001']);

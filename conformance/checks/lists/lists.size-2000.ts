@@ -1,3 +1,4 @@
+import { PAGE_SIZE } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { COLLECTIONS } from '../../support/collections.ts';
@@ -12,8 +13,8 @@ export default defineCheck({
   dependsOn: ['lists.bare-array'],
   run: async (ctx) => {
     for (const { path } of COLLECTIONS) {
-      const { res, items } = await listItems(ctx, path, { size: 2000 });
-      if (items.length > 2000)
+      const { res, items } = await listItems(ctx, path, { size: PAGE_SIZE.maximum });
+      if (items.length > PAGE_SIZE.maximum)
         throw new CheckFailure({
           message: `GET ${path}?size=2000 returned ${items.length} items`,
           received: items.length,

@@ -1,3 +1,4 @@
+import { ENTITY_TYPE, WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { createItem, findOwnOrganisation, listItems, ownerOntologies, writerToken } from '../../support/items.ts';
@@ -62,7 +63,7 @@ export default defineCheck({
       (await findOwnOrganisation(ctx)) ??
       String((await listItems(ctx, '/events', { size: 1 })).items[0]?.userorganisation);
     const onto = await ownerOntologies(ctx, org);
-    const node = pickTypeNode(onto.categorization, 'EVENEMENT');
+    const node = pickTypeNode(onto.categorization, ENTITY_TYPE.EVENEMENT);
     const choice = pickProperty(onto.properties, 'choice', 1);
     const multi = pickProperty(onto.properties, 'multichoice', 2);
     const free = pickProperty(onto.properties, 'freetext');
@@ -89,7 +90,7 @@ export default defineCheck({
     if (free)
       categories.push({ catid: free.id, value: 'conformance', categoryTranslations: [{ lang: 'nl', label: bogus }] });
     const draft = {
-      wfstatus: 'approved',
+      wfstatus: WORKFLOW_STATUS.approved,
       translations: { primaryLanguage: 'nl', availableLanguages: LANGS },
       trcItemDetails: [
         { lang: 'nl', title: `${ctx.runId} labels` },

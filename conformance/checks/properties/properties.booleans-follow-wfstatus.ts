@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { assertProperty } from '../../runtime/property.ts';
@@ -38,14 +39,16 @@ export default defineCheck({
           requirements: ['WF-013'],
         });
         const stored =
-          fields.wfstatus === undefined || fields.wfstatus === 'draft' ? 'readyforvalidation' : fields.wfstatus;
+          fields.wfstatus === undefined || fields.wfstatus === WORKFLOW_STATUS.draft
+            ? WORKFLOW_STATUS.readyforvalidation
+            : fields.wfstatus;
         if (item.wfstatus !== stored) {
           throw new CheckFailure({
             message: `${path} written with ${fields.wfstatus ?? 'no wfstatus'} has wfstatus ${String(item.wfstatus)}`,
             received: item.wfstatus,
             expected: stored,
             pointer: '/wfstatus',
-            requirements: stored === 'readyforvalidation' ? ['WF-007'] : ['WF-010'],
+            requirements: stored === WORKFLOW_STATUS.readyforvalidation ? ['WF-007'] : ['WF-010'],
             exchanges: [created.exchange],
           });
         }

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { PAGE_SIZE, WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { filterCombination, toQuery } from '../../arbitraries/filterCombination.ts';
 import type { FilterCombination } from '../../arbitraries/filterCombination.ts';
@@ -49,7 +50,7 @@ export default defineCheck({
         const { items, res } = await listItems(
           ctx,
           cat.collection,
-          { ...toQuery(effective), size: 2000 },
+          { ...toQuery(effective), size: PAGE_SIZE.maximum },
           { token: writerToken(ctx) },
         );
         assertEveryItemSatisfies(items, effective, res);
@@ -58,7 +59,7 @@ export default defineCheck({
           .filter(
             (i) =>
               filterViolation(i, effective) === undefined &&
-              (effective.wfstatus !== undefined || i.wfstatus !== 'deleted'),
+              (effective.wfstatus !== undefined || i.wfstatus !== WORKFLOW_STATUS.deleted),
           );
         const own = onlyThese(items, cat.trcids);
         const completeness =

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { ENTITY_TYPE } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { trcItemDraft } from '../../arbitraries/trcItemDraft.ts';
@@ -22,11 +23,11 @@ import type { Exchange } from '../../http/exchange.ts';
 
 const MAX_RUNS = 10;
 const TREE: Record<EntityType, string> = {
-  EVENEMENT: 'EVENEMENT',
-  EVENTGROUP: 'EVENEMENT',
-  LOCATIE: 'LOCATIE',
-  VENUE: 'LOCATIE',
-  ROUTE: 'ROUTE',
+  EVENEMENT: ENTITY_TYPE.EVENEMENT,
+  EVENTGROUP: ENTITY_TYPE.EVENEMENT,
+  LOCATIE: ENTITY_TYPE.LOCATIE,
+  VENUE: ENTITY_TYPE.LOCATIE,
+  ROUTE: ENTITY_TYPE.ROUTE,
 };
 /** Requirements about the fields of each entity type, for a mismatch at a given top-level field. */
 const FIELD_REQUIREMENT: Record<string, string> = {

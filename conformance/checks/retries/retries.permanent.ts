@@ -1,3 +1,4 @@
+import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { createItem } from '../../support/items.ts';
@@ -36,7 +37,12 @@ export default defineCheck({
     redirect.endpoint.respondWith([{ status: 302, headers: { location: elsewhere.url } }]);
 
     await disposing([badRequest, gone, redirect, doomed], async () => {
-      const event = await createItem(ctx, '/events', { wfstatus: 'approved' }, { label: 'hook-permanent' });
+      const event = await createItem(
+        ctx,
+        '/events',
+        { wfstatus: WORKFLOW_STATUS.approved },
+        { label: 'hook-permanent' },
+      );
       const id = callbackId(event.id, '/events', 'UPDATED');
       const doomedFirst = waitForCallback(ctx, doomed, id).then(async (first) => {
         await doomed.dispose();

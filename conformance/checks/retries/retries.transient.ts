@@ -1,3 +1,4 @@
+import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import type { Delivery } from '../../receiver/receiver.ts';
@@ -70,7 +71,7 @@ export default defineCheck({
     await disposing(
       scenarios.map((s) => s.hook),
       async () => {
-        const event = await createItem(ctx, '/events', { wfstatus: 'approved' }, { label: 'hook-retry' });
+        const event = await createItem(ctx, '/events', { wfstatus: WORKFLOW_STATUS.approved }, { label: 'hook-retry' });
         const id = callbackId(event.id, '/events', 'UPDATED');
         const results = await Promise.all(
           scenarios.map(async (s) => {

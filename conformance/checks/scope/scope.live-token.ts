@@ -1,3 +1,4 @@
+import { PAGE_SIZE, WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { ALL_STATUSES, catalogue, onlyThese, unplacedStatuses } from '../../support/items.ts';
@@ -7,8 +8,8 @@ import { assertContainsAll } from '../../support/listAssertions.ts';
 const QUERIES: Record<string, string | boolean>[] = [
   { wfstatus: ALL_STATUSES },
   { wfstatus: 'archived,deleted' },
-  { wfstatus: 'archived' },
-  { wfstatus: 'deleted' },
+  { wfstatus: WORKFLOW_STATUS.archived },
+  { wfstatus: WORKFLOW_STATUS.deleted },
   { wfstatus: 'rejected,readyforvalidation,draft' },
   { published: false },
   {},
@@ -24,12 +25,12 @@ export default defineCheck({
   writes: "the run's shared catalogue (nine event groups in every status, tagged with the run id)",
   run: async (ctx) => {
     const cat = await catalogue(ctx);
-    const approved = cat.entries.filter((e) => e.status === 'approved');
+    const approved = cat.entries.filter((e) => e.status === WORKFLOW_STATUS.approved);
     let refused: CheckFailure | undefined;
     for (const query of QUERIES) {
       const res = await ctx.http.get(cat.collection, {
         token: 'consumer',
-        query: { lastupdated: cat.before, size: 2000, ...query },
+        query: { lastupdated: cat.before, size: PAGE_SIZE.maximum, ...query },
         validate: 'defer',
       });
       if (res.status >= 400 && res.status < 500 && query.wfstatus !== undefined) {
@@ -55,9 +56,9 @@ export default defineCheck({
         });
       res.assertConforms(['SCOPE-001']);
       const items = res.body as Item[];
-      const hidden = items.find((i) => i.wfstatus !== 'approved');
+      const hidden = items.find((i) => i.wfstatus !== WORKFLOW_STATUS.approved);
       if (hidden) {
-        const removal = hidden.wfstatus === 'archived' || hidden.wfstatus === 'deleted';
+        const removal = hidden.wfstatus === WORKFLOW_STATUS.archived || hidden.wfstatus === WORKFLOW_STATUS.deleted;
         throw new CheckFailure({
           message: `a live token listed a ${String(hidden.wfstatus)} item (query ${new URL(res.url).search})`,
           received: `${String(hidden.trcid)} (${String(hidden.wfstatus)})`,
@@ -75,21 +76,24 @@ export default defineCheck({
         );
       }
     }
-    for (const entry of cat.entries.filter((e) => e.status !== 'approved')) {
+    for (const entry of cat.entries.filter((e) => e.status !== WORKFLOW_STATUS.approved)) {
       const res = await ctx.http.get(entry.path, { token: 'consumer', validate: 'defer' });
       if (res.status === 200) {
         throw new CheckFailure({
           message: `a live token can read the ${entry.status} item ${entry.path}`,
           received: `200 ${String((res.body as Item).wfstatus)}`,
           expected: '404 (not visible)',
-          requirements: entry.status === 'archived' || entry.status === 'deleted' ? ['AUTH-005', 'WF-005'] : ['WF-005'],
+          requirements:
+            entry.status === WORKFLOW_STATUS.archived || entry.status === WORKFLOW_STATUS.deleted
+              ? ['AUTH-005', 'WF-005']
+              : ['WF-005'],
           exchanges: [res.exchange],
         });
       }
       res.assertConforms(['WF-005']);
     }
     // A live token kept from archived or deleted items that were never there proves nothing.
-    const unplaced = unplacedStatuses(cat, ['archived', 'deleted']);
+    const unplaced = unplacedStatuses(cat, [WORKFLOW_STATUS.archived, WORKFLOW_STATUS.deleted]);
     if (unplaced.length > 0)
       ctx.unobservable(
         ['AUTH-005'],

@@ -1,3 +1,4 @@
+import { PAGE_SIZE, WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import {
@@ -62,10 +63,15 @@ export default defineCheck({
       .filter((o) => o.accountId === ctx.config.accountId)
       .map((o) => o.userorganisation);
     const orgFilter = narrowedTo(ctx, { organisations: [ownOrg], statuses: WF_STATUSES });
-    const liveFilter = narrowedTo(ctx, { organisations: orgs, statuses: ['approved'] });
+    const liveFilter = narrowedTo(ctx, { organisations: orgs, statuses: [WORKFLOW_STATUS.approved] });
     const otherOrg = orgs.find((o) => o !== ownOrg);
     const other = otherOrg
-      ? await createItem(ctx, '/events', { wfstatus: 'approved', userorganisation: otherOrg }, { label: 'other-org' })
+      ? await createItem(
+          ctx,
+          '/events',
+          { wfstatus: WORKFLOW_STATUS.approved, userorganisation: otherOrg },
+          { label: 'other-org' },
+        )
       : undefined;
     if (!other)
       ctx.note(
@@ -97,7 +103,7 @@ export default defineCheck({
       const inScope = await listItems(
         ctx,
         cat.collection,
-        { lastupdated: cat.before, wfstatus: ALL_STATUSES, size: 2000 },
+        { lastupdated: cat.before, wfstatus: ALL_STATUSES, size: PAGE_SIZE.maximum },
         { token: org },
       );
       assertContainsAll(
@@ -140,29 +146,29 @@ export default defineCheck({
       const seen = await listItems(
         ctx,
         cat.collection,
-        { lastupdated: cat.before, wfstatus: ALL_STATUSES, size: 2000 },
+        { lastupdated: cat.before, wfstatus: ALL_STATUSES, size: PAGE_SIZE.maximum },
         { token: live, validate: 'defer' },
       );
       seen.res.assertConforms(['SCOPE-001']);
-      const hidden = seen.items.find((i: Item) => i.wfstatus !== 'approved');
+      const hidden = seen.items.find((i: Item) => i.wfstatus !== WORKFLOW_STATUS.approved);
       if (hidden)
         throw new CheckFailure({
           message: 'a token provisioned for approved items only listed another status',
           received: `${String(hidden.trcid)} (${String(hidden.wfstatus)})`,
           expected: 'approved items only',
           requirements:
-            hidden.wfstatus === 'archived' || hidden.wfstatus === 'deleted'
+            hidden.wfstatus === WORKFLOW_STATUS.archived || hidden.wfstatus === WORKFLOW_STATUS.deleted
               ? ['AUTH-005', 'SCOPE-001']
               : ['SCOPE-001', 'AUTH-004'],
           exchanges: [seen.res.exchange],
         });
       assertContainsAll(
         onlyThese(seen.items, cat.trcids),
-        cat.entries.filter((e) => e.status === 'approved').map((e) => e.item),
+        cat.entries.filter((e) => e.status === WORKFLOW_STATUS.approved).map((e) => e.item),
         seen.res,
         { requirements: ['AUTH-004'] },
       );
-      const archived = cat.entries.find((e) => e.status === 'archived');
+      const archived = cat.entries.find((e) => e.status === WORKFLOW_STATUS.archived);
       if (!archived) {
         ctx.unobservable(
           ['AUTH-005'],

@@ -1,3 +1,4 @@
+import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import type { TokenChoice } from '../../http/httpClient.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
@@ -19,7 +20,10 @@ export default defineCheck({
     const [mine, theirs] = orgs;
     const minted = await mintToken(
       ctx,
-      narrowedTo(ctx, { organisations: [mine], statuses: ['approved', 'archived', 'deleted'] }),
+      narrowedTo(ctx, {
+        organisations: [mine],
+        statuses: [WORKFLOW_STATUS.approved, WORKFLOW_STATUS.archived, WORKFLOW_STATUS.deleted],
+      }),
       { requirements: ['AUTH-004'] },
     );
     if (!minted.bearer) {
@@ -33,8 +37,18 @@ export default defineCheck({
     const token: TokenChoice = { bearer: minted.bearer };
     try {
       const [own, foreign] = await Promise.all([
-        createItem(ctx, '/events', { wfstatus: 'approved', userorganisation: mine }, { label: 'bola-own' }),
-        createItem(ctx, '/events', { wfstatus: 'approved', userorganisation: theirs }, { label: 'bola-foreign' }),
+        createItem(
+          ctx,
+          '/events',
+          { wfstatus: WORKFLOW_STATUS.approved, userorganisation: mine },
+          { label: 'bola-own' },
+        ),
+        createItem(
+          ctx,
+          '/events',
+          { wfstatus: WORKFLOW_STATUS.approved, userorganisation: theirs },
+          { label: 'bola-foreign' },
+        ),
       ]);
       const control = await ctx.http.get(own.path, { token });
       assertStatus(control, 200, {

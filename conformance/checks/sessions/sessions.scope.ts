@@ -1,3 +1,4 @@
+import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { acknowledge } from '../../support/assert.ts';
@@ -13,7 +14,12 @@ export default defineCheck({
   needs: ['session', 'write'],
   writes: 'one event waiting for validation (soft-deleted) and one session (signed out)',
   run: async (ctx) => {
-    const item = await createItem(ctx, '/events', { wfstatus: 'readyforvalidation' }, { label: 'session-scope' });
+    const item = await createItem(
+      ctx,
+      '/events',
+      { wfstatus: WORKFLOW_STATUS.readyforvalidation },
+      { label: 'session-scope' },
+    );
     const pair = sessionPair(await signIn(ctx), ['DEC-AUTH-015']);
     try {
       const res = await ctx.http.get(item.path, { token: { bearer: pair.access_token }, validate: 'defer' });

@@ -1,5 +1,6 @@
 import { createMemoryStore, reconcile, syncItems } from '../../../client/index.ts';
 import type { ContentItem, MemoryStore, SyncSummary } from '../../../client/index.ts';
+import { PAGE_SIZE, WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import type { TokenChoice } from '../../http/httpClient.ts';
@@ -86,7 +87,7 @@ export default defineCheck({
   needs: ['write', 'full', 'consumer'],
   writes: 'four venues, changed, archived and deleted by the check (tagged with the run id)',
   run: async (ctx) => {
-    if (!canReachStatus(ctx, 'archived') || !canReachStatus(ctx, 'deleted'))
+    if (!canReachStatus(ctx, WORKFLOW_STATUS.archived) || !canReachStatus(ctx, WORKFLOW_STATUS.deleted))
       throw new CheckUnobservable(
         'the target moves no item into archived or deleted through the API (the interface leaves it open): the removals cannot be synced',
       );
@@ -98,9 +99,9 @@ export default defineCheck({
         { ...(wfstatus ? { wfstatus } : {}), trcItemDetails: [{ lang: 'nl', title: title(label) }] },
         { label: 'sync' },
       );
-    const a = await make('a', 'approved');
-    const b = await make('b', 'approved');
-    const c = await make('c', 'approved');
+    const a = await make('a', WORKFLOW_STATUS.approved);
+    const b = await make('b', WORKFLOW_STATUS.approved);
+    const c = await make('c', WORKFLOW_STATUS.approved);
     const d = await make('d');
     const trcids = [a, b, c, d].map((i) => i.trcid);
 
@@ -143,9 +144,9 @@ export default defineCheck({
       res.assertConforms(['DEC-ITEM-001']);
     };
     await change(a, { trcItemDetails: [{ lang: 'nl', title: title('a changed') }] });
-    await change(b, { wfstatus: 'archived' });
-    await change(c, { wfstatus: 'deleted' });
-    await change(d, { wfstatus: 'approved' });
+    await change(b, { wfstatus: WORKFLOW_STATUS.archived });
+    await change(c, { wfstatus: WORKFLOW_STATUS.deleted });
+    await change(d, { wfstatus: WORKFLOW_STATUS.approved });
 
     // 3. Re-sync from the mark: the full token sees the removals; the live token cannot.
     const second = await run(ctx, 'full', full, 'the re-sync (full token)', ['SYNC-005']);
@@ -199,7 +200,7 @@ export default defineCheck({
     // 5. Reconciliation by the published trcids removes what the live token never saw leave.
     let summary;
     try {
-      summary = await reconcile(suiteClient(ctx, 'consumer'), COLLECTION, live, { size: 2000 });
+      summary = await reconcile(suiteClient(ctx, 'consumer'), COLLECTION, live, { size: PAGE_SIZE.maximum });
     } catch (error) {
       throw new CheckFailure({
         message: `the client's reconcile stopped: ${(error as Error).message}`,

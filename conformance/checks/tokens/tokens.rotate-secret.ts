@@ -1,3 +1,4 @@
+import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { assertStatus } from '../../support/assert.ts';
@@ -37,7 +38,12 @@ export default defineCheck({
     hook.endpoint.setSecret(undefined);
 
     await disposing([hook], async () => {
-      const before = await createItem(ctx, '/events', { wfstatus: 'approved' }, { label: 'hook-rotate-before' });
+      const before = await createItem(
+        ctx,
+        '/events',
+        { wfstatus: WORKFLOW_STATUS.approved },
+        { label: 'hook-rotate-before' },
+      );
       const { delivery: first } = await waitForCallback(ctx, hook, callbackId(before.id, '/events', 'UPDATED'), [
         'TOKEN-010',
       ]);
@@ -70,7 +76,12 @@ export default defineCheck({
       }
 
       // A new change after the rotation: only the new secret verifies.
-      const after = await createItem(ctx, '/events', { wfstatus: 'approved' }, { label: 'hook-rotate-after' });
+      const after = await createItem(
+        ctx,
+        '/events',
+        { wfstatus: WORKFLOW_STATUS.approved },
+        { label: 'hook-rotate-after' },
+      );
       const { delivery: next } = await waitForCallback(ctx, hook, callbackId(after.id, '/events', 'UPDATED'), [
         'TOKEN-010',
       ]);

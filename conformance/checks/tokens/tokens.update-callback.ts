@@ -1,3 +1,4 @@
+import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import type { HttpResponse } from '../../http/httpClient.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
@@ -122,7 +123,7 @@ export default defineCheck({
         ['TOKEN-007', 'TOKEN-002'],
         'changing the callBackUrl answered a signingSecret: the secret must be kept, not replaced',
       );
-      const e1 = await createItem(ctx, '/events', { wfstatus: 'approved' }, { label: 'hook-moved' });
+      const e1 = await createItem(ctx, '/events', { wfstatus: WORKFLOW_STATUS.approved }, { label: 'hook-moved' });
       const { delivery: atMoved } = await waitForCallback(
         ctx,
         { endpoint: moved },
@@ -175,7 +176,7 @@ export default defineCheck({
         ['TOKEN-002'],
         'removing the webhook showed a signingSecret',
       );
-      const e2 = await createItem(ctx, '/events', { wfstatus: 'approved' }, { label: 'hook-removed' });
+      const e2 = await createItem(ctx, '/events', { wfstatus: WORKFLOW_STATUS.approved }, { label: 'hook-removed' });
       await waitForCallback(ctx, control, callbackId(e2.id, '/events', 'UPDATED'));
       await moved
         .expectNone(
@@ -216,7 +217,7 @@ export default defineCheck({
         ['TOKEN-005'],
         'the secret was not removed with the webhook: the same secret came back',
       );
-      const e3 = await createItem(ctx, '/events', { wfstatus: 'approved' }, { label: 'hook-again' });
+      const e3 = await createItem(ctx, '/events', { wfstatus: WORKFLOW_STATUS.approved }, { label: 'hook-again' });
       const { delivery: atAgain } = await waitForCallback(
         ctx,
         { endpoint: again },

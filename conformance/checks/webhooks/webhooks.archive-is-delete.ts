@@ -1,3 +1,4 @@
+import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckUnobservable } from '../../model/failure.ts';
 import { assertStatus } from '../../support/assert.ts';
@@ -22,15 +23,15 @@ export default defineCheck({
   writes: 'a token with a callBackUrl (deleted at once) and one event (archived, then soft-deleted)',
   dependsOn: ['webhooks.event-types'],
   run: async (ctx) => {
-    if (!canReachStatus(ctx, 'archived'))
+    if (!canReachStatus(ctx, WORKFLOW_STATUS.archived))
       throw new CheckUnobservable(
         'the target moves no item into archived through the API (the interface leaves it open)',
       );
     const hook = await hookToken(ctx, 'archive');
     await disposing([hook], async () => {
-      const event = await createItem(ctx, '/events', { wfstatus: 'approved' }, { label: 'hook-archive' });
+      const event = await createItem(ctx, '/events', { wfstatus: WORKFLOW_STATUS.approved }, { label: 'hook-archive' });
       const { delivery: created } = await waitForCallback(ctx, hook, callbackId(event.id, '/events', 'UPDATED'));
-      const res = await updateItem(ctx, event, { wfstatus: 'archived' });
+      const res = await updateItem(ctx, event, { wfstatus: WORKFLOW_STATUS.archived });
       assertStatus(res, 200, {
         message: `PUT ${new URL(res.url).pathname} with wfstatus archived answered ${res.status}`,
       });

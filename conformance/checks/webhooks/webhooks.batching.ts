@@ -1,3 +1,4 @@
+import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { assertStatus } from '../../support/assert.ts';
@@ -29,13 +30,18 @@ export default defineCheck({
     const hook = await hookToken(ctx, 'batch');
     hook.endpoint.respondWith([{ status: 200, delayMs: HOLD_MS }]);
     await disposing([hook], async () => {
-      const first = await createItem(ctx, '/events', { wfstatus: 'approved' }, { label: 'hook-batch-first' });
+      const first = await createItem(
+        ctx,
+        '/events',
+        { wfstatus: WORKFLOW_STATUS.approved },
+        { label: 'hook-batch-first' },
+      );
       await waitForCallback(ctx, hook, callbackId(first.id, '/events', 'UPDATED'), ['HOOK-007']);
       // While the receiver holds its answer: several new items, and one item changed twice.
       const started = Date.now();
       const [twice, ...others] = await Promise.all(
         Array.from({ length: CHANGES }, (_, i) =>
-          createItem(ctx, '/events', { wfstatus: 'approved' }, { label: `hook-batch-${i}` }),
+          createItem(ctx, '/events', { wfstatus: WORKFLOW_STATUS.approved }, { label: `hook-batch-${i}` }),
         ),
       );
       const put = await updateItem(ctx, twice!, {

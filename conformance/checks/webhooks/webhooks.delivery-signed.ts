@@ -1,3 +1,4 @@
+import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { createItem } from '../../support/items.ts';
 import {
@@ -24,7 +25,7 @@ export default defineCheck({
   run: async (ctx) => {
     const hook = await hookToken(ctx, 'signed');
     await disposing([hook], async () => {
-      const event = await createItem(ctx, '/events', { wfstatus: 'approved' }, { label: 'hook-signed' });
+      const event = await createItem(ctx, '/events', { wfstatus: WORKFLOW_STATUS.approved }, { label: 'hook-signed' });
       const { delivery } = await waitForCallback(ctx, hook, callbackId(event.id, '/events', 'UPDATED'), ['HOOK-002']);
       assertSignedDelivery(ctx, delivery, hook.secret);
       await assertSignatureBindsBodyAndTimestamp(ctx, delivery, hook.secret, {

@@ -1,3 +1,4 @@
+import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import type { TokenChoice } from '../../http/httpClient.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
@@ -72,7 +73,9 @@ export default defineCheck({
     await disposing([hook], async () => {
       // Create one approved item per collection.
       const created = await Promise.all(
-        RESOURCES.map((r) => createItem(ctx, r.path, { wfstatus: 'approved' }, { label: `hook-${r.name}` })),
+        RESOURCES.map((r) =>
+          createItem(ctx, r.path, { wfstatus: WORKFLOW_STATUS.approved }, { label: `hook-${r.name}` }),
+        ),
       );
       const updates = await Promise.all(
         created.map((item, i) =>

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { assertStatus } from '../../support/assert.ts';
 import { png, uploadAsset } from '../../support/assets.ts';
@@ -36,7 +37,12 @@ export default defineCheck({
       });
       assertStatus(put, 200, { requirements: ['HOOK-009'], message: `PUT /assets/${asset.id} answered ${put.status}` });
       // A control change: the token's deliveries do work, and arrive after anything the asset caused.
-      const control = await createItem(ctx, '/events', { wfstatus: 'approved' }, { label: 'hook-asset-control' });
+      const control = await createItem(
+        ctx,
+        '/events',
+        { wfstatus: WORKFLOW_STATUS.approved },
+        { label: 'hook-asset-control' },
+      );
       const expected = callbackId(control.id, '/events', 'UPDATED');
       await waitForCallback(ctx, hook, expected);
       await hook.endpoint.expectNone(timing(ctx).quietMs, () => false);

@@ -1,3 +1,4 @@
+import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { createItem } from '../../support/items.ts';
@@ -21,8 +22,18 @@ export default defineCheck({
     const hookB = await hookToken(ctx, 'org-b', { organisations: [b] });
     await disposing([hookA, hookB], async () => {
       const [inA, inB] = await Promise.all([
-        createItem(ctx, '/events', { wfstatus: 'approved', userorganisation: a }, { label: 'hook-org-a' }),
-        createItem(ctx, '/events', { wfstatus: 'approved', userorganisation: b }, { label: 'hook-org-b' }),
+        createItem(
+          ctx,
+          '/events',
+          { wfstatus: WORKFLOW_STATUS.approved, userorganisation: a },
+          { label: 'hook-org-a' },
+        ),
+        createItem(
+          ctx,
+          '/events',
+          { wfstatus: WORKFLOW_STATUS.approved, userorganisation: b },
+          { label: 'hook-org-b' },
+        ),
       ]);
       const idA = callbackId(inA.id, '/events', 'UPDATED');
       const idB = callbackId(inB.id, '/events', 'UPDATED');

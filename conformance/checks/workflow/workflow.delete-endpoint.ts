@@ -1,3 +1,4 @@
+import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { createItem, findByTrcid } from '../../support/items.ts';
@@ -12,16 +13,16 @@ export default defineCheck({
   needs: ['write', 'full'],
   writes: 'one event, deleted by the check (tagged with the run id)',
   run: async (ctx) => {
-    const event = await createItem(ctx, '/events', { wfstatus: 'approved' }, { label: 'delete' });
+    const event = await createItem(ctx, '/events', { wfstatus: WORKFLOW_STATUS.approved }, { label: 'delete' });
     const del = await ctx.http.delete(event.path, { token: event.token, validate: 'defer' });
     assertStatus(del, 204, { requirements: ['DEC-ITEM-003'] });
     del.assertConforms(['DEC-ITEM-003']);
     const listed = await findByTrcid(ctx, '/events', event.trcid, event.token);
-    if (listed?.wfstatus !== 'deleted')
+    if (listed?.wfstatus !== WORKFLOW_STATUS.deleted)
       throw new CheckFailure({
         message: `after DELETE ${event.path} the item is not listed with wfstatus deleted`,
         received: listed?.wfstatus ?? '(absent)',
-        expected: 'deleted',
+        expected: WORKFLOW_STATUS.deleted,
         requirements: ['DEC-ITEM-003'],
         exchanges: [del.exchange],
       });

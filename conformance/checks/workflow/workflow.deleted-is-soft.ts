@@ -1,3 +1,4 @@
+import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { catalogue, catalogueEntries, listCatalogue } from '../../support/items.ts';
 import { assertContainsAll, assertContainsNone } from '../../support/listAssertions.ts';
@@ -12,7 +13,7 @@ export default defineCheck({
   writes: "the run's shared catalogue (nine event groups, one deleted, tagged with the run id)",
   run: async (ctx) => {
     const cat = await catalogue(ctx);
-    const deleted = catalogueEntries(cat, 'deleted');
+    const deleted = catalogueEntries(cat, WORKFLOW_STATUS.deleted);
     const normal = await listCatalogue(ctx, cat, { wfstatus: undefined });
     assertContainsNone(
       normal.items,
@@ -23,7 +24,7 @@ export default defineCheck({
         message: 'a list without wfstatus returns a deleted item (deleted items are hidden from normal queries)',
       },
     );
-    const asked = await listCatalogue(ctx, cat, { wfstatus: 'deleted' });
+    const asked = await listCatalogue(ctx, cat, { wfstatus: WORKFLOW_STATUS.deleted });
     assertContainsAll(
       asked.own,
       deleted.map((e) => e.item),
@@ -36,7 +37,7 @@ export default defineCheck({
     ctx.verified(['WF-004']);
     assertContainsAll(
       normal.own,
-      cat.entries.filter((e) => e.status !== 'deleted').map((e) => e.item),
+      cat.entries.filter((e) => e.status !== WORKFLOW_STATUS.deleted).map((e) => e.item),
       normal.res,
       {
         requirements: ['DEC-LIST-006'],

@@ -1,3 +1,4 @@
+import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { catalogue, listCatalogue } from '../../support/items.ts';
@@ -34,7 +35,8 @@ export default defineCheck({
             received: item.wfstatus,
             expected: entry.status,
             pointer: '/wfstatus',
-            requirements: entry.written === undefined || entry.written === 'draft' ? ['WF-007'] : ['WF-002'],
+            requirements:
+              entry.written === undefined || entry.written === WORKFLOW_STATUS.draft ? ['WF-007'] : ['WF-002'],
             exchanges: [exchange],
           });
         }

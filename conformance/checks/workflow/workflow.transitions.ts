@@ -1,3 +1,4 @@
+import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import type { HttpResponse } from '../../http/httpClient.ts';
@@ -6,7 +7,13 @@ import type { CreatedItem, Item, WfStatus } from '../../support/items.ts';
 import { assertStatus } from '../../support/assert.ts';
 import { assertBooleansFollowWfstatus } from '../../support/listAssertions.ts';
 
-const AWAY: readonly WfStatus[] = ['rejected', 'readyforvalidation', 'draft', 'archived', 'deleted'];
+const AWAY: readonly WfStatus[] = [
+  WORKFLOW_STATUS.rejected,
+  WORKFLOW_STATUS.readyforvalidation,
+  WORKFLOW_STATUS.draft,
+  WORKFLOW_STATUS.archived,
+  WORKFLOW_STATUS.deleted,
+];
 
 export default defineCheck({
   id: 'workflow.transitions',
@@ -17,7 +24,7 @@ export default defineCheck({
   needs: ['write', 'full', 'consumer'],
   writes: 'one event moved through every status (tagged with the run id)',
   run: async (ctx) => {
-    const event = await createItem(ctx, '/events', { wfstatus: 'approved' }, { label: 'transitions' });
+    const event = await createItem(ctx, '/events', { wfstatus: WORKFLOW_STATUS.approved }, { label: 'transitions' });
     await assertLive(ctx, event, true, ['WF-001']);
     for (const status of AWAY) {
       if (!canReachStatus(ctx, status)) {
@@ -26,7 +33,7 @@ export default defineCheck({
         );
         continue;
       }
-      const stored: WfStatus = status === 'draft' ? 'readyforvalidation' : status;
+      const stored: WfStatus = status === WORKFLOW_STATUS.draft ? WORKFLOW_STATUS.readyforvalidation : status;
       const item = await write(ctx, event, status, ['WF-008']);
       if (item.wfstatus !== stored)
         fail(
@@ -34,17 +41,17 @@ export default defineCheck({
           `written with ${status} from approved, it has wfstatus ${String(item.wfstatus)}`,
           item.wfstatus,
           stored,
-          status === 'draft' ? ['WF-007'] : ['WF-008'],
+          status === WORKFLOW_STATUS.draft ? ['WF-007'] : ['WF-008'],
         );
       assertBooleansFollowWfstatus(item, undefined, { requirements: ['WF-008', 'WF-010'] });
       await assertLive(ctx, event, false, ['WF-008', 'WF-005']);
-      const back = await write(ctx, event, 'approved', ['WF-009']);
-      if (back.wfstatus !== 'approved')
+      const back = await write(ctx, event, WORKFLOW_STATUS.approved, ['WF-009']);
+      if (back.wfstatus !== WORKFLOW_STATUS.approved)
         fail(
           event,
           `written with approved from ${stored}, it has wfstatus ${String(back.wfstatus)}`,
           back.wfstatus,
-          'approved',
+          WORKFLOW_STATUS.approved,
           ['WF-009'],
         );
       assertBooleansFollowWfstatus(back, undefined, { requirements: ['WF-009', 'WF-010'] });

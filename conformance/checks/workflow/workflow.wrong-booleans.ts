@@ -1,3 +1,4 @@
+import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { createItem, readItem, updateItem } from '../../support/items.ts';
 import { assertStatus } from '../../support/assert.ts';
@@ -15,21 +16,21 @@ export default defineCheck({
     const rejected = await createItem(
       ctx,
       '/events',
-      { wfstatus: 'rejected', published: true, deleted: false, offline: false },
+      { wfstatus: WORKFLOW_STATUS.rejected, published: true, deleted: false, offline: false },
       { label: 'wrong-booleans', requirements: ['WF-013'] },
     );
     assertBooleansFollowWfstatus(rejected.item, rejected.created, { requirements: ['WF-013', 'WF-010'] });
     const approved = await createItem(
       ctx,
       '/events',
-      { wfstatus: 'approved', published: false, deleted: true, offline: true },
+      { wfstatus: WORKFLOW_STATUS.approved, published: false, deleted: true, offline: true },
       { label: 'wrong-booleans', requirements: ['WF-013'] },
     );
     assertBooleansFollowWfstatus(approved.item, approved.created, { requirements: ['WF-013', 'WF-010'] });
     ctx.verified(['WF-010', 'WF-011']);
     // On update: what was written, with only the booleans flipped.
     const put = await updateItem(ctx, approved, {
-      wfstatus: 'approved',
+      wfstatus: WORKFLOW_STATUS.approved,
       published: false,
       deleted: true,
       offline: true,

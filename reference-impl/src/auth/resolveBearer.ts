@@ -1,3 +1,4 @@
+import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import type { BearerResolver } from '../http/authenticate.ts';
 import type { Principal, Role } from '../http/principal.ts';
 import { ROLES } from '../http/principal.ts';
@@ -49,6 +50,6 @@ export function principalOfToken(credential: TokenCredential): Principal {
     roles,
     organisations: superAdmin ? 'all' : (credential.filter_userorganisations ?? credential.account_organisations),
     accountOrganisations: credential.account_organisations,
-    wfstatus: superAdmin ? 'all' : (credential.filter_wfstatus ?? ['approved']),
+    wfstatus: superAdmin ? 'all' : (credential.filter_wfstatus ?? [WORKFLOW_STATUS.approved]),
   };
 }

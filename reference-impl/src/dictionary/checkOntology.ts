@@ -1,4 +1,4 @@
-import { DATATYPES, type Datatype } from '../domain/ontology.ts';
+import { DATATYPES, TREE_ENTITY_TYPES, type Datatype } from '../domain/ontology.ts';
 
 // Rules of an ontology document that a JSON schema cannot say: ids unique in the whole document,
 // options exactly where the datatype has them, dotted cnetIDs that extend their parent's. The PUT
@@ -115,7 +115,7 @@ export function checkTypeOntology(doc: unknown): OntologyProblem[] {
   };
   doc.categorizations.forEach((node, i) => {
     const at = `/categorizations/${i}`;
-    if (isObject(node) && !['EVENEMENT', 'LOCATIE', 'ROUTE'].includes(node.entityType as string)) {
+    if (isObject(node) && !TREE_ENTITY_TYPES.some((type) => type === node.entityType)) {
       problems.add(
         `${at}/entityType`,
         `a top-level node needs entityType EVENEMENT, LOCATIE or ROUTE (received: ${JSON.stringify(node.entityType)})`,

@@ -1,4 +1,10 @@
-import { COLLECTIONS, ENTITY_TYPES, type Collection, type EntityType } from '../../../generated/constants.ts';
+import {
+  COLLECTIONS,
+  ENTITY_TYPE,
+  ENTITY_TYPES,
+  type Collection,
+  type EntityType,
+} from '../../../generated/constants.ts';
 import { RuleViolation, ruleViolation, type RuleViolationDetail } from './ruleViolation.ts';
 
 // Which entity type lives where, and which fields and links each type may carry.
@@ -9,15 +15,15 @@ export { COLLECTIONS, ENTITY_TYPES, type Collection, type EntityType };
 
 // @implements VER-002
 /** Names accepted on write for an entity type, from before a rename (VER-002, May 2025). */
-const FORMER_NAMES: Readonly<Record<string, EntityType>> = { EVENEMENTGROEP: 'EVENTGROUP' };
+const FORMER_NAMES: Readonly<Record<string, EntityType>> = { EVENEMENTGROEP: ENTITY_TYPE.EVENTGROUP };
 
 /** `resourceType` of webhook items (HOOK-001) and the stem of the event names (HOOK-005). */
 export const RESOURCE_TYPES = {
   EVENEMENT: 'EVENT',
   LOCATIE: 'LOCATION',
-  ROUTE: 'ROUTE',
-  EVENTGROUP: 'EVENTGROUP',
-  VENUE: 'VENUE',
+  ROUTE: ENTITY_TYPE.ROUTE,
+  EVENTGROUP: ENTITY_TYPE.EVENTGROUP,
+  VENUE: ENTITY_TYPE.VENUE,
 } as const satisfies Record<EntityType, string>;
 export const EVENT_NAME_STEMS = {
   EVENEMENT: 'Event',
@@ -64,11 +70,11 @@ export function resolveWriteEntitytype(collection: Collection, value: unknown): 
 // @implements ITEM-011, ITEM-012, ITEM-013, ITEM-014, ITEM-023, ITEM-027
 /** Root fields that only one entity type carries (DEC-ITEM-015). */
 const ENTITY_ONLY_FIELDS = {
-  priceElements: 'EVENEMENT',
-  promotions: 'EVENEMENT',
-  performers: 'EVENEMENT',
-  venueCapacity: 'VENUE',
-  routeInfo: 'ROUTE',
+  priceElements: ENTITY_TYPE.EVENEMENT,
+  promotions: ENTITY_TYPE.EVENEMENT,
+  performers: ENTITY_TYPE.EVENEMENT,
+  venueCapacity: ENTITY_TYPE.VENUE,
+  routeInfo: ENTITY_TYPE.ROUTE,
 } as const satisfies Record<string, EntityType>;
 
 const LINK_TYPES = ['child', 'parent', 'alias', 'comment', 'related'] as const;
@@ -78,7 +84,7 @@ export type LinkType = (typeof LINK_TYPES)[number];
 // @implements ITEM-024
 /** Link types an entity type may use: locations only `alias` and `comment` (DEC-ITEM-013, ITEM-024). */
 export function allowedLinkTypes(entitytype: EntityType): readonly LinkType[] {
-  return entitytype === 'LOCATIE' ? ['alias', 'comment'] : LINK_TYPES;
+  return entitytype === ENTITY_TYPE.LOCATIE ? ['alias', 'comment'] : LINK_TYPES;
 }
 
 /**

@@ -1,6 +1,8 @@
 // Shapes of the two ontologies and of an item's trcItemCategories, as the spec publishes them
 // (spec/components/schemas: CategorizationOntology, PropertiesOntology, TrcItemCategories).
 
+import { ENTITY_TYPE } from '../../../generated/constants.ts';
+
 export const DATATYPES = [
   'yes',
   'yesno',
@@ -18,7 +20,9 @@ export const DATATYPES = [
 ] as const;
 export type Datatype = (typeof DATATYPES)[number];
 
-export type TreeEntityType = 'EVENEMENT' | 'LOCATIE' | 'ROUTE';
+/** The entity types a top-level categorisation node may name. */
+export const TREE_ENTITY_TYPES = [ENTITY_TYPE.EVENEMENT, ENTITY_TYPE.LOCATIE, ENTITY_TYPE.ROUTE] as const;
+export type TreeEntityType = (typeof TREE_ENTITY_TYPES)[number];
 
 export interface LabelTranslation {
   lang: string;

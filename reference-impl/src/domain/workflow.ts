@@ -1,4 +1,4 @@
-import { WORKFLOW_STATUSES } from '../../../generated/constants.ts';
+import { WORKFLOW_STATUS, WORKFLOW_STATUSES } from '../../../generated/constants.ts';
 import { ruleViolation } from './ruleViolation.ts';
 
 // wfstatus, the single source of truth of an item's lifecycle, and the legacy booleans derived
@@ -9,7 +9,10 @@ export const WF_STATUSES = WORKFLOW_STATUSES;
 export type WfStatus = (typeof WF_STATUSES)[number];
 // @implements WF-007
 /** What storage holds: `draft` is normalised away on every save (WF-007). */
-export type StoredWfStatus = Exclude<WfStatus, 'draft'>;
+export type StoredWfStatus = Exclude<WfStatus, typeof WORKFLOW_STATUS.draft>;
+export const STORED_WF_STATUSES = WF_STATUSES.filter(
+  (status): status is StoredWfStatus => status !== WORKFLOW_STATUS.draft,
+);
 
 function isWfStatus(value: unknown): value is WfStatus {
   return typeof value === 'string' && (WF_STATUSES as readonly string[]).includes(value);
@@ -22,7 +25,8 @@ function isWfStatus(value: unknown): value is WfStatus {
  * @implements WF-008, WF-009
  */
 export function normaliseWfstatus(value: unknown): StoredWfStatus {
-  if (value === undefined || value === null || value === 'draft') return 'readyforvalidation';
+  if (value === undefined || value === null || value === WORKFLOW_STATUS.draft)
+    return WORKFLOW_STATUS.readyforvalidation;
   if (!isWfStatus(value)) {
     throw ruleViolation(
       '/wfstatus',
@@ -45,11 +49,11 @@ export interface LegacyFlags {
  * @implements WF-010, WF-013
  */
 export function legacyFlags(wfstatus: WfStatus): LegacyFlags {
-  const published = wfstatus === 'approved';
+  const published = wfstatus === WORKFLOW_STATUS.approved;
   return { published, deleted: !published, offline: !published };
 }
 
 /** A move to one of these is a removal for sync clients and webhooks (SYNC-003, DEC-HOOK-003). */
 export function isRemovalStatus(wfstatus: WfStatus): boolean {
-  return wfstatus === 'archived' || wfstatus === 'deleted';
+  return wfstatus === WORKFLOW_STATUS.archived || wfstatus === WORKFLOW_STATUS.deleted;
 }

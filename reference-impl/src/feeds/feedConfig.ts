@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { ENTITY_TYPE } from '../../../generated/constants.ts';
 import { isEntityType, type EntityType } from '../domain/entityRules.ts';
 
 // The configured inbound feeds (feeds.yaml, or the file FEEDS_FILE names), checked once at start:
@@ -72,7 +73,7 @@ function parseFeeds(doc: unknown, baseDir: string, problems: string[]): FeedDefi
     const accountId = text(raw.accountId, `${at}.accountId`, ID, problems);
     const userorganisation = text(raw.userorganisation, `${at}.userorganisation`, /^.{1,200}$/u, problems);
     const url = httpsUrl(raw.url, `${at}.url`, problems);
-    const entitytype = raw.entitytype === undefined ? 'EVENEMENT' : raw.entitytype;
+    const entitytype = raw.entitytype === undefined ? ENTITY_TYPE.EVENEMENT : raw.entitytype;
     if (!isEntityType(entitytype))
       problems.push(
         `${at}.entitytype must be EVENEMENT, LOCATIE, EVENTGROUP, ROUTE or VENUE (received: ${JSON.stringify(raw.entitytype)})`,

@@ -1,3 +1,4 @@
+import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { stripCategoriesForWrite } from '../dictionary/stripCategoriesForWrite.ts';
 import type { PropertyIndex } from '../dictionary/indexes.ts';
 import { prepareItemWrite, type PreparedItem } from '../domain/itemWrite.ts';
@@ -149,11 +150,11 @@ async function importEntry(
       // Decided under the item write lock, on the item as it is now (an editor may just have approved it).
       body: (current: StoredItem | null) => {
         if (current === null) return body;
-        if (current.wfstatus === 'readyforvalidation') {
+        if (current.wfstatus === WORKFLOW_STATUS.readyforvalidation) {
           if (storesSame(prepare(body, current), current)) throw new NoWrite('unchanged');
           return body;
         }
-        if (current.wfstatus === 'approved') {
+        if (current.wfstatus === WORKFLOW_STATUS.approved) {
           const merged = keepEditorFields(current, body);
           const next = prepare(merged, current);
           if (

@@ -1,3 +1,4 @@
+import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { HttpError } from '../http/HttpError.ts';
 import type { Collection } from '../domain/entityRules.ts';
 import type { StoredWfStatus } from '../domain/workflow.ts';
@@ -27,7 +28,7 @@ function inScope(scope: ItemScopeHolder, item: Owned): boolean {
 // @implements WF-001, WF-005, HOOK-004
 /** A detail read: in scope and not soft-deleted, whoever asks (DEC-ITEM-004). */
 export function canRead(scope: ItemScopeHolder, item: Owned): boolean {
-  return item.wfstatus !== 'deleted' && inScope(scope, item);
+  return item.wfstatus !== WORKFLOW_STATUS.deleted && inScope(scope, item);
 }
 
 /** A PUT: in scope; a deleted item only for callers scoped to see deleted items, who may restore it (DEC-ITEM-004). */

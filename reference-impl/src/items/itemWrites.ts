@@ -1,3 +1,4 @@
+import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import type { Collection } from '../domain/entityRules.ts';
 import type { Db } from '../storage/db.ts';
 import { getItemById } from '../storage/items/getItemById.ts';
@@ -50,7 +51,7 @@ export async function softDeleteItem(
     await lockItemWrites(tx);
     const current = await getItemById(tx, { entitytype, id: params.id });
     if (current === null || !canDelete(params.writer, current)) throw itemNotFound(params.collection, params.id);
-    const item = await updateItem(tx, { ...current, entitytype, wfstatus: 'deleted' });
+    const item = await updateItem(tx, { ...current, entitytype, wfstatus: WORKFLOW_STATUS.deleted });
     if (item === null) throw new Error(`item ${current.id} vanished under the item write lock`);
     await deps.recordItemChange(tx, {
       itemId: item.id,

@@ -1,3 +1,4 @@
+import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import type { components, Readable } from '../../../generated/types.ts';
 import type { AccountOntologies, OntologyCache } from '../dictionary/ontologyCache.ts';
 import { fillItemCategories } from '../dictionary/fillItemCategories.ts';
@@ -34,7 +35,7 @@ export type ServerFields = Required<
     | 'trcid'
     | 'wfstatus'
     | 'published'
-    | 'deleted'
+    | typeof WORKFLOW_STATUS.deleted
     | 'offline'
     | 'creationdate'
     | 'lastupdated'

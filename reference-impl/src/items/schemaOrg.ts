@@ -1,3 +1,4 @@
+import { ENTITY_TYPE } from '../../../generated/constants.ts';
 import { sortTitle } from '../domain/itemWrite.ts';
 import { formatDay, wallTimeToInstant } from '../domain/timestamps.ts';
 import type { EntityType } from '../domain/entityRules.ts';
@@ -62,20 +63,20 @@ export function schemaOrgOf(entitytype: EntityType, item: Readonly<Loose>): Loos
   const address = postalAddress(item.location);
   const geo = coordinates(item.location);
 
-  if (entitytype === 'EVENEMENT' || entitytype === 'EVENTGROUP') {
-    const dates = isObject(item.calendar) ? eventDates(item.calendar, entitytype === 'EVENTGROUP') : {};
+  if (entitytype === ENTITY_TYPE.EVENEMENT || entitytype === ENTITY_TYPE.EVENTGROUP) {
+    const dates = isObject(item.calendar) ? eventDates(item.calendar, entitytype === ENTITY_TYPE.EVENTGROUP) : {};
     Object.assign(out, dates);
     // The place by its address; by its coordinates only when it has no address.
     if (address !== undefined || geo !== undefined)
       out.location = compact({ '@type': 'Place', address, geo: address === undefined ? geo : undefined });
     const offer = firstOffer(item.priceElements);
     if (offer !== undefined) out.offers = offer;
-  } else if (entitytype === 'ROUTE') {
+  } else if (entitytype === ENTITY_TYPE.ROUTE) {
     const routeType = isObject(item.routeInfo) ? TOURIST_TYPES[String(item.routeInfo.routeType)] : undefined;
     if (routeType !== undefined) out.touristType = primaryLanguage(item) === 'nl' ? routeType.nl : routeType.en;
   } else {
     if (
-      entitytype === 'VENUE' &&
+      entitytype === ENTITY_TYPE.VENUE &&
       isObject(item.venueCapacity) &&
       typeof item.venueCapacity.totalCapacity === 'number'
     ) {
@@ -83,20 +84,20 @@ export function schemaOrgOf(entitytype: EntityType, item: Readonly<Loose>): Loos
     }
     if (address !== undefined) out.address = address;
     // As the spec's examples show it: a location with its coordinates, a venue by its address.
-    if (geo !== undefined && (entitytype === 'LOCATIE' || address === undefined)) out.geo = geo;
+    if (geo !== undefined && (entitytype === ENTITY_TYPE.LOCATIE || address === undefined)) out.geo = geo;
   }
   return out;
 }
 
 function schemaType(entitytype: EntityType, item: Readonly<Loose>): string {
-  if (entitytype === 'VENUE' || entitytype === 'ROUTE') return FALLBACK_TYPES[entitytype];
+  if (entitytype === ENTITY_TYPE.VENUE || entitytype === ENTITY_TYPE.ROUTE) return FALLBACK_TYPES[entitytype];
   const catid = defaultType(item.trcItemCategories)?.catid;
   if (typeof catid === 'string') {
     // The prefixes of two or more parts, longest first: 2.3.1, then 2.3.
     for (let prefix = catid; prefix.includes('.'); prefix = prefix.slice(0, prefix.lastIndexOf('.'))) {
       const type = TYPES_BY_CNET_ID[prefix];
       // A group is a Festival only when typed as one; other event types do not fit a container.
-      if (type !== undefined && (entitytype !== 'EVENTGROUP' || type === 'Festival')) return type;
+      if (type !== undefined && (entitytype !== ENTITY_TYPE.EVENTGROUP || type === 'Festival')) return type;
     }
   }
   return FALLBACK_TYPES[entitytype];

@@ -1,4 +1,5 @@
 import { Router, type Request, type Response } from 'express';
+import { ENTITY_TYPE } from '../../../generated/constants.ts';
 import { GEOJSON_MEDIA_TYPE, routeToGeoJson } from '../exports/geojson.ts';
 import { GPX_MEDIA_TYPE, routeToGpx } from '../exports/gpx.ts';
 import { routeData, type RouteData } from '../exports/routeData.ts';
@@ -38,7 +39,7 @@ async function readableRoute(
   operationId: 'getRouteGeoJson' | 'getRouteGpx',
 ): Promise<RouteData> {
   const { id } = validated(res, operationId).params;
-  const item = await itemReads.readableItem('ROUTE', id, principalOf(res));
+  const item = await itemReads.readableItem(ENTITY_TYPE.ROUTE, id, principalOf(res));
   if (item === null) throw itemNotFound('routes', id);
   return routeData(item);
 }

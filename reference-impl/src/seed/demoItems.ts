@@ -1,3 +1,4 @@
+import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import type { Collection } from '../domain/entityRules.ts';
 import type { StoredWfStatus } from '../domain/workflow.ts';
 import { loadOpenApiDocument, type JsonObject } from '../http/openapiDocument.ts';
@@ -16,7 +17,11 @@ type Titles = readonly [nl: string, en: string];
 const VARIANTS: Readonly<
   Record<
     Collection,
-    { draft: string; list: string; titles: Readonly<Record<Exclude<StoredWfStatus, 'approved'>, Titles>> }
+    {
+      draft: string;
+      list: string;
+      titles: Readonly<Record<Exclude<StoredWfStatus, typeof WORKFLOW_STATUS.approved>, Titles>>;
+    }
   >
 > = {
   events: {
@@ -103,7 +108,7 @@ export function demoItems(): DemoItem[] {
   for (const extra of EXTRA_APPROVED)
     items.push({
       collection: extra.collection,
-      body: { ...(example(extra.example) as Record<string, unknown>), wfstatus: 'approved' },
+      body: { ...(example(extra.example) as Record<string, unknown>), wfstatus: WORKFLOW_STATUS.approved },
     });
   for (const [collection, variant] of Object.entries(VARIANTS) as Array<[Collection, (typeof VARIANTS)[Collection]]>) {
     const draft = example(variant.draft) as Record<string, unknown>;

@@ -1,6 +1,7 @@
 import type { AssetFileStore } from '../assets/fileStore.ts';
 import { generateTokenValue, hashToken } from '../auth/tokenHash.ts';
 import { loadDataOverrides, loadDemoAccounts } from '../dictionary/loadData.ts';
+import { STORED_WF_STATUSES } from '../domain/workflow.ts';
 import type { Role } from '../http/principal.ts';
 import { writeItem, type ItemWriteDeps, type ItemWriter } from '../items/writeItem.ts';
 import type { Db } from '../storage/db.ts';
@@ -45,8 +46,6 @@ export interface SeedResult {
 
 const DEMO_TOKEN_PREFIX = 'demo ';
 
-const ALL_STATUSES = ['readyforvalidation', 'approved', 'rejected', 'archived', 'deleted'] as const;
-
 /** The item writer of the seed: every organisation, as a super admin. */
 const SEED_WRITER: ItemWriter = { organisations: 'all', accountOrganisations: [], wfstatus: 'all' };
 
@@ -80,14 +79,14 @@ export async function seedDemoData(
       label: 'sync (sees archived and deleted)',
       accountId: first.id,
       roles: ['ROLE_EXTERNAL_USER'],
-      wfstatus: ALL_STATUSES,
+      wfstatus: STORED_WF_STATUSES,
       scope: `every status of ${first.organisations.join(', ')}`,
     },
     ...accounts.map((account) => ({
       label: `admin of ${account.id}`,
       accountId: account.id,
       roles: ['ROLE_ADMIN'] as Role[],
-      wfstatus: ALL_STATUSES,
+      wfstatus: STORED_WF_STATUSES,
       scope: `every status of ${account.organisations.join(', ')}`,
     })),
     {

@@ -1,6 +1,6 @@
 // DEC-AUTH-010: no privilege escalation through token administration.
 import { principalOfToken } from '../auth/resolveBearer.ts';
-import { WF_STATUSES } from '../domain/workflow.ts';
+import { STORED_WF_STATUSES } from '../domain/workflow.ts';
 import { badRequest, HttpError } from '../http/HttpError.ts';
 import { isSuperAdmin, type Principal } from '../http/principal.ts';
 
@@ -52,7 +52,7 @@ function missing(wanted: readonly string[] | 'all', held: readonly string[] | 'a
 }
 
 // `draft` is stored as readyforvalidation (workflow.ts), so no item has it: granting it grants nothing.
-const STORED_STATUSES: readonly string[] = WF_STATUSES.filter((status) => status !== 'draft');
+const STORED_STATUSES: readonly string[] = STORED_WF_STATUSES;
 
 /**
  * 403 unless the caller sees everything the token sees, on both filter axes: a caller restricted

@@ -1,4 +1,5 @@
 // The AccountToken answer. Secrets appear only through `once`: the operation that made them.
+import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import type { components, Readable } from '../../../generated/types.ts';
 import { formatTimestamp } from '../domain/timestamps.ts';
 import type { TokenRow } from '../storage/tokens/tokenRow.ts';
@@ -43,6 +44,6 @@ function describeScope(
 ): string {
   if (row.roles.includes('ROLE_SUPER_ADMIN')) return 'userorganisations: all; wfstatus: all';
   const organisations = row.filter_userorganisations ?? accountOrganisations;
-  const statuses = row.filter_wfstatus ?? ['approved'];
+  const statuses = row.filter_wfstatus ?? [WORKFLOW_STATUS.approved];
   return `userorganisations: ${organisations.join(', ') || 'none'}; wfstatus: ${statuses.join(', ') || 'none'}`;
 }
