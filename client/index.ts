@@ -39,7 +39,7 @@ export {
   MIN_SYNC_SIZE,
   MAX_PAGE_SIZE,
 } from './sync/keyset.ts';
-export type { KeysetPage, KeysetOptions } from './sync/keyset.ts';
+export type { ItemEntry, KeysetPage, KeysetOptions } from './sync/keyset.ts';
 export { compareInstants, parseInstant, laterOf } from './sync/instant.ts';
 export { applyOps } from './sync/store.ts';
 export type { BatchResult, StoreOp, SyncStore } from './sync/store.ts';

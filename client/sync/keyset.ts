@@ -6,8 +6,8 @@
 // stamp again. They are recognised (same trcid, same stamp) and left out of `fresh`.
 
 import { PAGE_SIZE } from '../../generated/constants.ts';
-import { elementTexts } from './elementTexts.ts';
 import { compareParsed, parseInstant, type Instant } from './instant.ts';
+import { pageElements } from './pageKeys.ts';
 import type { Collection, ItemSource, ListItemsQuery, SyncItem, WfStatus } from './types.ts';
 
 export const MIN_SYNC_SIZE = 2;
@@ -52,6 +52,9 @@ export class SyncProtocolError extends Error {
   }
 }
 
+/** An item as `read: 'entries'` gives it: the members sync reads, and its JSON text as received. */
+export type ItemEntry = SyncItem & { text: string };
+
 export interface KeysetPage<T extends SyncItem> {
   /** 1-based. */
   number: number;
@@ -59,8 +62,6 @@ export interface KeysetPage<T extends SyncItem> {
   items: T[];
   /** `items` without the boundary repeats already seen in this run. */
   fresh: T[];
-  /** The JSON text of each of `fresh` as received, when the source gave the page's body. */
-  freshTexts?: string[];
   /** The `lastupdated` sent for this page (undefined on a first, unbounded page). */
   from: string | undefined;
   /** The largest `lastupdated` of `items` as the service wrote it (the first of equal instants); undefined on an empty page. */
@@ -71,8 +72,11 @@ export interface KeysetOptions {
   size: number;
   /** Inclusive start; undefined = from the beginning. */
   from?: string;
-  /** Give `freshTexts` when the source hands out bodies. */
-  texts?: boolean;
+  /**
+   * `items` (default): each item parsed. `entries`: each item's `trcid`, `lastupdated` and
+   * `wfstatus` and its text (ItemEntry), read from the raw body without building the item.
+   */
+  read?: 'items' | 'entries';
   signal?: AbortSignal;
 }
 
@@ -123,23 +127,32 @@ interface PageRequest<T> {
   abort: AbortController;
 }
 
-/** A page's items, and with a raw body when asked the text of each as received (when each is an object or array). */
-function parsePage<T>(
+const ENTRY_MEMBERS = ['trcid', 'lastupdated', 'wfstatus'] as const;
+
+/** A page's items as `read` asks. */
+function readPage<T>(
   collection: Collection,
   number: number,
   answer: Uint8Array | T[],
-  wantTexts: boolean,
-): { items: T[]; texts?: string[] } {
-  if (!(answer instanceof Uint8Array)) return { items: answer };
-  const text = Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength).toString('utf8');
-  let items: T[];
+  read: 'items' | 'entries',
+): T[] | ItemEntry[] {
+  if (!(answer instanceof Uint8Array)) {
+    if (read === 'items' || !Array.isArray(answer)) return answer;
+    return answer.map((item) => ({ ...(item as SyncItem), text: JSON.stringify(item) }));
+  }
+  const bytes = Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength);
   try {
-    items = JSON.parse(text) as T[];
+    if (read === 'entries')
+      return pageElements(bytes, ENTRY_MEMBERS).map(({ values: [trcid, lastupdated, wfstatus], start, end }) => ({
+        trcid: trcid!,
+        lastupdated,
+        wfstatus: wfstatus as SyncItem['wfstatus'],
+        text: bytes.toString('utf8', start, end),
+      }));
+    return JSON.parse(bytes.toString('utf8')) as T[];
   } catch (error) {
     throw new SyncProtocolError(`${collection} page ${number}: not JSON (${(error as Error).message})`);
   }
-  const texts = wantTexts && Array.isArray(items) ? elementTexts(text) : undefined;
-  return { items, texts: texts?.length === items.length ? texts : undefined };
 }
 
 // @implements PAGE-005
@@ -151,12 +164,24 @@ function parsePage<T>(
  * (another member order, a nested `lastupdated`) or a short page discards that answer. The pages
  * used are exactly those of the request-by-request procedure, for any server.
  */
+export function keysetPages<T extends SyncItem>(
+  source: ItemSource<T>,
+  collection: Collection,
+  wfstatus: readonly WfStatus[],
+  options: KeysetOptions & { read?: 'items' },
+): AsyncGenerator<KeysetPage<T>, void, undefined>;
+export function keysetPages(
+  source: ItemSource<SyncItem>,
+  collection: Collection,
+  wfstatus: readonly WfStatus[],
+  options: KeysetOptions & { read: 'entries' },
+): AsyncGenerator<KeysetPage<ItemEntry>, void, undefined>;
 export async function* keysetPages<T extends SyncItem>(
   source: ItemSource<T>,
   collection: Collection,
   wfstatus: readonly WfStatus[],
   options: KeysetOptions,
-): AsyncGenerator<KeysetPage<T>, void, undefined> {
+): AsyncGenerator<KeysetPage<T | ItemEntry>, void, undefined> {
   const { size, signal } = options;
   assertSyncSize(size);
   const request = (from: string | undefined): PageRequest<T> => {
@@ -197,7 +222,7 @@ export async function* keysetPages<T extends SyncItem>(
         // request is with the service while this page is parsed.
         await new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
       }
-      const { items, texts } = parsePage(collection, number, answer, options.texts === true);
+      const items: Array<T | ItemEntry> = readPage(collection, number, answer, options.read ?? 'items');
       if (!Array.isArray(items))
         throw new SyncProtocolError(`${collection} page ${number}: expected a JSON array of items`);
 
@@ -223,7 +248,6 @@ export async function* keysetPages<T extends SyncItem>(
         compareParsed(instants[i]!, fromInstant) === 0 &&
         seenAtBound.has(keyOf(items[i]!));
       const fresh = atBound === undefined ? items : items.filter((_it, i) => !repeated(i));
-      const freshTexts = atBound === undefined ? texts : texts?.filter((_text, i) => !repeated(i));
       // The page's largest lastupdated (ascending: the last item's), the first of equal instants.
       let markAt = items.length - 1;
       while (markAt > 0 && compareParsed(instants[markAt - 1]!, instants[markAt]!) === 0) markAt--;
@@ -244,7 +268,7 @@ export async function* keysetPages<T extends SyncItem>(
         next = undefined;
       }
       if (!done) next ??= request(from);
-      yield { number, items, fresh, ...(freshTexts === undefined ? {} : { freshTexts }), from: atBound, mark };
+      yield { number, items, fresh, from: atBound, mark };
       if (done) return;
       current = next!;
       next = undefined;

@@ -20,14 +20,14 @@ export function createMemoryStore<T extends SyncItem = ContentItem>(): MemorySto
     if (!b) items.set(c, (b = new Map()));
     return b;
   };
-  const upsertNow = (c: Collection, item: T, json = JSON.stringify(item)) => void bucket(c).set(item.trcid, json);
+  const upsertNow = (c: Collection, trcid: string, json: string) => void bucket(c).set(trcid, json);
   const read = (json: string | undefined) => (json === undefined ? undefined : (JSON.parse(json) as T));
 
   return {
     keepsItemText: true,
     getMark: async (c) => marks.get(c),
     putMark: async (c, mark) => void marks.set(c, mark),
-    upsert: async (c, item) => upsertNow(c, item),
+    upsert: async (c, item) => upsertNow(c, item.trcid, JSON.stringify(item)),
     remove: async (c, trcid) => bucket(c).delete(trcid),
     listTrcids: async (c) => [...bucket(c).keys()],
     getItem: async (c, trcid) => read(bucket(c).get(trcid)),
@@ -36,7 +36,7 @@ export function createMemoryStore<T extends SyncItem = ContentItem>(): MemorySto
       const result: BatchResult = { upserted: 0, removed: 0 };
       for (const op of ops) {
         if (op.op === 'upsert') {
-          upsertNow(c, op.item, op.json);
+          upsertNow(c, op.trcid, op.json ?? JSON.stringify(op.item));
           result.upserted++;
         } else if (bucket(c).delete(op.trcid)) {
           result.removed++;

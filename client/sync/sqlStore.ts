@@ -169,9 +169,8 @@ export function createSqlStore<T extends SyncItem = ContentItem>(options: SqlSto
       // DELETE and one INSERT of the page's items (as one JSON array) do the same in two statements.
       const last = new Map<string, StoreOp<T>>();
       for (const op of ops) {
-        const trcid = op.op === 'upsert' ? op.item.trcid : op.trcid;
-        last.delete(trcid);
-        last.set(trcid, op);
+        last.delete(op.trcid);
+        last.set(op.trcid, op);
       }
       const removals: string[] = [];
       // Each item's text as received when sync gives it, so that the page is not serialised again.

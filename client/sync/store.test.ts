@@ -92,10 +92,10 @@ describe.each(kinds)('%s store', (_name, make) => {
     const store = make();
     await store.upsert('events', item('x'));
     const ops: StoreOp<TestItem>[] = [
-      { op: 'upsert', item: item('y') },
+      { op: 'upsert', trcid: 'y', item: item('y') },
       { op: 'remove', trcid: 'x' },
       { op: 'remove', trcid: 'never-there' },
-      { op: 'upsert', item: item('y', { slug: 'later wins' }) },
+      { op: 'upsert', trcid: 'y', item: item('y', { slug: 'later wins' }) },
     ];
     expect(await applyOps(store, 'events', ops)).toEqual({ upserted: 2, removed: 1 });
     expect(await store.getItem('events', 'y')).toMatchObject({ slug: 'later wins' });
@@ -117,7 +117,9 @@ describe.each(kinds)('%s store', (_name, make) => {
           const store = make();
           const model = new Map<string, SyncItem>();
           const batch: StoreOp<TestItem>[] = ops.map((o) =>
-            o.op === 'upsert' ? { op: 'upsert', item: item(o.trcid, { n: o.n }) } : { op: 'remove', trcid: o.trcid },
+            o.op === 'upsert'
+              ? { op: 'upsert', trcid: o.trcid, item: item(o.trcid, { n: o.n }) }
+              : { op: 'remove', trcid: o.trcid },
           );
           for (const o of batch)
             if (o.op === 'upsert') model.set(o.item.trcid, o.item);
@@ -169,8 +171,8 @@ describe('createSqlStore', () => {
       await expect(
         store.applyBatch('events', [
           { op: 'remove', trcid: 'kept' },
-          { op: 'upsert', item: item('new') },
-          { op: 'upsert', item: bad },
+          { op: 'upsert', trcid: 'new', item: item('new') },
+          { op: 'upsert', trcid: bad.trcid, item: bad },
         ]),
       ).rejects.toThrow();
       expect(await store.listTrcids('events')).toEqual(['kept']);
@@ -208,8 +210,8 @@ describe('createSqlStore', () => {
     const store = createSqlStore<TestItem>({ db: pglite as unknown as SqlDatabase, prefix });
     await store.upsert('events', item('one'));
     await store.applyBatch('events', [
-      { op: 'upsert', item: item('two') },
-      { op: 'upsert', item: item('one', { slug: 'again' }) },
+      { op: 'upsert', trcid: 'two', item: item('two') },
+      { op: 'upsert', trcid: 'one', item: item('one', { slug: 'again' }) },
     ]);
     expect(await store.getItem('events', 'one')).toEqual(item('one', { slug: 'again' }));
     expect(await store.getItem('events', 'two')).toEqual(item('two'));

@@ -5,8 +5,11 @@
 import type { Collection, ContentItem, SyncItem } from './types.ts';
 
 export type StoreOp<T extends SyncItem = ContentItem> =
-  /** `json`: the item's JSON text as received, given to a store that `keepsItemText` when sync has it. */
-  { op: 'upsert'; item: T; json?: string } | { op: 'remove'; trcid: string };
+  /**
+   * `json`: the item's JSON text as received, given to a store that `keepsItemText`. Sync then
+   * reads only the members it needs from the page, and `item` is parsed from `json` when first read.
+   */
+  { op: 'upsert'; trcid: string; item: T; json?: string } | { op: 'remove'; trcid: string };
 
 export interface BatchResult {
   upserted: number;
@@ -25,8 +28,9 @@ export interface SyncStore<T extends SyncItem = ContentItem> {
   listTrcids(collection: Collection): Promise<string[]>;
   getItem(collection: Collection, trcid: string): Promise<T | undefined>;
   /**
-   * Optional: the store keeps each item's JSON text. Sync then cuts it from the page as received
-   * and hands it over with the item (`StoreOp.json`); for other stores it spends nothing on it.
+   * Optional: the store keeps each item's JSON text. Sync then reads from each page only the
+   * members it needs and hands over each item's text as received (`StoreOp.json`), without
+   * parsing the page; other stores get parsed items.
    */
   readonly keepsItemText?: boolean;
   /** Optional: apply the operations in order, all or nothing. */

@@ -10,7 +10,7 @@
 
 import { WORKFLOW_STATUS } from '../../generated/constants.ts';
 import { laterOf } from './instant.ts';
-import { keysetPages, MAX_PAGE_SIZE } from './keyset.ts';
+import { keysetPages, MAX_PAGE_SIZE, type ItemEntry } from './keyset.ts';
 import { applyOps, type BatchResult, type StoreOp, type SyncStore } from './store.ts';
 import type { Collection, ItemSource, SyncItem, WfStatus } from './types.ts';
 
@@ -92,16 +92,18 @@ export async function syncItems<T extends SyncItem>(
     options.onProgress?.({ ...progress });
   };
   try {
-    for await (const page of keysetPages(source, collection, SYNC_WFSTATUS, {
-      size,
-      from: previousMark,
-      signal: options.signal,
-      texts: store.keepsItemText === true,
-    })) {
+    // A store that keeps item text gets each item's text as received, and the page is not parsed.
+    const entries = store.keepsItemText === true;
+    const paging = { size, from: previousMark, signal: options.signal };
+    const pages = entries
+      ? keysetPages(source, collection, SYNC_WFSTATUS, { ...paging, read: 'entries' })
+      : keysetPages(source, collection, SYNC_WFSTATUS, paging);
+    for await (const page of pages) {
       const ops: StoreOp<T>[] = [];
       let skipped = 0;
-      for (const [i, item] of page.fresh.entries()) {
-        if (item.wfstatus === WORKFLOW_STATUS.approved) ops.push({ op: 'upsert', item, json: page.freshTexts?.[i] });
+      for (const item of page.fresh) {
+        if (item.wfstatus === WORKFLOW_STATUS.approved)
+          ops.push(entries ? upsertOfEntry<T>(item as ItemEntry) : upsertOf(item as T));
         else if (item.wfstatus === WORKFLOW_STATUS.archived || item.wfstatus === WORKFLOW_STATUS.deleted)
           ops.push({ op: 'remove', trcid: item.trcid });
         else skipped++;
@@ -134,4 +136,19 @@ export async function syncItems<T extends SyncItem>(
 
   if (progress.mark !== undefined && progress.mark !== previousMark) await store.putMark(collection, progress.mark);
   return { ...progress, previousMark };
+}
+
+const upsertOf = <T extends SyncItem>(item: T): StoreOp<T> => ({ op: 'upsert', trcid: item.trcid, item });
+
+/** The upsert of an entry: its text as received, and the item parsed from it only when read. */
+function upsertOfEntry<T extends SyncItem>(entry: ItemEntry): StoreOp<T> {
+  let parsed: T | undefined;
+  return {
+    op: 'upsert',
+    trcid: entry.trcid,
+    json: entry.text,
+    get item() {
+      return (parsed ??= JSON.parse(entry.text) as T);
+    },
+  };
 }

@@ -4,7 +4,7 @@
 import { createRequire } from 'node:module';
 import { Client } from 'undici';
 import { stampInBody } from '../../client/sync/keyset.ts';
-import { itemKeysOf } from './itemKeys.ts';
+import { pageElements } from '../../client/sync/pageKeys.ts';
 import { countFresh, type BackfillResult } from './protocol.ts';
 import { summarise, type LatencySummary } from './stats.ts';
 
@@ -75,14 +75,14 @@ export interface HttpBackfillOptions {
   /**
    * How the client reads a page: `items` builds every item (JSON.parse, as a client that keeps
    * them as objects); `keys` checks the page against the JSON grammar and reads each item's id
-   * and lastupdated, all the procedure itself needs (itemKeysOf), building no objects.
+   * and lastupdated, all the procedure itself needs (the client's pageElements), building no objects.
    */
   read: 'items' | 'keys';
 }
 
 export interface HttpBackfillResult extends BackfillResult {
   read: 'items' | 'keys';
-  /** Time reading pages: JSON.parse and the UTF-8 decoding before it, or itemKeysOf. */
+  /** Time reading pages: JSON.parse and the UTF-8 decoding before it, or pageElements. */
   readMs: number;
   /** Speculative requests sent after a collection's short page, their answers discarded. */
   wastedRequests: number;
@@ -199,11 +199,13 @@ export async function httpBackfill(
   };
 }
 
+const KEYSET_MEMBERS = ['id', 'lastupdated'] as const;
+
 /** Each item's id and lastupdated, read as `read` says; both must be strings. */
 function keysOfPage(body: Buffer, read: 'items' | 'keys', url: string): Array<{ id: string; lastupdated: string }> {
   const items =
     read === 'keys'
-      ? itemKeysOf(body)
+      ? pageElements(body, KEYSET_MEMBERS).map(({ values: [id, lastupdated] }) => ({ id, lastupdated }))
       : (JSON.parse(body.toString('utf8')) as Array<{ id?: unknown; lastupdated?: unknown }>);
   if (!Array.isArray(items)) throw new Error(`GET ${url} answered no array`);
   items.forEach((item, index) => {

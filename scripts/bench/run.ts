@@ -122,7 +122,7 @@ export interface EngineReport {
   /**
    * http: the sync procedure request by request, every page JSON.parsed; prefetch: the same
    * requests, the next one sent while the client parses a page; keys: prefetching, the client
-   * reading each item's id and lastupdated (itemKeysOf) instead of building the items.
+   * reading each item's id and lastupdated (pageElements, as the client's sync does) instead of building the items.
    */
   backfill: {
     http: HttpBackfillResult;

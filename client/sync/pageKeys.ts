@@ -1,13 +1,16 @@
-// What the sync procedure needs from a list page, read straight from its UTF-8 bytes: each item's
-// `id` and `lastupdated` (the keyset: the next mark, and the items repeated at the inclusive
-// bound). The whole page is checked against the JSON grammar (RFC 8259), every byte of it, but no
-// object is built: about three times the speed of JSON.parse on a real page, so the backfill's load
-// generator measures the service rather than its own parsing (docs/benchmarks.md).
+// What the sync procedure needs from a list page, read straight from its UTF-8 bytes: a few
+// string members of each item (`trcid`, `lastupdated`, `wfstatus`) and where the item's text lies,
+// so that a store that keeps item text gets it without the page being parsed. The whole page is
+// checked against the JSON grammar (RFC 8259), every byte of it, but no object is built: much
+// faster than JSON.parse on a real page.
 
-/** An item's keyset members: their string values, undefined when absent or not a string (the last one wins, as in JSON.parse). */
-export interface ItemKeys {
-  id: string | undefined;
-  lastupdated: string | undefined;
+/** One element of a page: the wanted members' string values and the element's bytes. */
+export interface PageElement {
+  /** Per wanted name, in order: its string value; undefined when absent or not a string (the last one wins, as in JSON.parse). */
+  values: Array<string | undefined>;
+  /** The element's text is `body[start, end)`. */
+  start: number;
+  end: number;
 }
 
 // What the scanner expects next.
@@ -20,10 +23,8 @@ const VALUE = 0,
 // What is open: the stack holds one of these per level.
 const ARRAY = 0,
   OBJECT = 1;
-// The item member a key names (depth 2 only).
-const OTHER = 0,
-  ID = 1,
-  LASTUPDATED = 2;
+// The item member a key names (depth 2 only): an index into the wanted names, or none.
+const OTHER = -1;
 
 const QUOTE = 0x22,
   BACKSLASH = 0x5c,
@@ -35,19 +36,23 @@ const OPEN_OBJECT = 0x7b,
   CLOSE_ARRAY = 0x5d;
 
 /**
- * The keyset members of each element of a JSON array of objects (a list page), in order. Throws a
- * SyntaxError naming the byte offset when the text is not JSON, or not an array of objects:
- * exactly the texts on which `JSON.parse(body.toString('utf8'))` throws or gives something else.
+ * The members `names` of each element of a JSON array of objects (a list page), in order, with the
+ * element's byte range. Throws a SyntaxError naming the byte offset when the text is not JSON, or
+ * not an array of objects: exactly the texts on which `JSON.parse(body.toString('utf8'))` throws or
+ * gives something else.
  */
-export function itemKeysOf(body: Buffer): ItemKeys[] {
-  const items: ItemKeys[] = [];
+export function pageElements(body: Uint8Array, names: readonly string[]): PageElement[] {
+  const items: PageElement[] = [];
+  const wanted = names.map((name) => Buffer.from(name));
+  const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   const open: number[] = [];
   const n = body.length;
   let expect = VALUE,
     at = 0,
     depth = 0,
-    member = OTHER;
-  let id: string | undefined, lastupdated: string | undefined;
+    member = OTHER,
+    start = 0;
+  let values: Array<string | undefined> = [];
   // One loop over the structure; strings, numbers and literals are skipped by small functions that
   // return where they end (no closures: a captured index would live on the heap).
   while (at < n) {
@@ -78,17 +83,19 @@ export function itemKeysOf(body: Buffer): ItemKeys[] {
       if (expect >= KEY) {
         if (depth === 2)
           member = escaped
-            ? memberNamed(JSON.parse(body.toString('utf8', at, after)) as string)
-            : memberAt(body, at + 1, after - 1);
+            ? names.indexOf(
+                JSON.parse(
+                  Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8', at, after),
+                ) as string,
+              )
+            : memberAt(wanted, body, at + 1, after - 1);
         expect = COLON;
       } else {
         if (depth <= 1) fail(at, depth === 0 ? 'an array' : 'an item object');
         if (depth === 2 && member !== OTHER) {
-          const value = escaped
-            ? (JSON.parse(body.toString('utf8', at, after)) as string)
-            : body.toString('utf8', at + 1, after - 1);
-          if (member === ID) id = value;
-          else lastupdated = value;
+          values[member] = escaped
+            ? (JSON.parse(text.toString('utf8', at, after)) as string)
+            : text.toString('utf8', at + 1, after - 1);
         }
         expect = AFTER_VALUE;
       }
@@ -101,13 +108,12 @@ export function itemKeysOf(body: Buffer): ItemKeys[] {
       if (depth === 0 && c !== OPEN_ARRAY) fail(at, 'an array');
       if (depth === 1) {
         if (c !== OPEN_OBJECT) fail(at, 'an item object');
-        id = undefined;
-        lastupdated = undefined;
+        values = new Array<string | undefined>(names.length).fill(undefined);
+        start = at;
       }
       // A keyset member whose value is not a string has none.
       if (depth === 2 && member !== OTHER) {
-        if (member === ID) id = undefined;
-        else lastupdated = undefined;
+        values[member] = undefined;
         member = OTHER;
       }
       if (c === OPEN_OBJECT) {
@@ -140,7 +146,7 @@ export function itemKeysOf(body: Buffer): ItemKeys[] {
     depth--;
     at++;
     expect = AFTER_VALUE;
-    if (depth === 1) items.push({ id, lastupdated });
+    if (depth === 1) items.push({ values, start, end: at });
   }
   if (depth !== 0 || expect !== AFTER_VALUE) fail(at, 'more of the text');
   return items;
@@ -210,18 +216,14 @@ function numberEnd(body: Uint8Array, at: number): number {
   return at;
 }
 
-const ID_BYTES = Buffer.from('id');
-const LASTUPDATED_BYTES = Buffer.from('lastupdated');
-
-/** The member named by the unescaped key bytes [start, end). */
-function memberAt(body: Uint8Array, start: number, end: number): number {
+/** The index of the wanted name spelled by the unescaped key bytes [start, end), or OTHER. */
+function memberAt(wanted: readonly Buffer[], body: Uint8Array, start: number, end: number): number {
   const length = end - start;
-  if (length === ID_BYTES.length) return body[start] === ID_BYTES[0] && body[start + 1] === ID_BYTES[1] ? ID : OTHER;
-  if (length !== LASTUPDATED_BYTES.length) return OTHER;
-  for (let k = 0; k < length; k++) if (body[start + k] !== LASTUPDATED_BYTES[k]) return OTHER;
-  return LASTUPDATED;
-}
-
-function memberNamed(key: string): number {
-  return key === 'id' ? ID : key === 'lastupdated' ? LASTUPDATED : OTHER;
+  next: for (let w = 0; w < wanted.length; w++) {
+    const name = wanted[w]!;
+    if (name.length !== length) continue;
+    for (let k = 0; k < length; k++) if (body[start + k] !== name[k]) continue next;
+    return w;
+  }
+  return OTHER;
 }

@@ -1,10 +1,19 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { itemKeysOf, type ItemKeys } from './itemKeys.ts';
+import { pageElements } from './pageKeys.ts';
+
+interface ItemKeys {
+  id: string | undefined;
+  lastupdated: string | undefined;
+}
+
+function itemKeysOf(body: Buffer): ItemKeys[] {
+  return pageElements(body, ['id', 'lastupdated']).map(({ values: [id, lastupdated] }) => ({ id, lastupdated }));
+}
 
 // The oracle: what JSON.parse makes of the same bytes. 'rejected' when it throws or the text is not
 // an array of objects.
-function viaJsonParse(body: Buffer): ItemKeys[] | 'rejected' {
+function viaJsonParse(body: Buffer): Array<ItemKeys & { item: unknown }> | 'rejected' {
   let page: unknown;
   try {
     page = JSON.parse(body.toString('utf8'));
@@ -12,21 +21,26 @@ function viaJsonParse(body: Buffer): ItemKeys[] | 'rejected' {
     return 'rejected';
   }
   if (!Array.isArray(page)) return 'rejected';
-  const items: ItemKeys[] = [];
+  const items: Array<ItemKeys & { item: unknown }> = [];
   for (const item of page as unknown[]) {
     if (typeof item !== 'object' || item === null || Array.isArray(item)) return 'rejected';
     const member = (name: string): string | undefined => {
       const value = Object.hasOwn(item, name) ? (item as Record<string, unknown>)[name] : undefined;
       return typeof value === 'string' ? value : undefined;
     };
-    items.push({ id: member('id'), lastupdated: member('lastupdated') });
+    items.push({ id: member('id'), lastupdated: member('lastupdated'), item });
   }
   return items;
 }
 
-function viaScan(body: Buffer): ItemKeys[] | 'rejected' {
+/** The keys the scan reads, and each element as JSON.parse reads the text the scan cut out for it. */
+function viaScan(body: Buffer): Array<ItemKeys & { item: unknown }> | 'rejected' {
   try {
-    return itemKeysOf(body);
+    return pageElements(body, ['id', 'lastupdated']).map(({ values: [id, lastupdated], start, end }) => ({
+      id,
+      lastupdated,
+      item: JSON.parse(body.toString('utf8', start, end)) as unknown,
+    }));
   } catch (error) {
     if (!(error instanceof SyntaxError)) throw error;
     return 'rejected';
@@ -68,8 +82,8 @@ function edited(body: Buffer, edits: ReadonlyArray<{ kind: string; position: num
   return Buffer.from(bytes);
 }
 
-describe('itemKeysOf', () => {
-  it('when a page is valid JSON (any members, any whitespace), then it reads the same id and lastupdated of each item as JSON.parse', () => {
+describe('pageElements', () => {
+  it('when a page is valid JSON (any members, any whitespace), then it reads the same id and lastupdated of each item as JSON.parse, and cuts out the text of each item', () => {
     fc.assert(
       fc.property(pageArb, fc.constantFrom<number | string>(0, 1, 2, '\t'), (page, indent) => {
         const body = Buffer.from(textOf(page, indent));
@@ -130,7 +144,7 @@ describe('itemKeysOf', () => {
   ])('when the page holds %s, then it reads them as JSON.parse does', (_, text, keys) => {
     const body = Buffer.from(text);
     expect(itemKeysOf(body)).toEqual(keys);
-    expect(viaJsonParse(body)).toEqual(keys);
+    expect(viaJsonParse(body)).toMatchObject(keys);
   });
 
   it.each([
