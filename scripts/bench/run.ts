@@ -81,8 +81,16 @@ export const QUICK_DEFAULTS = {
 
 export const SYNC_STATUSES = ['approved', 'archived', 'deleted'] as const;
 export const ALL_COLLECTIONS: readonly Collection[] = ['events', 'locations', 'routes', 'venues', 'eventgroups'];
-/** Targets (on PostgreSQL, issue 3): page within 1.5× of direct; backfill ≥ 20,000 items/s; service rps ≥ mock rps. */
-export const TARGETS = { pageRatioMax: 1.5, backfillItemsPerSecondMin: 20_000, serviceOverMockMin: 1 } as const;
+/**
+ * Targets (on PostgreSQL, issues 3 and 17): page within 1.2× of direct; backfill ≥ 20,000 items/s
+ * over HTTP and ≥ 40,000 directly in the service; service rps ≥ mock rps.
+ */
+export const TARGETS = {
+  pageRatioMax: 1.2,
+  backfillItemsPerSecondMin: 20_000,
+  directBackfillItemsPerSecondMin: 40_000,
+  serviceOverMockMin: 1,
+} as const;
 /**
  * The backfill target is the service's: it is checked on the prefetching backfill whose client reads
  * of each page what the procedure needs (the JSON checked, each item's id and lastupdated), so
@@ -801,6 +809,14 @@ export function checkTargets(report: BenchReport): TargetCheck[] {
       target: `≥ ${TARGETS.backfillItemsPerSecondMin.toLocaleString('en')} items/s`,
       measured: `${Math.round(e.backfill.keys.itemsPerSecond).toLocaleString('en')} items/s`,
       met: e.backfill.keys.itemsPerSecond >= TARGETS.backfillItemsPerSecondMin,
+    });
+    checks.push({
+      engine,
+      informative,
+      name: 'keyset backfill directly in the service (query and page rendering, no HTTP)',
+      target: `≥ ${TARGETS.directBackfillItemsPerSecondMin.toLocaleString('en')} items/s`,
+      measured: `${Math.round(e.backfill.direct.itemsPerSecond).toLocaleString('en')} items/s`,
+      met: e.backfill.direct.itemsPerSecond >= TARGETS.directBackfillItemsPerSecondMin,
     });
     if (e.webhooks?.ok === true) {
       const { streaming, drain } = e.webhooks.result;
