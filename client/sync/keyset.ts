@@ -52,8 +52,8 @@ export class SyncProtocolError extends Error {
   }
 }
 
-/** An item as `read: 'entries'` gives it: the members sync reads, and its JSON text as received. */
-export type ItemEntry = SyncItem & { text: string };
+/** An item as `read: 'entries'` gives it: the members sync reads, and its JSON text as received (UTF-8). */
+export type ItemEntry = SyncItem & { json: Uint8Array };
 
 export interface KeysetPage<T extends SyncItem> {
   /** 1-based. */
@@ -74,7 +74,7 @@ export interface KeysetOptions {
   from?: string;
   /**
    * `items` (default): each item parsed. `entries`: each item's `trcid`, `lastupdated` and
-   * `wfstatus` and its text (ItemEntry), read from the raw body without building the item.
+   * `wfstatus` and its bytes in the body (ItemEntry), read without building or decoding the item.
    */
   read?: 'items' | 'entries';
   signal?: AbortSignal;
@@ -138,7 +138,7 @@ function readPage<T>(
 ): T[] | ItemEntry[] {
   if (!(answer instanceof Uint8Array)) {
     if (read === 'items' || !Array.isArray(answer)) return answer;
-    return answer.map((item) => ({ ...(item as SyncItem), text: JSON.stringify(item) }));
+    return answer.map((item) => ({ ...(item as SyncItem), json: Buffer.from(JSON.stringify(item)) }));
   }
   const bytes = Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength);
   try {
@@ -147,7 +147,7 @@ function readPage<T>(
         trcid: trcid!,
         lastupdated,
         wfstatus: wfstatus as SyncItem['wfstatus'],
-        text: bytes.toString('utf8', start, end),
+        json: bytes.subarray(start, end),
       }));
     return JSON.parse(bytes.toString('utf8')) as T[];
   } catch (error) {

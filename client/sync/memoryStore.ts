@@ -1,9 +1,11 @@
 // In-memory mirror: tests, short-lived tools, and the model the SQL store is checked against.
-// It keeps each item's JSON text (as received when sync hands it over, else serialised) and parses
-// it when read: a string per item costs the garbage collector far less than the objects of a
-// parsed item, which matters with a hundred thousand of them. Each read gives a new object.
+// It keeps each item's JSON text as UTF-8 bytes (a copy of what sync received, else serialised)
+// and parses it when read: bytes outside the JS heap cost the garbage collector far less than the
+// objects of a parsed item, which matters with a hundred thousand of them. Each read gives a new
+// object.
 
 import type { BatchResult, StoreOp, SyncStore } from './store.ts';
+import { utf8 } from './utf8.ts';
 import type { Collection, ContentItem, SyncItem } from './types.ts';
 
 export interface MemoryStore<T extends SyncItem = ContentItem> extends SyncStore<T> {
@@ -13,21 +15,22 @@ export interface MemoryStore<T extends SyncItem = ContentItem> extends SyncStore
 }
 
 export function createMemoryStore<T extends SyncItem = ContentItem>(): MemoryStore<T> {
-  const items = new Map<Collection, Map<string, string>>();
+  const items = new Map<Collection, Map<string, Uint8Array>>();
   const marks = new Map<Collection, string>();
   const bucket = (c: Collection) => {
     let b = items.get(c);
     if (!b) items.set(c, (b = new Map()));
     return b;
   };
-  const upsertNow = (c: Collection, trcid: string, json: string) => void bucket(c).set(trcid, json);
-  const read = (json: string | undefined) => (json === undefined ? undefined : (JSON.parse(json) as T));
+  const upsertNow = (c: Collection, trcid: string, json: Uint8Array) => void bucket(c).set(trcid, json);
+  const read = (json: Uint8Array | undefined) => (json === undefined ? undefined : (JSON.parse(utf8(json)) as T));
+  const serialised = (item: T) => Buffer.from(JSON.stringify(item));
 
   return {
     keepsItemText: true,
     getMark: async (c) => marks.get(c),
     putMark: async (c, mark) => void marks.set(c, mark),
-    upsert: async (c, item) => upsertNow(c, item.trcid, JSON.stringify(item)),
+    upsert: async (c, item) => upsertNow(c, item.trcid, serialised(item)),
     remove: async (c, trcid) => bucket(c).delete(trcid),
     listTrcids: async (c) => [...bucket(c).keys()],
     getItem: async (c, trcid) => read(bucket(c).get(trcid)),
@@ -36,7 +39,8 @@ export function createMemoryStore<T extends SyncItem = ContentItem>(): MemorySto
       const result: BatchResult = { upserted: 0, removed: 0 };
       for (const op of ops) {
         if (op.op === 'upsert') {
-          upsertNow(c, op.trcid, op.json ?? JSON.stringify(op.item));
+          // A copy: the bytes sync hands over are a view into the whole page.
+          upsertNow(c, op.trcid, op.json?.slice() ?? serialised(op.item));
           result.upserted++;
         } else if (bucket(c).delete(op.trcid)) {
           result.removed++;

@@ -7,6 +7,7 @@
 // `jsonb` (cast for jsonb's operators and indexes: `item::jsonb`). Tables made with `item jsonb`
 // work as they are: PostgreSQL converts the same statements' json on assignment.
 
+import { utf8 } from './utf8.ts';
 import type { BatchResult, StoreOp, SyncStore } from './store.ts';
 import type { Collection, ContentItem, SyncItem } from './types.ts';
 
@@ -173,20 +174,26 @@ export function createSqlStore<T extends SyncItem = ContentItem>(options: SqlSto
         last.set(op.trcid, op);
       }
       const removals: string[] = [];
-      // Each item's text as received when sync gives it, so that the page is not serialised again.
-      const upserts: string[] = [];
+      // The page's JSON array, from each item's bytes as received when sync gives them: the items
+      // are neither serialised again nor decoded one by one.
+      const array: Uint8Array[] = [];
       for (const [trcid, op] of last) {
-        if (op.op === 'upsert') upserts.push(op.json ?? JSON.stringify(op.item));
+        if (op.op === 'upsert')
+          array.push(array.length === 0 ? OPEN : COMMA, op.json ?? Buffer.from(JSON.stringify(op.item)));
         else removals.push(trcid);
       }
       return db.transaction(async (tx) => {
         const removed = removals.length === 0 ? 0 : affected(await tx.query(removeManySql, [c, removals]));
-        if (upserts.length > 0) await tx.query(upsertManySql, [c, `[${upserts.join(',')}]`]);
+        if (array.length > 0) await tx.query(upsertManySql, [c, utf8(Buffer.concat([...array, CLOSE]))]);
         return { upserted: ops.filter((op) => op.op === 'upsert').length, removed };
       });
     },
   };
 }
+
+const OPEN = Buffer.from('['),
+  COMMA = Buffer.from(','),
+  CLOSE = Buffer.from(']');
 
 export interface OpenSqlStoreOptions {
   /** `postgres://…`: use PostgreSQL through `pg`. */

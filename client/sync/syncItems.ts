@@ -10,6 +10,7 @@
 
 import { WORKFLOW_STATUS } from '../../generated/constants.ts';
 import { laterOf } from './instant.ts';
+import { utf8 } from './utf8.ts';
 import { keysetPages, MAX_PAGE_SIZE, type ItemEntry } from './keyset.ts';
 import { applyOps, type BatchResult, type StoreOp, type SyncStore } from './store.ts';
 import type { Collection, ItemSource, SyncItem, WfStatus } from './types.ts';
@@ -140,15 +141,15 @@ export async function syncItems<T extends SyncItem>(
 
 const upsertOf = <T extends SyncItem>(item: T): StoreOp<T> => ({ op: 'upsert', trcid: item.trcid, item });
 
-/** The upsert of an entry: its text as received, and the item parsed from it only when read. */
+/** The upsert of an entry: its bytes as received, and the item parsed from them only when read. */
 function upsertOfEntry<T extends SyncItem>(entry: ItemEntry): StoreOp<T> {
   let parsed: T | undefined;
   return {
     op: 'upsert',
     trcid: entry.trcid,
-    json: entry.text,
+    json: entry.json,
     get item() {
-      return (parsed ??= JSON.parse(entry.text) as T);
+      return (parsed ??= JSON.parse(utf8(entry.json)) as T);
     },
   };
 }
