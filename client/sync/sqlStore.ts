@@ -85,12 +85,17 @@ export function createSqlStore<T extends SyncItem = ContentItem>(options: SqlSto
   let ready: Promise<void> | undefined;
   const init = () =>
     (ready ??= (async () => {
+      // lz4 compresses an item about twice as fast as PostgreSQL's default, where the server has it.
+      const { rows } = await db.query<{ lz4: boolean }>(
+        `SELECT 'lz4' = ANY(enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'`,
+      );
+      const compression = rows[0]?.lz4 === true ? ' COMPRESSION lz4' : '';
       await db.query(`CREATE TABLE IF NOT EXISTS ${items} (
         collection text NOT NULL,
         trcid text NOT NULL,
         lastupdated text,
         wfstatus text,
-        item json NOT NULL,
+        item json${compression} NOT NULL,
         synced_at timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (collection, trcid)
       )`);
@@ -109,8 +114,12 @@ export function createSqlStore<T extends SyncItem = ContentItem>(options: SqlSto
     ON CONFLICT (collection, trcid) DO UPDATE
     SET lastupdated = EXCLUDED.lastupdated, wfstatus = EXCLUDED.wfstatus, item = EXCLUDED.item, synced_at = EXCLUDED.synced_at`;
   const removeSql = `DELETE FROM ${items} WHERE collection = $1 AND trcid = $2`;
+  // The keys come as arrays beside the items: reading them out of each item's json would parse
+  // the item once for each.
   const upsertManySql = `INSERT INTO ${items} (collection, trcid, lastupdated, wfstatus, item, synced_at)
-    SELECT $1, e->>'trcid', e->>'lastupdated', e->>'wfstatus', e, now() FROM json_array_elements($2::json) AS e
+    SELECT $1, k.trcid, k.lastupdated, k.wfstatus, e.item, now()
+    FROM json_array_elements($2::json) WITH ORDINALITY AS e(item, n)
+    JOIN unnest($3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS k(trcid, lastupdated, wfstatus, n) USING (n)
     ON CONFLICT (collection, trcid) DO UPDATE
     SET lastupdated = EXCLUDED.lastupdated, wfstatus = EXCLUDED.wfstatus, item = EXCLUDED.item, synced_at = EXCLUDED.synced_at`;
   const removeManySql = `DELETE FROM ${items} WHERE collection = $1 AND trcid = ANY($2::text[])`;
@@ -177,14 +186,31 @@ export function createSqlStore<T extends SyncItem = ContentItem>(options: SqlSto
       // The page's JSON array, from each item's bytes as received when sync gives them: the items
       // are neither serialised again nor decoded one by one.
       const array: Uint8Array[] = [];
+      const keys = {
+        trcid: [] as string[],
+        lastupdated: [] as Array<string | null>,
+        wfstatus: [] as Array<string | null>,
+      };
       for (const [trcid, op] of last) {
-        if (op.op === 'upsert')
+        if (op.op === 'upsert') {
           array.push(array.length === 0 ? OPEN : COMMA, op.json ?? Buffer.from(JSON.stringify(op.item)));
-        else removals.push(trcid);
+          keys.trcid.push(trcid);
+          // An op without them but with its item (not its text) gives them as upsert() takes them.
+          const item = op.json === undefined ? op.item : undefined;
+          keys.lastupdated.push(op.lastupdated ?? item?.lastupdated ?? null);
+          keys.wfstatus.push(op.wfstatus ?? item?.wfstatus ?? null);
+        } else removals.push(trcid);
       }
       return db.transaction(async (tx) => {
         const removed = removals.length === 0 ? 0 : affected(await tx.query(removeManySql, [c, removals]));
-        if (array.length > 0) await tx.query(upsertManySql, [c, utf8(Buffer.concat([...array, CLOSE]))]);
+        if (array.length > 0)
+          await tx.query(upsertManySql, [
+            c,
+            utf8(Buffer.concat([...array, CLOSE])),
+            keys.trcid,
+            keys.lastupdated,
+            keys.wfstatus,
+          ]);
         return { upserted: ops.filter((op) => op.op === 'upsert').length, removed };
       });
     },

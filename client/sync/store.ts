@@ -6,11 +6,13 @@ import type { Collection, ContentItem, SyncItem } from './types.ts';
 
 export type StoreOp<T extends SyncItem = ContentItem> =
   /**
-   * `json`: the item's JSON text as received (UTF-8 bytes, a view into the page: copy what you
-   * keep), given to a store that `keepsItemText`. Sync then reads only the members it needs from
-   * the page, and `item` is parsed from `json` when first read.
+   * `trcid`, `lastupdated` and `wfstatus` as sync read them. `json`: the item's JSON text as
+   * received (UTF-8 bytes, a view into the page: copy what you keep), given to a store that
+   * `keepsItemText`; sync then reads only those members from the page, and `item` is parsed from
+   * `json` when first read.
    */
-  { op: 'upsert'; trcid: string; item: T; json?: Uint8Array } | { op: 'remove'; trcid: string };
+  | ({ op: 'upsert'; item: T; json?: Uint8Array } & Pick<SyncItem, 'trcid' | 'lastupdated' | 'wfstatus'>)
+  | { op: 'remove'; trcid: string };
 
 export interface BatchResult {
   upserted: number;

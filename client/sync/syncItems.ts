@@ -139,7 +139,13 @@ export async function syncItems<T extends SyncItem>(
   return { ...progress, previousMark };
 }
 
-const upsertOf = <T extends SyncItem>(item: T): StoreOp<T> => ({ op: 'upsert', trcid: item.trcid, item });
+const upsertOf = <T extends SyncItem>(item: T): StoreOp<T> => ({
+  op: 'upsert',
+  trcid: item.trcid,
+  lastupdated: item.lastupdated,
+  wfstatus: item.wfstatus,
+  item,
+});
 
 /** The upsert of an entry: its bytes as received, and the item parsed from them only when read. */
 function upsertOfEntry<T extends SyncItem>(entry: ItemEntry): StoreOp<T> {
@@ -147,6 +153,8 @@ function upsertOfEntry<T extends SyncItem>(entry: ItemEntry): StoreOp<T> {
   return {
     op: 'upsert',
     trcid: entry.trcid,
+    lastupdated: entry.lastupdated,
+    wfstatus: entry.wfstatus,
     json: entry.json,
     get item() {
       return (parsed ??= JSON.parse(utf8(entry.json)) as T);
