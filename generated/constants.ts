@@ -76,3 +76,22 @@ export const WEBHOOK_HEADERS = {
 
 /** Largest difference, in seconds, either way, between X-Service-Timestamp and a receiver's clock. */
 export const WEBHOOK_TIMESTAMP_TOLERANCE_SECONDS = 300;
+
+/** `resourceType` of an entity type's webhook items (schema ResourceType). */
+export const RESOURCE_TYPES = {
+  "EVENEMENT": "EVENT",
+  "LOCATIE": "LOCATION",
+  "ROUTE": "ROUTE",
+  "EVENTGROUP": "EVENTGROUP",
+  "VENUE": "VENUE"
+} as const satisfies Record<EntityType, string>;
+export type ResourceType = (typeof RESOURCE_TYPES)[EntityType];
+
+/** The stem of an entity type's webhook event names: `<stem>Updated`, `<stem>Deleted`. */
+export const WEBHOOK_EVENT_NAMES = {
+  "EVENEMENT": "Event",
+  "LOCATIE": "Location",
+  "ROUTE": "Route",
+  "EVENTGROUP": "EventGroup",
+  "VENUE": "Venue"
+} as const satisfies Record<EntityType, string>;

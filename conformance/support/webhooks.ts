@@ -10,7 +10,14 @@
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { signWebhook, verifyWebhook } from '../../client/webhooks/verify.ts';
-import { ENTITY_TYPE, WEBHOOK_TIMESTAMP_TOLERANCE_SECONDS } from '../../generated/constants.ts';
+import {
+  COLLECTIONS,
+  RESOURCE_TYPES,
+  WEBHOOK_EVENT_NAMES,
+  WEBHOOK_TIMESTAMP_TOLERANCE_SECONDS,
+  type EntityType,
+  type ResourceType,
+} from '../../generated/constants.ts';
 import { applySignedPayloadChange, signedPayloadChange } from '../arbitraries/signedPayloadChange.ts';
 import { DEFAULT_WEBHOOK_TIMING } from '../config/config.ts';
 import type { WebhookTiming } from '../config/config.ts';
@@ -30,20 +37,21 @@ export type ActionType = 'UPDATED' | 'DELETED';
 
 export interface Resource {
   path: CollectionPath;
-  entitytype: string;
+  entitytype: EntityType;
   /** CallbackItem.resourceType (HOOK-001). */
-  resourceType: 'EVENT' | 'LOCATION' | 'ROUTE' | 'EVENTGROUP' | 'VENUE';
+  resourceType: ResourceType;
   /** The event type names are `<name>Updated` and `<name>Deleted` (HOOK-005). */
-  name: 'Event' | 'Location' | 'Route' | 'EventGroup' | 'Venue';
+  name: (typeof WEBHOOK_EVENT_NAMES)[EntityType];
 }
 
-export const RESOURCES: readonly Resource[] = [
-  { path: '/events', entitytype: ENTITY_TYPE.EVENEMENT, resourceType: 'EVENT', name: 'Event' },
-  { path: '/locations', entitytype: ENTITY_TYPE.LOCATIE, resourceType: 'LOCATION', name: 'Location' },
-  { path: '/routes', entitytype: ENTITY_TYPE.ROUTE, resourceType: 'ROUTE', name: 'Route' },
-  { path: '/eventgroups', entitytype: ENTITY_TYPE.EVENTGROUP, resourceType: 'EVENTGROUP', name: 'EventGroup' },
-  { path: '/venues', entitytype: ENTITY_TYPE.VENUE, resourceType: 'VENUE', name: 'Venue' },
-];
+export const RESOURCES: readonly Resource[] = (Object.entries(COLLECTIONS) as Array<[string, EntityType]>).map(
+  ([segment, entitytype]) => ({
+    path: `/${segment}` as CollectionPath,
+    entitytype,
+    resourceType: RESOURCE_TYPES[entitytype],
+    name: WEBHOOK_EVENT_NAMES[entitytype],
+  }),
+);
 
 export function resourceOf(path: CollectionPath): Resource {
   return RESOURCES.find((r) => r.path === path)!;

@@ -48,6 +48,30 @@ describe('readConstants', () => {
       readConstants(changed((doc) => delete doc.components.parameters.XServiceTimestamp['x-tolerance-seconds'])),
     ).toThrow(/x-tolerance-seconds/);
     expect(() => readConstants(changed((doc) => delete doc.paths['/venues']))).toThrow(/no collection lists VENUE/);
+    expect(() => readConstants(changed((doc) => delete doc.webhooks.RouteDeleted))).toThrow(
+      /no webhook RouteDeleted for resource type ROUTE/,
+    );
+    expect(() =>
+      readConstants(changed((doc) => delete doc.components.schemas.ResourceType['x-resources'].VENUE)),
+    ).toThrow(/x-resources VENUE/);
+  });
+
+  it('when read from the spec, then each entity type has its webhook resource type and event name [HOOK-001] [HOOK-005]', () => {
+    const c = readConstants(dereferenced);
+    expect(c.resourceTypes).toEqual({
+      EVENEMENT: 'EVENT',
+      LOCATIE: 'LOCATION',
+      ROUTE: 'ROUTE',
+      EVENTGROUP: 'EVENTGROUP',
+      VENUE: 'VENUE',
+    });
+    expect(c.eventNames).toEqual({
+      EVENEMENT: 'Event',
+      LOCATIE: 'Location',
+      ROUTE: 'Route',
+      EVENTGROUP: 'EventGroup',
+      VENUE: 'Venue',
+    });
   });
 
   it('when the spec gains a workflow status, then it is listed and named by itself', () => {

@@ -52,6 +52,37 @@ export interface Constants {
   rateLimitedOperations: string[];
   webhookHeaders: Record<string, string>;
   webhookToleranceSeconds: number;
+  /** Entity type → CallbackItem.resourceType. */
+  resourceTypes: Record<string, string>;
+  /** Entity type → the stem of its webhook event names. */
+  eventNames: Record<string, string>;
+}
+
+/** Entity type → resource type and event name, from ResourceType's `x-resources`, checked against the webhooks. */
+function readResources(
+  dereferenced: Record<string, unknown>,
+  collections: Record<string, string>,
+): Pick<Constants, 'resourceTypes' | 'eventNames'> {
+  const schema = object(at(dereferenced, '/components/schemas/ResourceType'), 'ResourceType');
+  const resources = object(schema['x-resources'], 'ResourceType x-resources');
+  const enumValues = strings(schema.enum, 'ResourceType enum');
+  const webhooks = Object.keys(object(dereferenced.webhooks, '/webhooks'));
+  const resourceTypes: Record<string, string> = {};
+  const eventNames: Record<string, string> = {};
+  for (const resourceType of enumValues) {
+    const resource = object(resources[resourceType], `x-resources ${resourceType}`);
+    const entitytype = collections[String(resource.collection)];
+    if (entitytype === undefined) throw new Error(`constants: x-resources ${resourceType} names no collection`);
+    const eventName = String(resource.eventName);
+    for (const action of ['Updated', 'Deleted'])
+      if (!webhooks.includes(`${eventName}${action}`))
+        throw new Error(`constants: no webhook ${eventName}${action} for resource type ${resourceType}`);
+    resourceTypes[entitytype] = resourceType;
+    eventNames[entitytype] = eventName;
+  }
+  const extra = Object.keys(resources).filter((r) => !enumValues.includes(r));
+  if (extra.length > 0) throw new Error(`constants: x-resources names ${extra.join(', ')}, not in the enum`);
+  return { resourceTypes, eventNames };
 }
 
 export function readConstants(dereferenced: Record<string, unknown>): Constants {
@@ -85,7 +116,7 @@ export function readConstants(dereferenced: Record<string, unknown>): Constants 
       }
 
   const size = object(at(dereferenced, '/components/parameters/Size/schema'), 'Size schema');
-  const constants: Constants = {
+  const constants: Omit<Constants, 'resourceTypes' | 'eventNames'> = {
     collections,
     entityTypes: Object.keys(object(at(dereferenced, '/components/schemas/TrcItem/discriminator/mapping'), 'mapping')),
     workflowStatuses: strings(at(dereferenced, '/components/schemas/WfStatus/enum'), 'WfStatus enum'),
@@ -103,7 +134,10 @@ export function readConstants(dereferenced: Record<string, unknown>): Constants 
   };
   const missing = constants.entityTypes.filter((t) => !Object.values(collections).includes(t));
   if (missing.length > 0) throw new Error(`constants: no collection lists ${missing.join(', ')}`);
-  return constants;
+  const resources = readResources(dereferenced, collections);
+  const unmapped = constants.entityTypes.filter((t) => resources.resourceTypes[t] === undefined);
+  if (unmapped.length > 0) throw new Error(`constants: no resource type for ${unmapped.join(', ')}`);
+  return { ...constants, ...resources };
 }
 
 const value = (v: unknown) => `${JSON.stringify(v, null, 2)} as const`;
@@ -144,5 +178,12 @@ export const WEBHOOK_HEADERS = ${value(c.webhookHeaders)};
 
 /** Largest difference, in seconds, either way, between X-Service-Timestamp and a receiver's clock. */
 export const WEBHOOK_TIMESTAMP_TOLERANCE_SECONDS = ${c.webhookToleranceSeconds};
+
+/** \`resourceType\` of an entity type's webhook items (schema ResourceType). */
+export const RESOURCE_TYPES = ${value(c.resourceTypes)} satisfies Record<EntityType, string>;
+export type ResourceType = (typeof RESOURCE_TYPES)[EntityType];
+
+/** The stem of an entity type's webhook event names: \`<stem>Updated\`, \`<stem>Deleted\`. */
+export const WEBHOOK_EVENT_NAMES = ${value(c.eventNames)} satisfies Record<EntityType, string>;
 `;
 }

@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import {
   ENTITY_TYPES,
   PAGE_SIZE,
+  RESOURCE_TYPES,
+  WEBHOOK_EVENT_NAMES,
   WEBHOOK_TIMESTAMP_TOLERANCE_SECONDS,
   WORKFLOW_STATUSES,
 } from '../../generated/constants.ts';
@@ -13,12 +15,17 @@ import { NOT_SHIPPED, PACKAGES } from '../../scripts/release-pack.ts';
 
 // Production code takes the contract's values from generated/constants.ts, so a spec change
 // reaches it through `npm run generate` and tsc instead of a search through the sources. A literal
-// equal to an entity type, a workflow status, the largest page size or the webhook timestamp
-// tolerance is reported, in value and type positions alike (a type has `WorkflowStatus`,
+// equal to an entity type, a workflow status, a webhook resource type or event name, the largest
+// page size or the webhook timestamp tolerance is reported, in value and type positions alike (a type has `WorkflowStatus`,
 // `EntityType` and `typeof WORKFLOW_STATUS.approved`). Production code is what the packages ship
 // (release-pack's rule), without spec/ and generated/.
 
-const CONTRACT_STRINGS = new Set<string>([...ENTITY_TYPES, ...WORKFLOW_STATUSES]);
+const CONTRACT_STRINGS = new Set<string>([
+  ...ENTITY_TYPES,
+  ...WORKFLOW_STATUSES,
+  ...Object.values(RESOURCE_TYPES),
+  ...Object.values(WEBHOOK_EVENT_NAMES),
+]);
 const CONTRACT_NUMBERS = new Set<number>([PAGE_SIZE.maximum, WEBHOOK_TIMESTAMP_TOLERANCE_SECONDS]);
 
 interface Coincidence {
@@ -37,13 +44,8 @@ const COINCIDENCES: readonly Coincidence[] = [
     is: 'the legacy boolean field deleted',
   },
   { file: 'conformance/plan/order.ts', context: "'WRITE', 'ROUTE', 'ONTO'", is: 'the requirement group ROUTE' },
-  {
-    file: 'conformance/support/webhooks.ts',
-    context: "'EVENT' | 'LOCATION' | 'ROUTE' | 'EVENTGROUP' | 'VENUE'",
-    is: 'a CallbackItem.resourceType, an enum of its own',
-  },
-  { file: 'conformance/support/webhooks.ts', context: 'resourceType: ', is: 'a CallbackItem.resourceType' },
   { file: 'conformance/support/webhooks.ts', context: "reason ?? 'rejected'", is: "the signature verifier's verdict" },
+  { file: 'reference-impl/src/items/schemaOrg.ts', context: "EVENEMENT: 'Event'", is: 'the schema.org type Event' },
   {
     file: 'conformance/support/webhooks.ts',
     context: "toString('utf8', 0, 300)",
@@ -129,7 +131,7 @@ describe('contract values in production code', () => {
     expect(modules.filter((m) => /\.test\.ts$|\/selftest\/|\/testing\/|^conformance\/test\//.test(m))).toEqual([]);
   });
 
-  it('when a production module is parsed, then it types no entity type, status, page size maximum or tolerance', () => {
+  it('when a production module is parsed, then it types no entity type, status, resource type, event name, page size maximum or tolerance', () => {
     const hits = modules.flatMap((m) => contractLiteralsIn(m, readFileSync(path.join(repoRoot, m), 'utf8')));
     expect(hits, `import the value from generated/constants.ts instead:\n${hits.join('\n')}\n`).toEqual([]);
   });

@@ -2,6 +2,8 @@ import {
   COLLECTIONS,
   ENTITY_TYPE,
   ENTITY_TYPES,
+  RESOURCE_TYPES,
+  WEBHOOK_EVENT_NAMES,
   type Collection,
   type EntityType,
 } from '../../../generated/constants.ts';
@@ -12,26 +14,12 @@ import { RuleViolation, ruleViolation, type RuleViolationDetail } from './ruleVi
 // @implements ITEM-028
 // Collection path segment → the one entity type it holds (ITEM-028), from the spec.
 export { COLLECTIONS, ENTITY_TYPES, type Collection, type EntityType };
+// `resourceType` of webhook items (HOOK-001) and the stem of the event names (HOOK-005), from the spec.
+export { RESOURCE_TYPES, WEBHOOK_EVENT_NAMES };
 
 // @implements VER-002
 /** Names accepted on write for an entity type, from before a rename (VER-002, May 2025). */
 const FORMER_NAMES: Readonly<Record<string, EntityType>> = { EVENEMENTGROEP: ENTITY_TYPE.EVENTGROUP };
-
-/** `resourceType` of webhook items (HOOK-001) and the stem of the event names (HOOK-005). */
-export const RESOURCE_TYPES = {
-  EVENEMENT: 'EVENT',
-  LOCATIE: 'LOCATION',
-  ROUTE: ENTITY_TYPE.ROUTE,
-  EVENTGROUP: ENTITY_TYPE.EVENTGROUP,
-  VENUE: ENTITY_TYPE.VENUE,
-} as const satisfies Record<EntityType, string>;
-export const EVENT_NAME_STEMS = {
-  EVENEMENT: 'Event',
-  LOCATIE: 'Location',
-  ROUTE: 'Route',
-  EVENTGROUP: 'EventGroup',
-  VENUE: 'Venue',
-} as const satisfies Record<EntityType, string>;
 
 // @implements ITEM-001, ITEM-004
 export function isEntityType(value: unknown): value is EntityType {

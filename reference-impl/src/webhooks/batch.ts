@@ -2,7 +2,7 @@
 // Queued changes → deliveries (HOOK-001, HOOK-005..007, DEC-HOOK-004): per token, up to 100
 // items, each item's latest change only, serialised ONCE into the bytes every attempt sends.
 import { randomUUID } from 'node:crypto';
-import { EVENT_NAME_STEMS, RESOURCE_TYPES, collectionOf, isEntityType } from '../domain/entityRules.ts';
+import { RESOURCE_TYPES, WEBHOOK_EVENT_NAMES, collectionOf, isEntityType } from '../domain/entityRules.ts';
 import type { Db, Queryable } from '../storage/db.ts';
 import { deleteQueuedChanges } from '../storage/webhooks/deleteQueuedChanges.ts';
 import { insertDelivery } from '../storage/webhooks/insertDelivery.ts';
@@ -55,7 +55,7 @@ export function callbackItem(
 ): CallbackItem {
   if (!isEntityType(change.entitytype))
     throw new Error(`outbox row of item ${change.itemId} has unknown entitytype ${change.entitytype}`);
-  const eventType = `${EVENT_NAME_STEMS[change.entitytype]}${change.action === 'DELETED' ? 'Deleted' : 'Updated'}`;
+  const eventType = `${WEBHOOK_EVENT_NAMES[change.entitytype]}${change.action === 'DELETED' ? 'Deleted' : 'Updated'}`;
   return {
     id: `${change.itemId}_${eventType}`,
     trcid: change.trcid,
