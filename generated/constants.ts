@@ -56,6 +56,24 @@ export const PAGE_SIZE = {
   "default": 20
 } as const;
 
+/** The `size` of `GET /assets` and of a token's deliveries. */
+export const ASSETS_PAGE_SIZE = {
+  "minimum": 1,
+  "maximum": 1000,
+  "default": 20
+} as const;
+export const DELIVERIES_PAGE_SIZE = {
+  "minimum": 1,
+  "maximum": 100,
+  "default": 20
+} as const;
+
+/** The rate of the rate-limited operations, per client IP: sustained per second, and the burst above it. */
+export const RATE_LIMIT = {
+  "perSecond": 20,
+  "burst": 40
+} as const;
+
 /** Operation ids marked `x-rate-limited: true`: limited per client IP. */
 export const RATE_LIMITED_OPERATIONS = [
   "listEvents",

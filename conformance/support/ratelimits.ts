@@ -2,6 +2,7 @@
 // refill wait. The suite shares the target's per-IP budget with every other check, so these
 // checks run last (order: 'last') and wait for the bucket to refill first.
 
+import { RATE_LIMIT } from '../../generated/constants.ts';
 import type { HttpResponse } from '../http/httpClient.ts';
 import type { CheckContext } from '../runtime/context.ts';
 
@@ -22,8 +23,8 @@ export const LIMITED: readonly { path: string; query?: Record<string, number> }[
 export const REFILL_MS = 2_500;
 
 /** The interface's numbers: 20 requests per second sustained, a burst of 40 above that. */
-export const SUSTAINED_PER_SECOND = 20;
-export const BURST_ALLOWANCE = 40;
+export const SUSTAINED_PER_SECOND = RATE_LIMIT.perSecond;
+export const BURST_ALLOWANCE = RATE_LIMIT.burst;
 
 /**
  * How many of a concurrent burst from rest a conforming limiter lets through, given how long the

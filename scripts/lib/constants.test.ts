@@ -24,6 +24,9 @@ describe('readConstants', () => {
       routes: 'ROUTE',
     });
     expect(c.pageSize).toEqual({ minimum: 1, maximum: 2000, default: 20 });
+    expect(c.assetsPageSize).toEqual({ minimum: 1, maximum: 1000, default: 20 });
+    expect(c.deliveriesPageSize).toEqual({ minimum: 1, maximum: 100, default: 20 });
+    expect(c.rateLimit).toEqual({ perSecond: 20, burst: 40 });
     expect(c.rateLimitedOperations).toContain('getDictionary');
     expect(c.rateLimitedOperations).not.toContain('getEvent');
     expect(c.webhookHeaders.signature).toBe('X-Service-Signature');
@@ -47,6 +50,9 @@ describe('readConstants', () => {
     expect(() =>
       readConstants(changed((doc) => delete doc.components.parameters.XServiceTimestamp['x-tolerance-seconds'])),
     ).toThrow(/x-tolerance-seconds/);
+    expect(() =>
+      readConstants(changed((doc) => delete doc.components.responses.TooManyRequests['x-rate-limit'])),
+    ).toThrow(/x-rate-limit/);
     expect(() => readConstants(changed((doc) => delete doc.paths['/venues']))).toThrow(/no collection lists VENUE/);
     expect(() => readConstants(changed((doc) => delete doc.webhooks.RouteDeleted))).toThrow(
       /no webhook RouteDeleted for resource type ROUTE/,

@@ -49,6 +49,10 @@ export interface Constants {
   entityTypes: string[];
   workflowStatuses: string[];
   pageSize: { minimum: number; maximum: number; default: number };
+  /** The same for `GET /assets` and a token's deliveries. */
+  assetsPageSize: { minimum: number; maximum: number; default: number };
+  deliveriesPageSize: { minimum: number; maximum: number; default: number };
+  rateLimit: { perSecond: number; burst: number };
   rateLimitedOperations: string[];
   webhookHeaders: Record<string, string>;
   webhookToleranceSeconds: number;
@@ -115,15 +119,28 @@ export function readConstants(dereferenced: Record<string, unknown>): Constants 
         webhookHeaders[header.split('-').at(-1)!.toLowerCase()] = header;
       }
 
-  const size = object(at(dereferenced, '/components/parameters/Size/schema'), 'Size schema');
+  const sizeOf = (parameter: string) => {
+    const size = object(at(dereferenced, `/components/parameters/${parameter}/schema`), `${parameter} schema`);
+    return {
+      minimum: integer(size.minimum, `${parameter} minimum`),
+      maximum: integer(size.maximum, `${parameter} maximum`),
+      default: integer(size.default, `${parameter} default`),
+    };
+  };
+  const rate = object(
+    at(dereferenced, '/components/responses/TooManyRequests/x-rate-limit'),
+    'TooManyRequests x-rate-limit',
+  );
   const constants: Omit<Constants, 'resourceTypes' | 'eventNames'> = {
     collections,
     entityTypes: Object.keys(object(at(dereferenced, '/components/schemas/TrcItem/discriminator/mapping'), 'mapping')),
     workflowStatuses: strings(at(dereferenced, '/components/schemas/WfStatus/enum'), 'WfStatus enum'),
-    pageSize: {
-      minimum: integer(size.minimum, 'Size minimum'),
-      maximum: integer(size.maximum, 'Size maximum'),
-      default: integer(size.default, 'Size default'),
+    pageSize: sizeOf('Size'),
+    assetsPageSize: sizeOf('AssetsSize'),
+    deliveriesPageSize: sizeOf('DeliveriesSize'),
+    rateLimit: {
+      perSecond: integer(rate.perSecond, 'x-rate-limit perSecond'),
+      burst: integer(rate.burst, 'x-rate-limit burst'),
     },
     rateLimitedOperations,
     webhookHeaders,
@@ -168,6 +185,13 @@ export const WORKFLOW_STATUS = ${named(c.workflowStatuses)};
 
 /** The \`size\` query parameter of the item lists: bounds and the default page size. */
 export const PAGE_SIZE = ${value(c.pageSize)};
+
+/** The \`size\` of \`GET /assets\` and of a token's deliveries. */
+export const ASSETS_PAGE_SIZE = ${value(c.assetsPageSize)};
+export const DELIVERIES_PAGE_SIZE = ${value(c.deliveriesPageSize)};
+
+/** The rate of the rate-limited operations, per client IP: sustained per second, and the burst above it. */
+export const RATE_LIMIT = ${value(c.rateLimit)};
 
 /** Operation ids marked \`x-rate-limited: true\`: limited per client IP. */
 export const RATE_LIMITED_OPERATIONS = ${value(c.rateLimitedOperations)};

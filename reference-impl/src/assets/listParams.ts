@@ -1,3 +1,4 @@
+import { ASSETS_PAGE_SIZE } from '../../../generated/constants.ts';
 import type { operations } from '../../../generated/types.ts';
 import { parseLastupdated } from '../domain/timestamps.ts';
 import type { AssetSortKey, ListAssetsParams } from '../storage/assets/listAssets.ts';
@@ -15,7 +16,7 @@ const SORT_KEYS: Readonly<Record<string, AssetSortKey>> = {
   lastupdated: 'modified',
 };
 
-const DEFAULT_ASSET_PAGE_SIZE = 20; // DEC-LIST-009
+const DEFAULT_ASSET_PAGE_SIZE = ASSETS_PAGE_SIZE.default; // DEC-LIST-009
 
 // @implements ASSET-009
 /**

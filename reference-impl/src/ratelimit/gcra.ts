@@ -2,6 +2,8 @@
 // theoretical arrival time (TAT). Pure and clock-free: the caller passes `now`, so the same
 // function serves the memory store, the Redis fallback and the unit tests.
 
+import { RATE_LIMIT } from '../../../generated/constants.ts';
+
 export interface GcraPolicy {
   /** T: one request per this many ms is the sustained rate. */
   readonly emissionIntervalMs: number;
@@ -10,9 +12,9 @@ export interface GcraPolicy {
 }
 
 // @implements RATE-002, RATE-003
-/** 20 requests per second with a burst of 40 above it, in nginx `limit_req ... burst=40 nodelay` sense. */
-export const RATE_PER_SECOND = 20;
-export const BURST = 40;
+/** The interface's rate and burst (from the spec), in nginx `limit_req ... burst nodelay` sense. */
+export const RATE_PER_SECOND = RATE_LIMIT.perSecond;
+export const BURST = RATE_LIMIT.burst;
 export const DEFAULT_POLICY: GcraPolicy = {
   emissionIntervalMs: 1000 / RATE_PER_SECOND,
   toleranceMs: BURST * (1000 / RATE_PER_SECOND),

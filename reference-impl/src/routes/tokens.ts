@@ -2,6 +2,7 @@
 // /accounts/{accountId}/tokens…: token administration and the delivery log (TOKEN-003..013,
 // DEC-AUTH-005..011, DEC-HOOK-007/009/011). HTTP in, HTTP out; the rules are in tokens/tokenAdmin.ts.
 import { Router, type RequestHandler, type Response } from 'express';
+import { DELIVERIES_PAGE_SIZE } from '../../../generated/constants.ts';
 import { ADMIN_ROLES, principalOf, requireRoles } from '../http/principal.ts';
 import { validated } from '../http/validateRequest.ts';
 import {
@@ -64,7 +65,7 @@ export function tokenRoutes(ctx: TokenRouteDeps): Router {
 
   router.get(`${TOKEN}/deliveries`, ...admin, ctx.validate('listTokenDeliveries'), async (_req, res) => {
     const { params, query } = validated(res, 'listTokenDeliveries');
-    const page = { size: query.size ?? 20, page: query.page ?? 0 };
+    const page = { size: query.size ?? DELIVERIES_PAGE_SIZE.default, page: query.page ?? 0 };
     res.json(await listTokenDeliveries(deps, principalOf(res), params.accountId, params.tokenId, page));
   });
 
