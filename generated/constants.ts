@@ -92,6 +92,9 @@ export const WEBHOOK_HEADERS = {
   "delivery": "X-Service-Delivery"
 } as const;
 
+/** Items of one webhook delivery at most (CallbackBody `items`). */
+export const WEBHOOK_MAX_ITEMS = 100;
+
 /** Largest difference, in seconds, either way, between X-Service-Timestamp and a receiver's clock. */
 export const WEBHOOK_TIMESTAMP_TOLERANCE_SECONDS = 300;
 

@@ -27,6 +27,7 @@ describe('readConstants', () => {
     expect(c.assetsPageSize).toEqual({ minimum: 1, maximum: 1000, default: 20 });
     expect(c.deliveriesPageSize).toEqual({ minimum: 1, maximum: 100, default: 20 });
     expect(c.rateLimit).toEqual({ perSecond: 20, burst: 40 });
+    expect(c.webhookMaxItems).toBe(100);
     expect(c.rateLimitedOperations).toContain('getDictionary');
     expect(c.rateLimitedOperations).not.toContain('getEvent');
     expect(c.webhookHeaders.signature).toBe('X-Service-Signature');

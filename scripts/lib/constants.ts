@@ -53,6 +53,8 @@ export interface Constants {
   assetsPageSize: { minimum: number; maximum: number; default: number };
   deliveriesPageSize: { minimum: number; maximum: number; default: number };
   rateLimit: { perSecond: number; burst: number };
+  /** Items of one webhook delivery at most. */
+  webhookMaxItems: number;
   rateLimitedOperations: string[];
   webhookHeaders: Record<string, string>;
   webhookToleranceSeconds: number;
@@ -138,6 +140,10 @@ export function readConstants(dereferenced: Record<string, unknown>): Constants 
     pageSize: sizeOf('Size'),
     assetsPageSize: sizeOf('AssetsSize'),
     deliveriesPageSize: sizeOf('DeliveriesSize'),
+    webhookMaxItems: integer(
+      at(dereferenced, '/components/schemas/CallbackBody/properties/items/maxItems'),
+      'CallbackBody items maxItems',
+    ),
     rateLimit: {
       perSecond: integer(rate.perSecond, 'x-rate-limit perSecond'),
       burst: integer(rate.burst, 'x-rate-limit burst'),
@@ -199,6 +205,9 @@ export type RateLimitedOperation = (typeof RATE_LIMITED_OPERATIONS)[number];
 
 /** Headers of every webhook delivery, by their last word. */
 export const WEBHOOK_HEADERS = ${value(c.webhookHeaders)};
+
+/** Items of one webhook delivery at most (CallbackBody \`items\`). */
+export const WEBHOOK_MAX_ITEMS = ${c.webhookMaxItems};
 
 /** Largest difference, in seconds, either way, between X-Service-Timestamp and a receiver's clock. */
 export const WEBHOOK_TIMESTAMP_TOLERANCE_SECONDS = ${c.webhookToleranceSeconds};

@@ -2,6 +2,7 @@
 // Queued changes → deliveries (HOOK-001, HOOK-005..007, DEC-HOOK-004): per token, up to 100
 // items, each item's latest change only, serialised ONCE into the bytes every attempt sends.
 import { randomUUID } from 'node:crypto';
+import { WEBHOOK_MAX_ITEMS } from '../../../generated/constants.ts';
 import { RESOURCE_TYPES, WEBHOOK_EVENT_NAMES, collectionOf, isEntityType } from '../domain/entityRules.ts';
 import type { Db, Queryable } from '../storage/db.ts';
 import { deleteQueuedChanges } from '../storage/webhooks/deleteQueuedChanges.ts';
@@ -9,7 +10,7 @@ import { insertDelivery } from '../storage/webhooks/insertDelivery.ts';
 import { listTokensWithQueuedChanges } from '../storage/webhooks/listTokensWithQueuedChanges.ts';
 import { takeQueuedChanges, type QueuedChange } from '../storage/webhooks/takeQueuedChanges.ts';
 
-const MAX_ITEMS_PER_DELIVERY = 100;
+const MAX_ITEMS_PER_DELIVERY = WEBHOOK_MAX_ITEMS;
 // Rows read per batch: enough to fill 100 items even when some items changed many times.
 const ROWS_PER_BATCH = 1000;
 
