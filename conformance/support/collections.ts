@@ -1,16 +1,12 @@
-// The five root item collections and the entity type each holds (ITEM-028).
+// The five root item collections and the entity type each holds (ITEM-028), from the spec.
 
-import { ENTITY_TYPE, type EntityType } from '../../generated/constants.ts';
+import { COLLECTIONS as BY_SEGMENT, type Collection as Segment, type EntityType } from '../../generated/constants.ts';
 
 export interface Collection {
-  path: '/events' | '/locations' | '/venues' | '/eventgroups' | '/routes';
+  path: `/${Segment}`;
   entitytype: EntityType;
 }
 
-export const COLLECTIONS: readonly Collection[] = [
-  { path: '/events', entitytype: ENTITY_TYPE.EVENEMENT },
-  { path: '/locations', entitytype: ENTITY_TYPE.LOCATIE },
-  { path: '/venues', entitytype: ENTITY_TYPE.VENUE },
-  { path: '/eventgroups', entitytype: ENTITY_TYPE.EVENTGROUP },
-  { path: '/routes', entitytype: ENTITY_TYPE.ROUTE },
-];
+export const COLLECTIONS: readonly Collection[] = (Object.entries(BY_SEGMENT) as Array<[Segment, EntityType]>).map(
+  ([segment, entitytype]) => ({ path: `/${segment}`, entitytype }),
+);
