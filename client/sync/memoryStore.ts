@@ -40,7 +40,11 @@ export function createMemoryStore<T extends SyncItem = ContentItem>(): MemorySto
       for (const op of ops) {
         if (op.op === 'upsert') {
           // A copy: the bytes sync hands over are a view into the whole page.
-          upsertNow(c, op.trcid, op.json?.slice() ?? serialised(op.item));
+          upsertNow(
+            c,
+            op.trcid,
+            op.json === undefined ? serialised(op.item) : Uint8Array.prototype.slice.call(op.json),
+          );
           result.upserted++;
         } else if (bucket(c).delete(op.trcid)) {
           result.removed++;

@@ -229,3 +229,18 @@ describe('createSqlStore', () => {
     expect(a.tables.items).not.toBe(b.tables.items);
   });
 });
+
+describe('createMemoryStore', () => {
+  it('when a page write gives each item as a view into the page, then the store keeps a copy, not the page', async () => {
+    const store = createMemoryStore();
+    const page = Buffer.from('[{"trcid":"a","lastupdated":"2026-01-01T00:00:00Z","wfstatus":"approved"}]');
+    const json = page.subarray(1, page.length - 1);
+    await store.applyBatch('events', [{ op: 'upsert', trcid: 'a', item: JSON.parse(json.toString()), json }]);
+    page.fill(0x20);
+    expect(await store.getItem('events', 'a')).toEqual({
+      trcid: 'a',
+      lastupdated: '2026-01-01T00:00:00Z',
+      wfstatus: 'approved',
+    });
+  });
+});
