@@ -11,7 +11,6 @@ import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { signWebhook, verifyWebhook } from '../../client/webhooks/verify.ts';
 import {
-  COLLECTIONS,
   RESOURCE_TYPES,
   WEBHOOK_EVENT_NAMES,
   WEBHOOK_TIMESTAMP_TOLERANCE_SECONDS,
@@ -29,6 +28,7 @@ import { clientVerifier } from '../receiver/verifier.ts';
 import type { VerifyFn } from '../receiver/verifier.ts';
 import type { CheckContext } from '../runtime/context.ts';
 import { assertProperty } from '../runtime/property.ts';
+import { COLLECTIONS } from './collections.ts';
 import type { CollectionPath } from './items.ts';
 import { deleteTokenQuietly, mintToken, narrowedTo } from './tokens.ts';
 import type { MintedToken } from './tokens.ts';
@@ -44,14 +44,12 @@ export interface Resource {
   name: (typeof WEBHOOK_EVENT_NAMES)[EntityType];
 }
 
-export const RESOURCES: readonly Resource[] = (Object.entries(COLLECTIONS) as Array<[string, EntityType]>).map(
-  ([segment, entitytype]) => ({
-    path: `/${segment}` as CollectionPath,
-    entitytype,
-    resourceType: RESOURCE_TYPES[entitytype],
-    name: WEBHOOK_EVENT_NAMES[entitytype],
-  }),
-);
+export const RESOURCES: readonly Resource[] = COLLECTIONS.map(({ path, entitytype }) => ({
+  path,
+  entitytype,
+  resourceType: RESOURCE_TYPES[entitytype],
+  name: WEBHOOK_EVENT_NAMES[entitytype],
+}));
 
 export function resourceOf(path: CollectionPath): Resource {
   return RESOURCES.find((r) => r.path === path)!;
