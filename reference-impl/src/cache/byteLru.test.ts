@@ -26,6 +26,12 @@ describe('ByteLru', () => {
     expect(cache.bytes).toBe(0);
     cache.set('big', Buffer.alloc(100));
     expect(cache.bytes).toBe(cost('big', 100));
+    // accepts() answers what set() would do, without the bytes.
+    expect([cache.accepts('big', 100), cache.accepts('big', 101), cache.accepts('bigger', 100)]).toEqual([
+      true,
+      false,
+      false,
+    ]);
   });
 
   it('when a key is set again or deleted, then its cost is counted once or not at all', () => {

@@ -24,10 +24,15 @@ export class ByteLru {
     return entry?.value;
   }
 
+  /** Whether `set` would keep a value of `bytes` under `key`: no entry alone takes more than an eighth of the budget. */
+  accepts(key: string, bytes: number): boolean {
+    return bytes + key.length + ENTRY_OVERHEAD_BYTES <= this.maxBytes / 8;
+  }
+
   /** Stores `value` unless its entry alone would take more than an eighth of the budget. */
   set(key: string, value: Buffer): void {
+    if (!this.accepts(key, value.length)) return;
     const cost = value.length + key.length + ENTRY_OVERHEAD_BYTES;
-    if (cost > this.maxBytes / 8) return;
     this.delete(key);
     this.#entries.set(key, { value: ownBytes(value), cost });
     this.#bytes += cost;

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Queryable } from '../storage/db.ts';
 import { createListPageCache, wantsFreshAnswer, type PageChunks } from './listPageCache.ts';
 
@@ -138,6 +138,19 @@ describe('list page cache', () => {
     text(await small.answer('big', bigRender));
     text(await small.answer('big', bigRender));
     expect(big).toBe(2);
+
+    // A page of several pieces too large to keep is not joined into one copy either.
+    const concat = vi.spyOn(Buffer, 'concat');
+    try {
+      let renders = 0;
+      const pieces = async () => (renders++, [Buffer.alloc(600), Buffer.alloc(600)]);
+      expect([...(await small.answer('two pieces', pieces))].map((piece) => piece.length)).toEqual([600, 600]);
+      expect([...(await small.answer('two pieces', pieces))].map((piece) => piece.length)).toEqual([600, 600]);
+      expect(renders).toBe(2);
+      expect(concat).not.toHaveBeenCalled();
+    } finally {
+      concat.mockRestore();
+    }
   });
 
   it('when a page is read piece by piece, then each piece is made only when it is taken, and the page is kept once whole', async () => {

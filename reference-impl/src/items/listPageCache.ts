@@ -56,9 +56,10 @@ export function createListPageCache(db: Queryable, options: { maxBytes: number }
           (chunks) =>
             new SharedRender(chunks, {
               // A render of a version another request has already seen replaced is never asked for again.
-              whole: (page) => {
+              // Joined only when it will be kept: a page too large for the budget is not copied.
+              whole: (pieces, bytes) => {
                 forget();
-                if (version === current) pages.set(key, page);
+                if (version === current && pages.accepts(key, bytes)) pages.set(key, Buffer.concat(pieces, bytes));
               },
               // Failed, or left unfinished by every reader: the next request renders again.
               dropped: forget,
@@ -77,17 +78,18 @@ export function createListPageCache(db: Queryable, options: { maxBytes: number }
 
 /**
  * One render read by every request that asked for it while it was made: the pieces are made once,
- * by whichever reader is first to need them, and kept for the others; the whole page is handed to
+ * by whichever reader is first to need them, and kept for the others; its pieces are handed to
  * `whole` when the last piece is made. An error is every reader's.
  */
 class SharedRender {
   readonly #made: Buffer[] = [];
+  #bytes = 0;
   #source: Iterator<Buffer> | undefined;
   #error: { error: unknown } | undefined;
   #readers = 0;
-  readonly #events: { whole(page: Buffer): void; dropped(): void };
+  readonly #events: { whole(pieces: readonly Buffer[], bytes: number): void; dropped(): void };
 
-  constructor(chunks: PageChunks, events: { whole(page: Buffer): void; dropped(): void }) {
+  constructor(chunks: PageChunks, events: { whole(pieces: readonly Buffer[], bytes: number): void; dropped(): void }) {
     this.#source = chunks[Symbol.iterator]();
     this.#events = events;
   }
@@ -119,9 +121,10 @@ class SharedRender {
       }
       if (next.done) {
         this.#source = undefined;
-        this.#events.whole(Buffer.concat(this.#made));
+        this.#events.whole(this.#made, this.#bytes);
       } else {
         this.#made.push(next.value);
+        this.#bytes += next.value.length;
       }
     }
     return this.#made[index];
