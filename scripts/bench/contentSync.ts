@@ -1,17 +1,22 @@
-// `content-sync --database-url` as a user runs it (bin/content-sync.mjs, a process of its own) into
-// a fresh PostgreSQL schema: a backfill from empty, then, after the service changed some items,
+// `content-sync --database-url` as a user runs it (the released package installed with npm, a
+// process of its own) into a fresh PostgreSQL schema: a backfill from empty, then, after the service changed some items,
 // an incremental run. Each run is timed from the spawn to the process's exit, and checked: exit 0,
 // every item stored, a mark saved per collection, the incremental run fetching the changed items.
 
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import type { RunSummary } from '../../client/cli/mirror.ts';
-
-const BIN = fileURLToPath(new URL('../../bin/content-sync.mjs', import.meta.url));
+import { releasePack } from '../release-pack.ts';
 
 export interface ContentSyncBenchOptions {
+  /** The content-sync launcher to run with this Node. Default: the released package, installed for this run. */
+  command?: string;
   /** Ends in `/api`. */
   baseUrl: string;
   token: string;
@@ -50,8 +55,8 @@ function urlInSchema(databaseUrl: string, schema: string): string {
   return url.href;
 }
 
-async function runContentSync(options: ContentSyncBenchOptions, url: string): Promise<ContentSyncRun> {
-  const args = [BIN, '--base-url', options.baseUrl, '--database-url', url, '--size', String(options.size)];
+async function runContentSync(options: ContentSyncBenchOptions, command: string, url: string): Promise<ContentSyncRun> {
+  const args = [command, '--base-url', options.baseUrl, '--database-url', url, '--size', String(options.size)];
   const started = performance.now();
   const child = spawn(process.execPath, [...args, '--json', '--quiet'], {
     env: { ...process.env, CONTENT_SYNC_TOKEN: options.token },
@@ -73,7 +78,61 @@ async function runContentSync(options: ContentSyncBenchOptions, url: string): Pr
   return { seconds, runSeconds: summary.durationMs / 1000, items: fetched, upserted, removed, pages };
 }
 
+/**
+ * The client as its users get it: packed as released (`npm run release:pack`: compiled JavaScript)
+ * and installed with npm, beside the spec package and `pg`, into a new project in a temporary
+ * folder. Returns its `content-sync` launcher and the folder's removal.
+ */
+export async function installReleasedContentSync(
+  print: (line: string) => void = () => {},
+): Promise<{ command: string; remove(): Promise<void> }> {
+  const started = performance.now();
+  const packed = await releasePack(() => {});
+  const tarball = (name: string) => {
+    const found = packed.find((p) => p.name === name);
+    if (found === undefined) throw new Error(`release:pack made no ${name}`);
+    return found.tarball;
+  };
+  const pgVersion = (createRequire(import.meta.url)('pg/package.json') as { version: string }).version;
+  const dir = await mkdtemp(path.join(tmpdir(), 'content-sync-bench-'));
+  try {
+    await writeFile(path.join(dir, 'package.json'), '{ "private": true }\n');
+    await promisify(execFile)(
+      'npm',
+      [
+        'install',
+        '--prefer-offline',
+        '--no-audit',
+        '--no-fund',
+        '--loglevel=error',
+        tarball('@content-service/spec'),
+        tarball('@content-service/client'),
+        `pg@${pgVersion}`,
+      ],
+      { cwd: dir },
+    );
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+  print(`packed and installed @content-service/client in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return {
+    command: path.join(dir, 'node_modules/@content-service/client/bin/content-sync.js'),
+    remove: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
 export async function runContentSyncBench(options: ContentSyncBenchOptions): Promise<ContentSyncBenchResult> {
+  if (options.command !== undefined) return benchCommand(options, options.command);
+  const installed = await installReleasedContentSync(options.print);
+  try {
+    return await benchCommand(options, installed.command);
+  } finally {
+    await installed.remove();
+  }
+}
+
+async function benchCommand(options: ContentSyncBenchOptions, command: string): Promise<ContentSyncBenchResult> {
   const schema = `bench_sync_${randomBytes(5).toString('hex')}`;
   const admin = async <T>(fn: (client: pg.Client) => Promise<T>): Promise<T> => {
     const client = new pg.Client({ connectionString: options.databaseUrl });
@@ -87,7 +146,7 @@ export async function runContentSyncBench(options: ContentSyncBenchOptions): Pro
   await admin((client) => client.query(`CREATE SCHEMA ${schema}`));
   try {
     const url = urlInSchema(options.databaseUrl, schema);
-    const backfill = await runContentSync(options, url);
+    const backfill = await runContentSync(options, command, url);
     const { rows, marks } = await admin(async (client) => ({
       rows: Number((await client.query(`SELECT count(*) AS n FROM ${schema}.content_sync_items`)).rows[0].n),
       marks: Number((await client.query(`SELECT count(*) AS n FROM ${schema}.content_sync_marks`)).rows[0].n),
@@ -100,7 +159,7 @@ export async function runContentSyncBench(options: ContentSyncBenchOptions): Pro
     );
 
     const changed = await options.change(options.changes);
-    const incremental = await runContentSync(options, url);
+    const incremental = await runContentSync(options, command, url);
     // The changed items, and per collection at most the item at its saved mark again (the bound is inclusive).
     if (incremental.items < changed || incremental.items > changed + incremental.pages)
       throw new Error(`the incremental run received ${incremental.items} items, the service changed ${changed}`);
