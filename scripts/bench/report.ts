@@ -291,7 +291,7 @@ export function formatReport(report: BenchReport): string {
   );
   out.push(
     `The load generator (undici for sequential requests and the backfill, autocannon for req/s) runs in this process on the same ${host.cpus} cores as the service process, PostgreSQL and Prism: ` +
-      'every HTTP figure pays for its client too. "direct" = the work of the list route inside the service process, no HTTP: the SQL query (listRenderedItems) and the JSON of the page written from the stored renderings (renderPage; items without a current one rendered live). ' +
+      'every HTTP figure pays for its client too. "direct" = the work of the list route inside the service process, no HTTP: the SQL query (streamRenderedItems) and the JSON of the page written from the stored renderings as the rows arrive (renderPage; items without a current one rendered live). ' +
       '"HTTP cost" = time through HTTP ÷ time direct (1.00× = no overhead). Rate limiter off (RATE_LIMIT_ENABLED=false), LOG_LEVEL=silent.',
   );
   for (const engine of options.engines) {

@@ -2,7 +2,7 @@
 // it, serves the reference app over HTTP, assembled and started as `npm start` does (services.ts;
 // rate limiter off, logging silent) and, on request over
 // IPC, does the same work as the list endpoint directly in this very process: the SQL query
-// (listRenderedItems) and the page's JSON from the stored renderings (renderPage, rendering
+// (streamRenderedItems) and the page's JSON from the stored renderings (renderPage, rendering
 // live what has none), exactly as the route. The load generator runs in the parent, so it never
 // shares this event loop.
 
@@ -18,7 +18,7 @@ import { formatTimestamp } from '../../reference-impl/src/domain/timestamps.ts';
 import { RENDERER_VERSION, renderItems, renderPage } from '../../reference-impl/src/items/renderItem.ts';
 import type { Db } from '../../reference-impl/src/storage/db.ts';
 import { createLogger } from '../../reference-impl/src/logger.ts';
-import { listItems, listRenderedItems } from '../../reference-impl/src/storage/items/listItems.ts';
+import { listItems, streamRenderedItems } from '../../reference-impl/src/storage/items/listItems.ts';
 import { runMigrations } from '../../reference-impl/src/storage/migrate.ts';
 import { createServices, startBackgroundServices, type Services } from '../../reference-impl/src/services.ts';
 import { createApp } from '../../reference-impl/src/app.ts';
@@ -87,10 +87,17 @@ async function directPage(
       keys: keysOf(stored),
     };
   }
-  const listed = await listRenderedItems(s.db, { ...params, rendererVersion: RENDERER_VERSION });
+  const keys: Array<{ id: string; lastupdated: string }> = [];
+  // The rows as the route gets them, their keys noted on the way.
+  async function* rows() {
+    for await (const batch of streamRenderedItems(s.db, { ...params, rendererVersion: RENDERER_VERSION })) {
+      keys.push(...keysOf(batch));
+      yield batch;
+    }
+  }
   let bytes = 0;
-  for (const chunk of (await renderPage(s.services.ontologies, listed)).chunks) bytes += chunk.length;
-  return { bytes, keys: keysOf(listed) };
+  for await (const chunk of renderPage(s.services.ontologies, rows())) bytes += chunk.length;
+  return { bytes, keys };
 }
 
 async function init(params: InitParams): Promise<InitResult> {

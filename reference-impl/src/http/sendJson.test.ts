@@ -30,6 +30,26 @@ beforeAll(async () => {
   app.get('/fails-later', (_req, res) =>
     streamJson(res, failingAfter(['[', `"${big}"`, ',', `"${big}"`], new Error('render failed'))),
   );
+  // Pieces made as rows arrive from the database.
+  app.get('/async', (_req, res) =>
+    streamJson(
+      res,
+      (async function* () {
+        for (const piece of pieces('[', `"${big}"`, ',', `"${big}"`, ']')) {
+          await new Promise((resolve) => setImmediate(resolve));
+          yield piece;
+        }
+      })(),
+    ),
+  );
+  app.get('/async-fails-later', (_req, res) =>
+    streamJson(
+      res,
+      (async function* () {
+        yield* failingAfter(['[', `"${big}"`], new Error('connection lost'));
+      })(),
+    ),
+  );
   app.use(
     errorHandler({
       logger: createLogger({ level: 'info', destination: { write: (line: string) => logged.push(JSON.parse(line)) } }),
@@ -54,6 +74,15 @@ describe('streamJson', () => {
     expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
     const items = (await response.json()) as string[];
     expect(items.map((item) => item.length)).toEqual([1024 * 1024, 1024 * 1024]);
+  });
+
+  it('when the pieces are made asynchronously, then they arrive whole and in order; a later failure breaks the answer', async () => {
+    const response = await fetch(`${baseUrl}/async`);
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as string[]).map((item) => item.length)).toEqual([1024 * 1024, 1024 * 1024]);
+    const failing = await fetch(`${baseUrl}/async-fails-later`);
+    expect(failing.status).toBe(200);
+    await expect(failing.text()).rejects.toThrow();
   });
 
   it('when making the first piece fails, then the answer is the error handler’s 500', async () => {

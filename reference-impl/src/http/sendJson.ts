@@ -18,23 +18,23 @@ export function sendJson(res: Response, json: string | Buffer): void {
  * connection still open mid-answer: the error handler then ends the connection without finishing
  * the answer, so that the client sees a broken answer, never a shorter one that looks whole.
  */
-export async function streamJson(res: Response, chunks: Iterable<Buffer>): Promise<void> {
-  const pieces = chunks[Symbol.iterator]();
+export async function streamJson(res: Response, chunks: AsyncIterable<Buffer> | Iterable<Buffer>): Promise<void> {
+  const pieces = Symbol.asyncIterator in chunks ? chunks[Symbol.asyncIterator]() : chunks[Symbol.iterator]();
   try {
-    const first = pieces.next();
+    const first = await pieces.next();
     if (first.done) throw new Error('streamJson: no JSON to send');
-    let next = pieces.next();
+    let next = await pieces.next();
     if (next.done) return sendJson(res, first.value);
     res.set('Content-Type', 'application/json; charset=utf-8');
     res.write(first.value);
     while (!next.done) {
       if (!res.write(next.value)) await writable(res);
       if (res.destroyed) return; // the client went away
-      next = pieces.next();
+      next = await pieces.next();
     }
     res.end();
   } finally {
-    pieces.return?.();
+    await pieces.return?.();
   }
 }
 

@@ -1,9 +1,9 @@
 import type { OntologyCache } from '../dictionary/ontologyCache.ts';
 import type { EntityType } from '../domain/entityRules.ts';
-import type { Queryable } from '../storage/db.ts';
+import type { Queryable, RowStreamer } from '../storage/db.ts';
 import { getItemById } from '../storage/items/getItemById.ts';
 import type { StoredItem } from '../storage/items/itemRow.ts';
-import { getRenderedItemById, listItems, listRenderedItems } from '../storage/items/listItems.ts';
+import { getRenderedItemById, listItems, streamRenderedItems } from '../storage/items/listItems.ts';
 import { canRead, type ItemScopeHolder } from './access.ts';
 import { createListPageCache, type PageChunks } from './listPageCache.ts';
 import type { ListQuery } from './listQuery.ts';
@@ -11,7 +11,7 @@ import { RENDERER_VERSION, renderItems, renderOne, renderPage, storedItemJson } 
 import type { RenderingRefresher } from './renderingRefresher.ts';
 
 // Item reads as the endpoints send them. List pages: kept while the store's content is unchanged
-// (listPageCache.ts), else read from the stored renderings (migration 007), rendering live what
+// (listPageCache.ts), else written from the stored renderings (migration 007) as the rows arrive, rendering live what
 // has none and asking the refresher to renew those. Detail reads: the stored rendering when it is
 // current, else rendered live. Both answer only what the reader may see (DEC-ITEM-004).
 
@@ -28,7 +28,7 @@ export interface ItemReads {
 }
 
 export function createItemReads(deps: {
-  db: Queryable;
+  db: Queryable & RowStreamer;
   ontologies: OntologyCache;
   renderings: Pick<RenderingRefresher, 'requestRefresh'>;
   /** LIST_CACHE_BYTES; 0 keeps nothing. */
@@ -37,7 +37,7 @@ export function createItemReads(deps: {
   const { db, ontologies, renderings } = deps;
   const listPages = createListPageCache(db, { maxBytes: deps.listCacheBytes });
 
-  const render = async ({ params, excludePatternDates }: ListQuery): Promise<Iterable<Buffer>> => {
+  const render = async ({ params, excludePatternDates }: ListQuery): Promise<PageChunks> => {
     // A variant renderings are not stored for: rendered live.
     if (excludePatternDates)
       return [
@@ -45,12 +45,14 @@ export function createItemReads(deps: {
           JSON.stringify(await renderItems(ontologies, await listItems(db, params), { excludePatternDates })),
         ),
       ];
-    const page = await renderPage(
+    // Written as the rows arrive; the query runs when the first piece is taken.
+    return renderPage(
       ontologies,
-      await listRenderedItems(db, { ...params, rendererVersion: RENDERER_VERSION }),
+      streamRenderedItems(db, { ...params, rendererVersion: RENDERER_VERSION }),
+      (renderedLive) => {
+        if (renderedLive > 0) renderings.requestRefresh();
+      },
     );
-    if (page.renderedLive > 0) renderings.requestRefresh();
-    return page.chunks;
   };
   return {
     listPage: (query, { fresh }) => listPages.answer(query, () => render(query), { fresh }),

@@ -17,7 +17,14 @@ function storeAt(version: number) {
 }
 
 /** A page's pieces read whole. */
-const text = (chunks: PageChunks) => Buffer.concat([...chunks]).toString();
+const text = async (chunks: PageChunks) => {
+  const pieces: Buffer[] = [];
+  for await (const piece of chunks) pieces.push(piece);
+  return Buffer.concat(pieces).toString();
+};
+/** The answer's pieces one by one, whether already made or made as they are taken. */
+const piecesOf = (chunks: PageChunks): AsyncIterator<Buffer> | Iterator<Buffer> =>
+  Symbol.asyncIterator in chunks ? chunks[Symbol.asyncIterator]() : chunks[Symbol.iterator]();
 
 /** A render that counts its calls and answers with the call number. */
 function counter() {
@@ -31,12 +38,12 @@ describe('list page cache', () => {
     const store = storeAt(1);
     const cache = createListPageCache(store.db, { maxBytes: 64 * 1024 });
     const render = counter();
-    expect(text(await cache.answer({ q: 1 }, render))).toBe('render 1');
-    expect(text(await cache.answer({ q: 1 }, render))).toBe('render 1');
-    expect(text(await cache.answer({ q: 2 }, render)), 'another query').toBe('render 2');
+    expect(await text(await cache.answer({ q: 1 }, render))).toBe('render 1');
+    expect(await text(await cache.answer({ q: 1 }, render))).toBe('render 1');
+    expect(await text(await cache.answer({ q: 2 }, render)), 'another query').toBe('render 2');
     store.version = 2;
-    expect(text(await cache.answer({ q: 1 }, render))).toBe('render 3');
-    expect(text(await cache.answer({ q: 1 }, render))).toBe('render 3');
+    expect(await text(await cache.answer({ q: 1 }, render))).toBe('render 3');
+    expect(await text(await cache.answer({ q: 1 }, render))).toBe('render 3');
     expect(store.versionReads).toBe(5);
   });
 
@@ -44,10 +51,10 @@ describe('list page cache', () => {
     const store = storeAt(1);
     const cache = createListPageCache(store.db, { maxBytes: 64 * 1024 });
     const render = counter();
-    text(await cache.answer('q', render));
-    expect(text(await cache.answer('q', render, { fresh: true }))).toBe('render 2');
+    await text(await cache.answer('q', render));
+    expect(await text(await cache.answer('q', render, { fresh: true }))).toBe('render 2');
     expect(store.versionReads).toBe(1);
-    expect(text(await cache.answer('q', render))).toBe('render 1');
+    expect(await text(await cache.answer('q', render))).toBe('render 1');
   });
 
   it('when requests for a page not kept arrive together, then they share one render', async () => {
@@ -65,7 +72,7 @@ describe('list page cache', () => {
     const answers = Promise.all([cache.answer('q', render), cache.answer('q', render), cache.answer('q', render)]);
     await new Promise((resolve) => setTimeout(resolve, 10));
     release();
-    expect((await answers).map(text)).toEqual(['page', 'page', 'page']);
+    expect(await Promise.all((await answers).map(text))).toEqual(['page', 'page', 'page']);
     expect(calls).toBe(1);
   });
 
@@ -83,20 +90,20 @@ describe('list page cache', () => {
       'store down',
     ]);
     expect(calls).toBe(1);
-    expect(text(await cache.answer('q', async () => [Buffer.from('after')]))).toBe('after');
+    expect(await text(await cache.answer('q', async () => [Buffer.from('after')]))).toBe('after');
   });
 
   it('when a write commits right after a page was read from the store, then that page is not sent again: the version is read before the page', async () => {
     const store = storeAt(1);
     const cache = createListPageCache(store.db, { maxBytes: 64 * 1024 });
-    text(
+    await text(
       await cache.answer('q', async () => {
         const page = [Buffer.from('page read before the write')];
         store.version = 2; // the write commits now, after the page's query
         return page;
       }),
     );
-    expect(text(await cache.answer('q', async () => [Buffer.from('page read after the write')]))).toBe(
+    expect(await text(await cache.answer('q', async () => [Buffer.from('page read after the write')]))).toBe(
       'page read after the write',
     );
   });
@@ -104,7 +111,7 @@ describe('list page cache', () => {
   it('when a render finishes after another request has read a newer version, then it is not kept, and pages of older versions are dropped', async () => {
     const store = storeAt(1);
     const cache = createListPageCache(store.db, { maxBytes: 64 * 1024 });
-    text(await cache.answer('kept at 1', async () => [Buffer.from('old')]));
+    await text(await cache.answer('kept at 1', async () => [Buffer.from('old')]));
     let finish!: () => void;
     const finished = new Promise<void>((resolve) => {
       finish = resolve;
@@ -115,28 +122,30 @@ describe('list page cache', () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 5));
     store.version = 2;
-    expect(text(await cache.answer('other', async () => [Buffer.from('at 2')]))).toBe('at 2');
+    expect(await text(await cache.answer('other', async () => [Buffer.from('at 2')]))).toBe('at 2');
     finish();
-    expect(text(await slow)).toBe('rendered at 1');
-    expect(text(await cache.answer('q', async () => [Buffer.from('q at 2')]))).toBe('q at 2');
+    expect(await text(await slow)).toBe('rendered at 1');
+    expect(await text(await cache.answer('q', async () => [Buffer.from('q at 2')]))).toBe('q at 2');
     store.version = 1;
-    expect(text(await cache.answer('kept at 1', async () => [Buffer.from('rendered again')]))).toBe('rendered again');
+    expect(await text(await cache.answer('kept at 1', async () => [Buffer.from('rendered again')]))).toBe(
+      'rendered again',
+    );
   });
 
   it('when the budget is 0, then every request renders and no version is read; a page over an eighth of the budget is not kept', async () => {
     const store = storeAt(1);
     const off = createListPageCache(store.db, { maxBytes: 0 });
     const render = counter();
-    text(await off.answer('q', render));
-    text(await off.answer('q', render));
+    await text(await off.answer('q', render));
+    await text(await off.answer('q', render));
     expect(render.calls).toBe(2);
     expect(store.versionReads).toBe(0);
 
     const small = createListPageCache(store.db, { maxBytes: 8 * 1024 });
     let big = 0;
     const bigRender = async () => [Buffer.alloc(1024, ++big)];
-    text(await small.answer('big', bigRender));
-    text(await small.answer('big', bigRender));
+    await text(await small.answer('big', bigRender));
+    await text(await small.answer('big', bigRender));
     expect(big).toBe(2);
 
     // A page of several pieces too large to keep is not joined into one copy either.
@@ -144,8 +153,13 @@ describe('list page cache', () => {
     try {
       let renders = 0;
       const pieces = async () => (renders++, [Buffer.alloc(600), Buffer.alloc(600)]);
-      expect([...(await small.answer('two pieces', pieces))].map((piece) => piece.length)).toEqual([600, 600]);
-      expect([...(await small.answer('two pieces', pieces))].map((piece) => piece.length)).toEqual([600, 600]);
+      const lengths = async (chunks: PageChunks) => {
+        const read: number[] = [];
+        for await (const piece of chunks) read.push(piece.length);
+        return read;
+      };
+      expect(await lengths(await small.answer('two pieces', pieces))).toEqual([600, 600]);
+      expect(await lengths(await small.answer('two pieces', pieces))).toEqual([600, 600]);
       expect(renders).toBe(2);
       expect(concat).not.toHaveBeenCalled();
     } finally {
@@ -163,11 +177,12 @@ describe('list page cache', () => {
           yield Buffer.from(piece);
         }
       })();
-    const reader = (await cache.answer('q', render))[Symbol.iterator]();
-    expect(String(reader.next().value)).toBe('[1');
+    const reader = piecesOf(await cache.answer('q', render));
+    expect(String((await reader.next()).value)).toBe('[1');
     expect(made).toEqual(['[1']);
-    expect(text({ [Symbol.iterator]: () => reader })).toBe(',2]');
-    expect(text(await cache.answer('q', render)), 'kept').toBe('[1,2]');
+    expect(String((await reader.next()).value) + String((await reader.next()).value)).toBe(',2]');
+    expect((await reader.next()).done).toBe(true);
+    expect(await text(await cache.answer('q', render)), 'kept').toBe('[1,2]');
     expect(made).toEqual(['[1', ',2', ']']);
   });
 
@@ -182,10 +197,10 @@ describe('list page cache', () => {
         }
       })();
     const [a, b] = await Promise.all([cache.answer('q', render), cache.answer('q', render)]);
-    const first = a[Symbol.iterator]();
-    first.next();
-    expect(text(b)).toBe('[1,2]');
-    expect(text({ [Symbol.iterator]: () => first })).toBe(',2]');
+    const first = piecesOf(a);
+    await first.next();
+    expect(await text(b)).toBe('[1,2]');
+    expect(String((await first.next()).value) + String((await first.next()).value)).toBe(',2]');
     expect(made).toBe(3);
   });
 
@@ -196,12 +211,37 @@ describe('list page cache', () => {
       renders++;
       return [Buffer.from('[1'), Buffer.from(']')];
     };
-    for (const piece of await cache.answer('q', render)) {
+    for await (const piece of await cache.answer('q', render)) {
       expect(String(piece)).toBe('[1');
       break;
     }
-    expect(text(await cache.answer('q', render))).toBe('[1]');
+    expect(await text(await cache.answer('q', render))).toBe('[1]');
     expect(renders).toBe(2);
+  });
+
+  it('when every reader of a render made as it is read stops, then its source is stopped too (a query gives back its connection)', async () => {
+    const cache = createListPageCache(storeAt(1).db, { maxBytes: 64 * 1024 });
+    const events: string[] = [];
+    const render = async () =>
+      (async function* () {
+        try {
+          yield Buffer.from('[1');
+          yield Buffer.from(',2');
+          events.push('made the rest');
+          yield Buffer.from(']');
+        } finally {
+          events.push('source stopped');
+        }
+      })();
+    const [a, b] = await Promise.all([cache.answer('q', render), cache.answer('q', render)]);
+    const first = piecesOf(a);
+    const second = piecesOf(b);
+    expect(String((await first.next()).value)).toBe('[1');
+    expect(String((await second.next()).value)).toBe('[1');
+    await first.return?.();
+    expect(events, 'one reader is still reading').toEqual([]);
+    await second.return?.();
+    expect(events).toEqual(['source stopped']);
   });
 
   it('when making a piece fails, then every reader gets the error and nothing is kept', async () => {
@@ -215,9 +255,9 @@ describe('list page cache', () => {
       })();
     };
     const [a, b] = await Promise.all([cache.answer('q', failing), cache.answer('q', failing)]);
-    expect(() => text(a)).toThrow('render failed');
-    expect(() => text(b)).toThrow('render failed');
-    expect(text(await cache.answer('q', async () => [Buffer.from('[]')]))).toBe('[]');
+    await expect(text(a)).rejects.toThrow('render failed');
+    await expect(text(b)).rejects.toThrow('render failed');
+    expect(await text(await cache.answer('q', async () => [Buffer.from('[]')]))).toBe('[]');
     expect(renders).toBe(1);
   });
 

@@ -13,8 +13,8 @@ import { readContentVersion } from '../storage/items/contentVersion.ts';
 // PostgreSQL, like the ontology cache. Only the pages of the version read last are kept: a new
 // version makes all others unreachable, so they go at once instead of filling the budget.
 
-/** A page's UTF-8 pieces, made as they are taken (items/renderItem.ts `renderPage`). */
-export type PageChunks = Iterable<Buffer>;
+/** A page's UTF-8 pieces, made as they are taken (items/renderItem.ts `renderPage`), or already made. */
+export type PageChunks = AsyncIterable<Buffer> | Iterable<Buffer>;
 
 export interface ListPageCache {
   /**
@@ -84,41 +84,70 @@ export function createListPageCache(db: Queryable, options: { maxBytes: number }
 class SharedRender {
   readonly #made: Buffer[] = [];
   #bytes = 0;
-  #source: Iterator<Buffer> | undefined;
+  /** Undefined once the last piece is made, or once every reader has stopped before it. */
+  #source: AsyncIterator<Buffer> | Iterator<Buffer> | undefined;
+  /** The piece being made, which every reader waiting for it awaits. */
+  #making: Promise<void> | undefined;
   #error: { error: unknown } | undefined;
   #readers = 0;
   readonly #events: { whole(pieces: readonly Buffer[], bytes: number): void; dropped(): void };
 
   constructor(chunks: PageChunks, events: { whole(pieces: readonly Buffer[], bytes: number): void; dropped(): void }) {
-    this.#source = chunks[Symbol.iterator]();
+    this.#source = Symbol.asyncIterator in chunks ? chunks[Symbol.asyncIterator]() : chunks[Symbol.iterator]();
     this.#events = events;
   }
 
-  *reader(): Generator<Buffer, void, undefined> {
+  /** A reader from the first piece on; it counts from now, so read it to its end or stop it (`return`). */
+  reader(): AsyncIterable<Buffer> {
     this.#readers++;
-    try {
-      for (let i = 0; ; i++) {
-        const chunk = this.#chunk(i);
-        if (chunk === undefined) return;
-        yield chunk;
-      }
-    } finally {
-      if (--this.#readers === 0 && this.#source !== undefined) this.#events.dropped();
-    }
+    let index = 0;
+    let stopped = false;
+    const stop = async () => {
+      if (stopped) return;
+      stopped = true;
+      if (--this.#readers > 0 || this.#source === undefined || this.#error !== undefined) return;
+      // Left unfinished by every reader: nobody reads it again, so its source (a query) stops.
+      const source = this.#source;
+      this.#source = undefined;
+      this.#events.dropped();
+      await Promise.resolve(source.return?.()).catch(() => {});
+    };
+    const pieces: AsyncIterator<Buffer> = {
+      next: async () => {
+        if (stopped) return { done: true, value: undefined };
+        let piece: Buffer | undefined;
+        try {
+          piece = await this.#piece(index++);
+        } catch (error) {
+          await stop();
+          throw error;
+        }
+        if (piece !== undefined) return { done: false, value: piece };
+        await stop();
+        return { done: true, value: undefined };
+      },
+      return: async () => {
+        await stop();
+        return { done: true, value: undefined };
+      },
+    };
+    return { [Symbol.asyncIterator]: () => pieces };
   }
 
   /** The piece at `index`, made now if it is the next one; undefined after the last. */
-  #chunk(index: number): Buffer | undefined {
-    while (this.#made.length <= index && this.#source !== undefined) {
+  async #piece(index: number): Promise<Buffer | undefined> {
+    for (;;) {
+      if (index < this.#made.length) return this.#made[index];
       if (this.#error !== undefined) throw this.#error.error;
-      let next: IteratorResult<Buffer>;
-      try {
-        next = this.#source.next();
-      } catch (error) {
-        this.#error = { error };
-        this.#events.dropped();
-        throw error;
-      }
+      if (this.#source === undefined) return undefined;
+      this.#making ??= this.#makeNext(this.#source).finally(() => (this.#making = undefined));
+      await this.#making;
+    }
+  }
+
+  async #makeNext(source: AsyncIterator<Buffer> | Iterator<Buffer>): Promise<void> {
+    try {
+      const next = await source.next();
       if (next.done) {
         this.#source = undefined;
         this.#events.whole(this.#made, this.#bytes);
@@ -126,8 +155,10 @@ class SharedRender {
         this.#made.push(next.value);
         this.#bytes += next.value.length;
       }
+    } catch (error) {
+      this.#error = { error };
+      this.#events.dropped();
     }
-    return this.#made[index];
   }
 }
 

@@ -159,52 +159,44 @@ export async function renderItems(
   );
 }
 
-export interface RenderedPage {
-  /**
-   * The JSON array of the page, UTF-8, in pieces of about PAGE_CHUNK_CHARS characters, each made
-   * when it is taken: a sender writes one while the client reads the one before. Each pass over
-   * them makes them again.
-   */
-  chunks: Iterable<Buffer>;
-  /** How many items had no current stored rendering and are rendered live. */
-  renderedLive: number;
-}
-
 /** About the size of a socket write; the last piece of a page may be shorter. */
 export const PAGE_CHUNK_CHARS = 64 * 1024;
 
 /**
- * A list page as UTF-8 JSON: items with a current stored rendering are written from it and their
- * server columns, the others rendered live. The same text as `JSON.stringify(await
- * renderItems(...))` of their stored items. The ontologies are looked up now; the text is made
- * piece by piece as `chunks` are taken.
+ * A list page as UTF-8 JSON, made as its rows arrive and its pieces are taken (about
+ * PAGE_CHUNK_CHARS characters each): a sender writes one while the client reads the one before and
+ * the database sends the next rows. Items with a current stored rendering are written from it and
+ * their server columns; the others are rendered live, their owners' ontologies looked up once per
+ * batch. The same text as `JSON.stringify(await renderItems(...))` of their stored items.
+ * `onRenderedLive`: once the page is whole, how many items were rendered live.
  */
-export async function renderPage(cache: OntologyCache, items: readonly ListedItem[]): Promise<RenderedPage> {
-  const live = items.filter((item): item is ListedItem & { renderedBody: null } => item.renderedBody === null);
-  const byOrganisation =
-    live.length === 0 ? undefined : await cache.ontologiesForOrganisations(live.map((item) => item.userorganisation));
-  const itemJson = (item: ListedItem): string =>
-    item.renderedBody === null
-      ? JSON.stringify(renderItem(item, { ontologies: byOrganisation!.get(item.userorganisation)!.indexes }))
-      : storedItemJson(item, item.renderedBody);
-  return { chunks: { [Symbol.iterator]: () => pageChunks(items, itemJson) }, renderedLive: live.length };
-}
-
-function* pageChunks(items: readonly ListedItem[], itemJson: (item: ListedItem) => string): Generator<Buffer> {
+export async function* renderPage(
+  cache: OntologyCache,
+  batches: AsyncIterable<readonly ListedItem[]> | Iterable<readonly ListedItem[]>,
+  onRenderedLive: (count: number) => void = () => {},
+): AsyncGenerator<Buffer, void, undefined> {
   let text = '[';
-  for (let i = 0; i < items.length; i++) {
-    text += i === 0 ? itemJson(items[i]!) : `,${itemJson(items[i]!)}`;
-    if (text.length >= PAGE_CHUNK_CHARS) {
-      yield Buffer.from(text);
-      text = '';
+  let first = true;
+  let live = 0;
+  for await (const items of batches) {
+    const liveOwners = items.filter((item) => item.renderedBody === null).map((item) => item.userorganisation);
+    const byOrganisation = liveOwners.length === 0 ? undefined : await cache.ontologiesForOrganisations(liveOwners);
+    live += liveOwners.length;
+    for (const item of items) {
+      const json =
+        item.renderedBody === null
+          ? JSON.stringify(renderItem(item, { ontologies: byOrganisation!.get(item.userorganisation)!.indexes }))
+          : storedItemJson(item, item.renderedBody);
+      text += first ? json : `,${json}`;
+      first = false;
+      if (text.length >= PAGE_CHUNK_CHARS) {
+        yield Buffer.from(text);
+        text = '';
+      }
     }
   }
   yield Buffer.from(`${text}]`);
-}
-
-/** All pieces of a page in one buffer. */
-export function joinChunks(chunks: Iterable<Buffer>): Buffer {
-  return Buffer.concat([...chunks]);
+  onRenderedLive(live);
 }
 
 /** One item with its owner's ontologies. */

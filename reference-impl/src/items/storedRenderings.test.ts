@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { client, eventBody, newTestAccount, type TestAccount } from '../../test/support/items/itemsHarness.ts';
 import { describeEachEngine } from '../../test/support/storage/testDb.ts';
-import { listItems, listRenderedItems, type ListItemsParams } from '../storage/items/listItems.ts';
+import { listItems, streamRenderedItems, type ListedItem, type ListItemsParams } from '../storage/items/listItems.ts';
 import { insertItem } from '../storage/items/insertItem.ts';
 import { putPropertiesOntology } from '../storage/dictionary/putPropertiesOntology.ts';
 import { createTestAccount } from '../../test/support/fixtures.ts';
 import { storeRenderings } from '../storage/items/staleRenderings.ts';
 import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
-import { joinChunks, RENDERER_VERSION, renderItems, renderPage, storedRenderingOf } from './renderItem.ts';
+import { RENDERER_VERSION, renderItems, renderPage, storedRenderingOf } from './renderItem.ts';
 import { refreshRenderings, createRenderingRefresher } from './renderingRefresher.ts';
 import type { Queryable } from '../storage/db.ts';
 import { createLogger } from '../logger.ts';
@@ -45,10 +45,23 @@ describeEachEngine('stored item renderings', (ctx) => {
   let account: TestAccount;
   let params: ListItemsParams;
   const cache = () => createOntologyCache(ctx.db);
+  /** The rows as the list route gets them, all at once. */
+  const listRenderedItems = async (params: Parameters<typeof streamRenderedItems>[1]) => {
+    const rows: ListedItem[] = [];
+    for await (const batch of streamRenderedItems(ctx.db, params)) rows.push(...batch);
+    return rows;
+  };
+  /** The page the list route writes from `listed`, and how many of its items were rendered live. */
+  const render = async (listed: readonly ListedItem[]) => {
+    let renderedLive: number | undefined;
+    const pieces: Buffer[] = [];
+    for await (const piece of renderPage(cache(), [listed], (count) => (renderedLive = count))) pieces.push(piece);
+    return { text: Buffer.concat(pieces).toString(), renderedLive };
+  };
   /** The page as the list route writes it, and as it would be rendered live from the documents. */
   const pages = async () => {
-    const listed = await listRenderedItems(ctx.db, { ...params, rendererVersion: RENDERER_VERSION });
-    const page = await renderPage(cache(), listed);
+    const listed = await listRenderedItems({ ...params, rendererVersion: RENDERER_VERSION });
+    const page = await render(listed);
     const live = JSON.stringify(await renderItems(cache(), await listItems(ctx.db, params)));
     return { listed, page, live };
   };
@@ -95,7 +108,7 @@ describeEachEngine('stored item renderings', (ctx) => {
     expect(listed).toHaveLength(4);
     expect(listed.every((item) => item.renderedBody !== null && item.doc === null)).toBe(true);
     expect(page.renderedLive).toBe(0);
-    expect(joinChunks(page.chunks).toString()).toBe(live);
+    expect(page.text).toBe(live);
     // And the list route answers exactly that text.
     const answer = await fetch(
       `${app.baseUrl}/events?wfstatus=approved,archived&sortField=lastupdated&sortOrder=ASC&size=100`,
@@ -113,16 +126,13 @@ describeEachEngine('stored item renderings', (ctx) => {
     const stale = await pages();
     expect(stale.listed.every((item) => item.renderedBody === null && item.doc !== null)).toBe(true);
     expect(stale.page.renderedLive).toBe(4);
-    expect(joinChunks(stale.page.chunks).toString()).toBe(stale.live);
-    expect(
-      JSON.parse(joinChunks(stale.page.chunks).toString())[0].trcItemCategories.categories[0].categoryTranslations[0]
-        .label,
-    ).toBe('Eerste');
+    expect(stale.page.text).toBe(stale.live);
+    expect(JSON.parse(stale.page.text)[0].trcItemCategories.categories[0].categoryTranslations[0].label).toBe('Eerste');
 
     expect(await refreshRenderings(ctx.db, cache())).toBeGreaterThanOrEqual(4);
     const renewed = await pages();
     expect(renewed.page.renderedLive).toBe(0);
-    expect(joinChunks(renewed.page.chunks).toString()).toBe(renewed.live);
+    expect(renewed.page.text).toBe(renewed.live);
 
     // A second change, read through the route at once: the label of the moment.
     await admin.put(`/dictionary/propertiesOntology?accountId=${account.accountId}`, ontology('Tweede'));
@@ -137,7 +147,7 @@ describeEachEngine('stored item renderings', (ctx) => {
   });
 
   it("when the renderer's version differs from the stored one, then the stored renderings are stale", async () => {
-    const listed = await listRenderedItems(ctx.db, { ...params, rendererVersion: RENDERER_VERSION + 1 });
+    const listed = await listRenderedItems({ ...params, rendererVersion: RENDERER_VERSION + 1 });
     expect(listed.every((item) => item.renderedBody === null && item.doc !== null)).toBe(true);
   });
 
@@ -149,8 +159,8 @@ describeEachEngine('stored item renderings', (ctx) => {
     );
     const { listed, page, live } = await pages();
     expect(listed.find((item) => item.id === first!.id)!.renderedBody).toBeNull();
-    expect(joinChunks(page.chunks).toString()).toBe(live);
-    expect(JSON.parse(joinChunks(page.chunks).toString())[0].trcItemDetails[0].title).toBe('Elders gewijzigd');
+    expect(page.text).toBe(live);
+    expect(JSON.parse(page.text)[0].trcItemDetails[0].title).toBe('Elders gewijzigd');
     expect(await refreshRenderings(ctx.db, cache())).toBe(1);
     expect((await pages()).page.renderedLive).toBe(0);
   });
@@ -164,7 +174,7 @@ describeEachEngine('stored item renderings', (ctx) => {
     ]);
     expect(stored).toBe(0);
     const { page, live } = await pages();
-    expect(joinChunks(page.chunks).toString()).toBe(live);
+    expect(page.text).toBe(live);
   });
 
   it('when an item was stored without a rendering (a bulk load), or belongs to an organisation no account owns, then it is rendered live and a pass renews it', async () => {
@@ -183,18 +193,17 @@ describeEachEngine('stored item renderings', (ctx) => {
       },
     });
     const orphanParams = { ...params, scope: { userorganisations: [orphan], wfstatus: 'all' as const } };
-    const before = await listRenderedItems(ctx.db, { ...orphanParams, rendererVersion: RENDERER_VERSION });
+    const before = await listRenderedItems({ ...orphanParams, rendererVersion: RENDERER_VERSION });
     expect(before[0]!.renderedBody).toBeNull();
     await refreshRenderings(ctx.db, cache());
-    const after = await listRenderedItems(ctx.db, { ...orphanParams, rendererVersion: RENDERER_VERSION });
+    const after = await listRenderedItems({ ...orphanParams, rendererVersion: RENDERER_VERSION });
     expect(after[0]!.renderedBody).not.toBeNull();
-    expect(joinChunks((await renderPage(cache(), after)).chunks).toString()).toBe(
+    expect((await render(after)).text).toBe(
       JSON.stringify(await renderItems(cache(), await listItems(ctx.db, orphanParams))),
     );
     // Base labels: no account's ontology applies.
     expect(
-      JSON.parse(joinChunks((await renderPage(cache(), after)).chunks).toString())[0].trcItemCategories.categories[0]
-        .categoryTranslations[0].label,
+      JSON.parse((await render(after)).text)[0].trcItemCategories.categories[0].categoryTranslations[0].label,
     ).toBe('Rolstoeltoegankelijk');
   });
 
@@ -227,7 +236,7 @@ describeEachEngine('stored item renderings', (ctx) => {
     try {
       const fresh = async () =>
         (
-          await listRenderedItems(ctx.db, {
+          await listRenderedItems({
             ...params,
             scope: { userorganisations: [orphan], wfstatus: 'all' },
             rendererVersion: RENDERER_VERSION,
@@ -267,15 +276,15 @@ describeEachEngine('stored item renderings', (ctx) => {
     );
 
     expect((await api.delete(`/events/${id}`)).status).toBe(204);
-    const deleted = await listRenderedItems(ctx.db, {
+    const deleted = await listRenderedItems({
       ...params,
       wfstatus: ['deleted'],
       rendererVersion: RENDERER_VERSION,
     });
     expect(deleted.map((item) => item.id)).toContain(id);
     expect(deleted.every((item) => item.renderedBody !== null)).toBe(true);
-    const page = await renderPage(cache(), deleted);
-    expect(joinChunks(page.chunks).toString()).toBe(
+    const page = await render(deleted);
+    expect(page.text).toBe(
       JSON.stringify(await renderItems(cache(), await listItems(ctx.db, { ...params, wfstatus: ['deleted'] }))),
     );
   });
@@ -298,19 +307,17 @@ describeEachEngine('stored item renderings', (ctx) => {
       scope: { userorganisations: [adopted], wfstatus: 'all' as const },
       rendererVersion: RENDERER_VERSION,
     };
-    expect((await listRenderedItems(ctx.db, scoped))[0]!.renderedBody).not.toBeNull();
+    expect((await listRenderedItems(scoped))[0]!.renderedBody).not.toBeNull();
 
     const owner = `${account.accountId}-owner`;
     await createTestAccount(ctx.db, { accountId: owner, organisations: [adopted] });
     await putPropertiesOntology(ctx.db, { accountId: owner, ontology: ontology('Geadopteerd label') as never });
-    const page = await renderPage(cache(), await listRenderedItems(ctx.db, scoped));
+    const page = await render(await listRenderedItems(scoped));
     expect(page.renderedLive).toBe(1);
-    expect(
-      JSON.parse(joinChunks(page.chunks).toString())[0].trcItemCategories.categories[0].categoryTranslations[0].label,
-    ).toBe('Geadopteerd label');
-    expect(joinChunks(page.chunks).toString()).toBe(
-      JSON.stringify(await renderItems(cache(), await listItems(ctx.db, scoped))),
+    expect(JSON.parse(page.text)[0].trcItemCategories.categories[0].categoryTranslations[0].label).toBe(
+      'Geadopteerd label',
     );
+    expect(page.text).toBe(JSON.stringify(await renderItems(cache(), await listItems(ctx.db, scoped))));
   });
 
   it('when a rendering was made by a newer renderer (a rolling deploy), then this renderer reads the item live and its pass leaves that rendering alone', async () => {
@@ -335,13 +342,8 @@ describeEachEngine('stored item renderings', (ctx) => {
     ]);
     expect(rows[0]!.rendered_key).toBe(`${RENDERER_VERSION + 1}:||`);
     const scoped = { ...params, scope: { userorganisations: [newer], wfstatus: 'all' as const } };
-    const page = await renderPage(
-      cache(),
-      await listRenderedItems(ctx.db, { ...scoped, rendererVersion: RENDERER_VERSION }),
-    );
+    const page = await render(await listRenderedItems({ ...scoped, rendererVersion: RENDERER_VERSION }));
     expect(page.renderedLive).toBe(1);
-    expect(joinChunks(page.chunks).toString()).toBe(
-      JSON.stringify(await renderItems(cache(), await listItems(ctx.db, scoped))),
-    );
+    expect(page.text).toBe(JSON.stringify(await renderItems(cache(), await listItems(ctx.db, scoped))));
   });
 });

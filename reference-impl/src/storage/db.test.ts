@@ -110,4 +110,52 @@ describeEachEngine('Db', (ctx) => {
     });
     await expect(later).resolves.toMatchObject({ rows: [{ one: 1 }] });
   });
+
+  /** Every batch of a stream, in order. */
+  const batchesOf = async <R>(stream: AsyncIterable<readonly R[]>): Promise<(readonly R[])[]> => {
+    const batches: (readonly R[])[] = [];
+    for await (const batch of stream) batches.push(batch);
+    return batches;
+  };
+  const MANY_ROWS = `SELECT g AS n, repeat('x', 200) || g AS text, $1::timestamptz AS at FROM generate_series(1, 20000) g ORDER BY g`;
+
+  it('when rows are streamed, then they arrive in order with the values query gives, in batches as they arrive on PostgreSQL', async () => {
+    const at = new Date('2026-11-27T10:00:00.000Z');
+    const batches = await batchesOf(ctx.db.streamRows<{ n: number; text: string; at: Date }>(MANY_ROWS, [at]));
+    expect(batches.flat()).toEqual((await ctx.db.query(MANY_ROWS, [at])).rows);
+    // PGlite has no transfer to overlap: one batch. PostgreSQL's 4.5 MB come in many packets.
+    if (ctx.db.engine === 'pglite') expect(batches).toHaveLength(1);
+    else expect(batches.length).toBeGreaterThan(1);
+  });
+
+  it('when streams are stopped early, more times than the pool has connections, then each gives its connection back', async () => {
+    for (let i = 0; i < 12; i++) {
+      for await (const batch of ctx.db.streamRows<{ n: number }>(MANY_ROWS, [new Date()])) {
+        expect(batch[0]!.n).toBe(1);
+        break;
+      }
+    }
+    await expect(ctx.db.query('SELECT 1 AS one')).resolves.toMatchObject({ rows: [{ one: 1 }] });
+  });
+
+  it('when a streamed query fails, then reading it throws a DbError, and the Db goes on', async () => {
+    const error = await batchesOf(ctx.db.streamRows('SELECT 1 / (g - 3) FROM generate_series(1, 5) g')).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(DbError);
+    expect((error as DbError).code).toBe('22012');
+    await expect(batchesOf(ctx.db.streamRows('SELECT 2 AS two'))).resolves.toEqual([[{ two: 2 }]]);
+    await expect(
+      ctx.db.transaction(async () => batchesOf(ctx.db.streamRows('SELECT 1'))),
+      'not inside a transaction',
+    ).rejects.toThrow(/inside db\.transaction\(\)/);
+  });
+
+  it('when the connection of a stream drops mid-way, then reading it throws, and the Db goes on with other connections', async (test) => {
+    if (ctx.db.engine !== 'postgres') return test.skip();
+    const dropping = `SELECT g, repeat('x', 200), CASE WHEN g = 10000 THEN pg_terminate_backend(pg_backend_pid()) END AS bye
+      FROM generate_series(1, 20000) g`;
+    await expect(batchesOf(ctx.db.streamRows(dropping))).rejects.toThrow();
+    await expect(ctx.db.query('SELECT 1 AS one')).resolves.toMatchObject({ rows: [{ one: 1 }] });
+  });
 });

@@ -16,6 +16,16 @@ export interface Queryable {
   query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
 }
 
+/** A SELECT's rows as they arrive, so that a caller can work on the first while the rest are on their way. */
+export interface RowStreamer {
+  /**
+   * The rows of one SELECT, in order, in batches: each batch holds the rows received since the
+   * caller last asked (PGlite, which has no transfer, gives them all at once). Stopping early is
+   * allowed; the connection is reused only once the query has ended.
+   */
+  streamRows<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): AsyncIterable<readonly R[]>;
+}
+
 /** A Queryable that can also run a script of several statements without parameters (migrations). */
 export interface ScriptRunner {
   exec(sql: string): Promise<void>;
@@ -24,7 +34,7 @@ export interface ScriptRunner {
 /** What `transaction` hands its callback: queries and scripts inside that one transaction. */
 export type Transaction = Queryable & ScriptRunner;
 
-export interface Db extends Queryable, ScriptRunner {
+export interface Db extends Queryable, ScriptRunner, RowStreamer {
   readonly engine: 'pglite' | 'postgres';
   /**
    * Runs `fn` in one transaction: committed when it resolves, rolled back when it throws.

@@ -33,6 +33,10 @@ export async function openPgliteDb(options: PgliteDbOptions): Promise<Db> {
       guard.assertOutside('query');
       return mutex.run(() => runQuery<R>(pglite, sql, params));
     },
+    async *streamRows<R>(sql: string, params: readonly unknown[] = []): AsyncGenerator<readonly R[]> {
+      guard.assertOutside('streamRows');
+      yield (await mutex.run(() => runQuery<R>(pglite, sql, params))).rows;
+    },
     async exec(sql: string): Promise<void> {
       guard.assertOutside('exec');
       await mutex.run(() => runExec(pglite, sql));

@@ -45,6 +45,10 @@ export async function openPostgresDb(options: PostgresDbOptions): Promise<Db> {
       guard.assertOutside('query');
       return runQuery<R>(pool, sql, params);
     },
+    streamRows<R>(sql: string, params: readonly unknown[] = []): AsyncIterable<readonly R[]> {
+      guard.assertOutside('streamRows');
+      return streamQuery<R>(pool, sql, params);
+    },
     async exec(sql: string): Promise<void> {
       guard.assertOutside('exec');
       await runExec(pool, sql);
@@ -116,6 +120,66 @@ async function runQuery<R>(
     return { rows: result.rows as R[], affectedRows: affectedRowsOf(result.command, result.rowCount) };
   } catch (error) {
     throw toDbError(error);
+  }
+}
+
+/**
+ * One query on a connection of its own, its rows handed on as node-postgres parses them from each
+ * packet, instead of once the last has arrived.
+ */
+async function* streamQuery<R>(pool: pg.Pool, sql: string, params: readonly unknown[]): AsyncGenerator<readonly R[]> {
+  const client = await pool.connect().catch((error: unknown) => {
+    throw toDbError(error);
+  });
+  let rows: R[] = [];
+  let ended = false;
+  let failure: { error: unknown } | undefined;
+  let broken: Error | undefined;
+  let wake = () => {};
+  const waitForNews = () => new Promise<void>((resolve) => (wake = resolve));
+  // A dropped connection emits 'error' on the client, and the query may never end.
+  const onConnectionError = (error: Error) => {
+    broken ??= error;
+    wake();
+  };
+  client.on('error', onConnectionError);
+  const query = new pg.Query(
+    params.length === 0 ? { text: sql } : { name: statementName(sql), text: sql, values: [...params] },
+  );
+  query.on('row', (row: R) => {
+    rows.push(row);
+    wake();
+  });
+  query.on('end', () => {
+    ended = true;
+    wake();
+  });
+  query.on('error', (error: unknown) => {
+    failure = { error };
+    ended = true;
+    wake();
+  });
+  client.query(query);
+  try {
+    for (;;) {
+      if (rows.length === 0 && !ended && broken === undefined) await waitForNews();
+      if (failure !== undefined) throw toDbError(failure.error);
+      if (broken !== undefined) throw toDbError(broken);
+      if (rows.length === 0) return;
+      const batch = rows;
+      rows = [];
+      yield batch;
+    }
+  } finally {
+    // Stopped early: the rows still on their way are dropped, and the connection goes back only
+    // once the query is over.
+    while (!ended && broken === undefined) {
+      rows = [];
+      await waitForNews();
+    }
+    client.off('error', onConnectionError);
+    // After a failure the connection may be going down (its 'error' can come later): not reused.
+    client.release(broken ?? failure !== undefined);
   }
 }
 

@@ -1,6 +1,6 @@
 import type { EntityType } from '../../domain/entityRules.ts';
 import type { WfStatus } from '../../domain/workflow.ts';
-import type { Queryable } from '../db.ts';
+import type { Queryable, RowStreamer } from '../db.ts';
 import { ITEM_COLUMNS, ITEM_SERVER_COLUMNS, isUuid, type StoredItem } from './itemRow.ts';
 import { currentRenderingKeySql } from './renderingKey.ts';
 
@@ -67,18 +67,17 @@ export async function listItems(db: Queryable, params: ListItemsParams): Promise
   return rows;
 }
 
-/** listItems, with each item's stored rendering instead of its document where that is current. */
-export async function listRenderedItems(
-  db: Queryable,
+/**
+ * listItems, with each item's stored rendering instead of its document where that is current; the
+ * rows in batches as they arrive, so that a page can be written while the rest are on their way.
+ */
+export function streamRenderedItems(
+  db: RowStreamer,
   params: ListItemsParams & { rendererVersion: number },
-): Promise<ListedItem[]> {
+): AsyncIterable<readonly ListedItem[]> {
   const { text, values, order } = listQuery(params);
   const version = `$${values.push(params.rendererVersion)}`;
-  const { rows } = await db.query<ListedItem>(
-    `${selectRendered(version, `FROM items ${text}`)} ORDER BY ${order}`,
-    values,
-  );
-  return rows;
+  return db.streamRows<ListedItem>(`${selectRendered(version, `FROM items ${text}`)} ORDER BY ${order}`, values);
 }
 
 /** getItemById, with the item's stored rendering instead of its document when that is current. */
