@@ -7,7 +7,6 @@
 // `jsonb` (cast for jsonb's operators and indexes: `item::jsonb`). Tables made with `item jsonb`
 // work as they are: PostgreSQL converts the same statements' json on assignment.
 
-import { utf8 } from './utf8.ts';
 import type { BatchResult, StoreOp, SyncStore } from './store.ts';
 import type { Collection, ContentItem, SyncItem } from './types.ts';
 
@@ -114,11 +113,14 @@ export function createSqlStore<T extends SyncItem = ContentItem>(options: SqlSto
     ON CONFLICT (collection, trcid) DO UPDATE
     SET lastupdated = EXCLUDED.lastupdated, wfstatus = EXCLUDED.wfstatus, item = EXCLUDED.item, synced_at = EXCLUDED.synced_at`;
   const removeSql = `DELETE FROM ${items} WHERE collection = $1 AND trcid = $2`;
-  // The keys come as arrays beside the items: reading them out of each item's json would parse
-  // the item once for each.
+  // The items come as one text, separated by U+001E (which JSON text never holds unescaped), so
+  // that PostgreSQL parses each item once, as it stores it: a JSON array would be parsed twice,
+  // as json and again into its elements. The text goes as bytes (bytea, checked as UTF-8 by
+  // convert_from): as a string it would be decoded here only for the driver to encode it again. The keys come as arrays beside them: reading them out of
+  // each item's json would parse the item once for each.
   const upsertManySql = `INSERT INTO ${items} (collection, trcid, lastupdated, wfstatus, item, synced_at)
-    SELECT $1, k.trcid, k.lastupdated, k.wfstatus, e.item, now()
-    FROM json_array_elements($2::json) WITH ORDINALITY AS e(item, n)
+    SELECT $1, k.trcid, k.lastupdated, k.wfstatus, e.item::json, now()
+    FROM unnest(string_to_array(convert_from($2::bytea, 'UTF8'), chr(30))) WITH ORDINALITY AS e(item, n)
     JOIN unnest($3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS k(trcid, lastupdated, wfstatus, n) USING (n)
     ON CONFLICT (collection, trcid) DO UPDATE
     SET lastupdated = EXCLUDED.lastupdated, wfstatus = EXCLUDED.wfstatus, item = EXCLUDED.item, synced_at = EXCLUDED.synced_at`;
@@ -176,16 +178,16 @@ export function createSqlStore<T extends SyncItem = ContentItem>(options: SqlSto
     async applyBatch(c, ops) {
       await init();
       // Applying the operations in order leaves each trcid as its last operation says, so one
-      // DELETE and one INSERT of the page's items (as one JSON array) do the same in two statements.
+      // DELETE and one INSERT of the page's items (as one text) do the same in two statements.
       const last = new Map<string, StoreOp<T>>();
       for (const op of ops) {
         last.delete(op.trcid);
         last.set(op.trcid, op);
       }
       const removals: string[] = [];
-      // The page's JSON array, from each item's bytes as received when sync gives them: the items
-      // are neither serialised again nor decoded one by one.
-      const array: Uint8Array[] = [];
+      // The page's items, from their bytes as received when sync gives them: neither serialised
+      // again nor decoded one by one.
+      const texts: Uint8Array[] = [];
       const keys = {
         trcid: [] as string[],
         lastupdated: [] as Array<string | null>,
@@ -193,7 +195,12 @@ export function createSqlStore<T extends SyncItem = ContentItem>(options: SqlSto
       };
       for (const [trcid, op] of last) {
         if (op.op === 'upsert') {
-          array.push(array.length === 0 ? OPEN : COMMA, op.json ?? Buffer.from(JSON.stringify(op.item)));
+          const json = op.json ?? Buffer.from(JSON.stringify(op.item));
+          // Not JSON, and it would split the item in two.
+          if (json.indexOf(SEPARATOR_BYTE) !== -1)
+            throw new SyntaxError(`the item ${trcid} is not JSON text: it holds an unescaped U+001E`);
+          if (texts.length > 0) texts.push(SEPARATOR);
+          texts.push(json);
           keys.trcid.push(trcid);
           // An op without them but with its item (not its text) gives them as upsert() takes them.
           const item = op.json === undefined ? op.item : undefined;
@@ -203,23 +210,17 @@ export function createSqlStore<T extends SyncItem = ContentItem>(options: SqlSto
       }
       return db.transaction(async (tx) => {
         const removed = removals.length === 0 ? 0 : affected(await tx.query(removeManySql, [c, removals]));
-        if (array.length > 0)
-          await tx.query(upsertManySql, [
-            c,
-            utf8(Buffer.concat([...array, CLOSE])),
-            keys.trcid,
-            keys.lastupdated,
-            keys.wfstatus,
-          ]);
+        if (texts.length > 0)
+          await tx.query(upsertManySql, [c, Buffer.concat(texts), keys.trcid, keys.lastupdated, keys.wfstatus]);
         return { upserted: ops.filter((op) => op.op === 'upsert').length, removed };
       });
     },
   };
 }
 
-const OPEN = Buffer.from('['),
-  COMMA = Buffer.from(','),
-  CLOSE = Buffer.from(']');
+/** Between the items of a page's upsert: the record separator, never unescaped in JSON text. */
+const SEPARATOR_BYTE = 0x1e;
+const SEPARATOR = Buffer.from([SEPARATOR_BYTE]);
 
 export interface OpenSqlStoreOptions {
   /** `postgres://…`: use PostgreSQL through `pg`. */

@@ -179,6 +179,47 @@ describe('createSqlStore', () => {
     },
   );
 
+  it.each([['PGlite', () => freshSql()], ...(ON_PG ? [['PostgreSQL', () => freshPg()] as const] : [])] as const)(
+    'when a page is written from item texts on %s, then each is stored as written; a text holding a raw U+001E is refused whole',
+    async (_name, make) => {
+      const store = make();
+      const texts = [
+        '{"trcid":"a","lastupdated":"2026-01-01T00:00:00Z","x":[1,{"y":"\\u001e,\\"]"}]}',
+        '{ "trcid" : "b" ,\n "nested" : { "list" : [ ] }, "naam": "Fietsroute één 🚲" }',
+      ];
+      await store.applyBatch(
+        'events',
+        texts.map((text) => {
+          const parsed = JSON.parse(text) as TestItem;
+          return {
+            op: 'upsert' as const,
+            trcid: parsed.trcid,
+            lastupdated: parsed.lastupdated,
+            item: parsed,
+            json: Buffer.from(text),
+          };
+        }),
+      );
+      expect(await store.getItem('events', 'a')).toEqual(JSON.parse(texts[0]!));
+      expect(await store.getItem('events', 'b')).toEqual(JSON.parse(texts[1]!));
+      const raw = Buffer.from('{"trcid":"c","x":"\u001e"}'); // a control character unescaped: not JSON
+      await expect(
+        store.applyBatch('events', [
+          { op: 'remove', trcid: 'a' },
+          { op: 'upsert', trcid: 'c', item: { trcid: 'c' } as TestItem, json: raw },
+        ]),
+      ).rejects.toThrow(/U\+001E/);
+      // Bytes that are not UTF-8: PostgreSQL refuses them, and the batch with them.
+      await expect(
+        store.applyBatch('events', [
+          { op: 'remove', trcid: 'a' },
+          { op: 'upsert', trcid: 'd', item: { trcid: 'd' } as TestItem, json: Buffer.from([0x22, 0xff, 0x22]) },
+        ]),
+      ).rejects.toThrow();
+      expect(await store.listTrcids('events')).toEqual(['a', 'b']);
+    },
+  );
+
   it.skipIf(!ON_PG)(
     "when a store is created on PostgreSQL, then its tables live in this file's own schema",
     async () => {
