@@ -138,6 +138,26 @@ describeEachEngine('Db', (ctx) => {
     await expect(ctx.db.query('SELECT 1 AS one')).resolves.toMatchObject({ rows: [{ one: 1 }] });
   });
 
+  it('when streams are read slowly, more at once than the pool has connections, then each gives its connection back once its query is over', async () => {
+    const readers = Array.from({ length: 12 }, () =>
+      ctx.db.streamRows<{ n: number }>(MANY_ROWS, [new Date()])[Symbol.asyncIterator](),
+    );
+    // One batch each, one after the other: with connections held until each reader is done, the
+    // ninth would wait for a connection forever.
+    const firstBatches: number[] = [];
+    for (const reader of readers) {
+      const first = (await reader.next()).value!;
+      expect(first[0]!.n).toBe(1);
+      firstBatches.push(first.length);
+    }
+    await expect(ctx.db.query('SELECT 1 AS one')).resolves.toMatchObject({ rows: [{ one: 1 }] });
+    for (const [i, reader] of readers.entries()) {
+      let rows = firstBatches[i]!;
+      for (let next = await reader.next(); !next.done; next = await reader.next()) rows += next.value.length;
+      expect(rows).toBe(20000);
+    }
+  });
+
   it('when a streamed query fails, then reading it throws a DbError, and the Db goes on', async () => {
     const error = await batchesOf(ctx.db.streamRows('SELECT 1 / (g - 3) FROM generate_series(1, 5) g')).catch(
       (e: unknown) => e,

@@ -125,7 +125,8 @@ async function runQuery<R>(
 
 /**
  * One query on a connection of its own, its rows handed on as node-postgres parses them from each
- * packet, instead of once the last has arrived.
+ * packet, instead of once the last has arrived. The connection goes back to the pool as soon as the
+ * query is over, not when the reader is done: a slow client holds only its rows.
  */
 async function* streamQuery<R>(pool: pg.Pool, sql: string, params: readonly unknown[]): AsyncGenerator<readonly R[]> {
   const client = await pool.connect().catch((error: unknown) => {
@@ -142,6 +143,14 @@ async function* streamQuery<R>(pool: pg.Pool, sql: string, params: readonly unkn
     broken ??= error;
     wake();
   };
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    client.off('error', onConnectionError);
+    // After a failure the connection may be going down (its 'error' can come later): not reused.
+    client.release(broken ?? failure !== undefined);
+  };
   client.on('error', onConnectionError);
   const query = new pg.Query(
     params.length === 0 ? { text: sql } : { name: statementName(sql), text: sql, values: [...params] },
@@ -152,11 +161,13 @@ async function* streamQuery<R>(pool: pg.Pool, sql: string, params: readonly unkn
   });
   query.on('end', () => {
     ended = true;
+    release();
     wake();
   });
   query.on('error', (error: unknown) => {
     failure = { error };
     ended = true;
+    release();
     wake();
   });
   client.query(query);
@@ -177,9 +188,7 @@ async function* streamQuery<R>(pool: pg.Pool, sql: string, params: readonly unkn
       rows = [];
       await waitForNews();
     }
-    client.off('error', onConnectionError);
-    // After a failure the connection may be going down (its 'error' can come later): not reused.
-    client.release(broken ?? failure !== undefined);
+    release();
   }
 }
 
