@@ -7,18 +7,14 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHECKS_DIR, loadChecks } from '../../conformance/plan/loadChecks.ts';
 import type { RunResult } from '../../conformance/results/result.ts';
 import type { FaultModifier } from '../../conformance/selftest/faultProxy.ts';
 import { VARIATIONS } from '../../conformance/selftest/variations.ts';
 import type { Variation } from '../../conformance/selftest/variations.ts';
 import type { TargetVariants } from '../../conformance/discovery/variants.ts';
-import { loadRequirements } from '../../conformance/spec/requirements.ts';
-import { startProxiedReference } from './support/proxiedReference.ts';
+import { startProxiedReferenceWithChecks } from './support/proxiedReference.ts';
 import type { ProxiedReference } from './support/proxiedReference.ts';
-import { ROOT } from './support/referenceService.ts';
 
 let target: ProxiedReference | undefined;
 let checkIds: Set<string>;
@@ -72,9 +68,7 @@ function decisionDeviations(result: RunResult, only: readonly string[] | undefin
 
 describe('the suite passes a conforming vendor that decided differently where the interface is silent', () => {
   beforeAll(async () => {
-    const catalogue = await loadRequirements(join(ROOT, 'spec/requirements.yaml'));
-    checkIds = new Set((await loadChecks(fileURLToPath(CHECKS_DIR), catalogue)).map((c) => c.id));
-    target = await startProxiedReference();
+    ({ target, checkIds } = await startProxiedReferenceWithChecks());
   }, 120_000);
 
   afterAll(async () => {

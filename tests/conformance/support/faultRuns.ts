@@ -7,16 +7,13 @@
 
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHECKS_DIR, loadChecks } from '../../../conformance/plan/loadChecks.ts';
 import type { RunResult } from '../../../conformance/results/result.ts';
 import type { FaultModifier } from '../../../conformance/selftest/faultProxy.ts';
 import { FAULTS } from '../../../conformance/selftest/faults.ts';
 import type { FaultCase } from '../../../conformance/selftest/faults.ts';
 import { createSecretBook } from '../../../conformance/selftest/traffic.ts';
-import { loadRequirements } from '../../../conformance/spec/requirements.ts';
-import { startProxiedReference } from './proxiedReference.ts';
+import { startProxiedReferenceWithChecks } from './proxiedReference.ts';
 import type { ProxiedReference } from './proxiedReference.ts';
 import { ROOT } from './referenceService.ts';
 
@@ -53,10 +50,8 @@ export function describeFaultRuns(part: number, parts: number): void {
 
   describe(`the suite catches a broken reference service, one injected fault at a time (part ${part + 1} of ${parts})`, () => {
     beforeAll(async () => {
-      const catalogue = await loadRequirements(join(ROOT, 'spec/requirements.yaml'));
-      checkIds = new Set((await loadChecks(fileURLToPath(CHECKS_DIR), catalogue)).map((c) => c.id));
       // One proxy in front of the service for every fault (see proxiedReference.ts).
-      target = await startProxiedReference();
+      ({ target, checkIds } = await startProxiedReferenceWithChecks());
     }, 120_000);
 
     afterAll(async () => {

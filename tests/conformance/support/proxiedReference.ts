@@ -3,12 +3,16 @@
 // base URL is the proxy's (so the links it hands out lead through it too), and its feed fetches
 // the suite's partner endpoint. `run` starts the suite in this process against it, with every token.
 
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CHECKS_DIR, loadChecks } from '../../../conformance/plan/loadChecks.ts';
 import type { RunResult } from '../../../conformance/results/result.ts';
 import { startFaultProxy } from '../../../conformance/selftest/faultProxy.ts';
 import type { FaultModifier, FaultProxy } from '../../../conformance/selftest/faultProxy.ts';
+import { loadRequirements } from '../../../conformance/spec/requirements.ts';
 import { runInProcess } from '../../../conformance/test/runInProcess.ts';
 import { freePort, wireFeed } from './feedPartner.ts';
-import { REFERENCE_TIMING, startReferenceService } from './referenceService.ts';
+import { REFERENCE_TIMING, ROOT, startReferenceService } from './referenceService.ts';
 import type { ReferenceService } from './referenceService.ts';
 
 export interface ProxiedReference {
@@ -80,4 +84,11 @@ export async function startProxiedReference(): Promise<ProxiedReference> {
       await feedWiring.remove();
     },
   };
+}
+
+/** The suite's check ids, and the proxied reference started: what a run of faults or variations needs first. */
+export async function startProxiedReferenceWithChecks(): Promise<{ target: ProxiedReference; checkIds: Set<string> }> {
+  const catalogue = await loadRequirements(join(ROOT, 'spec/requirements.yaml'));
+  const checkIds = new Set((await loadChecks(fileURLToPath(CHECKS_DIR), catalogue)).map((c) => c.id));
+  return { target: await startProxiedReference(), checkIds };
 }
