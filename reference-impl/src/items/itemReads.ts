@@ -11,9 +11,10 @@ import { RENDERER_VERSION, renderItems, renderOne, renderPage, storedItemJson } 
 import type { RenderingRefresher } from './renderingRefresher.ts';
 
 // Item reads as the endpoints send them. List pages: kept while the store's content is unchanged
-// (listPageCache.ts), else written from the stored renderings (migration 007) as the rows arrive, rendering live what
-// has none and asking the refresher to renew those. Detail reads: the stored rendering when it is
-// current, else rendered live. Both answer only what the reader may see (DEC-ITEM-004).
+// (listPageCache.ts), else written from the stored renderings (migration 007) as the rows arrive,
+// rendering live what has none and asking the refresher to renew those. Detail reads: the stored
+// rendering when it is current, else rendered live. Both answer only what the reader may see
+// (DEC-ITEM-004).
 
 export interface ItemReads {
   /**
