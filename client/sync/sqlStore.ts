@@ -116,8 +116,9 @@ export function createSqlStore<T extends SyncItem = ContentItem>(options: SqlSto
   // The items come as one text, separated by U+001E (which JSON text never holds unescaped), so
   // that PostgreSQL parses each item once, as it stores it: a JSON array would be parsed twice,
   // as json and again into its elements. The text goes as bytes (bytea, checked as UTF-8 by
-  // convert_from): as a string it would be decoded here only for the driver to encode it again. The keys come as arrays beside them: reading them out of
-  // each item's json would parse the item once for each.
+  // convert_from): as a string it would be decoded here only for the driver to encode it again.
+  // The keys come as arrays beside them: reading them out of each item's json would parse the
+  // item once for each.
   const upsertManySql = `INSERT INTO ${items} (collection, trcid, lastupdated, wfstatus, item, synced_at)
     SELECT $1, k.trcid, k.lastupdated, k.wfstatus, e.item::json, now()
     FROM unnest(string_to_array(convert_from($2::bytea, 'UTF8'), chr(30))) WITH ORDINALITY AS e(item, n)
