@@ -1,7 +1,8 @@
 // `content-sync --database-url` as a user runs it (the released package installed with npm, a
-// process of its own) into a fresh PostgreSQL schema: a backfill from empty, then, after the service changed some items,
-// an incremental run. Each run is timed from the spawn to the process's exit, and checked: exit 0,
-// every item stored, a mark saved per collection, the incremental run fetching the changed items.
+// process of its own) into a fresh PostgreSQL schema: a backfill from empty, then, after the
+// service changed some items, an incremental run. Each run is timed from the spawn to the
+// process's exit, and checked: exit 0, every item stored, a mark saved per collection, the
+// incremental run fetching the changed items.
 
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
