@@ -3,6 +3,7 @@
 
 import { createRequire } from 'node:module';
 import { Client } from 'undici';
+import { LeanGetConnection } from './leanGet.ts';
 import { stampInBody } from '../../client/sync/keyset.ts';
 import { pageElements } from '../../client/sync/pageKeys.ts';
 import { countFresh, type BackfillResult } from './protocol.ts';
@@ -13,48 +14,73 @@ function clientFor(url: URL): Client {
   return new Client(url.origin, { keepAliveTimeout: 30_000, bodyTimeout: 120_000, headersTimeout: 120_000 });
 }
 
+/** The headers of every bench request. */
+const requestHeaders = (token: string, extra: Record<string, string> = {}): Record<string, string> => ({
+  authorization: `Bearer ${token}`,
+  accept: 'application/json',
+  ...extra,
+});
+
 async function get(
   client: Client,
   path: string,
-  token: string,
-  headers: Record<string, string> = {},
+  headers: Record<string, string>,
 ): Promise<{ status: number; body: Buffer }> {
-  const response = await client.request({
-    method: 'GET',
-    path,
-    headers: { authorization: `Bearer ${token}`, accept: 'application/json', ...headers },
-  });
+  const response = await client.request({ method: 'GET', path, headers });
   const body = Buffer.from(await response.body.arrayBuffer());
   return { status: response.statusCode, body };
 }
 
 /**
  * `iterations` requests one after the other on one connection, each timed from sending to the last
- * byte of the body received (the body is not parsed).
+ * byte of the body received (the body is not parsed). `reader`: 'lean' (default) counts the body's
+ * bytes as they arrive (leanGet.ts), so that the figure is the service's; 'undici' takes the body in
+ * as a Node client would.
  */
 export async function sequentialLatency(
   url: string,
   token: string,
-  options: { iterations: number; warmup: number; headers?: Record<string, string> },
+  options: { iterations: number; warmup: number; headers?: Record<string, string>; reader?: 'lean' | 'undici' },
 ): Promise<LatencySummary & { bytes: number }> {
   const target = new URL(url);
-  const client = clientFor(target);
   const path = `${target.pathname}${target.search}`;
+  const headers = requestHeaders(token, options.headers);
+  const reader = options.reader === 'undici' ? undiciReader(target) : leanReader(target);
   try {
-    let bytes = 0;
-    for (let i = 0; i < options.warmup; i++) await expectOk(await get(client, path, token, options.headers), url);
     const samples: number[] = [];
-    for (let i = 0; i < options.iterations; i++) {
+    let bytes = 0;
+    for (let i = 0; i < options.warmup + options.iterations; i++) {
       const started = performance.now();
-      const response = await get(client, path, token, options.headers);
-      samples.push(performance.now() - started);
-      expectOk(response, url);
-      bytes = response.body.length;
+      const answer = await reader.get(path, headers);
+      if (i >= options.warmup) samples.push(performance.now() - started);
+      if (answer.status !== 200) throw new Error(`GET ${url} answered ${answer.status}: ${answer.head}`);
+      bytes = answer.bytes;
     }
     return { ...summarise(samples), bytes };
   } finally {
-    await client.close();
+    await reader.close();
   }
+}
+
+interface Reader {
+  get(path: string, headers: Record<string, string>): Promise<{ status: number; bytes: number; head: string }>;
+  close(): Promise<void> | void;
+}
+
+function leanReader(origin: URL): Reader {
+  const connection = new LeanGetConnection(origin);
+  return { get: (path, headers) => connection.get(path, headers), close: () => connection.close() };
+}
+
+function undiciReader(origin: URL): Reader {
+  const client = clientFor(origin);
+  return {
+    async get(path, headers) {
+      const { status, body } = await get(client, path, headers);
+      return { status, bytes: body.length, head: body.subarray(0, 300).toString('utf8') };
+    },
+    close: () => client.close(),
+  };
 }
 
 function expectOk(response: { status: number; body: Buffer }, url: string): { status: number; body: Buffer } {
@@ -128,7 +154,7 @@ export async function httpBackfill(
       size: String(options.size),
     });
     if (mark !== undefined) query.set('lastupdated', mark);
-    const answer = get(via, `${target.pathname}/${collection}?${query}`, token);
+    const answer = get(via, `${target.pathname}/${collection}?${query}`, requestHeaders(token));
     // Awaited later or discarded: a failure while a page is being read is never an unhandled rejection.
     answer.catch(() => {});
     return { mark, url: `${baseUrl}/${collection}?${query}`, answer };

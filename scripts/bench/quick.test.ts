@@ -45,9 +45,11 @@ describe('npm run bench -- --quick', () => {
         'venues',
       ]);
       expect(e.page2000.http.n).toBe(options.latencyIterations);
+      expect(e.page2000.undici.n).toBe(options.latencyIterations);
       expect(e.page2000.direct.n).toBe(options.latencyIterations);
-      // The same page both ways (the HTTP body is the direct JSON text).
+      // The same page every way (the HTTP body is the direct JSON text).
       expect(e.page2000.http.bytes).toBe(e.page2000.direct.bytes);
+      expect(e.page2000.undici.bytes).toBe(e.page2000.direct.bytes);
       const syncable =
         (e.seed.byStatus.approved ?? 0) + (e.seed.byStatus.archived ?? 0) + (e.seed.byStatus.deleted ?? 0);
       expect(e.backfill.http.items).toBe(syncable);

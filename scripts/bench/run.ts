@@ -121,7 +121,10 @@ export interface EngineReport {
   seed: InitResult['seed'];
   loadavgBefore: number[];
   page2000: {
+    /** Read by the bench's lean reader (leanGet.ts): the service's figure. */
     http: LatencySummary & { bytes: number };
+    /** The same requests read by undici, as a Node client takes a body in (for information). */
+    undici: LatencySummary & { bytes: number };
     direct: LatencySummary & { bytes: number };
     ratioP50: number;
     ratioP99: number;
@@ -366,7 +369,8 @@ async function runEngine(
       `[${engine}] seeded ${init.seed.items} items in ${(init.seed.ms / 1000).toFixed(1)} s (${Math.round(init.seed.itemsPerSecond)} items/s); serving ${init.baseUrl}`,
     );
 
-    // 2. The 2000-item page, sequentially: HTTP, then the same work directly (warm-ups not measured).
+    // 2. The 2000-item page, sequentially: HTTP (read by the lean reader), then the same work
+    // directly, then HTTP read by undici (warm-ups not measured).
     // Read from the store each time, as the direct work is: the same URL again would otherwise be
     // an answer kept in memory (items/listPageCache.ts).
     const pageUrl = `${init.baseUrl}/events?size=2000`;
@@ -395,7 +399,17 @@ async function runEngine(
           warmup: 0,
         }),
     );
-    log(`[${engine}] GET /events?size=2000 p50 ${httpPage.p50.toFixed(1)} ms (direct ${directPage.p50.toFixed(1)} ms)`);
+    // The same requests read as a Node client takes a body in, for information.
+    const undiciRequests = { ...pageRequests, reader: 'undici' } as const;
+    await sequentialLatency(pageUrl, init.token, { ...undiciRequests, iterations: options.latencyWarmup });
+    const undiciPage = await phase(
+      'page2000-http-undici',
+      (r) => r.n,
+      () => sequentialLatency(pageUrl, init.token, { ...undiciRequests, iterations: options.latencyIterations }),
+    );
+    log(
+      `[${engine}] GET /events?size=2000 p50 ${httpPage.p50.toFixed(1)} ms (direct ${directPage.p50.toFixed(1)} ms; read by undici ${undiciPage.p50.toFixed(1)} ms)`,
+    );
 
     // 3. Full keyset backfill of every collection: request by request, then with the next request
     // sent while the client parses, then the same reading only the keyset (units: thousands of items).
@@ -523,6 +537,7 @@ async function runEngine(
       loadavgBefore,
       page2000: {
         http: httpPage,
+        undici: undiciPage,
         direct: directPage,
         ratioP50: httpPage.p50 / directPage.p50,
         ratioP99: httpPage.p99 / directPage.p99,
