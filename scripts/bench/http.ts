@@ -53,7 +53,7 @@ export async function sequentialLatency(
       const started = performance.now();
       const answer = await reader.get(path, headers);
       if (i >= options.warmup) samples.push(performance.now() - started);
-      if (answer.status !== 200) throw new Error(`GET ${url} answered ${answer.status}: ${answer.head}`);
+      expectOk(url, answer.status, () => answer.head);
       bytes = answer.bytes;
     }
     return { ...summarise(samples), bytes };
@@ -77,17 +77,18 @@ function undiciReader(origin: URL): Reader {
   return {
     async get(path, headers) {
       const { status, body } = await get(client, path, headers);
-      return { status, bytes: body.length, head: body.subarray(0, 300).toString('utf8') };
+      return { status, bytes: body.length, head: bodyStart(body) };
     },
     close: () => client.close(),
   };
 }
 
-function expectOk(response: { status: number; body: Buffer }, url: string): { status: number; body: Buffer } {
-  if (response.status !== 200)
-    throw new Error(`GET ${url} answered ${response.status}: ${response.body.toString('utf8').slice(0, 300)}`);
-  return response;
+/** Throws unless the answer is a 200, with the start of its body. */
+function expectOk(url: string, status: number, head: () => string): void {
+  if (status !== 200) throw new Error(`GET ${url} answered ${status}: ${head()}`);
 }
+
+const bodyStart = (body: Buffer): string => body.toString('utf8', 0, 300);
 
 export interface HttpBackfillOptions {
   collections: readonly string[];
@@ -180,7 +181,8 @@ export async function httpBackfill(
       nextFirst =
         options.prefetch && following !== undefined ? requestPage(following, undefined, firstPages) : undefined;
       for (;;) {
-        const response = expectOk(await request.answer, request.url);
+        const response = await request.answer;
+        expectOk(request.url, response.status, () => bodyStart(response.body));
         pages++;
         bytes += response.body.length;
         const guess = options.prefetch ? stampInBody(response.body, 'last') : undefined;

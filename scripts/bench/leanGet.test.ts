@@ -31,7 +31,7 @@ describe('LeanGetConnection', () => {
     const server = http.createServer((req, res) => {
       seen.push({ url: req.url!, token: req.headers.authorization });
       if (req.url === '/sized') return void res.writeHead(200, { 'content-length': big.length }).end(big);
-      // Chunked: pieces written one by one, some of them empty strings of JSON.
+      // Chunked: 50 pieces written one by one, then the last.
       res.writeHead(200, { 'content-type': 'application/json' });
       for (let i = 0; i < 50; i++) res.write(big.subarray(0, 100_000 + i));
       res.end('[]');
