@@ -16,12 +16,14 @@ const HELP = `Usage: npm run bench -- [options]
   --engine pglite|postgres|both   engines to measure (default: both)
   --items N                       items to seed (default ${FULL_DEFAULTS.items}; --quick: ${QUICK_DEFAULTS.items})
   --quick                         small smoke run (few items, short runs): proves it works, figures mean nothing
-  --iterations N                  sequential GET /events?size=2000 requests (default ${FULL_DEFAULTS.latencyIterations})
+  --iterations N                  sequential GET /events?size=2000 requests per reader and directly, spread over
+                                  the rounds (default ${FULL_DEFAULTS.latencyIterations})
   --connections N                 autocannon connections (default ${FULL_DEFAULTS.connections})
   --duration S                    autocannon seconds per run (default ${FULL_DEFAULTS.durationS})
-  --rounds N                      GET /events?size=20 rounds per engine: the service, the service with
-                                  Cache-Control: no-cache, then Prism;
-                                  the medians are compared (default ${FULL_DEFAULTS.rounds}; --quick: ${QUICK_DEFAULTS.rounds})
+  --rounds N                      rounds per engine (default ${FULL_DEFAULTS.rounds}; --quick: ${QUICK_DEFAULTS.rounds}): of GET /events?size=2000
+                                  (HTTP, direct, then undici; p50 over all rounds) and of GET /events?size=20
+                                  (the service, the service with Cache-Control: no-cache, then Prism;
+                                  the medians are compared)
   --pglite memory|disk            PGlite in memory or in a temporary directory (default: disk, as npm start)
   --no-mock                       skip the Prism comparison
   --no-extras                     skip the webhooks, images and client benches

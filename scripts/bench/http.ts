@@ -6,8 +6,7 @@ import { Client } from 'undici';
 import { LeanGetConnection } from './leanGet.ts';
 import { stampInBody } from '../../client/sync/keyset.ts';
 import { pageElements } from '../../client/sync/pageKeys.ts';
-import { countFresh, type BackfillResult } from './protocol.ts';
-import { summarise, type LatencySummary } from './stats.ts';
+import { countFresh, type BackfillResult, type TimedRequests } from './protocol.ts';
 
 /** One keep-alive connection for sequential requests. */
 function clientFor(url: URL): Client {
@@ -41,7 +40,7 @@ export async function sequentialLatency(
   url: string,
   token: string,
   options: { iterations: number; warmup: number; headers?: Record<string, string>; reader?: 'lean' | 'undici' },
-): Promise<LatencySummary & { bytes: number }> {
+): Promise<TimedRequests> {
   const target = new URL(url);
   const path = `${target.pathname}${target.search}`;
   const headers = requestHeaders(token, options.headers);
@@ -56,7 +55,7 @@ export async function sequentialLatency(
       expectOk(url, answer.status, () => answer.head);
       bytes = answer.bytes;
     }
-    return { ...summarise(samples), bytes };
+    return { samples, bytes };
   } finally {
     await reader.close();
   }

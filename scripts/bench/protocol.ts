@@ -35,6 +35,11 @@ export interface DirectListParams {
   iterations: number;
   warmup: number;
 }
+/** Sequential requests (or their direct work): each one's time in ms, and the size of the last answer. */
+export interface TimedRequests {
+  samples: number[];
+  bytes: number;
+}
 export interface DirectBackfillParams {
   collections: readonly Collection[];
   size: number;

@@ -12,7 +12,7 @@ import { percentile, summarise } from './stats.ts';
 // on PGlite with a few hundred items and the Prism mock. No timing is asserted.
 
 describe('npm run bench -- --quick', () => {
-  it('when run on PGlite with a few hundred items and the mock, then it seeds, measures HTTP and direct work, alternates service and Prism rounds, checks the targets and writes the JSON report', async () => {
+  it('when run on PGlite with a few hundred items and the mock, then it seeds, measures HTTP and direct work in alternating rounds, alternates service and Prism rounds, checks the targets and writes the JSON report', async () => {
     const outDir = await mkdtemp(path.join(tmpdir(), 'bench-quick-'));
     try {
       const options = parseBenchArgs(
@@ -47,6 +47,9 @@ describe('npm run bench -- --quick', () => {
       expect(e.page2000.http.n).toBe(options.latencyIterations);
       expect(e.page2000.undici.n).toBe(options.latencyIterations);
       expect(e.page2000.direct.n).toBe(options.latencyIterations);
+      // In rounds alternating the three, each with a p50 of every side.
+      expect(e.page2000.rounds).toHaveLength(3);
+      for (const round of e.page2000.rounds) expect(Object.values(round).every((p50) => p50 > 0)).toBe(true);
       // The same page every way (the HTTP body is the direct JSON text).
       expect(e.page2000.http.bytes).toBe(e.page2000.direct.bytes);
       expect(e.page2000.undici.bytes).toBe(e.page2000.direct.bytes);

@@ -41,7 +41,7 @@ function engineSection(e: EngineReport, report: BenchReport): string {
   const cpuOf = (http: string, direct: string, unit: string): string => cpuColumn(e, http, direct, unit);
   const rows: string[][] = [
     [
-      'GET /events?size=2000 p50 (sequential, Cache-Control: no-cache, the body counted as it arrives)',
+      `GET /events?size=2000 p50 (sequential, Cache-Control: no-cache, the body counted as it arrives${alternating(e.page2000.rounds.length)})`,
       ms(e.page2000.http.p50),
       ms(e.page2000.direct.p50),
       times(e.page2000.ratioP50),
@@ -137,6 +137,11 @@ function engineSection(e: EngineReport, report: BenchReport): string {
       : e.rps20.runs.length > 1
         ? `\nruns (service req/s): ${e.rps20.runs.map((r) => int(r.requestsPerSecond)).join(' · ')}`
         : '';
+  const pageRatios = e.page2000.rounds.map((r) => r.http / r.direct);
+  const pageRoundsLine =
+    e.page2000.rounds.length > 1
+      ? `\nsize=2000 rounds (p50 ms, HTTP/direct/undici): ${e.page2000.rounds.map((r) => `${r.http.toFixed(1)}/${r.direct.toFixed(1)}/${r.undici.toFixed(1)}`).join(' · ')}; per-round ratio ${Math.min(...pageRatios).toFixed(2)}–${times(Math.max(...pageRatios))}`
+      : '';
   const clientLine =
     e.client !== undefined
       ? "\n* beside the client rows: the bench's prefetching JSON.parse backfill of the same run (not direct); their ratio column is client ÷ bench."
@@ -159,8 +164,10 @@ function engineSection(e: EngineReport, report: BenchReport): string {
   return `${header}\n${table(
     rows.map((r) => (r.length === 5 ? [...r.slice(0, 4), '', r[4]!] : r)),
     ['measure', 'HTTP', 'direct', 'HTTP cost', 'service CPU, HTTP | direct', 'target'],
-  )}${roundsLine}${clientLine}\n${cpuLine}\n${pageLine}\n${prefetchLine}`;
+  )}${pageRoundsLine}${roundsLine}${clientLine}\n${cpuLine}\n${pageLine}\n${prefetchLine}`;
 }
+
+const alternating = (rounds: number): string => (rounds > 1 ? `; ${rounds} rounds alternating with direct` : '');
 
 function cpuColumn(e: EngineReport, http: string, direct: string, unit: string): string {
   const h = e.phases[http]?.serviceCpuMsPerUnit,

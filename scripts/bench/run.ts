@@ -23,8 +23,9 @@ import type {
   InitParams,
   InitResult,
   RpsResult,
+  TimedRequests,
 } from './protocol.ts';
-import { CpuMeter, processCpuMs, type LatencySummary } from './stats.ts';
+import { CpuMeter, processCpuMs, summarise, type LatencySummary } from './stats.ts';
 import { runWebhookBench, type WebhookBenchResult } from './webhooks.ts';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -113,6 +114,9 @@ export const CLIENT_TARGETS = {
 /** Targets of the webhooks (issue 4, on PostgreSQL): write→receipt p50 ≤ 200 ms, ≥ 500 deliveries/s. */
 export const WEBHOOK_TARGETS = { p50MsMax: 200, deliveriesPerSecondMin: 500 } as const;
 
+/** The 2000-item page's requests of one side over all rounds, and the size of an answer. */
+export type PageFigures = LatencySummary & { bytes: number };
+
 export interface EngineReport {
   engine: Engine;
   location: string;
@@ -122,13 +126,14 @@ export interface EngineReport {
   loadavgBefore: number[];
   page2000: {
     /** Read by the bench's lean reader (leanGet.ts): the service's figure. */
-    http: LatencySummary & { bytes: number };
+    http: PageFigures;
     /** The same requests read by undici, as a Node client takes a body in (for information). */
-    undici: LatencySummary & { bytes: number };
-    direct: LatencySummary & { bytes: number };
+    undici: PageFigures;
+    direct: PageFigures;
     ratioP50: number;
     ratioP99: number;
-    iterations: number;
+    /** Each round's p50 (ms) of each side, in the order measured. */
+    rounds: Array<{ http: number; direct: number; undici: number }>;
   };
   /**
    * http: the sync procedure request by request, every page JSON.parsed; prefetch: the same
@@ -369,44 +374,49 @@ async function runEngine(
       `[${engine}] seeded ${init.seed.items} items in ${(init.seed.ms / 1000).toFixed(1)} s (${Math.round(init.seed.itemsPerSecond)} items/s); serving ${init.baseUrl}`,
     );
 
-    // 2. The 2000-item page, sequentially: HTTP (read by the lean reader), then the same work
-    // directly, then HTTP read by undici (warm-ups not measured).
+    // 2. The 2000-item page, sequentially, in rounds: HTTP (read by the lean reader), the same work
+    // directly, then HTTP read by undici (warm-ups not measured). Alternating, so that a drift of
+    // the machine (other work, the store still settling after the seed) falls on each alike.
     // Read from the store each time, as the direct work is: the same URL again would otherwise be
     // an answer kept in memory (items/listPageCache.ts).
     const pageUrl = `${init.baseUrl}/events?size=2000`;
     const pageQuery = { size: 2000 };
-    const pageRequests = { warmup: 0, headers: FRESH };
-    await sequentialLatency(pageUrl, init.token, { ...pageRequests, iterations: options.latencyWarmup });
-    const httpPage = await phase(
-      'page2000-http',
-      (r) => r.n,
-      () => sequentialLatency(pageUrl, init.token, { ...pageRequests, iterations: options.latencyIterations }),
-    );
-    await service.call('directList', {
-      collection: 'events',
-      query: pageQuery,
-      iterations: options.latencyWarmup,
-      warmup: 0,
+    const readers = {
+      http: (iterations: number) => sequentialLatency(pageUrl, init.token, { warmup: 0, headers: FRESH, iterations }),
+      direct: (iterations: number) =>
+        service.call<TimedRequests>('directList', { collection: 'events', query: pageQuery, iterations, warmup: 0 }),
+      undici: (iterations: number) =>
+        sequentialLatency(pageUrl, init.token, { warmup: 0, headers: FRESH, iterations, reader: 'undici' }),
+    };
+    const phaseNames = { http: 'page2000-http', direct: 'page2000-direct', undici: 'page2000-http-undici' } as const;
+    const pageSides = ['http', 'direct', 'undici'] as const;
+    for (const side of pageSides) await readers[side](options.latencyWarmup);
+    // The iterations shared out among the rounds (each gets at least one).
+    const pageRoundCount = Math.min(options.rounds, options.latencyIterations);
+    const pageTimes = { http: [] as TimedRequests[], direct: [] as TimedRequests[], undici: [] as TimedRequests[] };
+    for (let round = 0; round < pageRoundCount; round++) {
+      const iterations = Math.floor((options.latencyIterations + round) / pageRoundCount);
+      for (const side of pageSides)
+        pageTimes[side].push(
+          await phase(
+            phaseNames[side],
+            (r) => r.samples.length,
+            () => readers[side](iterations),
+          ),
+        );
+    }
+    const pageFigures = (side: (typeof pageSides)[number]): PageFigures => ({
+      ...summarise(pageTimes[side].flatMap((r) => r.samples)),
+      bytes: pageTimes[side].at(-1)!.bytes,
     });
-    const directPage = await phase(
-      'page2000-direct',
-      (r) => r.n,
-      () =>
-        service.call<LatencySummary & { bytes: number }>('directList', {
-          collection: 'events',
-          query: pageQuery,
-          iterations: options.latencyIterations,
-          warmup: 0,
-        }),
-    );
-    // The same requests read as a Node client takes a body in, for information.
-    const undiciRequests = { ...pageRequests, reader: 'undici' } as const;
-    await sequentialLatency(pageUrl, init.token, { ...undiciRequests, iterations: options.latencyWarmup });
-    const undiciPage = await phase(
-      'page2000-http-undici',
-      (r) => r.n,
-      () => sequentialLatency(pageUrl, init.token, { ...undiciRequests, iterations: options.latencyIterations }),
-    );
+    const httpPage = pageFigures('http');
+    const directPage = pageFigures('direct');
+    const undiciPage = pageFigures('undici');
+    const pageRounds = pageTimes.http.map((_, i) => ({
+      http: summarise(pageTimes.http[i]!.samples).p50,
+      direct: summarise(pageTimes.direct[i]!.samples).p50,
+      undici: summarise(pageTimes.undici[i]!.samples).p50,
+    }));
     log(
       `[${engine}] GET /events?size=2000 p50 ${httpPage.p50.toFixed(1)} ms (direct ${directPage.p50.toFixed(1)} ms; read by undici ${undiciPage.p50.toFixed(1)} ms)`,
     );
@@ -541,7 +551,7 @@ async function runEngine(
         direct: directPage,
         ratioP50: httpPage.p50 / directPage.p50,
         ratioP99: httpPage.p99 / directPage.p99,
-        iterations: options.latencyIterations,
+        rounds: pageRounds,
       },
       backfill: {
         http: httpSync,

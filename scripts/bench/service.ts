@@ -35,9 +35,10 @@ import {
   type InitResult,
   type ListQueryInput,
   type RpsResult,
+  type TimedRequests,
 } from './protocol.ts';
 import { seedAccounts, seedItems, touchItems } from './seed.ts';
-import { summarise, type LatencySummary } from './stats.ts';
+import { summarise } from './stats.ts';
 
 type Command =
   | { cmd: 'init'; params: InitParams }
@@ -154,7 +155,7 @@ async function init(params: InitParams): Promise<InitResult> {
   }
 }
 
-async function directList(params: DirectListParams): Promise<LatencySummary & { bytes: number }> {
+async function directList(params: DirectListParams): Promise<TimedRequests> {
   const s = mustState();
   let bytes = 0;
   for (let i = 0; i < params.warmup; i++) await directPage(s, params.collection, params.query);
@@ -165,7 +166,7 @@ async function directList(params: DirectListParams): Promise<LatencySummary & { 
     samples.push(performance.now() - started);
     if (i === params.iterations - 1) bytes = page.bytes;
   }
-  return { ...summarise(samples), bytes };
+  return { samples, bytes };
 }
 
 /** The sync procedure (PAGE-001..005) per collection, directly: same queries, same stop rule. */
