@@ -21,7 +21,8 @@ const HELP = `Usage: npm run bench -- [options]
   --connections N                 autocannon connections (default ${FULL_DEFAULTS.connections})
   --duration S                    autocannon seconds per run (default ${FULL_DEFAULTS.durationS})
   --rounds N                      rounds per engine (default ${FULL_DEFAULTS.rounds}; --quick: ${QUICK_DEFAULTS.rounds}): of GET /events?size=2000
-                                  (HTTP, direct, then undici; p50 over all rounds) and of GET /events?size=20
+                                  (HTTP, direct, then undici; p50 over all rounds), of the client rows (the
+                                  prefetching JSON.parse backfill, syncItems, content-sync; median runs) and of GET /events?size=20
                                   (the service, the service with Cache-Control: no-cache, then Prism;
                                   the medians are compared)
   --pglite memory|disk            PGlite in memory or in a temporary directory (default: disk, as npm start)

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { parseBenchArgs } from '../bench.ts';
 import { countFresh } from './protocol.ts';
 import { formatReport } from './report.ts';
-import { medianRun, runBench, type BenchReport } from './run.ts';
+import { median, medianExtra, medianRun, runBench, type BenchReport, type ExtraResult } from './run.ts';
 import { percentile, summarise } from './stats.ts';
 
 // The bench is not a test (npm run bench): this only proves that it runs end to end, in quick mode
@@ -154,6 +154,21 @@ describe('bench helpers', () => {
       first.atMark,
     );
     expect(second).toEqual({ fresh: 1, mark: '3', atMark: new Set(['c']) });
+  });
+
+  it("when rounds are summed up, then the client rows take the median run, or a round's failure", () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2); // the lower middle: a value that was measured
+    const run = (rate: number): ExtraResult<{ rate: number }> => ({
+      source: 's',
+      ok: true,
+      result: { rate },
+      ms: rate,
+    });
+    const runs = [run(30), run(10), run(20)];
+    expect(medianExtra(runs, (r) => r.rate)).toBe(runs[2]);
+    const failed: ExtraResult<{ rate: number }> = { source: 's', ok: false, error: 'boom', ms: 1 };
+    expect(medianExtra([run(10), failed, run(20)], (r) => r.rate)).toBe(failed);
   });
 
   it('when percentiles are taken, then they are nearest-rank', () => {

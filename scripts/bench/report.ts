@@ -4,6 +4,7 @@ import type { PhaseFigures } from './images.ts';
 import type { HttpBackfillResult } from './http.ts';
 import {
   BACKFILL_TARGET_NAME,
+  clientReference,
   type BenchReport,
   type EngineReport,
   type ExtraResult,
@@ -143,8 +144,15 @@ function engineSection(e: EngineReport, report: BenchReport): string {
       ? `\nsize=2000 rounds (p50 ms, HTTP/direct/undici): ${e.page2000.rounds.map((r) => `${r.http.toFixed(1)}/${r.direct.toFixed(1)}/${r.undici.toFixed(1)}`).join(' · ')}; per-round ratio ${Math.min(...pageRatios).toFixed(2)}–${times(Math.max(...pageRatios))}`
       : '';
   const clientLine =
-    e.client !== undefined
-      ? "\n* beside the client rows: the bench's prefetching JSON.parse backfill of the same run (not direct); their ratio column is client ÷ bench."
+    e.clientRounds !== undefined
+      ? `\n* beside the client rows: the bench's prefetching JSON.parse backfill, run before them in each of their ${roundsOf(e.clientRounds.length)} (not direct); ` +
+        `each client row is its median run, its ratio median ÷ median.\nclient rounds (items/s, bench/syncItems/content-sync; content-sync again, s): ${e.clientRounds
+          .map(
+            (r) =>
+              [r.prefetch, r.syncItems, r.contentSync].map((n) => (n === undefined ? '–' : int(n))).join('/') +
+              `; ${r.incrementalSeconds === undefined ? '–' : r.incrementalSeconds.toFixed(2)}`,
+          )
+          .join(' · ')}`
       : '';
   const runsNote = e.rps20.runs.length > 1 ? ` (its ${e.rps20.runs.length} runs together)` : '';
   const cpuLine =
@@ -167,6 +175,7 @@ function engineSection(e: EngineReport, report: BenchReport): string {
   )}${pageRoundsLine}${roundsLine}${clientLine}\n${cpuLine}\n${pageLine}\n${prefetchLine}`;
 }
 
+const roundsOf = (n: number): string => (n === 1 ? '1 round' : `${n} rounds`);
 const alternating = (rounds: number): string => (rounds > 1 ? `; ${rounds} rounds alternating with direct` : '');
 
 function cpuColumn(e: EngineReport, http: string, direct: string, unit: string): string {
@@ -201,7 +210,7 @@ function failedRow(label: string, extra: ExtraResult<unknown> & { ok: false }): 
 }
 
 function clientRows(e: EngineReport, check: (name: string) => TargetCheck | undefined): string[][] {
-  const prefetch = e.backfill.prefetch.itemsPerSecond;
+  const prefetch = clientReference(e);
   const beside = `${int(prefetch)} items/s*`;
   const rows: string[][] = [];
   const client = e.client!;

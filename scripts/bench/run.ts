@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runClientBench, type ClientBenchResult } from '../../client/bench.ts';
-import { runContentSyncBench, type ContentSyncBenchResult } from './contentSync.ts';
+import { installReleasedContentSync, runContentSyncBench, type ContentSyncBenchResult } from './contentSync.ts';
 import { prismArgs, startPrism, type RunningPrism } from '../../mock/start.ts';
 import type { Collection } from '../../reference-impl/src/domain/entityRules.ts';
 import { httpBackfill, loadTest, sequentialLatency, type HttpBackfillResult, type LoadResult } from './http.ts';
@@ -101,7 +101,7 @@ export const BACKFILL_TARGET_NAME =
   "keyset backfill over HTTP (prefetching; the client reads each item's id and lastupdated)";
 /**
  * Targets of the client (issue 17, on PostgreSQL): syncItems into the memory store and content-sync
- * into PostgreSQL against the bench's prefetching JSON.parse backfill of the same run; the
+ * into PostgreSQL against the bench's prefetching JSON.parse backfill of the same rounds; the
  * incremental content-sync run after `changes` changed items, spawn to exit.
  */
 export const CLIENT_TARGETS = {
@@ -166,7 +166,11 @@ export interface EngineReport {
   };
   /** CPU time per measured phase; units: requests (page2000, rps20) or thousands of items (backfill). */
   phases: Record<string, PhaseCpu>;
+  /** Rounds of the client rows: the bench's prefetching JSON.parse backfill, syncItems, then content-sync. */
+  clientRounds?: ClientRound[];
+  /** The median run of syncItems' rounds. */
   client?: ExtraResult<ClientBenchResult>;
+  /** The median run (by backfill rate) of content-sync's rounds. */
   contentSync?: ExtraResult<ContentSyncBenchResult>;
   webhooks?: ExtraResult<WebhookBenchResult>;
 }
@@ -186,6 +190,35 @@ export interface PhaseCpu {
 }
 
 /** Another component's bench: its result, or why it failed (a failure never fails the run). */
+/** One round of the client rows, in items/s (a run that failed has none). */
+export interface ClientRound {
+  /** The bench's prefetching JSON.parse backfill: what the client's rates are compared with. */
+  prefetch: number;
+  syncItems?: number;
+  contentSync?: number;
+  incrementalSeconds?: number;
+}
+
+/** The median of rounds' figures (the lower middle of an even count). */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) throw new Error('median: no values');
+  return [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
+}
+
+/** The run with the median figure; the first failure when a run failed. */
+export function medianExtra<T>(runs: ReadonlyArray<ExtraResult<T>>, figure: (result: T) => number): ExtraResult<T> {
+  const failed = runs.find((run) => !run.ok);
+  if (failed !== undefined) return failed;
+  const ok = runs as ReadonlyArray<Extract<ExtraResult<T>, { ok: true }>>;
+  const middle = median(ok.map((run) => figure(run.result)));
+  return ok.find((run) => figure(run.result) === middle)!;
+}
+
+/** What the client rows are compared with: the median of their rounds' prefetching backfills. */
+export function clientReference(e: EngineReport): number {
+  return median((e.clientRounds ?? []).map((r) => r.prefetch));
+}
+
 export type ExtraResult<T> =
   { source: string; ok: true; result: T; ms: number } | { source: string; ok: false; error: string; ms: number };
 
@@ -452,38 +485,78 @@ async function runEngine(
     );
 
     // 3b. The client's backfill through the typed client, then content-sync as a user runs it (their
-    // issues ask for PostgreSQL), right after the bench's own backfills so that the ratios compare
-    // one state of the machine.
+    // issues ask for PostgreSQL), in rounds with the bench's prefetching JSON.parse backfill that
+    // their ratios are taken against, so that the ratios compare medians of one state of the
+    // machine (as the Prism rounds do).
     let client: EngineReport['client'];
     let contentSync: EngineReport['contentSync'];
+    let clientRounds: EngineReport['clientRounds'];
     if (options.extras && engine === 'postgres') {
-      client = await runExtra(
-        'client',
-        'client/bench.ts runClientBench',
-        runClientBench,
-        {
-          baseUrl: init.baseUrl,
-          token: init.token,
-          size: options.backfillSize,
-          print: prefixed(log, '[client] '),
-        },
-        log,
-      );
-      contentSync = await runExtra(
+      const installed = await runExtra(
         'content-sync',
-        'scripts/bench/contentSync.ts runContentSyncBench',
-        runContentSyncBench,
-        {
-          baseUrl: init.baseUrl,
-          token: init.token,
-          databaseUrl: options.databaseUrl,
-          size: options.backfillSize,
-          changes: options.quick ? 30 : CLIENT_TARGETS.changes,
-          change: (count: number) => service.call<number>('touchItems', { count }),
-          print: prefixed(log, '[content-sync] '),
-        },
+        'scripts/bench/contentSync.ts installReleasedContentSync',
+        installReleasedContentSync,
+        prefixed(log, '[content-sync] '),
         log,
       );
+      const clientRuns: Array<ExtraResult<ClientBenchResult>> = [];
+      const syncRuns: Array<ExtraResult<ContentSyncBenchResult>> = [];
+      clientRounds = [];
+      try {
+        for (let round = 0; round < options.rounds; round++) {
+          const reference = await httpBackfill(init.baseUrl, init.token, {
+            ...backfillParams,
+            prefetch: true,
+            read: 'items',
+          });
+          const clientRun = await runExtra(
+            'client',
+            'client/bench.ts runClientBench',
+            runClientBench,
+            {
+              baseUrl: init.baseUrl,
+              token: init.token,
+              size: options.backfillSize,
+              print: prefixed(log, '[client] '),
+            },
+            log,
+          );
+          const syncRun = !installed.ok
+            ? installed
+            : await runExtra(
+                'content-sync',
+                'scripts/bench/contentSync.ts runContentSyncBench',
+                runContentSyncBench,
+                {
+                  command: installed.result.command,
+                  baseUrl: init.baseUrl,
+                  token: init.token,
+                  databaseUrl: options.databaseUrl,
+                  size: options.backfillSize,
+                  changes: options.quick ? 30 : CLIENT_TARGETS.changes,
+                  change: (count: number) => service.call<number>('touchItems', { count }),
+                  print: prefixed(log, '[content-sync] '),
+                },
+                log,
+              );
+          clientRuns.push(clientRun);
+          syncRuns.push(syncRun);
+          clientRounds.push({
+            prefetch: reference.itemsPerSecond,
+            ...(clientRun.ok ? { syncItems: clientRun.result.itemsPerSecond } : {}),
+            ...(syncRun.ok
+              ? {
+                  contentSync: syncRun.result.backfill.itemsPerSecond,
+                  incrementalSeconds: syncRun.result.incremental.seconds,
+                }
+              : {}),
+          });
+        }
+      } finally {
+        if (installed.ok) await installed.result.remove();
+      }
+      client = medianExtra(clientRuns, (r) => r.itemsPerSecond);
+      contentSync = medianExtra(syncRuns, (r) => r.backfill.itemsPerSecond);
     }
     // 4. Requests/s of the 20-item page: autocannon in rounds (the service as clients meet it, the
     // service with every answer read from the store, then Prism when the mock runs), then the same
@@ -571,6 +644,7 @@ async function runEngine(
         ...(mock === undefined ? {} : { mock }),
       },
       phases,
+      ...(clientRounds === undefined ? {} : { clientRounds }),
       ...(client === undefined ? {} : { client }),
       ...(contentSync === undefined ? {} : { contentSync }),
     };
@@ -878,10 +952,11 @@ export function checkTargets(report: BenchReport): TargetCheck[] {
   return checks;
 }
 
-/** The client's targets against the prefetching JSON.parse backfill of the same run. */
+/** The client's targets against the prefetching JSON.parse backfill of the same rounds (medians). */
 function clientChecks(e: EngineReport, informative: boolean): TargetCheck[] {
   const checks: TargetCheck[] = [];
-  const prefetch = e.backfill.prefetch.itemsPerSecond;
+  if (e.clientRounds === undefined) return checks;
+  const prefetch = clientReference(e);
   const base = { engine: e.engine, informative };
   const int = (n: number) => Math.round(n).toLocaleString('en');
   if (e.client?.ok === true) {
