@@ -85,8 +85,9 @@ async function runContentSync(options: ContentSyncBenchOptions, command: string,
  * folder. Returns its `content-sync` launcher and the folder's removal.
  */
 export async function installReleasedContentSync(
-  print: (line: string) => void = () => {},
+  options: { print?: (line: string) => void } = {},
 ): Promise<{ command: string; remove(): Promise<void> }> {
+  const print = options.print ?? (() => {});
   const started = performance.now();
   const packed = await releasePack(() => {});
   const tarball = (name: string) => {
@@ -125,7 +126,7 @@ export async function installReleasedContentSync(
 
 export async function runContentSyncBench(options: ContentSyncBenchOptions): Promise<ContentSyncBenchResult> {
   if (options.command !== undefined) return benchCommand(options, options.command);
-  const installed = await installReleasedContentSync(options.print);
+  const installed = await installReleasedContentSync({ print: options.print });
   try {
     return await benchCommand(options, installed.command);
   } finally {

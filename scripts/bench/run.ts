@@ -496,7 +496,7 @@ async function runEngine(
         'content-sync',
         'scripts/bench/contentSync.ts installReleasedContentSync',
         installReleasedContentSync,
-        prefixed(log, '[content-sync] '),
+        { print: prefixed(log, '[content-sync] ') },
         log,
       );
       const clientRuns: Array<ExtraResult<ClientBenchResult>> = [];
