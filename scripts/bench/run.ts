@@ -189,7 +189,6 @@ export interface PhaseCpu {
   shares: Record<string, number>;
 }
 
-/** Another component's bench: its result, or why it failed (a failure never fails the run). */
 /** One round of the client rows, in items/s (a run that failed has none). */
 export interface ClientRound {
   /** The bench's prefetching JSON.parse backfill: what the client's rates are compared with. */
@@ -219,6 +218,7 @@ export function clientReference(e: EngineReport): number {
   return median((e.clientRounds ?? []).map((r) => r.prefetch));
 }
 
+/** Another component's bench: its result, or why it failed (a failure never fails the run). */
 export type ExtraResult<T> =
   { source: string; ok: true; result: T; ms: number } | { source: string; ok: false; error: string; ms: number };
 
@@ -661,8 +661,8 @@ const FRESH = { 'cache-control': 'no-cache' } as const;
 
 /** The run by req/s in the middle (for an even count the lower of the two middle runs), so that the figure is one measured run. */
 export function medianRun(runs: readonly LoadResult[]): LoadResult {
-  if (runs.length === 0) throw new Error('medianRun: no runs');
-  return [...runs].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor((runs.length - 1) / 2)]!;
+  const middle = median(runs.map((run) => run.requestsPerSecond));
+  return runs.find((run) => run.requestsPerSecond === middle)!;
 }
 
 /** Percent-of-a-core shares of several periods, weighted by their wall time. */
