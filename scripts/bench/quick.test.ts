@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { parseBenchArgs } from '../bench.ts';
 import { countFresh } from './protocol.ts';
 import { formatReport } from './report.ts';
-import { median, medianExtra, medianRun, runBench, type BenchReport, type ExtraResult } from './run.ts';
-import { percentile, summarise } from './stats.ts';
+import { medianExtra, medianRun, runBench, type BenchReport, type ExtraResult } from './run.ts';
+import { median, percentile, summarise } from './stats.ts';
 
 // The bench is not a test (npm run bench): this only proves that it runs end to end, in quick mode
 // on PGlite with a few hundred items and the Prism mock. No timing is asserted.

@@ -25,7 +25,7 @@ import type {
   RpsResult,
   TimedRequests,
 } from './protocol.ts';
-import { CpuMeter, processCpuMs, summarise, type LatencySummary } from './stats.ts';
+import { CpuMeter, median, processCpuMs, summarise, type LatencySummary } from './stats.ts';
 import { runWebhookBench, type WebhookBenchResult } from './webhooks.ts';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -196,12 +196,6 @@ export interface ClientRound {
   syncItems?: number;
   contentSync?: number;
   incrementalSeconds?: number;
-}
-
-/** The median of rounds' figures (the lower middle of an even count). */
-export function median(values: readonly number[]): number {
-  if (values.length === 0) throw new Error('median: no values');
-  return [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
 }
 
 /** The run with the median figure; the first failure when a run failed. */

@@ -16,6 +16,15 @@ export function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
 }
 
+/** The nearest-rank p50 of rounds' figures: for an even count the lower middle, a value that was measured. */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) throw new Error('median: no values');
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
+}
+
 export function summarise(samples: readonly number[]): LatencySummary {
   const sorted = [...samples].sort((a, b) => a - b);
   const sum = sorted.reduce((a, b) => a + b, 0);
