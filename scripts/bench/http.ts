@@ -33,8 +33,8 @@ async function get(
 /**
  * `iterations` requests one after the other on one connection, each timed from sending to the last
  * byte of the body received (the body is not parsed). `reader`: 'lean' (default) counts the body's
- * bytes as they arrive (leanGet.ts), so that the figure is the service's; 'undici' takes the body in
- * as a Node client would.
+ * bytes as they arrive (leanGet.ts), so that the figure is the service's, and also times the first
+ * byte of each body; 'undici' takes the body in as a Node client would.
  */
 export async function sequentialLatency(
   url: string,
@@ -47,22 +47,29 @@ export async function sequentialLatency(
   const reader = options.reader === 'undici' ? undiciReader(target) : leanReader(target);
   try {
     const samples: number[] = [];
+    const firstBytes: number[] = [];
     let bytes = 0;
     for (let i = 0; i < options.warmup + options.iterations; i++) {
       const started = performance.now();
       const answer = await reader.get(path, headers);
-      if (i >= options.warmup) samples.push(performance.now() - started);
+      if (i >= options.warmup) {
+        samples.push(performance.now() - started);
+        if (answer.firstByteMs !== undefined) firstBytes.push(answer.firstByteMs);
+      }
       expectOk(url, answer.status, () => answer.head);
       bytes = answer.bytes;
     }
-    return { samples, bytes };
+    return { samples, bytes, ...(firstBytes.length === 0 ? {} : { firstBytes }) };
   } finally {
     await reader.close();
   }
 }
 
 interface Reader {
-  get(path: string, headers: Record<string, string>): Promise<{ status: number; bytes: number; head: string }>;
+  get(
+    path: string,
+    headers: Record<string, string>,
+  ): Promise<{ status: number; bytes: number; head: string; firstByteMs?: number }>;
   close(): Promise<void> | void;
 }
 

@@ -43,7 +43,7 @@ describe('LeanGetConnection', () => {
     const chunked = await connection.get('/chunked?size=2000');
     const again = await connection.get('/sized');
 
-    expect(sized).toEqual({ status: 200, bytes: big.length, head: 'x'.repeat(300) });
+    expect(sized).toEqual({ status: 200, bytes: big.length, head: 'x'.repeat(300), firstByteMs: expect.any(Number) });
     const chunkedBytes = 50 * 100_000 + (49 * 50) / 2 + 2;
     expect(chunked.bytes).toBe(chunkedBytes);
     expect(again.bytes).toBe(big.length);
@@ -60,7 +60,23 @@ describe('LeanGetConnection', () => {
       res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'down' }));
     });
     const answer = await open(await listen(server)).get('/');
-    expect(answer).toEqual({ status: 503, bytes: 18, head: '{"message":"down"}' });
+    expect(answer).toMatchObject({ status: 503, bytes: 18, head: '{"message":"down"}' });
+  });
+
+  it('times the first byte of a body sent in pieces apart from its last', async () => {
+    const server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('[1');
+      setTimeout(() => res.end(',2]'), 300);
+    });
+    const connection = open(await listen(server));
+    const started = performance.now();
+    const answer = await connection.get('/');
+    const total = performance.now() - started;
+    expect(answer.bytes).toBe(5);
+    expect(total).toBeGreaterThanOrEqual(300);
+    expect(answer.firstByteMs).toBeGreaterThan(0);
+    expect(answer.firstByteMs).toBeLessThan(total - 200);
   });
 
   it('connects again after the server closed an idle connection', async () => {
@@ -81,7 +97,11 @@ describe('LeanGetConnection', () => {
     const server = net.createServer((socket) => {
       socket.once('data', () => socket.end('HTTP/1.1 200 OK\r\nconnection: close\r\n\r\nuntil the end'));
     });
-    expect(await open(await listen(server)).get('/')).toEqual({ status: 200, bytes: 13, head: 'until the end' });
+    expect(await open(await listen(server)).get('/')).toMatchObject({
+      status: 200,
+      bytes: 13,
+      head: 'until the end',
+    });
   });
 
   it('fails when the connection breaks mid-answer or the answer is not HTTP', async () => {

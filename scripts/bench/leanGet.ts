@@ -13,6 +13,8 @@ export interface LeanAnswer {
   bytes: number;
   /** The body's first bytes as text, for error messages. */
   head: string;
+  /** ms from sending the request to the first byte of the body (to the end when it is empty). */
+  firstByteMs: number;
 }
 
 interface Pending {
@@ -22,6 +24,8 @@ interface Pending {
   bytes: number;
   head: Buffer[];
   headBytes: number;
+  sentAt: number;
+  firstByteAt: number | undefined;
 }
 
 const HEAD_BYTES = 300;
@@ -49,7 +53,16 @@ export class LeanGetConnection {
     }
     const socket = this.socket ?? this.connect();
     return new Promise((resolve, reject) => {
-      this.pending = { resolve, reject, status: 0, bytes: 0, head: [], headBytes: 0 };
+      this.pending = {
+        resolve,
+        reject,
+        status: 0,
+        bytes: 0,
+        head: [],
+        headBytes: 0,
+        sentAt: performance.now(),
+        firstByteAt: undefined,
+      };
       socket.write(`${lines.join('\r\n')}\r\n\r\n`);
     });
   }
@@ -67,6 +80,7 @@ export class LeanGetConnection {
     parser[HTTPParser.kOnBody] = (chunk, offset, length) => {
       const p = this.pending;
       if (p === undefined) return;
+      p.firstByteAt ??= performance.now();
       p.bytes += length;
       if (p.headBytes < HEAD_BYTES) {
         const take = Math.min(length, HEAD_BYTES - p.headBytes);
@@ -78,7 +92,12 @@ export class LeanGetConnection {
       const p = this.pending;
       if (p === undefined) return;
       this.pending = undefined;
-      p.resolve({ status: p.status, bytes: p.bytes, head: Buffer.concat(p.head).toString('utf8') });
+      p.resolve({
+        status: p.status,
+        bytes: p.bytes,
+        head: Buffer.concat(p.head).toString('utf8'),
+        firstByteMs: (p.firstByteAt ?? performance.now()) - p.sentAt,
+      });
     };
     const fail = (error: Error) => {
       const p = this.pending;

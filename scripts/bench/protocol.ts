@@ -39,6 +39,8 @@ export interface DirectListParams {
 export interface TimedRequests {
   samples: number[];
   bytes: number;
+  /** Read by the lean reader: each request's time to the first byte of its body, in ms. */
+  firstBytes?: number[];
 }
 export interface DirectBackfillParams {
   collections: readonly Collection[];

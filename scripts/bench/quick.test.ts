@@ -53,6 +53,11 @@ describe('npm run bench -- --quick', () => {
       // The same page every way (the HTTP body is the direct JSON text).
       expect(e.page2000.http.bytes).toBe(e.page2000.direct.bytes);
       expect(e.page2000.undici.bytes).toBe(e.page2000.direct.bytes);
+      // Every HTTP page's first byte timed, none after its page's end.
+      expect(e.page2000.firstByte.n).toBe(options.latencyIterations);
+      expect(e.page2000.firstByte.p50).toBeGreaterThan(0);
+      expect(e.page2000.firstByte.max).toBeLessThanOrEqual(e.page2000.http.max);
+      expect(e.page2000.firstByteShare).toBeCloseTo(e.page2000.firstByte.p50 / e.page2000.http.p50);
       const syncable =
         (e.seed.byStatus.approved ?? 0) + (e.seed.byStatus.archived ?? 0) + (e.seed.byStatus.deleted ?? 0);
       expect(e.backfill.http.items).toBe(syncable);
@@ -101,13 +106,15 @@ describe('npm run bench -- --quick', () => {
       expect(e.phases['rps20-http-fresh']!.units).toBe(e.rps20.fresh.runs.reduce((sum, r) => sum + r.requests, 0));
       expect(report.targets.map((t) => t.name)).toEqual([
         'GET /events?size=2000 p50 vs direct',
+        'GET /events?size=2000 first byte p50 (sent while it is written)',
         "keyset backfill over HTTP (prefetching; the client reads each item's id and lastupdated)",
         'keyset backfill directly in the service (query and page rendering, no HTTP)',
         'GET /events?size=20 req/s vs Prism mock',
       ]);
-      const direct = report.targets[2]!;
+      expect(report.targets[1]!.met).toBe(e.page2000.firstByteShare <= 0.25);
+      const direct = report.targets[3]!;
       expect(direct.met).toBe(e.backfill.direct.itemsPerSecond >= 40_000);
-      const vsMock = report.targets[3]!;
+      const vsMock = report.targets[4]!;
       expect(vsMock).toMatchObject({ engine: 'pglite', informative: true, met: mock.ratio >= 1 });
       expect(vsMock.measured).toBe(`${mock.ratio.toFixed(2)}× (median ÷ median of 3 interleaved rounds)`);
 
@@ -120,7 +127,7 @@ describe('npm run bench -- --quick', () => {
       expect(text).toContain('the same requests, the next one sent while the client parses a page');
       expect(text).toContain(`${e.backfill.prefetch.mispredictions} mispredictions`);
       expect(text).toContain("the same prefetching, the client reading each item's id and lastupdated");
-      const backfillTarget = report.targets[1]!;
+      const backfillTarget = report.targets[2]!;
       expect(backfillTarget.measured).toBe(`${int(e.backfill.keys.itemsPerSecond)} items/s`);
       expect(text).toContain('the same request, service ÷ Prism mock (median of 3 interleaved rounds)');
       expect(text).toContain(

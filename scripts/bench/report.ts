@@ -4,6 +4,7 @@ import type { PhaseFigures } from './images.ts';
 import type { HttpBackfillResult } from './http.ts';
 import {
   BACKFILL_TARGET_NAME,
+  PAGE_FIRST_BYTE_TARGET_NAME,
   clientReference,
   type BenchReport,
   type EngineReport,
@@ -48,6 +49,14 @@ function engineSection(e: EngineReport, report: BenchReport): string {
       times(e.page2000.ratioP50),
       cpuOf('page2000-http', 'page2000-direct', 'request'),
       mark(check('GET /events?size=2000 p50 vs direct')),
+    ],
+    [
+      '  its first byte (p50, from sending the request): the page is sent while it is written',
+      ms(e.page2000.firstByte.p50),
+      '',
+      `${e.page2000.firstByteShare.toFixed(2)} of p50`,
+      '',
+      mark(check(PAGE_FIRST_BYTE_TARGET_NAME)),
     ],
     [
       '  the same requests read by undici (as a Node client takes the body in)',
