@@ -1,14 +1,13 @@
-import express, { type RequestHandler } from 'express';
+import express from 'express';
 import { PAGE_SIZE } from '../../generated/constants.ts';
 import { SECOND } from './config.ts';
 import { createBearerResolver } from './auth/resolveBearer.ts';
 import { authenticate } from './http/authenticate.ts';
 import { authenticateBeforeBody } from './http/authenticateBeforeBody.ts';
-import { findPrincipal } from './http/principal.ts';
 import { errorHandler, notFound, rejectUnknownRoutes } from './http/errorHandler.ts';
 import { loadOpenApiDocument } from './http/openapiDocument.ts';
 import { rejectMalformedQuery } from './http/rejectMalformedQuery.ts';
-import { requireUtf8Body } from './http/requireUtf8Body.ts';
+import { readJsonBody } from './http/readJsonBody.ts';
 import { storageUnavailable } from './http/storageUnavailable.ts';
 import { createRequestValidator } from './http/validateRequest.ts';
 import { createAuthThrottle, NO_AUTH_THROTTLE } from './ratelimit/authThrottle.ts';
@@ -26,17 +25,6 @@ import type { Services } from './services.ts';
 
 // @implements VER-001
 export const BASE_PATH = '/api';
-
-const JSON_TYPES = ['application/json', 'application/*+json'];
-
-/** The JSON parser: 1 MiB once the bearer was checked (DEC-ERR-003), `preAuthBytes` before. */
-function readJsonBody(preAuthBytes: number): RequestHandler {
-  const authenticated = express.json({ limit: '1mb', type: JSON_TYPES, verify: requireUtf8Body });
-  const anonymous = express.json({ limit: preAuthBytes, type: JSON_TYPES, verify: requireUtf8Body });
-  return function readJsonBodyHandler(req, res, next) {
-    (findPrincipal(res) === undefined ? anonymous : authenticated)(req, res, next);
-  };
-}
 
 /** The HTTP app over `services`: middleware built once from the spec and the config, then the route modules. */
 export function createApp(services: Services): express.Express {

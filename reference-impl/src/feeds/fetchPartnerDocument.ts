@@ -1,6 +1,7 @@
 import { rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
 import { MiB, MINUTE, SECOND } from '../config.ts';
+import { parseJson } from '../domain/parseJson.ts';
 
 // One GET of a partner's HTTPS endpoint (FEED-008) with every limit a remote party must not be
 // able to stretch: connect, header and body timeouts, a total deadline, and a byte limit.
@@ -93,7 +94,7 @@ export async function fetchPartnerDocument(url: string, options: FetchPartnerOpt
       .toString('utf8')
       .replace(/^\uFEFF/, '');
     try {
-      return JSON.parse(text) as unknown;
+      return parseJson(text);
     } catch (error) {
       throw new FeedFetchError(`the document at ${url} is not valid JSON: ${(error as Error).message}`, {
         cause: error,

@@ -26,6 +26,15 @@ describeEachEngine('Db', (ctx) => {
     });
   });
 
+  it('when json documents have escaped member names, then each comes back as written, after a similar earlier one', async () => {
+    // JSON.parse reads the second name as "\\" after the first (nodejs/node#63785; parseJson.ts).
+    const read = async (text: string) =>
+      (await ctx.db.query<{ doc: unknown; stored: unknown }>('SELECT $1::json AS doc, $1::jsonb AS stored', [text]))
+        .rows[0];
+    expect(await read('{"h":[],"\\\\":0}')).toEqual({ doc: { h: [], '\\': 0 }, stored: { h: [], '\\': 0 } });
+    expect(await read('{"h":1,"\\"":2}')).toEqual({ doc: { h: 1, '"': 2 }, stored: { h: 1, '"': 2 } });
+  });
+
   it('when running a script, then all its statements run; affectedRows counts changed rows only', async () => {
     await ctx.db.exec(
       `CREATE TABLE t_script (k text CONSTRAINT t_script_pkey PRIMARY KEY, n int); CREATE INDEX t_script_n ON t_script (n);`,

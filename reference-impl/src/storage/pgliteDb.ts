@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PGlite, type Results, type Transaction as PgliteTransaction } from '@electric-sql/pglite';
+import { PGlite, types, type Results, type Transaction as PgliteTransaction } from '@electric-sql/pglite';
+import { parseJson } from '../domain/parseJson.ts';
 import type { Db, QueryResult, Transaction } from './db.ts';
 import { toDbError } from './errors.ts';
 import { Mutex } from './mutex.ts';
@@ -16,13 +17,15 @@ export interface PgliteDbOptions {
  * transaction take turns, so two callers' transactions never interleave on it.
  */
 export async function openPgliteDb(options: PgliteDbOptions): Promise<Db> {
+  // JSON.parse can lose escaped member names (parseJson.ts).
+  const parsers = { [types.JSON]: parseJson, [types.JSONB]: parseJson };
   let pglite: PGlite;
   if (options.dataDir === ':memory:') {
-    pglite = await PGlite.create();
+    pglite = await PGlite.create({ parsers });
   } else {
     const directory = join(options.dataDir, 'pglite');
     await mkdir(directory, { recursive: true });
-    pglite = await PGlite.create({ dataDir: directory });
+    pglite = await PGlite.create({ dataDir: directory, parsers });
   }
   const mutex = new Mutex();
   const guard = new TransactionGuard();

@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { Db, QueryResult, Transaction } from './db.ts';
 import { startPostgresListener } from './postgresListener.ts';
 import { toDbError } from './errors.ts';
+import { parseJson } from '../domain/parseJson.ts';
 import { parseIsoTimestamptz } from './parseTimestamptz.ts';
 import { TransactionGuard, affectedRowsOf } from './transactionGuard.ts';
 
@@ -215,6 +216,8 @@ async function runExec(target: pg.Pool | pg.PoolClient, sql: string): Promise<vo
 
 // Parse values as PGlite does, so both engines hand callers the same JavaScript values.
 const INT8 = 20,
+  JSON_OID = 114,
+  JSONB = 3802,
   INT8_ARRAY = 1016,
   DATE = 1082,
   TIMESTAMP = 1114,
@@ -243,6 +246,10 @@ const TYPES = {
       // The same instants as node-postgres' parser, faster (parseTimestamptz.ts).
       case TIMESTAMPTZ:
         return (value) => parseIsoTimestamptz(value) ?? fallback(value);
+      // JSON.parse can lose escaped member names (parseJson.ts).
+      case JSON_OID:
+      case JSONB:
+        return parseJson;
       default:
         return fallback;
     }

@@ -1,0 +1,35 @@
+import type { IncomingMessage } from 'node:http';
+import express, { type RequestHandler } from 'express';
+import { parseJson } from '../domain/parseJson.ts';
+import { findPrincipal } from './principal.ts';
+import { requireUtf8Body } from './requireUtf8Body.ts';
+
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
+/**
+ * The JSON body parser: 1 MiB once the bearer was checked (DEC-ERR-003), `preAuthBytes` before.
+ * A body with a backslash is read again by parseJson once Express's parser accepted it: JSON.parse
+ * can lose escaped member names (parseJson.ts), and a stored item would keep the wrong name.
+ */
+export function readJsonBody(preAuthBytes: number): RequestHandler {
+  const withBackslash = new WeakMap<IncomingMessage, Buffer>();
+  const verify = (req: IncomingMessage, res: unknown, body: Buffer) => {
+    requireUtf8Body(req, res, body);
+    if (body.includes(0x5c)) withBackslash.set(req, body);
+  };
+  const authenticated = express.json({ limit: '1mb', type: JSON_TYPES, verify });
+  const anonymous = express.json({ limit: preAuthBytes, type: JSON_TYPES, verify });
+  return function readJsonBodyHandler(req, res, next) {
+    (findPrincipal(res) === undefined ? anonymous : authenticated)(req, res, (error?: unknown) => {
+      const body = withBackslash.get(req);
+      if (error !== undefined || body === undefined) return next(error);
+      try {
+        const text = body.toString('utf8');
+        req.body = parseJson(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text); // the decoder drops a BOM
+      } catch (parseError) {
+        return next(parseError);
+      }
+      next();
+    });
+  };
+}
