@@ -60,6 +60,14 @@ describe('parseJson', () => {
     expect(Object.getPrototypeOf(kept)).toBe(Object.prototype);
   });
 
+  it('when a document is nested deeper than the stack would allow a recursion, then it is read', () => {
+    const depth = 200_000;
+    const value = parseJson(`${'['.repeat(depth)}{"\\"":1}${']'.repeat(depth)}`);
+    let inner: unknown = value;
+    for (let i = 0; i < depth; i++) inner = (inner as unknown[])[0];
+    expect(inner).toEqual({ '"': 1 });
+  });
+
   it('when the text is not JSON, then it throws where JSON.parse throws', () => {
     const texts = fc.oneof(
       fc.json().map((text) => text.replace(/"/, '\\"')),

@@ -48,27 +48,29 @@ function closingQuote(text: string, start: number): number {
   return -1;
 }
 
-/** `value` with every stand-in name replaced by its decoded name, members in the same order. */
-function restoreNames(value: unknown, stem: string, decoded: ReadonlyMap<string, string>): unknown {
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) value[i] = restoreNames(value[i], stem, decoded);
-    return value;
-  }
-  if (typeof value !== 'object' || value === null) return value;
-  const object = value as Record<string, unknown>;
-  const keys = Object.keys(object);
-  if (!keys.some((key) => key.startsWith(stem))) {
-    for (const key of keys) {
-      const member = object[key];
-      const restored = restoreNames(member, stem, decoded);
-      if (restored !== member) setMember(object, key, restored);
+/**
+ * `root` with every stand-in name replaced by its decoded name, in place and in the same order
+ * (a repeated name keeps its first place and its last value, as in JSON.parse). Iterative: a deep
+ * document must not overflow the stack where JSON.parse read it.
+ */
+function restoreNames(root: unknown, stem: string, decoded: ReadonlyMap<string, string>): unknown {
+  const pending: unknown[] = [root];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value !== 'object' || value === null) continue;
+    if (Array.isArray(value)) {
+      for (const element of value) pending.push(element);
+      continue;
     }
-    return object;
+    const object = value as Record<string, unknown>;
+    const keys = Object.keys(object);
+    for (const key of keys) pending.push(object[key]);
+    if (!keys.some((key) => key.startsWith(stem))) continue;
+    const members = keys.map((key) => [decoded.get(key) ?? key, object[key]] as const);
+    for (const key of keys) delete object[key];
+    for (const [name, member] of members) setMember(object, name, member);
   }
-  // Rebuilt in order: a repeated name keeps its first place and its last value, as in JSON.parse.
-  const rebuilt: Record<string, unknown> = {};
-  for (const key of keys) setMember(rebuilt, decoded.get(key) ?? key, restoreNames(object[key], stem, decoded));
-  return rebuilt;
+  return root;
 }
 
 /** An own member, also when it is named __proto__ (assignment would set the prototype). */
