@@ -32,7 +32,8 @@ function escapedNames(text: string): Array<{ start: number; end: number }> {
     if (end === 0) break;
     let next = end;
     while (next < text.length && ' \t\n\r'.includes(text[next]!)) next++;
-    if (text[next] === ':' && text.lastIndexOf('\\', end - 2) > start) names.push({ start, end });
+    // Within the name only: a search beyond it could cross the whole text for each name.
+    if (text[next] === ':' && text.substring(start + 1, end - 1).includes('\\')) names.push({ start, end });
     start = text.indexOf('"', end);
   }
   return names;
