@@ -24,6 +24,11 @@ export function parseJson(text: string): unknown {
   return restoreNames(JSON.parse(plain + text.slice(from)), stem, decoded);
 }
 
+/** Whether JSON.parse could misread `text`: a member name in it holds a backslash. */
+export function hasEscapedName(text: string): boolean {
+  return text.includes('\\') && escapedNames(text).length > 0;
+}
+
 /** Where each member name holding a backslash is, quotes included. */
 function escapedNames(text: string): Array<{ start: number; end: number }> {
   const names: Array<{ start: number; end: number }> = [];

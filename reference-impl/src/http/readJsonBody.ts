@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import express, { type RequestHandler } from 'express';
-import { parseJson } from '../domain/parseJson.ts';
+import { hasEscapedName, parseJson } from '../domain/parseJson.ts';
 import { findPrincipal } from './principal.ts';
 import { requireUtf8Body } from './requireUtf8Body.ts';
 
@@ -8,8 +8,8 @@ const JSON_TYPES = ['application/json', 'application/*+json'];
 
 /**
  * The JSON body parser: 1 MiB once the bearer was checked (DEC-ERR-003), `preAuthBytes` before.
- * A body with a backslash is read again by parseJson once Express's parser accepted it: JSON.parse
- * can lose escaped member names (parseJson.ts), and a stored item would keep the wrong name.
+ * A body with an escaped member name is read again by parseJson once Express's parser accepted
+ * it: JSON.parse can lose such names (parseJson.ts), and a stored item would keep the wrong name.
  */
 export function readJsonBody(preAuthBytes: number): RequestHandler {
   const withBackslash = new WeakMap<IncomingMessage, Buffer>();
@@ -24,8 +24,9 @@ export function readJsonBody(preAuthBytes: number): RequestHandler {
       const body = withBackslash.get(req);
       if (error !== undefined || body === undefined) return next(error);
       try {
-        const text = body.toString('utf8');
-        req.body = parseJson(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text); // the decoder drops a BOM
+        const text = body.toString('utf8').replace(/^\uFEFF/, ''); // as the decoder drops a BOM
+        // Escapes in values only (a "\n" in a description) are read right: no second parse.
+        if (hasEscapedName(text)) req.body = parseJson(text);
       } catch (parseError) {
         return next(parseError);
       }
