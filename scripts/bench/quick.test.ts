@@ -111,7 +111,16 @@ describe('npm run bench -- --quick', () => {
         'keyset backfill directly in the service (query and page rendering, no HTTP)',
         'GET /events?size=20 req/s vs Prism mock',
       ]);
+      expect(report.targets[0]!.met).toBe(e.page2000.ratioP50 <= 1.5);
       expect(report.targets[1]!.met).toBe(e.page2000.firstByteShare <= 0.25);
+      // The machine's CPU of a phase holds the service's.
+      for (const name of ['page2000-http', 'page2000-direct'] as const) {
+        const p = e.phases[name]!;
+        expect(p.machineCpuMsPerUnit).toBe(p.machineCpuMs / p.units);
+        expect(p.machineCpuMs).toBeGreaterThan(0);
+        // /proc counts in ticks of 10 ms, read at each end of each run.
+        expect(p.machineCpuMs + 20 * p.runs).toBeGreaterThanOrEqual(p.serviceCpuMs);
+      }
       const direct = report.targets[3]!;
       expect(direct.met).toBe(e.backfill.direct.itemsPerSecond >= 40_000);
       const vsMock = report.targets[4]!;
@@ -123,6 +132,12 @@ describe('npm run bench -- --quick', () => {
       expect(written.engines.pglite!.seed.items).toBe(250);
       const text = formatReport(report);
       expect(text).toContain('GET /events?size=2000 p50');
+      const machine = (name: string) => e.phases[name]!.machineCpuMsPerUnit;
+      expect(text).toMatch(
+        new RegExp(
+          `the machine's CPU per page \\(the service, PostgreSQL and the reader together, on \\d+ cores\\) +${machine('page2000-http').toFixed(1)} ms +${machine('page2000-direct').toFixed(1)} ms +${(machine('page2000-http') / machine('page2000-direct')).toFixed(2)}× +cores busy \\d+% \\| \\d+%`,
+        ),
+      );
       expect(text).toContain('keyset backfill');
       expect(text).toContain('the same requests, the next one sent while the client parses a page');
       expect(text).toContain(`${e.backfill.prefetch.mispredictions} mispredictions`);

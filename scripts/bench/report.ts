@@ -9,6 +9,7 @@ import {
   type BenchReport,
   type EngineReport,
   type ExtraResult,
+  type PhaseCpu,
   type TargetCheck,
 } from './run.ts';
 
@@ -58,6 +59,7 @@ function engineSection(e: EngineReport, report: BenchReport): string {
       '',
       mark(check(PAGE_FIRST_BYTE_TARGET_NAME)),
     ],
+    machinePageRow(e, report.host.cpus),
     [
       '  the same requests read by undici (as a Node client takes the body in)',
       ms(e.page2000.undici.p50),
@@ -192,6 +194,32 @@ function cpuColumn(e: EngineReport, http: string, direct: string, unit: string):
     d = e.phases[direct]?.serviceCpuMsPerUnit;
   if (h === undefined || d === undefined || Number.isNaN(h) || Number.isNaN(d)) return '';
   return `${h.toFixed(1)} | ${d.toFixed(1)} ms/${unit}`;
+}
+
+/**
+ * The machine's CPU per page, every process together: the page over HTTP can be no shorter than
+ * this ÷ the cores, so when the direct page already keeps them busy the ratio is the transfer's CPU.
+ */
+function machinePageRow(e: EngineReport, cores: number): string[] {
+  const http = e.phases['page2000-http'],
+    direct = e.phases['page2000-direct'];
+  const label = `  the machine's CPU per page (the service, PostgreSQL and the reader together, on ${cores} cores)`;
+  if (
+    http === undefined ||
+    direct === undefined ||
+    Number.isNaN(http.machineCpuMs) ||
+    Number.isNaN(direct.machineCpuMs)
+  )
+    return [label, 'unavailable', '', '', '', ''];
+  const busy = (phase: PhaseCpu) => `${Math.round((phase.machineCpuMs / (phase.wallMs * cores)) * 100)}%`;
+  return [
+    label,
+    ms(http.machineCpuMsPerUnit),
+    ms(direct.machineCpuMsPerUnit),
+    times(http.machineCpuMsPerUnit / direct.machineCpuMsPerUnit),
+    `cores busy ${busy(http)} | ${busy(direct)}`,
+    '',
+  ];
 }
 
 /** A backfill variant's row, against the direct backfill. */
