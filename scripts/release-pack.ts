@@ -38,7 +38,7 @@ const runMain = (module: string) =>
 export const PACKAGES: readonly PackageDef[] = [
   {
     folder: 'spec',
-    code: ['spec/index.ts', 'spec/access', 'generated/types.ts', 'generated/constants.ts'],
+    code: ['spec/index.ts', 'spec/json.ts', 'spec/access', 'generated/types.ts', 'generated/constants.ts'],
     data: [
       'spec/requirements.yaml',
       'generated/openapi.json',
@@ -83,6 +83,7 @@ export const PACKAGES: readonly PackageDef[] = [
 /** Compiled modules that other packages import by package name instead of shipping a copy. */
 const PROVIDED: Record<string, string> = {
   'spec/index.js': '@content-service/spec',
+  'spec/json.js': '@content-service/spec/json',
   'generated/types.js': '@content-service/spec/types',
   'generated/constants.js': '@content-service/spec/constants',
   'client/index.js': '@content-service/client',

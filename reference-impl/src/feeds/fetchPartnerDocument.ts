@@ -1,7 +1,7 @@
 import { rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
 import { MiB, MINUTE, SECOND } from '../config.ts';
-import { parseJson } from '../domain/parseJson.ts';
+import { parseJson } from '../../../spec/json.ts';
 
 // One GET of a partner's HTTPS endpoint (FEED-008) with every limit a remote party must not be
 // able to stretch: connect, header and body timeouts, a total deadline, and a byte limit.

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import express, { type RequestHandler } from 'express';
-import { hasEscapedName, parseJson } from '../domain/parseJson.ts';
+import { hasEscapedName, parseJson } from '../../../spec/json.ts';
 import { findPrincipal } from './principal.ts';
 import { requireUtf8Body } from './requireUtf8Body.ts';
 
@@ -9,7 +9,7 @@ const JSON_TYPES = ['application/json', 'application/*+json'];
 /**
  * The JSON body parser: 1 MiB once the bearer was checked (DEC-ERR-003), `preAuthBytes` before.
  * A body with an escaped member name is read again by parseJson once Express's parser accepted
- * it: JSON.parse can lose such names (parseJson.ts), and a stored item would keep the wrong name.
+ * it: JSON.parse can lose such names (spec/json.ts), and a stored item would keep the wrong name.
  */
 export function readJsonBody(preAuthBytes: number): RequestHandler {
   const withBackslash = new WeakMap<IncomingMessage, Buffer>();

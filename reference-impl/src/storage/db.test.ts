@@ -27,7 +27,7 @@ describeEachEngine('Db', (ctx) => {
   });
 
   it('when json documents have escaped member names, then each comes back as written, after a similar earlier one', async () => {
-    // JSON.parse reads the second name as "\\" after the first (nodejs/node#63785; parseJson.ts).
+    // JSON.parse reads the second name as "\\" after the first (nodejs/node#63785; spec/json.ts).
     const read = async (text: string) =>
       (await ctx.db.query<{ doc: unknown; stored: unknown }>('SELECT $1::json AS doc, $1::jsonb AS stored', [text]))
         .rows[0];

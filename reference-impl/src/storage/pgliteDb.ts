@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGlite, types, type Results, type Transaction as PgliteTransaction } from '@electric-sql/pglite';
-import { parseJson } from '../domain/parseJson.ts';
+import { parseJson } from '../../../spec/json.ts';
 import type { Db, QueryResult, Transaction } from './db.ts';
 import { toDbError } from './errors.ts';
 import { Mutex } from './mutex.ts';
@@ -17,7 +17,7 @@ export interface PgliteDbOptions {
  * transaction take turns, so two callers' transactions never interleave on it.
  */
 export async function openPgliteDb(options: PgliteDbOptions): Promise<Db> {
-  // JSON.parse can lose escaped member names (parseJson.ts).
+  // JSON.parse can lose escaped member names (spec/json.ts).
   const parsers = { [types.JSON]: parseJson, [types.JSONB]: parseJson };
   let pglite: PGlite;
   if (options.dataDir === ':memory:') {

@@ -3,7 +3,7 @@ import pg from 'pg';
 import type { Db, QueryResult, Transaction } from './db.ts';
 import { startPostgresListener } from './postgresListener.ts';
 import { toDbError } from './errors.ts';
-import { parseJson } from '../domain/parseJson.ts';
+import { parseJson } from '../../../spec/json.ts';
 import { parseIsoTimestamptz } from './parseTimestamptz.ts';
 import { TransactionGuard, affectedRowsOf } from './transactionGuard.ts';
 
@@ -246,7 +246,7 @@ const TYPES = {
       // The same instants as node-postgres' parser, faster (parseTimestamptz.ts).
       case TIMESTAMPTZ:
         return (value) => parseIsoTimestamptz(value) ?? fallback(value);
-      // JSON.parse can lose escaped member names (parseJson.ts).
+      // JSON.parse can lose escaped member names (spec/json.ts).
       case JSON_OID:
       case JSONB:
         return parseJson;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseJson } from './parseJson.ts';
+import { parseJson } from './json.ts';
 
 // The oracle is the value the text was written from, compared through JSON.stringify (which writes
 // members in their order), never JSON.parse's reading of member names: that is what is wrong.

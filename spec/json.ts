@@ -29,24 +29,31 @@ export function hasEscapedName(text: string): boolean {
   return text.includes('\\') && escapedNames(text).length > 0;
 }
 
-/** Where each member name holding a backslash is, quotes included. */
+/**
+ * Where each member name holding a backslash is, quotes included, in a text JSON.parse accepts.
+ * Only strings that hold a backslash are visited (every backslash of JSON is in a string): from
+ * each, the end of its string, and when a colon follows, its start.
+ */
 function escapedNames(text: string): Array<{ start: number; end: number }> {
   const names: Array<{ start: number; end: number }> = [];
-  for (let start = text.indexOf('"'); start !== -1;) {
-    const end = closingQuote(text, start) + 1;
+  for (let backslash = text.indexOf('\\'); backslash !== -1;) {
+    const end = unescapedQuote(text, backslash, 1) + 1;
     if (end === 0) break;
     let next = end;
     while (next < text.length && ' \t\n\r'.includes(text[next]!)) next++;
-    // Within the name only: a search beyond it could cross the whole text for each name.
-    if (text[next] === ':' && text.substring(start + 1, end - 1).includes('\\')) names.push({ start, end });
-    start = text.indexOf('"', end);
+    if (text[next] === ':') names.push({ start: unescapedQuote(text, backslash, -1), end });
+    backslash = text.indexOf('\\', end);
   }
   return names;
 }
 
-/** The index of the quote that ends the string starting at `start`; -1 when there is none. */
-function closingQuote(text: string, start: number): number {
-  for (let at = text.indexOf('"', start + 1); at !== -1; at = text.indexOf('"', at + 1)) {
+/**
+ * The nearest quote after (`direction` 1) or before (-1) `from` that no backslash escapes: from
+ * within a string, its end or its start; -1 when there is none.
+ */
+function unescapedQuote(text: string, from: number, direction: 1 | -1): number {
+  const find = (at: number) => (direction === 1 ? text.indexOf('"', at + 1) : text.lastIndexOf('"', at - 1));
+  for (let at = find(from); at !== -1; at = find(at)) {
     let backslashes = 0;
     while (text[at - 1 - backslashes] === '\\') backslashes++;
     if (backslashes % 2 === 0) return at;
