@@ -5,6 +5,7 @@
 
 import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from '../../generated/types.ts';
+import { parseJson } from '../../spec/json.ts';
 import {
   COLLECTIONS,
   type AssetPage,
@@ -76,6 +77,12 @@ function unwrap<T>(answer: Answer): T {
   return answer.data as T;
 }
 
+/** A JSON answer taken as text and read by parseJson: JSON.parse can lose escaped member names. */
+function unwrapJson<T>(answer: Answer): T {
+  const text = unwrap<string | undefined>(answer);
+  return (text === undefined || text === '' ? undefined : parseJson(text)) as T;
+}
+
 export function createContentClient(options: ContentClientOptions): ContentClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const ownTransport =
@@ -97,28 +104,32 @@ export function createContentClient(options: ContentClientOptions): ContentClien
   });
 
   // One typed call per collection: each checks its own path's query and response types.
-  // `parseAs: 'arrayBuffer'` hands the body over unparsed (listItemsBody); errors are parsed either way.
-  type ParseAs = 'json' | 'arrayBuffer';
+  // Bodies come as text, read by unwrapJson, or with `parseAs: 'arrayBuffer'` unparsed
+  // (listItemsBody); openapi-fetch parses error bodies either way.
+  type ParseAs = 'text' | 'arrayBuffer';
   const list = {
-    events: (query: ListQuery<'events'> | undefined, signal?: AbortSignal, parseAs: ParseAs = 'json') =>
+    events: (query: ListQuery<'events'> | undefined, signal?: AbortSignal, parseAs: ParseAs = 'text') =>
       client.GET('/events', { params: { query }, signal, parseAs }),
-    locations: (query: ListQuery<'locations'> | undefined, signal?: AbortSignal, parseAs: ParseAs = 'json') =>
+    locations: (query: ListQuery<'locations'> | undefined, signal?: AbortSignal, parseAs: ParseAs = 'text') =>
       client.GET('/locations', { params: { query }, signal, parseAs }),
-    routes: (query: ListQuery<'routes'> | undefined, signal?: AbortSignal, parseAs: ParseAs = 'json') =>
+    routes: (query: ListQuery<'routes'> | undefined, signal?: AbortSignal, parseAs: ParseAs = 'text') =>
       client.GET('/routes', { params: { query }, signal, parseAs }),
-    eventgroups: (query: ListQuery<'eventgroups'> | undefined, signal?: AbortSignal, parseAs: ParseAs = 'json') =>
+    eventgroups: (query: ListQuery<'eventgroups'> | undefined, signal?: AbortSignal, parseAs: ParseAs = 'text') =>
       client.GET('/eventgroups', { params: { query }, signal, parseAs }),
-    venues: (query: ListQuery<'venues'> | undefined, signal?: AbortSignal, parseAs: ParseAs = 'json') =>
+    venues: (query: ListQuery<'venues'> | undefined, signal?: AbortSignal, parseAs: ParseAs = 'text') =>
       client.GET('/venues', { params: { query }, signal, parseAs }),
   } satisfies Record<Collection, unknown>;
   const detail = {
-    events: (id: string, signal?: AbortSignal) => client.GET('/events/{id}', { params: { path: { id } }, signal }),
+    events: (id: string, signal?: AbortSignal) =>
+      client.GET('/events/{id}', { params: { path: { id } }, signal, parseAs: 'text' }),
     locations: (id: string, signal?: AbortSignal) =>
-      client.GET('/locations/{id}', { params: { path: { id } }, signal }),
-    routes: (id: string, signal?: AbortSignal) => client.GET('/routes/{id}', { params: { path: { id } }, signal }),
+      client.GET('/locations/{id}', { params: { path: { id } }, signal, parseAs: 'text' }),
+    routes: (id: string, signal?: AbortSignal) =>
+      client.GET('/routes/{id}', { params: { path: { id } }, signal, parseAs: 'text' }),
     eventgroups: (id: string, signal?: AbortSignal) =>
-      client.GET('/eventgroups/{id}', { params: { path: { id } }, signal }),
-    venues: (id: string, signal?: AbortSignal) => client.GET('/venues/{id}', { params: { path: { id } }, signal }),
+      client.GET('/eventgroups/{id}', { params: { path: { id } }, signal, parseAs: 'text' }),
+    venues: (id: string, signal?: AbortSignal) =>
+      client.GET('/venues/{id}', { params: { path: { id } }, signal, parseAs: 'text' }),
   } satisfies Record<Collection, unknown>;
 
   const checkCollection = (collection: string): Collection => {
@@ -140,7 +151,7 @@ export function createContentClient(options: ContentClientOptions): ContentClien
         s?: AbortSignal,
       ) => Promise<Answer>;
       const answer = await lister(query, call?.signal);
-      const items = unwrap<unknown>(answer);
+      const items = unwrapJson<unknown>(answer);
       if (!Array.isArray(items))
         throw new ServiceError(answer.response.status, answer.response.url, {
           message: 'expected a bare JSON array of items',
@@ -164,7 +175,7 @@ export function createContentClient(options: ContentClientOptions): ContentClien
       const getter = detail[checkCollection(collection)] as (id: string, s?: AbortSignal) => Promise<Answer>;
       const answer = await getter(id, call?.signal);
       if (answer.response.status === 404) return undefined;
-      return unwrap<ItemOf<C>>(answer);
+      return unwrapJson<ItemOf<C>>(answer);
     },
     async getResource(resourceUri, call) {
       const match = /\/([a-z]+)\/([^/]+)\/?$/.exec(URL.canParse(resourceUri) ? new URL(resourceUri).pathname : '');
@@ -173,8 +184,8 @@ export function createContentClient(options: ContentClientOptions): ContentClien
       return calls.getItem(checkCollection(match[1]!), decodeURIComponent(match[2]!), call);
     },
     async listAssets(query, call) {
-      const answer = await client.GET('/assets', { params: { query }, signal: call?.signal });
-      return unwrap<AssetPage<ContentAsset>>(answer);
+      const answer = await client.GET('/assets', { params: { query }, signal: call?.signal, parseAs: 'text' });
+      return unwrapJson<AssetPage<ContentAsset>>(answer);
     },
     close: async () => {
       await ownTransport?.close();

@@ -6,6 +6,7 @@
 // stamp again. They are recognised (same trcid, same stamp) and left out of `fresh`.
 
 import { PAGE_SIZE } from '../../generated/constants.ts';
+import { parseJson } from '../../spec/json.ts';
 import { compareParsed, parseInstant, type Instant } from './instant.ts';
 import { pageElements } from './pageKeys.ts';
 import type { Collection, ItemSource, ListItemsQuery, SyncItem, WfStatus } from './types.ts';
@@ -149,7 +150,7 @@ function readPage<T>(
         wfstatus: wfstatus as SyncItem['wfstatus'],
         json: bytes.subarray(start, end),
       }));
-    return JSON.parse(bytes.toString('utf8')) as T[];
+    return parseJson(bytes.toString('utf8')) as T[];
   } catch (error) {
     throw new SyncProtocolError(`${collection} page ${number}: not JSON (${(error as Error).message})`);
   }

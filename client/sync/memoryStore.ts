@@ -4,6 +4,7 @@
 // objects of a parsed item, which matters with a hundred thousand of them. Each read gives a new
 // object.
 
+import { parseJson } from '../../spec/json.ts';
 import type { BatchResult, StoreOp, SyncStore } from './store.ts';
 import { utf8 } from './utf8.ts';
 import type { Collection, ContentItem, SyncItem } from './types.ts';
@@ -23,7 +24,7 @@ export function createMemoryStore<T extends SyncItem = ContentItem>(): MemorySto
     return b;
   };
   const upsertNow = (c: Collection, trcid: string, json: Uint8Array) => void bucket(c).set(trcid, json);
-  const read = (json: Uint8Array | undefined) => (json === undefined ? undefined : (JSON.parse(utf8(json)) as T));
+  const read = (json: Uint8Array | undefined) => (json === undefined ? undefined : (parseJson(utf8(json)) as T));
   const serialised = (item: T) => Buffer.from(JSON.stringify(item));
 
   return {

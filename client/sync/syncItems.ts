@@ -9,6 +9,7 @@
 //    repeats the work, which is idempotent.
 
 import { WORKFLOW_STATUS } from '../../generated/constants.ts';
+import { parseJson } from '../../spec/json.ts';
 import { laterOf } from './instant.ts';
 import { utf8 } from './utf8.ts';
 import { keysetPages, MAX_PAGE_SIZE, type ItemEntry } from './keyset.ts';
@@ -157,7 +158,7 @@ function upsertOfEntry<T extends SyncItem>(entry: ItemEntry): StoreOp<T> {
     wfstatus: entry.wfstatus,
     json: entry.json,
     get item() {
-      return (parsed ??= JSON.parse(utf8(entry.json)) as T);
+      return (parsed ??= parseJson(utf8(entry.json)) as T);
     },
   };
 }

@@ -10,6 +10,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { CallbackItem as GeneratedCallbackItem, Readable } from '../../generated/types.ts';
+import { parseJson } from '../../spec/json.ts';
 import { createMemoryDeduper, type DeliveryDeduper } from './dedupe.ts';
 import { verifyWebhook } from './verify.ts';
 
@@ -95,7 +96,7 @@ function alreadyRead(req: Request): Buffer | 'consumed' | undefined {
 function parseItems(raw: Buffer): CallbackItem[] | string {
   let body: unknown;
   try {
-    body = JSON.parse(raw.toString('utf8'));
+    body = parseJson(raw.toString('utf8'));
   } catch {
     return 'body is not valid JSON';
   }
