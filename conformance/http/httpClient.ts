@@ -5,6 +5,7 @@
 // retried in a tight loop.
 
 import { Agent, request } from 'undici';
+import { parseJson } from '../../spec/json.ts';
 import { CheckFailure } from '../model/failure.ts';
 import type { DecisionDeviation, ResponseValidator } from '../spec/responseValidator.ts';
 import type { Exchange, SpecProblem } from './exchange.ts';
@@ -118,10 +119,10 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
   return out;
 }
 
-function parseJson(text: string, contentType: string | undefined): unknown {
+function parseJsonBody(text: string, contentType: string | undefined): unknown {
   if (!text || !/json/i.test(contentType ?? '')) return undefined;
   try {
-    return JSON.parse(text);
+    return parseJson(text);
   } catch {
     return undefined;
   }
@@ -221,7 +222,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         headers: resHeaders,
         bytes,
         text,
-        body: parseJson(text, resHeaders['content-type']),
+        body: parseJsonBody(text, resHeaders['content-type']),
         date: dateHeader && !Number.isNaN(dateHeader.getTime()) ? dateHeader : undefined,
         url: target,
         exchange,

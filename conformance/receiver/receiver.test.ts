@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { signWebhook } from '../../client/webhooks/verify.ts';
@@ -38,6 +39,17 @@ describe('startReceiver', () => {
     expect(d.headers['x-custom']).toBe('v');
     expect(d.receivedAt).toBeGreaterThanOrEqual(before);
     expect(d.json()).toEqual({ items: [{ id: 'x_EventUpdated' }], spacing: 'kept' });
+  });
+
+  it('when a delivery has members with escaped names, then json() keeps each name as sent (nodejs/node#63785)', async () => {
+    // A name new to the process leads the member objects, so that JSON.parse would misread "\"" here.
+    const lead = `lead_${randomUUID().slice(0, 8)}`;
+    receiver = await startReceiver();
+    const ep = receiver.endpoint('names');
+    const body = JSON.stringify({ items: [{ extra: { [lead]: [], '\\': 1 } }, { extra: { [lead]: 2, '"': 2 } }] });
+    expect(await deliver(ep.url, body)).toBe(200);
+    const { items } = ep.deliveries[0]!.json() as { items: Array<{ extra: object }> };
+    expect(items.map((item) => Object.keys(item.extra).slice(1))).toEqual([['\\'], ['"']]);
   });
 
   it('when a script is set, then deliveries are answered in order and then with the default', async () => {

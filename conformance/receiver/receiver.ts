@@ -10,6 +10,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { WEBHOOK_TIMESTAMP_TOLERANCE_SECONDS } from '../../generated/constants.ts';
+import { parseJson } from '../../spec/json.ts';
 import { CheckFailure } from '../model/failure.ts';
 import { ResponseScript } from './responseScript.ts';
 import type { PlannedResponse, ResponseStep } from './responseScript.ts';
@@ -130,7 +131,7 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
       json() {
         if (!parsed) {
           try {
-            parsed = { value: JSON.parse(rawBody.toString('utf8')) };
+            parsed = { value: parseJson(rawBody.toString('utf8')) };
           } catch {
             parsed = { value: undefined };
           }

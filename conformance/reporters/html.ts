@@ -4,6 +4,7 @@
 // embedded as JSON with its integrity hash; rendering is deterministic, so verify-report can
 // re-render the page from it and detect edits to what a reader sees.
 
+import { parseJson } from '../../spec/json.ts';
 import { toCurl } from '../http/exchange.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { GROUP_ORDER } from '../plan/order.ts';
@@ -252,7 +253,7 @@ ${cleanupFailed.length > 0 ? `<h2>Cleanup</h2><p>${cleanupFailed.length} cleanup
 /** The result embedded in an HTML report, or undefined. */
 export function extractEmbeddedResult(html: string): unknown {
   const match = new RegExp(`<script type="application/json" id="${RESULT_SCRIPT_ID}">([\\s\\S]*?)</script>`).exec(html);
-  return match ? JSON.parse(match[1]!) : undefined;
+  return match ? parseJson(match[1]!) : undefined;
 }
 
 export const htmlReporter: FileReporter = { kind: 'html', fileName: 'report.html', render: renderHtml };

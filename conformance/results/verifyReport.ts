@@ -1,6 +1,7 @@
 // `content-conformance verify-report FILE`: is this JSON or HTML report the one the suite wrote?
 
 import { readFile } from 'node:fs/promises';
+import { parseJson } from '../../spec/json.ts';
 import { extractEmbeddedResult, renderHtml } from '../reporters/html.ts';
 import type { VerifyReportOutcome } from './integrity.ts';
 import { verifyResultObject } from './integrity.ts';
@@ -31,7 +32,7 @@ export async function verifyReportFile(file: string, suiteVersion: string): Prom
   }
   let doc: unknown;
   try {
-    doc = JSON.parse(text);
+    doc = parseJson(text);
   } catch (error) {
     return { ok: false, message: `not a JSON or HTML report: ${(error as Error).message}` };
   }

@@ -15,6 +15,7 @@ import {
   type ErrorObject,
   type OpenApiDocument,
 } from '../../spec/index.ts';
+import { parseJson } from '../../spec/json.ts';
 import type { SpecProblem } from '../http/exchange.ts';
 import { rewriteDiscriminators } from './discriminators.ts';
 import { createPathMatcher } from './pathTemplates.ts';
@@ -290,7 +291,7 @@ export function createResponseValidator(
     if (!isObject(media.value) || media.value.schema === undefined || !isJsonMediaType(mediaType)) return [];
     let data: unknown;
     try {
-      data = JSON.parse(bytes.toString('utf8'));
+      data = parseJson(bytes.toString('utf8'));
     } catch (error) {
       return [
         {

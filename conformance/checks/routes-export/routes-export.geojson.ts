@@ -1,3 +1,4 @@
+import { parseJson } from '../../../spec/json.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { assertStatus } from '../../support/assert.ts';
@@ -30,7 +31,7 @@ export default defineCheck({
     assertStatus(res, 200, { requirements: ['ROUTE-001'] });
     let doc: { type?: unknown; features?: Feature[] } & Feature;
     try {
-      doc = JSON.parse(res.text) as typeof doc;
+      doc = parseJson(res.text) as typeof doc;
     } catch {
       throw new CheckFailure({
         message: 'the GeoJSON download is not JSON',
