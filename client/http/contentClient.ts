@@ -5,7 +5,6 @@
 
 import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from '../../generated/types.ts';
-import { parseJson } from '../../spec/json.ts';
 import {
   COLLECTIONS,
   type AssetPage,
@@ -18,6 +17,7 @@ import {
   type ListItemsQuery,
   type SourceCallOptions,
 } from '../sync/types.ts';
+import { withJsonBodiesByParseJson } from './jsonBodies.ts';
 import { ServiceError } from './serviceError.ts';
 import { createTransport, type FetchFunction, type Transport, type TransportOptions } from './transport.ts';
 
@@ -77,12 +77,6 @@ function unwrap<T>(answer: Answer): T {
   return answer.data as T;
 }
 
-/** A JSON answer taken as text and read by parseJson: JSON.parse can lose escaped member names. */
-function unwrapJson<T>(answer: Answer): T {
-  const text = unwrap<string | undefined>(answer);
-  return (text === undefined || text === '' ? undefined : parseJson(text)) as T;
-}
-
 export function createContentClient(options: ContentClientOptions): ContentClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const ownTransport =
@@ -95,41 +89,39 @@ export function createContentClient(options: ContentClientOptions): ContentClien
   // The transport sets its own User-Agent; a plain fetch gets it here.
   if (options.userAgent !== undefined) headers['User-Agent'] = options.userAgent;
 
-  const client = createClient<paths>({
-    baseUrl,
-    fetch: fetchFn,
-    headers,
-    // `wfstatus` is `style: form, explode: false` in the spec: wfstatus=approved,archived,deleted.
-    querySerializer: { array: { style: 'form', explode: false } },
-  });
+  const client = withJsonBodiesByParseJson(
+    createClient<paths>({
+      baseUrl,
+      fetch: fetchFn,
+      headers,
+      // `wfstatus` is `style: form, explode: false` in the spec: wfstatus=approved,archived,deleted.
+      querySerializer: { array: { style: 'form', explode: false } },
+    }),
+  );
 
   // One typed call per collection: each checks its own path's query and response types.
-  // Bodies come as text, read by unwrapJson, or with `parseAs: 'arrayBuffer'` unparsed
-  // (listItemsBody); openapi-fetch parses error bodies either way.
-  type ParseAs = 'text' | 'arrayBuffer';
+  // `parseAs: 'arrayBuffer'` hands the body over unparsed (listItemsBody); errors are parsed either way.
+  type ParseAs = 'json' | 'arrayBuffer';
   const list = {
-    events: (query: ListQuery<'events'> | undefined, signal?: AbortSignal, parseAs: ParseAs = 'text') =>
+    events: (query: ListQuery<'events'> | undefined, signal?: AbortSignal, parseAs: ParseAs = 'json') =>
       client.GET('/events', { params: { query }, signal, parseAs }),
-    locations: (query: ListQuery<'locations'> | undefined, signal?: AbortSignal, parseAs: ParseAs = 'text') =>
+    locations: (query: ListQuery<'locations'> | undefined, signal?: AbortSignal, parseAs: ParseAs = 'json') =>
       client.GET('/locations', { params: { query }, signal, parseAs }),
-    routes: (query: ListQuery<'routes'> | undefined, signal?: AbortSignal, parseAs: ParseAs = 'text') =>
+    routes: (query: ListQuery<'routes'> | undefined, signal?: AbortSignal, parseAs: ParseAs = 'json') =>
       client.GET('/routes', { params: { query }, signal, parseAs }),
-    eventgroups: (query: ListQuery<'eventgroups'> | undefined, signal?: AbortSignal, parseAs: ParseAs = 'text') =>
+    eventgroups: (query: ListQuery<'eventgroups'> | undefined, signal?: AbortSignal, parseAs: ParseAs = 'json') =>
       client.GET('/eventgroups', { params: { query }, signal, parseAs }),
-    venues: (query: ListQuery<'venues'> | undefined, signal?: AbortSignal, parseAs: ParseAs = 'text') =>
+    venues: (query: ListQuery<'venues'> | undefined, signal?: AbortSignal, parseAs: ParseAs = 'json') =>
       client.GET('/venues', { params: { query }, signal, parseAs }),
   } satisfies Record<Collection, unknown>;
   const detail = {
-    events: (id: string, signal?: AbortSignal) =>
-      client.GET('/events/{id}', { params: { path: { id } }, signal, parseAs: 'text' }),
+    events: (id: string, signal?: AbortSignal) => client.GET('/events/{id}', { params: { path: { id } }, signal }),
     locations: (id: string, signal?: AbortSignal) =>
-      client.GET('/locations/{id}', { params: { path: { id } }, signal, parseAs: 'text' }),
-    routes: (id: string, signal?: AbortSignal) =>
-      client.GET('/routes/{id}', { params: { path: { id } }, signal, parseAs: 'text' }),
+      client.GET('/locations/{id}', { params: { path: { id } }, signal }),
+    routes: (id: string, signal?: AbortSignal) => client.GET('/routes/{id}', { params: { path: { id } }, signal }),
     eventgroups: (id: string, signal?: AbortSignal) =>
-      client.GET('/eventgroups/{id}', { params: { path: { id } }, signal, parseAs: 'text' }),
-    venues: (id: string, signal?: AbortSignal) =>
-      client.GET('/venues/{id}', { params: { path: { id } }, signal, parseAs: 'text' }),
+      client.GET('/eventgroups/{id}', { params: { path: { id } }, signal }),
+    venues: (id: string, signal?: AbortSignal) => client.GET('/venues/{id}', { params: { path: { id } }, signal }),
   } satisfies Record<Collection, unknown>;
 
   const checkCollection = (collection: string): Collection => {
@@ -151,7 +143,7 @@ export function createContentClient(options: ContentClientOptions): ContentClien
         s?: AbortSignal,
       ) => Promise<Answer>;
       const answer = await lister(query, call?.signal);
-      const items = unwrapJson<unknown>(answer);
+      const items = unwrap<unknown>(answer);
       if (!Array.isArray(items))
         throw new ServiceError(answer.response.status, answer.response.url, {
           message: 'expected a bare JSON array of items',
@@ -175,7 +167,7 @@ export function createContentClient(options: ContentClientOptions): ContentClien
       const getter = detail[checkCollection(collection)] as (id: string, s?: AbortSignal) => Promise<Answer>;
       const answer = await getter(id, call?.signal);
       if (answer.response.status === 404) return undefined;
-      return unwrapJson<ItemOf<C>>(answer);
+      return unwrap<ItemOf<C>>(answer);
     },
     async getResource(resourceUri, call) {
       const match = /\/([a-z]+)\/([^/]+)\/?$/.exec(URL.canParse(resourceUri) ? new URL(resourceUri).pathname : '');
@@ -184,8 +176,8 @@ export function createContentClient(options: ContentClientOptions): ContentClien
       return calls.getItem(checkCollection(match[1]!), decodeURIComponent(match[2]!), call);
     },
     async listAssets(query, call) {
-      const answer = await client.GET('/assets', { params: { query }, signal: call?.signal, parseAs: 'text' });
-      return unwrapJson<AssetPage<ContentAsset>>(answer);
+      const answer = await client.GET('/assets', { params: { query }, signal: call?.signal });
+      return unwrap<AssetPage<ContentAsset>>(answer);
     },
     close: async () => {
       await ownTransport?.close();

@@ -125,6 +125,32 @@ describe('member names with escapes (nodejs/node#63785)', () => {
     }
   });
 
+  it("when the client's openapi-fetch methods read answers, then each name is the one sent", async () => {
+    const { texts, page } = twoItems();
+    const server = await serve((req, res) => {
+      const chunked = req.url === '/api/empty' ? { 'transfer-encoding': 'chunked' } : {};
+      res.writeHead(200, { 'content-type': 'application/json', ...chunked });
+      if (req.url === '/api/empty') res.end();
+      else res.end(req.url === '/api/events' ? page : texts[Number(req.url!.at(-1)) - 1]);
+    });
+    const client = createContentClient({ baseUrl: `${server.url}/api` });
+    try {
+      const one = await client.GET('/events/{id}', { params: { path: { id: 'trc-1' } } });
+      const two = await client.GET('/events/{id}', { params: { path: { id: 'trc-2' } }, parseAs: 'json' });
+      expect([one.data, two.data].map(escapedNames)).toEqual(SENT);
+      const listed = await client.request('get', '/events', {});
+      expect((listed.data as unknown[]).map(escapedNames)).toEqual(SENT);
+      // Another parseAs is the caller's; an empty body is no data, as openapi-fetch has it.
+      const text = await client.GET('/events/{id}', { params: { path: { id: 'trc-2' } }, parseAs: 'text' });
+      expect(text.data).toBe(texts[1]);
+      const empty = await client.request('get', '/empty' as '/events', {});
+      expect(empty.data).toBeUndefined();
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
   it('when the webhook receiver hands over a delivery, then each name is the one sent', async () => {
     const secret = 'Zm9vYmFyYmF6cXV4cXV1eGNvcmdlZ3JhdWx0Z2FycGx5';
     const received: CallbackItem[] = [];
