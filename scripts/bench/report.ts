@@ -9,7 +9,6 @@ import {
   type BenchReport,
   type EngineReport,
   type ExtraResult,
-  type PhaseCpu,
   type TargetCheck,
 } from './run.ts';
 
@@ -211,13 +210,12 @@ function machinePageRow(e: EngineReport, cores: number): string[] {
     Number.isNaN(direct.machineCpuMs)
   )
     return [label, 'unavailable', '', '', '', ''];
-  const busy = (phase: PhaseCpu) => `${Math.round((phase.machineCpuMs / (phase.wallMs * cores)) * 100)}%`;
   return [
     label,
     ms(http.machineCpuMsPerUnit),
     ms(direct.machineCpuMsPerUnit),
     times(http.machineCpuMsPerUnit / direct.machineCpuMsPerUnit),
-    `cores busy ${busy(http)} | ${busy(direct)}`,
+    `cores busy ${http.shares.machineBusy ?? '?'}% | ${direct.shares.machineBusy ?? '?'}%`,
     '',
   ];
 }
