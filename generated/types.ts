@@ -549,7 +549,7 @@ export interface paths {
          *       stored as sent. The legacy booleans `published`, `deleted` and `offline` are recomputed from
          *       `wfstatus` (WF-010).
          *     - **Read-only fields** (`id`, `creationdate`, `lastupdated`, `externalId`, the legacy booleans,
-         *       labels and translations, `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored;
+         *       labels and translations, `seoMetadata.schemaOrgJsonLd` and the former `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored;
          *       `isprivate` is dropped. Any other unknown field, or a field of another entity type, is a `400`
          *       naming it (DEC-ITEM-005, DEC-ITEM-015).
          *     - **`entitytype`**, when sent, must be `EVENTGROUP` (or the legacy `EVENEMENTGROEP`); another
@@ -610,7 +610,7 @@ export interface paths {
          *       stored as sent. The legacy booleans `published`, `deleted` and `offline` are recomputed from
          *       `wfstatus` (WF-010).
          *     - **Read-only fields** (`id`, `creationdate`, `lastupdated`, `externalId`, the legacy booleans,
-         *       labels and translations, `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored;
+         *       labels and translations, `seoMetadata.schemaOrgJsonLd` and the former `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored;
          *       `isprivate` is dropped. Any other unknown field, or a field of another entity type, is a `400`
          *       naming it (DEC-ITEM-005, DEC-ITEM-015).
          *     - **`entitytype`**, when sent, must be `EVENTGROUP` (or the legacy `EVENEMENTGROEP`); another
@@ -693,7 +693,7 @@ export interface paths {
          *       stored as sent. The legacy booleans `published`, `deleted` and `offline` are recomputed from
          *       `wfstatus` (WF-010).
          *     - **Read-only fields** (`id`, `creationdate`, `lastupdated`, `externalId`, the legacy booleans,
-         *       labels and translations, `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored;
+         *       labels and translations, `seoMetadata.schemaOrgJsonLd` and the former `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored;
          *       `isprivate` is dropped. Any other unknown field, or a field of another entity type, is a `400`
          *       naming it (DEC-ITEM-005, DEC-ITEM-015).
          *     - **`entitytype`**, when sent, must be `EVENEMENT`; another value is a `400` (DEC-ITEM-008).
@@ -754,7 +754,7 @@ export interface paths {
          *       stored as sent. The legacy booleans `published`, `deleted` and `offline` are recomputed from
          *       `wfstatus` (WF-010).
          *     - **Read-only fields** (`id`, `creationdate`, `lastupdated`, `externalId`, the legacy booleans,
-         *       labels and translations, `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored;
+         *       labels and translations, `seoMetadata.schemaOrgJsonLd` and the former `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored;
          *       `isprivate` is dropped. Any other unknown field, or a field of another entity type, is a `400`
          *       naming it (DEC-ITEM-005, DEC-ITEM-015).
          *     - **`entitytype`**, when sent, must be `EVENEMENT`; another value is a `400` (DEC-ITEM-008).
@@ -909,7 +909,7 @@ export interface paths {
          *       stored as sent. The legacy booleans `published`, `deleted` and `offline` are recomputed from
          *       `wfstatus` (WF-010).
          *     - **Read-only fields** (`id`, `creationdate`, `lastupdated`, `externalId`, the legacy booleans,
-         *       labels and translations, `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored;
+         *       labels and translations, `seoMetadata.schemaOrgJsonLd` and the former `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored;
          *       `isprivate` is dropped. Any other unknown field, or a field of another entity type, is a `400`
          *       naming it (DEC-ITEM-005, DEC-ITEM-015).
          *     - **`entitytype`**, when sent, must be `LOCATIE`; another value is a `400` (DEC-ITEM-008).
@@ -969,7 +969,7 @@ export interface paths {
          *       stored as sent. The legacy booleans `published`, `deleted` and `offline` are recomputed from
          *       `wfstatus` (WF-010).
          *     - **Read-only fields** (`id`, `creationdate`, `lastupdated`, `externalId`, the legacy booleans,
-         *       labels and translations, `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored;
+         *       labels and translations, `seoMetadata.schemaOrgJsonLd` and the former `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored;
          *       `isprivate` is dropped. Any other unknown field, or a field of another entity type, is a `400`
          *       naming it (DEC-ITEM-005, DEC-ITEM-015).
          *     - **`entitytype`**, when sent, must be `LOCATIE`; another value is a `400` (DEC-ITEM-008).
@@ -1047,7 +1047,7 @@ export interface paths {
          *       stored as sent. The legacy booleans `published`, `deleted` and `offline` are recomputed from
          *       `wfstatus` (WF-010).
          *     - **Read-only fields** (`id`, `creationdate`, `lastupdated`, `externalId`, the legacy booleans,
-         *       labels and translations, `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored;
+         *       labels and translations, `seoMetadata.schemaOrgJsonLd` and the former `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored;
          *       `isprivate` is dropped. Any other unknown field, or a field of another entity type, is a `400`
          *       naming it (DEC-ITEM-005, DEC-ITEM-015).
          *     - **`entitytype`**, when sent, must be `ROUTE`; another value is a `400` (DEC-ITEM-008).
@@ -1106,7 +1106,7 @@ export interface paths {
          *       stored as sent. The legacy booleans `published`, `deleted` and `offline` are recomputed from
          *       `wfstatus` (WF-010).
          *     - **Read-only fields** (`id`, `creationdate`, `lastupdated`, `externalId`, the legacy booleans,
-         *       labels and translations, `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored;
+         *       labels and translations, `seoMetadata.schemaOrgJsonLd` and the former `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored;
          *       `isprivate` is dropped. Any other unknown field, or a field of another entity type, is a `400`
          *       naming it (DEC-ITEM-005, DEC-ITEM-015).
          *     - **`entitytype`**, when sent, must be `ROUTE`; another value is a `400` (DEC-ITEM-008).
@@ -1249,7 +1249,7 @@ export interface paths {
          *       stored as sent. The legacy booleans `published`, `deleted` and `offline` are recomputed from
          *       `wfstatus` (WF-010).
          *     - **Read-only fields** (`id`, `creationdate`, `lastupdated`, `externalId`, the legacy booleans,
-         *       labels and translations, `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored;
+         *       labels and translations, `seoMetadata.schemaOrgJsonLd` and the former `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored;
          *       `isprivate` is dropped. Any other unknown field, or a field of another entity type, is a `400`
          *       naming it (DEC-ITEM-005, DEC-ITEM-015).
          *     - **`entitytype`**, when sent, must be `VENUE`; another value is a `400` (DEC-ITEM-008).
@@ -1308,7 +1308,7 @@ export interface paths {
          *       stored as sent. The legacy booleans `published`, `deleted` and `offline` are recomputed from
          *       `wfstatus` (WF-010).
          *     - **Read-only fields** (`id`, `creationdate`, `lastupdated`, `externalId`, the legacy booleans,
-         *       labels and translations, `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored;
+         *       labels and translations, `seoMetadata.schemaOrgJsonLd` and the former `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored;
          *       `isprivate` is dropped. Any other unknown field, or a field of another entity type, is a `400`
          *       naming it (DEC-ITEM-005, DEC-ITEM-015).
          *     - **`entitytype`**, when sent, must be `VENUE`; another value is a `400` (DEC-ITEM-008).
@@ -1979,30 +1979,95 @@ export interface components {
             title?: string;
         };
         /**
-         * @description Scheduling information. `singleDates` are individual days; `patternDates` are recurring
-         *     schedules (DEC-ITEM-010). In responses the server normalises `calendarType` (DEC-ITEM-011) and
-         *     adds the days computed from `patternDates` to `singleDates`, unless the events list is called
-         *     with `excludePatternDates=true`.
+         * @description Scheduling information, in the operator's model's shape (DEC-ITEM-010, DEC-ITEM-101):
+         *     `singleDates` are individual days; `patternDates` are recurring schedules; `opens`, `closeds`,
+         *     `soldouts` and `cancelleds` are exceptions to the patterns (DEC-ITEM-102); the flags say what
+         *     holds for the whole item; `comment` is a note on the schedule.
+         *
+         *     In responses the server normalises `calendarType` (DEC-ITEM-011), always includes `cancelled`,
+         *     `soldout` and `excludeholidays` (`false` when not set, as the model's responses do), and adds
+         *     the days computed from `patternDates` and `opens` to `singleDates`, less the `closeds` and with
+         *     the `soldouts` and `cancelleds` marked on their time slots (DEC-ITEM-102), unless the events
+         *     list is called with `excludePatternDates=true`. A write that sends computed days back (a
+         *     GET-modify-PUT) stores only the days no pattern produces.
          *
          *     Limits (decided here): at most 100 patterns; `singleDates` holds at most 10000 days, computed
          *     days included: the server stops adding computed days at that cap, keeping the earliest.
          */
         Calendar: {
+            /**
+             * @description Always open (24/7).
+             * @example false
+             */
+            alwaysopen?: boolean;
             calendarType?: components["schemas"]["CalendarType"];
+            /**
+             * @description The whole item is cancelled. Always present in responses.
+             * @example false
+             */
+            cancelled?: boolean;
+            /** @description Cancelled days (or time slots); their computed time slots get `status` `cancelled`. */
+            cancelleds?: components["schemas"]["ExceptionDate"][];
+            /** @description Closure days (or time slots), removed from the computed days. */
+            closeds?: components["schemas"]["ExceptionDate"][];
+            comment?: components["schemas"]["CalendarComment"];
+            /**
+             * @description `true`: no day computed from the patterns falls on a Dutch public holiday (New Year's Day,
+             *     Easter Sunday and Monday, King's Day, Liberation Day, Ascension Day, Whit Sunday and Monday,
+             *     Christmas Day and Boxing Day, DEC-ITEM-102). Always present in responses.
+             * @example false
+             */
+            excludeholidays?: boolean;
+            /**
+             * @description Open or held on request only.
+             * @example false
+             */
+            onrequest?: boolean;
+            /** @description Extra opening days, added to the computed days. */
+            opens?: components["schemas"]["ExceptionDate"][];
             patternDates?: components["schemas"]["PatternDate"][];
             singleDates?: components["schemas"]["SingleDate"][];
+            /**
+             * @description The whole item is sold out. Always present in responses.
+             * @example false
+             */
+            soldout?: boolean;
+            /** @description Sold-out days (or time slots); their computed time slots get `status` `soldout`. */
+            soldouts?: components["schemas"]["ExceptionDate"][];
+        };
+        /** @description A note on the schedule (the operator's model's calendar comment), for example "last entry 30 minutes before closing", with its text per language. */
+        CalendarComment: {
+            commentTranslations?: {
+                /** @example Last entry half an hour before closing. */
+                label?: string;
+                lang?: components["schemas"]["LanguageCode"];
+            }[];
+            /** @example Laatste toegang een half uur voor sluitingstijd. */
+            label?: string;
         };
         /**
-         * @description Kind of schedule (DEC-ITEM-011): `NONE` (no schedule), `ALWAYS` (always open or ongoing),
-         *     `ONREQUEST` (by appointment), `SINGLEDATES` (the dates in `singleDates`), `PATTERNDATES`
-         *     (recurring dates in `patternDates`) or `OPENINGTIMES` (opening hours, given as `patternDates`).
+         * @description A day of the calendar as an ISO local timestamp without a UTC offset, in Europe/Amsterdam
+         *     (`2027-08-14T00:00:00`); a date alone (`2027-08-14`) is accepted on write and stored as that
+         *     day's `T00:00:00`. The day must exist: `2027-02-30` is a `400` (DEC-ITEM-023). The operator's
+         *     model carries these values as timestamps with an offset; the interface text names the local
+         *     form for `singleDates[].date`, and the other calendar dates use the same form.
+         * @example 2027-08-14T00:00:00
+         */
+        CalendarDate: string;
+        /**
+         * @description Kind of schedule, the operator's model's values (DEC-ITEM-011): `NONE` (no schedule),
+         *     `ALWAYSOPEN` (always open, for example a park), `ONREQUEST` (by appointment), `OPENINGTIMES`
+         *     (recurring opening hours without an end, `patternDates` without dates), `PATTERNDATES`
+         *     (recurring dates within a period) or `SINGLEDATES` (the dates in `singleDates`).
          *     The server upper-cases the value, so writers may send it in lower case; responses always carry
-         *     the upper-case form. When absent on write the server derives it: `PATTERNDATES` if there are
-         *     patterns, else `SINGLEDATES` if there are dates, else `NONE`.
+         *     the upper-case form (DEC-ITEM-025). When absent on write the server derives it as the model
+         *     does: `ALWAYSOPEN` if `alwaysopen`, else `ONREQUEST` if `onrequest`, else `SINGLEDATES` if there
+         *     are single dates, else `OPENINGTIMES` if the first pattern has neither `startdate` nor
+         *     `enddate`, else `PATTERNDATES` if there are patterns, else `NONE`.
          * @example SINGLEDATES
          * @enum {string}
          */
-        CalendarType: "NONE" | "ALWAYS" | "ONREQUEST" | "SINGLEDATES" | "PATTERNDATES" | "OPENINGTIMES" | "none" | "always" | "onrequest" | "singledates" | "patterndates" | "openingtimes";
+        CalendarType: "NONE" | "ALWAYSOPEN" | "ONREQUEST" | "OPENINGTIMES" | "PATTERNDATES" | "SINGLEDATES" | "none" | "alwaysopen" | "onrequest" | "openingtimes" | "patterndates" | "singledates";
         /**
          * @description The body of a webhook delivery: a notification, not a snapshot. The service POSTs it to the
          *     `callBackUrl` of every token whose organisation filter (`apiTokenFilter`) matches a changed item;
@@ -2390,7 +2455,7 @@ export interface components {
          * @description An event as a client writes it (`POST /events`, `PUT /events/{id}`). Every field is optional.
          *     `entitytype`, when sent, must be `EVENEMENT` (DEC-ITEM-008). Read-only fields (`id`,
          *     `creationdate`, `lastupdated`, `externalId`, the legacy booleans, labels and translations,
-         *     `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored, and `isprivate` is dropped
+         *     `seoMetadata.schemaOrgJsonLd` and the former `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored, and `isprivate` is dropped
          *     (DEC-ITEM-005). Any other field not named here, including the fields of other entity types, is a
          *     `400` naming it (DEC-ITEM-005, DEC-ITEM-015).
          */
@@ -2404,10 +2469,15 @@ export interface components {
         } & components["schemas"]["EventFields"];
         /**
          * @description The fields of an event (`EVENEMENT`): the shared TRCItem fields plus `priceElements`,
-         *     `promotions` and `performers`, which only events have (DEC-ITEM-015). An event is expected to
+         *     `extrapriceinformations`, `promotions` and `performers`, which only events have (DEC-ITEM-015). An event is expected to
          *     have a `calendar`; series use `child`/`parent` links in `trcitemRelation`.
          */
         EventFields: {
+            /**
+             * @description Texts on the prices as a whole, per language (events only, with `priceElements`): the
+             *     operator's model's root `extrapriceinformations` (DEC-ITEM-103).
+             */
+            extrapriceinformations?: components["schemas"]["LanguageText"][];
             /** @description Performers (events only). */
             performers?: components["schemas"]["Performer"][];
             /** @description Prices (events only). */
@@ -2439,7 +2509,7 @@ export interface components {
          *     is optional. `entitytype`, when sent, must be `EVENTGROUP` or its pre-May-2025 name
          *     `EVENEMENTGROEP`, which is stored as `EVENTGROUP` (DEC-ITEM-008). Read-only fields (`id`,
          *     `creationdate`, `lastupdated`, `externalId`, the legacy booleans, labels and translations,
-         *     `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored, and `isprivate` is dropped
+         *     `seoMetadata.schemaOrgJsonLd` and the former `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored, and `isprivate` is dropped
          *     (DEC-ITEM-005). Any other field not named here, including the fields of other entity types, is a
          *     `400` naming it (DEC-ITEM-005, DEC-ITEM-015).
          */
@@ -2458,6 +2528,16 @@ export interface components {
          *     venue- or route-only fields (DEC-ITEM-015).
          */
         EventGroupFields: components["schemas"]["TrcItemCommon"];
+        /**
+         * @description A day on which the regular schedule does not hold (the operator's model's exception date,
+         *     DEC-ITEM-102): in `calendar.opens` an extra opening, in `closeds` a closure, in `soldouts` a
+         *     sold-out day and in `cancelleds` a cancelled day. `whens` narrows it to those time slots (the
+         *     model names this list `whens`, plural); none means the whole day.
+         */
+        ExceptionDate: {
+            date: components["schemas"]["CalendarDate"];
+            whens?: components["schemas"]["TimeSlot"][];
+        };
         /**
          * @description A run of `fetchAndConvertOnce`: what was fetched from the partner's endpoint, converted to items
          *     and imported. Counters grow while the run is `running`.
@@ -2787,6 +2867,15 @@ export interface components {
          */
         LanguageCode: string;
         /**
+         * @description A text in one language: the operator's model's `{lang, text}` pair of status translations,
+         *     extra information of a time slot and price texts.
+         */
+        LanguageText: {
+            lang?: components["schemas"]["LanguageCode"];
+            /** @example Uitverkocht */
+            text?: string;
+        };
+        /**
          * @description WGS84 latitude in decimal degrees, as a string with a dot as decimal separator
          *     (`-90` … `90`), for example `52.359997` (DEC-ITEM-012).
          * @example 52.359997
@@ -2824,7 +2913,7 @@ export interface components {
          * @description A location as a client writes it (`POST /locations`, `PUT /locations/{id}`). Every field is optional.
          *     `entitytype`, when sent, must be `LOCATIE` (DEC-ITEM-008). Read-only fields (`id`,
          *     `creationdate`, `lastupdated`, `externalId`, the legacy booleans, labels and translations,
-         *     `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored, and `isprivate` is dropped
+         *     `seoMetadata.schemaOrgJsonLd` and the former `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored, and `isprivate` is dropped
          *     (DEC-ITEM-005). Any other field not named here, including the fields of other entity types, is a
          *     `400` naming it (DEC-ITEM-005, DEC-ITEM-015).
          */
@@ -2871,7 +2960,14 @@ export interface components {
          * @example 4.885278
          */
         Longitude: string;
-        /** @description Open Graph fields for link previews (`og:title`, `og:description`, `og:image`, `og:type`). */
+        /**
+         * @deprecated
+         * @description Deprecated: the Open Graph fields of this description from before the operator's model's shape
+         *     (DEC-ITEM-106). The model has no such object: previews reuse `seoDetails[].metaTitle` and
+         *     `metaDescription`, and the image and type are `ogImageUrl` and `ogType` there. What remains here
+         *     is what had no place there (a title or description other than the meta ones, a type outside the
+         *     model's values).
+         */
         OpenGraph: {
             /** @example Het museum van Nederland, met de Nachtwacht van Rembrandt. */
             description?: string;
@@ -2884,39 +2980,69 @@ export interface components {
             /** @example Rijksmuseum Amsterdam */
             title?: string;
             /**
-             * @description Open Graph object type, for example `website`, `article` or `place`.
-             * @example place
+             * @description Open Graph object type, for example `website`.
+             * @example website
              */
             type?: string;
         };
         /**
-         * @description A recurring schedule (DEC-ITEM-010): every listed weekday from `startdate` to `enddate`
-         *     (both inclusive, `YYYY-MM-DD`), at the times in `when`. `weekdays` absent or empty means every
-         *     day. On read the server adds the matching days to `calendar.singleDates` (at most 366 per
-         *     pattern) unless the events list is called with `excludePatternDates=true`. `enddate` before
-         *     `startdate` is a `400`.
+         * @description A recurring schedule, in the operator's model's form (DEC-ITEM-010): from `startdate` to
+         *     `enddate` (both days inclusive), repeating by `recurrencyType` (absent: `daily` without `opens`,
+         *     else `weekly`), every `recurrence`-th period (default 1), for `occurrence` periods at most, on
+         *     the days and at the times that `opens` chooses. Without `opens` the pattern repeats on the
+         *     `startdate`'s day: every day (`daily`), its weekday (`weekly`), its day of the month
+         *     (`monthlySimple`), its weekday in its week of the month (`monthlyComplex`) or its date
+         *     (`yearly`). A pattern with neither `startdate` nor `enddate` is ongoing opening hours
+         *     (`OPENINGTIMES`).
+         *
+         *     On read the server adds the days of each pattern with a `startdate` and an `enddate` or an
+         *     `occurrence` to `calendar.singleDates` (at most 366 per pattern, DEC-ITEM-024) unless the
+         *     events list is called with `excludePatternDates=true`. An `enddate` before `startdate` is a
+         *     `400`; so are the fields of the form before the model's (`weekdays`, `when`), naming their
+         *     replacements.
          */
         PatternDate: {
+            enddate?: components["schemas"]["CalendarDate"];
             /**
-             * Format: date
-             * @example 2027-08-29
+             * @description How many periods the pattern lasts, counting only those it repeats in.
+             * @example 4
              */
-            enddate: string;
+            occurrence?: number;
+            opens?: components["schemas"]["PatternOpen"][];
             /**
-             * Format: date
-             * @example 2027-08-01
+             * @description The interval between the periods it repeats in; `2` with `weekly` is every other week.
+             * @example 1
              */
-            startdate: string;
-            /**
-             * @example [
-             *       "FR",
-             *       "SA"
-             *     ]
-             */
-            weekdays?: components["schemas"]["Weekday"][];
-            when?: components["schemas"]["TimeSlot"][];
+            recurrence?: number;
+            recurrencyType?: components["schemas"]["RecurrencyType"];
+            startdate?: components["schemas"]["CalendarDate"];
         };
-        /** @description A performer of an event (events only, DEC-ITEM-015). `role` says what they do, for example `orchestra`, `conductor`, `soloist`, `band` or `speaker`. */
+        /**
+         * @description Which days of a pattern's periods are open, and at which times (the operator's model's `Open`,
+         *     DEC-ITEM-024). A day is chosen when it matches every selector the entry sets: `day` the weekday
+         *     (`1` Sunday, `2` Monday, … `7` Saturday, as the model numbers them), `daynumber` the day of the
+         *     month, `month` the month, `weeknumber` the week of the month (`1` to `4` the days 1–7, 8–14,
+         *     15–21 and 22–28, `5` the last seven days of the month; with `day`, the first to fourth or the
+         *     last such weekday). An entry that sets no selector chooses every day. `whens` are the time
+         *     slots of the chosen days (the model names this list `whens`, plural); none means all day.
+         */
+        PatternOpen: {
+            /** @example 2 */
+            day?: number;
+            /** @example 15 */
+            daynumber?: number;
+            /** @example 12 */
+            month?: number;
+            /** @example 1 */
+            weeknumber?: number;
+            whens?: components["schemas"]["TimeSlot"][];
+        };
+        /**
+         * @description A performer of an event (events only, DEC-ITEM-015), in the operator's model's shape: `label`
+         *     the performer's name (the interface names it), `rolelabel` what they do, for example
+         *     `orchestra`, `conductor`, `soloist`, `band` or `speaker`, and `roleid` the id of that role in
+         *     the writer's own list (DEC-ITEM-104).
+         */
         Performer: {
             /**
              * @description Name of the performer.
@@ -2924,7 +3050,9 @@ export interface components {
              */
             label: string;
             /** @example ensemble */
-            role?: string;
+            roleid?: string;
+            /** @example ensemble */
+            rolelabel?: string;
         };
         /**
          * @description A point of interest along the route (DEC-ITEM-016). `trcid` optionally links it to another item,
@@ -2942,53 +3070,102 @@ export interface components {
             ycoordinate: components["schemas"]["Latitude"];
         };
         /**
-         * @description What a price applies to: `value` is a short code of the price category (for example `adult`,
-         *     `child`, `cjp`, `museumkaart`) and `priceDescriptionValue` the human-readable text.
+         * @description What a price applies to. `value` is the price category: a free-form string, the operator's
+         *     model's standard values being `Adults`, `Children`, `Groups`, `CJP`, `Pasholders` and
+         *     `Lastminute` (an account may use its own). `priceDescriptionValue` is the human-readable text
+         *     (the interface names it; the model has none) and `descriptionTranslations` the text per
+         *     language (the model's).
          */
         PriceDescription: {
+            descriptionTranslations?: components["schemas"]["LanguageText"][];
             /** @example Volwassenen */
             priceDescriptionValue?: string;
-            /** @example adult */
+            /** @example Adults */
             value?: string;
         };
         /**
-         * @description One price of an event (events only, DEC-ITEM-015). `from` and `till` bound the price range in
-         *     euros; a fixed price has `from` equal to `till`, and `0` means free. Amounts are in euros and not
-         *     negative (decided here; the interface gives only the types).
+         * @description One price of an event (events only, DEC-ITEM-015). `description`, `from` and `till` are the
+         *     interface's: `from` and `till` bound the price range in euros; a fixed price has `from` equal
+         *     to `till`, and `0` means free. Amounts are in euros and not negative (decided here; the
+         *     interface gives only the types). The operator's model holds the range as
+         *     `priceValue{from, until}`; the interface text names `from` and `till` on the entry, and the text
+         *     wins (DEC-ITEM-103). The model's other fields are here too: `freeentrance` (free admission),
+         *     `comments` and `extraPriceInformations` (further texts per language).
          */
         PriceElement: {
+            comments?: {
+                /** @example Inclusief programmaboekje. */
+                text?: string;
+            }[];
             description?: components["schemas"]["PriceDescription"];
+            extraPriceInformations?: components["schemas"]["LanguageText"][];
+            /** @example false */
+            freeentrance?: boolean;
             /** @example 27.5 */
             from?: number;
             /** @example 27.5 */
             till?: number;
         };
         /**
-         * @description An offer on an event (events only, DEC-ITEM-015), valid from `validFrom` to `validTo`
-         *     (dates, both inclusive, Europe/Amsterdam). `externalReference` (added May 2025) is the offer's id
-         *     in the partner's system, for example a discount code or a ticketing campaign id. `conditions`
-         *     states any further rules in words.
+         * @description An offer on an event (events only, DEC-ITEM-015), in the operator's model's shape
+         *     (DEC-ITEM-105). `externalReference` (the interface names it; added May 2025) is the offer's id
+         *     in the partner's system, for example a discount code or a ticketing campaign id. `product` is
+         *     what is offered, `promotionType` and `discount` what the offer gives, `translations` its
+         *     description per language, `detailsUrls` where to read more, `enabled` whether it is on (absent
+         *     means on, as in the model), `restrictedToRegisteredUsers` whether only signed-in users get it.
+         *     `validityStrategy` says when it holds: between `startDate` and `endDate` (timestamps with a UTC
+         *     offset, both inclusive), or relative to the event by `eventRelativeDuration` (an ISO 8601
+         *     duration such as `P14D`); `opens` limits it to days and times as a calendar pattern does.
+         *     `conditions` (further rules in words) is this description's own: the model has no such field.
          */
         Promotion: {
             /** @example Alleen online, maximaal 4 kaarten per bestelling. */
             conditions?: string;
-            /** @example 20% korting bij boeking vóór 1 juli. */
-            description?: string;
+            detailsUrls?: components["schemas"]["ContactUrl"][];
+            /** @description What the offer takes off the price; `amount` in euros. */
+            discount?: {
+                /** @example 5 */
+                amount?: number;
+                /** @example false */
+                free?: boolean;
+                /** @example 20 */
+                percentage?: number;
+            };
+            /** @example true */
+            enabled?: boolean;
+            /**
+             * Format: date-time
+             * @example 2027-06-30T23:59:59+02:00
+             */
+            endDate?: string;
+            /** @example P14D */
+            eventRelativeDuration?: string;
             /** @example GF27-VROEG20 */
             externalReference?: string;
+            opens?: components["schemas"]["PatternOpen"][];
             /** @example Vroegboekkorting */
-            title?: string;
+            product?: string;
+            promotionType?: components["schemas"]["PromotionType"];
+            /** @example false */
+            restrictedToRegisteredUsers?: boolean;
             /**
-             * Format: date
-             * @example 2027-03-01
+             * Format: date-time
+             * @example 2027-03-01T00:00:00+01:00
              */
-            validFrom?: string;
-            /**
-             * Format: date
-             * @example 2027-06-30
-             */
-            validTo?: string;
+            startDate?: string;
+            translations?: {
+                /** @example 20% korting op alle concerten bij boeking vóór 1 juli. */
+                description?: string;
+                lang?: components["schemas"]["LanguageCode"];
+            }[];
+            validityStrategy?: components["schemas"]["ValidityStrategy"];
         };
+        /**
+         * @description Kind of offer, the operator's model's values.
+         * @example discount
+         * @enum {string}
+         */
+        PromotionType: "none" | "free" | "discount" | "gift" | "allowance";
         /**
          * @description The property ontology of an account: the account's own complete replacement when it has one, else
          *     the base ontology. Items store only property and option ids; labels, the `datatype` and the Dutch
@@ -3097,6 +3274,16 @@ export interface components {
             /** @example Wheelchair accessible */
             text: string;
         };
+        /**
+         * @description How a calendar pattern repeats, the operator's model's values (DEC-ITEM-024): `daily` (every
+         *     day, or every `recurrence` days), `weekly` (weeks from Monday to Sunday; the days are chosen by
+         *     `opens[].day`), `monthlySimple` (a day of the month, `opens[].daynumber`), `monthlyComplex` (a
+         *     weekday in a week of the month, `opens[].weeknumber` and `opens[].day`, for example the first
+         *     Monday) or `yearly` (a day of the year, `opens[].month` and `opens[].daynumber`).
+         * @example weekly
+         * @enum {string}
+         */
+        RecurrencyType: "daily" | "weekly" | "monthlySimple" | "monthlyComplex" | "yearly";
         /** @description A refresh token to exchange for a new session token pair (DEC-AUTH-002). */
         RefreshRequest: {
             /** @example rt_Hq3vN8kP1xZ6wT0mB4cR7yL2dF9sJ5gA */
@@ -3175,7 +3362,7 @@ export interface components {
          * @description A route as a client writes it (`POST /routes`, `PUT /routes/{id}`). Every field is optional.
          *     `entitytype`, when sent, must be `ROUTE` (DEC-ITEM-008). Read-only fields (`id`,
          *     `creationdate`, `lastupdated`, `externalId`, the legacy booleans, labels and translations,
-         *     `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored, and `isprivate` is dropped
+         *     `seoMetadata.schemaOrgJsonLd` and the former `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored, and `isprivate` is dropped
          *     (DEC-ITEM-005). Any other field not named here, including the fields of other entity types, is a
          *     `400` naming it (DEC-ITEM-005, DEC-ITEM-015).
          */
@@ -3224,34 +3411,72 @@ export interface components {
          */
         RouteType: "walking" | "cycling" | "driving";
         /**
-         * @description SEO fields (added May 2025): page title, meta description and keywords, Open Graph fields, and
-         *     the schema.org JSON-LD object. `schemaOrg` is generated by the server from the item and is
-         *     read-only: a value sent on write is accepted and ignored (DEC-ITEM-005).
+         * @description The SEO texts of one language (the operator's model's `SeoDetail`): the page title and meta
+         *     description, which link previews (Open Graph, Twitter/X cards) reuse as their title and
+         *     description, and the preview's image, its alternative text, the Open Graph type and the
+         *     Twitter/X card type.
+         */
+        SeoDetail: {
+            lang?: components["schemas"]["LanguageCode"];
+            /** @example Bekijk de Nachtwacht en 800 jaar Nederlandse kunst en geschiedenis in het Rijksmuseum. */
+            metaDescription?: string;
+            /** @example Rijksmuseum | Museum van Nederland in Amsterdam */
+            metaTitle?: string;
+            /** @example De gevel van het Rijksmuseum */
+            ogImageAlt?: string;
+            /**
+             * Format: uri
+             * @description Absolute URL of the preview image.
+             * @example https://content.example.com/api/assets/0c9e8f7a-6b5d-4c3e-9a1b-2f4e6d8c0a1b/rijksmuseum-gevel.jpg
+             */
+            ogImageUrl?: string;
+            /**
+             * @example place
+             * @enum {string}
+             */
+            ogType?: "event" | "place" | "article" | "organization";
+            /**
+             * @example summary_large_image
+             * @enum {string}
+             */
+            twitterCardType?: "summary" | "summary_large_image";
+        };
+        /**
+         * @description SEO fields (added May 2025), in the operator's model's shape (DEC-ITEM-106): `seoDetails` the
+         *     texts per language, `canonical` the canonical URL of the item's page, and `schemaOrgJsonLd` the
+         *     schema.org JSON-LD as a JSON text (with `@context` and `@type`), ready for a
+         *     `<script type="application/ld+json">` tag. The server derives `schemaOrgJsonLd` from the item on
+         *     every read (DEC-ITEM-030); it is read-only: a value sent on write is accepted and ignored, and so
+         *     is `schemaOrg`, the object this description returned before (DEC-ITEM-005).
+         *
+         *     `keywords` and `openGraph` are this description's fields from before the model's shape,
+         *     deprecated: the model has neither (it reuses the meta title and description for link previews).
+         *     They hold what items written before kept that has no place in `seoDetails`, and are kept as
+         *     written.
          */
         SeoMetadata: {
+            canonical?: {
+                /**
+                 * Format: uri
+                 * @example https://www.rijksmuseum.nl/
+                 */
+                canonicalUrl?: string;
+            };
             /**
-             * @description Meta description.
-             * @example Bekijk de Nachtwacht en 800 jaar Nederlandse kunst en geschiedenis in het Rijksmuseum.
-             */
-            description?: string;
-            /**
+             * @deprecated
              * @example [
              *       "rijksmuseum",
-             *       "nachtwacht",
-             *       "museum amsterdam"
+             *       "nachtwacht"
              *     ]
              */
             keywords?: string[];
             openGraph?: components["schemas"]["OpenGraph"];
-            /** @description The schema.org JSON-LD object (with `@context` and `@type`) that the server derives from the item. Read-only. */
-            schemaOrg?: $Read<{
-                [key: string]: unknown;
-            }>;
             /**
-             * @description Page title for search engines.
-             * @example Rijksmuseum | Museum van Nederland in Amsterdam
+             * @description The schema.org JSON-LD object that the server derives from the item, as JSON text. Read-only.
+             * @example {"@context":"https://schema.org","@type":"Museum","name":"Rijksmuseum"}
              */
-            title?: string;
+            schemaOrgJsonLd?: $Read<string>;
+            seoDetails?: components["schemas"]["SeoDetail"][];
         };
         /**
          * @description The webhook signing secret: 32 random bytes as 43 base64url characters, no prefix (DEC-HOOK-001).
@@ -3273,11 +3498,11 @@ export interface components {
         /**
          * @description One day on which the item takes place or is open. `date` is an ISO local timestamp without a UTC
          *     offset (`2027-08-14T00:00:00`); a date alone (`2027-08-14`) is accepted too. `when` lists the
-         *     time ranges on that day; absent or empty means all day.
+         *     time slots on that day; absent or empty means all day.
          */
         SingleDate: {
-            /** @example 2027-08-14T00:00:00 */
-            date: string;
+            date: components["schemas"]["CalendarDate"];
+            /** @description The time slots on this day (the model names this list `when`, singular). */
             when?: components["schemas"]["TimeSlot"][];
         };
         /**
@@ -3316,15 +3541,34 @@ export interface components {
          */
         SurfaceType: "paved" | "unpaved" | "mixed";
         /**
-         * @description A time range on a day, in local time (Europe/Amsterdam) as `HH:MM`. `timeend` may be `24:00`
-         *     (until midnight) and may be absent (open end).
+         * @description A time slot on a day, in local time (Europe/Amsterdam) as `HH:MM` from `00:00` to `23:59`. A
+         *     slot has a `timestart`, a `timeend` or both (the model drops a slot with neither; here it is a
+         *     `400`, DEC-ITEM-021). A `timeend` at or before `timestart` is on the next day, so `00:00` ends at
+         *     midnight. `status`, `statustranslations`, `extrainformations` and `urls` are the model's: what
+         *     holds for this slot (sold out, cancelled, ...), that status in words per language, further
+         *     information per language, and web addresses for the slot, for example its ticket page. `valid`
+         *     is the model's flag of a usable slot; the server keeps it as written.
          */
         TimeSlot: {
+            extrainformations?: components["schemas"]["LanguageText"][];
+            status?: components["schemas"]["TimeSlotStatus"];
+            statustranslations?: components["schemas"]["LanguageText"][];
             /** @example 22:30 */
             timeend?: string;
             /** @example 20:15 */
-            timestart: string;
-        };
+            timestart?: string;
+            urls?: components["schemas"]["ContactUrl"][];
+            /** @example true */
+            valid?: boolean;
+        } | unknown | unknown;
+        /**
+         * @description What holds for one time slot, the operator's model's values: `normal`, `cancelled`, `soldout`,
+         *     `movedto` (moved to another time or place, said in `statustranslations`), `premiere` or
+         *     `reprise`.
+         * @example soldout
+         * @enum {string}
+         */
+        TimeSlotStatus: "normal" | "cancelled" | "soldout" | "movedto" | "premiere" | "reprise";
         /**
          * Format: date-time
          * @description ISO-8601 instant in UTC with millisecond precision, for example `2026-11-20T08:30:00.123Z` (DEC-ITEM-009).
@@ -3394,7 +3638,7 @@ export interface components {
          *     carries.
          *
          *     Server-set fields (`id`, `creationdate`, `lastupdated`, `externalId`, the legacy booleans, all
-         *     labels and translations, `seoMetadata.schemaOrg`, `datatype`) are read-only: a request body may
+         *     labels and translations, `seoMetadata.schemaOrgJsonLd`, `datatype`) are read-only: a request body may
          *     carry them (so a GET-modify-PUT round trip works) and the server ignores them (DEC-ITEM-005).
          *
          *     Length and size limits of the fields are not shown in the interface; this description decides
@@ -3558,6 +3802,14 @@ export interface components {
             userorganisation: string;
         };
         /**
+         * @description When an offer holds, the operator's model's values: `always`, `dateRange` (from `startDate` to
+         *     `endDate`), `earlyBird` (until `eventRelativeDuration` before the event) or `lastMinute`
+         *     (within `eventRelativeDuration` before the event). Absent means `always`, as in the model.
+         * @example dateRange
+         * @enum {string}
+         */
+        ValidityStrategy: "always" | "dateRange" | "earlyBird" | "lastMinute";
+        /**
          * @description A venue (`VENUE`) as the service returns it. `trcid`, `entitytype` and `creationdate` are always
          *     present; labels and translations of types and categories are filled in. Responses may carry
          *     fields this description does not name: clients must tolerate them.
@@ -3597,7 +3849,7 @@ export interface components {
          * @description A venue as a client writes it (`POST /venues`, `PUT /venues/{id}`). Every field is optional.
          *     `entitytype`, when sent, must be `VENUE` (DEC-ITEM-008). Read-only fields (`id`,
          *     `creationdate`, `lastupdated`, `externalId`, the legacy booleans, labels and translations,
-         *     `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored, and `isprivate` is dropped
+         *     `seoMetadata.schemaOrgJsonLd` and the former `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored, and `isprivate` is dropped
          *     (DEC-ITEM-005). Any other field not named here, including the fields of other entity types, is a
          *     `400` naming it (DEC-ITEM-005, DEC-ITEM-015).
          */
@@ -3623,12 +3875,6 @@ export interface components {
             xcoordinate: components["schemas"]["Longitude"];
             ycoordinate: components["schemas"]["Latitude"];
         };
-        /**
-         * @description Day of the week, as in iCalendar (RFC 5545) `BYDAY`.
-         * @example SA
-         * @enum {string}
-         */
-        Weekday: "MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU";
         /**
          * @description Workflow status, the single source of truth for an item's lifecycle. Only `approved` means
          *     published and is visible to consumers. `draft` is being phased out: a save with `draft` or without
@@ -4098,6 +4344,8 @@ export type AssetPage = components['schemas']['AssetPage'];
 export type AssetUpdate = components['schemas']['AssetUpdate'];
 export type AssetUpload = components['schemas']['AssetUpload'];
 export type Calendar = components['schemas']['Calendar'];
+export type CalendarComment = components['schemas']['CalendarComment'];
+export type CalendarDate = components['schemas']['CalendarDate'];
 export type CalendarType = components['schemas']['CalendarType'];
 export type CallbackBody = components['schemas']['CallbackBody'];
 export type CallbackItem = components['schemas']['CallbackItem'];
@@ -4123,6 +4371,7 @@ export type EventFields = components['schemas']['EventFields'];
 export type EventGroup = components['schemas']['EventGroup'];
 export type EventGroupDraft = components['schemas']['EventGroupDraft'];
 export type EventGroupFields = components['schemas']['EventGroupFields'];
+export type ExceptionDate = components['schemas']['ExceptionDate'];
 export type FeedRun = components['schemas']['FeedRun'];
 export type File = components['schemas']['File'];
 export type FileMediaType = components['schemas']['FileMediaType'];
@@ -4140,6 +4389,7 @@ export type ItemLocation = components['schemas']['ItemLocation'];
 export type ItemType = components['schemas']['ItemType'];
 export type LabelTranslation = components['schemas']['LabelTranslation'];
 export type LanguageCode = components['schemas']['LanguageCode'];
+export type LanguageText = components['schemas']['LanguageText'];
 export type Latitude = components['schemas']['Latitude'];
 export type LinkType = components['schemas']['LinkType'];
 export type Location = components['schemas']['Location'];
@@ -4151,17 +4401,20 @@ export type LogoutResponse = components['schemas']['LogoutResponse'];
 export type Longitude = components['schemas']['Longitude'];
 export type OpenGraph = components['schemas']['OpenGraph'];
 export type PatternDate = components['schemas']['PatternDate'];
+export type PatternOpen = components['schemas']['PatternOpen'];
 export type Performer = components['schemas']['Performer'];
 export type PointOfInterest = components['schemas']['PointOfInterest'];
 export type PriceDescription = components['schemas']['PriceDescription'];
 export type PriceElement = components['schemas']['PriceElement'];
 export type Promotion = components['schemas']['Promotion'];
+export type PromotionType = components['schemas']['PromotionType'];
 export type PropertiesOntology = components['schemas']['PropertiesOntology'];
 export type PropertiesOntologyReplacement = components['schemas']['PropertiesOntologyReplacement'];
 export type Property = components['schemas']['Property'];
 export type PropertyCategory = components['schemas']['PropertyCategory'];
 export type PropertyOption = components['schemas']['PropertyOption'];
 export type PropertyTranslation = components['schemas']['PropertyTranslation'];
+export type RecurrencyType = components['schemas']['RecurrencyType'];
 export type RefreshRequest = components['schemas']['RefreshRequest'];
 export type ResourceType = components['schemas']['ResourceType'];
 export type Role = components['schemas']['Role'];
@@ -4172,6 +4425,7 @@ export type RouteDraft = components['schemas']['RouteDraft'];
 export type RouteFields = components['schemas']['RouteFields'];
 export type RouteInfo = components['schemas']['RouteInfo'];
 export type RouteType = components['schemas']['RouteType'];
+export type SeoDetail = components['schemas']['SeoDetail'];
 export type SeoMetadata = components['schemas']['SeoMetadata'];
 export type SigningSecret = components['schemas']['SigningSecret'];
 export type SignInRequest = components['schemas']['SignInRequest'];
@@ -4180,6 +4434,7 @@ export type SizeCapError = components['schemas']['SizeCapError'];
 export type SubItemGroup = components['schemas']['SubItemGroup'];
 export type SurfaceType = components['schemas']['SurfaceType'];
 export type TimeSlot = components['schemas']['TimeSlot'];
+export type TimeSlotStatus = components['schemas']['TimeSlotStatus'];
 export type Timestamp = components['schemas']['Timestamp'];
 export type TokenResponse = components['schemas']['TokenResponse'];
 export type Translations = components['schemas']['Translations'];
@@ -4190,12 +4445,12 @@ export type TrcItemDetail = components['schemas']['TrcItemDetail'];
 export type TrcItemRelation = components['schemas']['TrcItemRelation'];
 export type UrlServiceType = components['schemas']['UrlServiceType'];
 export type UserOrganisation = components['schemas']['UserOrganisation'];
+export type ValidityStrategy = components['schemas']['ValidityStrategy'];
 export type Venue = components['schemas']['Venue'];
 export type VenueCapacity = components['schemas']['VenueCapacity'];
 export type VenueDraft = components['schemas']['VenueDraft'];
 export type VenueFields = components['schemas']['VenueFields'];
 export type Waypoint = components['schemas']['Waypoint'];
-export type Weekday = components['schemas']['Weekday'];
 export type WfStatus = components['schemas']['WfStatus'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseConflict = components['responses']['Conflict'];
