@@ -59,6 +59,7 @@ export function resolveWriteEntitytype(collection: Collection, value: unknown): 
 /** Root fields that only one entity type carries (DEC-ITEM-015). */
 const ENTITY_ONLY_FIELDS = {
   priceElements: ENTITY_TYPE.EVENEMENT,
+  extrapriceinformations: ENTITY_TYPE.EVENEMENT,
   promotions: ENTITY_TYPE.EVENEMENT,
   performers: ENTITY_TYPE.EVENEMENT,
   venueCapacity: ENTITY_TYPE.VENUE,

@@ -76,8 +76,9 @@ export function prepareItemWrite(params: PrepareItemWriteParams): PreparedItem {
   }
   if (doc.trcItemCategories !== undefined) doc.trcItemCategories = params.stripCategories(doc.trcItemCategories);
   if (doc.calendar !== undefined) doc.calendar = normaliseCalendarForWrite(doc.calendar);
-  if (isObject(doc.seoMetadata) && 'schemaOrg' in doc.seoMetadata) {
-    const { schemaOrg: _generated, ...seoMetadata } = doc.seoMetadata;
+  if (isObject(doc.seoMetadata) && ('schemaOrgJsonLd' in doc.seoMetadata || 'schemaOrg' in doc.seoMetadata)) {
+    // Derived on every read (DEC-ITEM-030); `schemaOrg` is the object responses carried before.
+    const { schemaOrgJsonLd: _generated, schemaOrg: _former, ...seoMetadata } = doc.seoMetadata;
     doc.seoMetadata = seoMetadata;
   }
   assertOneDetailPerLanguage(doc.trcItemDetails);

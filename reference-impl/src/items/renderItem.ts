@@ -54,7 +54,7 @@ export type RenderedItem = ServerFields & RenderedBody;
  * Bump whenever what this module renders changes: stored renderings (migration 007) carry the
  * version they were made with, and older ones are rendered live until renewed.
  */
-export const RENDERER_VERSION = 1;
+export const RENDERER_VERSION = 2;
 
 export interface RenderOptions {
   /** The events list's flag: only the stored single dates, not those computed from patterns. */
@@ -106,10 +106,10 @@ function renderBody(
         ? expandCalendar(doc.calendar as Record<string, unknown>, { excludePatternDates: true })
         : calendar;
   }
-  // Always present, derived from the item as it is (ITEM-010); never part of the document.
+  // Always present, derived from the item as it is (ITEM-010, DEC-ITEM-030); never part of the document.
   body.seoMetadata = {
     ...(isObject(doc.seoMetadata) ? doc.seoMetadata : {}),
-    schemaOrg: schemaOrgOf(entitytype, calendar === undefined ? doc : { ...doc, calendar }),
+    schemaOrgJsonLd: JSON.stringify(schemaOrgOf(entitytype, calendar === undefined ? doc : { ...doc, calendar })),
   };
   if (isObject(doc.trcItemCategories)) {
     body.trcItemCategories = fillItemCategories(

@@ -140,7 +140,11 @@ describeEachEngine('item writes', (ctx) => {
           creationdate: '2001-01-01T00:00:00.000Z',
           lastupdated: '2001-01-01T00:00:00.000Z',
           externalId: 'feed:forged',
-          seoMetadata: { title: 'SEO', schemaOrg: { '@type': 'Forged' } },
+          seoMetadata: {
+            seoDetails: [{ metaTitle: 'SEO' }],
+            schemaOrgJsonLd: '{"@type":"Forged"}',
+            schemaOrg: { '@type': 'Forged' },
+          },
         }),
       );
       expect(created.status).toBe(201);
@@ -149,14 +153,16 @@ describeEachEngine('item writes', (ctx) => {
       expect(created.body.lastupdated).not.toBe('2001-01-01T00:00:00.000Z');
       expect(created.body).not.toHaveProperty('externalId');
       expect(created.body.seoMetadata).toEqual({
-        title: 'SEO',
-        schemaOrg: {
-          '@context': 'https://schema.org',
-          '@type': 'Event',
-          name: expect.any(String),
-          startDate: '2027-08-14T20:15:00+02:00',
-          endDate: '2027-08-14T21:30:00+02:00',
-        },
+        seoDetails: [{ metaTitle: 'SEO' }],
+        schemaOrgJsonLd: expect.any(String),
+      });
+      expect(JSON.parse(created.body.seoMetadata.schemaOrgJsonLd)).toEqual({
+        '@context': 'https://schema.org',
+        '@type': 'Event',
+        name: expect.any(String),
+        startDate: '2027-08-14T20:15:00+02:00',
+        endDate: '2027-08-14T21:30:00+02:00',
+        eventStatus: 'https://schema.org/EventScheduled',
       });
       const replaced = await full().put(`/events/${created.body.id}`, {
         ...created.body,
