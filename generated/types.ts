@@ -3444,8 +3444,7 @@ export interface components {
         /**
          * @description SEO fields (added May 2025), in the operator's model's shape (DEC-ITEM-106): `seoDetails` the
          *     texts per language, `canonical` the canonical URL of the item's page, and `schemaOrgJsonLd` the
-         *     schema.org JSON-LD as a JSON text (with `@context` and `@type`), ready for a
-         *     `<script type="application/ld+json">` tag. The server derives `schemaOrgJsonLd` from the item on
+         *     schema.org JSON-LD as a JSON text (with `@context` and `@type`), ready to embed in a page as a JSON-LD script element. The server derives `schemaOrgJsonLd` from the item on
          *     every read (DEC-ITEM-030); it is read-only: a value sent on write is accepted and ignored, and so
          *     is `schemaOrg`, the object this description returned before (DEC-ITEM-005).
          *

@@ -222,7 +222,7 @@ function dayKey(entry: { date: string; when?: unknown[] }): string {
   return `${entry.date.slice(0, 10)}|${JSON.stringify(entry.when ?? [])}`;
 }
 
-function byDate(a: SingleDate, b: SingleDate): number {
+function byDate(a: { date: string }, b: { date: string }): number {
   return a.date < b.date ? -1 : a.date > b.date ? 1 : 0;
 }
 
