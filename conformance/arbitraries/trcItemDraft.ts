@@ -38,6 +38,7 @@ export interface TrcItemDraftConstraints extends SchemaConstraints {
 }
 
 const LANGS = ['nl', 'en', 'de', 'fr', 'fy', 'en-GB'];
+const DAY: Readonly<Record<string, number>> = { SU: 1, MO: 2, TU: 3, WE: 4, TH: 5, FR: 6, SA: 7 };
 
 function localDate(): fc.Arbitrary<string> {
   return fc
@@ -88,13 +89,23 @@ export function trcItemDraft(
         )
         .map(([start, days, weekdays]) => {
           const end = new Date(Date.parse(`${start}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+          // The operator's model's form (DEC-ITEM-010): opens[].day 1 = Sunday … 7 = Saturday.
           return weekdays.length > 0
-            ? { startdate: start, enddate: end, weekdays }
+            ? {
+                startdate: start,
+                enddate: end,
+                recurrencyType: 'weekly',
+                opens: weekdays.map((d) => ({ day: DAY[d] })),
+              }
             : { startdate: start, enddate: end };
         }),
       { maxLength: 2 },
     );
   }
+  // Calendar dates that exist (a pattern alone can write 2027-02-30, which is a 400, DEC-ITEM-023).
+  overrides['#/components/schemas/CalendarDate'] ??= fc
+    .tuple(localDate(), fc.constantFrom('', 'T00:00:00', 'T20:15:00'))
+    .map(([day, time]) => `${day}${time}`);
   if (ontology) overrides['/trcItemCategories'] ??= categoriesFrom(ontology);
 
   const draft = arbitraryFromSchema(

@@ -18,7 +18,10 @@ export default defineCheck({
   run: async (ctx) => {
     const calendar = {
       singleDates: [{ date: '2027-08-14T00:00:00' }],
-      patternDates: [{ startdate: '2027-09-06', enddate: '2027-09-12', weekdays: ['MO', 'WE'] }],
+      // Mondays and Wednesdays, in the operator's model's pattern form (DEC-ITEM-010).
+      patternDates: [
+        { startdate: '2027-09-06', enddate: '2027-09-12', recurrencyType: 'weekly', opens: [{ day: 2 }, { day: 4 }] },
+      ],
     };
     const event = await createItem(
       ctx,

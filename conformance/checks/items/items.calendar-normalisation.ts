@@ -2,7 +2,8 @@ import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { createItem } from '../../support/items.ts';
 
-const TYPES = ['NONE', 'ALWAYS', 'ONREQUEST', 'SINGLEDATES', 'PATTERNDATES', 'OPENINGTIMES'];
+// The operator's model's values (DEC-ITEM-011).
+const TYPES = ['NONE', 'ALWAYSOPEN', 'ONREQUEST', 'OPENINGTIMES', 'PATTERNDATES', 'SINGLEDATES'];
 const CASES = [
   {
     what: 'calendarType written in lower case',
@@ -16,7 +17,9 @@ const CASES = [
   },
   {
     what: 'no calendarType, a pattern',
-    calendar: { patternDates: [{ startdate: '2027-05-03', enddate: '2027-05-09', weekdays: ['SA'] }] },
+    calendar: {
+      patternDates: [{ startdate: '2027-05-03', enddate: '2027-05-09', recurrencyType: 'weekly', opens: [{ day: 7 }] }],
+    },
     expected: 'PATTERNDATES',
   },
   { what: 'no calendarType, no dates', calendar: {}, expected: 'NONE' },
@@ -25,7 +28,7 @@ const CASES = [
 export default defineCheck({
   id: 'items.calendar-normalisation',
   title:
-    'The server normalises calendarType: one of the calendar types in upper case in every answer; written in lower case it comes back upper case, and when absent it is derived (PATTERNDATES, SINGLEDATES or NONE)',
+    "The server normalises calendarType: one of the calendar types in upper case in every answer; written in lower case it comes back upper case, and when absent it is derived as the operator's model does (SINGLEDATES, PATTERNDATES or NONE here)",
   requirements: ['ITEM-020', 'ITEM-019', 'DEC-ITEM-011', 'DEC-ITEM-025'],
   tags: ['items', 'calendar'],
   needs: ['write'],

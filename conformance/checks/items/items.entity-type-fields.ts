@@ -22,7 +22,7 @@ const CASES: Case[] = [
   },
   {
     collection: '/venues',
-    body: { promotions: [{ title: 'x' }] },
+    body: { promotions: [{ externalReference: 'x' }] },
     field: 'promotions',
     requirements: ['ITEM-012'],
     what: 'promotions on a venue',

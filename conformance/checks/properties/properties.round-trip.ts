@@ -166,9 +166,12 @@ export default defineCheck({
   },
 });
 
-/** What the server fills in by itself when the client sent nothing: schema.org data, a normalised calendarType. */
+/** What the server fills in by itself when the client sent nothing: schema.org data, a normalised calendarType, the calendar's flags. */
 function serverComputedOnly(field: string, value: unknown): boolean {
-  const own: Record<string, string[]> = { seoMetadata: ['schemaOrg'], calendar: ['calendarType'] };
+  const own: Record<string, string[]> = {
+    seoMetadata: ['schemaOrgJsonLd'],
+    calendar: ['calendarType', 'cancelled', 'soldout', 'excludeholidays'],
+  };
   return (
     field in own &&
     value !== null &&
