@@ -276,7 +276,7 @@ export const FAULTS: readonly FaultCase[] = [
   {
     name: 'writtenSchemaOrgKept',
     family: 'ITEM',
-    fault: "the schemaOrg part a client writes is answered instead of the server's",
+    fault: "the schema.org JSON-LD a client writes is answered instead of the server's",
     detects: ['ITEM-010'],
     checks: ['items.schema-org'],
     make: () => [m.writtenSchemaOrgKept()],
