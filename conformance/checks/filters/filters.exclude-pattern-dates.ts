@@ -27,7 +27,8 @@ export default defineCheck({
       ctx,
       '/events',
       { wfstatus: WORKFLOW_STATUS.approved, calendar },
-      { label: 'pattern' },
+      // The pattern form is ours (the interface shows none): a target refusing it deviates from it.
+      { label: 'pattern', requirements: ['DEC-ITEM-010'] },
     );
     for (const flag of [true, false]) {
       const { items } = await listItems(

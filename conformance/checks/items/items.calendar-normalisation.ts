@@ -29,7 +29,7 @@ export default defineCheck({
   id: 'items.calendar-normalisation',
   title:
     "The server normalises calendarType: one of the calendar types in upper case in every answer; written in lower case it comes back upper case, and when absent it is derived as the operator's model does (SINGLEDATES, PATTERNDATES or NONE here)",
-  requirements: ['ITEM-020', 'ITEM-019', 'DEC-ITEM-011', 'DEC-ITEM-025'],
+  requirements: ['ITEM-020', 'ITEM-019', 'DEC-ITEM-011', 'DEC-ITEM-025', 'DEC-ITEM-010'],
   tags: ['items', 'calendar'],
   needs: ['write'],
   writes: 'four events with calendars (tagged with the run id)',
@@ -40,7 +40,8 @@ export default defineCheck({
         ctx,
         '/events',
         { calendar: c.calendar },
-        { label: 'calendar', requirements: ['ITEM-019'] },
+        // The pattern form is ours (the interface shows none): refusing it deviates from DEC-ITEM-010 only.
+        { label: 'calendar', requirements: 'patternDates' in c.calendar ? ['DEC-ITEM-010'] : ['ITEM-019'] },
       );
       const type = (event.item.calendar as { calendarType?: unknown } | undefined)?.calendarType;
       if (type !== undefined && !TYPES.includes(String(type))) {
