@@ -9,12 +9,12 @@
 
 import { PAGE_SIZE, WORKFLOW_STATUS, WORKFLOW_STATUSES, type WorkflowStatus } from '../../generated/constants.ts';
 import type { HttpResponse, QueryValue, TokenChoice } from '../http/httpClient.ts';
-import type { OpenStatus } from '../discovery/variants.ts';
-import { OPEN_STATUSES, variantsOf } from '../discovery/variants.ts';
-import type { UserOrganisation } from '../discovery/userOrganisations.ts';
-import { userOrganisationEntries } from '../discovery/userOrganisations.ts';
+import type { OpenStatus } from '../model/variants.ts';
+import { OPEN_STATUSES, variantsOf } from '../model/variants.ts';
+import type { UserOrganisation } from '../model/userOrganisations.ts';
+import { userOrganisationEntries } from '../model/userOrganisations.ts';
 import { CheckFailure, CheckUnobservable } from '../model/failure.ts';
-import type { CheckContext } from '../runtime/context.ts';
+import type { CheckContext } from '../engine/runtime/context.ts';
 import { assertBodyIsArray, assertStatus, forgetUnknownOperation } from './assert.ts';
 import type { Collection } from './collections.ts';
 import { COLLECTIONS } from './collections.ts';

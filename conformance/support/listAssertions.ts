@@ -4,7 +4,7 @@
 
 import { WORKFLOW_STATUS } from '../../generated/constants.ts';
 import type { HttpResponse } from '../http/httpClient.ts';
-import type { Exchange } from '../http/exchange.ts';
+import type { Exchange } from '../model/exchange.ts';
 import { CheckFailure } from '../model/failure.ts';
 import type { FilterCombination } from '../arbitraries/filterCombination.ts';
 import type { Item, Page } from './items.ts';

@@ -1,7 +1,7 @@
 // Ontology helpers for checks: pick usable type nodes and properties from an account's
 // ontologies, and the labels an item's types and categories must get from them.
 
-import type { Exchange } from '../http/exchange.ts';
+import type { Exchange } from '../model/exchange.ts';
 import { CheckFailure } from '../model/failure.ts';
 import type { Ontologies, PropertyNode, TypeNode } from './items.ts';
 import { propertyNodes, typeNodes } from './items.ts';

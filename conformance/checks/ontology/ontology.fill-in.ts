@@ -3,7 +3,7 @@ import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { createItem, findOwnOrganisation, listItems, ownerOntologies, writerToken } from '../../support/items.ts';
 import type { Item } from '../../support/items.ts';
-import type { Exchange } from '../../http/exchange.ts';
+import type { Exchange } from '../../model/exchange.ts';
 import {
   assertLabelsFilledIn,
   dutchLabel,

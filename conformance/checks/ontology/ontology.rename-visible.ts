@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
-import type { CheckContext } from '../../runtime/context.ts';
+import type { CheckContext } from '../../engine/runtime/context.ts';
 import { assertStatus } from '../../support/assert.ts';
 import {
   createItem,

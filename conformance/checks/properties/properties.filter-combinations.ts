@@ -3,7 +3,7 @@ import { PAGE_SIZE, WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { filterCombination, toQuery } from '../../arbitraries/filterCombination.ts';
 import type { FilterCombination } from '../../arbitraries/filterCombination.ts';
-import { assertProperty } from '../../runtime/property.ts';
+import { assertProperty } from '../../support/property.ts';
 import { catalogue, listItems, onlyThese, writerToken } from '../../support/items.ts';
 import {
   assertContainsAll,

@@ -3,7 +3,7 @@ import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { invalidBody } from '../../arbitraries/invalidBody.ts';
 import { invalidQuery } from '../../arbitraries/invalidQuery.ts';
-import { assertProperty } from '../../runtime/property.ts';
+import { assertProperty } from '../../support/property.ts';
 import { COLLECTIONS } from '../../support/collections.ts';
 import type { HttpResponse } from '../../http/httpClient.ts';
 import { writerToken } from '../../support/items.ts';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { defineCheck } from '../../model/check.ts';
-import { assertProperty } from '../../runtime/property.ts';
+import { assertProperty } from '../../support/property.ts';
 import {
   ALL_STATUSES,
   catalogue,

@@ -4,7 +4,7 @@ import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { trcItemDraft } from '../../arbitraries/trcItemDraft.ts';
 import type { DraftOntology, EntityType } from '../../arbitraries/trcItemDraft.ts';
-import { assertProperty } from '../../runtime/property.ts';
+import { assertProperty } from '../../support/property.ts';
 import { assertStatus } from '../../support/assert.ts';
 import { COLLECTIONS } from '../../support/collections.ts';
 import {
@@ -19,7 +19,7 @@ import {
 } from '../../support/items.ts';
 import type { Item } from '../../support/items.ts';
 import { firstMismatch } from '../../support/preserved.ts';
-import type { Exchange } from '../../http/exchange.ts';
+import type { Exchange } from '../../model/exchange.ts';
 
 const MAX_RUNS = 10;
 const TREE: Record<EntityType, string> = {

@@ -13,7 +13,7 @@ import {
 import type { Item } from '../../support/items.ts';
 import { assertContainsAll } from '../../support/listAssertions.ts';
 import { COLLECTIONS } from '../../support/collections.ts';
-import type { CheckContext } from '../../runtime/context.ts';
+import type { CheckContext } from '../../engine/runtime/context.ts';
 import { narrowedTo, tokenIdOf } from '../../support/tokens.ts';
 import type { TokenBody } from '../../support/tokens.ts';
 

@@ -4,7 +4,7 @@ import { PAGE_SIZE, WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import type { TokenChoice } from '../../http/httpClient.ts';
-import type { CheckContext } from '../../runtime/context.ts';
+import type { CheckContext } from '../../engine/runtime/context.ts';
 import { assertStatus } from '../../support/assert.ts';
 import { suiteClient } from '../../support/clientSource.ts';
 import { canReachStatus, createItem, listItems, updateItem } from '../../support/items.ts';
