@@ -11,7 +11,7 @@ import sharp from 'sharp';
 import type { HttpResponse, TokenChoice } from '../http/httpClient.ts';
 import { CheckFailure } from '../model/failure.ts';
 import type { CheckContext } from '../engine/runtime/context.ts';
-import { writerToken } from './items.ts';
+import { writerToken } from './organisations.ts';
 
 export interface Asset {
   id: string;

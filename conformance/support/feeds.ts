@@ -16,8 +16,11 @@ import type { FeedPartner, PartnerEntry } from '../partner/feedPartner.ts';
 import type { CheckContext } from '../engine/runtime/context.ts';
 import { DEFAULT_FEED_INFO_ID } from '../config/config.ts';
 import { assertStatus } from './assert.ts';
-import type { Item } from './items.ts';
-import { ALL_STATUSES, detailPath, listItems, runFixture, writerToken } from './items.ts';
+import type { Item } from './itemTypes.ts';
+import { ALL_STATUSES, detailPath } from './itemTypes.ts';
+import { listItems } from './lists.ts';
+import { runFixture } from './fixtures.ts';
+import { writerToken } from './organisations.ts';
 
 type Ctx = Pick<
   CheckContext,

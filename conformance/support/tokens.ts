@@ -8,7 +8,7 @@ import { CheckFailure, CheckUnobservable } from '../model/failure.ts';
 import { forgetProblems } from './assert.ts';
 import type { CheckContext } from '../engine/runtime/context.ts';
 import { variantsOf } from '../model/variants.ts';
-import { listUserOrganisations } from './items.ts';
+import { listUserOrganisations } from './organisations.ts';
 
 export interface TokenAnswer {
   id?: unknown;

@@ -29,7 +29,7 @@ import type { VerifyFn } from '../receiver/verifier.ts';
 import type { CheckContext } from '../engine/runtime/context.ts';
 import { assertProperty } from './property.ts';
 import { COLLECTIONS } from './collections.ts';
-import type { CollectionPath } from './items.ts';
+import type { CollectionPath } from './itemTypes.ts';
 import { deleteTokenQuietly, mintToken, narrowedTo } from './tokens.ts';
 import type { MintedToken } from './tokens.ts';
 

@@ -6,7 +6,7 @@ import { invalidQuery } from '../../arbitraries/invalidQuery.ts';
 import { assertProperty } from '../../support/property.ts';
 import { COLLECTIONS } from '../../support/collections.ts';
 import type { HttpResponse } from '../../http/httpClient.ts';
-import { writerToken } from '../../support/items.ts';
+import { writerToken } from '../../support/organisations.ts';
 
 const DECISIONS = [
   'DEC-LIST-001',
