@@ -1985,7 +1985,8 @@ export interface components {
          *     holds for the whole item; `comment` is a note on the schedule.
          *
          *     In responses the server normalises `calendarType` (DEC-ITEM-011), always includes `cancelled`,
-         *     `soldout` and `excludeholidays` (`false` when not set, as the model's responses do), and adds
+         *     `soldout` and `excludeholidays` (`false` when not set, as the model's responses do; a `false`
+         *     written is the same as none and not stored), and adds
          *     the days computed from `patternDates` and `opens` to `singleDates`, less the `closeds` and with
          *     the `soldouts` and `cancelleds` marked on their time slots (DEC-ITEM-102), unless the events
          *     list is called with `excludePatternDates=true`. A write that sends computed days back (a

@@ -114,10 +114,17 @@ describe('calendars on write', () => {
       soldouts: [{ date: '2027-08-13' }],
       singleDates: [{ date: '2027-12-31T00:00:00' }],
     };
-    const read = expandCalendar(normaliseCalendarForWrite(calendar));
+    const stored = normaliseCalendarForWrite(calendar);
+    const read = expandCalendar(stored);
     const rewritten = normaliseCalendarForWrite(read);
     expect(rewritten.singleDates).toEqual([{ date: '2027-12-31T00:00:00' }]);
     expect(expandCalendar(rewritten)).toEqual(read);
+    // The flags every response carries as false are not stored: the rewrite stores what was stored.
+    expect(rewritten).toEqual(stored);
+    expect(normaliseCalendarForWrite({ cancelled: true, soldout: false })).toEqual({
+      calendarType: 'NONE',
+      cancelled: true,
+    });
   });
 
   it("when a single date differs from the pattern's day in its times, then it is kept", () => {

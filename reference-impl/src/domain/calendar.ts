@@ -32,7 +32,7 @@ export interface SingleDate {
 // @implements ITEM-019
 /**
  * The calendar to store: `calendarType` upper-cased, or derived when absent; date-only calendar
- * dates in the local timestamp form; and no single date that the patterns and exceptions produce
+ * dates in the local timestamp form; the response flags only when true; and no single date that the patterns and exceptions produce
  * anyway (a GET-modify-PUT sends the computed days back, and storing them would freeze them when
  * a pattern changes later). Impossible days, invalid patterns and types are one 400 naming each.
  */
@@ -66,6 +66,9 @@ export function normaliseCalendarForWrite(calendar: unknown): Loose {
   }
 
   const result: Loose = { ...calendar, calendarType };
+  // `false` is what every response says when they are not set (as the model's booleans are), so it
+  // is not stored: a GET-modify-PUT then stores the calendar it read.
+  for (const flag of RESPONSE_FLAGS) if (result[flag] === false) delete result[flag];
   if (patterns.length > 0)
     result.patternDates = patterns.map((pattern) =>
       isObject(pattern) ? withLocalTimestamps(withLocalTimestamps(pattern, 'startdate'), 'enddate') : pattern,
