@@ -1039,8 +1039,10 @@ export interface paths {
          * Create a route
          * @description Creates a route from the body, in which every field is optional.
          *
-         *     The path and its sights go in `routeInfo` (DEC-ITEM-016); the GeoJSON and GPX downloads are
-         *     built from it (DEC-ITEM-017).
+         *     The path and its sights go in `routeInfo`, in the operator's model's fields: the plotted
+         *     `routeCoordinates`, the `calculatedCoordinates` and `waterPoints` as `{lat, lng}` numbers, and
+         *     the points of interest in `pois` (DEC-ITEM-016); the GeoJSON and GPX downloads are built from
+         *     it (DEC-ITEM-017).
          *
          *     - **Workflow.** A body with `wfstatus` `draft` or without `wfstatus` is stored as
          *       `readyforvalidation` (WF-007); `approved` publishes the item (WF-009); another status is
@@ -1098,8 +1100,10 @@ export interface paths {
          *     body are removed, server-set fields are kept. A GET-modify-PUT round trip works because
          *     read-only fields in the body are ignored.
          *
-         *     The path and its sights go in `routeInfo` (DEC-ITEM-016); the GeoJSON and GPX downloads are
-         *     built from it (DEC-ITEM-017).
+         *     The path and its sights go in `routeInfo`, in the operator's model's fields: the plotted
+         *     `routeCoordinates`, the `calculatedCoordinates` and `waterPoints` as `{lat, lng}` numbers, and
+         *     the points of interest in `pois` (DEC-ITEM-016); the GeoJSON and GPX downloads are built from
+         *     it (DEC-ITEM-017).
          *
          *     - **Workflow.** A body with `wfstatus` `draft` or without `wfstatus` is stored as
          *       `readyforvalidation` (WF-007); `approved` publishes the item (WF-009); another status is
@@ -1156,9 +1160,12 @@ export interface paths {
         /**
          * Download a route as GeoJSON
          * @description Returns the route as a GeoJSON FeatureCollection (`application/geo+json`, RFC 7946): the route
-         *     as a LineString feature through its waypoints, with the properties `id`, `trcid`, `title`,
-         *     `routeType`, `distance`, `duration` and `difficulty`, and one Point feature per point of
-         *     interest (DEC-ITEM-017). Positions are `[longitude, latitude]` in WGS84 (DEC-ITEM-012).
+         *     as a LineString feature through its path (its calculated coordinates, else its plotted ones),
+         *     with the properties `id`, `trcid`, `title` and the `routeInfo` fields `type`, `routeType`,
+         *     `url`, `distanceInKilometers`, `durationInMinutes`, `difficulty` and `primarySurface`; one
+         *     Point feature per point of interest; and a LineString feature of the water crossings
+         *     (DEC-ITEM-017, DEC-ITEM-026). Positions are `[longitude, latitude]` in WGS84, with the
+         *     altitude third where a point has one.
          *
          *     Like a detail read it is not rate limited. `404` as for `GET /routes/{id}`: unknown id, outside
          *     the token's scope, or soft-deleted (DEC-ITEM-004).
@@ -1189,9 +1196,10 @@ export interface paths {
          * Download a route as GPX
          * @description Returns the route as a GPX 1.1 document (`application/gpx+xml`, namespace
          *     `http://www.topografix.com/GPX/1/1`), readable by GPS devices and mapping tools: `metadata`
-         *     with the route's title, description and link, one `trk` with one `trkseg` of the waypoints in
-         *     order, and one `wpt` per point of interest (DEC-ITEM-017). Coordinates are WGS84 decimal
-         *     degrees (DEC-ITEM-012).
+         *     with the route's title, description and link, one `wpt` per point of interest, one `trk` with
+         *     one `trkseg` of the route's path in order (its calculated coordinates, else its plotted ones),
+         *     and a `trk` of type `waterPoints` of its water crossings when it has any (DEC-ITEM-017,
+         *     DEC-ITEM-026). Coordinates are WGS84 decimal degrees, altitudes `ele` (DEC-ITEM-016).
          *
          *     Like a detail read it is not rate limited. `404` as for `GET /routes/{id}`: unknown id, outside
          *     the token's scope, or soft-deleted (DEC-ITEM-004); error bodies are JSON.
@@ -2598,12 +2606,13 @@ export interface components {
          */
         FileType: "jpg" | "jpeg" | "png" | "gif" | "webp" | "svg" | "tif" | "tiff" | "pdf" | "mp4" | "mov" | "webm" | "mp3";
         /**
-         * @description A route as a GeoJSON FeatureCollection (RFC 7946, DEC-ITEM-017): the first feature is the route
-         *     as a LineString, followed by one Point feature per point of interest, in the order of
-         *     `routeInfo.pointsOfInterest`.
+         * @description A route as a GeoJSON FeatureCollection (RFC 7946, DEC-ITEM-017, DEC-ITEM-026): the first feature
+         *     is the route as a LineString, followed by one Point feature per point of interest that has a
+         *     `coordinate`, in the order of `routeInfo.pois`, and last, when the route has at least two
+         *     `waterPoints`, a LineString feature of its water crossings.
          */
         GeoJsonFeatureCollection: {
-            features: (components["schemas"]["GeoJsonRouteFeature"] | components["schemas"]["GeoJsonPoiFeature"])[];
+            features: (components["schemas"]["GeoJsonRouteFeature"] | components["schemas"]["GeoJsonPoiFeature"] | components["schemas"]["GeoJsonWaterFeature"])[];
             /** @constant */
             type: "FeatureCollection";
         };
@@ -2613,12 +2622,26 @@ export interface components {
             /** @constant */
             type: "LineString";
         };
-        /** @description A point of interest of the route as a GeoJSON Point Feature (DEC-ITEM-017), with its `name` and, when set, the `trcid` it links to. */
+        /**
+         * @description A point of interest of the route as a GeoJSON Point Feature at its `coordinate`
+         *     (DEC-ITEM-017, DEC-ITEM-026). Its properties are those of the point under the same names,
+         *     `title` (the point's title in the route's primary language, else its first) and `trcid` (its
+         *     `locationItem.trcid`); properties without a value are left out.
+         */
         GeoJsonPoiFeature: {
             geometry: components["schemas"]["GeoJsonPoint"];
             properties: {
+                category?: components["schemas"]["PoiCategory"];
+                /** @example 7.5 */
+                distanceInKilometersFromStart?: number;
+                /** @example 30 */
+                durationInMinutesFromStart?: number;
+                /** @example chess-rook */
+                icon?: string;
+                /** @example Zuylen */
+                label?: string;
                 /** @example Slot Zuylen */
-                name?: string;
+                title?: string;
                 /** @example trc-slot-zuylen */
                 trcid?: string;
             };
@@ -2632,7 +2655,8 @@ export interface components {
             type: "Point";
         };
         /**
-         * @description A GeoJSON position (RFC 7946), `[longitude, latitude]` in WGS84 decimal degrees.
+         * @description A GeoJSON position (RFC 7946): `[longitude, latitude]` in WGS84 decimal degrees, with the
+         *     altitude in metres as a third number where the point has one (DEC-ITEM-026).
          * @example [
          *       5.0169,
          *       52.1102
@@ -2640,13 +2664,16 @@ export interface components {
          */
         GeoJsonPosition: [
             number,
+            number,
             number
         ];
         /**
-         * @description The route itself as a GeoJSON Feature (DEC-ITEM-017): a LineString through the route's
-         *     `waypoints` in order, or `null` geometry when the route has fewer than two waypoints. The
-         *     properties come from the item; `title` is the title in the item's primary language, else its
-         *     first detail. Properties without a value are left out.
+         * @description The route itself as a GeoJSON Feature (DEC-ITEM-017, DEC-ITEM-026): a LineString through the
+         *     route's path in order, which is `routeInfo.calculatedCoordinates` when it has at least two
+         *     points and `routeInfo.routeCoordinates` otherwise, or `null` geometry when that has fewer than
+         *     two. The properties come from the item and its `routeInfo`, under the same names; `title` is
+         *     the title in the item's primary language, else its first detail. Properties without a value are
+         *     left out.
          */
         GeoJsonRouteFeature: {
             geometry: components["schemas"]["GeoJsonLineString"] | null;
@@ -2656,22 +2683,40 @@ export interface components {
                  * @description Length in kilometres.
                  * @example 42.5
                  */
-                distance?: number;
+                distanceInKilometers?: number;
                 /**
                  * @description Expected travel time in minutes.
                  * @example 180
                  */
-                duration?: number;
+                durationInMinutes?: number;
                 /**
                  * Format: uuid
                  * @example 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d
                  */
                 id: string;
+                primarySurface?: components["schemas"]["SurfaceType"];
                 routeType?: components["schemas"]["RouteType"];
                 /** @example Fietsroute langs de Vecht */
                 title?: string;
                 /** @example trc-fietsroute-vecht */
                 trcid: string;
+                type?: components["schemas"]["RouteInfoType"];
+                /** @example https://routes.example.com/fietsroute-langs-de-vecht */
+                url?: string;
+            };
+            /** @constant */
+            type: "Feature";
+        };
+        /**
+         * @description The route's water crossings as a GeoJSON Feature (DEC-ITEM-026): a LineString through
+         *     `routeInfo.waterPoints` in order, present when the route has at least two of them. Its one
+         *     property, `waterPoints: true`, tells it from the route.
+         */
+        GeoJsonWaterFeature: {
+            geometry: components["schemas"]["GeoJsonLineString"];
+            properties: {
+                /** @constant */
+                waterPoints: true;
             };
             /** @constant */
             type: "Feature";
@@ -2793,6 +2838,33 @@ export interface components {
          */
         Latitude: string;
         /**
+         * @description A point of a route or a point of interest (DEC-ITEM-016): WGS84 latitude and longitude in
+         *     decimal degrees, as numbers, an optional altitude in metres and an optional short `label` to
+         *     show at the point on a map (for example `01`).
+         */
+        LatLng: {
+            /**
+             * @description Height above sea level in metres.
+             * @example 2.5
+             */
+            altitude?: number;
+            /**
+             * @description Short text to show at the point on a map.
+             * @example 01
+             */
+            label?: string;
+            /**
+             * @description Latitude in decimal degrees.
+             * @example 52.099
+             */
+            lat: number;
+            /**
+             * @description Longitude in decimal degrees.
+             * @example 5.118
+             */
+            lng: number;
+        };
+        /**
          * @description Kind of link to another item (DEC-ITEM-013): `child` (the linked item is part of this one, for
          *     example an event of a series or of an event group), `parent` (this item is part of the linked
          *     one), `alias` (the same thing under another `trcid`), `comment` (a link with only an explanatory
@@ -2845,6 +2917,28 @@ export interface components {
         LocationFields: {
             trcitemRelation?: components["schemas"]["LocationTrcItemRelation"];
         } & components["schemas"]["TrcItemCommon"];
+        /**
+         * @description A reference to another item of the service, as the operator's model writes it: its `id`, its
+         *     `trcid` and a text naming it. A point of interest names the location it is this way
+         *     (DEC-ITEM-016).
+         */
+        LocationItem: {
+            /**
+             * @description `id` of the item.
+             * @example 2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e
+             */
+            id?: string;
+            /**
+             * @description A name of the item.
+             * @example Slot Zuylen
+             */
+            text?: string;
+            /**
+             * @description `trcid` of the item.
+             * @example trc-slot-zuylen
+             */
+            trcid?: string;
+        };
         /** @description A link of a location (DEC-ITEM-013). Locations accept only the link types `alias` and `comment`; any other type is a `400`. */
         LocationItemLink: {
             /**
@@ -2927,20 +3021,52 @@ export interface components {
             role?: string;
         };
         /**
-         * @description A point of interest along the route (DEC-ITEM-016). `trcid` optionally links it to another item,
-         *     for example the location it is.
+         * @description A point of interest along or near the route (DEC-ITEM-016), as the operator's model has it: how
+         *     far along the route it is, where it is (`coordinate`, or a `location`), a short `label` and an
+         *     `icon` (a Font Awesome name) for the map, its `category`, texts per language and files as an
+         *     item has them, opening hours in a `calendar`, and `locationItem` when it is a location of this
+         *     service. Its calendar is stored and returned as written (not expanded). The downloads show the
+         *     points that have a `coordinate` (DEC-ITEM-026).
          */
-        PointOfInterest: {
-            /** @example Slot Zuylen */
-            name?: string;
+        Poi: {
+            calendar?: components["schemas"]["Calendar"];
+            category?: components["schemas"]["PoiCategory"];
+            coordinate?: components["schemas"]["LatLng"];
             /**
-             * @description `trcid` of a related item.
-             * @example trc-slot-zuylen
+             * @description Distance from the start of the route in kilometres.
+             * @example 7.5
              */
-            trcid?: string;
-            xcoordinate: components["schemas"]["Longitude"];
-            ycoordinate: components["schemas"]["Latitude"];
+            distanceInKilometersFromStart?: number;
+            /**
+             * @description Travel time from the start of the route in minutes.
+             * @example 30
+             */
+            durationInMinutesFromStart?: number;
+            /** @description Images, videos and other files of the point. */
+            files?: components["schemas"]["File"][];
+            /**
+             * @description Font Awesome icon name; absent, a map may choose one from `category`.
+             * @example chess-rook
+             */
+            icon?: string;
+            /**
+             * @description Short text to show on the point's icon on a map.
+             * @example Zuylen
+             */
+            label?: string;
+            location?: components["schemas"]["ItemLocation"];
+            locationItem?: components["schemas"]["LocationItem"];
+            /** @description Title and descriptions of the point per language. */
+            trcItemDetails?: components["schemas"]["TrcItemDetail"][];
         };
+        /**
+         * @description What a point of interest is, in the operator's model's values (DEC-ITEM-016): sights, facilities,
+         *     lodging, food and drink, activities, transport, or a viewpoint, an information point or another.
+         *     A map without an `icon` of its own picks one from it.
+         * @example castle
+         * @enum {string}
+         */
+        PoiCategory: "museum" | "monument" | "castle" | "church" | "nature_area" | "parking" | "toilet" | "rest_area" | "picnic_area" | "hotel" | "camping" | "hostel" | "bed_breakfast" | "restaurant" | "cafe" | "bar" | "bakery" | "swimming" | "hiking_start" | "cycling_start" | "boat_rental" | "bus_stop" | "train_station" | "ferry" | "bike_rental" | "viewpoint" | "information_point" | "other";
         /**
          * @description What a price applies to: `value` is a short code of the price category (for example `adult`,
          *     `child`, `cjp`, `museumkaart`) and `priceDescriptionValue` the human-readable text.
@@ -3166,11 +3292,12 @@ export interface components {
             entitytype: "ROUTE";
         });
         /**
-         * @description Difficulty of the route (DEC-ITEM-016).
+         * @description Difficulty of the route, from `easy` (for everyone) through `moderate`, `challenging` and
+         *     `difficult` to `expert` (technical or extreme), the operator's model's values (DEC-ITEM-016).
          * @example easy
          * @enum {string}
          */
-        RouteDifficulty: "easy" | "moderate" | "difficult";
+        RouteDifficulty: "easy" | "moderate" | "challenging" | "difficult" | "expert";
         /**
          * @description A route as a client writes it (`POST /routes`, `PUT /routes/{id}`). Every field is optional.
          *     `entitytype`, when sent, must be `ROUTE` (DEC-ITEM-008). Read-only fields (`id`,
@@ -3195,34 +3322,67 @@ export interface components {
             routeInfo?: components["schemas"]["RouteInfo"];
         } & components["schemas"]["TrcItemCommon"];
         /**
-         * @description Route data (routes only, DEC-ITEM-015, DEC-ITEM-016). `distance` is in kilometres, `duration` in
-         *     minutes. `waypoints` is the path in travel order (at most 10000 points); `pointsOfInterest` are
-         *     sights along it (at most 1000). The GeoJSON and GPX downloads are built from these fields
-         *     (DEC-ITEM-017).
+         * @description Route data (routes only, DEC-ITEM-015), in the fields of the operator's model (DEC-ITEM-016):
+         *     where the route comes from (`type`, `url`), how it is travelled (`routeType`), its length and
+         *     travel time, its start and end address, its points of interest (`pois`), and three lists of
+         *     coordinates: `routeCoordinates`, the points an editor plotted (the intended path, in travel
+         *     order); `calculatedCoordinates`, the detailed path a routing service computed from them; and
+         *     `waterPoints`, water crossings (ferries) joined by straight lines and never routed. The GeoJSON
+         *     and GPX downloads are built from these fields (DEC-ITEM-017, DEC-ITEM-026).
+         *
+         *     Limits (decided here): each coordinate list at most 10000 points, at most 1000 points of
+         *     interest (DEC-ITEM-019).
          */
         RouteInfo: {
+            /** @description The detailed path a routing service calculated from `routeCoordinates`, in travel order. */
+            calculatedCoordinates?: components["schemas"]["LatLng"][];
             difficulty?: components["schemas"]["RouteDifficulty"];
             /**
-             * @description Length in kilometres.
+             * @description Length of the route in kilometres.
              * @example 42.5
              */
-            distance?: number;
+            distanceInKilometers?: number;
             /**
              * @description Expected travel time in minutes.
              * @example 180
              */
-            duration?: number;
-            pointsOfInterest?: components["schemas"]["PointOfInterest"][];
+            durationInMinutes?: number;
+            /** @description Where the route ends; absent when it ends where it starts. */
+            end?: components["schemas"]["Address"];
+            /** @description Points of interest along or near the route. */
+            pois?: components["schemas"]["Poi"][];
+            primarySurface?: components["schemas"]["SurfaceType"];
+            /** @description The points an editor plotted, in travel order; a `label` may number them on a map. */
+            routeCoordinates?: components["schemas"]["LatLng"][];
             routeType?: components["schemas"]["RouteType"];
-            surfaceType?: components["schemas"]["SurfaceType"];
-            waypoints?: components["schemas"]["Waypoint"][];
+            /** @description Where the route starts, for example a car park. */
+            start?: components["schemas"]["Address"];
+            type?: components["schemas"]["RouteInfoType"];
+            /**
+             * @description Where the route can be seen in the system it comes from.
+             * @example https://routes.example.com/fietsroute-langs-de-vecht
+             */
+            url?: string;
+            /**
+             * @description Water crossings (for example ferries) along or near the route, joined by straight lines; a
+             *     list apart from the other two, never sent to a routing service.
+             */
+            waterPoints?: components["schemas"]["LatLng"][];
         };
         /**
-         * @description How the route is travelled (DEC-ITEM-016).
+         * @description The system the route comes from, as the operator's model names them (DEC-ITEM-016): Event
+         *     Connectors, Route Maker, RouteIQ, ODP or CityNavigator, or another.
+         * @example route_maker
+         * @enum {string}
+         */
+        RouteInfoType: "eventConnectors" | "route_maker" | "route_iq" | "odp_routes" | "other";
+        /**
+         * @description How the route is travelled: the interface's `walking`, `cycling` and `driving`, and the
+         *     operator's model's `driving_traffic` (driving with live traffic) (DEC-ITEM-016).
          * @example cycling
          * @enum {string}
          */
-        RouteType: "walking" | "cycling" | "driving";
+        RouteType: "driving_traffic" | "driving" | "walking" | "cycling";
         /**
          * @description SEO fields (added May 2025): page title, meta description and keywords, Open Graph fields, and
          *     the schema.org JSON-LD object. `schemaOrg` is generated by the server from the item and is
@@ -3310,11 +3470,13 @@ export interface components {
             surface?: number;
         };
         /**
-         * @description Road surface along the route (DEC-ITEM-016).
+         * @description The main surface along the route: the operator's model's values, and `unpaved`, which routes
+         *     stored before those values carry (a surface known only to be unpaved has no model value; it is
+         *     accepted and returned as it is) (DEC-ITEM-016).
          * @example paved
          * @enum {string}
          */
-        SurfaceType: "paved" | "unpaved" | "mixed";
+        SurfaceType: "paved" | "gravel" | "dirt" | "sand" | "grass" | "cobblestone" | "boardwalk" | "rock" | "snow" | "water" | "mixed" | "unpaved";
         /**
          * @description A time range on a day, in local time (Europe/Amsterdam) as `HH:MM`. `timeend` may be `24:00`
          *     (until midnight) and may be absent (open end).
@@ -3618,11 +3780,6 @@ export interface components {
         VenueFields: {
             venueCapacity?: components["schemas"]["VenueCapacity"];
         } & components["schemas"]["TrcItemCommon"];
-        /** @description A point of the route's path, in WGS84 like `location` (DEC-ITEM-012, DEC-ITEM-016). */
-        Waypoint: {
-            xcoordinate: components["schemas"]["Longitude"];
-            ycoordinate: components["schemas"]["Latitude"];
-        };
         /**
          * @description Day of the week, as in iCalendar (RFC 5545) `BYDAY`.
          * @example SA
@@ -4133,6 +4290,7 @@ export type GeoJsonPoiFeature = components['schemas']['GeoJsonPoiFeature'];
 export type GeoJsonPoint = components['schemas']['GeoJsonPoint'];
 export type GeoJsonPosition = components['schemas']['GeoJsonPosition'];
 export type GeoJsonRouteFeature = components['schemas']['GeoJsonRouteFeature'];
+export type GeoJsonWaterFeature = components['schemas']['GeoJsonWaterFeature'];
 export type Health = components['schemas']['Health'];
 export type ItemCategory = components['schemas']['ItemCategory'];
 export type ItemLink = components['schemas']['ItemLink'];
@@ -4141,10 +4299,12 @@ export type ItemType = components['schemas']['ItemType'];
 export type LabelTranslation = components['schemas']['LabelTranslation'];
 export type LanguageCode = components['schemas']['LanguageCode'];
 export type Latitude = components['schemas']['Latitude'];
+export type LatLng = components['schemas']['LatLng'];
 export type LinkType = components['schemas']['LinkType'];
 export type Location = components['schemas']['Location'];
 export type LocationDraft = components['schemas']['LocationDraft'];
 export type LocationFields = components['schemas']['LocationFields'];
+export type LocationItem = components['schemas']['LocationItem'];
 export type LocationItemLink = components['schemas']['LocationItemLink'];
 export type LocationTrcItemRelation = components['schemas']['LocationTrcItemRelation'];
 export type LogoutResponse = components['schemas']['LogoutResponse'];
@@ -4152,7 +4312,8 @@ export type Longitude = components['schemas']['Longitude'];
 export type OpenGraph = components['schemas']['OpenGraph'];
 export type PatternDate = components['schemas']['PatternDate'];
 export type Performer = components['schemas']['Performer'];
-export type PointOfInterest = components['schemas']['PointOfInterest'];
+export type Poi = components['schemas']['Poi'];
+export type PoiCategory = components['schemas']['PoiCategory'];
 export type PriceDescription = components['schemas']['PriceDescription'];
 export type PriceElement = components['schemas']['PriceElement'];
 export type Promotion = components['schemas']['Promotion'];
@@ -4171,6 +4332,7 @@ export type RouteDifficulty = components['schemas']['RouteDifficulty'];
 export type RouteDraft = components['schemas']['RouteDraft'];
 export type RouteFields = components['schemas']['RouteFields'];
 export type RouteInfo = components['schemas']['RouteInfo'];
+export type RouteInfoType = components['schemas']['RouteInfoType'];
 export type RouteType = components['schemas']['RouteType'];
 export type SeoMetadata = components['schemas']['SeoMetadata'];
 export type SigningSecret = components['schemas']['SigningSecret'];
@@ -4194,7 +4356,6 @@ export type Venue = components['schemas']['Venue'];
 export type VenueCapacity = components['schemas']['VenueCapacity'];
 export type VenueDraft = components['schemas']['VenueDraft'];
 export type VenueFields = components['schemas']['VenueFields'];
-export type Waypoint = components['schemas']['Waypoint'];
 export type Weekday = components['schemas']['Weekday'];
 export type WfStatus = components['schemas']['WfStatus'];
 export type ResponseBadRequest = components['responses']['BadRequest'];

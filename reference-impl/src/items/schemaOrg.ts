@@ -53,6 +53,7 @@ const TOURIST_TYPES: Readonly<Record<string, { nl: string; en: string }>> = {
   walking: { nl: 'Wandelaars', en: 'Walkers' },
   cycling: { nl: 'Fietsers', en: 'Cyclists' },
   driving: { nl: 'Automobilisten', en: 'Drivers' },
+  driving_traffic: { nl: 'Automobilisten', en: 'Drivers' },
 };
 
 /** `item` is the stored document with its calendar expanded (the days of patterns included). */

@@ -7,6 +7,7 @@ import {
   superAdminToken,
   type TestAccount,
 } from '../../test/support/items/itemsHarness.ts';
+import { specExample } from '../../test/support/items/responseSchemas.ts';
 import { describeEachEngine } from '../../test/support/storage/testDb.ts';
 import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
 import type { ItemChange } from '../webhooks/itemChange.ts';
@@ -235,6 +236,15 @@ describeEachEngine('item writes', (ctx) => {
       const routeField = await full().post('/events', eventBody({ routeInfo: { routeType: 'walking' } }));
       expect(routeField.status).toBe(400);
       expect(routeField.body.message).toContain('routeInfo');
+    });
+
+    it('when a route point holds its latitude as a string, then the 400 of the spec example RouteInvalidWaypoint [DEC-ITEM-016]', async () => {
+      const points = [0, 1, 2, 3].map((i) => ({ lat: 52.1 + i / 100, lng: 5.1 }));
+      const answer = await full().post('/routes', {
+        routeInfo: { routeCoordinates: [...points, { lat: '52,174', lng: 5.001 }] },
+      });
+      expect(answer.status).toBe(400);
+      expect(answer.body).toEqual(specExample('RouteInvalidWaypoint'));
     });
 
     it('when a location links with child, then 400; alias and comment pass [ITEM-024] [DEC-ITEM-013]', async () => {
