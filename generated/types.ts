@@ -683,7 +683,7 @@ export interface paths {
          * Create an event
          * @description Creates an event from the body, in which every field is optional.
          *
-         *     Only events have `priceElements`, `promotions` and `performers`; `venueCapacity` and `routeInfo`
+         *     Only events have `priceElements`, `promotions` and `performers`; `routeInfo` and `eventLinks`
          *     are a `400` naming the field (DEC-ITEM-015). An event is expected to have a `calendar`: days in
          *     `singleDates`, recurring days in `patternDates` (DEC-ITEM-010, DEC-ITEM-011). A series links its
          *     events with `child`/`parent` links (DEC-ITEM-013).
@@ -744,7 +744,7 @@ export interface paths {
          *     body are removed, server-set fields are kept. A GET-modify-PUT round trip works because
          *     read-only fields in the body are ignored.
          *
-         *     Only events have `priceElements`, `promotions` and `performers`; `venueCapacity` and `routeInfo`
+         *     Only events have `priceElements`, `promotions` and `performers`; `routeInfo` and `eventLinks`
          *     are a `400` naming the field (DEC-ITEM-015). An event is expected to have a `calendar`: days in
          *     `singleDates`, recurring days in `patternDates` (DEC-ITEM-010, DEC-ITEM-011). A series links its
          *     events with `child`/`parent` links (DEC-ITEM-013).
@@ -900,7 +900,7 @@ export interface paths {
          * Create a location
          * @description Creates a location from the body, in which every field is optional.
          *
-         *     A location has no `priceElements`, `promotions`, `performers`, `venueCapacity` or `routeInfo`,
+         *     A location has no `priceElements`, `promotions`, `performers`, `routeInfo` or `eventLinks`,
          *     and its links are limited to `alias` and `comment`: anything else is a `400` naming the field
          *     (DEC-ITEM-013, DEC-ITEM-015).
          *
@@ -960,7 +960,7 @@ export interface paths {
          *     body are removed, server-set fields are kept. A GET-modify-PUT round trip works because
          *     read-only fields in the body are ignored.
          *
-         *     A location has no `priceElements`, `promotions`, `performers`, `venueCapacity` or `routeInfo`,
+         *     A location has no `priceElements`, `promotions`, `performers`, `routeInfo` or `eventLinks`,
          *     and its links are limited to `alias` and `comment`: anything else is a `400` naming the field
          *     (DEC-ITEM-013, DEC-ITEM-015).
          *
@@ -1249,8 +1249,10 @@ export interface paths {
          * Create a venue
          * @description Creates a venue from the body, in which every field is optional.
          *
-         *     Capacity goes in `venueCapacity` (DEC-ITEM-014) and rooms in `trcitemRelation.subItemGroups`
-         *     (DEC-ITEM-013). Types come from the `LOCATIE` tree of the type ontology.
+         *     The capacity properties are categories with the capacity properties of the property ontology
+         *     (DEC-ITEM-150), and rooms are `trcitemRelation.subItemGroups` with their floor area and
+         *     capacity per setup as categories (DEC-ITEM-151). Types come from the `LOCATIE` tree of the
+         *     type ontology.
          *
          *     - **Workflow.** A body with `wfstatus` `draft` or without `wfstatus` is stored as
          *       `readyforvalidation` (WF-007); `approved` publishes the item (WF-009); another status is
@@ -1308,8 +1310,10 @@ export interface paths {
          *     body are removed, server-set fields are kept. A GET-modify-PUT round trip works because
          *     read-only fields in the body are ignored.
          *
-         *     Capacity goes in `venueCapacity` (DEC-ITEM-014) and rooms in `trcitemRelation.subItemGroups`
-         *     (DEC-ITEM-013). Types come from the `LOCATIE` tree of the type ontology.
+         *     The capacity properties are categories with the capacity properties of the property ontology
+         *     (DEC-ITEM-150), and rooms are `trcitemRelation.subItemGroups` with their floor area and
+         *     capacity per setup as categories (DEC-ITEM-151). Types come from the `LOCATIE` tree of the
+         *     type ontology.
          *
          *     - **Workflow.** A body with `wfstatus` `draft` or without `wfstatus` is stored as
          *       `readyforvalidation` (WF-007); `approved` publishes the item (WF-009); another status is
@@ -2447,8 +2451,8 @@ export interface components {
          *     is optional. `entitytype`, when sent, must be `EVENTGROUP` or its pre-May-2025 name
          *     `EVENEMENTGROEP`, which is stored as `EVENTGROUP` (DEC-ITEM-008). Read-only fields (`id`,
          *     `creationdate`, `lastupdated`, `externalId`, the legacy booleans, labels and translations,
-         *     `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored, and `isprivate` is dropped
-         *     (DEC-ITEM-005). Any other field not named here, including the fields of other entity types, is a
+         *     `seoMetadata.schemaOrg`, `datatype`, and the group's derived `eventLinks`, DEC-ITEM-152) are
+         *     accepted and ignored, and `isprivate` is dropped (DEC-ITEM-005). Any other field not named here, including the fields of other entity types, is a
          *     `400` naming it (DEC-ITEM-005, DEC-ITEM-015).
          */
         EventGroupDraft: {
@@ -2462,10 +2466,26 @@ export interface components {
         /**
          * @description The fields of an event group (`EVENTGROUP`), a container of related events: the shared TRCItem
          *     fields. The events of the group are `child` links in `trcitemRelation` (each event links back
-         *     with a `parent` link). It may have its own calendar, location and metadata, but no event-,
-         *     venue- or route-only fields (DEC-ITEM-015).
+         *     with a `parent` link); `eventLinks` lists them again in the operator's model's form, derived from
+         *     those links on every read (DEC-ITEM-152). It may have its own calendar, location and metadata,
+         *     but no event-, venue- or route-only fields (DEC-ITEM-015).
          */
-        EventGroupFields: components["schemas"]["TrcItemCommon"];
+        EventGroupFields: {
+            /**
+             * @description The events of the group: one entry per `child` link in `trcitemRelation.links`, in their
+             *     order, with the linked `trcid` as `eventId`; absent when there is none. Read-only: derived on
+             *     every read, ignored on write.
+             */
+            eventLinks?: $Read<components["schemas"]["EventLink"][]>;
+        } & components["schemas"]["TrcItemCommon"];
+        /** @description An event of the group, as the operator's model lists it (DEC-ITEM-152). */
+        EventLink: {
+            /**
+             * @description The `trcid` of the event.
+             * @example trc-grachtenfestival-prinsengrachtconcert-2027
+             */
+            eventId: string;
+        };
         /**
          * @description A run of `fetchAndConvertOnce`: what was fetched from the partner's endpoint, converted to items
          *     and imported. Counters grow while the run is `running`.
@@ -2911,34 +2931,12 @@ export interface components {
         /**
          * @description The fields of a location (`LOCATIE`): the shared TRCItem fields. A calendar (for example opening
          *     hours) is optional. Locations have no `priceElements`, `promotions`, `performers`,
-         *     `venueCapacity` or `routeInfo` (a `400` naming the field, DEC-ITEM-015), and their links are
+         *     `routeInfo` or `eventLinks` (a `400` naming the field, DEC-ITEM-015), and their links are
          *     limited to `alias` and `comment` (DEC-ITEM-013).
          */
         LocationFields: {
             trcitemRelation?: components["schemas"]["LocationTrcItemRelation"];
         } & components["schemas"]["TrcItemCommon"];
-        /**
-         * @description A reference to another item of the service, as the operator's model writes it: its `id`, its
-         *     `trcid` and a text naming it. A point of interest names the location it is this way
-         *     (DEC-ITEM-016).
-         */
-        LocationItem: {
-            /**
-             * @description `id` of the item.
-             * @example 2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e
-             */
-            id?: string;
-            /**
-             * @description A name of the item.
-             * @example Slot Zuylen
-             */
-            text?: string;
-            /**
-             * @description `trcid` of the item.
-             * @example trc-slot-zuylen
-             */
-            trcid?: string;
-        };
         /** @description A link of a location (DEC-ITEM-013). Locations accept only the link types `alias` and `comment`; any other type is a `400`. */
         LocationItemLink: {
             /**
@@ -3055,7 +3053,24 @@ export interface components {
              */
             label?: string;
             location?: components["schemas"]["ItemLocation"];
-            locationItem?: components["schemas"]["LocationItem"];
+            /** @description The location of this service the point is, as `location.locationItem` names one. */
+            locationItem?: {
+                /**
+                 * @description `id` of the location.
+                 * @example 2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e
+                 */
+                id?: string;
+                /**
+                 * @description A name of the location.
+                 * @example Slot Zuylen
+                 */
+                text?: string;
+                /**
+                 * @description `trcid` of the location.
+                 * @example trc-slot-zuylen
+                 */
+                trcid?: string;
+            };
             /** @description Title and descriptions of the point per language. */
             trcItemDetails?: components["schemas"]["TrcItemDetail"][];
         };
@@ -3244,34 +3259,6 @@ export interface components {
          * @enum {string}
          */
         Role: "ROLE_EXTERNAL_USER" | "ROLE_ADMIN" | "ROLE_SUPER_ADMIN";
-        /** @description Number of persons a room holds per setup (DEC-ITEM-013). */
-        RoomCapacities: {
-            /**
-             * @description Round tables seated on one side, facing a stage.
-             * @example 180
-             */
-            cabaret?: number;
-            /**
-             * @description Standing.
-             * @example 500
-             */
-            reception?: number;
-            /**
-             * @description Seated at dinner tables.
-             * @example 240
-             */
-            seatedDinner?: number;
-            /**
-             * @description Rows of chairs facing a stage.
-             * @example 400
-             */
-            theater?: number;
-            /**
-             * @description Tables in a U.
-             * @example 60
-             */
-            ushape?: number;
-        };
         /**
          * @description A route (`ROUTE`) as the service returns it. `trcid`, `entitytype` and `creationdate` are always
          *     present; labels and translations of types and categories are filled in. Responses may carry
@@ -3458,16 +3445,36 @@ export interface components {
              */
             status: 400;
         };
-        /** @description A room of a venue (DEC-ITEM-013), with its floor area in square metres and its capacity per setup. */
+        /**
+         * @description A part of the item with its own properties, in the operator's model's shape: for a venue, one
+         *     of its rooms (DEC-ITEM-151). `trcid` names it, `type` is a type of the type ontology,
+         *     `subItemTranslations` hold its title per language and `media` its files. Its properties are
+         *     `categories` as an item's `trcItemCategories.categories` are: stored as ids and values, their
+         *     labels filled in on every read from the ontology of the account owning the item. A room's
+         *     floor area and its capacity per setup are such categories, with properties of the base
+         *     property ontology: `p-1505` floor area in square metres (category `pc-3006`, Capaciteit) and,
+         *     in persons (category `pc-3007`, Zaalopstellingen), `p-1601` theatre, `p-1602` U-shape,
+         *     `p-1603` cabaret, `p-1604` reception and `p-1605` seated dinner.
+         */
         SubItemGroup: {
-            capacities?: components["schemas"]["RoomCapacities"];
-            /** @example Ronde Zaal */
-            name: string;
+            /** @description Properties of this part, as in `trcItemCategories.categories`. */
+            categories?: components["schemas"]["ItemCategory"][];
+            /** @description Files of this part (photos, floor plans). */
+            media?: components["schemas"]["File"][];
+            /** @description The title of this part per language. */
+            subItemTranslations?: components["schemas"]["SubItemTranslation"][];
             /**
-             * @description Floor area in square metres.
-             * @example 540
+             * @description Identifier of this part, chosen by the writer.
+             * @example trc-jaarbeurs-ronde-zaal
              */
-            surface?: number;
+            trcid?: string;
+            type?: components["schemas"]["ItemType"];
+        };
+        /** @description The title of a part of an item (a room of a venue) in one language (DEC-ITEM-151). */
+        SubItemTranslation: {
+            lang: components["schemas"]["LanguageCode"];
+            /** @example Ronde Zaal */
+            title?: string;
         };
         /**
          * @description The main surface along the route: the operator's model's values, and `unpaved`, which routes
@@ -3668,13 +3675,15 @@ export interface components {
             title?: string;
         };
         /**
-         * @description Links to other items, and the rooms of a venue (DEC-ITEM-013). Events and event groups use
+         * @description Links to other items (DEC-ITEM-013), and parts of the item with their own properties, such as
+         *     the rooms of a venue (`subItemGroups`, DEC-ITEM-151). Events and event groups use
          *     `child`/`parent` links for series; locations accept only `alias` and `comment` links. At most
-         *     1000 links and 1000 rooms (decided here).
+         *     1000 links and 1000 parts (decided here).
          */
         TrcItemRelation: {
+            /** @description Links to other items. The operator's model has no field for them; this is our decision. */
             links?: components["schemas"]["ItemLink"][];
-            /** @description Rooms of a venue. */
+            /** @description Parts of the item; for a venue, its rooms. */
             subItemGroups?: components["schemas"]["SubItemGroup"][];
         };
         /**
@@ -3739,23 +3748,6 @@ export interface components {
             entitytype: "VENUE";
         });
         /**
-         * @description Capacity of a venue (venues only, DEC-ITEM-014, DEC-ITEM-015): total capacity in persons, the
-         *     smallest and largest group it takes, the number of meeting rooms and the floor area in square
-         *     metres.
-         */
-        VenueCapacity: {
-            /** @example 4000 */
-            maxGroupSize?: number;
-            /** @example 28 */
-            meetingRooms?: number;
-            /** @example 10 */
-            minGroupSize?: number;
-            /** @example 100000 */
-            squareMetres?: number;
-            /** @example 5000 */
-            totalCapacity?: number;
-        };
-        /**
          * @description A venue as a client writes it (`POST /venues`, `PUT /venues/{id}`). Every field is optional.
          *     `entitytype`, when sent, must be `VENUE` (DEC-ITEM-008). Read-only fields (`id`,
          *     `creationdate`, `lastupdated`, `externalId`, the legacy booleans, labels and translations,
@@ -3772,14 +3764,15 @@ export interface components {
             entitytype?: "VENUE";
         } & components["schemas"]["VenueFields"];
         /**
-         * @description The fields of a venue (`VENUE`), a business location for B2B events: the shared TRCItem fields
-         *     plus `venueCapacity`, which only venues have (DEC-ITEM-014, DEC-ITEM-015). Rooms are
-         *     `trcitemRelation.subItemGroups` (DEC-ITEM-013). Types come from the `LOCATIE` tree of the type
-         *     ontology.
+         * @description The fields of a venue (`VENUE`), a business location for B2B events: the shared TRCItem fields.
+         *     Its capacity properties are categories in `trcItemCategories.categories`, with the properties of
+         *     the base property ontology's category `pc-3006` (Capaciteit): `p-1501` total capacity,
+         *     `p-1502` minimum and `p-1503` maximum group size, `p-1504` number of meeting rooms, each in
+         *     persons or rooms, and `p-1505` floor area in square metres (DEC-ITEM-150). Rooms are
+         *     `trcitemRelation.subItemGroups`, each with its floor area and capacity per setup as categories
+         *     (DEC-ITEM-151). Types come from the `LOCATIE` tree of the type ontology.
          */
-        VenueFields: {
-            venueCapacity?: components["schemas"]["VenueCapacity"];
-        } & components["schemas"]["TrcItemCommon"];
+        VenueFields: components["schemas"]["TrcItemCommon"];
         /**
          * @description Day of the week, as in iCalendar (RFC 5545) `BYDAY`.
          * @example SA
@@ -4280,6 +4273,7 @@ export type EventFields = components['schemas']['EventFields'];
 export type EventGroup = components['schemas']['EventGroup'];
 export type EventGroupDraft = components['schemas']['EventGroupDraft'];
 export type EventGroupFields = components['schemas']['EventGroupFields'];
+export type EventLink = components['schemas']['EventLink'];
 export type FeedRun = components['schemas']['FeedRun'];
 export type File = components['schemas']['File'];
 export type FileMediaType = components['schemas']['FileMediaType'];
@@ -4304,7 +4298,6 @@ export type LinkType = components['schemas']['LinkType'];
 export type Location = components['schemas']['Location'];
 export type LocationDraft = components['schemas']['LocationDraft'];
 export type LocationFields = components['schemas']['LocationFields'];
-export type LocationItem = components['schemas']['LocationItem'];
 export type LocationItemLink = components['schemas']['LocationItemLink'];
 export type LocationTrcItemRelation = components['schemas']['LocationTrcItemRelation'];
 export type LogoutResponse = components['schemas']['LogoutResponse'];
@@ -4326,7 +4319,6 @@ export type PropertyTranslation = components['schemas']['PropertyTranslation'];
 export type RefreshRequest = components['schemas']['RefreshRequest'];
 export type ResourceType = components['schemas']['ResourceType'];
 export type Role = components['schemas']['Role'];
-export type RoomCapacities = components['schemas']['RoomCapacities'];
 export type Route = components['schemas']['Route'];
 export type RouteDifficulty = components['schemas']['RouteDifficulty'];
 export type RouteDraft = components['schemas']['RouteDraft'];
@@ -4340,6 +4332,7 @@ export type SignInRequest = components['schemas']['SignInRequest'];
 export type SingleDate = components['schemas']['SingleDate'];
 export type SizeCapError = components['schemas']['SizeCapError'];
 export type SubItemGroup = components['schemas']['SubItemGroup'];
+export type SubItemTranslation = components['schemas']['SubItemTranslation'];
 export type SurfaceType = components['schemas']['SurfaceType'];
 export type TimeSlot = components['schemas']['TimeSlot'];
 export type Timestamp = components['schemas']['Timestamp'];
@@ -4353,7 +4346,6 @@ export type TrcItemRelation = components['schemas']['TrcItemRelation'];
 export type UrlServiceType = components['schemas']['UrlServiceType'];
 export type UserOrganisation = components['schemas']['UserOrganisation'];
 export type Venue = components['schemas']['Venue'];
-export type VenueCapacity = components['schemas']['VenueCapacity'];
 export type VenueDraft = components['schemas']['VenueDraft'];
 export type VenueFields = components['schemas']['VenueFields'];
 export type Weekday = components['schemas']['Weekday'];
