@@ -2,7 +2,7 @@
 // work, are lists lists) to the elaborate (webhooks, sync), rate limits last because they
 // drain the target's per-IP budget. The first failing MUST in this order is the root failure.
 
-import { familyOf } from '../spec/requirements.ts';
+import { familyOf } from '../../spec/requirements.ts';
 
 export const GROUP_ORDER: readonly string[] = [
   'HEALTH',

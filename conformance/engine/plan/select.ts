@@ -1,11 +1,11 @@
 // Decides, before anything runs, which checks run and why each other one does not:
 // selection (--only/--skip), missing tokens, and the profile (consumer never writes).
 
-import type { ConformanceConfig } from '../config/config.ts';
-import type { Check, Need } from '../model/check.ts';
-import type { Level } from '../model/levels.ts';
-import { strongestLevel } from '../model/levels.ts';
-import type { RequirementCatalogue } from '../spec/requirements.ts';
+import type { ConformanceConfig } from '../../config/config.ts';
+import type { Check, Need } from '../../model/check.ts';
+import type { Level } from '../../model/levels.ts';
+import { strongestLevel } from '../../model/levels.ts';
+import type { RequirementCatalogue } from '../../spec/requirements.ts';
 import { matchesAny } from './glob.ts';
 import { compareRunOrder, groupOf } from './order.ts';
 

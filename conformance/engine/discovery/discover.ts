@@ -4,18 +4,18 @@
 //
 //   const variants = await discoverVariants(config);   // config.declaredVariants win
 
-import type { ConformanceConfig } from '../config/config.ts';
-import { createHttpClient } from '../http/httpClient.ts';
-import type { TokenChoice } from '../http/httpClient.ts';
-import { createRedactor } from '../http/redact.ts';
+import type { ConformanceConfig } from '../../config/config.ts';
+import { createHttpClient } from '../../http/httpClient.ts';
+import type { TokenChoice } from '../../http/httpClient.ts';
+import { createRedactor } from '../../http/redact.ts';
 import type { ProbeContext, ProbeFinding } from './probe.ts';
 import { probeCredentials, probeSession } from './probeAuth.ts';
 import { probeItems } from './probeItems.ts';
 import { probeAssetFirstPage, probeListFirstPage, probeUserOrganisations } from './probeReads.ts';
 import { probeTokenFilter, probeTokenIdField } from './probeTokens.ts';
-import type { ResolvedVariants, TargetVariants, VariantName } from './variants.ts';
-import { DEFAULT_VARIANTS, resolveVariants } from './variants.ts';
-import { userOrganisationEntries } from './userOrganisations.ts';
+import type { ResolvedVariants, TargetVariants, VariantName } from '../../model/variants.ts';
+import { DEFAULT_VARIANTS, resolveVariants } from '../../model/variants.ts';
+import { userOrganisationEntries } from '../../model/userOrganisations.ts';
 
 function writerToken(config: ConformanceConfig): TokenChoice | undefined {
   if (config.tokens.full) return 'full';

@@ -1,9 +1,9 @@
 // What one check run produced, as it travels from the vitest worker to the reporters
 // (plain JSON: it crosses a process boundary in the test's meta).
 
-import type { Exchange } from '../http/exchange.ts';
-import type { FailureKind } from '../model/failure.ts';
-import type { CleanupResult } from '../runtime/cleanup.ts';
+import type { Exchange } from './exchange.ts';
+import type { FailureKind } from './failure.ts';
+import type { CleanupResult } from '../engine/runtime/cleanup.ts';
 
 export interface FailureRecord {
   kind: FailureKind;

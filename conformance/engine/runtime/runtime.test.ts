@@ -1,14 +1,14 @@
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ConformanceConfig } from '../config/config.ts';
-import type { Exchange } from '../http/exchange.ts';
-import { defineCheck } from '../model/check.ts';
-import type { CheckDefinition } from '../model/check.ts';
-import { CheckFailure, CheckUnobservable } from '../model/failure.ts';
+import type { ConformanceConfig } from '../../config/config.ts';
+import type { Exchange } from '../../model/exchange.ts';
+import { defineCheck } from '../../model/check.ts';
+import type { CheckDefinition } from '../../model/check.ts';
+import { CheckFailure, CheckUnobservable } from '../../model/failure.ts';
 import type { CheckInfo } from '../plan/select.ts';
-import { sendJson, startServer } from '../test/startServer.ts';
-import type { TestServer } from '../test/startServer.ts';
+import { sendJson, startServer } from '../../test/startServer.ts';
+import type { TestServer } from '../../test/startServer.ts';
 import { createRuntime } from './runtime.ts';
 import type { Runtime } from './runtime.ts';
 
@@ -40,8 +40,8 @@ function config(baseUrl: string, extra: Partial<ConformanceConfig> = {}): Confor
     timeoutMs: 2_000,
     checkTimeoutMs: 2_000,
     retryAfterCapMs: 1_000,
-    specFile: fileURLToPath(new URL('../test/fixtures/mini-openapi.json', import.meta.url)),
-    requirementsFile: fileURLToPath(new URL('../../spec/requirements.yaml', import.meta.url)),
+    specFile: fileURLToPath(new URL('../../test/fixtures/mini-openapi.json', import.meta.url)),
+    requirementsFile: fileURLToPath(new URL('../../../spec/requirements.yaml', import.meta.url)),
     dryRun: false,
     color: false,
     runId: 'ctf-test01',
@@ -328,7 +328,7 @@ describe('runtime.runCheck with the interface layer beside the spec', () => {
     server = await startServer((_req, res) => sendJson(res, 404, { code: 'E404' }, rate));
     runtime = await createRuntime({
       config: config(`${server.url}/api`, {
-        specFile: fileURLToPath(new URL('../../generated/openapi.json', import.meta.url)),
+        specFile: fileURLToPath(new URL('../../../generated/openapi.json', import.meta.url)),
       }),
       needsReceiver: false,
     });

@@ -1,33 +1,33 @@
 // Runs checks inside the vitest worker: builds each check's ctx, times it out, turns whatever
 // it throws into a CheckOutcome, and runs the cleanup at the end. Knows nothing of reports.
 
-import type { ConformanceConfig } from '../config/config.ts';
-import type { Exchange } from '../http/exchange.ts';
-import { createHttpClient } from '../http/httpClient.ts';
-import type { HttpClient } from '../http/httpClient.ts';
-import { createRedactor } from '../http/redact.ts';
-import type { Redactor } from '../http/redact.ts';
-import type { Check } from '../model/check.ts';
-import { CheckFailure, CheckSkipped, CheckUnobservable, isCheckFailure } from '../model/failure.ts';
+import type { ConformanceConfig } from '../../config/config.ts';
+import type { Exchange } from '../../model/exchange.ts';
+import { createHttpClient } from '../../http/httpClient.ts';
+import type { HttpClient } from '../../http/httpClient.ts';
+import { createRedactor } from '../../http/redact.ts';
+import type { Redactor } from '../../http/redact.ts';
+import type { Check } from '../../model/check.ts';
+import { CheckFailure, CheckSkipped, CheckUnobservable, isCheckFailure } from '../../model/failure.ts';
 import type { CheckInfo } from '../plan/select.ts';
-import { startReceiver } from '../receiver/receiver.ts';
-import type { Receiver } from '../receiver/receiver.ts';
-import { startFeedPartner } from '../partner/feedPartner.ts';
-import type { FeedPartner } from '../partner/feedPartner.ts';
+import { startReceiver } from '../../receiver/receiver.ts';
+import type { Receiver } from '../../receiver/receiver.ts';
+import { startFeedPartner } from '../../partner/feedPartner.ts';
+import type { FeedPartner } from '../../partner/feedPartner.ts';
 import type {
   CheckOutcome,
   CleanupOutcome,
   DeviationRecord,
   FailureRecord,
   UnverifiedNote,
-} from '../results/outcome.ts';
-import { formatValue } from '../results/outcome.ts';
-import { createLayeredValidator, interfaceFileFor } from '../spec/contractLayers.ts';
-import { loadSpec, type LoadedSpec } from '../../spec/index.ts';
-import { loadRequirements } from '../spec/requirements.ts';
-import type { RequirementCatalogue } from '../spec/requirements.ts';
-import { createResponseValidator } from '../spec/responseValidator.ts';
-import type { DecisionDeviation, ResponseValidator } from '../spec/responseValidator.ts';
+} from '../../model/outcome.ts';
+import { formatValue } from '../../model/outcome.ts';
+import { createLayeredValidator, interfaceFileFor } from '../../spec/contractLayers.ts';
+import { loadSpec, type LoadedSpec } from '../../../spec/index.ts';
+import { loadRequirements } from '../../spec/requirements.ts';
+import type { RequirementCatalogue } from '../../spec/requirements.ts';
+import { createResponseValidator } from '../../spec/responseValidator.ts';
+import type { DecisionDeviation, ResponseValidator } from '../../spec/responseValidator.ts';
 import { createCleanupRegistry } from './cleanup.ts';
 import { createCheckContext } from './context.ts';
 import { createSecretWatch } from './secretWatch.ts';

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { resolveConfig } from '../config/config.ts';
-import type { ConformanceConfig } from '../config/config.ts';
-import { defineCheck } from '../model/check.ts';
-import { createCatalogue } from '../spec/requirements.ts';
+import { resolveConfig } from '../../config/config.ts';
+import type { ConformanceConfig } from '../../config/config.ts';
+import { defineCheck } from '../../model/check.ts';
+import { createCatalogue } from '../../spec/requirements.ts';
 import { parseExpectedFailures } from './expectedFailures.ts';
 import { globToRegExp } from './glob.ts';
 import { CheckLoadError, loadChecks } from './loadChecks.ts';
@@ -109,10 +109,10 @@ describe('planChecks', () => {
 
 describe('loadChecks', () => {
   it('when the real checks load, then each id equals its file name and every requirement exists', async () => {
-    const { loadRequirements } = await import('../spec/requirements.ts');
+    const { loadRequirements } = await import('../../spec/requirements.ts');
     const real = await loadChecks(
-      fileURLToPath(new URL('../checks/', import.meta.url)),
-      await loadRequirements(fileURLToPath(new URL('../../spec/requirements.yaml', import.meta.url))),
+      fileURLToPath(new URL('../../checks/', import.meta.url)),
+      await loadRequirements(fileURLToPath(new URL('../../../spec/requirements.yaml', import.meta.url))),
     );
     expect(real.map((c) => c.id)).toEqual(
       expect.arrayContaining(['health.responds', 'auth.missing-token-401', 'lists.bare-array', 'limits.size-cap']),
@@ -122,7 +122,7 @@ describe('loadChecks', () => {
   it('when a check file is wrong, then loading fails naming every problem', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'ctf-checks-'));
     await mkdir(join(dir, 'x'));
-    const model = fileURLToPath(new URL('../model/check.ts', import.meta.url));
+    const model = fileURLToPath(new URL('../../model/check.ts', import.meta.url));
     const file = (id: string, req: string) =>
       `import { defineCheck } from '${model}';\nexport default defineCheck({ id: '${id}', title: 't', requirements: ['${req}'], run: async () => {} });\n`;
     await writeFile(join(dir, 'x', 'x.right.ts'), file('x.right', 'HEALTH-001'));

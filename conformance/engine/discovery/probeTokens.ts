@@ -2,11 +2,11 @@
 // that holds its id (tries the candidate values as `{tokenId}` in `PUT …/tokens/{tokenId}` until
 // one is accepted), and whether tokens are narrowed with our structure of `apiTokenFilter`.
 
-import { WORKFLOW_STATUS } from '../../generated/constants.ts';
+import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import type { ProbeContext, ProbeFinding } from './probe.ts';
 import { finding, is2xx, isObject } from './probe.ts';
-import { DEFAULT_VARIANTS } from './variants.ts';
-import type { TokenFilter } from './variants.ts';
+import { DEFAULT_VARIANTS } from '../../model/variants.ts';
+import type { TokenFilter } from '../../model/variants.ts';
 
 /** Members that are never the id: named by the interface, or secrets. */
 const NOT_ID = new Set([

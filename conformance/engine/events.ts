@@ -1,8 +1,8 @@
 // The runner speaks only in events; reporters listen. Checks never format output.
 
-import type { PlanEntry, CheckInfo } from '../plan/select.ts';
-import type { CheckResult, RunInfo, RunResult } from '../results/result.ts';
-import type { CleanupOutcome } from '../results/outcome.ts';
+import type { PlanEntry, CheckInfo } from './plan/select.ts';
+import type { CheckResult, RunInfo, RunResult } from './results/result.ts';
+import type { CleanupOutcome } from '../model/outcome.ts';
 
 export interface ReportFile {
   kind: 'junit' | 'json' | 'html';

@@ -2,9 +2,9 @@
 // out what the target does; judging it is the checks' job), the run's tokens and tag source,
 // and a list of clean-up steps for what the probe wrote.
 
-import type { ConformanceConfig } from '../config/config.ts';
-import type { HttpClient, TokenChoice } from '../http/httpClient.ts';
-import type { TargetVariants, VariantName } from './variants.ts';
+import type { ConformanceConfig } from '../../config/config.ts';
+import type { HttpClient, TokenChoice } from '../../http/httpClient.ts';
+import type { TargetVariants, VariantName } from '../../model/variants.ts';
 
 export interface ProbeContext {
   http: HttpClient;

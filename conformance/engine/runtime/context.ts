@@ -1,18 +1,18 @@
 // The `ctx` a check receives: HTTP with recording and spec validation, tokens, the run id for
 // tagging test data, cleanup, the webhook receiver, seeds and the spec. One per check run.
 
-import type { ConformanceConfig, Tokens } from '../config/config.ts';
-import type { Exchange } from '../http/exchange.ts';
-import type { HttpClient, TokenChoice } from '../http/httpClient.ts';
-import type { Redactor } from '../http/redact.ts';
-import type { Level } from '../model/levels.ts';
-import { CheckSkipped } from '../model/failure.ts';
-import type { FeedPartner } from '../partner/feedPartner.ts';
-import type { Receiver } from '../receiver/receiver.ts';
-import type { UnverifiedNote } from '../results/outcome.ts';
-import type { LoadedSpec } from '../../spec/index.ts';
-import type { RequirementCatalogue } from '../spec/requirements.ts';
-import type { ResponseValidator } from '../spec/responseValidator.ts';
+import type { ConformanceConfig, Tokens } from '../../config/config.ts';
+import type { Exchange } from '../../model/exchange.ts';
+import type { HttpClient, TokenChoice } from '../../http/httpClient.ts';
+import type { Redactor } from '../../http/redact.ts';
+import type { Level } from '../../model/levels.ts';
+import { CheckSkipped } from '../../model/failure.ts';
+import type { FeedPartner } from '../../partner/feedPartner.ts';
+import type { Receiver } from '../../receiver/receiver.ts';
+import type { UnverifiedNote } from '../../model/outcome.ts';
+import type { LoadedSpec } from '../../../spec/index.ts';
+import type { RequirementCatalogue } from '../../spec/requirements.ts';
+import type { ResponseValidator } from '../../spec/responseValidator.ts';
 import type { CleanupRegistry } from './cleanup.ts';
 import type { SecretSighting, SecretWatch } from './secretWatch.ts';
 import { deriveSeed } from './runId.ts';

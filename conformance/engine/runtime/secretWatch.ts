@@ -3,8 +3,8 @@
 // ctx.watchSecret; from then on every response of the run is scanned for it, unredacted,
 // before the check sees it, and each sighting is kept with its (redacted) exchange.
 
-import type { Exchange } from '../http/exchange.ts';
-import type { HttpResponse } from '../http/httpClient.ts';
+import type { Exchange } from '../../model/exchange.ts';
+import type { HttpResponse } from '../../http/httpClient.ts';
 
 export interface SecretSighting {
   /** The check whose request got the answer. */

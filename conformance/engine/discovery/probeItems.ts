@@ -3,12 +3,12 @@
 // collection with the id in the body), and how an item reaches rejected, archived and deleted
 // (POST with that status, PUT of an approved item, or not through the API at all).
 
-import { WORKFLOW_STATUS } from '../../generated/constants.ts';
-import type { HttpResponse } from '../http/httpClient.ts';
+import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
+import type { HttpResponse } from '../../http/httpClient.ts';
 import type { ProbeContext, ProbeFinding } from './probe.ts';
 import { finding, is2xx, isObject } from './probe.ts';
-import type { CreatedItemLocator, OpenStatus, StatusMove, UpdatePath } from './variants.ts';
-import { OPEN_STATUSES } from './variants.ts';
+import type { CreatedItemLocator, OpenStatus, StatusMove, UpdatePath } from '../../model/variants.ts';
+import { OPEN_STATUSES } from '../../model/variants.ts';
 
 const COLLECTION = '/events';
 const ALL_STATUSES = 'draft,readyforvalidation,approved,rejected,archived,deleted';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { PlanEntry } from '../plan/select.ts';
-import { createCatalogue } from '../spec/requirements.ts';
-import type { Requirement } from '../spec/requirements.ts';
-import type { CheckOutcome } from './outcome.ts';
+import { createCatalogue } from '../../spec/requirements.ts';
+import type { Requirement } from '../../spec/requirements.ts';
+import type { CheckOutcome } from '../../model/outcome.ts';
 import type { BuildInput } from './result.ts';
 import { buildResult } from './result.ts';
 

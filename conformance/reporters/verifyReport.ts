@@ -2,10 +2,10 @@
 
 import { readFile } from 'node:fs/promises';
 import { parseJson } from '../../spec/json.ts';
-import { extractEmbeddedResult, renderHtml } from '../reporters/html.ts';
+import { extractEmbeddedResult, renderHtml } from './html.ts';
 import type { VerifyReportOutcome } from './integrity.ts';
 import { verifyResultObject } from './integrity.ts';
-import type { RunResult } from './result.ts';
+import type { RunResult } from '../engine/results/result.ts';
 
 export async function verifyReportFile(file: string, suiteVersion: string): Promise<VerifyReportOutcome> {
   const text = await readFile(file, 'utf8');

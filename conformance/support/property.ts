@@ -3,9 +3,9 @@
 // carries the exchange of the failing run (so the report shows a curl line for it).
 
 import fc from 'fast-check';
-import type { Exchange } from '../http/exchange.ts';
+import type { Exchange } from '../model/exchange.ts';
 import { CheckFailure, isCheckFailure } from '../model/failure.ts';
-import type { CheckContext } from './context.ts';
+import type { CheckContext } from '../engine/runtime/context.ts';
 
 type PropertyContext = Pick<CheckContext, 'seed' | 'fc' | 'exchanges'>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Exchange } from '../http/exchange.ts';
+import type { Exchange } from '../../model/exchange.ts';
 import { createSecretWatch } from './secretWatch.ts';
 
 const SECRET = 'wnNnRoWEcuGZhN2K1F0VH6H2lhVvsPo0sQsSD-LzuoU';

@@ -5,11 +5,11 @@
 import { readdir } from 'node:fs/promises';
 import { basename, extname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Check } from '../model/check.ts';
-import { isCheck } from '../model/check.ts';
-import type { RequirementCatalogue } from '../spec/requirements.ts';
+import type { Check } from '../../model/check.ts';
+import { isCheck } from '../../model/check.ts';
+import type { RequirementCatalogue } from '../../spec/requirements.ts';
 
-export const CHECKS_DIR = new URL('../checks/', import.meta.url);
+export const CHECKS_DIR = new URL('../../checks/', import.meta.url);
 
 export class CheckLoadError extends Error {
   override readonly name = 'CheckLoadError';

@@ -5,7 +5,7 @@
 
 import type { ProbeContext, ProbeFinding } from './probe.ts';
 import { finding, is2xx, isObject } from './probe.ts';
-import type { TargetVariants } from './variants.ts';
+import type { TargetVariants } from '../../model/variants.ts';
 
 const INVALID_TOKEN = 'conformance-discovery-invalid-token';
 

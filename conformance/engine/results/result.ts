@@ -9,17 +9,17 @@
 // unobservable` in the catalogue) are reported as "not verifiable black-box" with the note saying
 // where they are verified instead; they never fail a run nor leave it incomplete.
 
-import type { VariantLine } from '../discovery/variants.ts';
+import type { VariantLine } from '../../model/variants.ts';
 import type { ExpectedFailure } from '../plan/expectedFailures.ts';
 import { findExpectedFailure } from '../plan/expectedFailures.ts';
 import type { CheckInfo, PlanEntry } from '../plan/select.ts';
-import type { Level, Subject } from '../model/levels.ts';
-import { strongestLevel } from '../model/levels.ts';
+import type { Level, Subject } from '../../model/levels.ts';
+import { strongestLevel } from '../../model/levels.ts';
 import type { CleanupResult } from '../runtime/cleanup.ts';
-import type { Requirement, RequirementCatalogue } from '../spec/requirements.ts';
-import { isBlackbox } from '../spec/requirements.ts';
-import type { CheckOutcome, DeviationRecord, FailureRecord, UnverifiedNote } from './outcome.ts';
-import type { Exchange } from '../http/exchange.ts';
+import type { Requirement, RequirementCatalogue } from '../../spec/requirements.ts';
+import { isBlackbox } from '../../spec/requirements.ts';
+import type { CheckOutcome, DeviationRecord, FailureRecord, UnverifiedNote } from '../../model/outcome.ts';
+import type { Exchange } from '../../model/exchange.ts';
 
 export const RESULT_SCHEMA = 'content-conformance-result/1';
 
