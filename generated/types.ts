@@ -542,7 +542,7 @@ export interface paths {
          *
          *     `entitytype` may be sent as `EVENTGROUP` or as its pre-May-2025 name `EVENEMENTGROEP`; it is
          *     stored and returned as `EVENTGROUP` (DEC-ITEM-008). The events of the group are `child` links in
-         *     `trcitemRelation`.
+         *     `trcitemRelation`; the answer lists them again in `eventLinks` (read-only, DEC-ITEM-152).
          *
          *     - **Workflow.** A body with `wfstatus` `draft` or without `wfstatus` is stored as
          *       `readyforvalidation` (WF-007); `approved` publishes the item (WF-009); another status is
@@ -603,7 +603,7 @@ export interface paths {
          *
          *     `entitytype` may be sent as `EVENTGROUP` or as its pre-May-2025 name `EVENEMENTGROEP`; it is
          *     stored and returned as `EVENTGROUP` (DEC-ITEM-008). The events of the group are `child` links in
-         *     `trcitemRelation`.
+         *     `trcitemRelation`; the answer lists them again in `eventLinks` (read-only, DEC-ITEM-152).
          *
          *     - **Workflow.** A body with `wfstatus` `draft` or without `wfstatus` is stored as
          *       `readyforvalidation` (WF-007); `approved` publishes the item (WF-009); another status is
