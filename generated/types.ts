@@ -542,7 +542,7 @@ export interface paths {
          *
          *     `entitytype` may be sent as `EVENTGROUP` or as its pre-May-2025 name `EVENEMENTGROEP`; it is
          *     stored and returned as `EVENTGROUP` (DEC-ITEM-008). The events of the group are `child` links in
-         *     `trcitemRelation`.
+         *     `trcitemRelation`; the answer lists them again in `eventLinks` (read-only, DEC-ITEM-152).
          *
          *     - **Workflow.** A body with `wfstatus` `draft` or without `wfstatus` is stored as
          *       `readyforvalidation` (WF-007); `approved` publishes the item (WF-009); another status is
@@ -603,7 +603,7 @@ export interface paths {
          *
          *     `entitytype` may be sent as `EVENTGROUP` or as its pre-May-2025 name `EVENEMENTGROEP`; it is
          *     stored and returned as `EVENTGROUP` (DEC-ITEM-008). The events of the group are `child` links in
-         *     `trcitemRelation`.
+         *     `trcitemRelation`; the answer lists them again in `eventLinks` (read-only, DEC-ITEM-152).
          *
          *     - **Workflow.** A body with `wfstatus` `draft` or without `wfstatus` is stored as
          *       `readyforvalidation` (WF-007); `approved` publishes the item (WF-009); another status is
@@ -683,7 +683,7 @@ export interface paths {
          * Create an event
          * @description Creates an event from the body, in which every field is optional.
          *
-         *     Only events have `priceElements`, `promotions` and `performers`; `venueCapacity` and `routeInfo`
+         *     Only events have `priceElements`, `promotions` and `performers`; `routeInfo` and `eventLinks`
          *     are a `400` naming the field (DEC-ITEM-015). An event is expected to have a `calendar`: days in
          *     `singleDates`, recurring days in `patternDates` (DEC-ITEM-010, DEC-ITEM-011). A series links its
          *     events with `child`/`parent` links (DEC-ITEM-013).
@@ -744,7 +744,7 @@ export interface paths {
          *     body are removed, server-set fields are kept. A GET-modify-PUT round trip works because
          *     read-only fields in the body are ignored.
          *
-         *     Only events have `priceElements`, `promotions` and `performers`; `venueCapacity` and `routeInfo`
+         *     Only events have `priceElements`, `promotions` and `performers`; `routeInfo` and `eventLinks`
          *     are a `400` naming the field (DEC-ITEM-015). An event is expected to have a `calendar`: days in
          *     `singleDates`, recurring days in `patternDates` (DEC-ITEM-010, DEC-ITEM-011). A series links its
          *     events with `child`/`parent` links (DEC-ITEM-013).
@@ -900,7 +900,7 @@ export interface paths {
          * Create a location
          * @description Creates a location from the body, in which every field is optional.
          *
-         *     A location has no `priceElements`, `promotions`, `performers`, `venueCapacity` or `routeInfo`,
+         *     A location has no `priceElements`, `promotions`, `performers`, `routeInfo` or `eventLinks`,
          *     and its links are limited to `alias` and `comment`: anything else is a `400` naming the field
          *     (DEC-ITEM-013, DEC-ITEM-015).
          *
@@ -960,7 +960,7 @@ export interface paths {
          *     body are removed, server-set fields are kept. A GET-modify-PUT round trip works because
          *     read-only fields in the body are ignored.
          *
-         *     A location has no `priceElements`, `promotions`, `performers`, `venueCapacity` or `routeInfo`,
+         *     A location has no `priceElements`, `promotions`, `performers`, `routeInfo` or `eventLinks`,
          *     and its links are limited to `alias` and `comment`: anything else is a `400` naming the field
          *     (DEC-ITEM-013, DEC-ITEM-015).
          *
@@ -1039,8 +1039,10 @@ export interface paths {
          * Create a route
          * @description Creates a route from the body, in which every field is optional.
          *
-         *     The path and its sights go in `routeInfo` (DEC-ITEM-016); the GeoJSON and GPX downloads are
-         *     built from it (DEC-ITEM-017).
+         *     The path and its sights go in `routeInfo`, in the operator's model's fields: the plotted
+         *     `routeCoordinates`, the `calculatedCoordinates` and `waterPoints` as `{lat, lng}` numbers, and
+         *     the points of interest in `pois` (DEC-ITEM-016); the GeoJSON and GPX downloads are built from
+         *     it (DEC-ITEM-017).
          *
          *     - **Workflow.** A body with `wfstatus` `draft` or without `wfstatus` is stored as
          *       `readyforvalidation` (WF-007); `approved` publishes the item (WF-009); another status is
@@ -1098,8 +1100,10 @@ export interface paths {
          *     body are removed, server-set fields are kept. A GET-modify-PUT round trip works because
          *     read-only fields in the body are ignored.
          *
-         *     The path and its sights go in `routeInfo` (DEC-ITEM-016); the GeoJSON and GPX downloads are
-         *     built from it (DEC-ITEM-017).
+         *     The path and its sights go in `routeInfo`, in the operator's model's fields: the plotted
+         *     `routeCoordinates`, the `calculatedCoordinates` and `waterPoints` as `{lat, lng}` numbers, and
+         *     the points of interest in `pois` (DEC-ITEM-016); the GeoJSON and GPX downloads are built from
+         *     it (DEC-ITEM-017).
          *
          *     - **Workflow.** A body with `wfstatus` `draft` or without `wfstatus` is stored as
          *       `readyforvalidation` (WF-007); `approved` publishes the item (WF-009); another status is
@@ -1156,9 +1160,12 @@ export interface paths {
         /**
          * Download a route as GeoJSON
          * @description Returns the route as a GeoJSON FeatureCollection (`application/geo+json`, RFC 7946): the route
-         *     as a LineString feature through its waypoints, with the properties `id`, `trcid`, `title`,
-         *     `routeType`, `distance`, `duration` and `difficulty`, and one Point feature per point of
-         *     interest (DEC-ITEM-017). Positions are `[longitude, latitude]` in WGS84 (DEC-ITEM-012).
+         *     as a LineString feature through its path (its calculated coordinates, else its plotted ones),
+         *     with the properties `id`, `trcid`, `title` and the `routeInfo` fields `type`, `routeType`,
+         *     `url`, `distanceInKilometers`, `durationInMinutes`, `difficulty` and `primarySurface`; one
+         *     Point feature per point of interest; and a LineString feature of the water crossings
+         *     (DEC-ITEM-017, DEC-ITEM-026). Positions are `[longitude, latitude]` in WGS84, with the
+         *     altitude third where a point has one.
          *
          *     Like a detail read it is not rate limited. `404` as for `GET /routes/{id}`: unknown id, outside
          *     the token's scope, or soft-deleted (DEC-ITEM-004).
@@ -1189,9 +1196,10 @@ export interface paths {
          * Download a route as GPX
          * @description Returns the route as a GPX 1.1 document (`application/gpx+xml`, namespace
          *     `http://www.topografix.com/GPX/1/1`), readable by GPS devices and mapping tools: `metadata`
-         *     with the route's title, description and link, one `trk` with one `trkseg` of the waypoints in
-         *     order, and one `wpt` per point of interest (DEC-ITEM-017). Coordinates are WGS84 decimal
-         *     degrees (DEC-ITEM-012).
+         *     with the route's title, description and link, one `wpt` per point of interest, one `trk` with
+         *     one `trkseg` of the route's path in order (its calculated coordinates, else its plotted ones),
+         *     and a `trk` of type `waterPoints` of its water crossings when it has any (DEC-ITEM-017,
+         *     DEC-ITEM-026). Coordinates are WGS84 decimal degrees, altitudes `ele` (DEC-ITEM-016).
          *
          *     Like a detail read it is not rate limited. `404` as for `GET /routes/{id}`: unknown id, outside
          *     the token's scope, or soft-deleted (DEC-ITEM-004); error bodies are JSON.
@@ -1241,8 +1249,10 @@ export interface paths {
          * Create a venue
          * @description Creates a venue from the body, in which every field is optional.
          *
-         *     Capacity goes in `venueCapacity` (DEC-ITEM-014) and rooms in `trcitemRelation.subItemGroups`
-         *     (DEC-ITEM-013). Types come from the `LOCATIE` tree of the type ontology.
+         *     The capacity properties are categories with the capacity properties of the property ontology
+         *     (DEC-ITEM-150), and rooms are `trcitemRelation.subItemGroups` with their floor area and
+         *     capacity per setup as categories (DEC-ITEM-151). Types come from the `LOCATIE` tree of the
+         *     type ontology.
          *
          *     - **Workflow.** A body with `wfstatus` `draft` or without `wfstatus` is stored as
          *       `readyforvalidation` (WF-007); `approved` publishes the item (WF-009); another status is
@@ -1300,8 +1310,10 @@ export interface paths {
          *     body are removed, server-set fields are kept. A GET-modify-PUT round trip works because
          *     read-only fields in the body are ignored.
          *
-         *     Capacity goes in `venueCapacity` (DEC-ITEM-014) and rooms in `trcitemRelation.subItemGroups`
-         *     (DEC-ITEM-013). Types come from the `LOCATIE` tree of the type ontology.
+         *     The capacity properties are categories with the capacity properties of the property ontology
+         *     (DEC-ITEM-150), and rooms are `trcitemRelation.subItemGroups` with their floor area and
+         *     capacity per setup as categories (DEC-ITEM-151). Types come from the `LOCATIE` tree of the
+         *     type ontology.
          *
          *     - **Workflow.** A body with `wfstatus` `draft` or without `wfstatus` is stored as
          *       `readyforvalidation` (WF-007); `approved` publishes the item (WF-009); another status is
@@ -2510,7 +2522,8 @@ export interface components {
          *     is optional. `entitytype`, when sent, must be `EVENTGROUP` or its pre-May-2025 name
          *     `EVENEMENTGROEP`, which is stored as `EVENTGROUP` (DEC-ITEM-008). Read-only fields (`id`,
          *     `creationdate`, `lastupdated`, `externalId`, the legacy booleans, labels and translations,
-         *     `seoMetadata.schemaOrgJsonLd` and the former `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored, and `isprivate` is dropped
+         *     `seoMetadata.schemaOrgJsonLd` and the former `seoMetadata.schemaOrg`, `datatype`, and the group's
+         *     derived `eventLinks`, DEC-ITEM-152) are accepted and ignored, and `isprivate` is dropped
          *     (DEC-ITEM-005). Any other field not named here, including the fields of other entity types, is a
          *     `400` naming it (DEC-ITEM-005, DEC-ITEM-015).
          */
@@ -2525,10 +2538,26 @@ export interface components {
         /**
          * @description The fields of an event group (`EVENTGROUP`), a container of related events: the shared TRCItem
          *     fields. The events of the group are `child` links in `trcitemRelation` (each event links back
-         *     with a `parent` link). It may have its own calendar, location and metadata, but no event-,
-         *     venue- or route-only fields (DEC-ITEM-015).
+         *     with a `parent` link); `eventLinks` lists them again in the operator's model's form, derived from
+         *     those links on every read (DEC-ITEM-152). It may have its own calendar, location and metadata,
+         *     but no event-, venue- or route-only fields (DEC-ITEM-015).
          */
-        EventGroupFields: components["schemas"]["TrcItemCommon"];
+        EventGroupFields: {
+            /**
+             * @description The events of the group: one entry per `child` link in `trcitemRelation.links`, in their
+             *     order, with the linked `trcid` as `eventId`; absent when there is none. Read-only: derived on
+             *     every read, ignored on write.
+             */
+            eventLinks?: $Read<components["schemas"]["EventLink"][]>;
+        } & components["schemas"]["TrcItemCommon"];
+        /** @description An event of the group, as the operator's model lists it (DEC-ITEM-152). */
+        EventLink: {
+            /**
+             * @description The `trcid` of the event.
+             * @example trc-grachtenfestival-prinsengrachtconcert-2027
+             */
+            eventId: string;
+        };
         /**
          * @description A day on which the regular schedule does not hold (the operator's model's exception date,
          *     DEC-ITEM-102): in `calendar.opens` an extra opening, in `closeds` a closure, in `soldouts` a
@@ -2679,12 +2708,13 @@ export interface components {
          */
         FileType: "jpg" | "jpeg" | "png" | "gif" | "webp" | "svg" | "tif" | "tiff" | "pdf" | "mp4" | "mov" | "webm" | "mp3";
         /**
-         * @description A route as a GeoJSON FeatureCollection (RFC 7946, DEC-ITEM-017): the first feature is the route
-         *     as a LineString, followed by one Point feature per point of interest, in the order of
-         *     `routeInfo.pointsOfInterest`.
+         * @description A route as a GeoJSON FeatureCollection (RFC 7946, DEC-ITEM-017, DEC-ITEM-026): the first feature
+         *     is the route as a LineString, followed by one Point feature per point of interest that has a
+         *     `coordinate`, in the order of `routeInfo.pois`, and last, when the route has at least two
+         *     `waterPoints`, a LineString feature of its water crossings.
          */
         GeoJsonFeatureCollection: {
-            features: (components["schemas"]["GeoJsonRouteFeature"] | components["schemas"]["GeoJsonPoiFeature"])[];
+            features: (components["schemas"]["GeoJsonRouteFeature"] | components["schemas"]["GeoJsonPoiFeature"] | components["schemas"]["GeoJsonWaterFeature"])[];
             /** @constant */
             type: "FeatureCollection";
         };
@@ -2694,12 +2724,26 @@ export interface components {
             /** @constant */
             type: "LineString";
         };
-        /** @description A point of interest of the route as a GeoJSON Point Feature (DEC-ITEM-017), with its `name` and, when set, the `trcid` it links to. */
+        /**
+         * @description A point of interest of the route as a GeoJSON Point Feature at its `coordinate`
+         *     (DEC-ITEM-017, DEC-ITEM-026). Its properties are those of the point under the same names,
+         *     `title` (the point's title in the route's primary language, else its first) and `trcid` (its
+         *     `locationItem.trcid`); properties without a value are left out.
+         */
         GeoJsonPoiFeature: {
             geometry: components["schemas"]["GeoJsonPoint"];
             properties: {
+                category?: components["schemas"]["PoiCategory"];
+                /** @example 7.5 */
+                distanceInKilometersFromStart?: number;
+                /** @example 30 */
+                durationInMinutesFromStart?: number;
+                /** @example chess-rook */
+                icon?: string;
+                /** @example Zuylen */
+                label?: string;
                 /** @example Slot Zuylen */
-                name?: string;
+                title?: string;
                 /** @example trc-slot-zuylen */
                 trcid?: string;
             };
@@ -2713,7 +2757,8 @@ export interface components {
             type: "Point";
         };
         /**
-         * @description A GeoJSON position (RFC 7946), `[longitude, latitude]` in WGS84 decimal degrees.
+         * @description A GeoJSON position (RFC 7946): `[longitude, latitude]` in WGS84 decimal degrees, with the
+         *     altitude in metres as a third number where the point has one (DEC-ITEM-026).
          * @example [
          *       5.0169,
          *       52.1102
@@ -2721,13 +2766,16 @@ export interface components {
          */
         GeoJsonPosition: [
             number,
+            number,
             number
         ];
         /**
-         * @description The route itself as a GeoJSON Feature (DEC-ITEM-017): a LineString through the route's
-         *     `waypoints` in order, or `null` geometry when the route has fewer than two waypoints. The
-         *     properties come from the item; `title` is the title in the item's primary language, else its
-         *     first detail. Properties without a value are left out.
+         * @description The route itself as a GeoJSON Feature (DEC-ITEM-017, DEC-ITEM-026): a LineString through the
+         *     route's path in order, which is `routeInfo.calculatedCoordinates` when it has at least two
+         *     points and `routeInfo.routeCoordinates` otherwise, or `null` geometry when that has fewer than
+         *     two. The properties come from the item and its `routeInfo`, under the same names; `title` is
+         *     the title in the item's primary language, else its first detail. Properties without a value are
+         *     left out.
          */
         GeoJsonRouteFeature: {
             geometry: components["schemas"]["GeoJsonLineString"] | null;
@@ -2737,22 +2785,40 @@ export interface components {
                  * @description Length in kilometres.
                  * @example 42.5
                  */
-                distance?: number;
+                distanceInKilometers?: number;
                 /**
                  * @description Expected travel time in minutes.
                  * @example 180
                  */
-                duration?: number;
+                durationInMinutes?: number;
                 /**
                  * Format: uuid
                  * @example 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d
                  */
                 id: string;
+                primarySurface?: components["schemas"]["SurfaceType"];
                 routeType?: components["schemas"]["RouteType"];
                 /** @example Fietsroute langs de Vecht */
                 title?: string;
                 /** @example trc-fietsroute-vecht */
                 trcid: string;
+                type?: components["schemas"]["RouteInfoType"];
+                /** @example https://routes.example.com/fietsroute-langs-de-vecht */
+                url?: string;
+            };
+            /** @constant */
+            type: "Feature";
+        };
+        /**
+         * @description The route's water crossings as a GeoJSON Feature (DEC-ITEM-026): a LineString through
+         *     `routeInfo.waterPoints` in order, present when the route has at least two of them. Its one
+         *     property, `waterPoints: true`, tells it from the route.
+         */
+        GeoJsonWaterFeature: {
+            geometry: components["schemas"]["GeoJsonLineString"];
+            properties: {
+                /** @constant */
+                waterPoints: true;
             };
             /** @constant */
             type: "Feature";
@@ -2883,6 +2949,33 @@ export interface components {
          */
         Latitude: string;
         /**
+         * @description A point of a route or a point of interest (DEC-ITEM-016): WGS84 latitude and longitude in
+         *     decimal degrees, as numbers, an optional altitude in metres and an optional short `label` to
+         *     show at the point on a map (for example `01`).
+         */
+        LatLng: {
+            /**
+             * @description Height above sea level in metres.
+             * @example 2.5
+             */
+            altitude?: number;
+            /**
+             * @description Short text to show at the point on a map.
+             * @example 01
+             */
+            label?: string;
+            /**
+             * @description Latitude in decimal degrees.
+             * @example 52.099
+             */
+            lat: number;
+            /**
+             * @description Longitude in decimal degrees.
+             * @example 5.118
+             */
+            lng: number;
+        };
+        /**
          * @description Kind of link to another item (DEC-ITEM-013): `child` (the linked item is part of this one, for
          *     example an event of a series or of an event group), `parent` (this item is part of the linked
          *     one), `alias` (the same thing under another `trcid`), `comment` (a link with only an explanatory
@@ -2929,7 +3022,7 @@ export interface components {
         /**
          * @description The fields of a location (`LOCATIE`): the shared TRCItem fields. A calendar (for example opening
          *     hours) is optional. Locations have no `priceElements`, `promotions`, `performers`,
-         *     `venueCapacity` or `routeInfo` (a `400` naming the field, DEC-ITEM-015), and their links are
+         *     `routeInfo` or `eventLinks` (a `400` naming the field, DEC-ITEM-015), and their links are
          *     limited to `alias` and `comment` (DEC-ITEM-013).
          */
         LocationFields: {
@@ -3056,20 +3149,69 @@ export interface components {
             rolelabel?: string;
         };
         /**
-         * @description A point of interest along the route (DEC-ITEM-016). `trcid` optionally links it to another item,
-         *     for example the location it is.
+         * @description A point of interest along or near the route (DEC-ITEM-016), as the operator's model has it: how
+         *     far along the route it is, where it is (`coordinate`, or a `location`), a short `label` and an
+         *     `icon` (a Font Awesome name) for the map, its `category`, texts per language and files as an
+         *     item has them, opening hours in a `calendar`, and `locationItem` when it is a location of this
+         *     service. Its calendar is stored and returned as written (not expanded). The downloads show the
+         *     points that have a `coordinate` (DEC-ITEM-026).
          */
-        PointOfInterest: {
-            /** @example Slot Zuylen */
-            name?: string;
+        Poi: {
+            calendar?: components["schemas"]["Calendar"];
+            category?: components["schemas"]["PoiCategory"];
+            coordinate?: components["schemas"]["LatLng"];
             /**
-             * @description `trcid` of a related item.
-             * @example trc-slot-zuylen
+             * @description Distance from the start of the route in kilometres.
+             * @example 7.5
              */
-            trcid?: string;
-            xcoordinate: components["schemas"]["Longitude"];
-            ycoordinate: components["schemas"]["Latitude"];
+            distanceInKilometersFromStart?: number;
+            /**
+             * @description Travel time from the start of the route in minutes.
+             * @example 30
+             */
+            durationInMinutesFromStart?: number;
+            /** @description Images, videos and other files of the point. */
+            files?: components["schemas"]["File"][];
+            /**
+             * @description Font Awesome icon name; absent, a map may choose one from `category`.
+             * @example chess-rook
+             */
+            icon?: string;
+            /**
+             * @description Short text to show on the point's icon on a map.
+             * @example Zuylen
+             */
+            label?: string;
+            location?: components["schemas"]["ItemLocation"];
+            /** @description The location of this service the point is, as `location.locationItem` names one. */
+            locationItem?: {
+                /**
+                 * @description `id` of the location.
+                 * @example 2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e
+                 */
+                id?: string;
+                /**
+                 * @description A name of the location.
+                 * @example Slot Zuylen
+                 */
+                text?: string;
+                /**
+                 * @description `trcid` of the location.
+                 * @example trc-slot-zuylen
+                 */
+                trcid?: string;
+            };
+            /** @description Title and descriptions of the point per language. */
+            trcItemDetails?: components["schemas"]["TrcItemDetail"][];
         };
+        /**
+         * @description What a point of interest is, in the operator's model's values (DEC-ITEM-016): sights, facilities,
+         *     lodging, food and drink, activities, transport, or a viewpoint, an information point or another.
+         *     A map without an `icon` of its own picks one from it.
+         * @example castle
+         * @enum {string}
+         */
+        PoiCategory: "museum" | "monument" | "castle" | "church" | "nature_area" | "parking" | "toilet" | "rest_area" | "picnic_area" | "hotel" | "camping" | "hostel" | "bed_breakfast" | "restaurant" | "cafe" | "bar" | "bakery" | "swimming" | "hiking_start" | "cycling_start" | "boat_rental" | "bus_stop" | "train_station" | "ferry" | "bike_rental" | "viewpoint" | "information_point" | "other";
         /**
          * @description What a price applies to. `value` is the price category: a free-form string, the operator's
          *     model's standard values being `Adults`, `Children`, `Groups`, `CJP`, `Pasholders` and
@@ -3306,34 +3448,6 @@ export interface components {
          * @enum {string}
          */
         Role: "ROLE_EXTERNAL_USER" | "ROLE_ADMIN" | "ROLE_SUPER_ADMIN";
-        /** @description Number of persons a room holds per setup (DEC-ITEM-013). */
-        RoomCapacities: {
-            /**
-             * @description Round tables seated on one side, facing a stage.
-             * @example 180
-             */
-            cabaret?: number;
-            /**
-             * @description Standing.
-             * @example 500
-             */
-            reception?: number;
-            /**
-             * @description Seated at dinner tables.
-             * @example 240
-             */
-            seatedDinner?: number;
-            /**
-             * @description Rows of chairs facing a stage.
-             * @example 400
-             */
-            theater?: number;
-            /**
-             * @description Tables in a U.
-             * @example 60
-             */
-            ushape?: number;
-        };
         /**
          * @description A route (`ROUTE`) as the service returns it. `trcid`, `entitytype` and `creationdate` are always
          *     present; labels and translations of types and categories are filled in. Responses may carry
@@ -3354,11 +3468,12 @@ export interface components {
             entitytype: "ROUTE";
         });
         /**
-         * @description Difficulty of the route (DEC-ITEM-016).
+         * @description Difficulty of the route, from `easy` (for everyone) through `moderate`, `challenging` and
+         *     `difficult` to `expert` (technical or extreme), the operator's model's values (DEC-ITEM-016).
          * @example easy
          * @enum {string}
          */
-        RouteDifficulty: "easy" | "moderate" | "difficult";
+        RouteDifficulty: "easy" | "moderate" | "challenging" | "difficult" | "expert";
         /**
          * @description A route as a client writes it (`POST /routes`, `PUT /routes/{id}`). Every field is optional.
          *     `entitytype`, when sent, must be `ROUTE` (DEC-ITEM-008). Read-only fields (`id`,
@@ -3383,34 +3498,67 @@ export interface components {
             routeInfo?: components["schemas"]["RouteInfo"];
         } & components["schemas"]["TrcItemCommon"];
         /**
-         * @description Route data (routes only, DEC-ITEM-015, DEC-ITEM-016). `distance` is in kilometres, `duration` in
-         *     minutes. `waypoints` is the path in travel order (at most 10000 points); `pointsOfInterest` are
-         *     sights along it (at most 1000). The GeoJSON and GPX downloads are built from these fields
-         *     (DEC-ITEM-017).
+         * @description Route data (routes only, DEC-ITEM-015), in the fields of the operator's model (DEC-ITEM-016):
+         *     where the route comes from (`type`, `url`), how it is travelled (`routeType`), its length and
+         *     travel time, its start and end address, its points of interest (`pois`), and three lists of
+         *     coordinates: `routeCoordinates`, the points an editor plotted (the intended path, in travel
+         *     order); `calculatedCoordinates`, the detailed path a routing service computed from them; and
+         *     `waterPoints`, water crossings (ferries) joined by straight lines and never routed. The GeoJSON
+         *     and GPX downloads are built from these fields (DEC-ITEM-017, DEC-ITEM-026).
+         *
+         *     Limits (decided here): each coordinate list at most 10000 points, at most 1000 points of
+         *     interest (DEC-ITEM-019).
          */
         RouteInfo: {
+            /** @description The detailed path a routing service calculated from `routeCoordinates`, in travel order. */
+            calculatedCoordinates?: components["schemas"]["LatLng"][];
             difficulty?: components["schemas"]["RouteDifficulty"];
             /**
-             * @description Length in kilometres.
+             * @description Length of the route in kilometres.
              * @example 42.5
              */
-            distance?: number;
+            distanceInKilometers?: number;
             /**
              * @description Expected travel time in minutes.
              * @example 180
              */
-            duration?: number;
-            pointsOfInterest?: components["schemas"]["PointOfInterest"][];
+            durationInMinutes?: number;
+            /** @description Where the route ends; absent when it ends where it starts. */
+            end?: components["schemas"]["Address"];
+            /** @description Points of interest along or near the route. */
+            pois?: components["schemas"]["Poi"][];
+            primarySurface?: components["schemas"]["SurfaceType"];
+            /** @description The points an editor plotted, in travel order; a `label` may number them on a map. */
+            routeCoordinates?: components["schemas"]["LatLng"][];
             routeType?: components["schemas"]["RouteType"];
-            surfaceType?: components["schemas"]["SurfaceType"];
-            waypoints?: components["schemas"]["Waypoint"][];
+            /** @description Where the route starts, for example a car park. */
+            start?: components["schemas"]["Address"];
+            type?: components["schemas"]["RouteInfoType"];
+            /**
+             * @description Where the route can be seen in the system it comes from.
+             * @example https://routes.example.com/fietsroute-langs-de-vecht
+             */
+            url?: string;
+            /**
+             * @description Water crossings (for example ferries) along or near the route, joined by straight lines; a
+             *     list apart from the other two, never sent to a routing service.
+             */
+            waterPoints?: components["schemas"]["LatLng"][];
         };
         /**
-         * @description How the route is travelled (DEC-ITEM-016).
+         * @description The system the route comes from, as the operator's model names them (DEC-ITEM-016): Event
+         *     Connectors, Route Maker, RouteIQ, ODP or CityNavigator, or another.
+         * @example route_maker
+         * @enum {string}
+         */
+        RouteInfoType: "eventConnectors" | "route_maker" | "route_iq" | "odp_routes" | "other";
+        /**
+         * @description How the route is travelled: the interface's `walking`, `cycling` and `driving`, and the
+         *     operator's model's `driving_traffic` (driving with live traffic) (DEC-ITEM-016).
          * @example cycling
          * @enum {string}
          */
-        RouteType: "walking" | "cycling" | "driving";
+        RouteType: "driving_traffic" | "driving" | "walking" | "cycling";
         /**
          * @description The SEO texts of one language (the operator's model's `SeoDetail`): the page title and meta
          *     description, which link previews (Open Graph, Twitter/X cards) reuse as their title and
@@ -3523,23 +3671,45 @@ export interface components {
              */
             status: 400;
         };
-        /** @description A room of a venue (DEC-ITEM-013), with its floor area in square metres and its capacity per setup. */
+        /**
+         * @description A part of the item with its own properties, in the operator's model's shape: for a venue, one
+         *     of its rooms (DEC-ITEM-151). `trcid` names it, `type` is a type of the type ontology,
+         *     `subItemTranslations` hold its title per language and `media` its files. Its properties are
+         *     `categories` as an item's `trcItemCategories.categories` are: stored as ids and values, their
+         *     labels filled in on every read from the ontology of the account owning the item. A room's
+         *     floor area and its capacity per setup are such categories, with properties of the base
+         *     property ontology: `p-1505` floor area in square metres (category `pc-3006`, Capaciteit) and,
+         *     in persons (category `pc-3007`, Zaalopstellingen), `p-1601` theatre, `p-1602` U-shape,
+         *     `p-1603` cabaret, `p-1604` reception and `p-1605` seated dinner.
+         */
         SubItemGroup: {
-            capacities?: components["schemas"]["RoomCapacities"];
-            /** @example Ronde Zaal */
-            name: string;
+            /** @description Properties of this part, as in `trcItemCategories.categories`. */
+            categories?: components["schemas"]["ItemCategory"][];
+            /** @description Files of this part (photos, floor plans). */
+            media?: components["schemas"]["File"][];
+            /** @description The title of this part per language. */
+            subItemTranslations?: components["schemas"]["SubItemTranslation"][];
             /**
-             * @description Floor area in square metres.
-             * @example 540
+             * @description Identifier of this part, chosen by the writer.
+             * @example trc-jaarbeurs-ronde-zaal
              */
-            surface?: number;
+            trcid?: string;
+            type?: components["schemas"]["ItemType"];
+        };
+        /** @description The title of a part of an item (a room of a venue) in one language (DEC-ITEM-151). */
+        SubItemTranslation: {
+            lang: components["schemas"]["LanguageCode"];
+            /** @example Ronde Zaal */
+            title?: string;
         };
         /**
-         * @description Road surface along the route (DEC-ITEM-016).
+         * @description The main surface along the route: the operator's model's values, and `unpaved`, which routes
+         *     stored before those values carry (a surface known only to be unpaved has no model value; it is
+         *     accepted and returned as it is) (DEC-ITEM-016).
          * @example paved
          * @enum {string}
          */
-        SurfaceType: "paved" | "unpaved" | "mixed";
+        SurfaceType: "paved" | "gravel" | "dirt" | "sand" | "grass" | "cobblestone" | "boardwalk" | "rock" | "snow" | "water" | "mixed" | "unpaved";
         /**
          * @description A time slot on a day, in local time (Europe/Amsterdam) as `HH:MM` from `00:00` to `23:59`. A
          *     slot has a `timestart`, a `timeend` or both (the model drops a slot with neither; here it is a
@@ -3750,13 +3920,15 @@ export interface components {
             title?: string;
         };
         /**
-         * @description Links to other items, and the rooms of a venue (DEC-ITEM-013). Events and event groups use
+         * @description Links to other items (DEC-ITEM-013), and parts of the item with their own properties, such as
+         *     the rooms of a venue (`subItemGroups`, DEC-ITEM-151). Events and event groups use
          *     `child`/`parent` links for series; locations accept only `alias` and `comment` links. At most
-         *     1000 links and 1000 rooms (decided here).
+         *     1000 links and 1000 parts (decided here).
          */
         TrcItemRelation: {
+            /** @description Links to other items. The operator's model has no field for them; this is our decision. */
             links?: components["schemas"]["ItemLink"][];
-            /** @description Rooms of a venue. */
+            /** @description Parts of the item; for a venue, its rooms. */
             subItemGroups?: components["schemas"]["SubItemGroup"][];
         };
         /**
@@ -3829,23 +4001,6 @@ export interface components {
             entitytype: "VENUE";
         });
         /**
-         * @description Capacity of a venue (venues only, DEC-ITEM-014, DEC-ITEM-015): total capacity in persons, the
-         *     smallest and largest group it takes, the number of meeting rooms and the floor area in square
-         *     metres.
-         */
-        VenueCapacity: {
-            /** @example 4000 */
-            maxGroupSize?: number;
-            /** @example 28 */
-            meetingRooms?: number;
-            /** @example 10 */
-            minGroupSize?: number;
-            /** @example 100000 */
-            squareMetres?: number;
-            /** @example 5000 */
-            totalCapacity?: number;
-        };
-        /**
          * @description A venue as a client writes it (`POST /venues`, `PUT /venues/{id}`). Every field is optional.
          *     `entitytype`, when sent, must be `VENUE` (DEC-ITEM-008). Read-only fields (`id`,
          *     `creationdate`, `lastupdated`, `externalId`, the legacy booleans, labels and translations,
@@ -3862,19 +4017,15 @@ export interface components {
             entitytype?: "VENUE";
         } & components["schemas"]["VenueFields"];
         /**
-         * @description The fields of a venue (`VENUE`), a business location for B2B events: the shared TRCItem fields
-         *     plus `venueCapacity`, which only venues have (DEC-ITEM-014, DEC-ITEM-015). Rooms are
-         *     `trcitemRelation.subItemGroups` (DEC-ITEM-013). Types come from the `LOCATIE` tree of the type
-         *     ontology.
+         * @description The fields of a venue (`VENUE`), a business location for B2B events: the shared TRCItem fields.
+         *     Its capacity properties are categories in `trcItemCategories.categories`, with the properties of
+         *     the base property ontology's category `pc-3006` (Capaciteit): `p-1501` total capacity,
+         *     `p-1502` minimum and `p-1503` maximum group size, `p-1504` number of meeting rooms, each in
+         *     persons or rooms, and `p-1505` floor area in square metres (DEC-ITEM-150). Rooms are
+         *     `trcitemRelation.subItemGroups`, each with its floor area and capacity per setup as categories
+         *     (DEC-ITEM-151). Types come from the `LOCATIE` tree of the type ontology.
          */
-        VenueFields: {
-            venueCapacity?: components["schemas"]["VenueCapacity"];
-        } & components["schemas"]["TrcItemCommon"];
-        /** @description A point of the route's path, in WGS84 like `location` (DEC-ITEM-012, DEC-ITEM-016). */
-        Waypoint: {
-            xcoordinate: components["schemas"]["Longitude"];
-            ycoordinate: components["schemas"]["Latitude"];
-        };
+        VenueFields: components["schemas"]["TrcItemCommon"];
         /**
          * @description Workflow status, the single source of truth for an item's lifecycle. Only `approved` means
          *     published and is visible to consumers. `draft` is being phased out: a save with `draft` or without
@@ -4371,6 +4522,7 @@ export type EventFields = components['schemas']['EventFields'];
 export type EventGroup = components['schemas']['EventGroup'];
 export type EventGroupDraft = components['schemas']['EventGroupDraft'];
 export type EventGroupFields = components['schemas']['EventGroupFields'];
+export type EventLink = components['schemas']['EventLink'];
 export type ExceptionDate = components['schemas']['ExceptionDate'];
 export type FeedRun = components['schemas']['FeedRun'];
 export type File = components['schemas']['File'];
@@ -4382,6 +4534,7 @@ export type GeoJsonPoiFeature = components['schemas']['GeoJsonPoiFeature'];
 export type GeoJsonPoint = components['schemas']['GeoJsonPoint'];
 export type GeoJsonPosition = components['schemas']['GeoJsonPosition'];
 export type GeoJsonRouteFeature = components['schemas']['GeoJsonRouteFeature'];
+export type GeoJsonWaterFeature = components['schemas']['GeoJsonWaterFeature'];
 export type Health = components['schemas']['Health'];
 export type ItemCategory = components['schemas']['ItemCategory'];
 export type ItemLink = components['schemas']['ItemLink'];
@@ -4391,6 +4544,7 @@ export type LabelTranslation = components['schemas']['LabelTranslation'];
 export type LanguageCode = components['schemas']['LanguageCode'];
 export type LanguageText = components['schemas']['LanguageText'];
 export type Latitude = components['schemas']['Latitude'];
+export type LatLng = components['schemas']['LatLng'];
 export type LinkType = components['schemas']['LinkType'];
 export type Location = components['schemas']['Location'];
 export type LocationDraft = components['schemas']['LocationDraft'];
@@ -4403,7 +4557,8 @@ export type OpenGraph = components['schemas']['OpenGraph'];
 export type PatternDate = components['schemas']['PatternDate'];
 export type PatternOpen = components['schemas']['PatternOpen'];
 export type Performer = components['schemas']['Performer'];
-export type PointOfInterest = components['schemas']['PointOfInterest'];
+export type Poi = components['schemas']['Poi'];
+export type PoiCategory = components['schemas']['PoiCategory'];
 export type PriceDescription = components['schemas']['PriceDescription'];
 export type PriceElement = components['schemas']['PriceElement'];
 export type Promotion = components['schemas']['Promotion'];
@@ -4418,12 +4573,12 @@ export type RecurrencyType = components['schemas']['RecurrencyType'];
 export type RefreshRequest = components['schemas']['RefreshRequest'];
 export type ResourceType = components['schemas']['ResourceType'];
 export type Role = components['schemas']['Role'];
-export type RoomCapacities = components['schemas']['RoomCapacities'];
 export type Route = components['schemas']['Route'];
 export type RouteDifficulty = components['schemas']['RouteDifficulty'];
 export type RouteDraft = components['schemas']['RouteDraft'];
 export type RouteFields = components['schemas']['RouteFields'];
 export type RouteInfo = components['schemas']['RouteInfo'];
+export type RouteInfoType = components['schemas']['RouteInfoType'];
 export type RouteType = components['schemas']['RouteType'];
 export type SeoDetail = components['schemas']['SeoDetail'];
 export type SeoMetadata = components['schemas']['SeoMetadata'];
@@ -4432,6 +4587,7 @@ export type SignInRequest = components['schemas']['SignInRequest'];
 export type SingleDate = components['schemas']['SingleDate'];
 export type SizeCapError = components['schemas']['SizeCapError'];
 export type SubItemGroup = components['schemas']['SubItemGroup'];
+export type SubItemTranslation = components['schemas']['SubItemTranslation'];
 export type SurfaceType = components['schemas']['SurfaceType'];
 export type TimeSlot = components['schemas']['TimeSlot'];
 export type TimeSlotStatus = components['schemas']['TimeSlotStatus'];
@@ -4447,10 +4603,8 @@ export type UrlServiceType = components['schemas']['UrlServiceType'];
 export type UserOrganisation = components['schemas']['UserOrganisation'];
 export type ValidityStrategy = components['schemas']['ValidityStrategy'];
 export type Venue = components['schemas']['Venue'];
-export type VenueCapacity = components['schemas']['VenueCapacity'];
 export type VenueDraft = components['schemas']['VenueDraft'];
 export type VenueFields = components['schemas']['VenueFields'];
-export type Waypoint = components['schemas']['Waypoint'];
 export type WfStatus = components['schemas']['WfStatus'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseConflict = components['responses']['Conflict'];

@@ -54,7 +54,9 @@ export function trcItemDraft(
   const omit = [...(schemaConstraints.omit ?? [])];
   if (leaveIdentityOut) omit.push('/trcid', '/slug', '/userorganisation', '/wfstatus');
   if (!patternDates) omit.push('/calendar/patternDates');
-  if (!ontology) omit.push('/trcItemCategories');
+  // A room's type and categories are labelled like the item's: from the ontology, or left out.
+  if (!ontology)
+    omit.push('/trcItemCategories', '/trcitemRelation/subItemGroups/type', '/trcitemRelation/subItemGroups/categories');
 
   const overrides: Record<string, fc.Arbitrary<unknown>> = { ...schemaConstraints.overrides };
   const text = (max: number) =>
@@ -106,7 +108,18 @@ export function trcItemDraft(
   overrides['#/components/schemas/CalendarDate'] ??= fc
     .tuple(localDate(), fc.constantFrom('', 'T00:00:00', 'T20:15:00'))
     .map(([day, time]) => `${day}${time}`);
-  if (ontology) overrides['/trcItemCategories'] ??= categoriesFrom(ontology);
+  if (ontology) {
+    const { types, categories } = categoryListsFrom(ontology);
+    overrides['/trcItemCategories'] ??= fc
+      .record({ types, categories })
+      .map(({ types, categories }) => (categories.length > 0 ? { types, categories } : { types }));
+    if (ontology.typeCatids.length > 0)
+      overrides['/trcitemRelation/subItemGroups/type'] ??= fc
+        .constantFrom(...ontology.typeCatids)
+        .map((catid) => ({ catid, isDefault: true }));
+    else omit.push('/trcitemRelation/subItemGroups/type');
+    overrides['/trcitemRelation/subItemGroups/categories'] ??= categories;
+  }
 
   const draft = arbitraryFromSchema(
     doc,
@@ -116,7 +129,11 @@ export function trcItemDraft(
   return draft.map((value) => ({ ...(value as Record<string, unknown>), entitytype }));
 }
 
-function categoriesFrom(ontology: DraftOntology): fc.Arbitrary<Record<string, unknown>> {
+/** Types and categories of the ontology's ids, as trcItemCategories holds them. */
+function categoryListsFrom(ontology: DraftOntology): {
+  types: fc.Arbitrary<ReadonlyArray<{ catid: string; isDefault: boolean }>>;
+  categories: fc.Arbitrary<ReadonlyArray<{ catid: string; value: string }>>;
+} {
   const types =
     ontology.typeCatids.length === 0
       ? fc.constant([])
@@ -138,7 +155,5 @@ function categoriesFrom(ontology: DraftOntology): fc.Arbitrary<Record<string, un
               ),
             ),
           );
-  return fc
-    .record({ types, categories })
-    .map(({ types, categories }) => (categories.length > 0 ? { types, categories } : { types }));
+  return { types, categories };
 }

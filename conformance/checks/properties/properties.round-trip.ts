@@ -76,7 +76,7 @@ export default defineCheck({
     'ONTO-004',
     'DEC-ITEM-001',
     'DEC-ITEM-013',
-    'DEC-ITEM-014',
+    'DEC-ITEM-151',
     'DEC-ITEM-016',
   ],
   tags: ['items', 'property', 'write'],

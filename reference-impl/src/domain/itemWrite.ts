@@ -48,7 +48,17 @@ export interface PreparedItem {
 // server-set ones are accepted in a body and ignored, so a GET-modify-PUT round trip works;
 // `isprivate` is accepted and dropped (ITEM-018).
 const COLUMN_FIELDS = ['trcid', 'entitytype', 'wfstatus', 'userorganisation', 'externalId', 'slug'];
-const IGNORED_FIELDS = ['id', 'creationdate', 'lastupdated', 'published', 'deleted', 'offline', 'isprivate'];
+// `eventLinks` is derived from an event group's links on read (DEC-ITEM-152).
+const IGNORED_FIELDS = [
+  'id',
+  'creationdate',
+  'lastupdated',
+  'published',
+  'deleted',
+  'offline',
+  'isprivate',
+  'eventLinks',
+];
 
 // @implements ITEM-006
 /** Fields a document never holds: kept in columns, set by the server, or dropped. */

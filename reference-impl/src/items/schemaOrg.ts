@@ -54,6 +54,7 @@ const TOURIST_TYPES: Readonly<Record<string, { nl: string; en: string }>> = {
   walking: { nl: 'Wandelaars', en: 'Walkers' },
   cycling: { nl: 'Fietsers', en: 'Cyclists' },
   driving: { nl: 'Automobilisten', en: 'Drivers' },
+  driving_traffic: { nl: 'Automobilisten', en: 'Drivers' },
 };
 
 /** `item` is the stored document with its calendar expanded (the days of patterns included). */
@@ -81,18 +82,24 @@ export function schemaOrgOf(entitytype: EntityType, item: Readonly<Loose>): Loos
     const routeType = isObject(item.routeInfo) ? TOURIST_TYPES[String(item.routeInfo.routeType)] : undefined;
     if (routeType !== undefined) out.touristType = primaryLanguage(item) === 'nl' ? routeType.nl : routeType.en;
   } else {
-    if (
-      entitytype === ENTITY_TYPE.VENUE &&
-      isObject(item.venueCapacity) &&
-      typeof item.venueCapacity.totalCapacity === 'number'
-    ) {
-      out.maximumAttendeeCapacity = item.venueCapacity.totalCapacity;
-    }
+    const capacity = entitytype === ENTITY_TYPE.VENUE ? totalCapacity(item.trcItemCategories) : undefined;
+    if (capacity !== undefined) out.maximumAttendeeCapacity = capacity;
     if (address !== undefined) out.address = address;
     // As the spec's examples show it: a location with its coordinates, a venue by its address.
     if (geo !== undefined && (entitytype === ENTITY_TYPE.LOCATIE || address === undefined)) out.geo = geo;
   }
   return out;
+}
+
+/** The base property ontology's "Totale capaciteit", a venue's capacity property (DEC-ITEM-150). */
+const TOTAL_CAPACITY_PROPERTY = 'p-1501';
+
+/** A venue's total capacity in persons: the whole number of its total capacity category. */
+function totalCapacity(categories: unknown): number | undefined {
+  const list = isObject(categories) && Array.isArray(categories.categories) ? categories.categories : [];
+  const value = list.find((c) => isObject(c) && c.catid === TOTAL_CAPACITY_PROPERTY)?.value;
+  const persons = typeof value === 'string' && /^\s*\+?\d+\s*$/.test(value) ? Number(value) : NaN;
+  return Number.isSafeInteger(persons) ? persons : undefined;
 }
 
 function schemaType(entitytype: EntityType, item: Readonly<Loose>): string {

@@ -157,6 +157,25 @@ describeEachEngine('item rendering', (ctx) => {
         seoMetadata: { ...expected.seoMetadata, schemaOrgJsonLd: undefined },
       });
     });
+    it("when the venue and route drafts are created, then their categories, relations and routeInfo are the spec's created examples': capacity and rooms as labelled categories, routeInfo as written [ITEM-025] [ITEM-027] [DEC-ITEM-016] [DEC-ITEM-150] [DEC-ITEM-151]", async () => {
+      const api = client(app.baseUrl, account.full);
+      for (const [collection, draft, expectedName] of [
+        ['venues', 'VenueJaarbeursDraft', 'VenueJaarbeursCreated'],
+        ['routes', 'RouteVechtDraft', 'RouteVechtCreated'],
+      ] as const) {
+        const trcid = `trc-${randomUUID()}`;
+        const created = await api.post(`/${collection}`, {
+          ...specExample<Record<string, unknown>>(draft),
+          trcid,
+          slug: trcid,
+          userorganisation: account.organisations[0],
+        });
+        expect(created.status).toBe(201);
+        const expected = specExample<Record<string, any>>(expectedName);
+        for (const field of ['routeInfo', 'trcItemCategories', 'trcitemRelation'])
+          expect(created.body[field], `${collection}.${field}`).toEqual(expected[field]);
+      }
+    });
     it("when each entity type's example is created, then its schema.org object is derived as the spec's created example shows [ITEM-010]", async () => {
       const api = client(app.baseUrl, account.full);
       const created = {
