@@ -348,7 +348,7 @@ describeEachEngine('item writes', (ctx) => {
         },
         { subItemTranslations: [{ lang: 'en', title: 'Foyer' }] },
       ]);
-      expect(created.body.seoMetadata.schemaOrg.maximumAttendeeCapacity).toBe(2400);
+      expect(JSON.parse(created.body.seoMetadata.schemaOrgJsonLd).maximumAttendeeCapacity).toBe(2400);
       const stored = await getItemById(ctx.db, { entitytype: 'VENUE', id: created.body.id });
       expect((stored!.doc.trcitemRelation as { subItemGroups: unknown[] }).subItemGroups[0]).toEqual({
         trcid: 'trc-zaal',
