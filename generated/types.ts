@@ -3695,8 +3695,29 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Not modified (DEC-ITEM-031): `If-None-Match` holds the current `ETag`, or is `*`. No body. */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ItemETag"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description The upload is larger than the upload limit (20 MiB by default, DEC-ASSET-001); a `Content-Length` above it is refused before the body is read (DEC-ASSET-010). JSON bodies have their own limit of 1 MiB (DEC-ERR-003). */
         PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description `If-Match` does not match the current `ETag` (DEC-ITEM-031, DEC-ASSET-011): the resource changed
+         *     since it was read, or the header holds no entity tag of it. Nothing was changed; read it again,
+         *     reapply the change and retry.
+         */
+        PreconditionFailed: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3924,6 +3945,14 @@ export interface components {
          */
         H: number;
         /**
+         * @description The `ETag` of the representation this write is based on (DEC-ITEM-031, DEC-ASSET-011): the write
+         *     happens only while it is still the current one, else `412` and nothing changes. `*` matches any
+         *     current representation (an item a detail read answers). Strong comparison: a weak tag (`W/"…"`)
+         *     never matches. Without the header the write is unconditional.
+         * @example "q3ZcV0n2m8yXwB4kTfJ1aP6sHdE"
+         */
+        IfMatch: string;
+        /**
          * @description An `ETag` from an earlier answer for the same URL; when it still matches the answer is `304` without a body.
          * @example "a3f5c2e1-w800-h600-cover"
          */
@@ -4042,6 +4071,12 @@ export interface components {
     requestBodies: never;
     headers: {
         /**
+         * @description Strong entity tag of the asset's metadata as this answer sends it (DEC-ASSET-011). Send it back
+         *     in `If-Match` on `PUT /assets/{id}` to change only what was read.
+         * @example "Zx1m0c8VbT4kQp2sLrN7aW5eHdY"
+         */
+        AssetETag: string;
+        /**
          * @description `public, max-age=86400`: shared and private caches may keep the file for a day. An asset's bytes never change; only its metadata can.
          * @example public, max-age=86400
          */
@@ -4056,6 +4091,14 @@ export interface components {
          * @example "a3f5c2e1-w800-h600-cover"
          */
         ETag: string;
+        /**
+         * @description Strong entity tag of the item as a detail read sends it now (DEC-ITEM-031): it changes with every
+         *     write of the item and with every ontology change that changes its labels, and two answers with
+         *     one tag have the same bytes. Send it back in `If-Match` to write only what was read, or in
+         *     `If-None-Match` to get `304` while it is unchanged.
+         * @example "q3ZcV0n2m8yXwB4kTfJ1aP6sHdE"
+         */
+        ItemETag: string;
         /**
          * @description Absolute URL of the created or followed resource.
          * @example https://content.example.com/api/events/3f1b6d2e-8c4a-4e7b-9f10-2a5c7d9e1b34
@@ -4202,7 +4245,9 @@ export type ResponseConflict = components['responses']['Conflict'];
 export type ResponseForbidden = components['responses']['Forbidden'];
 export type ResponseListBadRequest = components['responses']['ListBadRequest'];
 export type ResponseNotFound = components['responses']['NotFound'];
+export type ResponseNotModified = components['responses']['NotModified'];
 export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
+export type ResponsePreconditionFailed = components['responses']['PreconditionFailed'];
 export type ResponseRateLimitedRequestBodyTooLarge = components['responses']['RateLimitedRequestBodyTooLarge'];
 export type ResponseRateLimitedUnauthorized = components['responses']['RateLimitedUnauthorized'];
 export type ResponseRequestBodyTooLarge = components['responses']['RequestBodyTooLarge'];
@@ -4229,6 +4274,7 @@ export type ParameterFeedInfoId = components['parameters']['FeedInfoId'];
 export type ParameterFeedRunId = components['parameters']['FeedRunId'];
 export type ParameterFeedSize = components['parameters']['FeedSize'];
 export type ParameterH = components['parameters']['H'];
+export type ParameterIfMatch = components['parameters']['IfMatch'];
 export type ParameterIfNoneMatch = components['parameters']['IfNoneMatch'];
 export type ParameterIncludeDeprecated = components['parameters']['IncludeDeprecated'];
 export type ParameterItemId = components['parameters']['ItemId'];
@@ -4246,9 +4292,11 @@ export type ParameterWfStatus = components['parameters']['WfStatus'];
 export type ParameterXServiceDelivery = components['parameters']['XServiceDelivery'];
 export type ParameterXServiceSignature = components['parameters']['XServiceSignature'];
 export type ParameterXServiceTimestamp = components['parameters']['XServiceTimestamp'];
+export type HeaderAssetETag = components['headers']['AssetETag'];
 export type HeaderCacheControlAsset = components['headers']['CacheControlAsset'];
 export type HeaderCacheControlNoStore = components['headers']['CacheControlNoStore'];
 export type HeaderETag = components['headers']['ETag'];
+export type HeaderItemETag = components['headers']['ItemETag'];
 export type HeaderLocation = components['headers']['Location'];
 export type HeaderRetryAfter = components['headers']['RetryAfter'];
 export type HeaderWwwAuthenticate = components['headers']['WwwAuthenticate'];
@@ -4650,6 +4698,7 @@ export interface operations {
             /** @description The uploaded asset. */
             201: {
                 headers: {
+                    ETag: components["headers"]["AssetETag"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -4675,7 +4724,16 @@ export interface operations {
     updateAsset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of the representation this write is based on (DEC-ITEM-031, DEC-ASSET-011): the write
+                 *     happens only while it is still the current one, else `412` and nothing changes. `*` matches any
+                 *     current representation (an item a detail read answers). Strong comparison: a weak tag (`W/"…"`)
+                 *     never matches. Without the header the write is unconditional.
+                 * @example "q3ZcV0n2m8yXwB4kTfJ1aP6sHdE"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description Asset id (UUID).
@@ -4694,6 +4752,7 @@ export interface operations {
             /** @description The updated asset. */
             200: {
                 headers: {
+                    ETag: components["headers"]["AssetETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4719,6 +4778,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5314,6 +5374,7 @@ export interface operations {
             /** @description The event group was created. The body is the stored event group as a detail read returns it. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ItemETag"];
                     /**
                      * @description Absolute URL of the created event group, its detail read `GET /eventgroups/{id}` (DEC-ITEM-002).
                      * @example https://content.example.com/api/eventgroups/9c1e3a5b-7d9f-4b1d-8e3a-5b7d9f1b3d5e
@@ -5355,7 +5416,13 @@ export interface operations {
     getEventGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description An `ETag` from an earlier answer for the same URL; when it still matches the answer is `304` without a body.
+                 * @example "a3f5c2e1-w800-h600-cover"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description Internal id of the item (UUID).
@@ -5370,12 +5437,14 @@ export interface operations {
             /** @description The event group. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ItemETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["EventGroup"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -5386,7 +5455,16 @@ export interface operations {
     updateEventGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of the representation this write is based on (DEC-ITEM-031, DEC-ASSET-011): the write
+                 *     happens only while it is still the current one, else `412` and nothing changes. `*` matches any
+                 *     current representation (an item a detail read answers). Strong comparison: a weak tag (`W/"…"`)
+                 *     never matches. Without the header the write is unconditional.
+                 * @example "q3ZcV0n2m8yXwB4kTfJ1aP6sHdE"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description Internal id of the item (UUID).
@@ -5405,6 +5483,7 @@ export interface operations {
             /** @description The event group was replaced. The body is the stored event group as a detail read returns it. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ItemETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5434,6 +5513,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5441,7 +5521,16 @@ export interface operations {
     deleteEventGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of the representation this write is based on (DEC-ITEM-031, DEC-ASSET-011): the write
+                 *     happens only while it is still the current one, else `412` and nothing changes. `*` matches any
+                 *     current representation (an item a detail read answers). Strong comparison: a weak tag (`W/"…"`)
+                 *     never matches. Without the header the write is unconditional.
+                 * @example "q3ZcV0n2m8yXwB4kTfJ1aP6sHdE"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description Internal id of the item (UUID).
@@ -5472,6 +5561,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5590,6 +5680,7 @@ export interface operations {
             /** @description The event was created. The body is the stored event as a detail read returns it. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ItemETag"];
                     /**
                      * @description Absolute URL of the created event, its detail read `GET /events/{id}` (DEC-ITEM-002).
                      * @example https://content.example.com/api/events/3f1b6d2e-8c4a-4e7b-9f10-2a5c7d9e1b34
@@ -5631,7 +5722,13 @@ export interface operations {
     getEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description An `ETag` from an earlier answer for the same URL; when it still matches the answer is `304` without a body.
+                 * @example "a3f5c2e1-w800-h600-cover"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description Internal id of the item (UUID).
@@ -5646,12 +5743,14 @@ export interface operations {
             /** @description The event. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ItemETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Event"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -5662,7 +5761,16 @@ export interface operations {
     updateEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of the representation this write is based on (DEC-ITEM-031, DEC-ASSET-011): the write
+                 *     happens only while it is still the current one, else `412` and nothing changes. `*` matches any
+                 *     current representation (an item a detail read answers). Strong comparison: a weak tag (`W/"…"`)
+                 *     never matches. Without the header the write is unconditional.
+                 * @example "q3ZcV0n2m8yXwB4kTfJ1aP6sHdE"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description Internal id of the item (UUID).
@@ -5681,6 +5789,7 @@ export interface operations {
             /** @description The event was replaced. The body is the stored event as a detail read returns it. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ItemETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5710,6 +5819,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5717,7 +5827,16 @@ export interface operations {
     deleteEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of the representation this write is based on (DEC-ITEM-031, DEC-ASSET-011): the write
+                 *     happens only while it is still the current one, else `412` and nothing changes. `*` matches any
+                 *     current representation (an item a detail read answers). Strong comparison: a weak tag (`W/"…"`)
+                 *     never matches. Without the header the write is unconditional.
+                 * @example "q3ZcV0n2m8yXwB4kTfJ1aP6sHdE"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description Internal id of the item (UUID).
@@ -5748,6 +5867,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5993,6 +6113,7 @@ export interface operations {
             /** @description The location was created. The body is the stored location as a detail read returns it. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ItemETag"];
                     /**
                      * @description Absolute URL of the created location, its detail read `GET /locations/{id}` (DEC-ITEM-002).
                      * @example https://content.example.com/api/locations/5c2e9a41-7d3b-4f6e-8a1c-0b9d2e4f6a83
@@ -6034,7 +6155,13 @@ export interface operations {
     getLocation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description An `ETag` from an earlier answer for the same URL; when it still matches the answer is `304` without a body.
+                 * @example "a3f5c2e1-w800-h600-cover"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description Internal id of the item (UUID).
@@ -6049,12 +6176,14 @@ export interface operations {
             /** @description The location. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ItemETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Location"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -6065,7 +6194,16 @@ export interface operations {
     updateLocation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of the representation this write is based on (DEC-ITEM-031, DEC-ASSET-011): the write
+                 *     happens only while it is still the current one, else `412` and nothing changes. `*` matches any
+                 *     current representation (an item a detail read answers). Strong comparison: a weak tag (`W/"…"`)
+                 *     never matches. Without the header the write is unconditional.
+                 * @example "q3ZcV0n2m8yXwB4kTfJ1aP6sHdE"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description Internal id of the item (UUID).
@@ -6084,6 +6222,7 @@ export interface operations {
             /** @description The location was replaced. The body is the stored location as a detail read returns it. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ItemETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6113,6 +6252,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6120,7 +6260,16 @@ export interface operations {
     deleteLocation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of the representation this write is based on (DEC-ITEM-031, DEC-ASSET-011): the write
+                 *     happens only while it is still the current one, else `412` and nothing changes. `*` matches any
+                 *     current representation (an item a detail read answers). Strong comparison: a weak tag (`W/"…"`)
+                 *     never matches. Without the header the write is unconditional.
+                 * @example "q3ZcV0n2m8yXwB4kTfJ1aP6sHdE"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description Internal id of the item (UUID).
@@ -6151,6 +6300,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6263,6 +6413,7 @@ export interface operations {
             /** @description The route was created. The body is the stored route as a detail read returns it. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ItemETag"];
                     /**
                      * @description Absolute URL of the created route, its detail read `GET /routes/{id}` (DEC-ITEM-002).
                      * @example https://content.example.com/api/routes/9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d
@@ -6304,7 +6455,13 @@ export interface operations {
     getRoute: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description An `ETag` from an earlier answer for the same URL; when it still matches the answer is `304` without a body.
+                 * @example "a3f5c2e1-w800-h600-cover"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description Internal id of the item (UUID).
@@ -6319,12 +6476,14 @@ export interface operations {
             /** @description The route. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ItemETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Route"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -6335,7 +6494,16 @@ export interface operations {
     updateRoute: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of the representation this write is based on (DEC-ITEM-031, DEC-ASSET-011): the write
+                 *     happens only while it is still the current one, else `412` and nothing changes. `*` matches any
+                 *     current representation (an item a detail read answers). Strong comparison: a weak tag (`W/"…"`)
+                 *     never matches. Without the header the write is unconditional.
+                 * @example "q3ZcV0n2m8yXwB4kTfJ1aP6sHdE"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description Internal id of the item (UUID).
@@ -6354,6 +6522,7 @@ export interface operations {
             /** @description The route was replaced. The body is the stored route as a detail read returns it. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ItemETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6383,6 +6552,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6390,7 +6560,16 @@ export interface operations {
     deleteRoute: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of the representation this write is based on (DEC-ITEM-031, DEC-ASSET-011): the write
+                 *     happens only while it is still the current one, else `412` and nothing changes. `*` matches any
+                 *     current representation (an item a detail read answers). Strong comparison: a weak tag (`W/"…"`)
+                 *     never matches. Without the header the write is unconditional.
+                 * @example "q3ZcV0n2m8yXwB4kTfJ1aP6sHdE"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description Internal id of the item (UUID).
@@ -6421,6 +6600,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6595,6 +6775,7 @@ export interface operations {
             /** @description The venue was created. The body is the stored venue as a detail read returns it. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ItemETag"];
                     /**
                      * @description Absolute URL of the created venue, its detail read `GET /venues/{id}` (DEC-ITEM-002).
                      * @example https://content.example.com/api/venues/6e8a0c2d-4f6b-4d8e-a0c2-e4f6a8b0c2d4
@@ -6636,7 +6817,13 @@ export interface operations {
     getVenue: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description An `ETag` from an earlier answer for the same URL; when it still matches the answer is `304` without a body.
+                 * @example "a3f5c2e1-w800-h600-cover"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description Internal id of the item (UUID).
@@ -6651,12 +6838,14 @@ export interface operations {
             /** @description The venue. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ItemETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Venue"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -6667,7 +6856,16 @@ export interface operations {
     updateVenue: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of the representation this write is based on (DEC-ITEM-031, DEC-ASSET-011): the write
+                 *     happens only while it is still the current one, else `412` and nothing changes. `*` matches any
+                 *     current representation (an item a detail read answers). Strong comparison: a weak tag (`W/"…"`)
+                 *     never matches. Without the header the write is unconditional.
+                 * @example "q3ZcV0n2m8yXwB4kTfJ1aP6sHdE"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description Internal id of the item (UUID).
@@ -6686,6 +6884,7 @@ export interface operations {
             /** @description The venue was replaced. The body is the stored venue as a detail read returns it. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ItemETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6715,6 +6914,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6722,7 +6922,16 @@ export interface operations {
     deleteVenue: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of the representation this write is based on (DEC-ITEM-031, DEC-ASSET-011): the write
+                 *     happens only while it is still the current one, else `412` and nothing changes. `*` matches any
+                 *     current representation (an item a detail read answers). Strong comparison: a weak tag (`W/"…"`)
+                 *     never matches. Without the header the write is unconditional.
+                 * @example "q3ZcV0n2m8yXwB4kTfJ1aP6sHdE"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description Internal id of the item (UUID).
@@ -6753,6 +6962,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -1,9 +1,11 @@
+import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import type { AccountOntologies, OntologyCache } from '../dictionary/ontologyCache.ts';
 import { stripCategoriesForWrite } from '../dictionary/stripCategoriesForWrite.ts';
 import { entitytypeOf, type Collection } from '../domain/entityRules.ts';
 import { prepareItemWrite, type PreparedItem, type WritingToken } from '../domain/itemWrite.ts';
 import { isRemovalStatus } from '../domain/workflow.ts';
 import { HttpError, badRequest } from '../http/HttpError.ts';
+import { matchesIfMatch, preconditionFailed } from '../http/preconditions.ts';
 import type { Db, Queryable } from '../storage/db.ts';
 import { getOrganisationOntologyVersions } from '../storage/dictionary/getOrganisationOntologyVersions.ts';
 import { isUniqueViolation } from '../storage/errors.ts';
@@ -16,7 +18,9 @@ import { lockItemWrites } from '../storage/items/lockItemWrites.ts';
 import { updateItem } from '../storage/items/updateItem.ts';
 import type { ItemChangeRecorder } from '../webhooks/itemChange.ts';
 import { canReplace, itemNotFound, type ItemScopeHolder } from './access.ts';
-import { storedRenderingOf } from './renderItem.ts';
+import { itemEtag } from './itemEtag.ts';
+import { RENDERER_VERSION, storedRenderingOf } from './renderItem.ts';
+import { getItemRenderingKey } from '../storage/items/getItemRenderingKey.ts';
 
 // The one write path of items, for the HTTP routes and the feed import alike: one transaction per
 // write, holding the store-wide item write lock from the read of the current item to the commit,
@@ -56,6 +60,11 @@ export interface WriteItemParams {
    * in the body is ignored: it is read-only through the API, kept on PUT (DEC-ITEM-020).
    */
   externalId?: string;
+  /**
+   * The request's If-Match, for a write of an `{ id }` match: the write happens only when it holds
+   * for the item as it is under the write lock (412 otherwise, DEC-ITEM-031).
+   */
+  ifMatch?: string;
 }
 
 export interface WriteItemResult {
@@ -114,6 +123,7 @@ async function writeInTransaction(
   const entitytype = entitytypeOf(params.collection);
   await lockItemWrites(tx);
   const current = await findCurrent(tx, params);
+  if (current !== null) await assertIfMatch(tx, deps.ontologies, current, params.ifMatch);
   const body = typeof params.body === 'function' ? await (params.body as BodyOf)(current) : params.body;
 
   const prepared = prepareItemWrite({
@@ -169,6 +179,26 @@ async function findCurrent(tx: Queryable, params: WriteItemParams): Promise<Stor
     });
   }
   return current;
+}
+
+/**
+ * 412 unless `ifMatch` holds for `current` as a detail read would send it now (DEC-ITEM-031); a
+ * deleted item has no such representation (404), so only an absent If-Match writes it. Run under
+ * the item write lock, so no other write comes between the check and this one.
+ */
+export async function assertIfMatch(
+  tx: Queryable,
+  ontologies: Pick<OntologyCache, 'baseKey'>,
+  current: StoredItem,
+  ifMatch: string | undefined,
+): Promise<void> {
+  if (ifMatch === undefined) return;
+  const key =
+    current.wfstatus !== WORKFLOW_STATUS.deleted
+      ? await getItemRenderingKey(tx, { id: current.id, rendererVersion: RENDERER_VERSION })
+      : null;
+  const tag = key === null ? null : itemEtag(current, key, ontologies.baseKey);
+  if (!matchesIfMatch(ifMatch, tag)) throw preconditionFailed('item', ifMatch);
 }
 
 /** The organisation the write will most likely store, so its ontologies can be read beforehand. */
