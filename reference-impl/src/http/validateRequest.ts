@@ -157,7 +157,9 @@ function validateAgainst(
         : parameter.in === 'query'
           ? rawQuery[parameter.name]
           : req.headers[parameter.name.toLowerCase()];
-    if (raw === undefined || raw === '') {
+    // An empty query value is a value like any other, valid where the schema takes '' (DEC-LIST-011);
+    // an empty path segment or header is no value.
+    if (raw === undefined || (raw === '' && parameter.in !== 'query')) {
       if (parameter.required)
         details.push({ pointer: `${parameter.in}/${parameter.name}`, message: `${parameter.name} is required` });
       continue;
