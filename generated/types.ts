@@ -1669,6 +1669,12 @@ export interface components {
         AccountToken: {
             apiTokenFilter: components["schemas"]["ApiTokenFilter"];
             callBackUrl?: components["schemas"]["CallBackUrl"];
+            /**
+             * @description The write grant (DEC-AUTH-020): `true` lets the token create, replace and delete items
+             *     (within its scope) and upload and edit assets; `false` makes it a reader, whose writes are a
+             *     `403`. Only a caller holding the grant can give it.
+             */
+            canWrite: boolean;
             /** @description Creation time. */
             created: $Read<components["schemas"]["Timestamp"]>;
             /**
@@ -1709,6 +1715,14 @@ export interface components {
         AccountTokenCreate: {
             apiTokenFilter?: components["schemas"]["ApiTokenFilter"];
             callBackUrl?: components["schemas"]["CallBackUrl"];
+            /**
+             * @description The write grant (DEC-AUTH-020): `true` lets the token create, replace and delete items
+             *     (within its scope) and upload and edit assets; `false` makes it a reader, whose writes are a
+             *     `403`. Only a caller holding the grant can give it. Absent: `false`, a token that only reads.
+             * @default false
+             * @example true
+             */
+            canWrite: boolean;
             /**
              * @description Label of the token.
              * @example Uitagenda website sync
@@ -1759,6 +1773,13 @@ export interface components {
             apiTokenFilter?: components["schemas"]["ApiTokenFilter"];
             /** @description A webhook URL (DEC-HOOK-002), or `""` to remove the webhook. */
             callBackUrl?: components["schemas"]["CallBackUrl"] | "";
+            /**
+             * @description The write grant (DEC-AUTH-020): `true` lets the token create, replace and delete items
+             *     (within its scope) and upload and edit assets; `false` makes it a reader, whose writes are a
+             *     `403`. Only a caller holding the grant can give it.
+             * @example false
+             */
+            canWrite?: boolean;
             /** @description Ignored (read-only). */
             created?: string;
             /** @description Ignored (read-only). */
@@ -1938,6 +1959,8 @@ export interface components {
          *     be replaced: upload a new asset.
          */
         AssetUpdate: {
+            /** @description Ignored (read-only). */
+            created?: unknown;
             /**
              * @description New description or caption.
              * @example Rembrandts Nachtwacht (1642) in de Eregalerij van het Rijksmuseum.
@@ -1948,11 +1971,25 @@ export interface components {
              * @example nachtwacht-eregalerij.jpg
              */
             filename?: string;
+            /** @description Ignored (read-only). */
+            height?: unknown;
+            /** @description Ignored (read-only). */
+            id?: unknown;
+            /** @description Ignored (read-only). */
+            mimetype?: unknown;
+            /** @description Ignored (read-only). */
+            modified?: unknown;
+            /** @description Ignored (read-only). */
+            size?: unknown;
             /**
              * @description New title.
              * @example De Nachtwacht
              */
             title?: string;
+            /** @description Ignored (read-only). */
+            url?: unknown;
+            /** @description Ignored (read-only). */
+            width?: unknown;
         };
         /**
          * @description The `multipart/form-data` parts of an upload (DEC-ASSET-001): one `file` part and optional `title`
@@ -3044,7 +3081,7 @@ export interface components {
             properties?: components["schemas"]["Property"][];
             /** @description Labels per language. */
             propertytranslations: components["schemas"]["PropertyTranslation"][];
-        };
+        } & (unknown & unknown & unknown);
         /** @description A group of properties in the property ontology. */
         PropertyCategory: {
             datatype: components["schemas"]["DataType"];
@@ -3703,6 +3740,15 @@ export interface components {
             };
             content?: never;
         };
+        /** @description The token has no write grant (`canWrite` is false, DEC-AUTH-020); nothing was written. */
+        NoWriteGrant: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The upload is larger than the upload limit (20 MiB by default, DEC-ASSET-001); a `Content-Length` above it is refused before the body is read (DEC-ASSET-010). JSON bodies have their own limit of 1 MiB (DEC-ERR-003). */
         PayloadTooLarge: {
             headers: {
@@ -4246,6 +4292,7 @@ export type ResponseForbidden = components['responses']['Forbidden'];
 export type ResponseListBadRequest = components['responses']['ListBadRequest'];
 export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponseNotModified = components['responses']['NotModified'];
+export type ResponseNoWriteGrant = components['responses']['NoWriteGrant'];
 export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
 export type ResponsePreconditionFailed = components['responses']['PreconditionFailed'];
 export type ResponseRateLimitedRequestBodyTooLarge = components['responses']['RateLimitedRequestBodyTooLarge'];
@@ -4716,6 +4763,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NoWriteGrant"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4769,6 +4817,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NoWriteGrant"];
             /** @description No asset with this id in the caller's account (DEC-ERR-002). */
             404: {
                 headers: {
@@ -5399,7 +5448,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The `userorganisation` of the body is not one of the token's organisations (DEC-ITEM-007). */
+            /** @description The token has no write grant (`canWrite` is false, DEC-AUTH-020), or the `userorganisation` of the body is not one of the token's organisations (DEC-ITEM-007). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5503,7 +5552,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The `userorganisation` of the body or of the stored event group is not one of the token's organisations (DEC-ITEM-007). */
+            /** @description The token has no write grant (`canWrite` is false, DEC-AUTH-020), or the `userorganisation` of the body or of the stored event group is not one of the token's organisations (DEC-ITEM-007). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5551,7 +5600,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description The `userorganisation` of the stored event group is not one of the token's organisations (DEC-ITEM-007). */
+            /** @description The token has no write grant (`canWrite` is false, DEC-AUTH-020), or the `userorganisation` of the stored event group is not one of the token's organisations (DEC-ITEM-007). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5705,7 +5754,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The `userorganisation` of the body is not one of the token's organisations (DEC-ITEM-007). */
+            /** @description The token has no write grant (`canWrite` is false, DEC-AUTH-020), or the `userorganisation` of the body is not one of the token's organisations (DEC-ITEM-007). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5809,7 +5858,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The `userorganisation` of the body or of the stored event is not one of the token's organisations (DEC-ITEM-007). */
+            /** @description The token has no write grant (`canWrite` is false, DEC-AUTH-020), or the `userorganisation` of the body or of the stored event is not one of the token's organisations (DEC-ITEM-007). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5857,7 +5906,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description The `userorganisation` of the stored event is not one of the token's organisations (DEC-ITEM-007). */
+            /** @description The token has no write grant (`canWrite` is false, DEC-AUTH-020), or the `userorganisation` of the stored event is not one of the token's organisations (DEC-ITEM-007). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6138,7 +6187,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The `userorganisation` of the body is not one of the token's organisations (DEC-ITEM-007). */
+            /** @description The token has no write grant (`canWrite` is false, DEC-AUTH-020), or the `userorganisation` of the body is not one of the token's organisations (DEC-ITEM-007). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6242,7 +6291,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The `userorganisation` of the body or of the stored location is not one of the token's organisations (DEC-ITEM-007). */
+            /** @description The token has no write grant (`canWrite` is false, DEC-AUTH-020), or the `userorganisation` of the body or of the stored location is not one of the token's organisations (DEC-ITEM-007). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6290,7 +6339,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description The `userorganisation` of the stored location is not one of the token's organisations (DEC-ITEM-007). */
+            /** @description The token has no write grant (`canWrite` is false, DEC-AUTH-020), or the `userorganisation` of the stored location is not one of the token's organisations (DEC-ITEM-007). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6438,7 +6487,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The `userorganisation` of the body is not one of the token's organisations (DEC-ITEM-007). */
+            /** @description The token has no write grant (`canWrite` is false, DEC-AUTH-020), or the `userorganisation` of the body is not one of the token's organisations (DEC-ITEM-007). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6542,7 +6591,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The `userorganisation` of the body or of the stored route is not one of the token's organisations (DEC-ITEM-007). */
+            /** @description The token has no write grant (`canWrite` is false, DEC-AUTH-020), or the `userorganisation` of the body or of the stored route is not one of the token's organisations (DEC-ITEM-007). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6590,7 +6639,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description The `userorganisation` of the stored route is not one of the token's organisations (DEC-ITEM-007). */
+            /** @description The token has no write grant (`canWrite` is false, DEC-AUTH-020), or the `userorganisation` of the stored route is not one of the token's organisations (DEC-ITEM-007). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6800,7 +6849,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The `userorganisation` of the body is not one of the token's organisations (DEC-ITEM-007). */
+            /** @description The token has no write grant (`canWrite` is false, DEC-AUTH-020), or the `userorganisation` of the body is not one of the token's organisations (DEC-ITEM-007). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6904,7 +6953,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The `userorganisation` of the body or of the stored venue is not one of the token's organisations (DEC-ITEM-007). */
+            /** @description The token has no write grant (`canWrite` is false, DEC-AUTH-020), or the `userorganisation` of the body or of the stored venue is not one of the token's organisations (DEC-ITEM-007). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6952,7 +7001,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description The `userorganisation` of the stored venue is not one of the token's organisations (DEC-ITEM-007). */
+            /** @description The token has no write grant (`canWrite` is false, DEC-AUTH-020), or the `userorganisation` of the stored venue is not one of the token's organisations (DEC-ITEM-007). */
             403: {
                 headers: {
                     [name: string]: unknown;

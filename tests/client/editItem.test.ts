@@ -20,7 +20,7 @@ describeEachEngine('typed client: conditional item writes', (ctx) => {
     const { data } = await api.POST('/events', {
       body: { wfstatus: 'approved', trcItemDetails: [{ lang: 'nl', title: 'Tags', longdescription: 'start' }] },
     });
-    id = data!.id;
+    id = data!.id!;
   });
   afterAll(async () => {
     await api.close();

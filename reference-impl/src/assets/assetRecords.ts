@@ -1,6 +1,7 @@
 import { HttpError } from '../http/HttpError.ts';
 import type { OperationInput } from '../http/operationInput.ts';
 import { matchesIfMatch, preconditionFailed } from '../http/preconditions.ts';
+import { assertWriteGrant } from '../http/principal.ts';
 import type { Db, Queryable } from '../storage/db.ts';
 import type { AssetRow } from '../storage/assets/assetRow.ts';
 import { getAssetById } from '../storage/assets/getAssetById.ts';
@@ -36,24 +37,25 @@ export function findAsset(db: Queryable, id: string): Promise<AssetRow | null> {
 }
 
 /**
- * PUT /assets/{id}: the editable fields of an asset of `accountId` replaced; 404 when it has none
- * such; 412 when `ifMatch` does not hold for the asset as it is (DEC-ASSET-011), checked with
- * its row locked, so no other edit comes between.
+ * PUT /assets/{id}: the editable fields of an asset of the caller's account replaced; 404 when it
+ * has none such; 403 without the write grant (DEC-AUTH-020); 412 when `ifMatch` does not hold
+ * for the asset as it is (DEC-ASSET-011), checked with its row locked, so no other edit comes
+ * between.
  */
 export async function editAsset(
   deps: { db: Db; now: () => number; baseUrl: string },
-  accountId: string,
+  caller: { accountId: string; canWrite: boolean },
   id: string,
   body: OperationInput<'updateAsset'>['body'],
   ifMatch?: string,
 ): Promise<AssetRow> {
   const fields = editableFields(body);
+  const { accountId } = caller;
   return deps.db.transaction(async (tx) => {
-    if (ifMatch !== undefined) {
-      const current = await getAssetById(tx, { id, accountId, forUpdate: true });
-      if (current === null) throw noSuchAsset(id);
-      if (!matchesIfMatch(ifMatch, assetAnswer(current, deps.baseUrl).etag)) throw preconditionFailed('asset', ifMatch);
-    }
+    const current = await getAssetById(tx, { id, accountId, forUpdate: true });
+    if (current === null) throw noSuchAsset(id);
+    assertWriteGrant(caller);
+    if (!matchesIfMatch(ifMatch, assetAnswer(current, deps.baseUrl).etag)) throw preconditionFailed('asset', ifMatch!);
     const row = await updateAsset(tx, { id, accountId, ...fields, modified: new Date(deps.now()) });
     if (row === null) throw noSuchAsset(id);
     return row;

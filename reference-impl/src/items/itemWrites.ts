@@ -6,6 +6,7 @@ import type { StoredItem } from '../storage/items/itemRow.ts';
 import { lockItemWrites } from '../storage/items/lockItemWrites.ts';
 import { updateItem } from '../storage/items/updateItem.ts';
 import { entitytypeOf } from '../domain/entityRules.ts';
+import { assertWriteGrant } from '../http/principal.ts';
 import { canDelete, itemNotFound } from './access.ts';
 import { assertIfMatch, writeItem, type ItemWriteDeps, type ItemWriter, type WriteItemResult } from './writeItem.ts';
 
@@ -52,6 +53,7 @@ export async function softDeleteItem(
     await lockItemWrites(tx);
     const current = await getItemById(tx, { entitytype, id: params.id });
     if (current === null || !canDelete(params.writer, current)) throw itemNotFound(params.collection, params.id);
+    assertWriteGrant(params.writer);
     await assertIfMatch(tx, deps.ontologies, current, params.ifMatch);
     const item = await updateItem(tx, { ...current, entitytype, wfstatus: WORKFLOW_STATUS.deleted });
     if (item === null) throw new Error(`item ${current.id} vanished under the item write lock`);

@@ -10,7 +10,7 @@ import { variantSize } from '../assets/variantSize.ts';
 import { MiB, SECOND } from '../config.ts';
 import { discardBodyOnError } from '../http/discardUnreadBody.ts';
 import { matchesIfNoneMatch } from '../http/preconditions.ts';
-import { principalOf } from '../http/principal.ts';
+import { principalOf, requireWriteGrant } from '../http/principal.ts';
 import { sendJson } from '../http/sendJson.ts';
 import { validated } from '../http/validateRequest.ts';
 import type { RouteMiddleware } from './routeMiddleware.ts';
@@ -46,6 +46,7 @@ export function assetRoutes(context: AssetRouteDeps): Router {
   router.post(
     '/assets',
     context.auth,
+    requireWriteGrant(),
     context.validate('uploadAsset'),
     async (req: Request, res: Response) => {
       const deps = { db: context.db, store, maxBytes: context.config.assetMaxBytes, now: context.now };
@@ -60,7 +61,7 @@ export function assetRoutes(context: AssetRouteDeps): Router {
   router.put('/assets/:id', context.auth, context.validate('updateAsset'), async (req, res) => {
     const { params, body } = validated(res, 'updateAsset');
     const deps = { db: context.db, now: context.now, baseUrl };
-    const row = await editAsset(deps, principalOf(res).accountId, params.id, body, req.get('if-match'));
+    const row = await editAsset(deps, principalOf(res), params.id, body, req.get('if-match'));
     const { json, etag } = assetAnswer(row, baseUrl);
     sendJson(res.set('ETag', etag), json);
   });

@@ -2,7 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import { COLLECTION_NAMES, COLLECTIONS, type Collection } from '../domain/entityRules.ts';
 import type { OperationId } from '../http/operationInput.ts';
 import { matchesIfNoneMatch } from '../http/preconditions.ts';
-import { principalOf } from '../http/principal.ts';
+import { principalOf, requireWriteGrant } from '../http/principal.ts';
 import { limitedBy } from '../ratelimit/middleware.ts';
 import { sendJson, streamJson } from '../http/sendJson.ts';
 import { validated } from '../http/validateRequest.ts';
@@ -79,6 +79,7 @@ export function itemRoutes(ctx: ItemRouteDeps): Router {
       `/${collection}`,
       ...limitedBy(ops.create, ctx.rateLimited),
       ctx.auth,
+      requireWriteGrant(), // DEC-AUTH-020, before the body is validated
       ctx.validate(ops.create),
       async (_req: Request, res: Response) => {
         const written = await createItem(ctx.db, writeDeps, {
