@@ -69,7 +69,8 @@ export interface RequestValidator {
 
 // @implements ITEM-007, ITEM-008, ITEM-009, API-001, VER-003
 export function createRequestValidator(doc: JsonObject = loadOpenApiDocument()): RequestValidator {
-  const schemaAt = createValidatorFactory(doc);
+  // verbose: a failed `not` is described by its schema's own description (errors only; no cost otherwise).
+  const schemaAt = createValidatorFactory(doc, { verbose: true });
   const operations = indexOperations(doc);
   const compiled = new Map<string, CompiledOperation>();
 
@@ -285,6 +286,8 @@ function describe(
     }
     if (error.keyword === 'enum') {
       message = `must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map(String).join(', ')}`;
+    } else if (error.keyword === 'not' && typeof error.parentSchema?.description === 'string') {
+      message = error.parentSchema.description;
     } else if (error.keyword === 'const') {
       message = `must be ${JSON.stringify((error.params as { allowedValue: unknown }).allowedValue)}`;
     } else {

@@ -1,6 +1,6 @@
 // DEC-AUTH-010: no privilege escalation through token administration.
 import { principalOfToken } from '../auth/resolveBearer.ts';
-import { STORED_WF_STATUSES } from '../domain/workflow.ts';
+import { normaliseWfstatus, STORED_WF_STATUSES } from '../domain/workflow.ts';
 import { badRequest, HttpError } from '../http/HttpError.ts';
 import { isSuperAdmin, type Principal } from '../http/principal.ts';
 
@@ -54,9 +54,15 @@ function missing(wanted: readonly string[] | 'all', held: readonly string[] | 'a
 }
 
 // What a token sees when it sees every status (a super admin). `draft` is stored as
-// readyforvalidation (workflow.ts), so no item has it; a filter naming it still needs a caller
-// whose own filter names it (DEC-AUTH-010): no status passes that the caller lacks.
+// readyforvalidation (workflow.ts): a filter naming it is compared as naming readyforvalidation,
+// so a caller that lacks readyforvalidation cannot give it (DEC-AUTH-010), and one that sees it
+// can.
 const STORED_STATUSES: readonly string[] = STORED_WF_STATUSES;
+
+/** Statuses as stored: `draft` is readyforvalidation. */
+function asStored(statuses: readonly string[] | 'all'): readonly string[] | 'all' {
+  return statuses === 'all' ? 'all' : statuses.map((status) => normaliseWfstatus(status));
+}
 
 /**
  * 403 unless the caller sees everything the token sees, on both filter axes, and holds the write
@@ -76,7 +82,7 @@ export function assertWithinScope(caller: Principal, token: TokenScope, rule: st
     can_write: token.canWrite,
   });
   const organisations = missing(sees.organisations, caller.organisations, token.accountOrganisations);
-  const statuses = missing(sees.wfstatus, caller.wfstatus, STORED_STATUSES);
+  const statuses = [...new Set(missing(asStored(sees.wfstatus), asStored(caller.wfstatus), STORED_STATUSES))];
   const writes = token.canWrite && !caller.canWrite;
   if (organisations.length === 0 && statuses.length === 0 && !writes) return;
   const lacks = [

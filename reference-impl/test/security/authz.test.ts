@@ -472,7 +472,7 @@ describeEachEngine('the authorisation matrix', (ctx) => {
       (n) => createToken(n, { userorganisations: [n.orgA1], wfstatus: ['approved'] }),
     ],
     [
-      'create a token with its own scope and draft, which its own filter lacks (no stored item has it, but a status it lacks is still more)',
+      'create a token with its own scope and draft, stored as readyforvalidation, which its own filter lacks',
       403,
       (n) => createToken(n, { userorganisations: [n.orgA1], wfstatus: ['draft', 'approved'] }),
     ],

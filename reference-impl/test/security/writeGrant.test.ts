@@ -131,7 +131,7 @@ describeEachEngine('write grant', (ctx) => {
         apiTokenFilter: { wfstatus: ['approved', 'draft'] },
       });
       expect(draft.status).toBe(403);
-      expect(draft.body.message).toContain('draft');
+      expect(draft.body.message).toContain('readyforvalidation');
       const wider = await client(app.baseUrl, admin).post(tokensPath(), {
         name: 'sync',
         roles: ['ROLE_EXTERNAL_USER'],
