@@ -16,6 +16,7 @@ export { ServiceError } from './http/serviceError.ts';
 
 // The typed client: openapi-fetch over generated/types.ts, plus the sources sync reads.
 export { createContentClient } from './http/contentClient.ts';
+export type { EditItemOptions, TaggedItem } from './http/editItem.ts';
 export type {
   AssetsQuery,
   ContentCalls,

@@ -1681,6 +1681,12 @@ export interface components {
         AccountToken: {
             apiTokenFilter: components["schemas"]["ApiTokenFilter"];
             callBackUrl?: components["schemas"]["CallBackUrl"];
+            /**
+             * @description The write grant (DEC-AUTH-020): `true` lets the token create, replace and delete items
+             *     (within its scope) and upload and edit assets; `false` makes it a reader, whose writes are a
+             *     `403`. Only a caller holding the grant can give it.
+             */
+            canWrite: boolean;
             /** @description Creation time. */
             created: $Read<components["schemas"]["Timestamp"]>;
             /**
@@ -1721,6 +1727,14 @@ export interface components {
         AccountTokenCreate: {
             apiTokenFilter?: components["schemas"]["ApiTokenFilter"];
             callBackUrl?: components["schemas"]["CallBackUrl"];
+            /**
+             * @description The write grant (DEC-AUTH-020): `true` lets the token create, replace and delete items
+             *     (within its scope) and upload and edit assets; `false` makes it a reader, whose writes are a
+             *     `403`. Only a caller holding the grant can give it. Absent: `false`, a token that only reads.
+             * @default false
+             * @example true
+             */
+            canWrite: boolean;
             /**
              * @description Label of the token.
              * @example Uitagenda website sync
@@ -1771,6 +1785,13 @@ export interface components {
             apiTokenFilter?: components["schemas"]["ApiTokenFilter"];
             /** @description A webhook URL (DEC-HOOK-002), or `""` to remove the webhook. */
             callBackUrl?: components["schemas"]["CallBackUrl"] | "";
+            /**
+             * @description The write grant (DEC-AUTH-020): `true` lets the token create, replace and delete items
+             *     (within its scope) and upload and edit assets; `false` makes it a reader, whose writes are a
+             *     `403`. Only a caller holding the grant can give it.
+             * @example false
+             */
+            canWrite?: boolean;
             /** @description Ignored (read-only). */
             created?: string;
             /** @description Ignored (read-only). */
@@ -1950,6 +1971,8 @@ export interface components {
          *     be replaced: upload a new asset.
          */
         AssetUpdate: {
+            /** @description Ignored (read-only). */
+            created?: unknown;
             /**
              * @description New description or caption.
              * @example Rembrandts Nachtwacht (1642) in de Eregalerij van het Rijksmuseum.
@@ -1960,11 +1983,25 @@ export interface components {
              * @example nachtwacht-eregalerij.jpg
              */
             filename?: string;
+            /** @description Ignored (read-only). */
+            height?: unknown;
+            /** @description Ignored (read-only). */
+            id?: unknown;
+            /** @description Ignored (read-only). */
+            mimetype?: unknown;
+            /** @description Ignored (read-only). */
+            modified?: unknown;
+            /** @description Ignored (read-only). */
+            size?: unknown;
             /**
              * @description New title.
              * @example De Nachtwacht
              */
             title?: string;
+            /** @description Ignored (read-only). */
+            url?: unknown;
+            /** @description Ignored (read-only). */
+            width?: unknown;
         };
         /**
          * @description The `multipart/form-data` parts of an upload (DEC-ASSET-001): one `file` part and optional `title`
@@ -3364,7 +3401,7 @@ export interface components {
             properties?: components["schemas"]["Property"][];
             /** @description Labels per language. */
             propertytranslations: components["schemas"]["PropertyTranslation"][];
-        };
+        } & (unknown & unknown & unknown);
         /** @description A group of properties in the property ontology. */
         PropertyCategory: {
             datatype: components["schemas"]["DataType"];
@@ -4092,8 +4129,38 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Not modified (DEC-ITEM-031): `If-None-Match` holds the current `ETag`, or is `*`. No body. */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ItemETag"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description The token has no write grant (`canWrite` is false, DEC-AUTH-020); nothing was written. */
+        NoWriteGrant: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The upload is larger than the upload limit (20 MiB by default, DEC-ASSET-001); a `Content-Length` above it is refused before the body is read (DEC-ASSET-010). JSON bodies have their own limit of 1 MiB (DEC-ERR-003). */
         PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description `If-Match` does not match the current `ETag` (DEC-ITEM-031, DEC-ASSET-011): the resource changed
+         *     since it was read, or the header holds no entity tag of it. Nothing was changed; read it again,
+         *     reapply the change and retry.
+         */
+        PreconditionFailed: {
             headers: {
                 [name: string]: unknown;
             };
@@ -4321,6 +4388,14 @@ export interface components {
          */
         H: number;
         /**
+         * @description The `ETag` of the representation this write is based on (DEC-ITEM-031, DEC-ASSET-011): the write
+         *     happens only while it is still the current one, else `412` and nothing changes. `*` matches any
+         *     current representation (an item a detail read answers). Strong comparison: a weak tag (`W/"…"`)
+         *     never matches. Without the header the write is unconditional.
+         * @example "q3ZcV0n2m8yXwB4kTfJ1aP6sHdE"
+         */
+        IfMatch: string;
+        /**
          * @description An `ETag` from an earlier answer for the same URL; when it still matches the answer is `304` without a body.
          * @example "a3f5c2e1-w800-h600-cover"
          */
@@ -4439,6 +4514,12 @@ export interface components {
     requestBodies: never;
     headers: {
         /**
+         * @description Strong entity tag of the asset's metadata as this answer sends it (DEC-ASSET-011). Send it back
+         *     in `If-Match` on `PUT /assets/{id}` to change only what was read.
+         * @example "Zx1m0c8VbT4kQp2sLrN7aW5eHdY"
+         */
+        AssetETag: string;
+        /**
          * @description `public, max-age=86400`: shared and private caches may keep the file for a day. An asset's bytes never change; only its metadata can.
          * @example public, max-age=86400
          */
@@ -4453,6 +4534,14 @@ export interface components {
          * @example "a3f5c2e1-w800-h600-cover"
          */
         ETag: string;
+        /**
+         * @description Strong entity tag of the item as a detail read sends it now (DEC-ITEM-031): it changes with every
+         *     write of the item and with every ontology change that changes its labels, and two answers with
+         *     one tag have the same bytes. Send it back in `If-Match` to write only what was read, or in
+         *     `If-None-Match` to get `304` while it is unchanged.
+         * @example "q3ZcV0n2m8yXwB4kTfJ1aP6sHdE"
+         */
+        ItemETag: string;
         /**
          * @description Absolute URL of the created or followed resource.
          * @example https://content.example.com/api/events/3f1b6d2e-8c4a-4e7b-9f10-2a5c7d9e1b34
@@ -4611,7 +4700,10 @@ export type ResponseConflict = components['responses']['Conflict'];
 export type ResponseForbidden = components['responses']['Forbidden'];
 export type ResponseListBadRequest = components['responses']['ListBadRequest'];
 export type ResponseNotFound = components['responses']['NotFound'];
+export type ResponseNotModified = components['responses']['NotModified'];
+export type ResponseNoWriteGrant = components['responses']['NoWriteGrant'];
 export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
+export type ResponsePreconditionFailed = components['responses']['PreconditionFailed'];
 export type ResponseRateLimitedRequestBodyTooLarge = components['responses']['RateLimitedRequestBodyTooLarge'];
 export type ResponseRateLimitedUnauthorized = components['responses']['RateLimitedUnauthorized'];
 export type ResponseRequestBodyTooLarge = components['responses']['RequestBodyTooLarge'];
@@ -4638,6 +4730,7 @@ export type ParameterFeedInfoId = components['parameters']['FeedInfoId'];
 export type ParameterFeedRunId = components['parameters']['FeedRunId'];
 export type ParameterFeedSize = components['parameters']['FeedSize'];
 export type ParameterH = components['parameters']['H'];
+export type ParameterIfMatch = components['parameters']['IfMatch'];
 export type ParameterIfNoneMatch = components['parameters']['IfNoneMatch'];
 export type ParameterIncludeDeprecated = components['parameters']['IncludeDeprecated'];
 export type ParameterItemId = components['parameters']['ItemId'];
@@ -4655,9 +4748,11 @@ export type ParameterWfStatus = components['parameters']['WfStatus'];
 export type ParameterXServiceDelivery = components['parameters']['XServiceDelivery'];
 export type ParameterXServiceSignature = components['parameters']['XServiceSignature'];
 export type ParameterXServiceTimestamp = components['parameters']['XServiceTimestamp'];
+export type HeaderAssetETag = components['headers']['AssetETag'];
 export type HeaderCacheControlAsset = components['headers']['CacheControlAsset'];
 export type HeaderCacheControlNoStore = components['headers']['CacheControlNoStore'];
 export type HeaderETag = components['headers']['ETag'];
+export type HeaderItemETag = components['headers']['ItemETag'];
 export type HeaderLocation = components['headers']['Location'];
 export type HeaderRetryAfter = components['headers']['RetryAfter'];
 export type HeaderWwwAuthenticate = components['headers']['WwwAuthenticate'];
@@ -5059,6 +5154,7 @@ export interface operations {
             /** @description The uploaded asset. */
             201: {
                 headers: {
+                    ETag: components["headers"]["AssetETag"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -5076,6 +5172,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NoWriteGrant"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5084,7 +5181,16 @@ export interface operations {
     updateAsset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of the representation this write is based on (DEC-ITEM-031, DEC-ASSET-011): the write
+                 *     happens only while it is still the current one, else `412` and nothing changes. `*` matches any
+                 *     current representation (an item a detail read answers). Strong comparison: a weak tag (`W/"…"`)
+                 *     never matches. Without the header the write is unconditional.
+                 * @example "q3ZcV0n2m8yXwB4kTfJ1aP6sHdE"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description Asset id (UUID).
@@ -5103,6 +5209,7 @@ export interface operations {
             /** @description The updated asset. */
             200: {
                 headers: {
+                    ETag: components["headers"]["AssetETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5119,6 +5226,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NoWriteGrant"];
             /** @description No asset with this id in the caller's account (DEC-ERR-002). */
             404: {
                 headers: {
@@ -5128,6 +5236,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5723,6 +5832,7 @@ export interface operations {
             /** @description The event group was created. The body is the stored event group as a detail read returns it. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ItemETag"];
                     /**
                      * @description Absolute URL of the created event group, its detail read `GET /eventgroups/{id}` (DEC-ITEM-002).
                      * @example https://content.example.com/api/eventgroups/9c1e3a5b-7d9f-4b1d-8e3a-5b7d9f1b3d5e
@@ -5747,7 +5857,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The `userorganisation` of the body is not one of the token's organisations (DEC-ITEM-007). */
+            /** @description The token has no write grant (`canWrite` is false, DEC-AUTH-020), or the `userorganisation` of the body is not one of the token's organisations (DEC-ITEM-007). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5764,7 +5874,13 @@ export interface operations {
     getEventGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description An `ETag` from an earlier answer for the same URL; when it still matches the answer is `304` without a body.
+                 * @example "a3f5c2e1-w800-h600-cover"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description Internal id of the item (UUID).
@@ -5779,12 +5895,14 @@ export interface operations {
             /** @description The event group. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ItemETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["EventGroup"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -5795,7 +5913,16 @@ export interface operations {
     updateEventGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of the representation this write is based on (DEC-ITEM-031, DEC-ASSET-011): the write
+                 *     happens only while it is still the current one, else `412` and nothing changes. `*` matches any
+                 *     current representation (an item a detail read answers). Strong comparison: a weak tag (`W/"…"`)
+                 *     never matches. Without the header the write is unconditional.
+                 * @example "q3ZcV0n2m8yXwB4kTfJ1aP6sHdE"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description Internal id of the item (UUID).
@@ -5814,6 +5941,7 @@ export interface operations {
             /** @description The event group was replaced. The body is the stored event group as a detail read returns it. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ItemETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5833,7 +5961,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The `userorganisation` of the body or of the stored event group is not one of the token's organisations (DEC-ITEM-007). */
+            /** @description The token has no write grant (`canWrite` is false, DEC-AUTH-020), or the `userorganisation` of the body or of the stored event group is not one of the token's organisations (DEC-ITEM-007). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5843,6 +5971,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5850,7 +5979,16 @@ export interface operations {
     deleteEventGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of the representation this write is based on (DEC-ITEM-031, DEC-ASSET-011): the write
+                 *     happens only while it is still the current one, else `412` and nothing changes. `*` matches any
+                 *     current representation (an item a detail read answers). Strong comparison: a weak tag (`W/"…"`)
+                 *     never matches. Without the header the write is unconditional.
+                 * @example "q3ZcV0n2m8yXwB4kTfJ1aP6sHdE"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description Internal id of the item (UUID).
@@ -5871,7 +6009,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description The `userorganisation` of the stored event group is not one of the token's organisations (DEC-ITEM-007). */
+            /** @description The token has no write grant (`canWrite` is false, DEC-AUTH-020), or the `userorganisation` of the stored event group is not one of the token's organisations (DEC-ITEM-007). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5881,6 +6019,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5999,6 +6138,7 @@ export interface operations {
             /** @description The event was created. The body is the stored event as a detail read returns it. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ItemETag"];
                     /**
                      * @description Absolute URL of the created event, its detail read `GET /events/{id}` (DEC-ITEM-002).
                      * @example https://content.example.com/api/events/3f1b6d2e-8c4a-4e7b-9f10-2a5c7d9e1b34
@@ -6023,7 +6163,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The `userorganisation` of the body is not one of the token's organisations (DEC-ITEM-007). */
+            /** @description The token has no write grant (`canWrite` is false, DEC-AUTH-020), or the `userorganisation` of the body is not one of the token's organisations (DEC-ITEM-007). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6040,7 +6180,13 @@ export interface operations {
     getEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description An `ETag` from an earlier answer for the same URL; when it still matches the answer is `304` without a body.
+                 * @example "a3f5c2e1-w800-h600-cover"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description Internal id of the item (UUID).
@@ -6055,12 +6201,14 @@ export interface operations {
             /** @description The event. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ItemETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Event"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -6071,7 +6219,16 @@ export interface operations {
     updateEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of the representation this write is based on (DEC-ITEM-031, DEC-ASSET-011): the write
+                 *     happens only while it is still the current one, else `412` and nothing changes. `*` matches any
+                 *     current representation (an item a detail read answers). Strong comparison: a weak tag (`W/"…"`)
+                 *     never matches. Without the header the write is unconditional.
+                 * @example "q3ZcV0n2m8yXwB4kTfJ1aP6sHdE"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description Internal id of the item (UUID).
@@ -6090,6 +6247,7 @@ export interface operations {
             /** @description The event was replaced. The body is the stored event as a detail read returns it. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ItemETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6109,7 +6267,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The `userorganisation` of the body or of the stored event is not one of the token's organisations (DEC-ITEM-007). */
+            /** @description The token has no write grant (`canWrite` is false, DEC-AUTH-020), or the `userorganisation` of the body or of the stored event is not one of the token's organisations (DEC-ITEM-007). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6119,6 +6277,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6126,7 +6285,16 @@ export interface operations {
     deleteEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of the representation this write is based on (DEC-ITEM-031, DEC-ASSET-011): the write
+                 *     happens only while it is still the current one, else `412` and nothing changes. `*` matches any
+                 *     current representation (an item a detail read answers). Strong comparison: a weak tag (`W/"…"`)
+                 *     never matches. Without the header the write is unconditional.
+                 * @example "q3ZcV0n2m8yXwB4kTfJ1aP6sHdE"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description Internal id of the item (UUID).
@@ -6147,7 +6315,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description The `userorganisation` of the stored event is not one of the token's organisations (DEC-ITEM-007). */
+            /** @description The token has no write grant (`canWrite` is false, DEC-AUTH-020), or the `userorganisation` of the stored event is not one of the token's organisations (DEC-ITEM-007). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6157,6 +6325,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6402,6 +6571,7 @@ export interface operations {
             /** @description The location was created. The body is the stored location as a detail read returns it. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ItemETag"];
                     /**
                      * @description Absolute URL of the created location, its detail read `GET /locations/{id}` (DEC-ITEM-002).
                      * @example https://content.example.com/api/locations/5c2e9a41-7d3b-4f6e-8a1c-0b9d2e4f6a83
@@ -6426,7 +6596,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The `userorganisation` of the body is not one of the token's organisations (DEC-ITEM-007). */
+            /** @description The token has no write grant (`canWrite` is false, DEC-AUTH-020), or the `userorganisation` of the body is not one of the token's organisations (DEC-ITEM-007). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6443,7 +6613,13 @@ export interface operations {
     getLocation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description An `ETag` from an earlier answer for the same URL; when it still matches the answer is `304` without a body.
+                 * @example "a3f5c2e1-w800-h600-cover"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description Internal id of the item (UUID).
@@ -6458,12 +6634,14 @@ export interface operations {
             /** @description The location. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ItemETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Location"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -6474,7 +6652,16 @@ export interface operations {
     updateLocation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of the representation this write is based on (DEC-ITEM-031, DEC-ASSET-011): the write
+                 *     happens only while it is still the current one, else `412` and nothing changes. `*` matches any
+                 *     current representation (an item a detail read answers). Strong comparison: a weak tag (`W/"…"`)
+                 *     never matches. Without the header the write is unconditional.
+                 * @example "q3ZcV0n2m8yXwB4kTfJ1aP6sHdE"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description Internal id of the item (UUID).
@@ -6493,6 +6680,7 @@ export interface operations {
             /** @description The location was replaced. The body is the stored location as a detail read returns it. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ItemETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6512,7 +6700,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The `userorganisation` of the body or of the stored location is not one of the token's organisations (DEC-ITEM-007). */
+            /** @description The token has no write grant (`canWrite` is false, DEC-AUTH-020), or the `userorganisation` of the body or of the stored location is not one of the token's organisations (DEC-ITEM-007). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6522,6 +6710,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6529,7 +6718,16 @@ export interface operations {
     deleteLocation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of the representation this write is based on (DEC-ITEM-031, DEC-ASSET-011): the write
+                 *     happens only while it is still the current one, else `412` and nothing changes. `*` matches any
+                 *     current representation (an item a detail read answers). Strong comparison: a weak tag (`W/"…"`)
+                 *     never matches. Without the header the write is unconditional.
+                 * @example "q3ZcV0n2m8yXwB4kTfJ1aP6sHdE"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description Internal id of the item (UUID).
@@ -6550,7 +6748,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description The `userorganisation` of the stored location is not one of the token's organisations (DEC-ITEM-007). */
+            /** @description The token has no write grant (`canWrite` is false, DEC-AUTH-020), or the `userorganisation` of the stored location is not one of the token's organisations (DEC-ITEM-007). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6560,6 +6758,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6672,6 +6871,7 @@ export interface operations {
             /** @description The route was created. The body is the stored route as a detail read returns it. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ItemETag"];
                     /**
                      * @description Absolute URL of the created route, its detail read `GET /routes/{id}` (DEC-ITEM-002).
                      * @example https://content.example.com/api/routes/9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d
@@ -6696,7 +6896,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The `userorganisation` of the body is not one of the token's organisations (DEC-ITEM-007). */
+            /** @description The token has no write grant (`canWrite` is false, DEC-AUTH-020), or the `userorganisation` of the body is not one of the token's organisations (DEC-ITEM-007). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6713,7 +6913,13 @@ export interface operations {
     getRoute: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description An `ETag` from an earlier answer for the same URL; when it still matches the answer is `304` without a body.
+                 * @example "a3f5c2e1-w800-h600-cover"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description Internal id of the item (UUID).
@@ -6728,12 +6934,14 @@ export interface operations {
             /** @description The route. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ItemETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Route"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -6744,7 +6952,16 @@ export interface operations {
     updateRoute: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of the representation this write is based on (DEC-ITEM-031, DEC-ASSET-011): the write
+                 *     happens only while it is still the current one, else `412` and nothing changes. `*` matches any
+                 *     current representation (an item a detail read answers). Strong comparison: a weak tag (`W/"…"`)
+                 *     never matches. Without the header the write is unconditional.
+                 * @example "q3ZcV0n2m8yXwB4kTfJ1aP6sHdE"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description Internal id of the item (UUID).
@@ -6763,6 +6980,7 @@ export interface operations {
             /** @description The route was replaced. The body is the stored route as a detail read returns it. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ItemETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6782,7 +7000,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The `userorganisation` of the body or of the stored route is not one of the token's organisations (DEC-ITEM-007). */
+            /** @description The token has no write grant (`canWrite` is false, DEC-AUTH-020), or the `userorganisation` of the body or of the stored route is not one of the token's organisations (DEC-ITEM-007). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6792,6 +7010,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6799,7 +7018,16 @@ export interface operations {
     deleteRoute: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of the representation this write is based on (DEC-ITEM-031, DEC-ASSET-011): the write
+                 *     happens only while it is still the current one, else `412` and nothing changes. `*` matches any
+                 *     current representation (an item a detail read answers). Strong comparison: a weak tag (`W/"…"`)
+                 *     never matches. Without the header the write is unconditional.
+                 * @example "q3ZcV0n2m8yXwB4kTfJ1aP6sHdE"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description Internal id of the item (UUID).
@@ -6820,7 +7048,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description The `userorganisation` of the stored route is not one of the token's organisations (DEC-ITEM-007). */
+            /** @description The token has no write grant (`canWrite` is false, DEC-AUTH-020), or the `userorganisation` of the stored route is not one of the token's organisations (DEC-ITEM-007). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6830,6 +7058,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7004,6 +7233,7 @@ export interface operations {
             /** @description The venue was created. The body is the stored venue as a detail read returns it. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ItemETag"];
                     /**
                      * @description Absolute URL of the created venue, its detail read `GET /venues/{id}` (DEC-ITEM-002).
                      * @example https://content.example.com/api/venues/6e8a0c2d-4f6b-4d8e-a0c2-e4f6a8b0c2d4
@@ -7028,7 +7258,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The `userorganisation` of the body is not one of the token's organisations (DEC-ITEM-007). */
+            /** @description The token has no write grant (`canWrite` is false, DEC-AUTH-020), or the `userorganisation` of the body is not one of the token's organisations (DEC-ITEM-007). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7045,7 +7275,13 @@ export interface operations {
     getVenue: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description An `ETag` from an earlier answer for the same URL; when it still matches the answer is `304` without a body.
+                 * @example "a3f5c2e1-w800-h600-cover"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description Internal id of the item (UUID).
@@ -7060,12 +7296,14 @@ export interface operations {
             /** @description The venue. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ItemETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Venue"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -7076,7 +7314,16 @@ export interface operations {
     updateVenue: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of the representation this write is based on (DEC-ITEM-031, DEC-ASSET-011): the write
+                 *     happens only while it is still the current one, else `412` and nothing changes. `*` matches any
+                 *     current representation (an item a detail read answers). Strong comparison: a weak tag (`W/"…"`)
+                 *     never matches. Without the header the write is unconditional.
+                 * @example "q3ZcV0n2m8yXwB4kTfJ1aP6sHdE"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description Internal id of the item (UUID).
@@ -7095,6 +7342,7 @@ export interface operations {
             /** @description The venue was replaced. The body is the stored venue as a detail read returns it. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ItemETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7114,7 +7362,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The `userorganisation` of the body or of the stored venue is not one of the token's organisations (DEC-ITEM-007). */
+            /** @description The token has no write grant (`canWrite` is false, DEC-AUTH-020), or the `userorganisation` of the body or of the stored venue is not one of the token's organisations (DEC-ITEM-007). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7124,6 +7372,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7131,7 +7380,16 @@ export interface operations {
     deleteVenue: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of the representation this write is based on (DEC-ITEM-031, DEC-ASSET-011): the write
+                 *     happens only while it is still the current one, else `412` and nothing changes. `*` matches any
+                 *     current representation (an item a detail read answers). Strong comparison: a weak tag (`W/"…"`)
+                 *     never matches. Without the header the write is unconditional.
+                 * @example "q3ZcV0n2m8yXwB4kTfJ1aP6sHdE"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description Internal id of the item (UUID).
@@ -7152,7 +7410,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description The `userorganisation` of the stored venue is not one of the token's organisations (DEC-ITEM-007). */
+            /** @description The token has no write grant (`canWrite` is false, DEC-AUTH-020), or the `userorganisation` of the stored venue is not one of the token's organisations (DEC-ITEM-007). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7162,6 +7420,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["RequestBodyTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };

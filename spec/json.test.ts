@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseJson } from './json.ts';
+import { findDuplicateName, parseJson } from './json.ts';
 
 // The oracle is the value the text was written from, compared through JSON.stringify (which writes
 // members in their order), never JSON.parse's reading of member names: that is what is wrong.
@@ -92,6 +92,43 @@ describe('parseJson', () => {
         expect(actual).toBe(expected);
       }),
       { numRuns: 3000 },
+    );
+  });
+});
+
+describe('findDuplicateName', () => {
+  it('when one object repeats a name, then it names the first repeat by its pointer, names compared decoded', () => {
+    expect(findDuplicateName('{"wfstatus":"draft","wfstatus":"approved"}')).toEqual({
+      pointer: '/wfstatus',
+      name: 'wfstatus',
+    });
+    expect(findDuplicateName('{"a/b":{"c~":1,"\\u0063~":2}}')).toEqual({ pointer: '/a~1b/c~0', name: 'c~' });
+    expect(findDuplicateName('[0,{"x":[{"k":1,"k":2}]}]')).toEqual({ pointer: '/1/x/0/k', name: 'k' });
+  });
+
+  it('when names repeat only in different objects, then there is none', () => {
+    expect(findDuplicateName('[{"a":1},{"a":{"a":2}}]')).toBeUndefined();
+    expect(findDuplicateName('{"a":":","b":"\\":","c":"x"}')).toBeUndefined();
+  });
+
+  it('when the parsed value is given, then the answer is the one without it, for any text with or without repeats', () => {
+    const texts = fc.oneof(
+      fc.json({ maxDepth: 3 }),
+      // A member repeated somewhere: the first member of some object written twice.
+      fc.json({ maxDepth: 3 }).map((text) => text.replace(/\{("(?:[^"\\]|\\.)*":[^,{}[\]]*)/, '{$1,$1')),
+      fc.json({ maxDepth: 3 }).map((text) => text.replace(/"\s*:/, '" :').replace(/,/, ' , ')),
+    );
+    fc.assert(
+      fc.property(texts, (text) => {
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          return;
+        }
+        expect(findDuplicateName(text, parsed)).toEqual(findDuplicateName(text));
+      }),
+      { numRuns: 2000 },
     );
   });
 });

@@ -4,6 +4,8 @@
 // right. So a text whose names hold no escape is JSON.parse's as it is; in any other, each escaped
 // name is replaced by a plain stand-in for the parse, and put back, decoded as a string value.
 
+import { visit } from 'jsonc-parser';
+
 /** What `JSON.parse(text)` gives (or throws), member names with escapes included. */
 export function parseJson(text: string): unknown {
   const names = escapedNames(text);
@@ -21,6 +23,79 @@ export function parseJson(text: string): unknown {
     from = end;
   });
   return restoreNames(JSON.parse(plain + text.slice(from)), stem, decoded);
+}
+
+/**
+ * The first member name that repeats within one object of `text` (a text JSON.parse accepts),
+ * as the JSON pointer of its member and the name; undefined when none does. Names are compared
+ * decoded, so `"a"` and `"\\u0061"` are one name. JSON.parse keeps the last of repeated members
+ * without a word; a reader that must not guess which one was meant refuses the text instead
+ * (RFC 8259 §4: names SHOULD be unique). `parsed`, the text's value when at hand, makes the
+ * common case cheap: the text's names are counted and compared with the value's members, and
+ * only a text with fewer members than names is visited token by token (jsonc-parser) to find
+ * the name.
+ */
+export function findDuplicateName(text: string, parsed?: unknown): { pointer: string; name: string } | undefined {
+  if (parsed !== undefined && countNames(text) === countMembers(parsed)) return undefined;
+  const objects: Array<Set<string>> = [];
+  let found: { pointer: string; name: string } | undefined;
+  visit(text, {
+    onObjectBegin: () => {
+      objects.push(new Set());
+    },
+    onObjectEnd: () => {
+      objects.pop();
+    },
+    onObjectProperty: (name, _offset, _length, _line, _column, path) => {
+      const names = objects[objects.length - 1]!;
+      if (found === undefined && names.has(name)) found = { pointer: pointerOf([...path(), name]), name };
+      names.add(name);
+    },
+  });
+  return found;
+}
+
+// A quote that ends a string (no backslash escapes it) and is followed by a colon ends a member
+// name: a string value's closing quote is followed by a comma, a bracket or the end. (An opening
+// quote followed by a colon, `":…"`, counts too: more names than members only sends the text to
+// the exact visit, and fewer names than members cannot happen.)
+const QUOTE_COLON = /"[ \t\n\r]*:/g;
+
+/** How many member names `text` holds, at least (a text JSON.parse accepts). */
+function countNames(text: string): number {
+  let count = 0;
+  QUOTE_COLON.lastIndex = 0;
+  for (let match = QUOTE_COLON.exec(text); match !== null; match = QUOTE_COLON.exec(text)) {
+    let backslashes = 0;
+    while (text.charCodeAt(match.index - 1 - backslashes) === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) count++;
+  }
+  return count;
+}
+
+/** How many members the objects in `value` hold together. Iterative: deep values stay off the stack. */
+function countMembers(value: unknown): number {
+  let count = 0;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next !== 'object' || next === null) continue;
+    if (Array.isArray(next)) {
+      for (const element of next) if (typeof element === 'object' && element !== null) pending.push(element);
+      continue;
+    }
+    for (const key in next) {
+      count++;
+      const member = (next as Record<string, unknown>)[key];
+      if (typeof member === 'object' && member !== null) pending.push(member);
+    }
+  }
+  return count;
+}
+
+/** RFC 6901. */
+function pointerOf(path: ReadonlyArray<string | number>): string {
+  return path.map((token) => `/${String(token).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
 }
 
 /** Whether JSON.parse could misread `text`: a member name in it holds a backslash. */

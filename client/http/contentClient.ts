@@ -17,6 +17,7 @@ import {
   type ListItemsQuery,
   type SourceCallOptions,
 } from '../sync/types.ts';
+import { editItem, type EditItemOptions, type TaggedItem } from './editItem.ts';
 import { withJsonBodiesByParseJson } from './jsonBodies.ts';
 import { ServiceError } from './serviceError.ts';
 import { createTransport, type FetchFunction, type Transport, type TransportOptions } from './transport.ts';
@@ -58,6 +59,33 @@ export interface ContentCalls extends ItemSource<ContentItem>, AssetSource<Conte
    * payload names. `undefined` on 404, the expected answer after a `DELETED` action.
    */
   getResource(resourceUri: string, options?: SourceCallOptions): Promise<ContentItem | undefined>;
+  /** One item with its ETag (DEC-ITEM-031), for a write back with `If-Match`; `undefined` on 404. */
+  readItem<C extends Collection>(
+    collection: C,
+    id: string,
+    options?: SourceCallOptions,
+  ): Promise<TaggedItem<ItemOf<C>> | undefined>;
+  /**
+   * `PUT /{collection}/{id}`: the item replaced by `body` (a draft, or an item as read: its
+   * read-only fields are ignored). With `ifMatch` only while the item still has that ETag:
+   * otherwise `ServiceError` 412 and nothing changed. Answers the stored item and its new ETag.
+   */
+  replaceItem<C extends Collection>(
+    collection: C,
+    id: string,
+    body: unknown,
+    options?: SourceCallOptions & { ifMatch?: string },
+  ): Promise<TaggedItem<ItemOf<C>>>;
+  /**
+   * Read, `edit`, write back with `If-Match`; on a 412 (someone wrote in between) read again and
+   * reapply (see editItem.ts). `edit` gets the item as read and returns the body to write.
+   */
+  editItem<C extends Collection>(
+    collection: C,
+    id: string,
+    edit: (item: ItemOf<C>) => unknown,
+    options?: EditItemOptions,
+  ): Promise<TaggedItem<ItemOf<C>>>;
   /** One page of `GET /assets`; throws `ServiceError` on a non-2xx answer. */
   listAssets(query?: AssetsQuery, options?: SourceCallOptions): Promise<AssetPage<ContentAsset>>;
   /** Closes the transport the client created (nothing when one was passed in). */
@@ -124,6 +152,25 @@ export function createContentClient(options: ContentClientOptions): ContentClien
     venues: (id: string, signal?: AbortSignal) => client.GET('/venues/{id}', { params: { path: { id } }, signal }),
   } satisfies Record<Collection, unknown>;
 
+  type Put = (id: string, body: never, ifMatch: string | undefined, signal?: AbortSignal) => Promise<Answer>;
+  const header = (ifMatch: string | undefined) => (ifMatch === undefined ? {} : { 'If-Match': ifMatch });
+  const replace = {
+    events: (id, body, ifMatch, signal) =>
+      client.PUT('/events/{id}', { params: { path: { id }, header: header(ifMatch) }, body, signal }),
+    locations: (id, body, ifMatch, signal) =>
+      client.PUT('/locations/{id}', { params: { path: { id }, header: header(ifMatch) }, body, signal }),
+    routes: (id, body, ifMatch, signal) =>
+      client.PUT('/routes/{id}', { params: { path: { id }, header: header(ifMatch) }, body, signal }),
+    eventgroups: (id, body, ifMatch, signal) =>
+      client.PUT('/eventgroups/{id}', { params: { path: { id }, header: header(ifMatch) }, body, signal }),
+    venues: (id, body, ifMatch, signal) =>
+      client.PUT('/venues/{id}', { params: { path: { id }, header: header(ifMatch) }, body, signal }),
+  } satisfies Record<Collection, Put>;
+  const tagged = <T>(answer: Answer): TaggedItem<T> => ({
+    item: unwrap<T>(answer),
+    etag: answer.response.headers.get('etag') ?? undefined,
+  });
+
   const checkCollection = (collection: string): Collection => {
     if (!(COLLECTIONS as readonly string[]).includes(collection))
       throw new RangeError(
@@ -169,6 +216,22 @@ export function createContentClient(options: ContentClientOptions): ContentClien
       if (answer.response.status === 404) return undefined;
       return unwrap<ItemOf<C>>(answer);
     },
+    async readItem<C extends Collection>(collection: C, id: string, call?: SourceCallOptions) {
+      const getter = detail[checkCollection(collection)] as (id: string, s?: AbortSignal) => Promise<Answer>;
+      const answer = await getter(id, call?.signal);
+      if (answer.response.status === 404) return undefined;
+      return tagged<ItemOf<C>>(answer);
+    },
+    async replaceItem<C extends Collection>(
+      collection: C,
+      id: string,
+      body: unknown,
+      call?: SourceCallOptions & { ifMatch?: string },
+    ) {
+      const put: Put = replace[checkCollection(collection)];
+      return tagged<ItemOf<C>>(await put(id, body as never, call?.ifMatch, call?.signal));
+    },
+    editItem: (collection, id, edit, options) => editItem(calls, collection, id, edit, options),
     async getResource(resourceUri, call) {
       const match = /\/([a-z]+)\/([^/]+)\/?$/.exec(URL.canParse(resourceUri) ? new URL(resourceUri).pathname : '');
       if (!match)

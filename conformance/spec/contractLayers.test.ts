@@ -81,7 +81,7 @@ describe('createLayeredValidator', () => {
         method: 'POST',
         path: '/events',
         status: 201,
-        headers: { location: 'https://t.example/api/events/1' },
+        headers: { location: 'https://t.example/api/events/1', etag: '"t1"' },
         body: Buffer.alloc(0),
       }),
     ).toEqual({ problems: [], deviation: ['DEC-ITEM-002'] });

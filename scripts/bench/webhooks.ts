@@ -105,6 +105,7 @@ export async function runWebhookBench(options: WebhookBenchOptions): Promise<Web
     filterUserorganisations: null,
     filterWfstatus: null,
     useOptimizedImages: false,
+    canWrite: false,
   });
 
   const committedAt = new Map<string, number>();

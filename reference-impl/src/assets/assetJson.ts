@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { components, Readable } from '../../../generated/types.ts';
 import { formatTimestamp } from '../domain/timestamps.ts';
 import type { AssetRow } from '../storage/assets/assetRow.ts';
@@ -26,4 +27,13 @@ export function assetJson(row: AssetRow, baseUrl: string): AssetJson {
   if (row.description !== null) json.description = row.description;
   if (row.modified !== null) json.modified = formatTimestamp(row.modified);
   return json;
+}
+
+/**
+ * The asset's JSON as sent, with its strong ETag (DEC-ASSET-011): a digest of those very bytes,
+ * so the tag changes exactly when they do.
+ */
+export function assetAnswer(row: AssetRow, baseUrl: string): { json: string; etag: string } {
+  const json = JSON.stringify(assetJson(row, baseUrl));
+  return { json, etag: `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"` };
 }

@@ -1,11 +1,13 @@
 import { HttpError } from '../http/HttpError.ts';
 import type { OperationInput } from '../http/operationInput.ts';
-import type { Queryable } from '../storage/db.ts';
+import { matchesIfMatch, preconditionFailed } from '../http/preconditions.ts';
+import { assertWriteGrant } from '../http/principal.ts';
+import type { Db, Queryable } from '../storage/db.ts';
 import type { AssetRow } from '../storage/assets/assetRow.ts';
 import { getAssetById } from '../storage/assets/getAssetById.ts';
 import { listAssets } from '../storage/assets/listAssets.ts';
 import { updateAsset } from '../storage/assets/updateAsset.ts';
-import { assetJson, type AssetJson } from './assetJson.ts';
+import { assetAnswer, assetJson, type AssetJson } from './assetJson.ts';
 import { listAssetsParams, type AssetListQuery } from './listParams.ts';
 
 // The asset records behind /assets: list, look up and edit (uploads: uploadAsset.ts).
@@ -34,16 +36,30 @@ export function findAsset(db: Queryable, id: string): Promise<AssetRow | null> {
   return getAssetById(db, { id });
 }
 
-/** PUT /assets/{id}: the editable fields of an asset of `accountId` replaced; 404 when it has none such. */
+/**
+ * PUT /assets/{id}: the editable fields of an asset of the caller's account replaced; 404 when it
+ * has none such; 403 without the write grant (DEC-AUTH-020); 412 when `ifMatch` does not hold
+ * for the asset as it is (DEC-ASSET-011), checked with its row locked, so no other edit comes
+ * between.
+ */
 export async function editAsset(
-  deps: { db: Queryable; now: () => number },
-  accountId: string,
+  deps: { db: Db; now: () => number; baseUrl: string },
+  caller: { accountId: string; canWrite: boolean },
   id: string,
   body: OperationInput<'updateAsset'>['body'],
+  ifMatch?: string,
 ): Promise<AssetRow> {
-  const row = await updateAsset(deps.db, { id, accountId, ...editableFields(body), modified: new Date(deps.now()) });
-  if (row === null) throw noSuchAsset(id);
-  return row;
+  const fields = editableFields(body);
+  const { accountId } = caller;
+  return deps.db.transaction(async (tx) => {
+    const current = await getAssetById(tx, { id, accountId, forUpdate: true });
+    if (current === null) throw noSuchAsset(id);
+    assertWriteGrant(caller);
+    if (!matchesIfMatch(ifMatch, assetAnswer(current, deps.baseUrl).etag)) throw preconditionFailed('asset', ifMatch!);
+    const row = await updateAsset(tx, { id, accountId, ...fields, modified: new Date(deps.now()) });
+    if (row === null) throw noSuchAsset(id);
+    return row;
+  });
 }
 
 /**

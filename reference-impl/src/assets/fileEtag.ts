@@ -9,11 +9,3 @@ export function fileEtag(sha256: string, variant: Variant | undefined): string {
   const base = sha256.slice(0, 32);
   return variant === undefined ? `"${base}"` : `"${base}-r1-${variant.width}x${variant.height}-${variant.mode}"`;
 }
-
-/** If-None-Match semantics (RFC 9110 §13.1.2): `*`, or any listed tag equal under weak comparison. */
-export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
-  if (header === undefined) return false;
-  if (header.trim() === '*') return true;
-  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
-  return header.split(',').some((tag) => opaque(tag) === opaque(etag));
-}

@@ -51,5 +51,6 @@ export function principalOfToken(credential: TokenCredential): Principal {
     organisations: superAdmin ? 'all' : (credential.filter_userorganisations ?? credential.account_organisations),
     accountOrganisations: credential.account_organisations,
     wfstatus: superAdmin ? 'all' : (credential.filter_wfstatus ?? [WORKFLOW_STATUS.approved]),
+    canWrite: credential.can_write,
   };
 }

@@ -10,6 +10,7 @@ const principal = (subjectId: string): Principal => ({
   organisations: ['org'],
   accountOrganisations: ['org'],
   wfstatus: ['approved'],
+  canWrite: false,
 });
 
 function listeningCache(options: { maxEntries?: number; maxAgeMs?: number } = {}) {

@@ -37,6 +37,11 @@ export interface OntologyCache {
   ontologiesForOrganisations(userorganisations: Iterable<string>): Promise<Map<string, AccountOntologies>>;
   /** Forget an account's entry (after writing its ontology through this instance). */
   invalidate(accountId: string): void;
+  /**
+   * The `lastModified` of the base ontologies, `<types>|<properties>`: they ship with the service,
+   * so no rendering key holds them, but an item's labels can come from them (an item's ETag does).
+   */
+  readonly baseKey: string;
 }
 
 export function createOntologyCache(db: Queryable, options: { base?: OntologyPair } = {}): OntologyCache {
@@ -107,5 +112,7 @@ export function createOntologyCache(db: Queryable, options: { base?: OntologyPai
     invalidate(accountId) {
       entries.delete(accountId);
     },
+
+    baseKey: `${base.types.lastModified}|${base.properties.lastModified}`,
   };
 }

@@ -108,13 +108,16 @@ export function sortTitle(item: Readonly<Loose>): string | null {
   return typeof title === 'string' ? title : null;
 }
 
-/** DEC-ITEM-006: generated when absent on create; fixed once stored. */
+/**
+ * DEC-ITEM-006: generated when absent on create; fixed once stored. A sent trcid is stored in
+ * Unicode NFC, and compared so: `trc-café` composed and decomposed are one trcid.
+ */
 function resolveTrcid(value: unknown, existing: PrepareItemWriteParams['existing'], newUuid: () => string): string {
   if (value !== undefined && value !== null && (typeof value !== 'string' || value.trim() === '')) {
     throw ruleViolation('/trcid', `trcid must be a non-empty string (received: ${describe(value)})`);
   }
-  if (existing === undefined) return typeof value === 'string' ? value : `trc-${newUuid()}`;
-  if (typeof value === 'string' && value !== existing.trcid) {
+  if (existing === undefined) return typeof value === 'string' ? value.normalize('NFC') : `trc-${newUuid()}`;
+  if (typeof value === 'string' && value.normalize('NFC') !== existing.trcid.normalize('NFC')) {
     throw ruleViolation(
       '/trcid',
       `trcid cannot be changed (stored: ${JSON.stringify(existing.trcid)}, received: ${JSON.stringify(value)})`,

@@ -128,9 +128,17 @@ class NoWrite extends Error {
   }
 }
 
-/** The feed's writes act for its organisation and see every status of it (the feed owns its items). */
+/**
+ * The feed's writes act for its organisation and see every status of it (the feed owns its
+ * items); an admin runs the feed, so it writes (DEC-AUTH-020).
+ */
 function feedWriter(feed: FeedDefinition): ItemWriter {
-  return { organisations: [feed.userorganisation], accountOrganisations: [feed.userorganisation], wfstatus: 'all' };
+  return {
+    organisations: [feed.userorganisation],
+    accountOrganisations: [feed.userorganisation],
+    wfstatus: 'all',
+    canWrite: true,
+  };
 }
 
 /** Imports one converted entry by the rules above. Throws a client error (clientErrorOf) for an entry the item rules refuse. */

@@ -23,6 +23,8 @@ export interface Principal {
   // @implements AUTH-005
   /** Workflow statuses the caller may see; 'all' for super admins (AUTH-004, AUTH-005). */
   readonly wfstatus: readonly string[] | 'all';
+  /** Whether the caller may write items and assets (DEC-AUTH-020); sessions always may. */
+  readonly canWrite: boolean;
 }
 
 const PRINCIPAL = Symbol('principal');
@@ -61,6 +63,28 @@ export function requireRoles(roles: readonly Role[]): RequestHandler {
         message: `This operation requires ${roles.join(' or ')} (token has: ${principal.roles.join(', ') || 'no role'})`,
       });
     }
+    next();
+  };
+}
+
+// @implements DEC-AUTH-020
+/**
+ * 403 unless the caller holds the write grant (DEC-AUTH-020): a token made to read cannot
+ * publish, replace or delete content, whatever its scope.
+ */
+export function assertWriteGrant(caller: { readonly canWrite: boolean }): void {
+  if (!caller.canWrite) {
+    throw new HttpError(403, {
+      message:
+        'This token may not write (canWrite: false): it reads only. An admin gives it the write grant with PUT /accounts/{accountId}/tokens/{tokenId} {"canWrite": true}',
+    });
+  }
+}
+
+/** The 403 of assertWriteGrant before the body is read, for writes that target no stored object (creates). */
+export function requireWriteGrant(): RequestHandler {
+  return function requireWriteGrantHandler(_req: Request, res: Response, next) {
+    assertWriteGrant(principalOf(res));
     next();
   };
 }

@@ -35,4 +35,25 @@ describe('readJsonBody', () => {
     const answer = await post(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"\\"":1}')]));
     expect(answer).toEqual({ status: 200, json: { names: ['"'], body: { '"': 1 } } });
   });
+
+  it('when one object repeats a member name, in any spelling, then 400 naming it, and the handler never sees the body [DEC-ERR-006]', async () => {
+    for (const [text, pointer] of [
+      ['{"wfstatus":"draft","wfstatus":"approved"}', '/wfstatus'],
+      ['{"a":{"b":1,"\\u0062":2}}', '/a/b'],
+      ['{"x":[{"k":1},{"k":1,"k":2}]}', '/x/1/k'],
+    ] as const) {
+      const response = await fetch(`${baseUrl}/echo`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: text,
+      });
+      expect(response.status).toBe(400);
+      expect(await response.text()).toContain(pointer.split('/').pop()!);
+    }
+  });
+
+  it('when names repeat only across objects, or a value looks like a name, then the body is read [DEC-ERR-006]', async () => {
+    expect((await post('[{"a":1},{"a":2}]')).status).toBe(200);
+    expect((await post('{"a":{"a":1},"b":":","c":"\\":"}')).json.body).toEqual({ a: { a: 1 }, b: ':', c: '":' });
+  });
 });

@@ -69,7 +69,8 @@ export interface RequestValidator {
 
 // @implements ITEM-007, ITEM-008, ITEM-009, API-001, VER-003
 export function createRequestValidator(doc: JsonObject = loadOpenApiDocument()): RequestValidator {
-  const schemaAt = createValidatorFactory(doc);
+  // verbose: a failed `not` is described by its schema's own description (errors only; no cost otherwise).
+  const schemaAt = createValidatorFactory(doc, { verbose: true });
   const operations = indexOperations(doc);
   const compiled = new Map<string, CompiledOperation>();
 
@@ -157,7 +158,9 @@ function validateAgainst(
         : parameter.in === 'query'
           ? rawQuery[parameter.name]
           : req.headers[parameter.name.toLowerCase()];
-    if (raw === undefined || raw === '') {
+    // An empty query value is a value like any other, valid where the schema takes '' (DEC-LIST-011);
+    // an empty path segment or header is no value.
+    if (raw === undefined || (raw === '' && parameter.in !== 'query')) {
       if (parameter.required)
         details.push({ pointer: `${parameter.in}/${parameter.name}`, message: `${parameter.name} is required` });
       continue;
@@ -283,6 +286,8 @@ function describe(
     }
     if (error.keyword === 'enum') {
       message = `must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map(String).join(', ')}`;
+    } else if (error.keyword === 'not' && typeof error.parentSchema?.description === 'string') {
+      message = error.parentSchema.description;
     } else if (error.keyword === 'const') {
       message = `must be ${JSON.stringify((error.params as { allowedValue: unknown }).allowedValue)}`;
     } else {

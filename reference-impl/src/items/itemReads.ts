@@ -5,9 +5,11 @@ import { getItemById } from '../storage/items/getItemById.ts';
 import type { StoredItem } from '../storage/items/itemRow.ts';
 import { getRenderedItemById, listItems, streamRenderedItems } from '../storage/items/listItems.ts';
 import { canRead, type ItemScopeHolder } from './access.ts';
+import { itemEtag } from './itemEtag.ts';
 import { createListPageCache, type PageChunks } from './listPageCache.ts';
 import type { ListQuery } from './listQuery.ts';
-import { RENDERER_VERSION, renderItems, renderOne, renderPage, storedItemJson } from './renderItem.ts';
+import { RENDERER_VERSION, renderItem, renderItems, renderPage, storedItemJson } from './renderItem.ts';
+import { renderingKeyOf } from '../storage/items/renderingKey.ts';
 import type { RenderingRefresher } from './renderingRefresher.ts';
 
 // Item reads as the endpoints send them. List pages: kept while the store's content is unchanged
@@ -22,8 +24,11 @@ export interface ItemReads {
    * `fresh`: read from the store, neither taken from nor kept in memory.
    */
   listPage(query: ListQuery, options: { fresh: boolean }): Promise<PageChunks>;
-  /** The JSON of one item as the detail read sends it; null when there is none `reader` may read. */
-  detailJson(entitytype: EntityType, id: string, reader: ItemScopeHolder): Promise<string | null>;
+  /**
+   * One item as the detail read sends it, with its ETag (DEC-ITEM-031); null when there is none
+   * `reader` may read.
+   */
+  detail(entitytype: EntityType, id: string, reader: ItemScopeHolder): Promise<{ json: string; etag: string } | null>;
   /** The stored item (its document, not its rendering); null when there is none `reader` may read. */
   readableItem(entitytype: EntityType, id: string, reader: ItemScopeHolder): Promise<StoredItem | null>;
 }
@@ -57,11 +62,21 @@ export function createItemReads(deps: {
   };
   return {
     listPage: (query, { fresh }) => listPages.answer(query, () => render(query), { fresh }),
-    async detailJson(entitytype, id, reader) {
+    async detail(entitytype, id, reader) {
       const item = await getRenderedItemById(db, { entitytype, id, rendererVersion: RENDERER_VERSION });
       if (item === null || !canRead(reader, item)) return null;
-      if (item.renderedBody !== null) return storedItemJson(item, item.renderedBody);
-      return JSON.stringify(await renderOne(ontologies, item));
+      if (item.renderedBody !== null) {
+        return {
+          json: storedItemJson(item, item.renderedBody),
+          etag: itemEtag(item, item.renderedKey!, ontologies.baseKey),
+        };
+      }
+      // Tagged with the versions of the ontologies it is rendered with, whatever changed meanwhile.
+      const owner = (await ontologies.ontologiesForOrganisations([item.userorganisation])).get(item.userorganisation)!;
+      return {
+        json: JSON.stringify(renderItem(item, { ontologies: owner.indexes })),
+        etag: itemEtag(item, renderingKeyOf(RENDERER_VERSION, owner.versions), ontologies.baseKey),
+      };
     },
     async readableItem(entitytype, id, reader) {
       const item = await getItemById(db, { entitytype, id });

@@ -6,8 +6,9 @@ import type { StoredItem } from '../storage/items/itemRow.ts';
 import { lockItemWrites } from '../storage/items/lockItemWrites.ts';
 import { updateItem } from '../storage/items/updateItem.ts';
 import { entitytypeOf } from '../domain/entityRules.ts';
+import { assertWriteGrant } from '../http/principal.ts';
 import { canDelete, itemNotFound } from './access.ts';
-import { writeItem, type ItemWriteDeps, type ItemWriter, type WriteItemResult } from './writeItem.ts';
+import { assertIfMatch, writeItem, type ItemWriteDeps, type ItemWriter, type WriteItemResult } from './writeItem.ts';
 
 // The three item writes of the interface, each one transaction with its outbox event.
 
@@ -25,13 +26,14 @@ export async function createItem(
 export async function replaceItem(
   db: Db,
   deps: ItemWriteDeps,
-  params: { collection: Collection; id: string; body: unknown; writer: ItemWriter },
+  params: { collection: Collection; id: string; body: unknown; writer: ItemWriter; ifMatch?: string },
 ): Promise<WriteItemResult> {
   return writeItem(db, deps, {
     collection: params.collection,
     writer: params.writer,
     match: { id: params.id },
     body: params.body,
+    ifMatch: params.ifMatch,
   });
 }
 
@@ -43,14 +45,16 @@ export async function replaceItem(
  */
 export async function softDeleteItem(
   db: Db,
-  deps: Pick<ItemWriteDeps, 'recordItemChange'>,
-  params: { collection: Collection; id: string; writer: ItemWriter },
+  deps: Pick<ItemWriteDeps, 'recordItemChange' | 'ontologies'>,
+  params: { collection: Collection; id: string; writer: ItemWriter; ifMatch?: string },
 ): Promise<StoredItem> {
   const entitytype = entitytypeOf(params.collection);
   return db.transaction(async (tx) => {
     await lockItemWrites(tx);
     const current = await getItemById(tx, { entitytype, id: params.id });
     if (current === null || !canDelete(params.writer, current)) throw itemNotFound(params.collection, params.id);
+    assertWriteGrant(params.writer);
+    await assertIfMatch(tx, deps.ontologies, current, params.ifMatch);
     const item = await updateItem(tx, { ...current, entitytype, wfstatus: WORKFLOW_STATUS.deleted });
     if (item === null) throw new Error(`item ${current.id} vanished under the item write lock`);
     await deps.recordItemChange(tx, {

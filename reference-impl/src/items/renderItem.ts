@@ -205,15 +205,6 @@ export async function* renderPage(
   onRenderedLive(live);
 }
 
-/** One item with its owner's ontologies. */
-export async function renderOne(
-  cache: OntologyCache,
-  item: StoredItem,
-  options: { excludePatternDates?: boolean } = {},
-): Promise<RenderedItem> {
-  return (await renderItems(cache, [item], options))[0]!;
-}
-
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -21,7 +21,7 @@ async function account(
   return {
     accountId,
     organisation,
-    writer: { organisations: [organisation], accountOrganisations: [organisation], wfstatus: 'all' },
+    writer: { organisations: [organisation], accountOrganisations: [organisation], wfstatus: 'all', canWrite: true },
   };
 }
 
@@ -123,7 +123,12 @@ describeEachEngine('writeItem', (ctx) => {
         ],
       },
     });
-    const superAdmin: ItemWriter = { organisations: 'all', accountOrganisations: [from.organisation], wfstatus: 'all' };
+    const superAdmin: ItemWriter = {
+      organisations: 'all',
+      accountOrganisations: [from.organisation],
+      wfstatus: 'all',
+      canWrite: true,
+    };
     const category = { catid: 'p-own', value: '3', categoryTranslations: [{ lang: 'nl', value: 'drie' }] };
     const created = await writeItem(ctx.db, deps(), {
       collection: 'events',

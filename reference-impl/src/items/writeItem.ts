@@ -1,3 +1,4 @@
+import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import type { AccountOntologies, OntologyCache } from '../dictionary/ontologyCache.ts';
 import { stripCategoriesForWrite } from '../dictionary/stripCategoriesForWrite.ts';
 import { withStoredCategories } from '../dictionary/subItemGroupCategories.ts';
@@ -5,6 +6,8 @@ import { entitytypeOf, type Collection } from '../domain/entityRules.ts';
 import { prepareItemWrite, type PreparedItem, type WritingToken } from '../domain/itemWrite.ts';
 import { isRemovalStatus } from '../domain/workflow.ts';
 import { HttpError, badRequest } from '../http/HttpError.ts';
+import { assertWriteGrant } from '../http/principal.ts';
+import { matchesIfMatch, preconditionFailed } from '../http/preconditions.ts';
 import type { Db, Queryable } from '../storage/db.ts';
 import { getOrganisationOntologyVersions } from '../storage/dictionary/getOrganisationOntologyVersions.ts';
 import { isUniqueViolation } from '../storage/errors.ts';
@@ -17,14 +20,20 @@ import { lockItemWrites } from '../storage/items/lockItemWrites.ts';
 import { updateItem } from '../storage/items/updateItem.ts';
 import type { ItemChangeRecorder } from '../webhooks/itemChange.ts';
 import { canReplace, itemNotFound, type ItemScopeHolder } from './access.ts';
-import { storedRenderingOf } from './renderItem.ts';
+import { itemEtag } from './itemEtag.ts';
+import { RENDERER_VERSION, storedRenderingOf } from './renderItem.ts';
+import { getItemRenderingKey } from '../storage/items/getItemRenderingKey.ts';
+import { isTrcidTaken } from '../storage/items/isTrcidTaken.ts';
 
 // The one write path of items, for the HTTP routes and the feed import alike: one transaction per
 // write, holding the store-wide item write lock from the read of the current item to the commit,
 // with the webhook outbox event recorded in the same transaction (DEC-HOOK-003).
 
-/** Who writes: a Principal fits; a feed import passes its account's organisations and wfstatus 'all'. */
-export type ItemWriter = WritingToken & ItemScopeHolder;
+/**
+ * Who writes: a Principal fits; a feed import passes its account's organisations, wfstatus 'all'
+ * and the write grant (DEC-AUTH-020).
+ */
+export type ItemWriter = WritingToken & ItemScopeHolder & { readonly canWrite: boolean };
 
 export interface ItemWriteDeps {
   recordItemChange: ItemChangeRecorder;
@@ -57,6 +66,11 @@ export interface WriteItemParams {
    * in the body is ignored: it is read-only through the API, kept on PUT (DEC-ITEM-020).
    */
   externalId?: string;
+  /**
+   * The request's If-Match, for a write of an `{ id }` match: the write happens only when it holds
+   * for the item as it is under the write lock (412 otherwise, DEC-ITEM-031).
+   */
+  ifMatch?: string;
 }
 
 export interface WriteItemResult {
@@ -115,6 +129,9 @@ async function writeInTransaction(
   const entitytype = entitytypeOf(params.collection);
   await lockItemWrites(tx);
   const current = await findCurrent(tx, params);
+  // After the 404 of an item the writer cannot see, before anything about the body (DEC-AUTH-020).
+  assertWriteGrant(params.writer);
+  if (current !== null) await assertIfMatch(tx, deps.ontologies, current, params.ifMatch);
   const body = typeof params.body === 'function' ? await (params.body as BodyOf)(current) : params.body;
 
   const prepared = prepareItemWrite({
@@ -133,6 +150,8 @@ async function writeInTransaction(
   // the document in the member order it will have when read back, so both renderings are one text.
   const rendering = storedRenderingOf(entitytype, inJsonbOrder(fields.doc), ontologies);
 
+  // The unique constraint sees only equal strings; a create also looks for the trcid in NFC.
+  if (current === null && (await isTrcidTaken(tx, { trcid: fields.trcid }))) throw trcidTaken(fields.trcid);
   let item: StoredItem | null;
   try {
     item =
@@ -170,6 +189,26 @@ async function findCurrent(tx: Queryable, params: WriteItemParams): Promise<Stor
     });
   }
   return current;
+}
+
+/**
+ * 412 unless `ifMatch` holds for `current` as a detail read would send it now (DEC-ITEM-031); a
+ * deleted item has no such representation (404), so only an absent If-Match writes it. Run under
+ * the item write lock, so no other write comes between the check and this one.
+ */
+export async function assertIfMatch(
+  tx: Queryable,
+  ontologies: Pick<OntologyCache, 'baseKey'>,
+  current: StoredItem,
+  ifMatch: string | undefined,
+): Promise<void> {
+  if (ifMatch === undefined) return;
+  const key =
+    current.wfstatus !== WORKFLOW_STATUS.deleted
+      ? await getItemRenderingKey(tx, { id: current.id, rendererVersion: RENDERER_VERSION })
+      : null;
+  const tag = key === null ? null : itemEtag(current, key, ontologies.baseKey);
+  if (!matchesIfMatch(ifMatch, tag)) throw preconditionFailed('item', ifMatch);
 }
 
 /** The organisation the write will most likely store, so its ontologies can be read beforehand. */
@@ -221,13 +260,19 @@ function withOwnerCategories(prepared: PreparedItem, ontologies: AccountOntologi
   return { ...fields, doc: withStoredCategories(prepared.doc, ontologies.indexes.properties) };
 }
 
+/**
+ * The 409 of a trcid in use (DEC-ITEM-006): the same whether or not the writer may see the item
+ * holding it, naming neither that item nor its owner.
+ */
+function trcidTaken(trcid: string, cause?: unknown): HttpError {
+  return new HttpError(409, {
+    message: `trcid ${JSON.stringify(trcid)} is already used by another item; a trcid must be unique`,
+    cause,
+  });
+}
+
 function conflictOf(error: unknown, fields: { trcid: string; externalId: string | null }): HttpError | undefined {
-  if (isUniqueViolation(error, ITEM_TRCID_CONSTRAINT)) {
-    return new HttpError(409, {
-      message: `trcid ${JSON.stringify(fields.trcid)} is already used by another item; a trcid must be unique`,
-      cause: error,
-    });
-  }
+  if (isUniqueViolation(error, ITEM_TRCID_CONSTRAINT)) return trcidTaken(fields.trcid, error);
   if (isUniqueViolation(error, ITEM_EXTERNAL_ID_CONSTRAINT)) {
     return new HttpError(409, {
       message: `externalId ${JSON.stringify(fields.externalId)} is already used by another item`,

@@ -1,15 +1,17 @@
 import { pipeline, type Readable } from 'node:stream';
 import { Router, type Request, type Response } from 'express';
-import { assetJson, assetUrl } from '../assets/assetJson.ts';
+import { assetAnswer, assetUrl } from '../assets/assetJson.ts';
 import { editAsset, findAsset, listAccountAssets, noSuchAsset } from '../assets/assetRecords.ts';
-import { fileEtag, matchesIfNoneMatch } from '../assets/fileEtag.ts';
+import { fileEtag } from '../assets/fileEtag.ts';
 import { createFileInfoCache } from '../assets/fileInfoCache.ts';
 import { isImage } from '../assets/sniff.ts';
 import { uploadAsset } from '../assets/uploadAsset.ts';
 import { variantSize } from '../assets/variantSize.ts';
 import { MiB, SECOND } from '../config.ts';
 import { discardBodyOnError } from '../http/discardUnreadBody.ts';
-import { principalOf } from '../http/principal.ts';
+import { matchesIfNoneMatch } from '../http/preconditions.ts';
+import { principalOf, requireWriteGrant } from '../http/principal.ts';
+import { sendJson } from '../http/sendJson.ts';
 import { validated } from '../http/validateRequest.ts';
 import type { RouteMiddleware } from './routeMiddleware.ts';
 import type { Services } from '../services.ts';
@@ -44,20 +46,24 @@ export function assetRoutes(context: AssetRouteDeps): Router {
   router.post(
     '/assets',
     context.auth,
+    requireWriteGrant(),
     context.validate('uploadAsset'),
     async (req: Request, res: Response) => {
       const deps = { db: context.db, store, maxBytes: context.config.assetMaxBytes, now: context.now };
       const row = await uploadAsset(deps, req, principalOf(res).accountId);
-      res.status(201).location(assetUrl(baseUrl, row)).json(assetJson(row, baseUrl));
+      const { json, etag } = assetAnswer(row, baseUrl);
+      sendJson(res.status(201).location(assetUrl(baseUrl, row)).set('ETag', etag), json);
     },
     discardBodyOnError(REFUSED_UPLOAD_DISCARD),
   );
 
   // @implements ASSET-007
-  router.put('/assets/:id', context.auth, context.validate('updateAsset'), async (_req, res) => {
+  router.put('/assets/:id', context.auth, context.validate('updateAsset'), async (req, res) => {
     const { params, body } = validated(res, 'updateAsset');
-    const row = await editAsset(context, principalOf(res).accountId, params.id, body);
-    res.json(assetJson(row, baseUrl));
+    const deps = { db: context.db, now: context.now, baseUrl };
+    const row = await editAsset(deps, principalOf(res), params.id, body, req.get('if-match'));
+    const { json, etag } = assetAnswer(row, baseUrl);
+    sendJson(res.set('ETag', etag), json);
   });
 
   // @implements ASSET-005

@@ -170,6 +170,7 @@ describeEachEngine('dictionary', (ctx) => {
       const choice = await admin.put(path, ontology('x', { datatype: 'choice' }));
       expect(choice.status).toBe(400);
       expect(choice.body.message).toContain('at least one option');
+      expect(choice.body.details[0].pointer).toBe('/propertyCategories/0/properties/0');
       expect((await admin.put(path, { propertyCategories: [{ id: 'pc-1' }] })).status).toBe(400);
       expect((await admin.put('/dictionary/propertiesOntology', ontology('x'))).status).toBe(400);
       // Nothing was stored.

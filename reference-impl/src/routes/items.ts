@@ -1,16 +1,18 @@
 import { Router, type Request, type Response } from 'express';
 import { COLLECTION_NAMES, COLLECTIONS, type Collection } from '../domain/entityRules.ts';
 import type { OperationId } from '../http/operationInput.ts';
-import { principalOf } from '../http/principal.ts';
+import { matchesIfNoneMatch } from '../http/preconditions.ts';
+import { principalOf, requireWriteGrant } from '../http/principal.ts';
 import { limitedBy } from '../ratelimit/middleware.ts';
 import { sendJson, streamJson } from '../http/sendJson.ts';
 import { validated } from '../http/validateRequest.ts';
 import { itemNotFound } from '../items/access.ts';
+import { itemEtag } from '../items/itemEtag.ts';
 import { createItem, replaceItem, softDeleteItem } from '../items/itemWrites.ts';
 import { wantsFreshAnswer } from '../items/listPageCache.ts';
 import { listQueryOf } from '../items/listQuery.ts';
 import { storedItemJson } from '../items/renderItem.ts';
-import type { ItemWriteDeps } from '../items/writeItem.ts';
+import type { ItemWriteDeps, WriteItemResult } from '../items/writeItem.ts';
 import type { RouteMiddleware } from './routeMiddleware.ts';
 import type { Services } from '../services.ts';
 
@@ -45,6 +47,9 @@ export function itemRoutes(ctx: ItemRouteDeps): Router {
   const router = Router();
   const { ontologies } = ctx;
   const writeDeps: ItemWriteDeps = { recordItemChange: ctx.recordItemChange, ontologies };
+  /** A write's answer: the stored item as a detail read sends it, with its ETag (DEC-ITEM-031). */
+  const sendWritten = (res: Response, { item, rendering }: WriteItemResult) =>
+    sendJson(res.set('ETag', itemEtag(item, rendering.key, ontologies.baseKey)), storedItemJson(item, rendering.body));
 
   for (const collection of COLLECTION_NAMES) {
     const entitytype = COLLECTIONS[collection];
@@ -74,31 +79,38 @@ export function itemRoutes(ctx: ItemRouteDeps): Router {
       `/${collection}`,
       ...limitedBy(ops.create, ctx.rateLimited),
       ctx.auth,
+      requireWriteGrant(), // DEC-AUTH-020, before the body is validated
       ctx.validate(ops.create),
       async (_req: Request, res: Response) => {
-        const { item, rendering } = await createItem(ctx.db, writeDeps, {
+        const written = await createItem(ctx.db, writeDeps, {
           collection,
           body: validated(res, ops.create).body,
           writer: principalOf(res),
         });
-        sendJson(res.status(201).location(detailUrl(item.id)), storedItemJson(item, rendering.body));
+        sendWritten(res.status(201).location(detailUrl(written.item.id)), written);
       },
     );
 
     // @implements DETAIL-001
     // @implements DETAIL-002
     // Detail reads: not rate limited, not capped (DETAIL-002): the list's parameters, `size` too, are
-    // accepted and ignored; 404 for whatever the caller may not see (DEC-ITEM-004).
+    // accepted and ignored; 404 for whatever the caller may not see (DEC-ITEM-004). A strong ETag,
+    // and 304 for an If-None-Match that holds it (DEC-ITEM-031).
     router.get(
       `/${collection}/:id`,
       ...limitedBy(ops.get, ctx.rateLimited),
       ctx.auth,
       ctx.validate(ops.get, { ignoreQueryOf: ops.list }),
-      async (_req: Request, res: Response) => {
+      async (req: Request, res: Response) => {
         const { id } = validated(res, ops.get).params;
-        const json = await ctx.itemReads.detailJson(entitytype, id, principalOf(res));
-        if (json === null) throw itemNotFound(collection, id);
-        sendJson(res, json);
+        const detail = await ctx.itemReads.detail(entitytype, id, principalOf(res));
+        if (detail === null) throw itemNotFound(collection, id);
+        res.set('ETag', detail.etag);
+        if (matchesIfNoneMatch(req.get('if-none-match'), detail.etag)) {
+          res.status(304).end();
+          return;
+        }
+        sendJson(res, detail.json);
       },
     );
 
@@ -107,15 +119,16 @@ export function itemRoutes(ctx: ItemRouteDeps): Router {
       ...limitedBy(ops.update, ctx.rateLimited),
       ctx.auth,
       ctx.validate(ops.update),
-      async (_req: Request, res: Response) => {
+      async (req: Request, res: Response) => {
         const request = validated(res, ops.update);
-        const { item, rendering } = await replaceItem(ctx.db, writeDeps, {
+        const written = await replaceItem(ctx.db, writeDeps, {
           collection,
           id: request.params.id,
           body: request.body,
           writer: principalOf(res),
+          ifMatch: req.get('if-match'),
         });
-        sendJson(res, storedItemJson(item, rendering.body));
+        sendWritten(res, written);
       },
     );
 
@@ -124,11 +137,12 @@ export function itemRoutes(ctx: ItemRouteDeps): Router {
       ...limitedBy(ops.remove, ctx.rateLimited),
       ctx.auth,
       ctx.validate(ops.remove),
-      async (_req: Request, res: Response) => {
+      async (req: Request, res: Response) => {
         await softDeleteItem(ctx.db, writeDeps, {
           collection,
           id: validated(res, ops.remove).params.id,
           writer: principalOf(res),
+          ifMatch: req.get('if-match'),
         });
         res.status(204).end();
       },

@@ -76,6 +76,7 @@ describeEachEngine('token administration', (ctx) => {
         apiTokenFilter: {},
         filter: `userorganisations: ${[...orgs].sort().join(', ')}; wfstatus: approved`,
         useOptimizedImages: true,
+        canWrite: false,
         hasSigningSecret: true,
         token: expect.stringMatching(/^cst_[A-Za-z0-9_-]{43}$/),
         signingSecret: expect.stringMatching(SECRET),

@@ -5,7 +5,7 @@ import { ensureSystemAccount } from './systemAccount.ts';
 
 /**
  * BOOTSTRAP_ADMIN_TOKEN: a super-admin token with exactly this value exists after start, seeing
- * every organisation and every status. Idempotent by the value's hash, so every start may run it;
+ * every organisation and every status, with the write grant (DEC-AUTH-020) to give on. Idempotent by the value's hash, so every start may run it;
  * the value itself is never stored (DEC-AUTH-006) and never logged.
  */
 export async function ensureBootstrapAdminToken(db: Queryable, value: string): Promise<{ created: boolean }> {
@@ -15,6 +15,7 @@ export async function ensureBootstrapAdminToken(db: Queryable, value: string): P
     name: 'bootstrap super admin (BOOTSTRAP_ADMIN_TOKEN)',
     roles: ['ROLE_SUPER_ADMIN'],
     tokenHash: hashToken(value),
+    canWrite: true,
   });
   return { created };
 }

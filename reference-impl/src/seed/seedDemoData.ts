@@ -30,7 +30,9 @@ export interface DemoToken {
   token: string;
   accountId: string;
   roles: readonly Role[];
-  /** What the token sees, for the start-up message. */
+  /** The write grant (DEC-AUTH-020). */
+  canWrite: boolean;
+  /** What the token sees and whether it writes, for the start-up message. */
   scope: string;
 }
 
@@ -47,7 +49,7 @@ export interface SeedResult {
 const DEMO_TOKEN_PREFIX = 'demo ';
 
 /** The item writer of the seed: every organisation, as a super admin. */
-const SEED_WRITER: ItemWriter = { organisations: 'all', accountOrganisations: [], wfstatus: 'all' };
+const SEED_WRITER: ItemWriter = { organisations: 'all', accountOrganisations: [], wfstatus: 'all', canWrite: true };
 
 export async function seedDemoData(
   db: Db,
@@ -67,36 +69,35 @@ export async function seedDemoData(
 
   const [first] = accounts;
   if (first === undefined) throw new Error('demoAccounts.yaml holds no account');
-  const planned: Array<Omit<DemoToken, 'token'> & { wfstatus: readonly string[] | null }> = [
-    {
-      label: 'live consumer',
-      accountId: first.id,
-      roles: ['ROLE_EXTERNAL_USER'],
-      wfstatus: null,
-      scope: `approved items of ${first.organisations.join(', ')}`,
-    },
+  // One of each kind: readers without the write grant, a writer limited to live data, admins
+  // (DEC-AUTH-020). The scope text says which may write.
+  const planned: Array<Omit<DemoToken, 'token' | 'scope'> & { wfstatus: readonly string[] | null }> = [
+    { label: 'live consumer', accountId: first.id, roles: ['ROLE_EXTERNAL_USER'], wfstatus: null, canWrite: false },
+    { label: 'live publisher', accountId: first.id, roles: ['ROLE_EXTERNAL_USER'], wfstatus: null, canWrite: true },
     {
       label: 'sync (sees archived and deleted)',
       accountId: first.id,
       roles: ['ROLE_EXTERNAL_USER'],
       wfstatus: STORED_WF_STATUSES,
-      scope: `every status of ${first.organisations.join(', ')}`,
+      canWrite: false,
+    },
+    {
+      label: 'editor (every status, writes)',
+      accountId: first.id,
+      roles: ['ROLE_EXTERNAL_USER'],
+      wfstatus: STORED_WF_STATUSES,
+      canWrite: true,
     },
     ...accounts.map((account) => ({
       label: `admin of ${account.id}`,
       accountId: account.id,
       roles: ['ROLE_ADMIN'] as Role[],
       wfstatus: STORED_WF_STATUSES,
-      scope: `every status of ${account.organisations.join(', ')}`,
+      canWrite: true,
     })),
-    {
-      label: 'super admin',
-      accountId: systemAccount,
-      roles: ['ROLE_SUPER_ADMIN'],
-      wfstatus: null,
-      scope: 'every organisation and status',
-    },
+    { label: 'super admin', accountId: systemAccount, roles: ['ROLE_SUPER_ADMIN'], wfstatus: null, canWrite: true },
   ];
+  const organisationsOf = new Map(accounts.map((account) => [account.id, account.organisations.join(', ')]));
   const tokens: DemoToken[] = [];
   for (const { wfstatus, ...token } of planned) {
     const value = generateTokenValue();
@@ -107,8 +108,10 @@ export async function seedDemoData(
       tokenHash: hashToken(value),
       filterWfstatus: wfstatus,
       demo: true,
+      canWrite: token.canWrite,
     });
-    tokens.push({ ...token, token: value });
+    const organisations = organisationsOf.get(token.accountId) ?? token.accountId;
+    tokens.push({ ...token, token: value, scope: scopeText(token.roles, wfstatus, token.canWrite, organisations) });
   }
 
   const users = await seedDemoUsers(db, { accountIds: accounts.map((account) => account.id) });
@@ -131,18 +134,29 @@ async function reissueDemoTokens(db: Db): Promise<DemoToken[]> {
     await setTokenHash(db, { id: row.id, tokenHash: hashToken(value) });
     const roles = row.roles as Role[];
     const organisations = organisationsOf.get(row.account_id) ?? row.account_id;
-    const scope = roles.includes('ROLE_SUPER_ADMIN')
-      ? 'every organisation and status'
-      : row.filter_wfstatus === null
-        ? `approved items of ${organisations}`
-        : `every status of ${organisations}`;
     tokens.push({
       label: row.name.startsWith(DEMO_TOKEN_PREFIX) ? row.name.slice(DEMO_TOKEN_PREFIX.length) : row.name,
       token: value,
       accountId: row.account_id,
       roles,
-      scope,
+      canWrite: row.can_write,
+      scope: scopeText(roles, row.filter_wfstatus, row.can_write, organisations),
     });
   }
   return tokens;
+}
+
+/** What a demo token sees and whether it writes, for the start-up message. */
+function scopeText(
+  roles: readonly string[],
+  wfstatus: readonly string[] | null,
+  canWrite: boolean,
+  organisations: string,
+): string {
+  const sees = roles.includes('ROLE_SUPER_ADMIN')
+    ? 'every organisation and status'
+    : wfstatus === null
+      ? `approved items of ${organisations}`
+      : `every status of ${organisations}`;
+  return `${sees}; ${canWrite ? 'writes' : 'read only'}`;
 }

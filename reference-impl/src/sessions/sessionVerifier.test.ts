@@ -20,6 +20,7 @@ describe('principalOfSession [DEC-AUTH-015]', () => {
       organisations: ['amsterdam-marketing', 'amsterdam-museums'],
       accountOrganisations: ['amsterdam-marketing', 'amsterdam-museums'],
       wfstatus: 'all',
+      canWrite: true,
     });
   });
 

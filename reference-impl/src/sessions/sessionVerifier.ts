@@ -30,7 +30,8 @@ export function createSessionVerifier(options: SessionVerifierOptions): SessionV
 
 /**
  * DEC-AUTH-015: a session acts for its user with the user's current account and roles, and sees
- * every status of the account's organisations; a super admin sees every organisation.
+ * every status of the account's organisations; a super admin sees every organisation. A signed-in
+ * editor writes (DEC-AUTH-020: the write grant is a setting of account tokens).
  */
 export function principalOfSession(row: SessionPrincipalRow): Principal {
   const roles = row.roles.filter((role): role is Role => (ROLES as readonly string[]).includes(role));
@@ -43,5 +44,6 @@ export function principalOfSession(row: SessionPrincipalRow): Principal {
     organisations: roles.includes('ROLE_SUPER_ADMIN') ? 'all' : row.account_organisations,
     accountOrganisations: row.account_organisations,
     wfstatus: 'all',
+    canWrite: true,
   };
 }

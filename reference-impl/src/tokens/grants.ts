@@ -1,6 +1,6 @@
 // DEC-AUTH-010: no privilege escalation through token administration.
 import { principalOfToken } from '../auth/resolveBearer.ts';
-import { STORED_WF_STATUSES } from '../domain/workflow.ts';
+import { normaliseWfstatus, STORED_WF_STATUSES } from '../domain/workflow.ts';
 import { badRequest, HttpError } from '../http/HttpError.ts';
 import { isSuperAdmin, type Principal } from '../http/principal.ts';
 
@@ -43,6 +43,8 @@ export interface TokenScope {
   /** null: live data only. */
   filterWfstatus: readonly string[] | null;
   accountOrganisations: readonly string[];
+  /** The write grant (DEC-AUTH-020). */
+  canWrite: boolean;
 }
 
 /** The members of `wanted` that `held` ('all' holds everything) lacks. */
@@ -51,13 +53,22 @@ function missing(wanted: readonly string[] | 'all', held: readonly string[] | 'a
   return (wanted === 'all' ? everything : wanted).filter((value) => !held.includes(value));
 }
 
-// `draft` is stored as readyforvalidation (workflow.ts), so no item has it: granting it grants nothing.
+// What a token sees when it sees every status (a super admin). `draft` is stored as
+// readyforvalidation (workflow.ts): a filter naming it is compared as naming readyforvalidation,
+// so a caller that lacks readyforvalidation cannot give it (DEC-AUTH-010), and one that sees it
+// can.
 const STORED_STATUSES: readonly string[] = STORED_WF_STATUSES;
 
+/** Statuses as stored: `draft` is readyforvalidation. */
+function asStored(statuses: readonly string[] | 'all'): readonly string[] | 'all' {
+  return statuses === 'all' ? 'all' : statuses.map((status) => normaliseWfstatus(status));
+}
+
 /**
- * 403 unless the caller sees everything the token sees, on both filter axes: a caller restricted
- * to some organisations or statuses can give only those, and cannot widen a token (its own
- * included) or manage one wider than itself. `rule` opens the message.
+ * 403 unless the caller sees everything the token sees, on both filter axes, and holds the write
+ * grant when the token does: a caller restricted to some organisations or statuses, or without
+ * the grant, can give only what it has, and cannot widen a token (its own included) or manage one
+ * wider than itself. `rule` opens the message.
  */
 export function assertWithinScope(caller: Principal, token: TokenScope, rule: string): void {
   if (isSuperAdmin(caller)) return;
@@ -68,18 +79,19 @@ export function assertWithinScope(caller: Principal, token: TokenScope, rule: st
     filter_userorganisations: token.filterUserorganisations === null ? null : [...token.filterUserorganisations],
     filter_wfstatus: token.filterWfstatus === null ? null : [...token.filterWfstatus],
     account_organisations: [...token.accountOrganisations],
+    can_write: token.canWrite,
   });
   const organisations = missing(sees.organisations, caller.organisations, token.accountOrganisations);
-  const statuses = missing(sees.wfstatus, caller.wfstatus, STORED_STATUSES).filter((status) =>
-    STORED_STATUSES.includes(status),
-  );
-  if (organisations.length === 0 && statuses.length === 0) return;
+  const statuses = [...new Set(missing(asStored(sees.wfstatus), asStored(caller.wfstatus), STORED_STATUSES))];
+  const writes = token.canWrite && !caller.canWrite;
+  if (organisations.length === 0 && statuses.length === 0 && !writes) return;
   const lacks = [
-    ...(organisations.length > 0 ? [`organisations ${organisations.join(', ')}`] : []),
-    ...(statuses.length > 0 ? [`statuses ${statuses.join(', ')}`] : []),
+    ...(organisations.length > 0 ? [`sees organisations ${organisations.join(', ')}`] : []),
+    ...(statuses.length > 0 ? [`sees statuses ${statuses.join(', ')}`] : []),
+    ...(writes ? ['may write (canWrite)'] : []),
   ].join(' and ');
   throw new HttpError(403, {
-    message: `${rule}: the token sees ${lacks}, which the caller does not (an absent apiTokenFilter.userorganisations means every organisation of the account, an absent wfstatus approved only)`,
+    message: `${rule}: the token ${lacks}, which the caller does not (an absent apiTokenFilter.userorganisations means every organisation of the account, an absent wfstatus approved only)`,
   });
 }
 

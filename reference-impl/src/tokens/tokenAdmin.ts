@@ -55,8 +55,10 @@ async function accountScope(deps: TokenAdminDeps, caller: Principal, accountId: 
   return organisations;
 }
 
-const GRANT = 'A token can see only organisations and statuses the caller sees';
-const MANAGE = 'Only a caller that sees everything a token sees can change, delete or rotate it';
+const GRANT = 'A token can see only organisations and statuses the caller sees, and write only when the caller may';
+const MANAGE =
+  'Only a caller that sees everything a token sees, and may write when it may, can change, delete or rotate it';
+const READ_LOG = 'Only a caller that sees everything a token sees, and may write when it may, can read its deliveries';
 
 /** A stored token's scope, for assertWithinScope. */
 function scopeOf(row: TokenRow, accountOrganisations: readonly string[]): TokenScope {
@@ -66,6 +68,7 @@ function scopeOf(row: TokenRow, accountOrganisations: readonly string[]): TokenS
     filterUserorganisations: row.filter_userorganisations,
     filterWfstatus: row.filter_wfstatus,
     accountOrganisations,
+    canWrite: row.can_write,
   };
 }
 
@@ -100,6 +103,7 @@ export async function createAccountToken(
       filterUserorganisations: input.apiTokenFilter?.userorganisations ?? null,
       filterWfstatus: input.apiTokenFilter?.wfstatus ?? null,
       accountOrganisations: organisations,
+      canWrite: input.canWrite ?? false,
     },
     GRANT,
   );
@@ -120,6 +124,7 @@ export async function createAccountToken(
     filterUserorganisations: input.apiTokenFilter?.userorganisations ?? null,
     filterWfstatus: input.apiTokenFilter?.wfstatus ?? null,
     useOptimizedImages: input.useOptimizedImages ?? false,
+    canWrite: input.canWrite ?? false,
   });
   return tokenView(row, organisations, { token, signingSecret });
 }
@@ -159,6 +164,7 @@ export async function updateAccountToken(
       filterWfstatus:
         input.apiTokenFilter === undefined ? current.filter_wfstatus : (input.apiTokenFilter.wfstatus ?? null),
       useOptimizedImages: input.useOptimizedImages ?? current.use_optimized_images,
+      canWrite: input.canWrite ?? current.can_write,
     };
     assertWithinScope(
       caller,
@@ -168,6 +174,7 @@ export async function updateAccountToken(
         filterUserorganisations: fields.filterUserorganisations,
         filterWfstatus: fields.filterWfstatus,
         accountOrganisations: organisations,
+        canWrite: fields.canWrite,
       },
       GRANT,
     );
@@ -247,13 +254,18 @@ export async function rotateTokenSecret(
       filterUserorganisations: current.filter_userorganisations,
       filterWfstatus: current.filter_wfstatus,
       useOptimizedImages: current.use_optimized_images,
+      canWrite: current.can_write,
     });
     if (row === null) throw noToken(accountId, tokenId);
     return tokenView(row, organisations, { signingSecret });
   });
 }
 
-/** DEC-HOOK-007/011: the token's deliveries with their attempts, newest first. */
+/**
+ * DEC-HOOK-007/011: the token's deliveries with their attempts, newest first; like managing the
+ * token, only for a caller that sees what it sees (DEC-AUTH-010, DEC-AUTH-017): a delivery log
+ * names the items the token heard of.
+ */
 export async function listTokenDeliveries(
   deps: TokenAdminDeps,
   caller: Principal,
@@ -261,8 +273,10 @@ export async function listTokenDeliveries(
   tokenId: string,
   page: { size: number; page: number },
 ): Promise<DeliveryView[]> {
-  await accountScope(deps, caller, accountId);
+  const organisations = await accountScope(deps, caller, accountId);
   const token = await getAccountToken(deps.db, { accountId, tokenId });
   if (token === null) throw noToken(accountId, tokenId);
+  assertManageable(caller, token.roles);
+  assertWithinScope(caller, scopeOf(token, organisations), READ_LOG);
   return readDeliveryLog(deps.db, { tokenId, ...page });
 }

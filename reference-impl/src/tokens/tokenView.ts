@@ -31,6 +31,7 @@ export function tokenView(
     apiTokenFilter: filter,
     filter: describeScope(row, accountOrganisations),
     useOptimizedImages: row.use_optimized_images,
+    canWrite: row.can_write,
     hasSigningSecret: row.signing_secret !== null,
     ...(once.token === undefined ? {} : { token: once.token }),
     ...(once.signingSecret === undefined ? {} : { signingSecret: once.signingSecret }),

@@ -472,8 +472,8 @@ describeEachEngine('the authorisation matrix', (ctx) => {
       (n) => createToken(n, { userorganisations: [n.orgA1], wfstatus: ['approved'] }),
     ],
     [
-      'create a token with its own scope and draft, which no stored item has',
-      201,
+      'create a token with its own scope and draft, stored as readyforvalidation, which its own filter lacks',
+      403,
       (n) => createToken(n, { userorganisations: [n.orgA1], wfstatus: ['draft', 'approved'] }),
     ],
     ['create a token narrower on both axes', 201, (n) => createToken(n, { userorganisations: [n.orgA1] })],

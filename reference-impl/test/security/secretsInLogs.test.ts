@@ -132,10 +132,12 @@ describe('secrets never appear in the logs', () => {
         name: 'hooked',
         roles: ['ROLE_EXTERNAL_USER'],
         callBackUrl: `${receiver.url}/hook`,
+        canWrite: true,
       })
     ).json as { id: string; token: string; signingSecret: string };
     expect(hooked.signingSecret).toBeDefined();
-    const later = (await call('POST', accounts, root, { name: 'later', roles: ['ROLE_ADMIN'] })).json as {
+    const later = (await call('POST', accounts, root, { name: 'later', roles: ['ROLE_ADMIN'], canWrite: true }))
+      .json as {
       id: string;
       token: string;
     };

@@ -30,6 +30,8 @@ export interface TestTokenParams {
   wfstatus?: readonly string[];
   callbackUrl?: string;
   signingSecret?: string;
+  /** The write grant (DEC-AUTH-020); default true: the route tests write with their tokens. */
+  canWrite?: boolean;
 }
 
 /** Creates an account token and returns its value and id. */
@@ -37,8 +39,8 @@ export async function createTestToken(db: Queryable, params: TestTokenParams): P
   const token = generateTokenValue();
   const id = randomUUID();
   await db.query(
-    `INSERT INTO api_tokens (id, account_id, name, roles, token_hash, filter_userorganisations, filter_wfstatus, callback_url, signing_secret)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    `INSERT INTO api_tokens (id, account_id, name, roles, token_hash, filter_userorganisations, filter_wfstatus, callback_url, signing_secret, can_write)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
     [
       id,
       params.accountId,
@@ -49,6 +51,7 @@ export async function createTestToken(db: Queryable, params: TestTokenParams): P
       params.wfstatus === undefined ? null : [...params.wfstatus],
       params.callbackUrl ?? null,
       params.signingSecret ?? null,
+      params.canWrite ?? true,
     ],
   );
   return { token, id };

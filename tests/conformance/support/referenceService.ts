@@ -159,7 +159,8 @@ export async function startReferenceService(
       pid: child.pid!,
       tokens: {
         consumer: pick(summary.tokens, /^live consumer$/, 'live consumer'),
-        full: pick(summary.tokens, /^sync\b/, 'sync (full)'),
+        // The suite writes with its full token: the demo token that sees every status and writes (DEC-AUTH-020).
+        full: pick(summary.tokens, /^editor\b/, 'editor (full)'),
         admin: pick(summary.tokens, /^admin of amsterdam$/, 'amsterdam admin'),
         superAdmin: pick(summary.tokens, /^super admin$/, 'super admin'),
       },

@@ -80,14 +80,19 @@ export function streamRenderedItems(
   return db.streamRows<ListedItem>(`${selectRendered(version, `FROM items ${text}`)} ORDER BY ${order}`, values);
 }
 
-/** getItemById, with the item's stored rendering instead of its document when that is current. */
+/**
+ * getItemById, with the item's stored rendering instead of its document when that is current, and
+ * then the rendering's key (an item's ETag holds it, DEC-ITEM-031).
+ */
 export async function getRenderedItemById(
   db: Queryable,
   params: { entitytype: EntityType; id: string; rendererVersion: number },
-): Promise<ListedItem | null> {
+): Promise<(ListedItem & { renderedKey: string | null }) | null> {
   if (!isUuid(params.id)) return null;
-  const { rows } = await db.query<ListedItem>(
-    selectRendered('$3', 'FROM items WHERE items.id = $1 AND items.entitytype = $2'),
+  const { rows } = await db.query<ListedItem & { renderedKey: string | null }>(
+    selectRendered('$3', 'FROM items WHERE items.id = $1 AND items.entitytype = $2', {
+      key: true,
+    }),
     [params.id, params.entitytype, params.rendererVersion],
   );
   return rows[0] ?? null;
@@ -95,12 +100,14 @@ export async function getRenderedItemById(
 
 /**
  * SQL: the server columns of the rows `from` selects, with the stored rendering when its key is
- * the one in force (the document is then not read at all), else the document.
+ * the one in force (the document is then not read at all), else the document. `key`: the stored
+ * rendering's key too (not for lists: a page would carry it for every row).
  */
-function selectRendered(versionParam: string, from: string): string {
+function selectRendered(versionParam: string, from: string, options: { key?: boolean } = {}): string {
+  const key = options.key === true ? `, CASE WHEN items.fresh THEN items.rendered_key END AS "renderedKey"` : '';
   return `SELECT ${ITEM_SERVER_COLUMNS},
                  CASE WHEN items.fresh THEN NULL ELSE items.doc END AS doc,
-                 CASE WHEN items.fresh THEN items.rendered_body END AS "renderedBody"
+                 CASE WHEN items.fresh THEN items.rendered_body END AS "renderedBody"${key}
             FROM (SELECT items.*, items.rendered_body IS NOT NULL AND items.rendered_key = ${currentRenderingKeySql(versionParam)} AS fresh
                   ${from}) items`;
 }

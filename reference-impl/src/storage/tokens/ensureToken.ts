@@ -13,6 +13,8 @@ export interface EnsureTokenParams {
   filterWfstatus?: readonly string[] | null;
   /** Made by the demo seed, so renewed at each start (migration 011). Default: false. */
   demo?: boolean;
+  /** The write grant (DEC-AUTH-020), on insert. */
+  canWrite: boolean;
 }
 
 /**
@@ -22,8 +24,8 @@ export interface EnsureTokenParams {
  */
 export async function ensureToken(db: Queryable, params: EnsureTokenParams): Promise<{ id: string; created: boolean }> {
   const { rows } = await db.query<{ id: string; created: boolean }>(
-    `INSERT INTO api_tokens AS t (id, account_id, name, roles, token_hash, filter_userorganisations, filter_wfstatus, demo)
-     VALUES ($1, $2, $3, $4::text[], $5, $6::text[], $7::text[], $8)
+    `INSERT INTO api_tokens AS t (id, account_id, name, roles, token_hash, filter_userorganisations, filter_wfstatus, demo, can_write)
+     VALUES ($1, $2, $3, $4::text[], $5, $6::text[], $7::text[], $8, $9)
      ON CONFLICT (token_hash) DO UPDATE
         SET roles = ARRAY(SELECT DISTINCT r FROM unnest(t.roles || EXCLUDED.roles) AS r ORDER BY r)
      RETURNING t.id, (xmax = 0) AS created`,
@@ -36,6 +38,7 @@ export async function ensureToken(db: Queryable, params: EnsureTokenParams): Pro
       arrayOrNull(params.filterUserorganisations ?? null),
       arrayOrNull(params.filterWfstatus ?? null),
       params.demo ?? false,
+      params.canWrite,
     ],
   );
   return rows[0]!;

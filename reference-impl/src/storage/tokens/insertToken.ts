@@ -12,8 +12,8 @@ export interface InsertTokenParams extends TokenFields {
 export async function insertToken(db: Queryable, params: InsertTokenParams): Promise<TokenRow> {
   const { rows } = await db.query<TokenRow>(
     `INSERT INTO api_tokens (id, account_id, name, roles, token_hash, callback_url, signing_secret,
-                             filter_userorganisations, filter_wfstatus, use_optimized_images, created)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+                             filter_userorganisations, filter_wfstatus, use_optimized_images, created, can_write)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
      RETURNING ${TOKEN_COLUMNS}`,
     [
       params.id,
@@ -27,6 +27,7 @@ export async function insertToken(db: Queryable, params: InsertTokenParams): Pro
       arrayOrNull(params.filterWfstatus),
       params.useOptimizedImages,
       params.created,
+      params.canWrite,
     ],
   );
   return rows[0]!;

@@ -6,12 +6,13 @@ export interface DemoTokenRow {
   name: string;
   roles: string[];
   filter_wfstatus: string[] | null;
+  can_write: boolean;
 }
 
 /** The tokens the demo seed made (migration 011's flag), oldest first; never one a user created. */
 export async function listDemoTokens(db: Queryable): Promise<DemoTokenRow[]> {
   const { rows } = await db.query<DemoTokenRow>(
-    `SELECT id, account_id, name, roles, filter_wfstatus FROM api_tokens WHERE demo ORDER BY created, id`,
+    `SELECT id, account_id, name, roles, filter_wfstatus, can_write FROM api_tokens WHERE demo ORDER BY created, id`,
   );
   return rows;
 }

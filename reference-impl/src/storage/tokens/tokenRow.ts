@@ -16,12 +16,14 @@ export interface TokenRow {
   filter_userorganisations: string[] | null;
   filter_wfstatus: WfStatus[] | null;
   use_optimized_images: boolean;
+  /** The write grant (DEC-AUTH-020): may write items and assets. */
+  can_write: boolean;
   created: Date;
 }
 
 export const TOKEN_COLUMNS = `api_tokens.id, api_tokens.account_id, api_tokens.name, api_tokens.roles,
   api_tokens.callback_url, api_tokens.signing_secret, api_tokens.filter_userorganisations,
-  api_tokens.filter_wfstatus, api_tokens.use_optimized_images, api_tokens.created`;
+  api_tokens.filter_wfstatus, api_tokens.use_optimized_images, api_tokens.can_write, api_tokens.created`;
 
 /** Every settable column of a token, as an insert or a full update writes them. */
 export interface TokenFields {
@@ -32,6 +34,7 @@ export interface TokenFields {
   filterUserorganisations: readonly string[] | null;
   filterWfstatus: readonly WfStatus[] | null;
   useOptimizedImages: boolean;
+  canWrite: boolean;
 }
 
 export function arrayOrNull<T extends string>(values: readonly T[] | null): T[] | null {

@@ -6,7 +6,7 @@ export async function updateToken(db: Queryable, params: TokenFields & { id: str
   const { rows } = await db.query<TokenRow>(
     `UPDATE api_tokens
         SET name = $2, roles = $3, callback_url = $4, signing_secret = $5,
-            filter_userorganisations = $6, filter_wfstatus = $7, use_optimized_images = $8
+            filter_userorganisations = $6, filter_wfstatus = $7, use_optimized_images = $8, can_write = $9
       WHERE id = $1
      RETURNING ${TOKEN_COLUMNS}`,
     [
@@ -18,6 +18,7 @@ export async function updateToken(db: Queryable, params: TokenFields & { id: str
       arrayOrNull(params.filterUserorganisations),
       arrayOrNull(params.filterWfstatus),
       params.useOptimizedImages,
+      params.canWrite,
     ],
   );
   return rows[0] ?? null;
