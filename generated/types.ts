@@ -4816,9 +4816,9 @@ export interface operations {
             };
             413: components["responses"]["RequestBodyTooLarge"];
             /**
-             * @description The image cannot be resized within the service's limits: the source has more than 100
-             *     megapixels, or its header cannot be read (DEC-ASSET-009). The original stays available
-             *     without `w` and `h`.
+             * @description The image cannot be resized within the service's limits: the source has more than 50
+             *     megapixels, or it cannot be decoded (DEC-ASSET-009). Refused before any decoding when the
+             *     stored size is over the limit. The original stays available without `w` and `h`.
              */
             422: {
                 headers: {
@@ -4828,7 +4828,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Every resize slot of the instance stayed busy for 10 s (DEC-ASSET-009), or storage is
+             *     unreachable for the moment (DEC-MISC-003). Retry after `Retry-After` seconds; the original
+             *     (without `w` and `h`) and variants already made never wait.
+             */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     signOut: {

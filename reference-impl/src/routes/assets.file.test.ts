@@ -207,7 +207,7 @@ describeEachEngine('GET /assets/{id}/{filename}', (engine) => {
       const refused = await fetchFile(big, '?w=50');
       expect(refused.status).toBe(422);
       expect(((await refused.json()) as { message: string }).message).toBe(
-        'the image is larger than the resize limit of 10000 pixels; request it without w and h',
+        'the image has 20000 pixels (200×100), more than the resize limit of 10000; request it without w and h',
       );
       expect((await fetchFile(big, '')).status).toBe(200);
       const small = await uploadHere(await makeImage('png', 100, 100), 'small.png');

@@ -68,10 +68,11 @@ export function assetRoutes(context: AssetRouteDeps): Router {
     if (row === null) throw noSuchAsset(params.id);
 
     const request = { w: query.w, h: query.h, mode: query.mode ?? 'fit' };
-    const variant =
+    const source =
       isImage(row.mimetype) && row.width !== null && row.height !== null
-        ? variantSize({ width: row.width, height: row.height }, request)
+        ? { width: row.width, height: row.height }
         : undefined;
+    const variant = source === undefined ? undefined : variantSize(source, request);
     const etag = fileEtag(row.sha256, variant);
     res.set({ ETag: etag, 'Cache-Control': CACHE_CONTROL, 'X-Content-Type-Options': 'nosniff' });
     if (matchesIfNoneMatch(req.headers['if-none-match'], etag)) {
@@ -84,7 +85,7 @@ export function assetRoutes(context: AssetRouteDeps): Router {
       if (file === undefined) throw noSuchAsset(row.id);
       return file;
     };
-    if (variant === undefined) {
+    if (source === undefined || variant === undefined) {
       const file = await open();
       res.type(row.mimetype);
       sendStream(res, file.size, file.stream());
@@ -95,6 +96,7 @@ export function assetRoutes(context: AssetRouteDeps): Router {
       async () => (await open()).sharpInput(),
       row.mimetype,
       variant,
+      source,
     );
     res
       .type(row.mimetype)
