@@ -32,6 +32,9 @@ describe('loadConfig', () => {
     [{ DATABASE_URL: 'postgres://u@db/content' }, false],
     [{ DATABASE_URL: 'postgres://u@db/content', SEED_DEMO_DATA: 'true' }, true],
     [{ SEED_DEMO_DATA: 'false' }, false],
+    [{ NODE_ENV: 'production' }, false],
+    [{ NODE_ENV: 'production', SEED_DEMO_DATA: 'true' }, true],
+    [{ NODE_ENV: 'development' }, true],
   ])('when the environment is %j, then demo data is seeded: %s', (env, seeded) => {
     expect(loadConfig(env).seedDemoData).toBe(seeded);
   });

@@ -81,6 +81,13 @@ const DATABASE_URL = optional({
   description: 'PostgreSQL connection string; unset: embedded PGlite in `DATA_DIR/pglite`.',
   production: "**Required with several instances** (PGlite is one process's database).",
 });
+const NODE_ENV = optional({
+  name: 'NODE_ENV',
+  key: 'nodeEnv',
+  kind: kinds.text,
+  description: '`production` turns demo data off by default (`SEED_DEMO_DATA`); no other effect on the service.',
+  production: '`production`.',
+});
 const WEBHOOK_TIMEOUT = variable({
   name: 'WEBHOOK_TIMEOUT',
   key: 'webhookTimeoutMs',
@@ -150,17 +157,18 @@ export const VARIABLES = [
         ? 'BOOTSTRAP_ADMIN_TOKEN is shorter than 16 characters: anyone who guesses it is super admin'
         : undefined,
   }),
+  NODE_ENV,
   variable({
     name: 'SEED_DEMO_DATA',
     key: 'seedDemoData',
     kind: kinds.boolean,
     // Demo data (with a super-admin token) belongs in the quick start's embedded store, never by
-    // default in a database someone runs.
-    default: (valueOf) => valueOf(DATABASE_URL) === undefined,
-    defaultText: '`true` with the embedded store; `false` with `DATABASE_URL`',
+    // default in a database someone runs or an environment that calls itself production.
+    default: (valueOf) => valueOf(DATABASE_URL) === undefined && valueOf(NODE_ENV) !== 'production',
+    defaultText: '`true` with the embedded store; `false` with `DATABASE_URL` or `NODE_ENV=production`',
     description:
-      'Load demo accounts, tokens (a super admin among them), items and a few images (assets) into an empty store at start; on later starts the tokens the seed made (flagged in storage, never one made through the API) get new values, printed to stdout.',
-    production: '`false` (the default with `DATABASE_URL`).',
+      'Load demo accounts, users, tokens (a super admin among them), items and a few images (assets) into an empty store at start; on later starts the tokens the seed made (flagged in storage, never one made through the API) get new values, printed to stdout under a warning banner. `false`: nothing is seeded, and the demo tokens and users of an earlier seed are deleted, so no printed demo credential works any more. Set `SEED_DEMO_DATA=true` to seed also into PostgreSQL or with `NODE_ENV=production`.',
+    production: '`false` (the default with `DATABASE_URL` or `NODE_ENV=production`).',
   }),
   variable({
     name: 'SIZE_CAP_ENFORCED_FROM',
