@@ -4657,7 +4657,10 @@ export interface operations {
                     "application/json": components["schemas"]["Asset"];
                 };
             };
-            /** @description The body is not `multipart/form-data`, has no `file` part, or a part is invalid (DEC-ERR-003). */
+            /**
+             * @description The body is not `multipart/form-data`, has no `file` part, or a part is invalid (DEC-ERR-003):
+             *     among others a `title`, `description` or file name that is not UTF-8 (DEC-ASSET-010).
+             */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -27,6 +27,9 @@ const TEXT_PARTS = { title: 500, description: 5000 } as const; // characters (DE
 // Room for multipart framing and the two text parts: a Content-Length beyond max + this cannot
 // hold an acceptable upload, so it is refused before a byte is read.
 const FORM_OVERHEAD_BYTES = 64 * 1024;
+// busboy decodes text parts and file names as UTF-8 and puts U+FFFD for bytes that are not, so a
+// U+FFFD is refused: stored, it would silently replace what the client sent (DEC-ASSET-010).
+const REPLACEMENT = '\ufffd';
 
 // @implements ERR-003, ERR-004
 /**
@@ -101,6 +104,8 @@ export function receiveUpload(req: IncomingMessage, options: ReceiveUploadOption
         fail(badRequest(`/${name}`, `multipart part ${name} must be given once`));
       } else if (info.valueTruncated || [...value].length > TEXT_PARTS[name]) {
         fail(badRequest(`/${name}`, `${name} must be at most ${TEXT_PARTS[name]} characters`));
+      } else if (value.includes(REPLACEMENT)) {
+        fail(badRequest(`/${name}`, `${name} is not valid UTF-8`));
       } else if (value.includes('\u0000')) {
         // PostgreSQL text cannot hold U+0000 (DEC-ITEM-028): a client error, not a storage failure.
         fail(badRequest(`/${name}`, `${name} contains the character U+0000, which cannot be stored`));
@@ -113,6 +118,11 @@ export function receiveUpload(req: IncomingMessage, options: ReceiveUploadOption
       if (name !== 'file') {
         stream.resume();
         fail(badRequest(`/${name}`, `unknown multipart file part ${name} (expected the file in a part named file)`));
+        return;
+      }
+      if (info.filename?.includes(REPLACEMENT)) {
+        stream.resume();
+        fail(badRequest('/file', 'the file name is not valid UTF-8'));
         return;
       }
       fileStream = stream;
