@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import { badRequest, HttpError } from '../http/HttpError.ts';
 import type { AssetFileStore, StagedFile } from './fileStore.ts';
-import { ACCEPTED_MIMETYPES, SNIFF_BYTES, sniffType, type AcceptedMimetype } from './sniff.ts';
+import { ACCEPTED_MIMETYPES, FILE_EXTENSIONS, SNIFF_BYTES, sniffType, type AcceptedMimetype } from './sniff.ts';
 
 /** An accepted upload, staged in the store but not yet committed. */
 export interface ReceivedUpload {
@@ -229,15 +229,6 @@ function tooLarge(maxBytes: number, early: boolean): HttpError {
   });
 }
 
-const EXTENSIONS: Record<AcceptedMimetype, string> = {
-  'image/jpeg': 'jpg',
-  'image/png': 'png',
-  'image/webp': 'webp',
-  'image/gif': 'gif',
-  'application/pdf': 'pdf',
-  'video/mp4': 'mp4',
-};
-
 /**
  * The last path segment of the client's file name, without control characters, at most 255
  * characters; `upload.<ext>` when nothing usable remains. Stored for the URL only.
@@ -246,5 +237,5 @@ export function cleanFilename(raw: string | undefined, mimetype: AcceptedMimetyp
   const last = (raw ?? '').split(/[/\\]/).pop() ?? '';
   // eslint-disable-next-line no-control-regex
   const cleaned = [...last.replace(/[\u0000-\u001f\u007f]/g, '').trim()].slice(0, 255).join('');
-  return cleaned === '' || cleaned === '.' || cleaned === '..' ? `upload.${EXTENSIONS[mimetype]}` : cleaned;
+  return cleaned === '' || cleaned === '.' || cleaned === '..' ? `upload.${FILE_EXTENSIONS[mimetype]}` : cleaned;
 }
