@@ -366,6 +366,22 @@ export const VARIABLES = [
         : undefined,
   }),
   variable({
+    name: 'JSON_BODY_TIMEOUT',
+    key: 'jsonBodyTimeoutMs',
+    kind: kinds.duration,
+    // Issue 30: 200 stalled 1 MiB bodies were held for the whole REQUEST_TIMEOUT. 1 MiB in 10 s
+    // is 100 KB/s, slower than any link that uses this API.
+    default: (valueOf) => Math.min(10 * kinds.SECOND, valueOf(REQUEST_TIMEOUT)),
+    defaultText: '`10s` (or `REQUEST_TIMEOUT` when shorter)',
+    description:
+      'Time a JSON body (at most 1 MiB) has to arrive after its headers; then the connection is closed. Uploads have `REQUEST_TIMEOUT`.',
+    production: 'Leave it.',
+    check: (value, valueOf) =>
+      value > valueOf(REQUEST_TIMEOUT)
+        ? `expected at most REQUEST_TIMEOUT (${formatDuration(valueOf(REQUEST_TIMEOUT))})`
+        : undefined,
+  }),
+  variable({
     name: 'MAX_CONNECTIONS',
     key: 'maxConnections',
     kind: kinds.integer(0, 1_000_000),

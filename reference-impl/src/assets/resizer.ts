@@ -50,6 +50,7 @@ export interface Resizer {
   };
 }
 
+// @implements DEC-ASSET-009
 export function createResizer(options: ResizerOptions = {}): Resizer {
   const limits = { ...RESIZER_DEFAULTS, ...options };
   const cache = new ByteLru(limits.cacheBytes);

@@ -8,6 +8,7 @@ export interface RevokedDemoCredentials {
   users: number;
 }
 
+// @implements DEC-MISC-030
 /**
  * A start with demo data off (issue 30): every token and user the demo seed made is deleted, so no
  * demo value ever printed (a super-admin token among them) outlives the demo. The demo items and
