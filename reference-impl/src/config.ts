@@ -297,7 +297,7 @@ export const VARIABLES = [
     description:
       "Memory pools of the C library's allocator (glibc on Linux; set in the environment the process starts with). `2` lets the memory of a burst of image resizes go back to the system afterwards; unset, most of it stays.",
     production:
-      '`2` on Linux (issue 30: after 12 resizes of a 50-megapixel PNG 45 MiB stayed with it, 250 MiB without). Other allocators and platforms ignore it.',
+      '`2` on Linux: after a burst of 12 resizes of a 50-megapixel PNG nothing stayed with it, 49 MiB without (`resizeBurst.test.ts`, [security](security.md)). Other allocators and platforms ignore it.',
     warning: (value) =>
       value === undefined && process.platform === 'linux'
         ? 'MALLOC_ARENA_MAX is not set: memory used by image resizing is not returned to the system after a burst (set it to 2)'
