@@ -308,6 +308,7 @@ describe('the table of variables', () => {
       'HOST',
       'DATA_DIR',
       'BOOTSTRAP_ADMIN_TOKEN',
+      'NODE_ENV',
       'FEEDS_FILE',
     ]);
   });

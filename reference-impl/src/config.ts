@@ -165,7 +165,7 @@ export const VARIABLES = [
     // Demo data (with a super-admin token) belongs in the quick start's embedded store, never by
     // default in a database someone runs or an environment that calls itself production.
     default: (valueOf) => valueOf(DATABASE_URL) === undefined && valueOf(NODE_ENV) !== 'production',
-    defaultText: '`true` with the embedded store; `false` with `DATABASE_URL` or `NODE_ENV=production`',
+    defaultText: '`true`; `false` with `DATABASE_URL` or `NODE_ENV=production`',
     description:
       'Load demo accounts, users, tokens (a super admin among them), items and a few images (assets) into an empty store at start; on later starts the tokens the seed made (flagged in storage, never one made through the API) get new values, printed to stdout under a warning banner. `false`: nothing is seeded, and the demo tokens and users of an earlier seed are deleted, so no printed demo credential works any more. Set `SEED_DEMO_DATA=true` to seed also into PostgreSQL or with `NODE_ENV=production`.',
     production: '`false` (the default with `DATABASE_URL` or `NODE_ENV=production`).',
