@@ -286,8 +286,10 @@ export interface paths {
          *     (default), `cover` or `stretch`. Images are never enlarged beyond the source and keep their format.
          *     Other files ignore `w`, `h` and `mode`.
          *
-         *     Every answer has a strong `ETag` (per variant) and `Cache-Control: public, max-age=86400`; send the
-         *     `ETag` back in `If-None-Match` to get `304`. Not rate limited.
+         *     Every answer has a strong `ETag` (per variant) and `Cache-Control: private, max-age=86400`; send the
+         *     `ETag` back in `If-None-Match` to get `304`. Files are untrusted content: served with
+         *     `X-Content-Type-Options: nosniff` and `Content-Security-Policy: default-src 'none'; sandbox`, and
+         *     anything but images and video (a PDF) as an attachment (DEC-ASSET-008). Not rate limited.
          */
         get: operations["getAssetFile"];
         put?: never;
@@ -4520,8 +4522,8 @@ export interface components {
          */
         AssetETag: string;
         /**
-         * @description `public, max-age=86400`: shared and private caches may keep the file for a day. An asset's bytes never change; only its metadata can.
-         * @example public, max-age=86400
+         * @description `private, max-age=86400`: the caller's own cache may keep the file for a day, a shared cache (a CDN, a proxy) never, since the file needs a token (DEC-ASSET-008). An asset's bytes never change; only its metadata can.
+         * @example private, max-age=86400
          */
         CacheControlAsset: string;
         /**
@@ -4529,6 +4531,16 @@ export interface components {
          * @example no-store
          */
         CacheControlNoStore: "no-store";
+        /**
+         * @description `inline` for images and video, `attachment` for anything else (PDF), named `<id>.<extension of the sniffed type>` (DEC-ASSET-008).
+         * @example attachment; filename="0c9e8f7a-6b5d-4c3e-9a1b-2f4e6d8c0a1b.pdf"
+         */
+        ContentDispositionAsset: string;
+        /**
+         * @description `default-src 'none'; sandbox`: nothing in a file (a PDF's JavaScript, say) runs under the service's origin (DEC-ASSET-008).
+         * @example default-src 'none'; sandbox
+         */
+        ContentSecurityPolicyAsset: string;
         /**
          * @description Strong entity tag of this representation (the file, or its resized variant). Send it back in `If-None-Match` to get `304` while it is unchanged.
          * @example "a3f5c2e1-w800-h600-cover"
@@ -4751,6 +4763,8 @@ export type ParameterXServiceTimestamp = components['parameters']['XServiceTimes
 export type HeaderAssetETag = components['headers']['AssetETag'];
 export type HeaderCacheControlAsset = components['headers']['CacheControlAsset'];
 export type HeaderCacheControlNoStore = components['headers']['CacheControlNoStore'];
+export type HeaderContentDispositionAsset = components['headers']['ContentDispositionAsset'];
+export type HeaderContentSecurityPolicyAsset = components['headers']['ContentSecurityPolicyAsset'];
 export type HeaderETag = components['headers']['ETag'];
 export type HeaderItemETag = components['headers']['ItemETag'];
 export type HeaderLocation = components['headers']['Location'];
@@ -5162,7 +5176,10 @@ export interface operations {
                     "application/json": components["schemas"]["Asset"];
                 };
             };
-            /** @description The body is not `multipart/form-data`, has no `file` part, or a part is invalid (DEC-ERR-003). */
+            /**
+             * @description The body is not `multipart/form-data`, has no `file` part, or a part is invalid (DEC-ERR-003):
+             *     among others a `title`, `description` or file name that is not UTF-8 (DEC-ASSET-010).
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5292,6 +5309,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlAsset"];
+                    "Content-Disposition": components["headers"]["ContentDispositionAsset"];
+                    "Content-Security-Policy": components["headers"]["ContentSecurityPolicyAsset"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -5334,9 +5353,9 @@ export interface operations {
             };
             413: components["responses"]["RequestBodyTooLarge"];
             /**
-             * @description The image cannot be resized within the service's limits: the source has more than 100
-             *     megapixels, or its header cannot be read (DEC-ASSET-009). The original stays available
-             *     without `w` and `h`.
+             * @description The image cannot be resized within the service's limits: the source has more than 50
+             *     megapixels, or it cannot be decoded (DEC-ASSET-009). Refused before any decoding when the
+             *     stored size is over the limit. The original stays available without `w` and `h`.
              */
             422: {
                 headers: {
@@ -5346,7 +5365,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description Every resize slot of the instance stayed busy for 10 s (DEC-ASSET-009), or storage is
+             *     unreachable for the moment (DEC-MISC-003). Retry after `Retry-After` seconds; the original
+             *     (without `w` and `h`) and variants already made never wait.
+             */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     signOut: {

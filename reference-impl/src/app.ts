@@ -68,7 +68,13 @@ export function createApp(services: Services): express.Express {
       discard: { maxBytes: config.preAuthBodyMaxBytes, maxMs: SECOND, lingerMs: SECOND },
     }),
   );
-  app.use(readJsonBody(config.preAuthBodyMaxBytes));
+  app.use(
+    readJsonBody({
+      preAuthBytes: config.preAuthBodyMaxBytes,
+      bodyTimeoutMs: config.jsonBodyTimeoutMs,
+      discard: { maxBytes: config.preAuthBodyMaxBytes, maxMs: SECOND, lingerMs: SECOND },
+    }),
+  );
 
   const api = express.Router();
   api.use(healthRoutes(context));

@@ -32,6 +32,9 @@ describe('loadConfig', () => {
     [{ DATABASE_URL: 'postgres://u@db/content' }, false],
     [{ DATABASE_URL: 'postgres://u@db/content', SEED_DEMO_DATA: 'true' }, true],
     [{ SEED_DEMO_DATA: 'false' }, false],
+    [{ NODE_ENV: 'production' }, false],
+    [{ NODE_ENV: 'production', SEED_DEMO_DATA: 'true' }, true],
+    [{ NODE_ENV: 'development' }, true],
   ])('when the environment is %j, then demo data is seeded: %s', (env, seeded) => {
     expect(loadConfig(env).seedDemoData).toBe(seeded);
   });
@@ -305,6 +308,7 @@ describe('the table of variables', () => {
       'HOST',
       'DATA_DIR',
       'BOOTSTRAP_ADMIN_TOKEN',
+      'NODE_ENV',
       'FEEDS_FILE',
     ]);
   });

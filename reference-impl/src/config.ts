@@ -81,6 +81,13 @@ const DATABASE_URL = optional({
   description: 'PostgreSQL connection string; unset: embedded PGlite in `DATA_DIR/pglite`.',
   production: "**Required with several instances** (PGlite is one process's database).",
 });
+const NODE_ENV = optional({
+  name: 'NODE_ENV',
+  key: 'nodeEnv',
+  kind: kinds.text,
+  description: '`production` turns demo data off by default (`SEED_DEMO_DATA`); no other effect on the service.',
+  production: '`production`.',
+});
 const WEBHOOK_TIMEOUT = variable({
   name: 'WEBHOOK_TIMEOUT',
   key: 'webhookTimeoutMs',
@@ -150,17 +157,18 @@ export const VARIABLES = [
         ? 'BOOTSTRAP_ADMIN_TOKEN is shorter than 16 characters: anyone who guesses it is super admin'
         : undefined,
   }),
+  NODE_ENV,
   variable({
     name: 'SEED_DEMO_DATA',
     key: 'seedDemoData',
     kind: kinds.boolean,
     // Demo data (with a super-admin token) belongs in the quick start's embedded store, never by
-    // default in a database someone runs.
-    default: (valueOf) => valueOf(DATABASE_URL) === undefined,
-    defaultText: '`true` with the embedded store; `false` with `DATABASE_URL`',
+    // default in a database someone runs or an environment that calls itself production.
+    default: (valueOf) => valueOf(DATABASE_URL) === undefined && valueOf(NODE_ENV) !== 'production',
+    defaultText: '`true`; `false` with `DATABASE_URL` or `NODE_ENV=production`',
     description:
-      'Load demo accounts, tokens (a super admin among them), items and a few images (assets) into an empty store at start; on later starts the tokens the seed made (flagged in storage, never one made through the API) get new values, printed to stdout.',
-    production: '`false` (the default with `DATABASE_URL`).',
+      'Load demo accounts, users, tokens (a super admin among them), items and a few images (assets) into an empty store at start; on later starts the tokens the seed made (flagged in storage, never one made through the API) get new values, printed to stdout under a warning banner. `false`: nothing is seeded, and the demo tokens and users of an earlier seed are deleted, so no printed demo credential works any more. Set `SEED_DEMO_DATA=true` to seed also into PostgreSQL or with `NODE_ENV=production`.',
+    production: '`false` (the default with `DATABASE_URL` or `NODE_ENV=production`).',
   }),
   variable({
     name: 'SIZE_CAP_ENFORCED_FROM',
@@ -245,18 +253,31 @@ export const VARIABLES = [
     name: 'ASSET_RESIZE_MAX_PIXELS',
     key: 'assetResizeMaxPixels',
     kind: kinds.integer(1, 1_000_000_000_000),
-    default: 100_000_000,
+    // Issue 30: 12 resizes of a 99.8-megapixel PNG held 1.2 GiB. 50 megapixels still takes a
+    // 45-megapixel camera's photo (8,256 × 5,504).
+    default: 50_000_000,
     description:
-      'Images with more pixels (all frames together) are not resized: 422 (DEC-ASSET-009); the original is still served.',
-    production: 'Leave it: a resize needs about 4 bytes of memory per pixel while it runs.',
+      'Images with more pixels (all frames together) are not resized: 422 at once (DEC-ASSET-009); the original is still served.',
+    production:
+      'Leave it: an interlaced PNG is decoded whole, 3 to 8 bytes per pixel, so one resize of a 50-megapixel source can hold up to 400 MB while it runs.',
   }),
   variable({
     name: 'ASSET_RESIZE_CONCURRENCY',
     key: 'assetResizeConcurrency',
     kind: kinds.integer(1, 64),
-    default: 4,
-    description: 'Resizes running at once in an instance (1…64); more wait their turn.',
-    production: "The instance's cores; memory bound: concurrency × the largest source.",
+    default: 2,
+    description: 'Resizes running at once in an instance (1…64); more wait their turn, in arrival order.',
+    production:
+      "At most the instance's cores. Memory bound while a burst lasts: concurrency × the largest source (see `ASSET_RESIZE_MAX_PIXELS`).",
+  }),
+  variable({
+    name: 'ASSET_RESIZE_QUEUE_TIMEOUT',
+    key: 'assetResizeQueueTimeoutMs',
+    kind: kinds.duration,
+    default: 10 * kinds.SECOND,
+    description:
+      'How long a resize may wait for its turn; then the request is a 503 with `Retry-After` (DEC-ASSET-009).',
+    production: 'Leave it; cached variants and originals never wait.',
   }),
   variable({
     name: 'ASSET_RESIZE_TIMEOUT',
@@ -265,6 +286,22 @@ export const VARIABLES = [
     default: 20 * kinds.SECOND,
     description: 'A resize taking longer is abandoned with a 422 (whole seconds).',
     production: 'Leave it.',
+  }),
+  // Read by glibc, not by the service: listed so that --help and the docs name it, and so that a
+  // start without it can say what it costs.
+  optional({
+    name: 'MALLOC_ARENA_MAX',
+    key: 'mallocArenaMax',
+    kind: kinds.integer(1, 1024),
+    defaultText: "(unset: glibc's default, 8 per core)",
+    description:
+      "Memory pools of the C library's allocator (glibc on Linux; set in the environment the process starts with). `2` lets the memory of a burst of image resizes go back to the system afterwards; unset, most of it stays.",
+    production:
+      '`2` on Linux: after a burst of 12 resizes of a 50-megapixel PNG nothing stayed with it, 49 MiB without (`resizeBurst.test.ts`, [security](security.md)). Other allocators and platforms ignore it.',
+    warning: (value) =>
+      value === undefined && process.platform === 'linux'
+        ? 'MALLOC_ARENA_MAX is not set: memory used by image resizing is not returned to the system after a burst (set it to 2)'
+        : undefined,
   }),
   variable({
     name: 'SESSION_SECRET',
@@ -322,6 +359,22 @@ export const VARIABLES = [
     default: (valueOf) => Math.min(10 * kinds.SECOND, valueOf(REQUEST_TIMEOUT)),
     defaultText: '`10s` (or `REQUEST_TIMEOUT` when shorter)',
     description: 'Time a client has to send the request line and headers; at most `REQUEST_TIMEOUT`.',
+    production: 'Leave it.',
+    check: (value, valueOf) =>
+      value > valueOf(REQUEST_TIMEOUT)
+        ? `expected at most REQUEST_TIMEOUT (${formatDuration(valueOf(REQUEST_TIMEOUT))})`
+        : undefined,
+  }),
+  variable({
+    name: 'JSON_BODY_TIMEOUT',
+    key: 'jsonBodyTimeoutMs',
+    kind: kinds.duration,
+    // Issue 30: 200 stalled 1 MiB bodies were held for the whole REQUEST_TIMEOUT. 1 MiB in 10 s
+    // is 100 KB/s, slower than any link that uses this API.
+    default: (valueOf) => Math.min(10 * kinds.SECOND, valueOf(REQUEST_TIMEOUT)),
+    defaultText: '`10s` (or `REQUEST_TIMEOUT` when shorter)',
+    description:
+      'Time a JSON body (at most 1 MiB) has to arrive after its headers; then the connection is closed. Uploads have `REQUEST_TIMEOUT`.',
     production: 'Leave it.',
     check: (value, valueOf) =>
       value > valueOf(REQUEST_TIMEOUT)

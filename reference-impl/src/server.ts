@@ -11,8 +11,10 @@ import { limitConnections } from './http/limitConnections.ts';
 import { createLifecycle } from './lifecycle.ts';
 import type { Logger } from './logger.ts';
 import { ensureBootstrapAdminToken } from './seed/bootstrapAdminToken.ts';
+import { revokeDemoCredentials, type RevokedDemoCredentials } from './seed/revokeDemoCredentials.ts';
 import { seedDemoData, type SeedResult } from './seed/seedDemoData.ts';
 import { createServices, startBackgroundServices } from './services.ts';
+import { isStoreEmpty } from './storage/accounts/isStoreEmpty.ts';
 import type { Db } from './storage/db.ts';
 import { runMigrations } from './storage/migrate.ts';
 import { openDb } from './storage/openDb.ts';
@@ -33,7 +35,12 @@ export interface RunningService {
   baseUrl: string;
   /** The docs URL, or undefined when docs/build/index.html is not built. */
   docsUrl: string | undefined;
+  /** What the demo seed did; undefined with demo data off. */
   seed: SeedResult | undefined;
+  /** With demo data off: the demo tokens and users of an earlier seed, deleted at this start. */
+  revokedDemo: RevokedDemoCredentials | undefined;
+  /** The store held no account and no item when the service started. */
+  storeWasEmpty: boolean;
   bootstrapToken: { created: boolean } | undefined;
   /** Graceful: stop accepting, finish in-flight requests (until the deadline), stop workers, close storage. */
   stop(): Promise<void>;
@@ -98,6 +105,7 @@ export async function startService(
     lifecycle.onStop('rate limit stores', () => services.rateLimitStores.close());
     if (!(await services.rateLimitStores.ready()))
       logger.warn('rate limit: Redis not reachable at start; limiting per instance in memory until it is');
+    const storeWasEmpty = await isStoreEmpty(db);
     const seed = bound.seedDemoData
       ? await seedDemoData(
           db,
@@ -105,6 +113,7 @@ export async function startService(
           { assetStore: services.assetStore },
         )
       : undefined;
+    const revokedDemo = bound.seedDemoData ? undefined : await revokeDemoCredentials(db);
     const bootstrapToken =
       bound.bootstrapAdminToken === undefined
         ? undefined
@@ -120,6 +129,8 @@ export async function startService(
       baseUrl: bound.publicBaseUrl,
       docsUrl: docsBuilt ? `${origin}/docs/` : undefined,
       seed,
+      revokedDemo,
+      storeWasEmpty,
       bootstrapToken,
       stop: onceOnly(async () => {
         await closeServer(server, SHUTDOWN_DEADLINE_MS);

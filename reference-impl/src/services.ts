@@ -86,6 +86,7 @@ export function createServices(config: Config, base: ServiceBase, standIns: Serv
       cacheBytes: config.assetCacheBytes,
       maxInputPixels: config.assetResizeMaxPixels,
       maxConcurrent: config.assetResizeConcurrency,
+      maxWaitMs: config.assetResizeQueueTimeoutMs,
       timeoutSeconds: config.assetResizeTimeoutMs / SECOND,
     }),
     feedService: createFeedService({

@@ -139,7 +139,7 @@ export default defineCheck({
     if (
       !etag ||
       etag.startsWith('W/') ||
-      !/public/.test(file.headers['cache-control'] ?? '') ||
+      !/private/.test(file.headers['cache-control'] ?? '') ||
       !/max-age=86400/.test(file.headers['cache-control'] ?? '') ||
       resized.headers.etag === etag ||
       got[0]!.info!.format !== 'png'
@@ -154,7 +154,7 @@ export default defineCheck({
         },
         expected: {
           etag: 'a strong ETag, another one per variant',
-          'cache-control': 'public, max-age=86400',
+          'cache-control': 'private, max-age=86400',
           'resized format': 'png',
         },
         requirements: ['DEC-ASSET-008'],

@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import { badRequest, HttpError } from '../http/HttpError.ts';
 import type { AssetFileStore, StagedFile } from './fileStore.ts';
-import { ACCEPTED_MIMETYPES, SNIFF_BYTES, sniffType, type AcceptedMimetype } from './sniff.ts';
+import { ACCEPTED_MIMETYPES, FILE_EXTENSIONS, SNIFF_BYTES, sniffType, type AcceptedMimetype } from './sniff.ts';
 
 /** An accepted upload, staged in the store but not yet committed. */
 export interface ReceivedUpload {
@@ -27,6 +27,9 @@ const TEXT_PARTS = { title: 500, description: 5000 } as const; // characters (DE
 // Room for multipart framing and the two text parts: a Content-Length beyond max + this cannot
 // hold an acceptable upload, so it is refused before a byte is read.
 const FORM_OVERHEAD_BYTES = 64 * 1024;
+// busboy decodes text parts and file names as UTF-8 and puts U+FFFD for bytes that are not, so a
+// U+FFFD is refused: stored, it would silently replace what the client sent (DEC-ASSET-010).
+const REPLACEMENT = '\ufffd';
 
 // @implements ERR-003, ERR-004
 /**
@@ -101,6 +104,8 @@ export function receiveUpload(req: IncomingMessage, options: ReceiveUploadOption
         fail(badRequest(`/${name}`, `multipart part ${name} must be given once`));
       } else if (info.valueTruncated || [...value].length > TEXT_PARTS[name]) {
         fail(badRequest(`/${name}`, `${name} must be at most ${TEXT_PARTS[name]} characters`));
+      } else if (value.includes(REPLACEMENT)) {
+        fail(badRequest(`/${name}`, `${name} is not valid UTF-8`));
       } else if (value.includes('\u0000')) {
         // PostgreSQL text cannot hold U+0000 (DEC-ITEM-028): a client error, not a storage failure.
         fail(badRequest(`/${name}`, `${name} contains the character U+0000, which cannot be stored`));
@@ -113,6 +118,11 @@ export function receiveUpload(req: IncomingMessage, options: ReceiveUploadOption
       if (name !== 'file') {
         stream.resume();
         fail(badRequest(`/${name}`, `unknown multipart file part ${name} (expected the file in a part named file)`));
+        return;
+      }
+      if (info.filename?.includes(REPLACEMENT)) {
+        stream.resume();
+        fail(badRequest('/file', 'the file name is not valid UTF-8'));
         return;
       }
       fileStream = stream;
@@ -219,15 +229,6 @@ function tooLarge(maxBytes: number, early: boolean): HttpError {
   });
 }
 
-const EXTENSIONS: Record<AcceptedMimetype, string> = {
-  'image/jpeg': 'jpg',
-  'image/png': 'png',
-  'image/webp': 'webp',
-  'image/gif': 'gif',
-  'application/pdf': 'pdf',
-  'video/mp4': 'mp4',
-};
-
 /**
  * The last path segment of the client's file name, without control characters, at most 255
  * characters; `upload.<ext>` when nothing usable remains. Stored for the URL only.
@@ -236,5 +237,5 @@ export function cleanFilename(raw: string | undefined, mimetype: AcceptedMimetyp
   const last = (raw ?? '').split(/[/\\]/).pop() ?? '';
   // eslint-disable-next-line no-control-regex
   const cleaned = [...last.replace(/[\u0000-\u001f\u007f]/g, '').trim()].slice(0, 255).join('');
-  return cleaned === '' || cleaned === '.' || cleaned === '..' ? `upload.${EXTENSIONS[mimetype]}` : cleaned;
+  return cleaned === '' || cleaned === '.' || cleaned === '..' ? `upload.${FILE_EXTENSIONS[mimetype]}` : cleaned;
 }

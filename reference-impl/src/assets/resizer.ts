@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { defaultOf, SECOND } from '../config.ts';
 import { HttpError } from '../http/HttpError.ts';
 import { ByteLru } from '../cache/byteLru.ts';
+import type { ImageSize } from './imageInfo.ts';
 import type { Variant } from './variantSize.ts';
 
 export interface ResizerOptions {
@@ -11,6 +12,8 @@ export interface ResizerOptions {
   maxOutputPixels?: number;
   /** Resizes running at once; more wait their turn, so a burst cannot exhaust memory. */
   maxConcurrent?: number;
+  /** How long a resize may wait for its turn before the request is answered 503. */
+  maxWaitMs?: number;
   /** Memory for finished variants. */
   cacheBytes?: number;
   /** A resize taking longer is abandoned. */
@@ -21,6 +24,7 @@ const RESIZER_DEFAULTS = {
   maxInputPixels: defaultOf('assetResizeMaxPixels'),
   maxOutputPixels: 4000 * 4000,
   maxConcurrent: defaultOf('assetResizeConcurrency'),
+  maxWaitMs: defaultOf('assetResizeQueueTimeoutMs'),
   cacheBytes: defaultOf('assetCacheBytes'),
   timeoutSeconds: defaultOf('assetResizeTimeoutMs') / SECOND,
 } as const satisfies Required<ResizerOptions>;
@@ -28,13 +32,15 @@ const RESIZER_DEFAULTS = {
 export interface Resizer {
   /**
    * The bytes of `variant` of the image in `input`, from the cache or made now. `key` names the
-   * variant uniquely (the ETag does). Identical requests in flight share one resize.
+   * variant uniquely (the ETag does). Identical requests in flight share one resize. `source` is
+   * the stored size of the image: one above the pixel limit is refused before anything is read.
    */
   resize(
     key: string,
     input: () => Promise<string | Buffer>,
     mimetype: string,
     variant: Variant,
+    source: ImageSize,
   ): Promise<{ bytes: Buffer; cached: boolean }>;
   readonly stats: {
     readonly hits: number;
@@ -44,12 +50,17 @@ export interface Resizer {
   };
 }
 
+// @implements DEC-ASSET-009
 export function createResizer(options: ResizerOptions = {}): Resizer {
   const limits = { ...RESIZER_DEFAULTS, ...options };
   const cache = new ByteLru(limits.cacheBytes);
   const inFlight = new Map<string, Promise<Buffer>>();
-  const gate = createGate(limits.maxConcurrent);
+  const gate = createGate(limits.maxConcurrent, limits.maxWaitMs);
   const counters = { hits: 0, misses: 0 };
+  // libvips' own operation cache keeps recent decoded images for reuse; every resize here reads a
+  // different source once (finished variants are in `cache`), so it only holds memory after a
+  // burst. Process-wide, like the libvips it configures.
+  sharp.cache(false);
 
   async function render(input: string | Buffer, mimetype: string, variant: Variant): Promise<Buffer> {
     if (variant.width * variant.height > limits.maxOutputPixels) {
@@ -67,15 +78,21 @@ export function createResizer(options: ResizerOptions = {}): Resizer {
         .toBuffer();
     } catch (error) {
       const reason = (error as Error).message;
+      // The stored size of one frame passed; all frames of an animation together did not.
       const message = /pixel limit/i.test(reason)
-        ? `the image is larger than the resize limit of ${limits.maxInputPixels} pixels; request it without w and h`
+        ? `the image's frames together are larger than the resize limit of ${limits.maxInputPixels} pixels; request it without w and h`
         : `the image cannot be resized: ${reason}`;
       throw new HttpError(422, { message, cause: error });
     }
   }
 
   return {
-    async resize(key, input, mimetype, variant) {
+    async resize(key, input, mimetype, variant, source) {
+      // Refused before it waits for a turn or a byte is decoded (DEC-ASSET-009).
+      if (source.width * source.height > limits.maxInputPixels)
+        throw new HttpError(422, {
+          message: `the image has ${source.width * source.height} pixels (${source.width}×${source.height}), more than the resize limit of ${limits.maxInputPixels}; request it without w and h`,
+        });
       const hit = cache.get(key);
       if (hit !== undefined) {
         counters.hits += 1;
@@ -111,14 +128,30 @@ export function createResizer(options: ResizerOptions = {}): Resizer {
   };
 }
 
-/** Runs at most `limit` tasks at once, the rest in arrival order. */
-function createGate(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
+/**
+ * Runs at most `limit` tasks at once, the rest in arrival order; a task that waited `maxWaitMs`
+ * for its turn is dropped with a 503, so a burst is answered within a bounded time and no resize
+ * starts for a client that has long given up.
+ */
+function createGate(limit: number, maxWaitMs: number): <T>(task: () => Promise<T>) => Promise<T> {
   let running = 0;
   const waiting: (() => void)[] = [];
+  const waitForTurn = () =>
+    new Promise<void>((resolve, reject) => {
+      const turn = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        waiting.splice(waiting.indexOf(turn), 1);
+        reject(busy(maxWaitMs));
+      }, maxWaitMs);
+      waiting.push(turn);
+    });
   return async (task) => {
     // A finishing task hands its slot straight to the next waiter, so none can jump the queue.
     if (running < limit) running += 1;
-    else await new Promise<void>((resolve) => waiting.push(resolve));
+    else await waitForTurn();
     try {
       return await task();
     } finally {
@@ -127,4 +160,12 @@ function createGate(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
       else next();
     }
   };
+}
+
+function busy(maxWaitMs: number): HttpError {
+  const retryAfter = Math.max(1, Math.ceil(maxWaitMs / SECOND));
+  return new HttpError(503, {
+    message: `every resize slot stayed busy for ${maxWaitMs / SECOND} s; retry after ${retryAfter} s, or request the original without w and h`,
+    headers: { 'Retry-After': String(retryAfter) },
+  });
 }

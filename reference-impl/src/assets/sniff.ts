@@ -11,6 +11,16 @@ export const ACCEPTED_MIMETYPES = [
 ] as const;
 export type AcceptedMimetype = (typeof ACCEPTED_MIMETYPES)[number];
 
+/** The usual file name extension of each accepted type. */
+export const FILE_EXTENSIONS: Readonly<Record<AcceptedMimetype, string>> = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
+  'application/pdf': 'pdf',
+  'video/mp4': 'mp4',
+};
+
 const IMAGE_MIMETYPES: readonly AcceptedMimetype[] = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'];
 
 /** Bytes file-type needs to recognise every format it knows. */

@@ -8,7 +8,13 @@ describe('readJsonBody', () => {
   let close: () => Promise<void>;
   beforeAll(async () => {
     const app = express();
-    app.use(readJsonBody(16 * 1024));
+    app.use(
+      readJsonBody({
+        preAuthBytes: 16 * 1024,
+        bodyTimeoutMs: 10_000,
+        discard: { maxBytes: 1024, maxMs: 1000, lingerMs: 1000 },
+      }),
+    );
     app.post('/echo', (req, res) => {
       res.json({ names: Object.keys(req.body as object), body: req.body as unknown });
     });

@@ -42,15 +42,32 @@ describeEachEngine('GET /assets/{id}/{filename}', (engine) => {
   });
   afterAll(() => app.close());
 
-  it('when fetched without resize, then the exact bytes with the content type, a strong ETag and a day of public caching [ASSET-003, ASSET-005, DEC-ASSET-008]', async () => {
+  it('when fetched without resize, then the exact bytes with the content type, a strong ETag and a day of private caching, sandboxed and shown inline [ASSET-003, ASSET-005, DEC-ASSET-008]', async () => {
     const response = await get(jpeg.id);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('image/jpeg');
-    expect(response.headers.get('cache-control')).toBe('public, max-age=86400');
+    expect(response.headers.get('cache-control')).toBe('private, max-age=86400');
+    expect(response.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
+    expect(response.headers.get('content-disposition')).toBe(`inline; filename="${jpeg.id}.jpg"`);
     expect(response.headers.get('etag')).toMatch(/^"[0-9a-f]{32}"$/);
     expect(response.headers.get('content-length')).toBe(String(jpeg.bytes.length));
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(Buffer.from(await response.arrayBuffer()).equals(jpeg.bytes)).toBe(true);
+  });
+
+  it("when a PDF holds JavaScript, then it is served as an attachment, sandboxed, never to be run inline under the service's origin [DEC-ASSET-008]", async () => {
+    const script = Buffer.from(
+      '%PDF-1.4\n1 0 obj << /Type /Catalog /OpenAction << /S /JavaScript /JS (app.alert(1)) >> >> endobj\n%%EOF\n',
+    );
+    const active = await upload(script, 'flyer.html');
+    const response = await get(active.id, '', {}, 'flyer.html');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/pdf');
+    expect(response.headers.get('content-disposition')).toBe(`attachment; filename="${active.id}.pdf"`);
+    expect(response.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('cache-control')).toBe('private, max-age=86400');
+    expect(Buffer.from(await response.arrayBuffer()).equals(script)).toBe(true);
   });
 
   it("when another account's token asks, then the file is served too; without a token 401; an unknown id 404 [DEC-ASSET-004, DEC-ERR-002]", async () => {
@@ -156,7 +173,7 @@ describeEachEngine('GET /assets/{id}/{filename}', (engine) => {
       const again = await get(jpeg.id, '?w=150', { 'if-none-match': etag });
       expect(again.status).toBe(304);
       expect(again.headers.get('etag')).toBe(etag);
-      expect(again.headers.get('cache-control')).toBe('public, max-age=86400');
+      expect(again.headers.get('cache-control')).toBe('private, max-age=86400');
       expect(await again.text()).toBe('');
       expect((await get(jpeg.id, '?w=150', { 'if-none-match': `"other", W/${etag}` })).status).toBe(304);
 
@@ -207,7 +224,7 @@ describeEachEngine('GET /assets/{id}/{filename}', (engine) => {
       const refused = await fetchFile(big, '?w=50');
       expect(refused.status).toBe(422);
       expect(((await refused.json()) as { message: string }).message).toBe(
-        'the image is larger than the resize limit of 10000 pixels; request it without w and h',
+        'the image has 20000 pixels (200×100), more than the resize limit of 10000; request it without w and h',
       );
       expect((await fetchFile(big, '')).status).toBe(200);
       const small = await uploadHere(await makeImage('png', 100, 100), 'small.png');

@@ -3,8 +3,8 @@ import { Router, type Request, type Response } from 'express';
 import { assetAnswer, assetUrl } from '../assets/assetJson.ts';
 import { editAsset, findAsset, listAccountAssets, noSuchAsset } from '../assets/assetRecords.ts';
 import { fileEtag } from '../assets/fileEtag.ts';
-import { createFileInfoCache } from '../assets/fileInfoCache.ts';
-import { isImage } from '../assets/sniff.ts';
+import { createFileInfoCache, type AssetFileInfo } from '../assets/fileInfoCache.ts';
+import { FILE_EXTENSIONS, isImage, type AcceptedMimetype } from '../assets/sniff.ts';
 import { uploadAsset } from '../assets/uploadAsset.ts';
 import { variantSize } from '../assets/variantSize.ts';
 import { MiB, SECOND } from '../config.ts';
@@ -16,7 +16,18 @@ import { validated } from '../http/validateRequest.ts';
 import type { RouteMiddleware } from './routeMiddleware.ts';
 import type { Services } from '../services.ts';
 
-const CACHE_CONTROL = 'public, max-age=86400'; // DEC-ASSET-008
+// DEC-ASSET-008. Private: the file needs a token, and a shared cache keeping it would hand it to
+// callers without one. The bytes of an asset never change, so a day is safe.
+const CACHE_CONTROL = 'private, max-age=86400';
+// Files are untrusted: a PDF can carry JavaScript. Opened from this origin, nothing in them may
+// run (CSP sandbox) and none is taken for another type (nosniff); PDFs are downloaded, not shown.
+const FILE_HEADERS = {
+  'Cache-Control': CACHE_CONTROL,
+  'X-Content-Type-Options': 'nosniff',
+  'Content-Security-Policy': "default-src 'none'; sandbox",
+};
+/** Types a browser shows as passive media; anything else (PDF) is an attachment. */
+const INLINE_TYPES = /^(image|video)\//;
 // What is read and dropped of a refused upload's body after the answer, so that the client reads
 // the answer instead of a reset; beyond it the connection is closed.
 const REFUSED_UPLOAD_DISCARD = { maxBytes: 4 * MiB, maxMs: 5 * SECOND, lingerMs: 1 * SECOND };
@@ -74,23 +85,25 @@ export function assetRoutes(context: AssetRouteDeps): Router {
     if (row === null) throw noSuchAsset(params.id);
 
     const request = { w: query.w, h: query.h, mode: query.mode ?? 'fit' };
-    const variant =
+    const source =
       isImage(row.mimetype) && row.width !== null && row.height !== null
-        ? variantSize({ width: row.width, height: row.height }, request)
+        ? { width: row.width, height: row.height }
         : undefined;
+    const variant = source === undefined ? undefined : variantSize(source, request);
     const etag = fileEtag(row.sha256, variant);
-    res.set({ ETag: etag, 'Cache-Control': CACHE_CONTROL, 'X-Content-Type-Options': 'nosniff' });
+    res.set({ ETag: etag, ...FILE_HEADERS });
     if (matchesIfNoneMatch(req.headers['if-none-match'], etag)) {
       res.status(304).end();
       return;
     }
+    setDisposition(res, row, INLINE_TYPES.test(row.mimetype) ? 'inline' : 'attachment');
     // The file itself is opened only when needed: a cached variant or a 304 never touches it.
     const open = async () => {
       const file = await store.open(row.id);
       if (file === undefined) throw noSuchAsset(row.id);
       return file;
     };
-    if (variant === undefined) {
+    if (source === undefined || variant === undefined) {
       const file = await open();
       res.type(row.mimetype);
       sendStream(res, file.size, file.stream());
@@ -101,6 +114,7 @@ export function assetRoutes(context: AssetRouteDeps): Router {
       async () => (await open()).sharpInput(),
       row.mimetype,
       variant,
+      source,
     );
     res
       .type(row.mimetype)
@@ -109,6 +123,15 @@ export function assetRoutes(context: AssetRouteDeps): Router {
   });
 
   return router;
+}
+
+/**
+ * `Content-Disposition` named `<id>.<extension of the sniffed type>`: the uploader's name and the
+ * URL's are anyone's choice, and a PDF saved as `flyer.html` would open as a page.
+ */
+function setDisposition(res: Response, row: AssetFileInfo, type: 'inline' | 'attachment'): void {
+  const extension = FILE_EXTENSIONS[row.mimetype as AcceptedMimetype] ?? 'bin';
+  res.set('Content-Disposition', `${type}; filename="${row.id}.${extension}"`);
 }
 
 function sendStream(res: Response, size: number, stream: Readable): void {

@@ -317,7 +317,7 @@ describeEachEngine('POST /assets', (engine) => {
     const url = `${app.baseUrl}/assets/${asset.id}/bomb.png`;
     const resized = await fetch(`${url}?w=100`, { headers: { authorization: `Bearer ${account.full}` } });
     expect(resized.status).toBe(422);
-    expect(((await resized.json()) as { message: string }).message).toMatch(/larger than the resize limit/);
+    expect(((await resized.json()) as { message: string }).message).toMatch(/more than the resize limit/);
     const original = await fetch(url, { headers: { authorization: `Bearer ${account.full}` } });
     expect(original.status).toBe(200);
     expect(Buffer.from(await original.arrayBuffer()).equals(bomb)).toBe(true);
@@ -356,6 +356,49 @@ describeEachEngine('POST /assets', (engine) => {
       expect(((await long.json()) as { message: string }).message).toBe('title must be at most 500 characters');
       expect(await hits()).toBe(before);
     });
+
+    it.each([
+      ['title', '/title', 'title is not valid UTF-8'],
+      ['description', '/description', 'description is not valid UTF-8'],
+      ['file name', '/file', 'the file name is not valid UTF-8'],
+    ])(
+      'when the %s holds bytes that are not UTF-8 (a\\xffb), then 400 naming it and nothing is stored [DEC-ASSET-010]',
+      async (part, pointer, message) => {
+        const before = await hits();
+        const png = await makeImage('png', 4, 4);
+        const boundary = 'utf8-check';
+        const text = (name: string, value: Buffer) =>
+          Buffer.concat([
+            Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n`),
+            value,
+            Buffer.from('\r\n'),
+          ]);
+        const bad = Buffer.from([0x61, 0xff, 0x62]);
+        const filename = part === 'file name' ? Buffer.concat([bad, Buffer.from('.png')]) : Buffer.from('ok.png');
+        const body = Buffer.concat([
+          ...(part === 'title' ? [text('title', bad)] : []),
+          ...(part === 'description' ? [text('description', bad)] : []),
+          Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="`),
+          filename,
+          Buffer.from('"\r\nContent-Type: image/png\r\n\r\n'),
+          png,
+          Buffer.from(`\r\n--${boundary}--\r\n`),
+        ]);
+        const response = await fetch(`${app.baseUrl}/assets`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${account.full}`,
+            'content-type': `multipart/form-data; boundary=${boundary}`,
+          },
+          body,
+        });
+        const answer = (await response.json()) as { message: string; details?: Array<{ pointer: string }> };
+        expect(response.status, JSON.stringify(answer)).toBe(400);
+        expect(answer.message).toBe(message);
+        expect(answer.details?.[0]?.pointer).toBe(pointer);
+        expect(await hits()).toBe(before);
+      },
+    );
 
     it('when there is no bearer token, then 401 before the body matters', async () => {
       const response = await uploadAsset(app.baseUrl, 'not-a-token', { bytes: await makeImage('png', 4, 4) });

@@ -52,6 +52,7 @@ export async function seedDemoUsers(db: Queryable, options: SeedDemoUsersOptions
       username: user.username,
       passwordHash: hashes[index]!,
       roles: user.roles,
+      demo: true,
     });
     if (inserted) created.push(user);
   }
