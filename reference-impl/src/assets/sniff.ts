@@ -21,6 +21,11 @@ export const FILE_EXTENSIONS: Readonly<Record<AcceptedMimetype, string>> = {
   'video/mp4': 'mp4',
 };
 
+/** The usual extension of a stored type; `bin` for a type this service does not accept (any more). */
+export function fileExtension(mimetype: string): string {
+  return Object.hasOwn(FILE_EXTENSIONS, mimetype) ? FILE_EXTENSIONS[mimetype as AcceptedMimetype] : 'bin';
+}
+
 const IMAGE_MIMETYPES: readonly AcceptedMimetype[] = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'];
 
 /** Bytes file-type needs to recognise every format it knows. */

@@ -4,7 +4,7 @@ import { assetAnswer, assetUrl } from '../assets/assetJson.ts';
 import { editAsset, findAsset, listAccountAssets, noSuchAsset } from '../assets/assetRecords.ts';
 import { fileEtag } from '../assets/fileEtag.ts';
 import { createFileInfoCache, type AssetFileInfo } from '../assets/fileInfoCache.ts';
-import { FILE_EXTENSIONS, isImage, type AcceptedMimetype } from '../assets/sniff.ts';
+import { fileExtension, isImage } from '../assets/sniff.ts';
 import { uploadAsset } from '../assets/uploadAsset.ts';
 import { variantSize } from '../assets/variantSize.ts';
 import { MiB, SECOND } from '../config.ts';
@@ -130,7 +130,7 @@ export function assetRoutes(context: AssetRouteDeps): Router {
  * URL's are anyone's choice, and a PDF saved as `flyer.html` would open as a page.
  */
 function setDisposition(res: Response, row: AssetFileInfo, type: 'inline' | 'attachment'): void {
-  const extension = FILE_EXTENSIONS[row.mimetype as AcceptedMimetype] ?? 'bin';
+  const extension = fileExtension(row.mimetype);
   res.set('Content-Disposition', `${type}; filename="${row.id}.${extension}"`);
 }
 

@@ -55,6 +55,7 @@ async function newAccount(ctx: EngineContext, h: WebhookHarness, organisations =
         name: 'hook',
         roles: ['ROLE_EXTERNAL_USER'],
         callBackUrl: url,
+        canWrite: true,
         ...body,
       });
       expect(created.status).toBe(201);
