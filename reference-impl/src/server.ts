@@ -74,6 +74,7 @@ export async function startService(
         new HttpError(503, {
           message: 'The service is starting; retry after 1 s',
           headers: { 'Retry-After': '1' },
+          expected: true,
         }),
       );
   });
