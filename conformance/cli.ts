@@ -33,7 +33,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       return EXIT.pass;
     }
     case 'verify-report': {
-      const { verifyReportFile } = await import('./results/verifyReport.ts');
+      const { verifyReportFile } = await import('./reporters/verifyReport.ts');
       const outcome = await verifyReportFile(command.file, version).catch((e: Error) => ({
         ok: false,
         message: e.message,

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
 import { indexOperations, loadSpec, SPEC_FILES } from '../spec/index.ts';
-import { CHECKS_DIR, loadChecks } from '../conformance/plan/loadChecks.ts';
+import { CHECKS_DIR, loadChecks } from '../conformance/engine/plan/loadChecks.ts';
 import { repoRoot } from './lib/run.ts';
 
 export const TRACEABILITY_FILE = 'docs/traceability.md';

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { ConformanceConfig } from './config.ts';
 import { resolveConfig } from './config.ts';
-import { DEFAULT_VARIANTS } from '../discovery/variants.ts';
+import { DEFAULT_VARIANTS } from '../model/variants.ts';
 import { parseConfigFile } from './configFile.ts';
 
 const EXAMPLE = fileURLToPath(new URL('../content-conformance.example.yaml', import.meta.url));

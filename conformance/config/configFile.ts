@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { createAjv, type ErrorObject } from '../../spec/index.ts';
-import type { TargetVariants } from '../discovery/variants.ts';
+import type { TargetVariants } from '../model/variants.ts';
 import { configFileSchema } from './configFileSchema.ts';
 import type { OptionName, OptionSpec } from './options.ts';
 import { OPTIONS } from './options.ts';

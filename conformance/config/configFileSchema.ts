@@ -1,7 +1,7 @@
 // JSON Schema of the config file (content-conformance.yaml): one key per command-line option
 // (the flag's name, e.g. `base-url`) plus `variants`, the choices the vendor declares.
 
-import type { TargetVariants } from '../discovery/variants.ts';
+import type { TargetVariants } from '../model/variants.ts';
 import type { OptionName, OptionSpec } from './options.ts';
 import { OPTIONS } from './options.ts';
 

@@ -6,7 +6,7 @@ import { parseSpec } from '../../spec/index.ts';
 import { createResponseValidator } from '../spec/responseValidator.ts';
 import { sendJson, startServer } from '../test/startServer.ts';
 import type { TestServer } from '../test/startServer.ts';
-import type { Exchange } from './exchange.ts';
+import type { Exchange } from '../model/exchange.ts';
 import { createHttpClient } from './httpClient.ts';
 import type { HttpClientOptions } from './httpClient.ts';
 import { createRedactor } from './redact.ts';

@@ -8,8 +8,8 @@ import { Agent, request } from 'undici';
 import { parseJson } from '../../spec/json.ts';
 import { CheckFailure } from '../model/failure.ts';
 import type { DecisionDeviation, ResponseValidator } from '../spec/responseValidator.ts';
-import type { Exchange, SpecProblem } from './exchange.ts';
-import { excerpt } from './exchange.ts';
+import type { Exchange, SpecProblem } from '../model/exchange.ts';
+import { excerpt } from '../model/exchange.ts';
 import type { Redactor } from './redact.ts';
 import { waitAfter429 } from './retryAfter.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toCurl } from './exchange.ts';
+import { toCurl } from '../model/exchange.ts';
 import { createRedactor } from './redact.ts';
 import { parseRetryAfter, waitAfter429 } from './retryAfter.ts';
 

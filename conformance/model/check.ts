@@ -10,7 +10,7 @@
 // The level is derived from the requirements' levels when the catalogue is loaded (MUST beats
 // SHOULD beats DECISION), unless the check gives one.
 
-import type { CheckContext } from '../runtime/context.ts';
+import type { CheckContext } from '../engine/runtime/context.ts';
 import type { Level } from './levels.ts';
 import { isLevel } from './levels.ts';
 

@@ -1,7 +1,7 @@
 // The one way a check fails: throw a CheckFailure. It carries what was received, what was
 // expected and the HTTP exchanges that prove it; reporters decide how to show them.
 
-import type { Exchange } from '../http/exchange.ts';
+import type { Exchange } from './exchange.ts';
 
 export type FailureKind =
   /** The target behaved differently from a requirement. */

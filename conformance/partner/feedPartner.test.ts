@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../config/config.ts';
 import type { ConformanceConfig } from '../config/config.ts';
 import { defineCheck } from '../model/check.ts';
-import { describeCheck, unmetNeed } from '../plan/select.ts';
+import { describeCheck, unmetNeed } from '../engine/plan/select.ts';
 import { loadRequirements } from '../spec/requirements.ts';
 import { assertPortFree, startFeedPartner } from './feedPartner.ts';
 import type { FeedPartner } from './feedPartner.ts';

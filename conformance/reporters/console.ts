@@ -2,10 +2,10 @@
 // the root failure first (the first failing MUST whose dependencies passed), then the rest.
 
 import type { Writable } from 'node:stream';
-import { toCurl } from '../http/exchange.ts';
-import type { PlanEntry } from '../plan/select.ts';
-import type { CheckResult, RunInfo, RunResult } from '../results/result.ts';
-import type { Reporter, RunEvent } from '../runner/events.ts';
+import { toCurl } from '../model/exchange.ts';
+import type { PlanEntry } from '../engine/plan/select.ts';
+import type { CheckResult, RunInfo, RunResult } from '../engine/results/result.ts';
+import type { Reporter, RunEvent } from '../engine/events.ts';
 import type { Paint } from './ansi.ts';
 import { paint } from './ansi.ts';
 

@@ -8,7 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { RunResult } from '../results/result.ts';
+import type { RunResult } from '../engine/results/result.ts';
 import { renderHtml } from './html.ts';
 
 const CHROMIUM = [

@@ -5,14 +5,14 @@
 // re-render the page from it and detect edits to what a reader sees.
 
 import { parseJson } from '../../spec/json.ts';
-import { toCurl } from '../http/exchange.ts';
-import type { Exchange } from '../http/exchange.ts';
-import { GROUP_ORDER } from '../plan/order.ts';
-import { withIntegrity } from '../results/integrity.ts';
-import type { DeviationRecord } from '../results/outcome.ts';
-import type { CheckResult, RequirementResult, RequirementVerdict, RunResult } from '../results/result.ts';
+import { toCurl } from '../model/exchange.ts';
+import type { Exchange } from '../model/exchange.ts';
+import { GROUP_ORDER } from '../engine/plan/order.ts';
+import { withIntegrity } from './integrity.ts';
+import type { DeviationRecord } from '../model/outcome.ts';
+import type { CheckResult, RequirementResult, RequirementVerdict, RunResult } from '../engine/results/result.ts';
 import { familyOf } from '../spec/requirements.ts';
-import type { FileReporter } from '../runner/events.ts';
+import type { FileReporter } from '../engine/events.ts';
 import { escapeXml as h } from './xml.ts';
 
 export const RESULT_SCRIPT_ID = 'conformance-result';

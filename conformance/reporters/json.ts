@@ -1,8 +1,8 @@
 // The JSON result: the RunResult itself plus its integrity hash (see results/integrity.ts).
 
-import { withIntegrity } from '../results/integrity.ts';
-import type { RunResult } from '../results/result.ts';
-import type { FileReporter } from '../runner/events.ts';
+import { withIntegrity } from './integrity.ts';
+import type { RunResult } from '../engine/results/result.ts';
+import type { FileReporter } from '../engine/events.ts';
 
 export function renderJson(result: RunResult): string {
   return `${JSON.stringify(withIntegrity(result), null, 2)}\n`;

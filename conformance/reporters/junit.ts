@@ -3,8 +3,8 @@
 // with the reason (they do not fail the run), so dashboards stay in line with the exit code.
 // Deviations from our decisions (responses the interface allows) are `decision-deviation` properties.
 
-import type { CheckResult, RunResult } from '../results/result.ts';
-import type { FileReporter } from '../runner/events.ts';
+import type { CheckResult, RunResult } from '../engine/results/result.ts';
+import type { FileReporter } from '../engine/events.ts';
 import { escapeXml } from './xml.ts';
 
 function failureText(c: CheckResult): string {

@@ -1,7 +1,7 @@
 // A vitest reporter living in the CLI process: it reads each finished test's meta (the
 // CheckOutcome the worker attached) and hands it on as runner events.
 
-import type { CheckOutcome, CleanupOutcome } from '../results/outcome.ts';
+import type { CheckOutcome, CleanupOutcome } from '../model/outcome.ts';
 import { CLEANUP_TEST_NAME, META_KEY } from './payload.ts';
 
 export interface BridgeHandlers {

@@ -1,7 +1,7 @@
 // What the CLI process hands the vitest worker (through vitest's `provide`/`inject`).
 
 import type { ConformanceConfig } from '../config/config.ts';
-import type { CheckInfo } from '../plan/select.ts';
+import type { CheckInfo } from '../engine/plan/select.ts';
 
 export const PAYLOAD_KEY = 'contentConformance';
 export const CLEANUP_TEST_NAME = '(cleanup: soft-delete what the run wrote)';

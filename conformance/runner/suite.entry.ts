@@ -5,9 +5,9 @@
 
 import { afterAll, beforeAll, inject, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { loadChecks } from '../plan/loadChecks.ts';
-import { createRuntime } from '../runtime/runtime.ts';
-import type { Runtime } from '../runtime/runtime.ts';
+import { loadChecks } from '../engine/plan/loadChecks.ts';
+import { createRuntime } from '../engine/runtime/runtime.ts';
+import type { Runtime } from '../engine/runtime/runtime.ts';
 import type { WorkerPayload } from './payload.ts';
 import { CLEANUP_TEST_NAME, META_KEY, PAYLOAD_KEY } from './payload.ts';
 

@@ -4,7 +4,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CHECKS_DIR, loadChecks } from '../plan/loadChecks.ts';
+import { CHECKS_DIR, loadChecks } from '../engine/plan/loadChecks.ts';
 import { familyOf, isBlackbox, loadRequirements } from '../spec/requirements.ts';
 import { FAULTS } from './faults.ts';
 import { VARIATIONS } from './variations.ts';

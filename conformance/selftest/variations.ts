@@ -5,7 +5,7 @@
 // variations.test.ts runs them all at once (one full run) and one at a time (their `checks`).
 
 import type { FaultModifier } from './faultProxy.ts';
-import type { TargetVariants, VariantName } from '../discovery/variants.ts';
+import type { TargetVariants, VariantName } from '../model/variants.ts';
 import * as m from './modifiers/index.ts';
 
 export interface Variation {

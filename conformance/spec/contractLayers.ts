@@ -4,7 +4,7 @@
 // only, and the deviation names the decisions whose relaxation (`x-relaxed`) let it pass.
 
 import { existsSync } from 'node:fs';
-import type { SpecProblem } from '../http/exchange.ts';
+import type { SpecProblem } from '../model/exchange.ts';
 import { getAt, joinPointer, resolveLocal, type OpenApiDocument } from '../../spec/index.ts';
 import { createResponseValidator } from './responseValidator.ts';
 import type { DecisionDeviation, ResponseToValidate, ResponseValidator } from './responseValidator.ts';

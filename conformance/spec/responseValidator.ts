@@ -16,7 +16,7 @@ import {
   type OpenApiDocument,
 } from '../../spec/index.ts';
 import { parseJson } from '../../spec/json.ts';
-import type { SpecProblem } from '../http/exchange.ts';
+import type { SpecProblem } from '../model/exchange.ts';
 import { rewriteDiscriminators } from './discriminators.ts';
 import { createPathMatcher } from './pathTemplates.ts';
 

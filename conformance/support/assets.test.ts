@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import type { CheckContext } from '../runtime/context.ts';
+import type { CheckContext } from '../engine/runtime/context.ts';
 import { amsterdamWallTime, blankPng, imageInfo, multipart, noisyPng, png, postAssetRaw } from './assets.ts';
 
 describe('multipart', () => {

@@ -10,8 +10,8 @@ import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import type { HttpResponse, TokenChoice } from '../http/httpClient.ts';
 import { CheckFailure } from '../model/failure.ts';
-import type { CheckContext } from '../runtime/context.ts';
-import { writerToken } from './items.ts';
+import type { CheckContext } from '../engine/runtime/context.ts';
+import { writerToken } from './organisations.ts';
 
 export interface Asset {
   id: string;

@@ -5,7 +5,7 @@
 import { createContentClient } from '../../client/index.ts';
 import type { ContentClient, FetchFunction } from '../../client/index.ts';
 import type { TokenChoice } from '../http/httpClient.ts';
-import type { CheckContext } from '../runtime/context.ts';
+import type { CheckContext } from '../engine/runtime/context.ts';
 
 export function suiteFetch(ctx: Pick<CheckContext, 'http'>, token: TokenChoice): FetchFunction {
   return async (input, init) => {

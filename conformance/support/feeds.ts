@@ -13,11 +13,14 @@ import { ENTITY_TYPE, PAGE_SIZE, WORKFLOW_STATUS } from '../../generated/constan
 import type { HttpResponse, QueryValue } from '../http/httpClient.ts';
 import { CheckFailure } from '../model/failure.ts';
 import type { FeedPartner, PartnerEntry } from '../partner/feedPartner.ts';
-import type { CheckContext } from '../runtime/context.ts';
+import type { CheckContext } from '../engine/runtime/context.ts';
 import { DEFAULT_FEED_INFO_ID } from '../config/config.ts';
 import { assertStatus } from './assert.ts';
-import type { Item } from './items.ts';
-import { ALL_STATUSES, detailPath, listItems, runFixture, writerToken } from './items.ts';
+import type { Item } from './itemTypes.ts';
+import { ALL_STATUSES, detailPath } from './itemTypes.ts';
+import { listItems } from './lists.ts';
+import { runFixture } from './fixtures.ts';
+import { writerToken } from './organisations.ts';
 
 type Ctx = Pick<
   CheckContext,

@@ -6,18 +6,14 @@ import { createRedactor } from '../http/redact.ts';
 import { isCheckFailure } from '../model/failure.ts';
 import { sendJson, startServer } from '../test/startServer.ts';
 import type { TestServer } from '../test/startServer.ts';
-import {
-  createItem,
-  distinctItems,
-  findOwnOrganisation,
-  itemProblemRequirements,
-  pageByKeyset,
-  pageByNumber,
-  runFixture,
-  unplacedStatuses,
-  WF_STATUSES,
-} from './items.ts';
-import type { Catalogue, CatalogueEntry, Item, WfStatus } from './items.ts';
+import { createItem, itemProblemRequirements } from './items.ts';
+import { distinctItems, pageByKeyset, pageByNumber } from './lists.ts';
+import { findOwnOrganisation } from './organisations.ts';
+import { runFixture } from './fixtures.ts';
+import { unplacedStatuses } from './sharedItems.ts';
+import { WF_STATUSES } from './itemTypes.ts';
+import type { Catalogue, CatalogueEntry } from './sharedItems.ts';
+import type { Item, WfStatus } from './itemTypes.ts';
 
 /** A tiny item list: POST, detail GET, list GET with lastupdated (>=), wfstatus, trcid, sort by lastupdated, size, page. */
 async function fakeService(options: { stamps?: 'unique' | 'tied'; exclusive?: boolean; idInBody?: boolean } = {}) {

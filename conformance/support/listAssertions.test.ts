@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { HttpResponse } from '../http/httpClient.ts';
 import { CheckFailure } from '../model/failure.ts';
-import type { Item, Page } from './items.ts';
+import type { Item } from './itemTypes.ts';
+import type { Page } from './lists.ts';
 import {
   assertBooleansFollowWfstatus,
   assertBoundaryItemComesBack,

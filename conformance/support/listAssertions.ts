@@ -4,11 +4,12 @@
 
 import { WORKFLOW_STATUS } from '../../generated/constants.ts';
 import type { HttpResponse } from '../http/httpClient.ts';
-import type { Exchange } from '../http/exchange.ts';
+import type { Exchange } from '../model/exchange.ts';
 import { CheckFailure } from '../model/failure.ts';
 import type { FilterCombination } from '../arbitraries/filterCombination.ts';
-import type { Item, Page } from './items.ts';
-import { titleOf } from './items.ts';
+import type { Item } from './itemTypes.ts';
+import type { Page } from './lists.ts';
+import { titleOf } from './lists.ts';
 
 export interface Opts {
   requirements?: readonly string[];

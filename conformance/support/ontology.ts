@@ -1,10 +1,96 @@
 // Ontology helpers for checks: pick usable type nodes and properties from an account's
 // ontologies, and the labels an item's types and categories must get from them.
 
-import type { Exchange } from '../http/exchange.ts';
+import type { Exchange } from '../model/exchange.ts';
 import { CheckFailure } from '../model/failure.ts';
-import type { Ontologies, PropertyNode, TypeNode } from './items.ts';
-import { propertyNodes, typeNodes } from './items.ts';
+import { assertStatus } from './assert.ts';
+import { runFixture } from './fixtures.ts';
+import type { Ctx } from './itemTypes.ts';
+import { listUserOrganisations } from './organisations.ts';
+
+export interface Ontologies {
+  accountId: string;
+  categorization: Record<string, unknown> & { categorizations?: unknown[] };
+  properties: Record<string, unknown> & { propertyCategories?: unknown[] };
+}
+
+/** The type and property ontologies of the account that owns `userorganisation` (DICT-007). */
+export function ownerOntologies(ctx: Ctx, userorganisation: string): Promise<Ontologies> {
+  return runFixture(ctx, `ontologies:${userorganisation}`, async () => {
+    const orgs = await listUserOrganisations(ctx);
+    const owner = orgs.find((o) => o.userorganisation === userorganisation);
+    if (!owner) {
+      throw new CheckFailure({
+        message: `GET /dictionary/userorganisations does not list ${userorganisation}, the organisation of an item`,
+        received: orgs.map((o) => o.userorganisation).join(', '),
+        expected: userorganisation,
+        requirements: ['DICT-005', 'DICT-007'],
+      });
+    }
+    const [categorization, properties] = await Promise.all([
+      ctx.http.get('/dictionary/categorizationOntology', { query: { accountId: owner.accountId } }),
+      ctx.http.get('/dictionary/propertiesOntology', { query: { accountId: owner.accountId } }),
+    ]);
+    assertStatus(categorization, 200, { requirements: ['DICT-001'] });
+    assertStatus(properties, 200, { requirements: ['DICT-003'] });
+    return {
+      accountId: owner.accountId,
+      categorization: categorization.body as Ontologies['categorization'],
+      properties: properties.body as Ontologies['properties'],
+    };
+  });
+}
+
+export interface TypeNode {
+  cnetID: string;
+  categorization: string;
+  entityType?: string;
+  deprecated?: boolean;
+  categorizationTranslations?: { lang: string; label: string }[];
+  child?: TypeNode[];
+}
+
+/** Every type node with the entity type of its top-level node. */
+export function typeNodes(ontology: Ontologies['categorization']): (TypeNode & { tree: string | undefined })[] {
+  const out: (TypeNode & { tree: string | undefined })[] = [];
+  const walk = (nodes: TypeNode[] | undefined, tree: string | undefined) => {
+    for (const n of nodes ?? []) {
+      const t = tree ?? n.entityType;
+      out.push({ ...n, tree: t });
+      walk(n.child, t);
+    }
+  };
+  walk(ontology.categorizations as TypeNode[] | undefined, undefined);
+  return out;
+}
+
+export interface PropertyNode {
+  id: string;
+  name: string;
+  datatype: string;
+  deprecated?: boolean;
+  propertytranslations?: { lang: string; text: string }[];
+  options?: {
+    id: string;
+    name: string;
+    deprecated?: boolean;
+    propertytranslations?: { lang: string; text: string }[];
+  }[];
+  properties?: PropertyNode[];
+}
+
+/** Every property (nested ones too) of a property ontology. */
+export function propertyNodes(ontology: Ontologies['properties']): PropertyNode[] {
+  const out: PropertyNode[] = [];
+  const walk = (nodes: PropertyNode[] | undefined) => {
+    for (const n of nodes ?? []) {
+      out.push(n);
+      walk(n.properties);
+    }
+  };
+  for (const c of (ontology.propertyCategories ?? []) as { properties?: PropertyNode[] }[]) walk(c.properties);
+  return out;
+}
 
 export type Label = { lang: string; label?: string; value?: string | null };
 

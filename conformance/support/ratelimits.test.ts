@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { HttpResponse } from '../http/httpClient.ts';
-import type { CheckContext } from '../runtime/context.ts';
+import type { CheckContext } from '../engine/runtime/context.ts';
 import { countBy, describeCounts, LIMITED, paced } from './ratelimits.ts';
 
 const answer = (status: number) => ({ status }) as HttpResponse;

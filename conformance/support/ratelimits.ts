@@ -4,7 +4,7 @@
 
 import { RATE_LIMIT } from '../../generated/constants.ts';
 import type { HttpResponse } from '../http/httpClient.ts';
-import type { CheckContext } from '../runtime/context.ts';
+import type { CheckContext } from '../engine/runtime/context.ts';
 
 /** The six rate-limited operations (Limits: rate limit scope). */
 export const LIMITED: readonly { path: string; query?: Record<string, number> }[] = [

@@ -1,7 +1,7 @@
 // A route with waypoints and points of interest (DEC-ITEM-016), for the GeoJSON and GPX checks.
 
 import { WORKFLOW_STATUS } from '../../generated/constants.ts';
-import type { CheckContext } from '../runtime/context.ts';
+import type { CheckContext } from '../engine/runtime/context.ts';
 import { createItem } from './items.ts';
 import type { CreatedItem } from './items.ts';
 

@@ -2,10 +2,10 @@
 // sign in, decode the JWT's claims, and end the session again.
 
 import type { HttpResponse } from '../http/httpClient.ts';
-import { variantsOf } from '../discovery/variants.ts';
+import { variantsOf } from '../model/variants.ts';
 import { CheckFailure } from '../model/failure.ts';
 import { forgetUnknownOperation } from './assert.ts';
-import type { CheckContext } from '../runtime/context.ts';
+import type { CheckContext } from '../engine/runtime/context.ts';
 
 export interface SessionPair {
   access_token: string;

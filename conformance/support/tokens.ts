@@ -6,9 +6,9 @@
 import type { HttpResponse } from '../http/httpClient.ts';
 import { CheckFailure, CheckUnobservable } from '../model/failure.ts';
 import { forgetProblems } from './assert.ts';
-import type { CheckContext } from '../runtime/context.ts';
-import { variantsOf } from '../discovery/variants.ts';
-import { listUserOrganisations } from './items.ts';
+import type { CheckContext } from '../engine/runtime/context.ts';
+import { variantsOf } from '../model/variants.ts';
+import { listUserOrganisations } from './organisations.ts';
 
 export interface TokenAnswer {
   id?: unknown;

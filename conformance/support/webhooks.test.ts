@@ -6,7 +6,7 @@ import type { HttpResponse } from '../http/httpClient.ts';
 import { CheckFailure } from '../model/failure.ts';
 import type { Delivery } from '../receiver/receiver.ts';
 import type { VerifyFn } from '../receiver/verifier.ts';
-import type { CheckContext } from '../runtime/context.ts';
+import type { CheckContext } from '../engine/runtime/context.ts';
 import { loadSpec } from '../../spec/index.ts';
 import { createResponseValidator } from '../spec/responseValidator.ts';
 import { dropOwnCallbackProblems } from './tokens.ts';

@@ -20,16 +20,16 @@ import {
 import { applySignedPayloadChange, signedPayloadChange } from '../arbitraries/signedPayloadChange.ts';
 import { DEFAULT_WEBHOOK_TIMING } from '../config/config.ts';
 import type { WebhookTiming } from '../config/config.ts';
-import type { Exchange } from '../http/exchange.ts';
+import type { Exchange } from '../model/exchange.ts';
 import { CheckFailure } from '../model/failure.ts';
 import type { CheckFailureInit } from '../model/failure.ts';
 import type { Delivery, ReceiverEndpoint } from '../receiver/receiver.ts';
 import { clientVerifier } from '../receiver/verifier.ts';
 import type { VerifyFn } from '../receiver/verifier.ts';
-import type { CheckContext } from '../runtime/context.ts';
-import { assertProperty } from '../runtime/property.ts';
+import type { CheckContext } from '../engine/runtime/context.ts';
+import { assertProperty } from './property.ts';
 import { COLLECTIONS } from './collections.ts';
-import type { CollectionPath } from './items.ts';
+import type { CollectionPath } from './itemTypes.ts';
 import { deleteTokenQuietly, mintToken, narrowedTo } from './tokens.ts';
 import type { MintedToken } from './tokens.ts';
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RequirementVerdict, RunResult } from '../results/result.ts';
+import type { RequirementVerdict, RunResult } from '../engine/results/result.ts';
 import type { Fault } from './fakeTarget.ts';
 import { GOOD_TOKEN, startFakeTarget } from './fakeTarget.ts';
 import { MINI_SPEC, runCli } from './runCli.ts';

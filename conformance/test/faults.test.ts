@@ -3,7 +3,7 @@
 // cover the same path through vitest.
 
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RequirementVerdict, RunResult } from '../results/result.ts';
+import type { RequirementVerdict, RunResult } from '../engine/results/result.ts';
 import type { Fault } from './fakeTarget.ts';
 import { GOOD_TOKEN, startFakeTarget } from './fakeTarget.ts';
 import { startFaultProxy } from '../selftest/faultProxy.ts';

@@ -6,7 +6,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { RunResult } from '../results/result.ts';
+import type { RunResult } from '../engine/results/result.ts';
 
 export const CLI = fileURLToPath(new URL('../cli.ts', import.meta.url));
 export const MINI_SPEC = fileURLToPath(new URL('./fixtures/mini-openapi.json', import.meta.url));

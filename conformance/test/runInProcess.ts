@@ -3,15 +3,15 @@
 
 import { fileURLToPath } from 'node:url';
 import { resolveConfig } from '../config/config.ts';
-import { discoverVariants } from '../discovery/discover.ts';
-import { describeVariants } from '../discovery/variants.ts';
-import { CHECKS_DIR, loadChecks } from '../plan/loadChecks.ts';
-import { planChecks } from '../plan/select.ts';
-import type { CheckOutcome } from '../results/outcome.ts';
-import { buildResult } from '../results/result.ts';
-import type { RunResult } from '../results/result.ts';
+import { discoverVariants } from '../engine/discovery/discover.ts';
+import { describeVariants } from '../model/variants.ts';
+import { CHECKS_DIR, loadChecks } from '../engine/plan/loadChecks.ts';
+import { planChecks } from '../engine/plan/select.ts';
+import type { CheckOutcome } from '../model/outcome.ts';
+import { buildResult } from '../engine/results/result.ts';
+import type { RunResult } from '../engine/results/result.ts';
 import { loadPartnerTls } from '../partner/partnerTls.ts';
-import { createRuntime } from '../runtime/runtime.ts';
+import { createRuntime } from '../engine/runtime/runtime.ts';
 import { loadRequirements } from '../spec/requirements.ts';
 
 export async function runInProcess(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<RunResult> {

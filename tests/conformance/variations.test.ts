@@ -8,11 +8,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunResult } from '../../conformance/results/result.ts';
+import type { RunResult } from '../../conformance/engine/results/result.ts';
 import type { FaultModifier } from '../../conformance/selftest/faultProxy.ts';
 import { VARIATIONS } from '../../conformance/selftest/variations.ts';
 import type { Variation } from '../../conformance/selftest/variations.ts';
-import type { TargetVariants } from '../../conformance/discovery/variants.ts';
+import type { TargetVariants } from '../../conformance/model/variants.ts';
 import { startProxiedReferenceWithChecks } from './support/proxiedReference.ts';
 import type { ProxiedReference } from './support/proxiedReference.ts';
 

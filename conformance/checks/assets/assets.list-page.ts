@@ -1,9 +1,9 @@
-import { variantsOf } from '../../discovery/variants.ts';
+import { variantsOf } from '../../model/variants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { assertStatus } from '../../support/assert.ts';
 import { listAssets, png, uploadAsset } from '../../support/assets.ts';
-import { writerToken } from '../../support/items.ts';
+import { writerToken } from '../../support/organisations.ts';
 
 export default defineCheck({
   id: 'assets.list-page',

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { DEFAULT_ASSET_OVERSIZE_BYTES } from '../../config/config.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
-import type { Exchange } from '../../http/exchange.ts';
-import type { CheckContext } from '../../runtime/context.ts';
+import type { Exchange } from '../../model/exchange.ts';
+import type { CheckContext } from '../../engine/runtime/context.ts';
 import { png, postAsset, postAssetRaw } from '../../support/assets.ts';
 import type { UploadOptions } from '../../support/assets.ts';
 

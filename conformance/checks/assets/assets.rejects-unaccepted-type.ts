@@ -2,7 +2,7 @@ import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { assertStatus } from '../../support/assert.ts';
 import { multipart, postAsset } from '../../support/assets.ts';
-import { writerToken } from '../../support/items.ts';
+import { writerToken } from '../../support/organisations.ts';
 
 export default defineCheck({
   id: 'assets.rejects-unaccepted-type',

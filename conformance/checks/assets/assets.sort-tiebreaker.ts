@@ -1,4 +1,4 @@
-import { variantsOf } from '../../discovery/variants.ts';
+import { variantsOf } from '../../model/variants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { listAssets, png, uploadAsset } from '../../support/assets.ts';

@@ -3,7 +3,7 @@ import { CheckFailure } from '../../model/failure.ts';
 import { assertStatus } from '../../support/assert.ts';
 import { listAssets, noisyPng, uploadAsset } from '../../support/assets.ts';
 import type { Asset } from '../../support/assets.ts';
-import { writerToken } from '../../support/items.ts';
+import { writerToken } from '../../support/organisations.ts';
 
 export default defineCheck({
   id: 'assets.sort',

@@ -3,7 +3,7 @@ import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import type { HttpResponse } from '../../http/httpClient.ts';
 import { assertStatus } from '../../support/assert.ts';
-import { listUserOrganisations } from '../../support/items.ts';
+import { listUserOrganisations } from '../../support/organisations.ts';
 
 const KINDS = [
   { path: '/dictionary/categorizationOntology', key: 'categorization', requirement: 'DICT-001' },

@@ -1,8 +1,8 @@
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { assertBodyIsArray, assertStatus } from '../../support/assert.ts';
-import { userOrganisationEntries } from '../../discovery/userOrganisations.ts';
-import { variantsOf } from '../../discovery/variants.ts';
+import { userOrganisationEntries } from '../../model/userOrganisations.ts';
+import { variantsOf } from '../../model/variants.ts';
 
 export default defineCheck({
   id: 'dictionary.userorganisations',

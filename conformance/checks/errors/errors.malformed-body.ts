@@ -1,6 +1,6 @@
 import { defineCheck } from '../../model/check.ts';
 import { assertStatus } from '../../support/assert.ts';
-import { writerToken } from '../../support/items.ts';
+import { writerToken } from '../../support/organisations.ts';
 
 export default defineCheck({
   id: 'errors.malformed-body',

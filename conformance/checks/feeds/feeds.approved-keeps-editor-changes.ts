@@ -2,7 +2,9 @@ import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { assertStatus } from '../../support/assert.ts';
-import { detailPath, putItem, writableCopy, writerToken } from '../../support/items.ts';
+import { detailPath } from '../../support/itemTypes.ts';
+import { putItem, writableCopy } from '../../support/items.ts';
+import { writerToken } from '../../support/organisations.ts';
 import {
   differing,
   expectedFields,

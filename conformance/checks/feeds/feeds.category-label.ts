@@ -1,8 +1,9 @@
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { assertStatus } from '../../support/assert.ts';
-import { detailPath, propertyNodes } from '../../support/items.ts';
-import type { Ontologies, PropertyNode } from '../../support/items.ts';
+import { detailPath } from '../../support/itemTypes.ts';
+import { propertyNodes } from '../../support/ontology.ts';
+import type { Ontologies, PropertyNode } from '../../support/ontology.ts';
 import { dutchLabel, liveOptions } from '../../support/ontology.ts';
 import { feed, feedEvent, findImported, importedItem, partnerId, runFeed } from '../../support/feeds.ts';
 

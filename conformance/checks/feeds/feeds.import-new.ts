@@ -1,7 +1,8 @@
 import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
-import { createItem, detailPath } from '../../support/items.ts';
+import { createItem } from '../../support/items.ts';
+import { detailPath } from '../../support/itemTypes.ts';
 import { feed, feedEvent, feedName, findImported, importedItem, partnerId, runFeed } from '../../support/feeds.ts';
 
 // A new partner entry (DEC-FEED-001: `{entries: [...]}`, TRCItem-shaped with the partner's id)

@@ -1,7 +1,7 @@
 import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
-import { detailPath } from '../../support/items.ts';
+import { detailPath } from '../../support/itemTypes.ts';
 import {
   differing,
   expectedFields,

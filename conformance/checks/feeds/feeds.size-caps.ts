@@ -1,6 +1,6 @@
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
-import { detailPath } from '../../support/items.ts';
+import { detailPath } from '../../support/itemTypes.ts';
 import { feed, feedEvent, fieldsOf, findImported, partnerId, reread, runFeed } from '../../support/feeds.ts';
 
 // FEED-004: size caps the entries a run pulls, and the others stay untouched: a new one is not

@@ -2,7 +2,9 @@ import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure, CheckUnobservable } from '../../model/failure.ts';
 import { assertStatus } from '../../support/assert.ts';
-import { canReachStatus, detailPath, putItem, writableCopy, writerToken } from '../../support/items.ts';
+import { canReachStatus, putItem, writableCopy } from '../../support/items.ts';
+import { detailPath } from '../../support/itemTypes.ts';
+import { writerToken } from '../../support/organisations.ts';
 import {
   feed,
   feedEvent,

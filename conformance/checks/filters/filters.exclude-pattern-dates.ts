@@ -1,7 +1,8 @@
 import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
-import { createItem, listItems } from '../../support/items.ts';
+import { createItem } from '../../support/items.ts';
+import { listItems } from '../../support/lists.ts';
 
 type Calendar = { singleDates?: { date?: string }[] };
 const days = (item: Record<string, unknown> | undefined) =>

@@ -1,5 +1,6 @@
 import { defineCheck } from '../../model/check.ts';
-import { catalogue, listCatalogue, WF_STATUSES } from '../../support/items.ts';
+import { catalogue, listCatalogue } from '../../support/sharedItems.ts';
+import { WF_STATUSES } from '../../support/itemTypes.ts';
 import { assertContainsAll, assertContainsNone, assertEveryItemSatisfies } from '../../support/listAssertions.ts';
 
 const shift = (stamp: string, ms: number) => new Date(Date.parse(stamp) + ms).toISOString();

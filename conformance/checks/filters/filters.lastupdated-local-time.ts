@@ -1,6 +1,7 @@
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
-import { catalogue, listCatalogue, onlyThese } from '../../support/items.ts';
+import { catalogue, listCatalogue } from '../../support/sharedItems.ts';
+import { onlyThese } from '../../support/lists.ts';
 
 /** `instant` as Europe/Amsterdam wall-clock time, without an offset: 2026-11-20T09:30:00.123 */
 function amsterdamLocal(instant: number): string {

@@ -1,7 +1,10 @@
 import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
-import { ALL_STATUSES, catalogue, listItems, writerToken } from '../../support/items.ts';
+import { ALL_STATUSES } from '../../support/itemTypes.ts';
+import { catalogue } from '../../support/sharedItems.ts';
+import { listItems } from '../../support/lists.ts';
+import { writerToken } from '../../support/organisations.ts';
 
 export default defineCheck({
   id: 'filters.trcid',

@@ -1,6 +1,7 @@
 import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
-import { catalogue, listCatalogue, unplacedStatuses, WF_STATUSES } from '../../support/items.ts';
+import { catalogue, listCatalogue, unplacedStatuses } from '../../support/sharedItems.ts';
+import { WF_STATUSES } from '../../support/itemTypes.ts';
 import { assertContainsAll, assertEveryItemSatisfies } from '../../support/listAssertions.ts';
 
 const SETS = [

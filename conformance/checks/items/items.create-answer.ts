@@ -1,7 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
-import { minimalItems, readItem } from '../../support/items.ts';
+import { minimalItems } from '../../support/sharedItems.ts';
+import { readItem } from '../../support/items.ts';
 
 export default defineCheck({
   id: 'items.create-answer',

@@ -1,7 +1,8 @@
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { COLLECTIONS } from '../../support/collections.ts';
-import { itemProblemRequirements, minimalItems, readItem } from '../../support/items.ts';
+import { itemProblemRequirements, readItem } from '../../support/items.ts';
+import { minimalItems } from '../../support/sharedItems.ts';
 import { assertStatus } from '../../support/assert.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

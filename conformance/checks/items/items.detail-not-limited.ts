@@ -2,7 +2,7 @@ import type { HttpResponse } from '../../http/httpClient.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { COLLECTIONS } from '../../support/collections.ts';
-import { listItems } from '../../support/items.ts';
+import { listItems } from '../../support/lists.ts';
 
 const BURST = 50;
 /** Above the list cap of 2000: a list would answer the size rejection (LIMIT-003). */

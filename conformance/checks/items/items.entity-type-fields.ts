@@ -1,8 +1,9 @@
 import { ENTITY_TYPE } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
-import { createItem, writerToken } from '../../support/items.ts';
-import type { CollectionPath } from '../../support/items.ts';
+import { createItem } from '../../support/items.ts';
+import { writerToken } from '../../support/organisations.ts';
+import type { CollectionPath } from '../../support/itemTypes.ts';
 
 interface Case {
   collection: CollectionPath;

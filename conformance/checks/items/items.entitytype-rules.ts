@@ -2,7 +2,8 @@ import { ENTITY_TYPE } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { assertStatus } from '../../support/assert.ts';
-import { createItem, writerToken } from '../../support/items.ts';
+import { createItem } from '../../support/items.ts';
+import { writerToken } from '../../support/organisations.ts';
 
 export default defineCheck({
   id: 'items.entitytype-rules',

@@ -1,7 +1,8 @@
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { assertStatus } from '../../support/assert.ts';
-import { createItem, listUserOrganisations, writerToken } from '../../support/items.ts';
+import { createItem } from '../../support/items.ts';
+import { listUserOrganisations, writerToken } from '../../support/organisations.ts';
 
 export default defineCheck({
   id: 'items.organisation-on-write',

@@ -1,7 +1,9 @@
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { assertStatus } from '../../support/assert.ts';
-import { createItem, minimalItems, updateItem, writerToken } from '../../support/items.ts';
+import { createItem, updateItem } from '../../support/items.ts';
+import { minimalItems } from '../../support/sharedItems.ts';
+import { writerToken } from '../../support/organisations.ts';
 
 const GENERATED = /^trc-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

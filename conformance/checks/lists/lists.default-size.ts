@@ -1,6 +1,8 @@
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
-import { ALL_STATUSES, listItems, writerToken } from '../../support/items.ts';
+import { ALL_STATUSES } from '../../support/itemTypes.ts';
+import { listItems } from '../../support/lists.ts';
+import { writerToken } from '../../support/organisations.ts';
 
 export default defineCheck({
   id: 'lists.default-size',

@@ -1,7 +1,8 @@
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { COLLECTIONS } from '../../support/collections.ts';
-import { ALL_STATUSES, listItems } from '../../support/items.ts';
+import { ALL_STATUSES } from '../../support/itemTypes.ts';
+import { listItems } from '../../support/lists.ts';
 
 export default defineCheck({
   id: 'lists.own-entity-type',

@@ -2,7 +2,7 @@ import { PAGE_SIZE } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { COLLECTIONS } from '../../support/collections.ts';
-import { listItems } from '../../support/items.ts';
+import { listItems } from '../../support/lists.ts';
 
 export default defineCheck({
   id: 'lists.size-2000',

@@ -1,7 +1,10 @@
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
-import { createItem, findOwnOrganisation, listItems, ownerOntologies } from '../../support/items.ts';
-import type { PropertyNode } from '../../support/items.ts';
+import { createItem } from '../../support/items.ts';
+import { findOwnOrganisation } from '../../support/organisations.ts';
+import { listItems } from '../../support/lists.ts';
+import { ownerOntologies } from '../../support/ontology.ts';
+import type { PropertyNode } from '../../support/ontology.ts';
 import { dutchLabel, liveOptions, pickProperty } from '../../support/ontology.ts';
 import type { Label } from '../../support/ontology.ts';
 

@@ -1,8 +1,9 @@
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { assertStatus } from '../../support/assert.ts';
-import { listUserOrganisations, typeNodes } from '../../support/items.ts';
-import type { Ontologies } from '../../support/items.ts';
+import { listUserOrganisations } from '../../support/organisations.ts';
+import { typeNodes } from '../../support/ontology.ts';
+import type { Ontologies } from '../../support/ontology.ts';
 
 const MAX_ACCOUNTS = 8;
 

@@ -1,9 +1,12 @@
 import { ENTITY_TYPE, WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
-import { createItem, findOwnOrganisation, listItems, ownerOntologies, writerToken } from '../../support/items.ts';
-import type { Item } from '../../support/items.ts';
-import type { Exchange } from '../../http/exchange.ts';
+import { createItem } from '../../support/items.ts';
+import { findOwnOrganisation, writerToken } from '../../support/organisations.ts';
+import { listItems } from '../../support/lists.ts';
+import { ownerOntologies } from '../../support/ontology.ts';
+import type { Item } from '../../support/itemTypes.ts';
+import type { Exchange } from '../../model/exchange.ts';
 import {
   assertLabelsFilledIn,
   dutchLabel,

@@ -1,16 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
-import type { CheckContext } from '../../runtime/context.ts';
+import type { CheckContext } from '../../engine/runtime/context.ts';
 import { assertStatus } from '../../support/assert.ts';
-import {
-  createItem,
-  findOwnOrganisation,
-  listUserOrganisations,
-  propertyNodes,
-  readItem,
-} from '../../support/items.ts';
-import type { Ontologies, PropertyNode } from '../../support/items.ts';
+import { createItem, readItem } from '../../support/items.ts';
+import { findOwnOrganisation, listUserOrganisations } from '../../support/organisations.ts';
+import { propertyNodes } from '../../support/ontology.ts';
+import type { Ontologies, PropertyNode } from '../../support/ontology.ts';
 import { assertLabelsFilledIn, pickProperty } from '../../support/ontology.ts';
 
 const LANGS = ['nl', 'en'];

@@ -1,6 +1,9 @@
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
-import { ALL_STATUSES, catalogue, listItems, writerToken } from '../../support/items.ts';
+import { ALL_STATUSES } from '../../support/itemTypes.ts';
+import { catalogue } from '../../support/sharedItems.ts';
+import { listItems } from '../../support/lists.ts';
+import { writerToken } from '../../support/organisations.ts';
 
 export default defineCheck({
   id: 'paging.beyond-end',

@@ -1,5 +1,8 @@
 import { defineCheck } from '../../model/check.ts';
-import { ALL_STATUSES, catalogue, listCatalogue, pageByKeyset, writerToken } from '../../support/items.ts';
+import { ALL_STATUSES } from '../../support/itemTypes.ts';
+import { catalogue, listCatalogue } from '../../support/sharedItems.ts';
+import { pageByKeyset } from '../../support/lists.ts';
+import { writerToken } from '../../support/organisations.ts';
 import { assertKeysetPagingIsComplete } from '../../support/listAssertions.ts';
 
 const SIZE = 3;

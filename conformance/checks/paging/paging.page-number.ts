@@ -1,6 +1,9 @@
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
-import { ALL_STATUSES, catalogue, listCatalogue, listItems, pageByNumber, writerToken } from '../../support/items.ts';
+import { ALL_STATUSES } from '../../support/itemTypes.ts';
+import { catalogue, listCatalogue } from '../../support/sharedItems.ts';
+import { listItems, pageByNumber } from '../../support/lists.ts';
+import { writerToken } from '../../support/organisations.ts';
 import { assertPagesAreDisjointAndComplete } from '../../support/listAssertions.ts';
 
 const SIZE = 2;

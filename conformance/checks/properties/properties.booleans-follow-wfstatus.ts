@@ -2,9 +2,10 @@ import fc from 'fast-check';
 import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
-import { assertProperty } from '../../runtime/property.ts';
+import { assertProperty } from '../../support/property.ts';
 import { COLLECTIONS } from '../../support/collections.ts';
-import { canReachStatus, createItem, WF_STATUSES } from '../../support/items.ts';
+import { canReachStatus, createItem } from '../../support/items.ts';
+import { WF_STATUSES } from '../../support/itemTypes.ts';
 import { assertBooleansFollowWfstatus } from '../../support/listAssertions.ts';
 
 const MAX_RUNS = 12;

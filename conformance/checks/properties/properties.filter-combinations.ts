@@ -3,8 +3,10 @@ import { PAGE_SIZE, WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { filterCombination, toQuery } from '../../arbitraries/filterCombination.ts';
 import type { FilterCombination } from '../../arbitraries/filterCombination.ts';
-import { assertProperty } from '../../runtime/property.ts';
-import { catalogue, listItems, onlyThese, writerToken } from '../../support/items.ts';
+import { assertProperty } from '../../support/property.ts';
+import { catalogue } from '../../support/sharedItems.ts';
+import { listItems, onlyThese } from '../../support/lists.ts';
+import { writerToken } from '../../support/organisations.ts';
 import {
   assertContainsAll,
   assertEveryItemSatisfies,

@@ -3,10 +3,10 @@ import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { invalidBody } from '../../arbitraries/invalidBody.ts';
 import { invalidQuery } from '../../arbitraries/invalidQuery.ts';
-import { assertProperty } from '../../runtime/property.ts';
+import { assertProperty } from '../../support/property.ts';
 import { COLLECTIONS } from '../../support/collections.ts';
 import type { HttpResponse } from '../../http/httpClient.ts';
-import { writerToken } from '../../support/items.ts';
+import { writerToken } from '../../support/organisations.ts';
 
 const DECISIONS = [
   'DEC-LIST-001',

@@ -1,14 +1,10 @@
 import fc from 'fast-check';
 import { defineCheck } from '../../model/check.ts';
-import { assertProperty } from '../../runtime/property.ts';
-import {
-  ALL_STATUSES,
-  catalogue,
-  listCatalogue,
-  pageByKeyset,
-  pageByNumber,
-  writerToken,
-} from '../../support/items.ts';
+import { assertProperty } from '../../support/property.ts';
+import { ALL_STATUSES } from '../../support/itemTypes.ts';
+import { catalogue, listCatalogue } from '../../support/sharedItems.ts';
+import { pageByKeyset, pageByNumber } from '../../support/lists.ts';
+import { writerToken } from '../../support/organisations.ts';
 import { assertKeysetPagingIsComplete, assertPagesAreDisjointAndComplete } from '../../support/listAssertions.ts';
 
 const MAX_RUNS = 10;

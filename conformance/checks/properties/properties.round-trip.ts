@@ -4,22 +4,16 @@ import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { trcItemDraft } from '../../arbitraries/trcItemDraft.ts';
 import type { DraftOntology, EntityType } from '../../arbitraries/trcItemDraft.ts';
-import { assertProperty } from '../../runtime/property.ts';
+import { assertProperty } from '../../support/property.ts';
 import { assertStatus } from '../../support/assert.ts';
 import { COLLECTIONS } from '../../support/collections.ts';
-import {
-  createItem,
-  findOwnOrganisation,
-  listItems,
-  ownerOntologies,
-  propertyNodes,
-  putItem,
-  readItem,
-  typeNodes,
-} from '../../support/items.ts';
-import type { Item } from '../../support/items.ts';
+import { createItem, putItem, readItem } from '../../support/items.ts';
+import { findOwnOrganisation } from '../../support/organisations.ts';
+import { listItems } from '../../support/lists.ts';
+import { ownerOntologies, propertyNodes, typeNodes } from '../../support/ontology.ts';
+import type { Item } from '../../support/itemTypes.ts';
 import { firstMismatch } from '../../support/preserved.ts';
-import type { Exchange } from '../../http/exchange.ts';
+import type { Exchange } from '../../model/exchange.ts';
 
 const MAX_RUNS = 10;
 const TREE: Record<EntityType, string> = {

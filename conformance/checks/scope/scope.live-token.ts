@@ -1,8 +1,10 @@
 import { PAGE_SIZE, WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
-import { ALL_STATUSES, catalogue, onlyThese, unplacedStatuses } from '../../support/items.ts';
-import type { Item } from '../../support/items.ts';
+import { ALL_STATUSES } from '../../support/itemTypes.ts';
+import { catalogue, unplacedStatuses } from '../../support/sharedItems.ts';
+import { onlyThese } from '../../support/lists.ts';
+import type { Item } from '../../support/itemTypes.ts';
 import { assertContainsAll } from '../../support/listAssertions.ts';
 
 const QUERIES: Record<string, string | boolean>[] = [

@@ -1,19 +1,15 @@
 import { PAGE_SIZE, WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
-import {
-  ALL_STATUSES,
-  catalogue,
-  createItem,
-  listItems,
-  listUserOrganisations,
-  onlyThese,
-  WF_STATUSES,
-} from '../../support/items.ts';
-import type { Item } from '../../support/items.ts';
+import { ALL_STATUSES, WF_STATUSES } from '../../support/itemTypes.ts';
+import { catalogue } from '../../support/sharedItems.ts';
+import { createItem } from '../../support/items.ts';
+import { listItems, onlyThese } from '../../support/lists.ts';
+import { listUserOrganisations } from '../../support/organisations.ts';
+import type { Item } from '../../support/itemTypes.ts';
 import { assertContainsAll } from '../../support/listAssertions.ts';
 import { COLLECTIONS } from '../../support/collections.ts';
-import type { CheckContext } from '../../runtime/context.ts';
+import type { CheckContext } from '../../engine/runtime/context.ts';
 import { narrowedTo, tokenIdOf } from '../../support/tokens.ts';
 import type { TokenBody } from '../../support/tokens.ts';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
-import { listUserOrganisations } from '../../support/items.ts';
+import { listUserOrganisations } from '../../support/organisations.ts';
 import { accountId, tokenIdOf } from '../../support/tokens.ts';
 
 export default defineCheck({

@@ -1,5 +1,5 @@
 import { defineCheck } from '../../model/check.ts';
-import { variantsOf } from '../../discovery/variants.ts';
+import { variantsOf } from '../../model/variants.ts';
 import { assertStatus, forgetUnknownOperation } from '../../support/assert.ts';
 import { deleteTokenQuietly, mintToken } from '../../support/tokens.ts';
 

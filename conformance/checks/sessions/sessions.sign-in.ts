@@ -1,7 +1,7 @@
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import { assertStatus } from '../../support/assert.ts';
-import { variantsOf } from '../../discovery/variants.ts';
+import { variantsOf } from '../../model/variants.ts';
 import { jwtClaims, logout, sessionPair, signIn } from '../../support/sessions.ts';
 
 const HOUR = 3600;

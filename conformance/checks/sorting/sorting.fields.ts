@@ -1,5 +1,5 @@
 import { defineCheck } from '../../model/check.ts';
-import { catalogue, listCatalogue } from '../../support/items.ts';
+import { catalogue, listCatalogue } from '../../support/sharedItems.ts';
 import { assertSortedBy } from '../../support/listAssertions.ts';
 
 const FIELDS = ['lastupdated', 'creationdate', 'title', 'trcid', 'slug'] as const;

@@ -1,5 +1,8 @@
 import { defineCheck } from '../../model/check.ts';
-import { ALL_STATUSES, catalogue, listCatalogue, pageByNumber, writerToken } from '../../support/items.ts';
+import { ALL_STATUSES } from '../../support/itemTypes.ts';
+import { catalogue, listCatalogue } from '../../support/sharedItems.ts';
+import { pageByNumber } from '../../support/lists.ts';
+import { writerToken } from '../../support/organisations.ts';
 import { assertPagesAreDisjointAndComplete, assertSortedBy } from '../../support/listAssertions.ts';
 
 export default defineCheck({

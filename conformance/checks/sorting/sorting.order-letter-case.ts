@@ -1,6 +1,6 @@
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
-import { catalogue, listCatalogue } from '../../support/items.ts';
+import { catalogue, listCatalogue } from '../../support/sharedItems.ts';
 
 export default defineCheck({
   id: 'sorting.order-letter-case',

@@ -4,12 +4,14 @@ import { PAGE_SIZE, WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import type { TokenChoice } from '../../http/httpClient.ts';
-import type { CheckContext } from '../../runtime/context.ts';
+import type { CheckContext } from '../../engine/runtime/context.ts';
 import { assertStatus } from '../../support/assert.ts';
 import { suiteClient } from '../../support/clientSource.ts';
-import { canReachStatus, createItem, listItems, updateItem } from '../../support/items.ts';
+import { canReachStatus, createItem, updateItem } from '../../support/items.ts';
+import { listItems } from '../../support/lists.ts';
 import { CheckUnobservable } from '../../model/failure.ts';
-import type { CreatedItem, WfStatus } from '../../support/items.ts';
+import type { CreatedItem } from '../../support/items.ts';
+import type { WfStatus } from '../../support/itemTypes.ts';
 
 const COLLECTION = 'venues';
 const SIZE = 3;

@@ -1,5 +1,5 @@
-import { DEFAULT_VARIANTS, variantsOf } from '../../discovery/variants.ts';
-import type { VariantName } from '../../discovery/variants.ts';
+import { DEFAULT_VARIANTS, variantsOf } from '../../model/variants.ts';
+import type { VariantName } from '../../model/variants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 

@@ -3,7 +3,8 @@ import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { assertStatus } from '../../support/assert.ts';
 import { png, uploadAsset } from '../../support/assets.ts';
-import { createItem, writerToken } from '../../support/items.ts';
+import { createItem } from '../../support/items.ts';
+import { writerToken } from '../../support/organisations.ts';
 import {
   callbackId,
   callbackItems,

@@ -1,6 +1,6 @@
 import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
-import { catalogue, catalogueEntries, listCatalogue } from '../../support/items.ts';
+import { catalogue, catalogueEntries, listCatalogue } from '../../support/sharedItems.ts';
 import { assertContainsAll, assertContainsNone } from '../../support/listAssertions.ts';
 
 export default defineCheck({

@@ -1,7 +1,7 @@
 import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
-import { catalogue, listCatalogue } from '../../support/items.ts';
+import { catalogue, listCatalogue } from '../../support/sharedItems.ts';
 import { assertBooleansFollowWfstatus } from '../../support/listAssertions.ts';
 
 export default defineCheck({

@@ -2,8 +2,11 @@ import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
 import type { HttpResponse } from '../../http/httpClient.ts';
-import { ALL_STATUSES, canReachStatus, createItem, listItems, updateItem } from '../../support/items.ts';
-import type { CreatedItem, Item, WfStatus } from '../../support/items.ts';
+import { ALL_STATUSES } from '../../support/itemTypes.ts';
+import { canReachStatus, createItem, updateItem } from '../../support/items.ts';
+import { listItems } from '../../support/lists.ts';
+import type { CreatedItem } from '../../support/items.ts';
+import type { Item, WfStatus } from '../../support/itemTypes.ts';
 import { assertStatus } from '../../support/assert.ts';
 import { assertBooleansFollowWfstatus } from '../../support/listAssertions.ts';
 

@@ -8,7 +8,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunResult } from '../../../conformance/results/result.ts';
+import type { RunResult } from '../../../conformance/engine/results/result.ts';
 import type { FaultModifier } from '../../../conformance/selftest/faultProxy.ts';
 import { FAULTS } from '../../../conformance/selftest/faults.ts';
 import type { FaultCase } from '../../../conformance/selftest/faults.ts';

@@ -5,8 +5,8 @@
 
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CHECKS_DIR, loadChecks } from '../../../conformance/plan/loadChecks.ts';
-import type { RunResult } from '../../../conformance/results/result.ts';
+import { CHECKS_DIR, loadChecks } from '../../../conformance/engine/plan/loadChecks.ts';
+import type { RunResult } from '../../../conformance/engine/results/result.ts';
 import { startFaultProxy } from '../../../conformance/selftest/faultProxy.ts';
 import type { FaultModifier, FaultProxy } from '../../../conformance/selftest/faultProxy.ts';
 import { loadRequirements } from '../../../conformance/spec/requirements.ts';

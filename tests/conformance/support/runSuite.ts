@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RunResult } from '../../../conformance/results/result.ts';
+import type { RunResult } from '../../../conformance/engine/results/result.ts';
 import { cleanEnv, ROOT } from './referenceService.ts';
 
 export interface SuiteRun {
