@@ -542,14 +542,14 @@ export interface paths {
          *
          *     `entitytype` may be sent as `EVENTGROUP` or as its pre-May-2025 name `EVENEMENTGROEP`; it is
          *     stored and returned as `EVENTGROUP` (DEC-ITEM-008). The events of the group are `child` links in
-         *     `trcitemRelation`.
+         *     `trcitemRelation`; the answer lists them again in `eventLinks` (read-only, DEC-ITEM-152).
          *
          *     - **Workflow.** A body with `wfstatus` `draft` or without `wfstatus` is stored as
          *       `readyforvalidation` (WF-007); `approved` publishes the item (WF-009); another status is
          *       stored as sent. The legacy booleans `published`, `deleted` and `offline` are recomputed from
          *       `wfstatus` (WF-010).
          *     - **Read-only fields** (`id`, `creationdate`, `lastupdated`, `externalId`, the legacy booleans,
-         *       labels and translations, `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored;
+         *       labels and translations, `seoMetadata.schemaOrgJsonLd` and the former `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored;
          *       `isprivate` is dropped. Any other unknown field, or a field of another entity type, is a `400`
          *       naming it (DEC-ITEM-005, DEC-ITEM-015).
          *     - **`entitytype`**, when sent, must be `EVENTGROUP` (or the legacy `EVENEMENTGROEP`); another
@@ -603,14 +603,14 @@ export interface paths {
          *
          *     `entitytype` may be sent as `EVENTGROUP` or as its pre-May-2025 name `EVENEMENTGROEP`; it is
          *     stored and returned as `EVENTGROUP` (DEC-ITEM-008). The events of the group are `child` links in
-         *     `trcitemRelation`.
+         *     `trcitemRelation`; the answer lists them again in `eventLinks` (read-only, DEC-ITEM-152).
          *
          *     - **Workflow.** A body with `wfstatus` `draft` or without `wfstatus` is stored as
          *       `readyforvalidation` (WF-007); `approved` publishes the item (WF-009); another status is
          *       stored as sent. The legacy booleans `published`, `deleted` and `offline` are recomputed from
          *       `wfstatus` (WF-010).
          *     - **Read-only fields** (`id`, `creationdate`, `lastupdated`, `externalId`, the legacy booleans,
-         *       labels and translations, `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored;
+         *       labels and translations, `seoMetadata.schemaOrgJsonLd` and the former `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored;
          *       `isprivate` is dropped. Any other unknown field, or a field of another entity type, is a `400`
          *       naming it (DEC-ITEM-005, DEC-ITEM-015).
          *     - **`entitytype`**, when sent, must be `EVENTGROUP` (or the legacy `EVENEMENTGROEP`); another
@@ -683,7 +683,7 @@ export interface paths {
          * Create an event
          * @description Creates an event from the body, in which every field is optional.
          *
-         *     Only events have `priceElements`, `promotions` and `performers`; `venueCapacity` and `routeInfo`
+         *     Only events have `priceElements`, `promotions` and `performers`; `routeInfo` and `eventLinks`
          *     are a `400` naming the field (DEC-ITEM-015). An event is expected to have a `calendar`: days in
          *     `singleDates`, recurring days in `patternDates` (DEC-ITEM-010, DEC-ITEM-011). A series links its
          *     events with `child`/`parent` links (DEC-ITEM-013).
@@ -693,7 +693,7 @@ export interface paths {
          *       stored as sent. The legacy booleans `published`, `deleted` and `offline` are recomputed from
          *       `wfstatus` (WF-010).
          *     - **Read-only fields** (`id`, `creationdate`, `lastupdated`, `externalId`, the legacy booleans,
-         *       labels and translations, `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored;
+         *       labels and translations, `seoMetadata.schemaOrgJsonLd` and the former `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored;
          *       `isprivate` is dropped. Any other unknown field, or a field of another entity type, is a `400`
          *       naming it (DEC-ITEM-005, DEC-ITEM-015).
          *     - **`entitytype`**, when sent, must be `EVENEMENT`; another value is a `400` (DEC-ITEM-008).
@@ -744,7 +744,7 @@ export interface paths {
          *     body are removed, server-set fields are kept. A GET-modify-PUT round trip works because
          *     read-only fields in the body are ignored.
          *
-         *     Only events have `priceElements`, `promotions` and `performers`; `venueCapacity` and `routeInfo`
+         *     Only events have `priceElements`, `promotions` and `performers`; `routeInfo` and `eventLinks`
          *     are a `400` naming the field (DEC-ITEM-015). An event is expected to have a `calendar`: days in
          *     `singleDates`, recurring days in `patternDates` (DEC-ITEM-010, DEC-ITEM-011). A series links its
          *     events with `child`/`parent` links (DEC-ITEM-013).
@@ -754,7 +754,7 @@ export interface paths {
          *       stored as sent. The legacy booleans `published`, `deleted` and `offline` are recomputed from
          *       `wfstatus` (WF-010).
          *     - **Read-only fields** (`id`, `creationdate`, `lastupdated`, `externalId`, the legacy booleans,
-         *       labels and translations, `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored;
+         *       labels and translations, `seoMetadata.schemaOrgJsonLd` and the former `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored;
          *       `isprivate` is dropped. Any other unknown field, or a field of another entity type, is a `400`
          *       naming it (DEC-ITEM-005, DEC-ITEM-015).
          *     - **`entitytype`**, when sent, must be `EVENEMENT`; another value is a `400` (DEC-ITEM-008).
@@ -900,7 +900,7 @@ export interface paths {
          * Create a location
          * @description Creates a location from the body, in which every field is optional.
          *
-         *     A location has no `priceElements`, `promotions`, `performers`, `venueCapacity` or `routeInfo`,
+         *     A location has no `priceElements`, `promotions`, `performers`, `routeInfo` or `eventLinks`,
          *     and its links are limited to `alias` and `comment`: anything else is a `400` naming the field
          *     (DEC-ITEM-013, DEC-ITEM-015).
          *
@@ -909,7 +909,7 @@ export interface paths {
          *       stored as sent. The legacy booleans `published`, `deleted` and `offline` are recomputed from
          *       `wfstatus` (WF-010).
          *     - **Read-only fields** (`id`, `creationdate`, `lastupdated`, `externalId`, the legacy booleans,
-         *       labels and translations, `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored;
+         *       labels and translations, `seoMetadata.schemaOrgJsonLd` and the former `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored;
          *       `isprivate` is dropped. Any other unknown field, or a field of another entity type, is a `400`
          *       naming it (DEC-ITEM-005, DEC-ITEM-015).
          *     - **`entitytype`**, when sent, must be `LOCATIE`; another value is a `400` (DEC-ITEM-008).
@@ -960,7 +960,7 @@ export interface paths {
          *     body are removed, server-set fields are kept. A GET-modify-PUT round trip works because
          *     read-only fields in the body are ignored.
          *
-         *     A location has no `priceElements`, `promotions`, `performers`, `venueCapacity` or `routeInfo`,
+         *     A location has no `priceElements`, `promotions`, `performers`, `routeInfo` or `eventLinks`,
          *     and its links are limited to `alias` and `comment`: anything else is a `400` naming the field
          *     (DEC-ITEM-013, DEC-ITEM-015).
          *
@@ -969,7 +969,7 @@ export interface paths {
          *       stored as sent. The legacy booleans `published`, `deleted` and `offline` are recomputed from
          *       `wfstatus` (WF-010).
          *     - **Read-only fields** (`id`, `creationdate`, `lastupdated`, `externalId`, the legacy booleans,
-         *       labels and translations, `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored;
+         *       labels and translations, `seoMetadata.schemaOrgJsonLd` and the former `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored;
          *       `isprivate` is dropped. Any other unknown field, or a field of another entity type, is a `400`
          *       naming it (DEC-ITEM-005, DEC-ITEM-015).
          *     - **`entitytype`**, when sent, must be `LOCATIE`; another value is a `400` (DEC-ITEM-008).
@@ -1039,15 +1039,17 @@ export interface paths {
          * Create a route
          * @description Creates a route from the body, in which every field is optional.
          *
-         *     The path and its sights go in `routeInfo` (DEC-ITEM-016); the GeoJSON and GPX downloads are
-         *     built from it (DEC-ITEM-017).
+         *     The path and its sights go in `routeInfo`, in the operator's model's fields: the plotted
+         *     `routeCoordinates`, the `calculatedCoordinates` and `waterPoints` as `{lat, lng}` numbers, and
+         *     the points of interest in `pois` (DEC-ITEM-016); the GeoJSON and GPX downloads are built from
+         *     it (DEC-ITEM-017).
          *
          *     - **Workflow.** A body with `wfstatus` `draft` or without `wfstatus` is stored as
          *       `readyforvalidation` (WF-007); `approved` publishes the item (WF-009); another status is
          *       stored as sent. The legacy booleans `published`, `deleted` and `offline` are recomputed from
          *       `wfstatus` (WF-010).
          *     - **Read-only fields** (`id`, `creationdate`, `lastupdated`, `externalId`, the legacy booleans,
-         *       labels and translations, `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored;
+         *       labels and translations, `seoMetadata.schemaOrgJsonLd` and the former `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored;
          *       `isprivate` is dropped. Any other unknown field, or a field of another entity type, is a `400`
          *       naming it (DEC-ITEM-005, DEC-ITEM-015).
          *     - **`entitytype`**, when sent, must be `ROUTE`; another value is a `400` (DEC-ITEM-008).
@@ -1098,15 +1100,17 @@ export interface paths {
          *     body are removed, server-set fields are kept. A GET-modify-PUT round trip works because
          *     read-only fields in the body are ignored.
          *
-         *     The path and its sights go in `routeInfo` (DEC-ITEM-016); the GeoJSON and GPX downloads are
-         *     built from it (DEC-ITEM-017).
+         *     The path and its sights go in `routeInfo`, in the operator's model's fields: the plotted
+         *     `routeCoordinates`, the `calculatedCoordinates` and `waterPoints` as `{lat, lng}` numbers, and
+         *     the points of interest in `pois` (DEC-ITEM-016); the GeoJSON and GPX downloads are built from
+         *     it (DEC-ITEM-017).
          *
          *     - **Workflow.** A body with `wfstatus` `draft` or without `wfstatus` is stored as
          *       `readyforvalidation` (WF-007); `approved` publishes the item (WF-009); another status is
          *       stored as sent. The legacy booleans `published`, `deleted` and `offline` are recomputed from
          *       `wfstatus` (WF-010).
          *     - **Read-only fields** (`id`, `creationdate`, `lastupdated`, `externalId`, the legacy booleans,
-         *       labels and translations, `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored;
+         *       labels and translations, `seoMetadata.schemaOrgJsonLd` and the former `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored;
          *       `isprivate` is dropped. Any other unknown field, or a field of another entity type, is a `400`
          *       naming it (DEC-ITEM-005, DEC-ITEM-015).
          *     - **`entitytype`**, when sent, must be `ROUTE`; another value is a `400` (DEC-ITEM-008).
@@ -1156,9 +1160,12 @@ export interface paths {
         /**
          * Download a route as GeoJSON
          * @description Returns the route as a GeoJSON FeatureCollection (`application/geo+json`, RFC 7946): the route
-         *     as a LineString feature through its waypoints, with the properties `id`, `trcid`, `title`,
-         *     `routeType`, `distance`, `duration` and `difficulty`, and one Point feature per point of
-         *     interest (DEC-ITEM-017). Positions are `[longitude, latitude]` in WGS84 (DEC-ITEM-012).
+         *     as a LineString feature through its path (its calculated coordinates, else its plotted ones),
+         *     with the properties `id`, `trcid`, `title` and the `routeInfo` fields `type`, `routeType`,
+         *     `url`, `distanceInKilometers`, `durationInMinutes`, `difficulty` and `primarySurface`; one
+         *     Point feature per point of interest; and a LineString feature of the water crossings
+         *     (DEC-ITEM-017, DEC-ITEM-026). Positions are `[longitude, latitude]` in WGS84, with the
+         *     altitude third where a point has one.
          *
          *     Like a detail read it is not rate limited. `404` as for `GET /routes/{id}`: unknown id, outside
          *     the token's scope, or soft-deleted (DEC-ITEM-004).
@@ -1189,9 +1196,10 @@ export interface paths {
          * Download a route as GPX
          * @description Returns the route as a GPX 1.1 document (`application/gpx+xml`, namespace
          *     `http://www.topografix.com/GPX/1/1`), readable by GPS devices and mapping tools: `metadata`
-         *     with the route's title, description and link, one `trk` with one `trkseg` of the waypoints in
-         *     order, and one `wpt` per point of interest (DEC-ITEM-017). Coordinates are WGS84 decimal
-         *     degrees (DEC-ITEM-012).
+         *     with the route's title, description and link, one `wpt` per point of interest, one `trk` with
+         *     one `trkseg` of the route's path in order (its calculated coordinates, else its plotted ones),
+         *     and a `trk` of type `waterPoints` of its water crossings when it has any (DEC-ITEM-017,
+         *     DEC-ITEM-026). Coordinates are WGS84 decimal degrees, altitudes `ele` (DEC-ITEM-016).
          *
          *     Like a detail read it is not rate limited. `404` as for `GET /routes/{id}`: unknown id, outside
          *     the token's scope, or soft-deleted (DEC-ITEM-004); error bodies are JSON.
@@ -1241,15 +1249,17 @@ export interface paths {
          * Create a venue
          * @description Creates a venue from the body, in which every field is optional.
          *
-         *     Capacity goes in `venueCapacity` (DEC-ITEM-014) and rooms in `trcitemRelation.subItemGroups`
-         *     (DEC-ITEM-013). Types come from the `LOCATIE` tree of the type ontology.
+         *     The capacity properties are categories with the capacity properties of the property ontology
+         *     (DEC-ITEM-150), and rooms are `trcitemRelation.subItemGroups` with their floor area and
+         *     capacity per setup as categories (DEC-ITEM-151). Types come from the `LOCATIE` tree of the
+         *     type ontology.
          *
          *     - **Workflow.** A body with `wfstatus` `draft` or without `wfstatus` is stored as
          *       `readyforvalidation` (WF-007); `approved` publishes the item (WF-009); another status is
          *       stored as sent. The legacy booleans `published`, `deleted` and `offline` are recomputed from
          *       `wfstatus` (WF-010).
          *     - **Read-only fields** (`id`, `creationdate`, `lastupdated`, `externalId`, the legacy booleans,
-         *       labels and translations, `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored;
+         *       labels and translations, `seoMetadata.schemaOrgJsonLd` and the former `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored;
          *       `isprivate` is dropped. Any other unknown field, or a field of another entity type, is a `400`
          *       naming it (DEC-ITEM-005, DEC-ITEM-015).
          *     - **`entitytype`**, when sent, must be `VENUE`; another value is a `400` (DEC-ITEM-008).
@@ -1300,15 +1310,17 @@ export interface paths {
          *     body are removed, server-set fields are kept. A GET-modify-PUT round trip works because
          *     read-only fields in the body are ignored.
          *
-         *     Capacity goes in `venueCapacity` (DEC-ITEM-014) and rooms in `trcitemRelation.subItemGroups`
-         *     (DEC-ITEM-013). Types come from the `LOCATIE` tree of the type ontology.
+         *     The capacity properties are categories with the capacity properties of the property ontology
+         *     (DEC-ITEM-150), and rooms are `trcitemRelation.subItemGroups` with their floor area and
+         *     capacity per setup as categories (DEC-ITEM-151). Types come from the `LOCATIE` tree of the
+         *     type ontology.
          *
          *     - **Workflow.** A body with `wfstatus` `draft` or without `wfstatus` is stored as
          *       `readyforvalidation` (WF-007); `approved` publishes the item (WF-009); another status is
          *       stored as sent. The legacy booleans `published`, `deleted` and `offline` are recomputed from
          *       `wfstatus` (WF-010).
          *     - **Read-only fields** (`id`, `creationdate`, `lastupdated`, `externalId`, the legacy booleans,
-         *       labels and translations, `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored;
+         *       labels and translations, `seoMetadata.schemaOrgJsonLd` and the former `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored;
          *       `isprivate` is dropped. Any other unknown field, or a field of another entity type, is a `400`
          *       naming it (DEC-ITEM-005, DEC-ITEM-015).
          *     - **`entitytype`**, when sent, must be `VENUE`; another value is a `400` (DEC-ITEM-008).
@@ -1979,30 +1991,96 @@ export interface components {
             title?: string;
         };
         /**
-         * @description Scheduling information. `singleDates` are individual days; `patternDates` are recurring
-         *     schedules (DEC-ITEM-010). In responses the server normalises `calendarType` (DEC-ITEM-011) and
-         *     adds the days computed from `patternDates` to `singleDates`, unless the events list is called
-         *     with `excludePatternDates=true`.
+         * @description Scheduling information, in the operator's model's shape (DEC-ITEM-010, DEC-ITEM-101):
+         *     `singleDates` are individual days; `patternDates` are recurring schedules; `opens`, `closeds`,
+         *     `soldouts` and `cancelleds` are exceptions to the patterns (DEC-ITEM-102); the flags say what
+         *     holds for the whole item; `comment` is a note on the schedule.
+         *
+         *     In responses the server normalises `calendarType` (DEC-ITEM-011), always includes `cancelled`,
+         *     `soldout` and `excludeholidays` (`false` when not set, as the model's responses do; a `false`
+         *     written is the same as none and not stored), and adds
+         *     the days computed from `patternDates` and `opens` to `singleDates`, less the `closeds` and with
+         *     the `soldouts` and `cancelleds` marked on their time slots (DEC-ITEM-102), unless the events
+         *     list is called with `excludePatternDates=true`. A write that sends computed days back (a
+         *     GET-modify-PUT) stores only the days no pattern produces.
          *
          *     Limits (decided here): at most 100 patterns; `singleDates` holds at most 10000 days, computed
          *     days included: the server stops adding computed days at that cap, keeping the earliest.
          */
         Calendar: {
+            /**
+             * @description Always open (24/7).
+             * @example false
+             */
+            alwaysopen?: boolean;
             calendarType?: components["schemas"]["CalendarType"];
+            /**
+             * @description The whole item is cancelled. Always present in responses.
+             * @example false
+             */
+            cancelled?: boolean;
+            /** @description Cancelled days (or time slots); their computed time slots get `status` `cancelled`. */
+            cancelleds?: components["schemas"]["ExceptionDate"][];
+            /** @description Closure days (or time slots), removed from the computed days. */
+            closeds?: components["schemas"]["ExceptionDate"][];
+            comment?: components["schemas"]["CalendarComment"];
+            /**
+             * @description `true`: no day computed from the patterns falls on a Dutch public holiday (New Year's Day,
+             *     Easter Sunday and Monday, King's Day, Liberation Day, Ascension Day, Whit Sunday and Monday,
+             *     Christmas Day and Boxing Day, DEC-ITEM-102). Always present in responses.
+             * @example false
+             */
+            excludeholidays?: boolean;
+            /**
+             * @description Open or held on request only.
+             * @example false
+             */
+            onrequest?: boolean;
+            /** @description Extra opening days, added to the computed days. */
+            opens?: components["schemas"]["ExceptionDate"][];
             patternDates?: components["schemas"]["PatternDate"][];
             singleDates?: components["schemas"]["SingleDate"][];
+            /**
+             * @description The whole item is sold out. Always present in responses.
+             * @example false
+             */
+            soldout?: boolean;
+            /** @description Sold-out days (or time slots); their computed time slots get `status` `soldout`. */
+            soldouts?: components["schemas"]["ExceptionDate"][];
+        };
+        /** @description A note on the schedule (the operator's model's calendar comment), for example "last entry 30 minutes before closing", with its text per language. */
+        CalendarComment: {
+            commentTranslations?: {
+                /** @example Last entry half an hour before closing. */
+                label?: string;
+                lang?: components["schemas"]["LanguageCode"];
+            }[];
+            /** @example Laatste toegang een half uur voor sluitingstijd. */
+            label?: string;
         };
         /**
-         * @description Kind of schedule (DEC-ITEM-011): `NONE` (no schedule), `ALWAYS` (always open or ongoing),
-         *     `ONREQUEST` (by appointment), `SINGLEDATES` (the dates in `singleDates`), `PATTERNDATES`
-         *     (recurring dates in `patternDates`) or `OPENINGTIMES` (opening hours, given as `patternDates`).
+         * @description A day of the calendar as an ISO local timestamp without a UTC offset, in Europe/Amsterdam
+         *     (`2027-08-14T00:00:00`); a date alone (`2027-08-14`) is accepted on write and stored as that
+         *     day's `T00:00:00`. The day must exist: `2027-02-30` is a `400` (DEC-ITEM-023). The operator's
+         *     model carries these values as timestamps with an offset; the interface text names the local
+         *     form for `singleDates[].date`, and the other calendar dates use the same form.
+         * @example 2027-08-14T00:00:00
+         */
+        CalendarDate: string;
+        /**
+         * @description Kind of schedule, the operator's model's values (DEC-ITEM-011): `NONE` (no schedule),
+         *     `ALWAYSOPEN` (always open, for example a park), `ONREQUEST` (by appointment), `OPENINGTIMES`
+         *     (recurring opening hours without an end, `patternDates` without dates), `PATTERNDATES`
+         *     (recurring dates within a period) or `SINGLEDATES` (the dates in `singleDates`).
          *     The server upper-cases the value, so writers may send it in lower case; responses always carry
-         *     the upper-case form. When absent on write the server derives it: `PATTERNDATES` if there are
-         *     patterns, else `SINGLEDATES` if there are dates, else `NONE`.
+         *     the upper-case form (DEC-ITEM-025). When absent on write the server derives it as the model
+         *     does: `ALWAYSOPEN` if `alwaysopen`, else `ONREQUEST` if `onrequest`, else `SINGLEDATES` if there
+         *     are single dates, else `OPENINGTIMES` if the first pattern has neither `startdate` nor
+         *     `enddate`, else `PATTERNDATES` if there are patterns, else `NONE`.
          * @example SINGLEDATES
          * @enum {string}
          */
-        CalendarType: "NONE" | "ALWAYS" | "ONREQUEST" | "SINGLEDATES" | "PATTERNDATES" | "OPENINGTIMES" | "none" | "always" | "onrequest" | "singledates" | "patterndates" | "openingtimes";
+        CalendarType: "NONE" | "ALWAYSOPEN" | "ONREQUEST" | "OPENINGTIMES" | "PATTERNDATES" | "SINGLEDATES" | "none" | "alwaysopen" | "onrequest" | "openingtimes" | "patterndates" | "singledates";
         /**
          * @description The body of a webhook delivery: a notification, not a snapshot. The service POSTs it to the
          *     `callBackUrl` of every token whose organisation filter (`apiTokenFilter`) matches a changed item;
@@ -2390,7 +2468,7 @@ export interface components {
          * @description An event as a client writes it (`POST /events`, `PUT /events/{id}`). Every field is optional.
          *     `entitytype`, when sent, must be `EVENEMENT` (DEC-ITEM-008). Read-only fields (`id`,
          *     `creationdate`, `lastupdated`, `externalId`, the legacy booleans, labels and translations,
-         *     `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored, and `isprivate` is dropped
+         *     `seoMetadata.schemaOrgJsonLd` and the former `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored, and `isprivate` is dropped
          *     (DEC-ITEM-005). Any other field not named here, including the fields of other entity types, is a
          *     `400` naming it (DEC-ITEM-005, DEC-ITEM-015).
          */
@@ -2404,10 +2482,15 @@ export interface components {
         } & components["schemas"]["EventFields"];
         /**
          * @description The fields of an event (`EVENEMENT`): the shared TRCItem fields plus `priceElements`,
-         *     `promotions` and `performers`, which only events have (DEC-ITEM-015). An event is expected to
+         *     `extrapriceinformations`, `promotions` and `performers`, which only events have (DEC-ITEM-015). An event is expected to
          *     have a `calendar`; series use `child`/`parent` links in `trcitemRelation`.
          */
         EventFields: {
+            /**
+             * @description Texts on the prices as a whole, per language (events only, with `priceElements`): the
+             *     operator's model's root `extrapriceinformations` (DEC-ITEM-103).
+             */
+            extrapriceinformations?: components["schemas"]["LanguageText"][];
             /** @description Performers (events only). */
             performers?: components["schemas"]["Performer"][];
             /** @description Prices (events only). */
@@ -2439,7 +2522,8 @@ export interface components {
          *     is optional. `entitytype`, when sent, must be `EVENTGROUP` or its pre-May-2025 name
          *     `EVENEMENTGROEP`, which is stored as `EVENTGROUP` (DEC-ITEM-008). Read-only fields (`id`,
          *     `creationdate`, `lastupdated`, `externalId`, the legacy booleans, labels and translations,
-         *     `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored, and `isprivate` is dropped
+         *     `seoMetadata.schemaOrgJsonLd` and the former `seoMetadata.schemaOrg`, `datatype`, and the group's
+         *     derived `eventLinks`, DEC-ITEM-152) are accepted and ignored, and `isprivate` is dropped
          *     (DEC-ITEM-005). Any other field not named here, including the fields of other entity types, is a
          *     `400` naming it (DEC-ITEM-005, DEC-ITEM-015).
          */
@@ -2454,10 +2538,36 @@ export interface components {
         /**
          * @description The fields of an event group (`EVENTGROUP`), a container of related events: the shared TRCItem
          *     fields. The events of the group are `child` links in `trcitemRelation` (each event links back
-         *     with a `parent` link). It may have its own calendar, location and metadata, but no event-,
-         *     venue- or route-only fields (DEC-ITEM-015).
+         *     with a `parent` link); `eventLinks` lists them again in the operator's model's form, derived from
+         *     those links on every read (DEC-ITEM-152). It may have its own calendar, location and metadata,
+         *     but no event-, venue- or route-only fields (DEC-ITEM-015).
          */
-        EventGroupFields: components["schemas"]["TrcItemCommon"];
+        EventGroupFields: {
+            /**
+             * @description The events of the group: one entry per `child` link in `trcitemRelation.links`, in their
+             *     order, with the linked `trcid` as `eventId`; absent when there is none. Read-only: derived on
+             *     every read, ignored on write.
+             */
+            eventLinks?: $Read<components["schemas"]["EventLink"][]>;
+        } & components["schemas"]["TrcItemCommon"];
+        /** @description An event of the group, as the operator's model lists it (DEC-ITEM-152). */
+        EventLink: {
+            /**
+             * @description The `trcid` of the event.
+             * @example trc-grachtenfestival-prinsengrachtconcert-2027
+             */
+            eventId: string;
+        };
+        /**
+         * @description A day on which the regular schedule does not hold (the operator's model's exception date,
+         *     DEC-ITEM-102): in `calendar.opens` an extra opening, in `closeds` a closure, in `soldouts` a
+         *     sold-out day and in `cancelleds` a cancelled day. `whens` narrows it to those time slots (the
+         *     model names this list `whens`, plural); none means the whole day.
+         */
+        ExceptionDate: {
+            date: components["schemas"]["CalendarDate"];
+            whens?: components["schemas"]["TimeSlot"][];
+        };
         /**
          * @description A run of `fetchAndConvertOnce`: what was fetched from the partner's endpoint, converted to items
          *     and imported. Counters grow while the run is `running`.
@@ -2598,12 +2708,13 @@ export interface components {
          */
         FileType: "jpg" | "jpeg" | "png" | "gif" | "webp" | "svg" | "tif" | "tiff" | "pdf" | "mp4" | "mov" | "webm" | "mp3";
         /**
-         * @description A route as a GeoJSON FeatureCollection (RFC 7946, DEC-ITEM-017): the first feature is the route
-         *     as a LineString, followed by one Point feature per point of interest, in the order of
-         *     `routeInfo.pointsOfInterest`.
+         * @description A route as a GeoJSON FeatureCollection (RFC 7946, DEC-ITEM-017, DEC-ITEM-026): the first feature
+         *     is the route as a LineString, followed by one Point feature per point of interest that has a
+         *     `coordinate`, in the order of `routeInfo.pois`, and last, when the route has at least two
+         *     `waterPoints`, a LineString feature of its water crossings.
          */
         GeoJsonFeatureCollection: {
-            features: (components["schemas"]["GeoJsonRouteFeature"] | components["schemas"]["GeoJsonPoiFeature"])[];
+            features: (components["schemas"]["GeoJsonRouteFeature"] | components["schemas"]["GeoJsonPoiFeature"] | components["schemas"]["GeoJsonWaterFeature"])[];
             /** @constant */
             type: "FeatureCollection";
         };
@@ -2613,12 +2724,26 @@ export interface components {
             /** @constant */
             type: "LineString";
         };
-        /** @description A point of interest of the route as a GeoJSON Point Feature (DEC-ITEM-017), with its `name` and, when set, the `trcid` it links to. */
+        /**
+         * @description A point of interest of the route as a GeoJSON Point Feature at its `coordinate`
+         *     (DEC-ITEM-017, DEC-ITEM-026). Its properties are those of the point under the same names,
+         *     `title` (the point's title in the route's primary language, else its first) and `trcid` (its
+         *     `locationItem.trcid`); properties without a value are left out.
+         */
         GeoJsonPoiFeature: {
             geometry: components["schemas"]["GeoJsonPoint"];
             properties: {
+                category?: components["schemas"]["PoiCategory"];
+                /** @example 7.5 */
+                distanceInKilometersFromStart?: number;
+                /** @example 30 */
+                durationInMinutesFromStart?: number;
+                /** @example chess-rook */
+                icon?: string;
+                /** @example Zuylen */
+                label?: string;
                 /** @example Slot Zuylen */
-                name?: string;
+                title?: string;
                 /** @example trc-slot-zuylen */
                 trcid?: string;
             };
@@ -2632,7 +2757,8 @@ export interface components {
             type: "Point";
         };
         /**
-         * @description A GeoJSON position (RFC 7946), `[longitude, latitude]` in WGS84 decimal degrees.
+         * @description A GeoJSON position (RFC 7946): `[longitude, latitude]` in WGS84 decimal degrees, with the
+         *     altitude in metres as a third number where the point has one (DEC-ITEM-026).
          * @example [
          *       5.0169,
          *       52.1102
@@ -2640,13 +2766,16 @@ export interface components {
          */
         GeoJsonPosition: [
             number,
+            number,
             number
         ];
         /**
-         * @description The route itself as a GeoJSON Feature (DEC-ITEM-017): a LineString through the route's
-         *     `waypoints` in order, or `null` geometry when the route has fewer than two waypoints. The
-         *     properties come from the item; `title` is the title in the item's primary language, else its
-         *     first detail. Properties without a value are left out.
+         * @description The route itself as a GeoJSON Feature (DEC-ITEM-017, DEC-ITEM-026): a LineString through the
+         *     route's path in order, which is `routeInfo.calculatedCoordinates` when it has at least two
+         *     points and `routeInfo.routeCoordinates` otherwise, or `null` geometry when that has fewer than
+         *     two. The properties come from the item and its `routeInfo`, under the same names; `title` is
+         *     the title in the item's primary language, else its first detail. Properties without a value are
+         *     left out.
          */
         GeoJsonRouteFeature: {
             geometry: components["schemas"]["GeoJsonLineString"] | null;
@@ -2656,22 +2785,40 @@ export interface components {
                  * @description Length in kilometres.
                  * @example 42.5
                  */
-                distance?: number;
+                distanceInKilometers?: number;
                 /**
                  * @description Expected travel time in minutes.
                  * @example 180
                  */
-                duration?: number;
+                durationInMinutes?: number;
                 /**
                  * Format: uuid
                  * @example 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d
                  */
                 id: string;
+                primarySurface?: components["schemas"]["SurfaceType"];
                 routeType?: components["schemas"]["RouteType"];
                 /** @example Fietsroute langs de Vecht */
                 title?: string;
                 /** @example trc-fietsroute-vecht */
                 trcid: string;
+                type?: components["schemas"]["RouteInfoType"];
+                /** @example https://routes.example.com/fietsroute-langs-de-vecht */
+                url?: string;
+            };
+            /** @constant */
+            type: "Feature";
+        };
+        /**
+         * @description The route's water crossings as a GeoJSON Feature (DEC-ITEM-026): a LineString through
+         *     `routeInfo.waterPoints` in order, present when the route has at least two of them. Its one
+         *     property, `waterPoints: true`, tells it from the route.
+         */
+        GeoJsonWaterFeature: {
+            geometry: components["schemas"]["GeoJsonLineString"];
+            properties: {
+                /** @constant */
+                waterPoints: true;
             };
             /** @constant */
             type: "Feature";
@@ -2787,11 +2934,47 @@ export interface components {
          */
         LanguageCode: string;
         /**
+         * @description A text in one language: the operator's model's `{lang, text}` pair of status translations,
+         *     extra information of a time slot and price texts.
+         */
+        LanguageText: {
+            lang?: components["schemas"]["LanguageCode"];
+            /** @example Uitverkocht */
+            text?: string;
+        };
+        /**
          * @description WGS84 latitude in decimal degrees, as a string with a dot as decimal separator
          *     (`-90` … `90`), for example `52.359997` (DEC-ITEM-012).
          * @example 52.359997
          */
         Latitude: string;
+        /**
+         * @description A point of a route or a point of interest (DEC-ITEM-016): WGS84 latitude and longitude in
+         *     decimal degrees, as numbers, an optional altitude in metres and an optional short `label` to
+         *     show at the point on a map (for example `01`).
+         */
+        LatLng: {
+            /**
+             * @description Height above sea level in metres.
+             * @example 2.5
+             */
+            altitude?: number;
+            /**
+             * @description Short text to show at the point on a map.
+             * @example 01
+             */
+            label?: string;
+            /**
+             * @description Latitude in decimal degrees.
+             * @example 52.099
+             */
+            lat: number;
+            /**
+             * @description Longitude in decimal degrees.
+             * @example 5.118
+             */
+            lng: number;
+        };
         /**
          * @description Kind of link to another item (DEC-ITEM-013): `child` (the linked item is part of this one, for
          *     example an event of a series or of an event group), `parent` (this item is part of the linked
@@ -2824,7 +3007,7 @@ export interface components {
          * @description A location as a client writes it (`POST /locations`, `PUT /locations/{id}`). Every field is optional.
          *     `entitytype`, when sent, must be `LOCATIE` (DEC-ITEM-008). Read-only fields (`id`,
          *     `creationdate`, `lastupdated`, `externalId`, the legacy booleans, labels and translations,
-         *     `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored, and `isprivate` is dropped
+         *     `seoMetadata.schemaOrgJsonLd` and the former `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored, and `isprivate` is dropped
          *     (DEC-ITEM-005). Any other field not named here, including the fields of other entity types, is a
          *     `400` naming it (DEC-ITEM-005, DEC-ITEM-015).
          */
@@ -2839,7 +3022,7 @@ export interface components {
         /**
          * @description The fields of a location (`LOCATIE`): the shared TRCItem fields. A calendar (for example opening
          *     hours) is optional. Locations have no `priceElements`, `promotions`, `performers`,
-         *     `venueCapacity` or `routeInfo` (a `400` naming the field, DEC-ITEM-015), and their links are
+         *     `routeInfo` or `eventLinks` (a `400` naming the field, DEC-ITEM-015), and their links are
          *     limited to `alias` and `comment` (DEC-ITEM-013).
          */
         LocationFields: {
@@ -2871,7 +3054,14 @@ export interface components {
          * @example 4.885278
          */
         Longitude: string;
-        /** @description Open Graph fields for link previews (`og:title`, `og:description`, `og:image`, `og:type`). */
+        /**
+         * @deprecated
+         * @description Deprecated: the Open Graph fields of this description from before the operator's model's shape
+         *     (DEC-ITEM-106). The model has no such object: previews reuse `seoDetails[].metaTitle` and
+         *     `metaDescription`, and the image and type are `ogImageUrl` and `ogType` there. What remains here
+         *     is what had no place there (a title or description other than the meta ones, a type outside the
+         *     model's values).
+         */
         OpenGraph: {
             /** @example Het museum van Nederland, met de Nachtwacht van Rembrandt. */
             description?: string;
@@ -2884,39 +3074,69 @@ export interface components {
             /** @example Rijksmuseum Amsterdam */
             title?: string;
             /**
-             * @description Open Graph object type, for example `website`, `article` or `place`.
-             * @example place
+             * @description Open Graph object type, for example `website`.
+             * @example website
              */
             type?: string;
         };
         /**
-         * @description A recurring schedule (DEC-ITEM-010): every listed weekday from `startdate` to `enddate`
-         *     (both inclusive, `YYYY-MM-DD`), at the times in `when`. `weekdays` absent or empty means every
-         *     day. On read the server adds the matching days to `calendar.singleDates` (at most 366 per
-         *     pattern) unless the events list is called with `excludePatternDates=true`. `enddate` before
-         *     `startdate` is a `400`.
+         * @description A recurring schedule, in the operator's model's form (DEC-ITEM-010): from `startdate` to
+         *     `enddate` (both days inclusive), repeating by `recurrencyType` (absent: `daily` without `opens`,
+         *     else `weekly`), every `recurrence`-th period (default 1), for `occurrence` periods at most, on
+         *     the days and at the times that `opens` chooses. Without `opens` the pattern repeats on the
+         *     `startdate`'s day: every day (`daily`), its weekday (`weekly`), its day of the month
+         *     (`monthlySimple`), its weekday in its week of the month (`monthlyComplex`) or its date
+         *     (`yearly`). A pattern with neither `startdate` nor `enddate` is ongoing opening hours
+         *     (`OPENINGTIMES`).
+         *
+         *     On read the server adds the days of each pattern with a `startdate` and an `enddate` or an
+         *     `occurrence` to `calendar.singleDates` (at most 366 per pattern, DEC-ITEM-024) unless the
+         *     events list is called with `excludePatternDates=true`. An `enddate` before `startdate` is a
+         *     `400`; so are the fields of the form before the model's (`weekdays`, `when`), naming their
+         *     replacements.
          */
         PatternDate: {
+            enddate?: components["schemas"]["CalendarDate"];
             /**
-             * Format: date
-             * @example 2027-08-29
+             * @description How many periods the pattern lasts, counting only those it repeats in.
+             * @example 4
              */
-            enddate: string;
+            occurrence?: number;
+            opens?: components["schemas"]["PatternOpen"][];
             /**
-             * Format: date
-             * @example 2027-08-01
+             * @description The interval between the periods it repeats in; `2` with `weekly` is every other week.
+             * @example 1
              */
-            startdate: string;
-            /**
-             * @example [
-             *       "FR",
-             *       "SA"
-             *     ]
-             */
-            weekdays?: components["schemas"]["Weekday"][];
-            when?: components["schemas"]["TimeSlot"][];
+            recurrence?: number;
+            recurrencyType?: components["schemas"]["RecurrencyType"];
+            startdate?: components["schemas"]["CalendarDate"];
         };
-        /** @description A performer of an event (events only, DEC-ITEM-015). `role` says what they do, for example `orchestra`, `conductor`, `soloist`, `band` or `speaker`. */
+        /**
+         * @description Which days of a pattern's periods are open, and at which times (the operator's model's `Open`,
+         *     DEC-ITEM-024). A day is chosen when it matches every selector the entry sets: `day` the weekday
+         *     (`1` Sunday, `2` Monday, … `7` Saturday, as the model numbers them), `daynumber` the day of the
+         *     month, `month` the month, `weeknumber` the week of the month (`1` to `4` the days 1–7, 8–14,
+         *     15–21 and 22–28, `5` the last seven days of the month; with `day`, the first to fourth or the
+         *     last such weekday). An entry that sets no selector chooses every day. `whens` are the time
+         *     slots of the chosen days (the model names this list `whens`, plural); none means all day.
+         */
+        PatternOpen: {
+            /** @example 2 */
+            day?: number;
+            /** @example 15 */
+            daynumber?: number;
+            /** @example 12 */
+            month?: number;
+            /** @example 1 */
+            weeknumber?: number;
+            whens?: components["schemas"]["TimeSlot"][];
+        };
+        /**
+         * @description A performer of an event (events only, DEC-ITEM-015), in the operator's model's shape: `label`
+         *     the performer's name (the interface names it), `rolelabel` what they do, for example
+         *     `orchestra`, `conductor`, `soloist`, `band` or `speaker`, and `roleid` the id of that role in
+         *     the writer's own list (DEC-ITEM-104).
+         */
         Performer: {
             /**
              * @description Name of the performer.
@@ -2924,71 +3144,171 @@ export interface components {
              */
             label: string;
             /** @example ensemble */
-            role?: string;
+            roleid?: string;
+            /** @example ensemble */
+            rolelabel?: string;
         };
         /**
-         * @description A point of interest along the route (DEC-ITEM-016). `trcid` optionally links it to another item,
-         *     for example the location it is.
+         * @description A point of interest along or near the route (DEC-ITEM-016), as the operator's model has it: how
+         *     far along the route it is, where it is (`coordinate`, or a `location`), a short `label` and an
+         *     `icon` (a Font Awesome name) for the map, its `category`, texts per language and files as an
+         *     item has them, opening hours in a `calendar`, and `locationItem` when it is a location of this
+         *     service. Its calendar is stored and returned as written (not expanded). The downloads show the
+         *     points that have a `coordinate` (DEC-ITEM-026).
          */
-        PointOfInterest: {
-            /** @example Slot Zuylen */
-            name?: string;
+        Poi: {
+            calendar?: components["schemas"]["Calendar"];
+            category?: components["schemas"]["PoiCategory"];
+            coordinate?: components["schemas"]["LatLng"];
             /**
-             * @description `trcid` of a related item.
-             * @example trc-slot-zuylen
+             * @description Distance from the start of the route in kilometres.
+             * @example 7.5
              */
-            trcid?: string;
-            xcoordinate: components["schemas"]["Longitude"];
-            ycoordinate: components["schemas"]["Latitude"];
+            distanceInKilometersFromStart?: number;
+            /**
+             * @description Travel time from the start of the route in minutes.
+             * @example 30
+             */
+            durationInMinutesFromStart?: number;
+            /** @description Images, videos and other files of the point. */
+            files?: components["schemas"]["File"][];
+            /**
+             * @description Font Awesome icon name; absent, a map may choose one from `category`.
+             * @example chess-rook
+             */
+            icon?: string;
+            /**
+             * @description Short text to show on the point's icon on a map.
+             * @example Zuylen
+             */
+            label?: string;
+            location?: components["schemas"]["ItemLocation"];
+            /** @description The location of this service the point is, as `location.locationItem` names one. */
+            locationItem?: {
+                /**
+                 * @description `id` of the location.
+                 * @example 2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e
+                 */
+                id?: string;
+                /**
+                 * @description A name of the location.
+                 * @example Slot Zuylen
+                 */
+                text?: string;
+                /**
+                 * @description `trcid` of the location.
+                 * @example trc-slot-zuylen
+                 */
+                trcid?: string;
+            };
+            /** @description Title and descriptions of the point per language. */
+            trcItemDetails?: components["schemas"]["TrcItemDetail"][];
         };
         /**
-         * @description What a price applies to: `value` is a short code of the price category (for example `adult`,
-         *     `child`, `cjp`, `museumkaart`) and `priceDescriptionValue` the human-readable text.
+         * @description What a point of interest is, in the operator's model's values (DEC-ITEM-016): sights, facilities,
+         *     lodging, food and drink, activities, transport, or a viewpoint, an information point or another.
+         *     A map without an `icon` of its own picks one from it.
+         * @example castle
+         * @enum {string}
+         */
+        PoiCategory: "museum" | "monument" | "castle" | "church" | "nature_area" | "parking" | "toilet" | "rest_area" | "picnic_area" | "hotel" | "camping" | "hostel" | "bed_breakfast" | "restaurant" | "cafe" | "bar" | "bakery" | "swimming" | "hiking_start" | "cycling_start" | "boat_rental" | "bus_stop" | "train_station" | "ferry" | "bike_rental" | "viewpoint" | "information_point" | "other";
+        /**
+         * @description What a price applies to. `value` is the price category: a free-form string, the operator's
+         *     model's standard values being `Adults`, `Children`, `Groups`, `CJP`, `Pasholders` and
+         *     `Lastminute` (an account may use its own). `priceDescriptionValue` is the human-readable text
+         *     (the interface names it; the model has none) and `descriptionTranslations` the text per
+         *     language (the model's).
          */
         PriceDescription: {
+            descriptionTranslations?: components["schemas"]["LanguageText"][];
             /** @example Volwassenen */
             priceDescriptionValue?: string;
-            /** @example adult */
+            /** @example Adults */
             value?: string;
         };
         /**
-         * @description One price of an event (events only, DEC-ITEM-015). `from` and `till` bound the price range in
-         *     euros; a fixed price has `from` equal to `till`, and `0` means free. Amounts are in euros and not
-         *     negative (decided here; the interface gives only the types).
+         * @description One price of an event (events only, DEC-ITEM-015). `description`, `from` and `till` are the
+         *     interface's: `from` and `till` bound the price range in euros; a fixed price has `from` equal
+         *     to `till`, and `0` means free. Amounts are in euros and not negative (decided here; the
+         *     interface gives only the types). The operator's model holds the range as
+         *     `priceValue{from, until}`; the interface text names `from` and `till` on the entry, and the text
+         *     wins (DEC-ITEM-103). The model's other fields are here too: `freeentrance` (free admission),
+         *     `comments` and `extraPriceInformations` (further texts per language).
          */
         PriceElement: {
+            comments?: {
+                /** @example Inclusief programmaboekje. */
+                text?: string;
+            }[];
             description?: components["schemas"]["PriceDescription"];
+            extraPriceInformations?: components["schemas"]["LanguageText"][];
+            /** @example false */
+            freeentrance?: boolean;
             /** @example 27.5 */
             from?: number;
             /** @example 27.5 */
             till?: number;
         };
         /**
-         * @description An offer on an event (events only, DEC-ITEM-015), valid from `validFrom` to `validTo`
-         *     (dates, both inclusive, Europe/Amsterdam). `externalReference` (added May 2025) is the offer's id
-         *     in the partner's system, for example a discount code or a ticketing campaign id. `conditions`
-         *     states any further rules in words.
+         * @description An offer on an event (events only, DEC-ITEM-015), in the operator's model's shape
+         *     (DEC-ITEM-105). `externalReference` (the interface names it; added May 2025) is the offer's id
+         *     in the partner's system, for example a discount code or a ticketing campaign id. `product` is
+         *     what is offered, `promotionType` and `discount` what the offer gives, `translations` its
+         *     description per language, `detailsUrls` where to read more, `enabled` whether it is on (absent
+         *     means on, as in the model), `restrictedToRegisteredUsers` whether only signed-in users get it.
+         *     `validityStrategy` says when it holds: between `startDate` and `endDate` (timestamps with a UTC
+         *     offset, both inclusive), or relative to the event by `eventRelativeDuration` (an ISO 8601
+         *     duration such as `P14D`); `opens` limits it to days and times as a calendar pattern does.
+         *     `conditions` (further rules in words) is this description's own: the model has no such field.
          */
         Promotion: {
             /** @example Alleen online, maximaal 4 kaarten per bestelling. */
             conditions?: string;
-            /** @example 20% korting bij boeking vóór 1 juli. */
-            description?: string;
+            detailsUrls?: components["schemas"]["ContactUrl"][];
+            /** @description What the offer takes off the price; `amount` in euros. */
+            discount?: {
+                /** @example 5 */
+                amount?: number;
+                /** @example false */
+                free?: boolean;
+                /** @example 20 */
+                percentage?: number;
+            };
+            /** @example true */
+            enabled?: boolean;
+            /**
+             * Format: date-time
+             * @example 2027-06-30T23:59:59+02:00
+             */
+            endDate?: string;
+            /** @example P14D */
+            eventRelativeDuration?: string;
             /** @example GF27-VROEG20 */
             externalReference?: string;
+            opens?: components["schemas"]["PatternOpen"][];
             /** @example Vroegboekkorting */
-            title?: string;
+            product?: string;
+            promotionType?: components["schemas"]["PromotionType"];
+            /** @example false */
+            restrictedToRegisteredUsers?: boolean;
             /**
-             * Format: date
-             * @example 2027-03-01
+             * Format: date-time
+             * @example 2027-03-01T00:00:00+01:00
              */
-            validFrom?: string;
-            /**
-             * Format: date
-             * @example 2027-06-30
-             */
-            validTo?: string;
+            startDate?: string;
+            translations?: {
+                /** @example 20% korting op alle concerten bij boeking vóór 1 juli. */
+                description?: string;
+                lang?: components["schemas"]["LanguageCode"];
+            }[];
+            validityStrategy?: components["schemas"]["ValidityStrategy"];
         };
+        /**
+         * @description Kind of offer, the operator's model's values.
+         * @example discount
+         * @enum {string}
+         */
+        PromotionType: "none" | "free" | "discount" | "gift" | "allowance";
         /**
          * @description The property ontology of an account: the account's own complete replacement when it has one, else
          *     the base ontology. Items store only property and option ids; labels, the `datatype` and the Dutch
@@ -3097,6 +3417,16 @@ export interface components {
             /** @example Wheelchair accessible */
             text: string;
         };
+        /**
+         * @description How a calendar pattern repeats, the operator's model's values (DEC-ITEM-024): `daily` (every
+         *     day, or every `recurrence` days), `weekly` (weeks from Monday to Sunday; the days are chosen by
+         *     `opens[].day`), `monthlySimple` (a day of the month, `opens[].daynumber`), `monthlyComplex` (a
+         *     weekday in a week of the month, `opens[].weeknumber` and `opens[].day`, for example the first
+         *     Monday) or `yearly` (a day of the year, `opens[].month` and `opens[].daynumber`).
+         * @example weekly
+         * @enum {string}
+         */
+        RecurrencyType: "daily" | "weekly" | "monthlySimple" | "monthlyComplex" | "yearly";
         /** @description A refresh token to exchange for a new session token pair (DEC-AUTH-002). */
         RefreshRequest: {
             /** @example rt_Hq3vN8kP1xZ6wT0mB4cR7yL2dF9sJ5gA */
@@ -3118,34 +3448,6 @@ export interface components {
          * @enum {string}
          */
         Role: "ROLE_EXTERNAL_USER" | "ROLE_ADMIN" | "ROLE_SUPER_ADMIN";
-        /** @description Number of persons a room holds per setup (DEC-ITEM-013). */
-        RoomCapacities: {
-            /**
-             * @description Round tables seated on one side, facing a stage.
-             * @example 180
-             */
-            cabaret?: number;
-            /**
-             * @description Standing.
-             * @example 500
-             */
-            reception?: number;
-            /**
-             * @description Seated at dinner tables.
-             * @example 240
-             */
-            seatedDinner?: number;
-            /**
-             * @description Rows of chairs facing a stage.
-             * @example 400
-             */
-            theater?: number;
-            /**
-             * @description Tables in a U.
-             * @example 60
-             */
-            ushape?: number;
-        };
         /**
          * @description A route (`ROUTE`) as the service returns it. `trcid`, `entitytype` and `creationdate` are always
          *     present; labels and translations of types and categories are filled in. Responses may carry
@@ -3166,16 +3468,17 @@ export interface components {
             entitytype: "ROUTE";
         });
         /**
-         * @description Difficulty of the route (DEC-ITEM-016).
+         * @description Difficulty of the route, from `easy` (for everyone) through `moderate`, `challenging` and
+         *     `difficult` to `expert` (technical or extreme), the operator's model's values (DEC-ITEM-016).
          * @example easy
          * @enum {string}
          */
-        RouteDifficulty: "easy" | "moderate" | "difficult";
+        RouteDifficulty: "easy" | "moderate" | "challenging" | "difficult" | "expert";
         /**
          * @description A route as a client writes it (`POST /routes`, `PUT /routes/{id}`). Every field is optional.
          *     `entitytype`, when sent, must be `ROUTE` (DEC-ITEM-008). Read-only fields (`id`,
          *     `creationdate`, `lastupdated`, `externalId`, the legacy booleans, labels and translations,
-         *     `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored, and `isprivate` is dropped
+         *     `seoMetadata.schemaOrgJsonLd` and the former `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored, and `isprivate` is dropped
          *     (DEC-ITEM-005). Any other field not named here, including the fields of other entity types, is a
          *     `400` naming it (DEC-ITEM-005, DEC-ITEM-015).
          */
@@ -3195,63 +3498,133 @@ export interface components {
             routeInfo?: components["schemas"]["RouteInfo"];
         } & components["schemas"]["TrcItemCommon"];
         /**
-         * @description Route data (routes only, DEC-ITEM-015, DEC-ITEM-016). `distance` is in kilometres, `duration` in
-         *     minutes. `waypoints` is the path in travel order (at most 10000 points); `pointsOfInterest` are
-         *     sights along it (at most 1000). The GeoJSON and GPX downloads are built from these fields
-         *     (DEC-ITEM-017).
+         * @description Route data (routes only, DEC-ITEM-015), in the fields of the operator's model (DEC-ITEM-016):
+         *     where the route comes from (`type`, `url`), how it is travelled (`routeType`), its length and
+         *     travel time, its start and end address, its points of interest (`pois`), and three lists of
+         *     coordinates: `routeCoordinates`, the points an editor plotted (the intended path, in travel
+         *     order); `calculatedCoordinates`, the detailed path a routing service computed from them; and
+         *     `waterPoints`, water crossings (ferries) joined by straight lines and never routed. The GeoJSON
+         *     and GPX downloads are built from these fields (DEC-ITEM-017, DEC-ITEM-026).
+         *
+         *     Limits (decided here): each coordinate list at most 10000 points, at most 1000 points of
+         *     interest (DEC-ITEM-019).
          */
         RouteInfo: {
+            /** @description The detailed path a routing service calculated from `routeCoordinates`, in travel order. */
+            calculatedCoordinates?: components["schemas"]["LatLng"][];
             difficulty?: components["schemas"]["RouteDifficulty"];
             /**
-             * @description Length in kilometres.
+             * @description Length of the route in kilometres.
              * @example 42.5
              */
-            distance?: number;
+            distanceInKilometers?: number;
             /**
              * @description Expected travel time in minutes.
              * @example 180
              */
-            duration?: number;
-            pointsOfInterest?: components["schemas"]["PointOfInterest"][];
+            durationInMinutes?: number;
+            /** @description Where the route ends; absent when it ends where it starts. */
+            end?: components["schemas"]["Address"];
+            /** @description Points of interest along or near the route. */
+            pois?: components["schemas"]["Poi"][];
+            primarySurface?: components["schemas"]["SurfaceType"];
+            /** @description The points an editor plotted, in travel order; a `label` may number them on a map. */
+            routeCoordinates?: components["schemas"]["LatLng"][];
             routeType?: components["schemas"]["RouteType"];
-            surfaceType?: components["schemas"]["SurfaceType"];
-            waypoints?: components["schemas"]["Waypoint"][];
+            /** @description Where the route starts, for example a car park. */
+            start?: components["schemas"]["Address"];
+            type?: components["schemas"]["RouteInfoType"];
+            /**
+             * @description Where the route can be seen in the system it comes from.
+             * @example https://routes.example.com/fietsroute-langs-de-vecht
+             */
+            url?: string;
+            /**
+             * @description Water crossings (for example ferries) along or near the route, joined by straight lines; a
+             *     list apart from the other two, never sent to a routing service.
+             */
+            waterPoints?: components["schemas"]["LatLng"][];
         };
         /**
-         * @description How the route is travelled (DEC-ITEM-016).
+         * @description The system the route comes from, as the operator's model names them (DEC-ITEM-016): Event
+         *     Connectors, Route Maker, RouteIQ, ODP or CityNavigator, or another.
+         * @example route_maker
+         * @enum {string}
+         */
+        RouteInfoType: "eventConnectors" | "route_maker" | "route_iq" | "odp_routes" | "other";
+        /**
+         * @description How the route is travelled: the interface's `walking`, `cycling` and `driving`, and the
+         *     operator's model's `driving_traffic` (driving with live traffic) (DEC-ITEM-016).
          * @example cycling
          * @enum {string}
          */
-        RouteType: "walking" | "cycling" | "driving";
+        RouteType: "driving_traffic" | "driving" | "walking" | "cycling";
         /**
-         * @description SEO fields (added May 2025): page title, meta description and keywords, Open Graph fields, and
-         *     the schema.org JSON-LD object. `schemaOrg` is generated by the server from the item and is
-         *     read-only: a value sent on write is accepted and ignored (DEC-ITEM-005).
+         * @description The SEO texts of one language (the operator's model's `SeoDetail`): the page title and meta
+         *     description, which link previews (Open Graph, Twitter/X cards) reuse as their title and
+         *     description, and the preview's image, its alternative text, the Open Graph type and the
+         *     Twitter/X card type.
+         */
+        SeoDetail: {
+            lang?: components["schemas"]["LanguageCode"];
+            /** @example Bekijk de Nachtwacht en 800 jaar Nederlandse kunst en geschiedenis in het Rijksmuseum. */
+            metaDescription?: string;
+            /** @example Rijksmuseum | Museum van Nederland in Amsterdam */
+            metaTitle?: string;
+            /** @example De gevel van het Rijksmuseum */
+            ogImageAlt?: string;
+            /**
+             * Format: uri
+             * @description Absolute URL of the preview image.
+             * @example https://content.example.com/api/assets/0c9e8f7a-6b5d-4c3e-9a1b-2f4e6d8c0a1b/rijksmuseum-gevel.jpg
+             */
+            ogImageUrl?: string;
+            /**
+             * @example place
+             * @enum {string}
+             */
+            ogType?: "event" | "place" | "article" | "organization";
+            /**
+             * @example summary_large_image
+             * @enum {string}
+             */
+            twitterCardType?: "summary" | "summary_large_image";
+        };
+        /**
+         * @description SEO fields (added May 2025), in the operator's model's shape (DEC-ITEM-106): `seoDetails` the
+         *     texts per language, `canonical` the canonical URL of the item's page, and `schemaOrgJsonLd` the
+         *     schema.org JSON-LD as a JSON text (with `@context` and `@type`), ready to embed in a page as a JSON-LD script element. The server derives `schemaOrgJsonLd` from the item on
+         *     every read (DEC-ITEM-030); it is read-only: a value sent on write is accepted and ignored, and so
+         *     is `schemaOrg`, the object this description returned before (DEC-ITEM-005).
+         *
+         *     `keywords` and `openGraph` are this description's fields from before the model's shape,
+         *     deprecated: the model has neither (it reuses the meta title and description for link previews).
+         *     They hold what items written before kept that has no place in `seoDetails`, and are kept as
+         *     written.
          */
         SeoMetadata: {
+            canonical?: {
+                /**
+                 * Format: uri
+                 * @example https://www.rijksmuseum.nl/
+                 */
+                canonicalUrl?: string;
+            };
             /**
-             * @description Meta description.
-             * @example Bekijk de Nachtwacht en 800 jaar Nederlandse kunst en geschiedenis in het Rijksmuseum.
-             */
-            description?: string;
-            /**
+             * @deprecated
              * @example [
              *       "rijksmuseum",
-             *       "nachtwacht",
-             *       "museum amsterdam"
+             *       "nachtwacht"
              *     ]
              */
             keywords?: string[];
             openGraph?: components["schemas"]["OpenGraph"];
-            /** @description The schema.org JSON-LD object (with `@context` and `@type`) that the server derives from the item. Read-only. */
-            schemaOrg?: $Read<{
-                [key: string]: unknown;
-            }>;
             /**
-             * @description Page title for search engines.
-             * @example Rijksmuseum | Museum van Nederland in Amsterdam
+             * @description The schema.org JSON-LD object that the server derives from the item, as JSON text. Read-only.
+             * @example {"@context":"https://schema.org","@type":"Museum","name":"Rijksmuseum"}
              */
-            title?: string;
+            schemaOrgJsonLd?: $Read<string>;
+            seoDetails?: components["schemas"]["SeoDetail"][];
         };
         /**
          * @description The webhook signing secret: 32 random bytes as 43 base64url characters, no prefix (DEC-HOOK-001).
@@ -3273,11 +3646,11 @@ export interface components {
         /**
          * @description One day on which the item takes place or is open. `date` is an ISO local timestamp without a UTC
          *     offset (`2027-08-14T00:00:00`); a date alone (`2027-08-14`) is accepted too. `when` lists the
-         *     time ranges on that day; absent or empty means all day.
+         *     time slots on that day; absent or empty means all day.
          */
         SingleDate: {
-            /** @example 2027-08-14T00:00:00 */
-            date: string;
+            date: components["schemas"]["CalendarDate"];
+            /** @description The time slots on this day (the model names this list `when`, singular). */
             when?: components["schemas"]["TimeSlot"][];
         };
         /**
@@ -3298,33 +3671,74 @@ export interface components {
              */
             status: 400;
         };
-        /** @description A room of a venue (DEC-ITEM-013), with its floor area in square metres and its capacity per setup. */
+        /**
+         * @description A part of the item with its own properties, in the operator's model's shape: for a venue, one
+         *     of its rooms (DEC-ITEM-151). `trcid` names it, `type` is a type of the type ontology,
+         *     `subItemTranslations` hold its title per language and `media` its files. Its properties are
+         *     `categories` as an item's `trcItemCategories.categories` are: stored as ids and values, their
+         *     labels filled in on every read from the ontology of the account owning the item. A room's
+         *     floor area and its capacity per setup are such categories, with properties of the base
+         *     property ontology: `p-1505` floor area in square metres (category `pc-3006`, Capaciteit) and,
+         *     in persons (category `pc-3007`, Zaalopstellingen), `p-1601` theatre, `p-1602` U-shape,
+         *     `p-1603` cabaret, `p-1604` reception and `p-1605` seated dinner.
+         */
         SubItemGroup: {
-            capacities?: components["schemas"]["RoomCapacities"];
-            /** @example Ronde Zaal */
-            name: string;
+            /** @description Properties of this part, as in `trcItemCategories.categories`. */
+            categories?: components["schemas"]["ItemCategory"][];
+            /** @description Files of this part (photos, floor plans). */
+            media?: components["schemas"]["File"][];
+            /** @description The title of this part per language. */
+            subItemTranslations?: components["schemas"]["SubItemTranslation"][];
             /**
-             * @description Floor area in square metres.
-             * @example 540
+             * @description Identifier of this part, chosen by the writer.
+             * @example trc-jaarbeurs-ronde-zaal
              */
-            surface?: number;
+            trcid?: string;
+            type?: components["schemas"]["ItemType"];
+        };
+        /** @description The title of a part of an item (a room of a venue) in one language (DEC-ITEM-151). */
+        SubItemTranslation: {
+            lang: components["schemas"]["LanguageCode"];
+            /** @example Ronde Zaal */
+            title?: string;
         };
         /**
-         * @description Road surface along the route (DEC-ITEM-016).
+         * @description The main surface along the route: the operator's model's values, and `unpaved`, which routes
+         *     stored before those values carry (a surface known only to be unpaved has no model value; it is
+         *     accepted and returned as it is) (DEC-ITEM-016).
          * @example paved
          * @enum {string}
          */
-        SurfaceType: "paved" | "unpaved" | "mixed";
+        SurfaceType: "paved" | "gravel" | "dirt" | "sand" | "grass" | "cobblestone" | "boardwalk" | "rock" | "snow" | "water" | "mixed" | "unpaved";
         /**
-         * @description A time range on a day, in local time (Europe/Amsterdam) as `HH:MM`. `timeend` may be `24:00`
-         *     (until midnight) and may be absent (open end).
+         * @description A time slot on a day, in local time (Europe/Amsterdam) as `HH:MM` from `00:00` to `23:59`. A
+         *     slot has a `timestart`, a `timeend` or both (the model drops a slot with neither; here it is a
+         *     `400`, DEC-ITEM-021). A `timeend` at or before `timestart` is on the next day, so `00:00` ends at
+         *     midnight. `status`, `statustranslations`, `extrainformations` and `urls` are the model's: what
+         *     holds for this slot (sold out, cancelled, ...), that status in words per language, further
+         *     information per language, and web addresses for the slot, for example its ticket page. `valid`
+         *     is the model's flag of a usable slot; the server keeps it as written.
          */
         TimeSlot: {
+            extrainformations?: components["schemas"]["LanguageText"][];
+            status?: components["schemas"]["TimeSlotStatus"];
+            statustranslations?: components["schemas"]["LanguageText"][];
             /** @example 22:30 */
             timeend?: string;
             /** @example 20:15 */
-            timestart: string;
-        };
+            timestart?: string;
+            urls?: components["schemas"]["ContactUrl"][];
+            /** @example true */
+            valid?: boolean;
+        } | unknown | unknown;
+        /**
+         * @description What holds for one time slot, the operator's model's values: `normal`, `cancelled`, `soldout`,
+         *     `movedto` (moved to another time or place, said in `statustranslations`), `premiere` or
+         *     `reprise`.
+         * @example soldout
+         * @enum {string}
+         */
+        TimeSlotStatus: "normal" | "cancelled" | "soldout" | "movedto" | "premiere" | "reprise";
         /**
          * Format: date-time
          * @description ISO-8601 instant in UTC with millisecond precision, for example `2026-11-20T08:30:00.123Z` (DEC-ITEM-009).
@@ -3394,7 +3808,7 @@ export interface components {
          *     carries.
          *
          *     Server-set fields (`id`, `creationdate`, `lastupdated`, `externalId`, the legacy booleans, all
-         *     labels and translations, `seoMetadata.schemaOrg`, `datatype`) are read-only: a request body may
+         *     labels and translations, `seoMetadata.schemaOrgJsonLd`, `datatype`) are read-only: a request body may
          *     carry them (so a GET-modify-PUT round trip works) and the server ignores them (DEC-ITEM-005).
          *
          *     Length and size limits of the fields are not shown in the interface; this description decides
@@ -3506,13 +3920,15 @@ export interface components {
             title?: string;
         };
         /**
-         * @description Links to other items, and the rooms of a venue (DEC-ITEM-013). Events and event groups use
+         * @description Links to other items (DEC-ITEM-013), and parts of the item with their own properties, such as
+         *     the rooms of a venue (`subItemGroups`, DEC-ITEM-151). Events and event groups use
          *     `child`/`parent` links for series; locations accept only `alias` and `comment` links. At most
-         *     1000 links and 1000 rooms (decided here).
+         *     1000 links and 1000 parts (decided here).
          */
         TrcItemRelation: {
+            /** @description Links to other items. The operator's model has no field for them; this is our decision. */
             links?: components["schemas"]["ItemLink"][];
-            /** @description Rooms of a venue. */
+            /** @description Parts of the item; for a venue, its rooms. */
             subItemGroups?: components["schemas"]["SubItemGroup"][];
         };
         /**
@@ -3558,6 +3974,14 @@ export interface components {
             userorganisation: string;
         };
         /**
+         * @description When an offer holds, the operator's model's values: `always`, `dateRange` (from `startDate` to
+         *     `endDate`), `earlyBird` (until `eventRelativeDuration` before the event) or `lastMinute`
+         *     (within `eventRelativeDuration` before the event). Absent means `always`, as in the model.
+         * @example dateRange
+         * @enum {string}
+         */
+        ValidityStrategy: "always" | "dateRange" | "earlyBird" | "lastMinute";
+        /**
          * @description A venue (`VENUE`) as the service returns it. `trcid`, `entitytype` and `creationdate` are always
          *     present; labels and translations of types and categories are filled in. Responses may carry
          *     fields this description does not name: clients must tolerate them.
@@ -3577,27 +4001,10 @@ export interface components {
             entitytype: "VENUE";
         });
         /**
-         * @description Capacity of a venue (venues only, DEC-ITEM-014, DEC-ITEM-015): total capacity in persons, the
-         *     smallest and largest group it takes, the number of meeting rooms and the floor area in square
-         *     metres.
-         */
-        VenueCapacity: {
-            /** @example 4000 */
-            maxGroupSize?: number;
-            /** @example 28 */
-            meetingRooms?: number;
-            /** @example 10 */
-            minGroupSize?: number;
-            /** @example 100000 */
-            squareMetres?: number;
-            /** @example 5000 */
-            totalCapacity?: number;
-        };
-        /**
          * @description A venue as a client writes it (`POST /venues`, `PUT /venues/{id}`). Every field is optional.
          *     `entitytype`, when sent, must be `VENUE` (DEC-ITEM-008). Read-only fields (`id`,
          *     `creationdate`, `lastupdated`, `externalId`, the legacy booleans, labels and translations,
-         *     `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored, and `isprivate` is dropped
+         *     `seoMetadata.schemaOrgJsonLd` and the former `seoMetadata.schemaOrg`, `datatype`) are accepted and ignored, and `isprivate` is dropped
          *     (DEC-ITEM-005). Any other field not named here, including the fields of other entity types, is a
          *     `400` naming it (DEC-ITEM-005, DEC-ITEM-015).
          */
@@ -3610,25 +4017,15 @@ export interface components {
             entitytype?: "VENUE";
         } & components["schemas"]["VenueFields"];
         /**
-         * @description The fields of a venue (`VENUE`), a business location for B2B events: the shared TRCItem fields
-         *     plus `venueCapacity`, which only venues have (DEC-ITEM-014, DEC-ITEM-015). Rooms are
-         *     `trcitemRelation.subItemGroups` (DEC-ITEM-013). Types come from the `LOCATIE` tree of the type
-         *     ontology.
+         * @description The fields of a venue (`VENUE`), a business location for B2B events: the shared TRCItem fields.
+         *     Its capacity properties are categories in `trcItemCategories.categories`, with the properties of
+         *     the base property ontology's category `pc-3006` (Capaciteit): `p-1501` total capacity,
+         *     `p-1502` minimum and `p-1503` maximum group size, `p-1504` number of meeting rooms, each in
+         *     persons or rooms, and `p-1505` floor area in square metres (DEC-ITEM-150). Rooms are
+         *     `trcitemRelation.subItemGroups`, each with its floor area and capacity per setup as categories
+         *     (DEC-ITEM-151). Types come from the `LOCATIE` tree of the type ontology.
          */
-        VenueFields: {
-            venueCapacity?: components["schemas"]["VenueCapacity"];
-        } & components["schemas"]["TrcItemCommon"];
-        /** @description A point of the route's path, in WGS84 like `location` (DEC-ITEM-012, DEC-ITEM-016). */
-        Waypoint: {
-            xcoordinate: components["schemas"]["Longitude"];
-            ycoordinate: components["schemas"]["Latitude"];
-        };
-        /**
-         * @description Day of the week, as in iCalendar (RFC 5545) `BYDAY`.
-         * @example SA
-         * @enum {string}
-         */
-        Weekday: "MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU";
+        VenueFields: components["schemas"]["TrcItemCommon"];
         /**
          * @description Workflow status, the single source of truth for an item's lifecycle. Only `approved` means
          *     published and is visible to consumers. `draft` is being phased out: a save with `draft` or without
@@ -4098,6 +4495,8 @@ export type AssetPage = components['schemas']['AssetPage'];
 export type AssetUpdate = components['schemas']['AssetUpdate'];
 export type AssetUpload = components['schemas']['AssetUpload'];
 export type Calendar = components['schemas']['Calendar'];
+export type CalendarComment = components['schemas']['CalendarComment'];
+export type CalendarDate = components['schemas']['CalendarDate'];
 export type CalendarType = components['schemas']['CalendarType'];
 export type CallbackBody = components['schemas']['CallbackBody'];
 export type CallbackItem = components['schemas']['CallbackItem'];
@@ -4123,6 +4522,8 @@ export type EventFields = components['schemas']['EventFields'];
 export type EventGroup = components['schemas']['EventGroup'];
 export type EventGroupDraft = components['schemas']['EventGroupDraft'];
 export type EventGroupFields = components['schemas']['EventGroupFields'];
+export type EventLink = components['schemas']['EventLink'];
+export type ExceptionDate = components['schemas']['ExceptionDate'];
 export type FeedRun = components['schemas']['FeedRun'];
 export type File = components['schemas']['File'];
 export type FileMediaType = components['schemas']['FileMediaType'];
@@ -4133,6 +4534,7 @@ export type GeoJsonPoiFeature = components['schemas']['GeoJsonPoiFeature'];
 export type GeoJsonPoint = components['schemas']['GeoJsonPoint'];
 export type GeoJsonPosition = components['schemas']['GeoJsonPosition'];
 export type GeoJsonRouteFeature = components['schemas']['GeoJsonRouteFeature'];
+export type GeoJsonWaterFeature = components['schemas']['GeoJsonWaterFeature'];
 export type Health = components['schemas']['Health'];
 export type ItemCategory = components['schemas']['ItemCategory'];
 export type ItemLink = components['schemas']['ItemLink'];
@@ -4140,7 +4542,9 @@ export type ItemLocation = components['schemas']['ItemLocation'];
 export type ItemType = components['schemas']['ItemType'];
 export type LabelTranslation = components['schemas']['LabelTranslation'];
 export type LanguageCode = components['schemas']['LanguageCode'];
+export type LanguageText = components['schemas']['LanguageText'];
 export type Latitude = components['schemas']['Latitude'];
+export type LatLng = components['schemas']['LatLng'];
 export type LinkType = components['schemas']['LinkType'];
 export type Location = components['schemas']['Location'];
 export type LocationDraft = components['schemas']['LocationDraft'];
@@ -4151,35 +4555,42 @@ export type LogoutResponse = components['schemas']['LogoutResponse'];
 export type Longitude = components['schemas']['Longitude'];
 export type OpenGraph = components['schemas']['OpenGraph'];
 export type PatternDate = components['schemas']['PatternDate'];
+export type PatternOpen = components['schemas']['PatternOpen'];
 export type Performer = components['schemas']['Performer'];
-export type PointOfInterest = components['schemas']['PointOfInterest'];
+export type Poi = components['schemas']['Poi'];
+export type PoiCategory = components['schemas']['PoiCategory'];
 export type PriceDescription = components['schemas']['PriceDescription'];
 export type PriceElement = components['schemas']['PriceElement'];
 export type Promotion = components['schemas']['Promotion'];
+export type PromotionType = components['schemas']['PromotionType'];
 export type PropertiesOntology = components['schemas']['PropertiesOntology'];
 export type PropertiesOntologyReplacement = components['schemas']['PropertiesOntologyReplacement'];
 export type Property = components['schemas']['Property'];
 export type PropertyCategory = components['schemas']['PropertyCategory'];
 export type PropertyOption = components['schemas']['PropertyOption'];
 export type PropertyTranslation = components['schemas']['PropertyTranslation'];
+export type RecurrencyType = components['schemas']['RecurrencyType'];
 export type RefreshRequest = components['schemas']['RefreshRequest'];
 export type ResourceType = components['schemas']['ResourceType'];
 export type Role = components['schemas']['Role'];
-export type RoomCapacities = components['schemas']['RoomCapacities'];
 export type Route = components['schemas']['Route'];
 export type RouteDifficulty = components['schemas']['RouteDifficulty'];
 export type RouteDraft = components['schemas']['RouteDraft'];
 export type RouteFields = components['schemas']['RouteFields'];
 export type RouteInfo = components['schemas']['RouteInfo'];
+export type RouteInfoType = components['schemas']['RouteInfoType'];
 export type RouteType = components['schemas']['RouteType'];
+export type SeoDetail = components['schemas']['SeoDetail'];
 export type SeoMetadata = components['schemas']['SeoMetadata'];
 export type SigningSecret = components['schemas']['SigningSecret'];
 export type SignInRequest = components['schemas']['SignInRequest'];
 export type SingleDate = components['schemas']['SingleDate'];
 export type SizeCapError = components['schemas']['SizeCapError'];
 export type SubItemGroup = components['schemas']['SubItemGroup'];
+export type SubItemTranslation = components['schemas']['SubItemTranslation'];
 export type SurfaceType = components['schemas']['SurfaceType'];
 export type TimeSlot = components['schemas']['TimeSlot'];
+export type TimeSlotStatus = components['schemas']['TimeSlotStatus'];
 export type Timestamp = components['schemas']['Timestamp'];
 export type TokenResponse = components['schemas']['TokenResponse'];
 export type Translations = components['schemas']['Translations'];
@@ -4190,12 +4601,10 @@ export type TrcItemDetail = components['schemas']['TrcItemDetail'];
 export type TrcItemRelation = components['schemas']['TrcItemRelation'];
 export type UrlServiceType = components['schemas']['UrlServiceType'];
 export type UserOrganisation = components['schemas']['UserOrganisation'];
+export type ValidityStrategy = components['schemas']['ValidityStrategy'];
 export type Venue = components['schemas']['Venue'];
-export type VenueCapacity = components['schemas']['VenueCapacity'];
 export type VenueDraft = components['schemas']['VenueDraft'];
 export type VenueFields = components['schemas']['VenueFields'];
-export type Waypoint = components['schemas']['Waypoint'];
-export type Weekday = components['schemas']['Weekday'];
 export type WfStatus = components['schemas']['WfStatus'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseConflict = components['responses']['Conflict'];

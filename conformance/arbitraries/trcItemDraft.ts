@@ -38,6 +38,7 @@ export interface TrcItemDraftConstraints extends SchemaConstraints {
 }
 
 const LANGS = ['nl', 'en', 'de', 'fr', 'fy', 'en-GB'];
+const DAY: Readonly<Record<string, number>> = { SU: 1, MO: 2, TU: 3, WE: 4, TH: 5, FR: 6, SA: 7 };
 
 function localDate(): fc.Arbitrary<string> {
   return fc
@@ -53,7 +54,9 @@ export function trcItemDraft(
   const omit = [...(schemaConstraints.omit ?? [])];
   if (leaveIdentityOut) omit.push('/trcid', '/slug', '/userorganisation', '/wfstatus');
   if (!patternDates) omit.push('/calendar/patternDates');
-  if (!ontology) omit.push('/trcItemCategories');
+  // A room's type and categories are labelled like the item's: from the ontology, or left out.
+  if (!ontology)
+    omit.push('/trcItemCategories', '/trcitemRelation/subItemGroups/type', '/trcitemRelation/subItemGroups/categories');
 
   const overrides: Record<string, fc.Arbitrary<unknown>> = { ...schemaConstraints.overrides };
   const text = (max: number) =>
@@ -88,14 +91,35 @@ export function trcItemDraft(
         )
         .map(([start, days, weekdays]) => {
           const end = new Date(Date.parse(`${start}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+          // The operator's model's form (DEC-ITEM-010): opens[].day 1 = Sunday … 7 = Saturday.
           return weekdays.length > 0
-            ? { startdate: start, enddate: end, weekdays }
+            ? {
+                startdate: start,
+                enddate: end,
+                recurrencyType: 'weekly',
+                opens: weekdays.map((d) => ({ day: DAY[d] })),
+              }
             : { startdate: start, enddate: end };
         }),
       { maxLength: 2 },
     );
   }
-  if (ontology) overrides['/trcItemCategories'] ??= categoriesFrom(ontology);
+  // Calendar dates that exist (a pattern alone can write 2027-02-30, which is a 400, DEC-ITEM-023).
+  overrides['#/components/schemas/CalendarDate'] ??= fc
+    .tuple(localDate(), fc.constantFrom('', 'T00:00:00', 'T20:15:00'))
+    .map(([day, time]) => `${day}${time}`);
+  if (ontology) {
+    const { types, categories } = categoryListsFrom(ontology);
+    overrides['/trcItemCategories'] ??= fc
+      .record({ types, categories })
+      .map(({ types, categories }) => (categories.length > 0 ? { types, categories } : { types }));
+    if (ontology.typeCatids.length > 0)
+      overrides['/trcitemRelation/subItemGroups/type'] ??= fc
+        .constantFrom(...ontology.typeCatids)
+        .map((catid) => ({ catid, isDefault: true }));
+    else omit.push('/trcitemRelation/subItemGroups/type');
+    overrides['/trcitemRelation/subItemGroups/categories'] ??= categories;
+  }
 
   const draft = arbitraryFromSchema(
     doc,
@@ -105,7 +129,11 @@ export function trcItemDraft(
   return draft.map((value) => ({ ...(value as Record<string, unknown>), entitytype }));
 }
 
-function categoriesFrom(ontology: DraftOntology): fc.Arbitrary<Record<string, unknown>> {
+/** Types and categories of the ontology's ids, as trcItemCategories holds them. */
+function categoryListsFrom(ontology: DraftOntology): {
+  types: fc.Arbitrary<ReadonlyArray<{ catid: string; isDefault: boolean }>>;
+  categories: fc.Arbitrary<ReadonlyArray<{ catid: string; value: string }>>;
+} {
   const types =
     ontology.typeCatids.length === 0
       ? fc.constant([])
@@ -127,7 +155,5 @@ function categoriesFrom(ontology: DraftOntology): fc.Arbitrary<Record<string, un
               ),
             ),
           );
-  return fc
-    .record({ types, categories })
-    .map(({ types, categories }) => (categories.length > 0 ? { types, categories } : { types }));
+  return { types, categories };
 }

@@ -130,6 +130,27 @@ describe('createLayeredValidator', () => {
     ).toEqual({ problems: [], deviation: ['DEC-ITEM-019'] });
   });
 
+  it("when a listed event has our former calendarType, then it deviates from the calendar type's decisions, not from every decision relaxed in an item", () => {
+    const event = {
+      id: '3f1b6d2e-8c4a-4e7b-9f10-2a5c7d9e1b34',
+      trcid: 'trc-1',
+      entitytype: 'EVENEMENT',
+      creationdate: '2026-11-20T08:30:00.123Z',
+      calendar: { calendarType: 'ALWAYS' },
+    };
+    const { problems, deviation } = judge({
+      method: 'GET',
+      path: '/events',
+      status: 200,
+      headers: { 'content-type': 'application/json', ...rate },
+      body: json([event]),
+    });
+    expect(problems).toEqual([]);
+    expect(deviation).toEqual(expect.arrayContaining(['DEC-ITEM-011', 'DEC-ITEM-025']));
+    expect(deviation).not.toContain('DEC-ITEM-106');
+    expect(deviation).not.toContain('DEC-ITEM-105');
+  });
+
   it('when a token answer names its id otherwise, then it deviates from the token decisions', () => {
     const { id, ...rest } = token;
     const { problems, deviation } = judge({

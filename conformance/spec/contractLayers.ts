@@ -34,6 +34,60 @@ function relaxedWithin(document: OpenApiDocument, node: unknown, seen = new Set<
   return found;
 }
 
+/** The JSON body schema of a response's content map. */
+function jsonSchemaOf(content: Obj): unknown {
+  const type = Object.keys(content).find((t) => /json/i.test(t));
+  return type === undefined || !isObject(content[type]) ? undefined : content[type].schema;
+}
+
+const tokensOf = (pointer: string | undefined): string[] =>
+  (pointer ?? '')
+    .split('/')
+    .slice(1)
+    .map((t) => t.replaceAll('~1', '/').replaceAll('~0', '~'));
+
+/**
+ * The decisions relaxed on the way from `node` to the instance at `tokens`: those of the deepest
+ * relaxed schema on the way (so a title too long names only the length limit, not every decision
+ * relaxed elsewhere in the item). `depth`: how many tokens the way followed.
+ */
+function relaxedAlong(
+  document: OpenApiDocument,
+  node: unknown,
+  tokens: readonly string[],
+  inherited: string[] = [],
+  seen: ReadonlySet<unknown> = new Set(),
+): { ids: string[]; depth: number } {
+  if (!isObject(node) || seen.has(node)) return { ids: inherited, depth: 0 };
+  const within = new Set(seen).add(node);
+  const own = relaxedAt(node);
+  const here = own.length > 0 ? own : inherited;
+  const ways: { ids: string[]; depth: number }[] = [];
+  if (typeof node.$ref === 'string' && node.$ref.startsWith('#'))
+    ways.push(relaxedAlong(document, getAt(document, node.$ref), tokens, here, within));
+  for (const key of ['allOf', 'oneOf', 'anyOf'])
+    for (const branch of Array.isArray(node[key]) ? node[key] : [])
+      ways.push(relaxedAlong(document, branch, tokens, here, within));
+  const [head, ...rest] = tokens;
+  if (head !== undefined) {
+    const next =
+      isObject(node.properties) && head in node.properties
+        ? node.properties[head]
+        : /^\d+$/.test(head)
+          ? node.items
+          : undefined;
+    if (next !== undefined) {
+      const way = relaxedAlong(document, next, rest, here, within);
+      ways.push({ ids: way.ids, depth: way.depth + 1 });
+    }
+  }
+  const depth = Math.max(0, ...ways.map((w) => w.depth));
+  const deepest = ways.filter((w) => w.depth === depth);
+  if (deepest.length === 0 || (depth === 0 && head !== undefined && ways.every((w) => w.ids === here)))
+    return { ids: here, depth: 0 };
+  return { ids: [...new Set(deepest.flatMap((w) => w.ids))], depth };
+}
+
 /**
  * A validator whose verdict is the interface layer's, and which reports a deviation from the
  * full spec. Without a full document it is the interface layer's validator alone.
@@ -62,7 +116,10 @@ export function createLayeredValidator(interfaceLayer: OpenApiDocument, full: Op
         const header = Object.entries(headers).find(([n]) => n.toLowerCase() === name.toLowerCase())?.[1];
         for (const id of [...relaxedAt(response), ...relaxedWithin(interfaceLayer, header)]) found.add(id);
       } else {
-        for (const id of [...relaxedAt(response), ...relaxedWithin(interfaceLayer, response?.content)]) found.add(id);
+        const schema = isObject(response?.content) ? jsonSchemaOf(response.content) : undefined;
+        const along = schema === undefined ? [] : relaxedAlong(interfaceLayer, schema, tokensOf(problem.pointer)).ids;
+        const ids = along.length > 0 ? along : relaxedWithin(interfaceLayer, response?.content);
+        for (const id of [...relaxedAt(response), ...ids]) found.add(id);
       }
     }
     // A relaxation this function cannot place still names its decisions rather than none.

@@ -19,6 +19,10 @@ export function canonicalLocal(value: string): string {
   return `${m[1]}T${m[2] ?? '00'}:${m[3] ?? '00'}:${m[4] ?? '00'}${fraction ? `.${fraction}` : ''}`;
 }
 
+/** Calendar dates: single dates (the interface's local timestamps) and the pattern and exception dates kept in the same form. */
+const CALENDAR_DATE =
+  /\/(singleDates\/\d+\/date|patternDates\/\d+\/(startdate|enddate)|(opens|closeds|soldouts|cancelleds)\/\d+\/date)$/;
+
 function equalAt(pointer: string, sent: unknown, received: unknown): boolean {
   // A blank category value carries nothing; `null` is how the interface writes "no value".
   if (
@@ -30,7 +34,7 @@ function equalAt(pointer: string, sent: unknown, received: unknown): boolean {
     return true;
   if (typeof sent === 'string' && typeof received === 'string') {
     if (/\/calendarType$/.test(pointer)) return sent.toUpperCase() === received.toUpperCase();
-    if (/\/singleDates\/\d+\/date$/.test(pointer)) return canonicalLocal(sent) === canonicalLocal(received);
+    if (CALENDAR_DATE.test(pointer)) return canonicalLocal(sent) === canonicalLocal(received);
   }
   // === also treats 0 and -0 as the same number, as JSON does.
   return sent === received;

@@ -1,4 +1,7 @@
-// A route with waypoints and points of interest (DEC-ITEM-016), for the GeoJSON and GPX checks.
+// A route with waypoints and points of interest, for the GeoJSON and GPX checks. The interface
+// names routeInfo's contents but no fields: the route is written in the operator's model's fields
+// (plotted `routeCoordinates` of `{lat, lng}`, `pois` with a `coordinate`), which this
+// description takes too (DEC-ITEM-016).
 
 import { WORKFLOW_STATUS } from '../../generated/constants.ts';
 import type { CheckContext } from '../engine/runtime/context.ts';
@@ -34,16 +37,15 @@ export async function createRoute(
       wfstatus: WORKFLOW_STATUS.approved,
       routeInfo: {
         routeType: 'walking',
-        distance: 2.4,
-        duration: 35,
+        distanceInKilometers: 2.4,
+        durationInMinutes: 35,
         difficulty: 'easy',
-        surfaceType: 'paved',
-        waypoints: waypoints.map((p) => ({ xcoordinate: String(p.lon), ycoordinate: String(p.lat) })),
-        pointsOfInterest: POINTS_OF_INTEREST.map((p) => ({
-          name: p.name,
-          trcid: p.trcid,
-          xcoordinate: String(p.lon),
-          ycoordinate: String(p.lat),
+        primarySurface: 'paved',
+        routeCoordinates: waypoints.map((p) => ({ lat: p.lat, lng: p.lon })),
+        pois: POINTS_OF_INTEREST.map((p) => ({
+          coordinate: { lat: p.lat, lng: p.lon },
+          trcItemDetails: [{ lang: 'nl', title: p.name }],
+          locationItem: { trcid: p.trcid },
         })),
       },
     },

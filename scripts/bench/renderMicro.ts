@@ -34,14 +34,14 @@ const SLOTS = [
   ['20:15', '21:30'],
   ['09:00', '18:00'],
   ['22:00', '02:00'],
-  ['20:00', '24:00'],
+  ['20:00', '00:00'],
   ['02:30', '03:30'],
   ['01:45', '02:15'],
   ['00:00', '23:59'],
 ] as const;
 
 function calendarOf(random: () => number, calendar: Loose): Loose {
-  if (calendar.calendarType === 'ALWAYS') return calendar;
+  if (calendar.calendarType === 'ALWAYSOPEN') return calendar;
   // Up to two years on: dates on both sides of several DST changes.
   const shift = Math.floor(random() * 730) - 365;
   const [timestart, timeend] = pick(random, SLOTS);

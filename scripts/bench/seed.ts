@@ -392,7 +392,7 @@ export function variedBody(
   const calendar = example.calendar as Loose | undefined;
   if (calendar !== undefined)
     body.calendar =
-      calendar.calendarType === 'ALWAYS' ? calendar : shiftCalendar(random, calendar, Math.floor(random() * 300));
+      calendar.calendarType === 'ALWAYSOPEN' ? calendar : shiftCalendar(random, calendar, Math.floor(random() * 300));
   if (collection === 'events')
     body.trcitemRelation = { links: [{ linkType: 'parent', trcid: `bench-eventgroups-${n % 997}` }] };
   return body;
@@ -413,10 +413,11 @@ export function shiftCalendar(random: () => number, calendar: Loose, shift: numb
   };
   if (Array.isArray(calendar.patternDates)) {
     if (random() < 0.5) {
+      // Ongoing patterns (opening hours without dates) have nothing to move.
       shifted.patternDates = (calendar.patternDates as Loose[]).map((p) => ({
         ...p,
-        startdate: shiftDate(String(p.startdate), shift),
-        enddate: shiftDate(String(p.enddate), shift),
+        ...(typeof p.startdate === 'string' ? { startdate: shiftDate(p.startdate, shift) } : {}),
+        ...(typeof p.enddate === 'string' ? { enddate: shiftDate(p.enddate, shift) } : {}),
       }));
     } else {
       delete shifted.patternDates;

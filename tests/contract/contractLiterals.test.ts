@@ -43,7 +43,7 @@ const COINCIDENCES: readonly Coincidence[] = [
     context: "'published', 'deleted', 'offline'",
     is: 'the legacy boolean field deleted',
   },
-  { file: 'conformance/plan/order.ts', context: "'WRITE', 'ROUTE', 'ONTO'", is: 'the requirement group ROUTE' },
+  { file: 'conformance/engine/plan/order.ts', context: "'WRITE', 'ROUTE', 'ONTO'", is: 'the requirement group ROUTE' },
   { file: 'conformance/support/webhooks.ts', context: "reason ?? 'rejected'", is: "the signature verifier's verdict" },
   { file: 'reference-impl/src/items/schemaOrg.ts', context: "EVENEMENT: 'Event'", is: 'the schema.org type Event' },
   {
@@ -62,7 +62,7 @@ const COINCIDENCES: readonly Coincidence[] = [
   { file: 'conformance/checks/ratelimits/ratelimits.burst.ts', context: 'SERIES_MS = 2_000', is: 'milliseconds' },
   { file: 'conformance/support/assets.ts', context: 'res.text.slice(0, 300)', is: 'characters quoted in a failure' },
   { file: 'conformance/support/tokens.ts', context: 'res.text.slice(0, 300)', is: 'characters quoted in a failure' },
-  { file: 'conformance/results/outcome.ts', context: 'limit = 2000', is: 'characters of a reported value' },
+  { file: 'conformance/model/outcome.ts', context: 'limit = 2000', is: 'characters of a reported value' },
   { file: 'reference-impl/src/feeds/convertEntry.ts', context: 'externalId.slice(0, 300)', is: 'characters' },
   { file: 'reference-impl/src/feeds/feedRuns.ts', context: '.slice(0, 2000)', is: 'characters of a run error' },
   { file: 'reference-impl/src/feeds/importEntries.ts', context: '.slice(0, 2000)', is: 'characters of a run error' },

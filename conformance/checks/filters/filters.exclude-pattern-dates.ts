@@ -19,13 +19,17 @@ export default defineCheck({
   run: async (ctx) => {
     const calendar = {
       singleDates: [{ date: '2027-08-14T00:00:00' }],
-      patternDates: [{ startdate: '2027-09-06', enddate: '2027-09-12', weekdays: ['MO', 'WE'] }],
+      // Mondays and Wednesdays, in the operator's model's pattern form (DEC-ITEM-010).
+      patternDates: [
+        { startdate: '2027-09-06', enddate: '2027-09-12', recurrencyType: 'weekly', opens: [{ day: 2 }, { day: 4 }] },
+      ],
     };
     const event = await createItem(
       ctx,
       '/events',
       { wfstatus: WORKFLOW_STATUS.approved, calendar },
-      { label: 'pattern' },
+      // The pattern form is ours (the interface shows none): a target refusing it deviates from it.
+      { label: 'pattern', requirements: ['DEC-ITEM-010'] },
     );
     for (const flag of [true, false]) {
       const { items } = await listItems(

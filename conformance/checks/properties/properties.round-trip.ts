@@ -76,7 +76,7 @@ export default defineCheck({
     'ONTO-004',
     'DEC-ITEM-001',
     'DEC-ITEM-013',
-    'DEC-ITEM-014',
+    'DEC-ITEM-151',
     'DEC-ITEM-016',
   ],
   tags: ['items', 'property', 'write'],
@@ -160,9 +160,12 @@ export default defineCheck({
   },
 });
 
-/** What the server fills in by itself when the client sent nothing: schema.org data, a normalised calendarType. */
+/** What the server fills in by itself when the client sent nothing: schema.org data, a normalised calendarType, the calendar's flags. */
 function serverComputedOnly(field: string, value: unknown): boolean {
-  const own: Record<string, string[]> = { seoMetadata: ['schemaOrg'], calendar: ['calendarType'] };
+  const own: Record<string, string[]> = {
+    seoMetadata: ['schemaOrgJsonLd'],
+    calendar: ['calendarType', 'cancelled', 'soldout', 'excludeholidays'],
+  };
   return (
     field in own &&
     value !== null &&

@@ -98,11 +98,11 @@ export default defineCheck({
       const found = features.find(
         (f) => f.geometry?.type === 'Point' && samePoint(asPoints([f.geometry.coordinates])[0]!, poi),
       );
-      if (!found || found.properties?.name !== poi.name || found.properties?.trcid !== poi.trcid) {
+      if (!found || found.properties?.title !== poi.name || found.properties?.trcid !== poi.trcid) {
         throw new CheckFailure({
-          message: `no Point feature {name, trcid} for the point of interest ${poi.name}`,
+          message: `no Point feature {title, trcid} for the point of interest ${poi.name}`,
           received: found?.properties ?? '(none at its position)',
-          expected: { name: poi.name, trcid: poi.trcid },
+          expected: { title: poi.name, trcid: poi.trcid },
           requirements: ['DEC-ITEM-017', 'DEC-ITEM-026'],
           exchanges: [res.exchange],
         });

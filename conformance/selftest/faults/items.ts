@@ -83,7 +83,7 @@ export const ITEM_FAULTS: readonly FaultCase[] = [
   {
     name: 'writtenSchemaOrgKept',
     family: 'ITEM',
-    fault: "the schemaOrg part a client writes is answered instead of the server's",
+    fault: "the schema.org JSON-LD a client writes is answered instead of the server's",
     detects: ['ITEM-010'],
     checks: ['items.schema-org'],
     make: () => [m.writtenSchemaOrgKept()],
@@ -225,13 +225,13 @@ export const ITEM_FAULTS: readonly FaultCase[] = [
     make: () => [m.fieldDropped('location', 'EVENTGROUP')],
   },
   {
-    name: 'fieldDropped(ROUTE.routeInfo.waypoints)',
+    name: 'fieldDropped(ROUTE.routeInfo.routeCoordinates)',
     family: 'ITEM',
     fault: "a route's waypoints are not stored",
     detects: ['ITEM-027'],
     alsoBreaks: ['ITEM-014', 'WRITE-001', 'WRITE-002'],
     checks: ['properties.round-trip'],
-    make: () => [m.fieldDropped('routeInfo.waypoints', 'ROUTE')],
+    make: () => [m.fieldDropped('routeInfo.routeCoordinates', 'ROUTE')],
   },
   {
     name: 'lastupdatedToSeconds',

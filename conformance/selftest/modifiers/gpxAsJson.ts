@@ -12,8 +12,8 @@ export function gpxAsJson(): FaultModifier {
       if (req.method !== 'GET' || !m) return req;
       const route = await tools.upstream({ ...req, url: m[1]! });
       if (route.status !== 200) return req;
-      const item = JSON.parse(route.body.toString('utf8')) as { routeInfo?: { waypoints?: unknown } };
-      return { ...req, answer: jsonAnswer(200, { waypoints: item.routeInfo?.waypoints ?? [] }) };
+      const item = JSON.parse(route.body.toString('utf8')) as { routeInfo?: { routeCoordinates?: unknown } };
+      return { ...req, answer: jsonAnswer(200, { routeCoordinates: item.routeInfo?.routeCoordinates ?? [] }) };
     },
   };
 }

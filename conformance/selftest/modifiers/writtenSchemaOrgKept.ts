@@ -11,17 +11,17 @@ export function writtenSchemaOrgKept(): FaultModifier {
     name: 'writtenSchemaOrgKept',
     request(req) {
       if (req.method !== 'POST' && req.method !== 'PUT') return req;
-      const body = readJson(req.body) as { trcid?: unknown; seoMetadata?: { schemaOrg?: unknown } } | undefined;
-      const schemaOrg = body?.seoMetadata?.schemaOrg;
-      if (typeof body?.trcid === 'string' && schemaOrg !== undefined) written.set(body.trcid, schemaOrg);
+      const body = readJson(req.body) as { trcid?: unknown; seoMetadata?: { schemaOrgJsonLd?: unknown } } | undefined;
+      const jsonLd = body?.seoMetadata?.schemaOrgJsonLd;
+      if (typeof body?.trcid === 'string' && jsonLd !== undefined) written.set(body.trcid, jsonLd);
       return req;
     },
     response(res) {
       return mapItems(res, (item) => {
-        const schemaOrg = written.get(String(item.trcid));
-        if (schemaOrg === undefined) return item;
+        const schemaOrgJsonLd = written.get(String(item.trcid));
+        if (schemaOrgJsonLd === undefined) return item;
         const seo = (item.seoMetadata ?? {}) as Record<string, unknown>;
-        return { ...item, seoMetadata: { ...seo, schemaOrg } };
+        return { ...item, seoMetadata: { ...seo, schemaOrgJsonLd } };
       });
     },
   };

@@ -52,6 +52,8 @@ describe('ontology data: base property ontology', () => {
       'Praktische informatie',
       'Contact',
       'Duurzaamheid',
+      'Capaciteit',
+      'Zaalopstellingen',
     ]);
   });
 

@@ -1,17 +1,25 @@
+import { parseDayNumber } from './calendarDays.ts';
+import { copyJson, patternDays, patternProblems, type ComputedDay } from './calendarPatterns.ts';
+import { isDutchPublicHoliday } from './dutchHolidays.ts';
 import { RuleViolation, type RuleViolationDetail } from './ruleViolation.ts';
-import { formatDay } from './timestamps.ts';
 
-// calendarType normalisation (DEC-ITEM-011) and the days of calendar patterns (DEC-ITEM-010).
+// The calendar in the operator's model's shape: calendarType normalisation (DEC-ITEM-011), the
+// days computed from patterns and exception dates (DEC-ITEM-010, DEC-ITEM-102), and the
+// flags responses always carry (DEC-ITEM-101).
 
-const CALENDAR_TYPES = ['NONE', 'ALWAYS', 'ONREQUEST', 'SINGLEDATES', 'PATTERNDATES', 'OPENINGTIMES'] as const;
+export { MAX_DAYS_PER_PATTERN, patternDays } from './calendarPatterns.ts';
+
+const CALENDAR_TYPES = ['NONE', 'ALWAYSOPEN', 'ONREQUEST', 'OPENINGTIMES', 'PATTERNDATES', 'SINGLEDATES'] as const;
 export type CalendarType = (typeof CALENDAR_TYPES)[number];
 
-export const WEEKDAYS = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'] as const; // index = Date#getUTCDay()
-
-/** Days one pattern contributes at most (DEC-ITEM-010). */
-export const MAX_DAYS_PER_PATTERN = 366;
 /** Days `singleDates` holds at most, computed ones included; the earliest are kept (Calendar schema). */
 export const MAX_SINGLE_DATES = 10_000;
+
+/** The exception lists of the model (DEC-ITEM-102). */
+export const EXCEPTION_LISTS = ['opens', 'closeds', 'soldouts', 'cancelleds'] as const;
+
+/** Booleans the model's responses always carry (its CalendarResponseSchema). */
+const RESPONSE_FLAGS = ['cancelled', 'soldout', 'excludeholidays'] as const;
 
 type Loose = Record<string, unknown>;
 
@@ -21,19 +29,12 @@ export interface SingleDate {
   [field: string]: unknown;
 }
 
-export interface PatternDate {
-  startdate: string;
-  enddate: string;
-  weekdays?: string[];
-  when?: unknown[];
-}
-
 // @implements ITEM-019
 /**
- * The calendar to store: `calendarType` upper-cased, or derived when absent; date-only
- * `singleDates[].date` values in the local timestamp form; and no single date that a pattern
- * produces anyway (a GET-modify-PUT sends the computed days back, and storing them would freeze
- * them when the pattern changes later). Invalid patterns and types are one 400 naming each.
+ * The calendar to store: `calendarType` upper-cased, or derived when absent; date-only calendar
+ * dates in the local timestamp form; the response flags only when true; and no single date that the patterns and exceptions produce
+ * anyway (a GET-modify-PUT sends the computed days back, and storing them would freeze them when
+ * a pattern changes later). Impossible days, invalid patterns and types are one 400 naming each.
  */
 export function normaliseCalendarForWrite(calendar: unknown): Loose {
   if (!isObject(calendar))
@@ -43,6 +44,17 @@ export function normaliseCalendarForWrite(calendar: unknown): Loose {
   const details: RuleViolationDetail[] = [];
   const patterns = Array.isArray(calendar.patternDates) ? calendar.patternDates : [];
   patterns.forEach((pattern, index) => details.push(...patternProblems(pattern, `/calendar/patternDates/${index}`)));
+  for (const list of ['singleDates', ...EXCEPTION_LISTS] as const) {
+    const entries = calendar[list];
+    if (!Array.isArray(entries)) continue;
+    entries.forEach((entry, index) => {
+      if (isObject(entry) && entry.date !== undefined && parseDayNumber(entry.date) === undefined)
+        details.push({
+          pointer: `/calendar/${list}/${index}/date`,
+          message: `date must be a day of the calendar, YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS (received: ${JSON.stringify(entry.date)})`,
+        });
+    });
+  }
   const calendarType = normaliseCalendarType(calendar, details);
   if (details.length > 0) {
     throw new RuleViolation(
@@ -54,14 +66,23 @@ export function normaliseCalendarForWrite(calendar: unknown): Loose {
   }
 
   const result: Loose = { ...calendar, calendarType };
+  // `false` is what every response says when they are not set (as the model's booleans are), so it
+  // is not stored: a GET-modify-PUT then stores the calendar it read.
+  for (const flag of RESPONSE_FLAGS) if (result[flag] === false) delete result[flag];
+  if (patterns.length > 0)
+    result.patternDates = patterns.map((pattern) =>
+      isObject(pattern) ? withLocalTimestamps(withLocalTimestamps(pattern, 'startdate'), 'enddate') : pattern,
+    );
+  for (const list of EXCEPTION_LISTS) {
+    if (Array.isArray(calendar[list]))
+      result[list] = (calendar[list] as unknown[]).map((entry) =>
+        isObject(entry) ? withLocalTimestamps(entry, 'date') : entry,
+      );
+  }
   if (Array.isArray(calendar.singleDates)) {
-    const computed = new Set(patterns.flatMap((p) => patternDays(p as PatternDate)).map(dayKey));
+    const computed = new Set(computedDays(result).map(dayKey));
     result.singleDates = calendar.singleDates
-      .map((entry) =>
-        isObject(entry) && typeof entry.date === 'string' && DATE_ONLY.test(entry.date)
-          ? { ...entry, date: `${entry.date}T00:00:00` }
-          : entry,
-      )
+      .map((entry) => (isObject(entry) ? withLocalTimestamps(entry, 'date') : entry))
       .filter(
         (entry) => !(isObject(entry) && typeof entry.date === 'string' && computed.has(dayKey(entry as SingleDate))),
       );
@@ -71,78 +92,116 @@ export function normaliseCalendarForWrite(calendar: unknown): Loose {
 
 // @implements ITEM-020
 /**
- * The calendar as read: `calendarType` normalised and, unless `excludePatternDates`, the days of
- * every pattern added to `singleDates` (at most 366 per pattern), sorted by date. A day already
+ * The calendar as read: `calendarType` normalised, the response flags present and, unless
+ * `excludePatternDates`, the computed days added to `singleDates`, sorted by date. A day already
  * given as a single date keeps that entry. At most MAX_SINGLE_DATES entries, the earliest kept.
  */
 export function expandCalendar(calendar: Loose, options: { excludePatternDates?: boolean } = {}): Loose {
   const details: RuleViolationDetail[] = [];
   const calendarType = normaliseCalendarType(calendar, details);
   const result: Loose = { ...calendar, calendarType: details.length === 0 ? calendarType : calendar.calendarType };
-  if (options.excludePatternDates === true || !Array.isArray(calendar.patternDates)) return result;
+  for (const flag of RESPONSE_FLAGS) if (typeof result[flag] !== 'boolean') result[flag] = false;
+  if (options.excludePatternDates === true) return result;
 
+  const computed = computedDays(calendar);
+  if (computed.length === 0) return result;
   const explicit = (Array.isArray(calendar.singleDates) ? calendar.singleDates : []) as SingleDate[];
   const taken = new Set<string>();
   for (const entry of explicit) if (typeof entry?.date === 'string') taken.add(entry.date.slice(0, 10));
-  const computed: SingleDate[] = [];
-  let anyValid = false; // only valid patterns count, and without one singleDates stays as stored
-  for (const pattern of calendar.patternDates as unknown[]) {
-    const range = validPatternRange(pattern);
-    if (range === undefined) continue;
-    anyValid = true;
-    for (const day of daysOfPattern(pattern as PatternDate, range.start, range.end)) {
-      const date = day.date.slice(0, 10);
-      if (taken.has(date)) continue;
-      taken.add(date);
-      computed.push(day);
-    }
-  }
-  if (!anyValid) return result;
-  computed.sort(byDate);
+  const added = computed.filter((day) => !taken.has(day.date.slice(0, 10)));
   const room = Math.max(0, MAX_SINGLE_DATES - explicit.length);
-  result.singleDates = [...explicit, ...computed.slice(0, room)].sort(byDate);
+  result.singleDates = [...explicit, ...added.slice(0, room)].sort(byDate);
   return result;
 }
 
-/** The days of one pattern, as single dates `YYYY-MM-DDT00:00:00` with the pattern's `when`. */
-export function patternDays(pattern: PatternDate): SingleDate[] {
-  const start = parseDay(pattern.startdate),
-    end = parseDay(pattern.enddate);
-  if (start === undefined || end === undefined) return [];
-  return daysOfPattern(pattern, start, end);
-}
-
-function daysOfPattern(pattern: PatternDate, start: number, end: number): SingleDate[] {
-  const weekdays =
-    Array.isArray(pattern.weekdays) && pattern.weekdays.length > 0 ? new Set(pattern.weekdays) : undefined;
-  const copyWhen = Array.isArray(pattern.when) ? copierOf(pattern.when) : undefined;
-  const days: SingleDate[] = [];
-  for (let day = start; day <= end && days.length < MAX_DAYS_PER_PATTERN; day += DAY_MS) {
-    if (weekdays !== undefined && !weekdays.has(WEEKDAYS[weekdayOf(day)]!)) continue;
-    const entry: SingleDate = { date: `${formatDay(new Date(day))}T00:00:00` };
-    if (copyWhen !== undefined) entry.when = copyWhen();
-    days.push(entry);
+/**
+ * The days the calendar computes (DEC-ITEM-024, DEC-ITEM-102): every pattern's days (the first
+ * pattern naming a day wins it), less Dutch public holidays with `excludeholidays`, plus the
+ * `opens` days, less the `closeds`, with the `soldouts` and `cancelleds` marked on their time
+ * slots; in date order.
+ */
+export function computedDays(calendar: Loose): ComputedDay[] {
+  const byDay = new Map<number, ComputedDay>();
+  const patterns = Array.isArray(calendar.patternDates) ? calendar.patternDates : [];
+  for (const pattern of patterns) {
+    for (const day of patternDays(pattern)) {
+      const number = parseDayNumber(day.date)!;
+      if (!byDay.has(number)) byDay.set(number, day);
+    }
   }
-  return days;
+  if (calendar.excludeholidays === true)
+    for (const number of byDay.keys()) if (isDutchPublicHoliday(number)) byDay.delete(number);
+
+  for (const open of exceptions(calendar.opens)) {
+    if (byDay.has(open.day)) continue;
+    const entry: ComputedDay = { date: `${open.date.slice(0, 10)}T00:00:00` };
+    if (open.whens.length > 0) entry.when = open.whens.map(copyJson);
+    byDay.set(open.day, entry);
+  }
+  for (const closed of exceptions(calendar.closeds)) {
+    const day = byDay.get(closed.day);
+    if (day === undefined) continue;
+    if (closed.whens.length === 0 || day.when === undefined) {
+      if (closed.whens.length === 0) byDay.delete(closed.day);
+      continue;
+    }
+    day.when = day.when.filter((slot) => !closed.whens.some((gone) => sameSlot(slot, gone)));
+    if (day.when.length === 0) byDay.delete(closed.day);
+  }
+  for (const [list, status] of [
+    ['soldouts', 'soldout'],
+    ['cancelleds', 'cancelled'],
+  ] as const) {
+    for (const exception of exceptions(calendar[list])) {
+      const day = byDay.get(exception.day);
+      if (day?.when === undefined) continue;
+      day.when = day.when.map((slot) =>
+        isObject(slot) && (exception.whens.length === 0 || exception.whens.some((marked) => sameSlot(slot, marked)))
+          ? { ...slot, status }
+          : slot,
+      );
+    }
+  }
+  return [...byDay.entries()].sort(([a], [b]) => a - b).map(([, day]) => day);
 }
 
-/** The first and last day of a pattern in which patternProblems finds nothing wrong; else undefined. */
-function validPatternRange(pattern: unknown): { start: number; end: number } | undefined {
-  if (!isObject(pattern)) return undefined;
-  const start = parseDay(pattern.startdate),
-    end = parseDay(pattern.enddate);
-  if (start === undefined || end === undefined || end < start) return undefined;
-  const { weekdays } = pattern;
-  if (weekdays !== undefined && !(Array.isArray(weekdays) ? weekdays.every(isWeekday) : isWeekday(weekdays)))
-    return undefined;
-  return { start, end };
+interface Exception {
+  day: number;
+  date: string;
+  whens: unknown[];
 }
 
+/** The usable entries of an exception list: those naming a day of the calendar. */
+function exceptions(list: unknown): Exception[] {
+  if (!Array.isArray(list)) return [];
+  const out: Exception[] = [];
+  for (const entry of list) {
+    if (!isObject(entry)) continue;
+    const day = parseDayNumber(entry.date);
+    if (day === undefined) continue;
+    out.push({ day, date: entry.date as string, whens: Array.isArray(entry.whens) ? entry.whens : [] });
+  }
+  return out;
+}
+
+/** The model's When equality: the same start and end. */
+function sameSlot(a: unknown, b: unknown): boolean {
+  return isObject(a) && isObject(b) && a.timestart === b.timestart && a.timeend === b.timeend;
+}
+
+/** Derivation as the model's determineCalendarType(); a sent value in any letter case (DEC-ITEM-025). */
 function normaliseCalendarType(calendar: Loose, details: RuleViolationDetail[]): CalendarType {
   const value = calendar.calendarType;
   if (value === undefined || value === null) {
-    if (Array.isArray(calendar.patternDates) && calendar.patternDates.length > 0) return 'PATTERNDATES';
+    if (calendar.alwaysopen === true) return 'ALWAYSOPEN';
+    if (calendar.onrequest === true) return 'ONREQUEST';
     if (Array.isArray(calendar.singleDates) && calendar.singleDates.length > 0) return 'SINGLEDATES';
+    const patterns = Array.isArray(calendar.patternDates) ? calendar.patternDates : [];
+    if (patterns.length > 0) {
+      const first: unknown = patterns[0];
+      const dated = isObject(first) && (first.startdate !== undefined || first.enddate !== undefined);
+      return dated ? 'PATTERNDATES' : 'OPENINGTIMES';
+    }
     return 'NONE';
   }
   const upper = typeof value === 'string' ? value.toUpperCase() : undefined;
@@ -154,106 +213,19 @@ function normaliseCalendarType(calendar: Loose, details: RuleViolationDetail[]):
   return 'NONE';
 }
 
-function patternProblems(pattern: unknown, pointer: string): RuleViolationDetail[] {
-  if (!isObject(pattern))
-    return [{ pointer, message: 'a calendar pattern must be an object with startdate and enddate' }];
-  const problems: RuleViolationDetail[] = [];
-  const start = parseDay(pattern.startdate),
-    end = parseDay(pattern.enddate);
-  if (start === undefined)
-    problems.push({
-      pointer: `${pointer}/startdate`,
-      message: `startdate must be a date YYYY-MM-DD (received: ${JSON.stringify(pattern.startdate)})`,
-    });
-  if (end === undefined)
-    problems.push({
-      pointer: `${pointer}/enddate`,
-      message: `enddate must be a date YYYY-MM-DD (received: ${JSON.stringify(pattern.enddate)})`,
-    });
-  if (start !== undefined && end !== undefined && end < start) {
-    problems.push({
-      pointer: `${pointer}/enddate`,
-      message: `enddate must not be before startdate (received: ${pattern.startdate as string} to ${pattern.enddate as string})`,
-    });
-  }
-  if (pattern.weekdays !== undefined) {
-    const weekdays = Array.isArray(pattern.weekdays) ? pattern.weekdays : [pattern.weekdays];
-    weekdays.forEach((day, index) => {
-      if (!isWeekday(day))
-        problems.push({
-          pointer: `${pointer}/weekdays/${index}`,
-          message: `weekdays must be among ${WEEKDAYS.join(', ')} (received: ${JSON.stringify(day)})`,
-        });
-    });
-  }
-  return problems;
-}
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-const WEEKDAY_CODES: ReadonlySet<unknown> = new Set(WEEKDAYS);
 
-const isWeekday = (value: unknown): boolean => WEEKDAY_CODES.has(value);
-
-/** Index into WEEKDAYS of the UTC day starting at `day`: 1970-01-01 was a Thursday. */
-const weekdayOf = (day: number): number => ((Math.floor(day / DAY_MS) % 7) + 11) % 7;
-
-/** A `YYYY-MM-DD` that names a day of the (proleptic Gregorian) calendar, as UTC millis; else undefined. */
-function parseDay(value: unknown): number | undefined {
-  if (typeof value !== 'string' || !DATE_ONLY.test(value)) return undefined;
-  const year = Number(value.slice(0, 4)),
-    month = Number(value.slice(5, 7)),
-    day = Number(value.slice(8, 10));
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
-  // Date.UTC reads the years 0–99 as 1900–1999.
-  return year >= 100 ? Date.UTC(year, month - 1, day) : new Date(0).setUTCFullYear(year, month - 1, day);
+/** `entry` with a date-only `field` in the local timestamp form `YYYY-MM-DDT00:00:00`. */
+function withLocalTimestamps(entry: Loose, field: string): Loose {
+  const value = entry[field];
+  return typeof value === 'string' && DATE_ONLY.test(value) ? { ...entry, [field]: `${value}T00:00:00` } : entry;
 }
 
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-function daysInMonth(year: number, month: number): number {
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  return month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]!;
-}
-
-/**
- * A function returning copies of `value` equal to structuredClone's. JSON data (all a stored
- * document holds) is copied directly, many times faster; anything else (other classes, shared
- * or cyclic references, holes, a `__proto__` key) is left to structuredClone.
- */
-function copierOf<T>(value: T): () => T {
-  return isJsonTree(value, new Set()) ? () => copyJsonTree(value) as T : () => structuredClone(value);
-}
-
-function isJsonTree(value: unknown, seen: Set<object>): boolean {
-  if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
-    return true;
-  if (typeof value !== 'object' || seen.has(value)) return false;
-  seen.add(value);
-  const keys = Object.keys(value);
-  if (Array.isArray(value)) {
-    if (Object.getPrototypeOf(value) !== Array.prototype || keys.length !== value.length) return false;
-    for (let i = 0; i < value.length; i++) if (!Object.hasOwn(value, i) || !isJsonTree(value[i], seen)) return false;
-    return true;
-  }
-  if (Object.getPrototypeOf(value) !== Object.prototype) return false;
-  for (const key of keys) if (key === '__proto__' || !isJsonTree((value as Loose)[key], seen)) return false;
-  return true;
-}
-
-function copyJsonTree(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return value.map(copyJsonTree);
-  const copy: Loose = {};
-  for (const key of Object.keys(value)) copy[key] = copyJsonTree((value as Loose)[key]);
-  return copy;
-}
-
-function dayKey(entry: SingleDate): string {
+function dayKey(entry: { date: string; when?: unknown[] }): string {
   return `${entry.date.slice(0, 10)}|${JSON.stringify(entry.when ?? [])}`;
 }
 
-function byDate(a: SingleDate, b: SingleDate): number {
+function byDate(a: { date: string }, b: { date: string }): number {
   return a.date < b.date ? -1 : a.date > b.date ? 1 : 0;
 }
 

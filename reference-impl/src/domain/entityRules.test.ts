@@ -8,6 +8,7 @@ import {
   assertEntityRules,
   collectionOf,
   entitytypeOf,
+  eventLinksOf,
   resolveWriteEntitytype,
   type Collection,
 } from './entityRules.ts';
@@ -96,13 +97,13 @@ describe('assertEntityRules', () => {
     expect(error.details?.map((d) => d.pointer)).toEqual(['/promotions', '/performers']);
   });
 
-  it('when venueCapacity or routeInfo sit on the wrong type, then it is a 400 [ITEM-014] [ITEM-025] [DEC-ITEM-015]', () => {
-    expect(
-      caught(() => assertEntityRules('LOCATIE', { venueCapacity: { totalCapacity: 1 } })).details?.[0]?.pointer,
-    ).toBe('/venueCapacity');
+  it('when routeInfo or eventLinks sit on the wrong type, then it is a 400; venueCapacity is no field of any type [ITEM-014] [ITEM-026] [DEC-ITEM-015] [DEC-ITEM-150]', () => {
     expect(caught(() => assertEntityRules('EVENEMENT', { routeInfo: {} })).details?.[0]?.pointer).toBe('/routeInfo');
-    expect(() => assertEntityRules('VENUE', { venueCapacity: { totalCapacity: 1 } })).not.toThrow();
+    expect(caught(() => assertEntityRules('EVENEMENT', { eventLinks: [] })).details?.[0]?.pointer).toBe('/eventLinks');
     expect(() => assertEntityRules('ROUTE', { routeInfo: { routeType: 'walking' } })).not.toThrow();
+    expect(() => assertEntityRules('EVENTGROUP', { eventLinks: [{ eventId: 'trc-e' }] })).not.toThrow();
+    // Left to the schema, which refuses unknown root fields of every type.
+    expect(() => assertEntityRules('VENUE', { venueCapacity: { totalCapacity: 1 } })).not.toThrow();
   });
 
   it('when a location links with alias or comment, then it passes; with another type, a 400 naming the link [ITEM-024] [DEC-ITEM-013]', () => {
@@ -144,8 +145,33 @@ describe('assertEntityRules', () => {
   it('when a venue keeps rooms in subItemGroups, then it passes [ITEM-015] [ITEM-025]', () => {
     expect(() =>
       assertEntityRules('VENUE', {
-        trcitemRelation: { subItemGroups: [{ name: 'Zaal 1', capacities: { theater: 200 } }] },
+        trcitemRelation: {
+          subItemGroups: [
+            { subItemTranslations: [{ lang: 'nl', title: 'Zaal 1' }], categories: [{ catid: 'p-1601' }] },
+          ],
+        },
       }),
     ).not.toThrow();
+  });
+});
+
+describe('eventLinksOf', () => {
+  it("when an event group has child links, then eventLinks name each child's trcid in order, and nothing else [ITEM-026] [DEC-ITEM-152]", () => {
+    const doc = {
+      trcitemRelation: {
+        links: [
+          { linkType: 'child', trcid: 'trc-a' },
+          { linkType: 'related', trcid: 'trc-r' },
+          { linkType: 'child', trcid: 'trc-b', comment: 'slotconcert' },
+          { linkType: 'child' },
+        ],
+      },
+    };
+    expect(eventLinksOf('EVENTGROUP', doc)).toEqual([{ eventId: 'trc-a' }, { eventId: 'trc-b' }]);
+    expect(eventLinksOf('EVENEMENT', doc)).toBeUndefined();
+    expect(
+      eventLinksOf('EVENTGROUP', { trcitemRelation: { links: [{ linkType: 'parent', trcid: 'x' }] } }),
+    ).toBeUndefined();
+    expect(eventLinksOf('EVENTGROUP', {})).toBeUndefined();
   });
 });

@@ -56,13 +56,18 @@ export function resolveWriteEntitytype(collection: Collection, value: unknown): 
 }
 
 // @implements ITEM-011, ITEM-012, ITEM-013, ITEM-014, ITEM-023, ITEM-027
-/** Root fields that only one entity type carries (DEC-ITEM-015). */
+/**
+ * Root fields that only one entity type carries (DEC-ITEM-015). A venue has no field of its own:
+ * its capacity properties are categories (DEC-ITEM-150). An event group's `eventLinks` are
+ * read-only, derived from its links (DEC-ITEM-152).
+ */
 const ENTITY_ONLY_FIELDS = {
   priceElements: ENTITY_TYPE.EVENEMENT,
+  extrapriceinformations: ENTITY_TYPE.EVENEMENT,
   promotions: ENTITY_TYPE.EVENEMENT,
   performers: ENTITY_TYPE.EVENEMENT,
-  venueCapacity: ENTITY_TYPE.VENUE,
   routeInfo: ENTITY_TYPE.ROUTE,
+  eventLinks: ENTITY_TYPE.EVENTGROUP,
 } as const satisfies Record<string, EntityType>;
 
 const LINK_TYPES = ['child', 'parent', 'alias', 'comment', 'related'] as const;
@@ -110,6 +115,24 @@ export function assertEntityRules(entitytype: EntityType, body: Readonly<Record<
       : `${details.length} fields are not allowed on a ${entitytype} item: ${details.map((d) => d.pointer).join(', ')}`,
     details,
   );
+}
+
+// @implements ITEM-026
+/**
+ * An event group's `eventLinks` in the operator's model's form (DEC-ITEM-152): one `{eventId}` per
+ * `child` link of its `trcitemRelation`, in order, `eventId` being the linked trcid; undefined
+ * for another entity type or a group without child links.
+ */
+export function eventLinksOf(
+  entitytype: EntityType,
+  doc: Readonly<Record<string, unknown>>,
+): Array<{ eventId: string }> | undefined {
+  if (entitytype !== ENTITY_TYPE.EVENTGROUP || !isObject(doc.trcitemRelation)) return undefined;
+  const links = Array.isArray(doc.trcitemRelation.links) ? doc.trcitemRelation.links : [];
+  const events = links.flatMap((link) =>
+    isObject(link) && link.linkType === 'child' && typeof link.trcid === 'string' ? [{ eventId: link.trcid }] : [],
+  );
+  return events.length > 0 ? events : undefined;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -50,10 +50,10 @@ describe('prepareItemWrite on create', () => {
       offline: false,
       isprivate: true,
       wfstatus: 'rejected',
-      seoMetadata: { title: 'SEO', schemaOrg: { '@type': 'Event' } },
+      seoMetadata: { seoDetails: [{ metaTitle: 'SEO' }], schemaOrgJsonLd: '{}', schemaOrg: { '@type': 'Event' } },
     });
     expect(prepared.wfstatus).toBe('rejected');
-    expect(prepared.doc).toEqual({ seoMetadata: { title: 'SEO' } });
+    expect(prepared.doc).toEqual({ seoMetadata: { seoDetails: [{ metaTitle: 'SEO' }] } });
   });
 
   it('when categories carry labels, datatype and translations, then only ids and values are kept [DEC-ITEM-005] [ONTO-005]', () => {

@@ -48,7 +48,17 @@ export interface PreparedItem {
 // server-set ones are accepted in a body and ignored, so a GET-modify-PUT round trip works;
 // `isprivate` is accepted and dropped (ITEM-018).
 const COLUMN_FIELDS = ['trcid', 'entitytype', 'wfstatus', 'userorganisation', 'externalId', 'slug'];
-const IGNORED_FIELDS = ['id', 'creationdate', 'lastupdated', 'published', 'deleted', 'offline', 'isprivate'];
+// `eventLinks` is derived from an event group's links on read (DEC-ITEM-152).
+const IGNORED_FIELDS = [
+  'id',
+  'creationdate',
+  'lastupdated',
+  'published',
+  'deleted',
+  'offline',
+  'isprivate',
+  'eventLinks',
+];
 
 // @implements ITEM-006
 /** Fields a document never holds: kept in columns, set by the server, or dropped. */
@@ -76,8 +86,9 @@ export function prepareItemWrite(params: PrepareItemWriteParams): PreparedItem {
   }
   if (doc.trcItemCategories !== undefined) doc.trcItemCategories = params.stripCategories(doc.trcItemCategories);
   if (doc.calendar !== undefined) doc.calendar = normaliseCalendarForWrite(doc.calendar);
-  if (isObject(doc.seoMetadata) && 'schemaOrg' in doc.seoMetadata) {
-    const { schemaOrg: _generated, ...seoMetadata } = doc.seoMetadata;
+  if (isObject(doc.seoMetadata) && ('schemaOrgJsonLd' in doc.seoMetadata || 'schemaOrg' in doc.seoMetadata)) {
+    // Derived on every read (DEC-ITEM-030); `schemaOrg` is the object responses carried before.
+    const { schemaOrgJsonLd: _generated, schemaOrg: _former, ...seoMetadata } = doc.seoMetadata;
     doc.seoMetadata = seoMetadata;
   }
   assertOneDetailPerLanguage(doc.trcItemDetails);

@@ -5,58 +5,103 @@ import type { RouteData } from './routeData.ts';
 const base: RouteData = {
   id: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
   trcid: 'trc-r',
+  info: {},
   lastupdated: new Date(0),
-  waypoints: [],
-  pointsOfInterest: [],
+  path: [],
+  pois: [],
+  waterPoints: [],
 };
 
 describe('routeToGeoJson', () => {
-  it('when a route has waypoints, then the LineString holds [longitude, latitude] numbers in order [DEC-ITEM-012] [DEC-ITEM-026]', () => {
+  it('when a route has a path, then the LineString holds [longitude, latitude(, altitude)] numbers in order and the routeInfo properties [DEC-ITEM-017] [DEC-ITEM-026]', () => {
     const collection = routeToGeoJson({
       ...base,
       title: 'Vecht',
-      routeType: 'cycling',
-      distance: 42.5,
-      waypoints: [
-        { lon: '5.118000', lat: '52.099000' },
-        { lon: '-0.5', lat: '-33.25' },
+      info: { routeType: 'cycling', distanceInKilometers: 42.5, primarySurface: 'paved' },
+      path: [
+        { lat: 52.099, lng: 5.118 },
+        { lat: -33.25, lng: -0.5, altitude: 12.5 },
       ],
     });
-    expect(collection.features[0]).toEqual({
-      type: 'Feature',
-      geometry: {
-        type: 'LineString',
-        coordinates: [
-          [5.118, 52.099],
-          [-0.5, -33.25],
-        ],
+    expect(collection.features).toEqual([
+      {
+        type: 'Feature',
+        geometry: {
+          type: 'LineString',
+          coordinates: [
+            [5.118, 52.099],
+            [-0.5, -33.25, 12.5],
+          ],
+        },
+        properties: {
+          id: base.id,
+          trcid: 'trc-r',
+          title: 'Vecht',
+          routeType: 'cycling',
+          distanceInKilometers: 42.5,
+          primarySurface: 'paved',
+        },
       },
-      properties: { id: base.id, trcid: 'trc-r', title: 'Vecht', routeType: 'cycling', distance: 42.5 },
-    });
+    ]);
   });
 
-  it('when a route has fewer than two waypoints, then its geometry is null [DEC-ITEM-026]', () => {
-    expect(routeToGeoJson({ ...base, waypoints: [{ lon: '5', lat: '52' }] }).features[0]!.geometry).toBeNull();
+  it('when a route has fewer than two points, then its geometry is null [DEC-ITEM-026]', () => {
+    expect(routeToGeoJson({ ...base, path: [{ lat: 52, lng: 5 }] }).features[0]!.geometry).toBeNull();
     expect(routeToGeoJson(base).features).toEqual([
       { type: 'Feature', geometry: null, properties: { id: base.id, trcid: 'trc-r' } },
     ]);
   });
 
-  it('when a route has points of interest, then each is a Point feature with name and trcid when set [DEC-ITEM-017]', () => {
+  it('when a route has points of interest, then each is a Point feature with the properties it has [DEC-ITEM-017] [DEC-ITEM-026]', () => {
     const collection = routeToGeoJson({
       ...base,
-      pointsOfInterest: [
-        { lon: '5.0546', lat: '52.1296', name: 'Slot Zuylen', trcid: 'trc-slot' },
-        { lon: '5', lat: '52' },
+      pois: [
+        {
+          point: { lat: 52.1296, lng: 5.0546 },
+          title: 'Slot Zuylen',
+          description: 'not a property',
+          label: 'Zuylen',
+          category: 'castle',
+          trcid: 'trc-slot',
+          distanceInKilometersFromStart: 7.5,
+        },
+        { point: { lat: 52, lng: 5, altitude: 1 } },
       ],
     });
     expect(collection.features.slice(1)).toEqual([
       {
         type: 'Feature',
         geometry: { type: 'Point', coordinates: [5.0546, 52.1296] },
-        properties: { name: 'Slot Zuylen', trcid: 'trc-slot' },
+        properties: {
+          title: 'Slot Zuylen',
+          label: 'Zuylen',
+          category: 'castle',
+          trcid: 'trc-slot',
+          distanceInKilometersFromStart: 7.5,
+        },
       },
-      { type: 'Feature', geometry: { type: 'Point', coordinates: [5, 52] }, properties: {} },
+      { type: 'Feature', geometry: { type: 'Point', coordinates: [5, 52, 1] }, properties: {} },
     ]);
+  });
+
+  it('when a route has two water points or more, then they are a last LineString feature marked waterPoints; one is not [DEC-ITEM-026]', () => {
+    const water = [
+      { lat: 52.3, lng: 5.0 },
+      { lat: 52.31, lng: 5.01 },
+    ];
+    const collection = routeToGeoJson({ ...base, pois: [{ point: { lat: 52, lng: 5 } }], waterPoints: water });
+    expect(collection.features.map((f) => f.geometry?.type ?? null)).toEqual([null, 'Point', 'LineString']);
+    expect(collection.features[2]).toEqual({
+      type: 'Feature',
+      geometry: {
+        type: 'LineString',
+        coordinates: [
+          [5.0, 52.3],
+          [5.01, 52.31],
+        ],
+      },
+      properties: { waterPoints: true },
+    });
+    expect(routeToGeoJson({ ...base, waterPoints: water.slice(1) }).features).toHaveLength(1);
   });
 });

@@ -1,9 +1,10 @@
-import type { RouteData } from './routeData.ts';
+import type { RouteData, RoutePoint, RoutePoi } from './routeData.ts';
 
 // A route as a GeoJSON FeatureCollection (RFC 7946; DEC-ITEM-017, DEC-ITEM-026): first the route
-// as a LineString feature, then one Point feature per point of interest, in their order.
+// as a LineString feature, then one Point feature per point of interest, in their order, then the
+// water crossings as a LineString feature when there are two or more.
 
-type Position = [number, number];
+type Position = [number, number] | [number, number, number];
 
 export interface GeoJsonFeature {
   type: 'Feature';
@@ -18,30 +19,44 @@ export interface GeoJsonFeatureCollection {
 
 export const GEOJSON_MEDIA_TYPE = 'application/geo+json';
 
+const POI_PROPERTIES = [
+  'title',
+  'label',
+  'icon',
+  'category',
+  'trcid',
+  'distanceInKilometersFromStart',
+  'durationInMinutesFromStart',
+] as const satisfies ReadonlyArray<keyof RoutePoi>;
+
 export function routeToGeoJson(route: RouteData): GeoJsonFeatureCollection {
-  const line = route.waypoints.map(position);
+  const line = route.path.map(position);
   const properties: Record<string, unknown> = { id: route.id, trcid: route.trcid };
-  for (const key of ['title', 'routeType', 'distance', 'duration', 'difficulty'] as const) {
-    if (route[key] !== undefined) properties[key] = route[key];
-  }
+  if (route.title !== undefined) properties.title = route.title;
+  Object.assign(properties, route.info);
   const routeFeature: GeoJsonFeature = {
     type: 'Feature',
     // A LineString needs two positions; with fewer the route has no geometry (DEC-ITEM-026).
     geometry: line.length >= 2 ? { type: 'LineString', coordinates: line } : null,
     properties,
   };
-  const pois = route.pointsOfInterest.map((poi): GeoJsonFeature => ({
+  const pois = route.pois.map((poi): GeoJsonFeature => ({
     type: 'Feature',
-    geometry: { type: 'Point', coordinates: position(poi) },
-    properties: {
-      ...(poi.name === undefined ? {} : { name: poi.name }),
-      ...(poi.trcid === undefined ? {} : { trcid: poi.trcid }),
-    },
+    geometry: { type: 'Point', coordinates: position(poi.point) },
+    properties: Object.fromEntries(POI_PROPERTIES.flatMap((key) => (poi[key] === undefined ? [] : [[key, poi[key]]]))),
   }));
-  return { type: 'FeatureCollection', features: [routeFeature, ...pois] };
+  const features = [routeFeature, ...pois];
+  if (route.waterPoints.length >= 2) {
+    features.push({
+      type: 'Feature',
+      geometry: { type: 'LineString', coordinates: route.waterPoints.map(position) },
+      properties: { waterPoints: true },
+    });
+  }
+  return { type: 'FeatureCollection', features };
 }
 
-/** RFC 7946 order: longitude (xcoordinate), then latitude (ycoordinate), as numbers (DEC-ITEM-012). */
-function position(point: { lat: string; lon: string }): Position {
-  return [Number(point.lon), Number(point.lat)];
+/** RFC 7946 order: longitude, latitude, then the altitude where the point has one. */
+function position(point: RoutePoint): Position {
+  return point.altitude === undefined ? [point.lng, point.lat] : [point.lng, point.lat, point.altitude];
 }

@@ -17,15 +17,17 @@ const route: RouteData = {
   lastupdated: new Date('2026-11-19T07:31:58.090Z'),
   title: 'Tom & Jerry\'s <route> "quoted" 🚲',
   description: 'A < B & C > D',
-  routeType: 'cycling',
-  waypoints: [
-    { lon: '5.118000', lat: '52.099000' },
-    { lon: '5.096500', lat: '52.112600' },
+  info: { routeType: 'cycling' },
+  path: [
+    { lat: 52.099, lng: 5.118 },
+    { lat: 52.1126, lng: 5.0965, altitude: -1.5 },
   ],
-  pointsOfInterest: [
-    { lon: '5.054600', lat: '52.129600', name: 'Kasteel & <tuin>' },
-    { lon: '5', lat: '52' },
+  pois: [
+    { point: { lat: 52.1296, lng: 5.0546 }, title: 'Kasteel & <tuin>', description: 'Oud', category: 'castle' },
+    { point: { lat: 52, lng: 5 }, label: 'B' },
+    { point: { lat: 52.5, lng: 5.5, altitude: 3 } },
   ],
+  waterPoints: [],
 };
 
 describe('routeToGpx', () => {
@@ -42,8 +44,9 @@ describe('routeToGpx', () => {
       link: { '@_href': 'https://svc.example/api/routes/x?a=1&b=2', text: 'trc-r' },
     });
     expect(gpx.wpt).toEqual([
-      { '@_lat': '52.129600', '@_lon': '5.054600', name: 'Kasteel & <tuin>' },
-      { '@_lat': '52', '@_lon': '5' },
+      { '@_lat': '52.1296', '@_lon': '5.0546', name: 'Kasteel & <tuin>', desc: 'Oud', type: 'castle' },
+      { '@_lat': '52', '@_lon': '5', name: 'B' },
+      { '@_lat': '52.5', '@_lon': '5.5', ele: '3' },
     ]);
     expect(gpx.trk).toEqual([
       {
@@ -52,8 +55,8 @@ describe('routeToGpx', () => {
         trkseg: [
           {
             trkpt: [
-              { '@_lat': '52.099000', '@_lon': '5.118000' },
-              { '@_lat': '52.112600', '@_lon': '5.096500' },
+              { '@_lat': '52.099', '@_lon': '5.118' },
+              { '@_lat': '52.1126', '@_lon': '5.0965', ele: '-1.5' },
             ],
           },
         ],
@@ -71,9 +74,25 @@ describe('routeToGpx', () => {
     expect(XMLValidator.validate(xml)).toBe(true);
   });
 
-  it('when GPX elements are written, then they follow the schema order: metadata, wpt, trk', () => {
+  it('when GPX elements are written, then they follow the schema order: metadata, wpt, trk; ele, name, desc, type', () => {
     const xml = routeToGpx(route, { resourceUrl: 'https://svc.example/x' });
     expect(xml.indexOf('<metadata>')).toBeLessThan(xml.indexOf('<wpt '));
     expect(xml.lastIndexOf('<wpt ')).toBeLessThan(xml.indexOf('<trk>'));
+    const wpt = xml.slice(xml.indexOf('<wpt '), xml.indexOf('</wpt>'));
+    expect(wpt.indexOf('<name>')).toBeLessThan(wpt.indexOf('<desc>'));
+    expect(wpt.indexOf('<desc>')).toBeLessThan(wpt.indexOf('<type>'));
+    const third = xml.slice(xml.lastIndexOf('<wpt '));
+    expect(third).toMatch(/^<wpt lat="52.5" lon="5.5">\s*<ele>3<\/ele>/);
+  });
+
+  it('when a route has water points, then they are a second track of type waterPoints [DEC-ITEM-026]', () => {
+    const xml = routeToGpx(
+      { ...route, waterPoints: [{ lat: 52.3, lng: 5 }] },
+      { resourceUrl: 'https://svc.example/x' },
+    );
+    const { gpx } = parser.parse(xml);
+    expect(gpx.trk).toHaveLength(2);
+    expect(gpx.trk[1]).toEqual({ type: 'waterPoints', trkseg: [{ trkpt: [{ '@_lat': '52.3', '@_lon': '5' }] }] });
+    expect(parser.parse(routeToGpx(route, { resourceUrl: 'https://svc.example/x' })).gpx.trk).toHaveLength(1);
   });
 });

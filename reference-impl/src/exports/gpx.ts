@@ -1,15 +1,19 @@
 import { XMLBuilder } from 'fast-xml-parser';
 import { formatTimestamp } from '../domain/timestamps.ts';
-import type { RouteData } from './routeData.ts';
+import type { RouteData, RoutePoint } from './routeData.ts';
 
-// A route as GPX 1.1 (DEC-ITEM-017): metadata (name, desc, link, time), one wpt per point of
-// interest, then one trk with one trkseg of the waypoints, in the order the GPX schema requires.
-// Built with an XML library, which escapes &, <, >, and quotes; characters XML 1.0 cannot hold at
-// all (most control characters, lone surrogates) are removed first.
+// A route as GPX 1.1 (DEC-ITEM-017, DEC-ITEM-026): metadata (name, desc, link, time), one wpt
+// per point of interest, then one trk with one trkseg of the route's path, and a second trk of
+// its water crossings when it has any, in the order the GPX schema requires (also inside wpt:
+// ele, name, desc, type). Built with an XML library, which escapes &, <, >, and quotes;
+// characters XML 1.0 cannot hold at all (most control characters, lone surrogates) are removed
+// first.
 
 export const GPX_MEDIA_TYPE = 'application/gpx+xml';
 export const GPX_NAMESPACE = 'http://www.topografix.com/GPX/1/1';
 const GPX_CREATOR = 'Content Service';
+/** The `type` of the track of water crossings, which tells it from the route's. */
+export const GPX_WATER_TRACK_TYPE = 'waterPoints';
 
 const builder = new XMLBuilder({
   ignoreAttributes: false,
@@ -27,9 +31,11 @@ export function routeToGpx(route: RouteData, options: { resourceUrl: string }): 
 
   const track: Record<string, unknown> = {};
   if (route.title !== undefined) track.name = xmlText(route.title);
-  if (route.routeType !== undefined) track.type = xmlText(route.routeType);
-  if (route.waypoints.length > 0)
-    track.trkseg = { trkpt: route.waypoints.map((p) => ({ '@_lat': p.lat, '@_lon': p.lon })) };
+  if (typeof route.info.routeType === 'string') track.type = xmlText(route.info.routeType);
+  if (route.path.length > 0) track.trkseg = { trkpt: route.path.map(gpxPoint) };
+  const tracks = [track];
+  if (route.waterPoints.length > 0)
+    tracks.push({ type: GPX_WATER_TRACK_TYPE, trkseg: { trkpt: route.waterPoints.map(gpxPoint) } });
 
   const gpx: Record<string, unknown> = {
     '@_version': '1.1',
@@ -37,15 +43,25 @@ export function routeToGpx(route: RouteData, options: { resourceUrl: string }): 
     '@_xmlns': GPX_NAMESPACE,
     metadata,
   };
-  if (route.pointsOfInterest.length > 0) {
-    gpx.wpt = route.pointsOfInterest.map((poi) => ({
-      '@_lat': poi.lat,
-      '@_lon': poi.lon,
-      ...(poi.name === undefined ? {} : { name: xmlText(poi.name) }),
-    }));
+  if (route.pois.length > 0) {
+    gpx.wpt = route.pois.map((poi) => {
+      const name = poi.title ?? poi.label;
+      return {
+        ...gpxPoint(poi.point),
+        ...(name === undefined ? {} : { name: xmlText(name) }),
+        ...(poi.description === undefined ? {} : { desc: xmlText(poi.description) }),
+        ...(poi.category === undefined ? {} : { type: xmlText(poi.category) }),
+      };
+    });
   }
-  gpx.trk = track;
+  gpx.trk = tracks;
   return builder.build({ '?xml': { '@_version': '1.0', '@_encoding': 'UTF-8' }, gpx }) as string;
+}
+
+function gpxPoint(point: RoutePoint): Record<string, unknown> {
+  const out: Record<string, unknown> = { '@_lat': String(point.lat), '@_lon': String(point.lng) };
+  if (point.altitude !== undefined) out.ele = String(point.altitude);
+  return out;
 }
 
 // XML 1.0 Char: #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF].

@@ -1,80 +1,128 @@
 import type { StoredItem } from '../storage/items/itemRow.ts';
 
-// What the route downloads read from a stored route (DEC-ITEM-016): its routeInfo and the texts
-// of its primary language. Coordinates are WGS84 decimal strings, xcoordinate the longitude and
-// ycoordinate the latitude (DEC-ITEM-012); a point whose pair is not a valid one is left out of
-// both formats rather than drawn at a wrong place.
+// What the route downloads read from a stored route (DEC-ITEM-016, DEC-ITEM-026): its routeInfo
+// in the operator's model's fields and the texts of its primary language. The path is the
+// calculated one when it has two points or more, else the plotted one. A point that is not a
+// WGS84 pair of numbers is left out of both formats rather than drawn at a wrong place, and so is
+// a point of interest without a `coordinate`.
 
 export interface RoutePoint {
-  /** As stored (decimal strings), for GPX. */
-  lat: string;
-  lon: string;
+  lat: number;
+  lng: number;
+  altitude?: number;
 }
 
-export interface RoutePoi extends RoutePoint {
-  name?: string;
+export interface RoutePoi {
+  point: RoutePoint;
+  title?: string;
+  description?: string;
+  label?: string;
+  icon?: string;
+  category?: string;
+  /** `locationItem.trcid`: the location of this service the point is. */
   trcid?: string;
+  distanceInKilometersFromStart?: number;
+  durationInMinutesFromStart?: number;
 }
+
+/** The routeInfo fields the route feature and track carry, under their routeInfo names. */
+export const ROUTE_INFO_PROPERTIES = [
+  'type',
+  'routeType',
+  'url',
+  'distanceInKilometers',
+  'durationInMinutes',
+  'difficulty',
+  'primarySurface',
+] as const;
+
+export type RouteInfoProperties = Partial<Record<(typeof ROUTE_INFO_PROPERTIES)[number], string | number>>;
 
 export interface RouteData {
   id: string;
   trcid: string;
   title?: string;
   description?: string;
-  routeType?: string;
-  distance?: number;
-  duration?: number;
-  difficulty?: string;
+  info: RouteInfoProperties;
   lastupdated: Date;
-  waypoints: RoutePoint[];
-  pointsOfInterest: RoutePoi[];
+  /** The line to follow, in travel order. */
+  path: RoutePoint[];
+  pois: RoutePoi[];
+  waterPoints: RoutePoint[];
 }
 
-const DECIMAL = /^-?\d{1,3}(\.\d+)?$/;
+const POI_TEXTS = ['label', 'icon', 'category'] as const;
+const POI_NUMBERS = ['distanceInKilometersFromStart', 'durationInMinutesFromStart'] as const;
 
 export function routeData(item: StoredItem): RouteData {
   const info = isObject(item.doc.routeInfo) ? item.doc.routeInfo : {};
+  const calculated = points(info.calculatedCoordinates);
+  const language = primaryLanguage(item.doc);
   const data: RouteData = {
     id: item.id,
     trcid: item.trcid,
+    info: {},
     lastupdated: item.lastupdated,
-    waypoints: list(info.waypoints).flatMap((w) => pointOf(w) ?? []),
-    pointsOfInterest: list(info.pointsOfInterest).flatMap((p) => {
-      const point = pointOf(p);
-      if (point === undefined) return [];
-      const poi: RoutePoi = { ...point };
-      if (typeof p.name === 'string' && p.name !== '') poi.name = p.name;
-      if (typeof p.trcid === 'string' && p.trcid !== '') poi.trcid = p.trcid;
-      return [poi];
-    }),
+    path: calculated.length >= 2 ? calculated : points(info.routeCoordinates),
+    pois: list(info.pois).flatMap((poi) => poiOf(poi, language) ?? []),
+    waterPoints: points(info.waterPoints),
   };
   if (item.title !== null) data.title = item.title;
-  const description = primaryDetail(item.doc)?.shortdescription;
-  if (typeof description === 'string' && description !== '') data.description = description;
-  if (typeof info.routeType === 'string') data.routeType = info.routeType;
-  if (typeof info.distance === 'number' && Number.isFinite(info.distance)) data.distance = info.distance;
-  if (typeof info.duration === 'number' && Number.isFinite(info.duration)) data.duration = info.duration;
-  if (typeof info.difficulty === 'string') data.difficulty = info.difficulty;
+  const description = detailIn(item.doc.trcItemDetails, language)?.shortdescription;
+  if (nonEmpty(description)) data.description = description;
+  for (const key of ROUTE_INFO_PROPERTIES) {
+    const value = info[key];
+    if (nonEmpty(value) || isFiniteNumber(value)) data.info[key] = value;
+  }
   return data;
 }
 
-/** The detail in `translations.primaryLanguage`, else the first (as the stored sort title, DEC-LIST-003). */
-function primaryDetail(doc: Record<string, unknown>): Record<string, unknown> | undefined {
-  const details = list(doc.trcItemDetails);
-  const primary = isObject(doc.translations) ? doc.translations.primaryLanguage : undefined;
-  return details.find((d) => d.lang === primary) ?? details[0];
+function poiOf(poi: Record<string, unknown>, language: unknown): RoutePoi | undefined {
+  const point = pointOf(poi.coordinate);
+  if (point === undefined) return undefined;
+  const out: RoutePoi = { point };
+  const detail = detailIn(poi.trcItemDetails, language);
+  if (nonEmpty(detail?.title)) out.title = detail.title;
+  if (nonEmpty(detail?.shortdescription)) out.description = detail.shortdescription;
+  for (const key of POI_TEXTS) if (nonEmpty(poi[key])) out[key] = poi[key];
+  const trcid = isObject(poi.locationItem) ? poi.locationItem.trcid : undefined;
+  if (nonEmpty(trcid)) out.trcid = trcid;
+  for (const key of POI_NUMBERS) if (isFiniteNumber(poi[key])) out[key] = poi[key];
+  return out;
 }
 
-function pointOf(value: Record<string, unknown>): RoutePoint | undefined {
-  const lon = value.xcoordinate,
-    lat = value.ycoordinate;
-  if (typeof lon !== 'string' || typeof lat !== 'string' || !DECIMAL.test(lon) || !DECIMAL.test(lat)) return undefined;
-  if (Math.abs(Number(lon)) > 180 || Math.abs(Number(lat)) > 90) return undefined;
-  return { lat, lon };
+/** The language of the item's texts: `translations.primaryLanguage` (DEC-LIST-003's choice). */
+function primaryLanguage(doc: Record<string, unknown>): unknown {
+  return isObject(doc.translations) ? doc.translations.primaryLanguage : undefined;
+}
+
+/** The detail in `language`, else the first: the rule of the stored sort title (DEC-LIST-003). */
+function detailIn(details: unknown, language: unknown): Record<string, unknown> | undefined {
+  const all = list(details);
+  return all.find((d) => d.lang === language) ?? all[0];
+}
+
+function points(value: unknown): RoutePoint[] {
+  return Array.isArray(value) ? value.flatMap((p) => pointOf(p) ?? []) : [];
+}
+
+function pointOf(value: unknown): RoutePoint | undefined {
+  if (!isObject(value)) return undefined;
+  const { lat, lng, altitude } = value;
+  if (!isFiniteNumber(lat) || !isFiniteNumber(lng) || Math.abs(lat) > 90 || Math.abs(lng) > 180) return undefined;
+  return isFiniteNumber(altitude) ? { lat, lng, altitude } : { lat, lng };
 }
 
 function list(value: unknown): Array<Record<string, unknown>> {
   return Array.isArray(value) ? value.filter(isObject) : [];
+}
+
+function nonEmpty(value: unknown): value is string {
+  return typeof value === 'string' && value !== '';
+}
+
+function isFiniteNumber(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -75,13 +75,21 @@ export function convertEntry(entry: PartnerEntry, context: ConvertContext): Conv
 
   const body: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(raw)) if (!FEED_ONLY_FIELDS.includes(field)) body[field] = value;
-  let unmapped: UnmappedCategory[] = [];
-  const categories = body.trcItemCategories as { categories?: unknown } | undefined;
-  if (categories !== undefined && Array.isArray(categories.categories)) {
-    const mapped = mapFeedCategories(categories.categories, { properties: context.properties });
-    body.trcItemCategories = { ...categories, categories: mapped.categories };
-    unmapped = mapped.unmapped;
-  }
+  const unmapped: UnmappedCategory[] = [];
+  const mapped = (holder: Record<string, unknown>): Record<string, unknown> => {
+    if (!Array.isArray(holder.categories)) return holder;
+    const result = mapFeedCategories(holder.categories, { properties: context.properties });
+    unmapped.push(...result.unmapped);
+    return { ...holder, categories: result.categories };
+  };
+  if (isObject(body.trcItemCategories)) body.trcItemCategories = mapped(body.trcItemCategories);
+  // A venue's rooms carry categories too (DEC-ITEM-151).
+  const relation = body.trcitemRelation;
+  if (isObject(relation) && Array.isArray(relation.subItemGroups))
+    body.trcitemRelation = {
+      ...relation,
+      subItemGroups: relation.subItemGroups.map((group) => (isObject(group) ? mapped(group) : group)),
+    };
   body.userorganisation = feed.userorganisation;
   body.externalId = externalId;
   return { ok: true, entry: { externalId, collection, body, unmapped } };
@@ -91,4 +99,8 @@ function collectionFor(entitytype: unknown, feed: FeedDefinition): Collection | 
   if (entitytype === undefined) return collectionOf(feed.entitytype);
   if (entitytype === 'EVENEMENTGROEP') return 'eventgroups'; // the name before May 2025 (DEC-ITEM-008)
   return isEntityType(entitytype) ? collectionOf(entitytype) : undefined;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,5 +1,6 @@
 import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { stripCategoriesForWrite } from '../dictionary/stripCategoriesForWrite.ts';
+import { withStoredCategories } from '../dictionary/subItemGroupCategories.ts';
 import type { PropertyIndex } from '../dictionary/indexes.ts';
 import { prepareItemWrite, type PreparedItem } from '../domain/itemWrite.ts';
 import type { StoredWfStatus } from '../domain/workflow.ts';
@@ -182,12 +183,7 @@ async function importEntry(
       existing: current,
       stripCategories: stripCategoriesForWrite,
     });
-    if (prepared.doc.trcItemCategories !== undefined) {
-      prepared.doc = {
-        ...prepared.doc,
-        trcItemCategories: stripCategoriesForWrite(prepared.doc.trcItemCategories, properties),
-      };
-    }
+    prepared.doc = withStoredCategories(prepared.doc, properties);
     return prepared;
   }
 }

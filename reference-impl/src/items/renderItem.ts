@@ -2,11 +2,12 @@ import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import type { components, Readable } from '../../../generated/types.ts';
 import type { AccountOntologies, OntologyCache } from '../dictionary/ontologyCache.ts';
 import { fillItemCategories } from '../dictionary/fillItemCategories.ts';
+import { filledSubItemGroups } from '../dictionary/subItemGroupCategories.ts';
 import type { OntologyIndexes } from '../dictionary/indexes.ts';
 import { itemLanguages } from '../dictionary/languages.ts';
 import type { StoredCategories } from '../domain/ontology.ts';
 import { expandCalendar } from '../domain/calendar.ts';
-import type { EntityType } from '../domain/entityRules.ts';
+import { eventLinksOf, type EntityType } from '../domain/entityRules.ts';
 import { formatTimestamp } from '../domain/timestamps.ts';
 import { SERVER_SIDE_FIELDS } from '../domain/itemWrite.ts';
 import { legacyFlags } from '../domain/workflow.ts';
@@ -19,8 +20,9 @@ import { schemaOrgOf } from './schemaOrg.ts';
 // The response document of an item, for detail reads, lists and write answers alike
 // (DEC-ITEM-002): the stored document plus the server columns, the legacy booleans derived from
 // wfstatus (WF-010..013), the calendar normalised and expanded (DEC-ITEM-010/011) and the labels
-// of types and categories from the ontologies of the account OWNING the item (ONTO-008), and the
-// schema.org JSON-LD derived from the item (ITEM-010). A write stores the part rendered from the
+// of types and categories, the item's and its sub-item groups', from the ontologies of the account
+// OWNING the item (ONTO-008), an event group's eventLinks (DEC-ITEM-152) and the schema.org JSON-LD
+// derived from the item (ITEM-010). A write stores the part rendered from the
 // document with the item, keyed by this renderer's version and the owner's ontology versions
 // (migration 007); lists use it only while that key is the one in force, so every read shows the
 // rules and ontologies in force now.
@@ -54,7 +56,7 @@ export type RenderedItem = ServerFields & RenderedBody;
  * Bump whenever what this module renders changes: stored renderings (migration 007) carry the
  * version they were made with, and older ones are rendered live until renewed.
  */
-export const RENDERER_VERSION = 1;
+export const RENDERER_VERSION = 2;
 
 export interface RenderOptions {
   /** The events list's flag: only the stored single dates, not those computed from patterns. */
@@ -106,10 +108,10 @@ function renderBody(
         ? expandCalendar(doc.calendar as Record<string, unknown>, { excludePatternDates: true })
         : calendar;
   }
-  // Always present, derived from the item as it is (ITEM-010); never part of the document.
+  // Always present, derived from the item as it is (ITEM-010, DEC-ITEM-030); never part of the document.
   body.seoMetadata = {
     ...(isObject(doc.seoMetadata) ? doc.seoMetadata : {}),
-    schemaOrg: schemaOrgOf(entitytype, calendar === undefined ? doc : { ...doc, calendar }),
+    schemaOrgJsonLd: JSON.stringify(schemaOrgOf(entitytype, calendar === undefined ? doc : { ...doc, calendar })),
   };
   if (isObject(doc.trcItemCategories)) {
     body.trcItemCategories = fillItemCategories(
@@ -118,6 +120,10 @@ function renderBody(
       itemLanguages(doc),
     );
   }
+  if (isObject(doc.trcitemRelation))
+    body.trcitemRelation = filledSubItemGroups(doc.trcitemRelation, options.ontologies, itemLanguages(doc));
+  const eventLinks = eventLinksOf(entitytype, doc);
+  if (eventLinks !== undefined) body.eventLinks = eventLinks;
   return body;
 }
 

@@ -12,8 +12,8 @@ describe('schemaOrgOf event dates [DEC-ITEM-030]', () => {
     });
   });
 
-  it('when an event ends at 24:00, then endDate is the next day at 00:00, after the start', () => {
-    expect(event({ timestart: '20:00', timeend: '24:00' })).toMatchObject({
+  it('when an event ends at 00:00, then endDate is the next day at 00:00, after the start', () => {
+    expect(event({ timestart: '20:00', timeend: '00:00' })).toMatchObject({
       startDate: '2027-08-14T20:00:00+02:00',
       endDate: '2027-08-15T00:00:00+02:00',
     });
@@ -68,5 +68,42 @@ describe('schemaOrgOf @type', () => {
   it('when an event group has an event type, then it is an EventSeries unless the type is a festival', () => {
     expect(typeOf('EVENTGROUP', [{ catid: '1.4.2' }])).toBe('Festival');
     expect(typeOf('EVENTGROUP', [{ catid: '1.1.3' }])).toBe('EventSeries');
+  });
+});
+
+describe("schemaOrgOf from the operator's model's parts [DEC-ITEM-030]", () => {
+  const item = {
+    translations: { primaryLanguage: 'en' },
+    trcItemDetails: [
+      { lang: 'nl', title: 'Concert', shortdescription: 'Een concert.' },
+      { lang: 'en', title: 'Concert', shortdescription: 'A concert.' },
+    ],
+    performers: [{ label: 'Amsterdams Barokensemble', rolelabel: 'ensemble' }, { label: '' }, 'x'],
+    priceElements: [{ freeentrance: true }],
+  };
+
+  it('when an event states texts, performers and a free entrance, then description, performer and a 0.00 offer are said, and it is scheduled', () => {
+    expect(schemaOrgOf('EVENEMENT', item)).toEqual({
+      '@context': 'https://schema.org',
+      '@type': 'Event',
+      name: 'Concert',
+      description: 'A concert.',
+      eventStatus: 'https://schema.org/EventScheduled',
+      offers: { '@type': 'Offer', price: '0.00', priceCurrency: 'EUR', availability: 'https://schema.org/InStock' },
+      performer: [{ name: 'Amsterdams Barokensemble' }],
+    });
+  });
+
+  it('when the calendar says cancelled and sold out, then the event is cancelled and its offer sold out', () => {
+    const out = schemaOrgOf('EVENEMENT', { ...item, calendar: { cancelled: true, soldout: true } });
+    expect(out.eventStatus).toBe('https://schema.org/EventCancelled');
+    expect(out.offers).toMatchObject({ availability: 'https://schema.org/SoldOut' });
+  });
+
+  it('when a price element has neither a from nor a free entrance, then there is no offer', () => {
+    expect(schemaOrgOf('EVENEMENT', { priceElements: [{ freeentrance: false }] })).not.toHaveProperty('offers');
+    expect(schemaOrgOf('EVENEMENT', { priceElements: [{ from: 12, freeentrance: true }] }).offers).toMatchObject({
+      price: '12.00',
+    });
   });
 });

@@ -3,9 +3,10 @@ import { sortTitle } from '../domain/itemWrite.ts';
 import { formatDay, wallTimeToInstant } from '../domain/timestamps.ts';
 import type { EntityType } from '../domain/entityRules.ts';
 
-// `seoMetadata.schemaOrg` (ITEM-010): the schema.org JSON-LD object the server derives from the
-// item on every read. Read-only: a value sent on write is dropped (DEC-ITEM-005), so it always
-// reflects the item as it is. Only what the item states is said; nothing is guessed.
+// `seoMetadata.schemaOrgJsonLd` (ITEM-010, DEC-ITEM-030): the schema.org JSON-LD object the
+// server derives from the item on every read, as the operator's model maps the item's parts to it.
+// Read-only: a value sent on write is dropped (DEC-ITEM-005), so it always reflects the item as it
+// is. Only what the item states is said; nothing is guessed.
 
 type Loose = Record<string, unknown>;
 
@@ -53,6 +54,7 @@ const TOURIST_TYPES: Readonly<Record<string, { nl: string; en: string }>> = {
   walking: { nl: 'Wandelaars', en: 'Walkers' },
   cycling: { nl: 'Fietsers', en: 'Cyclists' },
   driving: { nl: 'Automobilisten', en: 'Drivers' },
+  driving_traffic: { nl: 'Automobilisten', en: 'Drivers' },
 };
 
 /** `item` is the stored document with its calendar expanded (the days of patterns included). */
@@ -60,33 +62,44 @@ export function schemaOrgOf(entitytype: EntityType, item: Readonly<Loose>): Loos
   const out: Loose = { '@context': 'https://schema.org', '@type': schemaType(entitytype, item) };
   const name = sortTitle(item);
   if (name !== null) out.name = name;
+  const description = primaryDetail(item)?.shortdescription;
+  if (typeof description === 'string' && description !== '') out.description = description;
   const address = postalAddress(item.location);
   const geo = coordinates(item.location);
 
   if (entitytype === ENTITY_TYPE.EVENEMENT || entitytype === ENTITY_TYPE.EVENTGROUP) {
-    const dates = isObject(item.calendar) ? eventDates(item.calendar, entitytype === ENTITY_TYPE.EVENTGROUP) : {};
-    Object.assign(out, dates);
+    const calendar = isObject(item.calendar) ? item.calendar : {};
+    Object.assign(out, eventDates(calendar, entitytype === ENTITY_TYPE.EVENTGROUP));
+    out.eventStatus = `https://schema.org/${calendar.cancelled === true ? 'EventCancelled' : 'EventScheduled'}`;
     // The place by its address; by its coordinates only when it has no address.
     if (address !== undefined || geo !== undefined)
       out.location = compact({ '@type': 'Place', address, geo: address === undefined ? geo : undefined });
-    const offer = firstOffer(item.priceElements);
+    const offer = firstOffer(item.priceElements, calendar.soldout === true);
     if (offer !== undefined) out.offers = offer;
+    const performers = performersOf(item.performers);
+    if (performers.length > 0) out.performer = performers;
   } else if (entitytype === ENTITY_TYPE.ROUTE) {
     const routeType = isObject(item.routeInfo) ? TOURIST_TYPES[String(item.routeInfo.routeType)] : undefined;
     if (routeType !== undefined) out.touristType = primaryLanguage(item) === 'nl' ? routeType.nl : routeType.en;
   } else {
-    if (
-      entitytype === ENTITY_TYPE.VENUE &&
-      isObject(item.venueCapacity) &&
-      typeof item.venueCapacity.totalCapacity === 'number'
-    ) {
-      out.maximumAttendeeCapacity = item.venueCapacity.totalCapacity;
-    }
+    const capacity = entitytype === ENTITY_TYPE.VENUE ? totalCapacity(item.trcItemCategories) : undefined;
+    if (capacity !== undefined) out.maximumAttendeeCapacity = capacity;
     if (address !== undefined) out.address = address;
     // As the spec's examples show it: a location with its coordinates, a venue by its address.
     if (geo !== undefined && (entitytype === ENTITY_TYPE.LOCATIE || address === undefined)) out.geo = geo;
   }
   return out;
+}
+
+/** The base property ontology's "Totale capaciteit", a venue's capacity property (DEC-ITEM-150). */
+const TOTAL_CAPACITY_PROPERTY = 'p-1501';
+
+/** A venue's total capacity in persons: the whole number of its total capacity category. */
+function totalCapacity(categories: unknown): number | undefined {
+  const list = isObject(categories) && Array.isArray(categories.categories) ? categories.categories : [];
+  const value = list.find((c) => isObject(c) && c.catid === TOTAL_CAPACITY_PROPERTY)?.value;
+  const persons = typeof value === 'string' && /^\s*\+?\d+\s*$/.test(value) ? Number(value) : NaN;
+  return Number.isSafeInteger(persons) ? persons : undefined;
 }
 
 function schemaType(entitytype: EntityType, item: Readonly<Loose>): string {
@@ -133,10 +146,8 @@ function eventDates(calendar: Loose, datesOnly: boolean): Loose {
   if (start === undefined) return { startDate: firstDay };
   const out: Loose = { startDate: localWithOffset(firstDay, start) };
   if (typeof slot?.timeend === 'string') {
-    // An end at or before the start (22:00–02:00) is on the next day, and so is 24:00, which is
-    // the next day's 00:00 whatever the start ('24:00' sorts after any start as a string).
-    const endDay = slot.timeend === '24:00' || slot.timeend <= start ? nextDay(firstDay) : firstDay;
-    out.endDate = localWithOffset(endDay, slot.timeend === '24:00' ? '00:00' : slot.timeend);
+    // An end at or before the start (22:00–02:00, 20:00–00:00) is on the next day (DEC-ITEM-023).
+    out.endDate = localWithOffset(slot.timeend <= start ? nextDay(firstDay) : firstDay, slot.timeend);
   }
   return out;
 }
@@ -195,11 +206,31 @@ function coordinates(location: unknown): Loose | undefined {
   return { '@type': 'GeoCoordinates', latitude, longitude };
 }
 
-/** The first price of the item, in euros (DEC-ITEM-023). */
-function firstOffer(priceElements: unknown): Loose | undefined {
+/** The first price of the item, in euros (DEC-ITEM-023); free entrance is a price of 0. */
+function firstOffer(priceElements: unknown, soldout: boolean): Loose | undefined {
   const first = (Array.isArray(priceElements) ? priceElements : []).find(isObject);
-  if (first === undefined || typeof first.from !== 'number') return undefined;
-  return { '@type': 'Offer', price: first.from.toFixed(2), priceCurrency: 'EUR' };
+  const price = typeof first?.from === 'number' ? first.from : first?.freeentrance === true ? 0 : undefined;
+  if (price === undefined) return undefined;
+  return {
+    '@type': 'Offer',
+    price: price.toFixed(2),
+    priceCurrency: 'EUR',
+    availability: `https://schema.org/${soldout ? 'SoldOut' : 'InStock'}`,
+  };
+}
+
+/** The performers by name: whether one is a person or a group the item does not say, so no type. */
+function performersOf(performers: unknown): Loose[] {
+  return (Array.isArray(performers) ? performers : [])
+    .filter((p): p is Loose => isObject(p) && typeof p.label === 'string' && p.label !== '')
+    .map((p) => ({ name: p.label }));
+}
+
+/** The texts in the primary language, else the first: the ones the name comes from (sortTitle). */
+function primaryDetail(item: Readonly<Loose>): Loose | undefined {
+  const details = Array.isArray(item.trcItemDetails) ? item.trcItemDetails.filter(isObject) : [];
+  const primary = isObject(item.translations) ? item.translations.primaryLanguage : undefined;
+  return (primary === undefined ? undefined : details.find((d) => d.lang === primary)) ?? details[0];
 }
 
 function primaryLanguage(item: Readonly<Loose>): string | undefined {

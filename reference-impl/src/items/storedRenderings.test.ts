@@ -90,8 +90,11 @@ describeEachEngine('stored item renderings', (ctx) => {
                 {
                   startdate: '2027-06-01',
                   enddate: '2027-06-30',
-                  weekdays: ['MO', 'TH'],
-                  when: [{ timestart: '10:00' }],
+                  recurrencyType: 'weekly',
+                  opens: [
+                    { day: 2, whens: [{ timestart: '10:00' }] },
+                    { day: 5, whens: [{ timestart: '10:00' }] },
+                  ],
                 },
               ],
             },

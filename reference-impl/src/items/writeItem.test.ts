@@ -151,7 +151,7 @@ describeEachEngine('writeItem', (ctx) => {
     const created = await writeItem(ctx.db, deps(), {
       collection: 'venues',
       writer,
-      body: { wfstatus: 'approved', venueCapacity: { totalCapacity: 5 } },
+      body: { wfstatus: 'approved', trcItemCategories: { categories: [{ catid: 'p-1501', value: '5' }] } },
     });
     const deleted = await softDeleteItem(ctx.db, deps(), { collection: 'venues', id: created.item.id, writer });
     expect(deleted).toEqual({ ...created.item, wfstatus: 'deleted', lastupdated: deleted.lastupdated });

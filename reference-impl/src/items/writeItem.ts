@@ -1,5 +1,6 @@
 import type { AccountOntologies, OntologyCache } from '../dictionary/ontologyCache.ts';
 import { stripCategoriesForWrite } from '../dictionary/stripCategoriesForWrite.ts';
+import { withStoredCategories } from '../dictionary/subItemGroupCategories.ts';
 import { entitytypeOf, type Collection } from '../domain/entityRules.ts';
 import { prepareItemWrite, type PreparedItem, type WritingToken } from '../domain/itemWrite.ts';
 import { isRemovalStatus } from '../domain/workflow.ts';
@@ -211,17 +212,13 @@ function withExternalId(body: unknown, externalId: string | undefined): unknown 
 }
 
 // @implements ONTO-004
-/** The stored categories as the owner's property ontology keeps them (ONTO-004, DEC-ITEM-018). */
+/**
+ * The stored categories, of the item and of its sub-item groups, as the owner's property ontology
+ * keeps them (ONTO-004, DEC-ITEM-018, DEC-ITEM-151).
+ */
 function withOwnerCategories(prepared: PreparedItem, ontologies: AccountOntologies): Omit<PreparedItem, 'entitytype'> {
   const { entitytype: _entitytype, ...fields } = prepared;
-  if (prepared.doc.trcItemCategories === undefined) return fields;
-  return {
-    ...fields,
-    doc: {
-      ...prepared.doc,
-      trcItemCategories: stripCategoriesForWrite(prepared.doc.trcItemCategories, ontologies.indexes.properties),
-    },
-  };
+  return { ...fields, doc: withStoredCategories(prepared.doc, ontologies.indexes.properties) };
 }
 
 function conflictOf(error: unknown, fields: { trcid: string; externalId: string | null }): HttpError | undefined {

@@ -205,7 +205,7 @@ describeEachEngine('inbound feeds', (ctx) => {
       serve('overwrite', [
         entry('ev-1', {
           trcItemDetails: [{ lang: 'nl', title: 'Nieuwe titel', longdescription: 'Lang' }],
-          calendar: { calendarType: 'ALWAYS' },
+          calendar: { calendarType: 'ALWAYSOPEN' },
         }),
       ]);
       const answer = await run('overwrite');
@@ -222,7 +222,7 @@ describeEachEngine('inbound feeds', (ctx) => {
       expect(second.doc.trcItemDetails).toEqual([{ lang: 'nl', title: 'Nieuwe titel', longdescription: 'Lang' }]);
       expect(second.doc).not.toHaveProperty('files');
       expect(second.doc).not.toHaveProperty('performers');
-      expect(second.doc.calendar).toEqual({ calendarType: 'ALWAYS' });
+      expect(second.doc.calendar).toEqual({ calendarType: 'ALWAYSOPEN' });
     });
 
     it('when an approved item is fed again, then only calendar and priceElements change and every editor change is kept [FEED-002]', async () => {

@@ -207,17 +207,20 @@ describeEachEngine('GET /{collection}', (ctx) => {
         singleDates: [{ date: '2027-08-14', when: [{ timestart: '20:15', timeend: '21:30' }] }],
         patternDates: [
           {
-            startdate: '2027-08-16',
-            enddate: '2027-08-22',
-            weekdays: ['WE', 'FR'],
-            when: [{ timestart: '20:15', timeend: '21:30' }],
+            startdate: '2027-08-16T00:00:00',
+            enddate: '2027-08-22T00:00:00',
+            recurrencyType: 'weekly',
+            opens: [
+              { day: 4, whens: [{ timestart: '20:15', timeend: '21:30' }] },
+              { day: 6, whens: [{ timestart: '20:15', timeend: '21:30' }] },
+            ],
           },
         ],
       };
       const { api, items } = await accountWithEvents(1, () => ({ calendar }));
       const dates = (item: any) => item.calendar.singleDates.map((d: any) => d.date);
       const expanded = (await api.get(`/events?trcid=${items[0].trcid}`)).body[0];
-      expect(expanded.calendar.calendarType).toBe('PATTERNDATES');
+      expect(expanded.calendar.calendarType).toBe('SINGLEDATES');
       expect(dates(expanded)).toEqual(['2027-08-14T00:00:00', '2027-08-18T00:00:00', '2027-08-20T00:00:00']);
       expect(dates((await api.get(`/events/${items[0].id}`)).body)).toEqual(dates(expanded));
       const stored = (await api.get(`/events?trcid=${items[0].trcid}&excludePatternDates=true`)).body[0];

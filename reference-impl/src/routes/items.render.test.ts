@@ -147,8 +147,34 @@ describeEachEngine('item rendering', (ctx) => {
         lastupdated: created.body.lastupdated,
       };
       // The example's place has a name (Westerkerk) that nothing in the item states; all else is derived.
-      delete expected.seoMetadata.schemaOrg.location.name;
-      expect(created.body).toEqual({ ...expected, ...serverValues });
+      const schemaOrg = JSON.parse(expected.seoMetadata.schemaOrgJsonLd);
+      delete schemaOrg.location.name;
+      const { schemaOrgJsonLd, ...seoMetadata } = created.body.seoMetadata;
+      expect(JSON.parse(schemaOrgJsonLd)).toEqual(schemaOrg);
+      expect({ ...created.body, seoMetadata }).toEqual({
+        ...expected,
+        ...serverValues,
+        seoMetadata: { ...expected.seoMetadata, schemaOrgJsonLd: undefined },
+      });
+    });
+    it("when the venue and route drafts are created, then their categories, relations and routeInfo are the spec's created examples': capacity and rooms as labelled categories, routeInfo as written [ITEM-025] [ITEM-027] [DEC-ITEM-016] [DEC-ITEM-150] [DEC-ITEM-151]", async () => {
+      const api = client(app.baseUrl, account.full);
+      for (const [collection, draft, expectedName] of [
+        ['venues', 'VenueJaarbeursDraft', 'VenueJaarbeursCreated'],
+        ['routes', 'RouteVechtDraft', 'RouteVechtCreated'],
+      ] as const) {
+        const trcid = `trc-${randomUUID()}`;
+        const created = await api.post(`/${collection}`, {
+          ...specExample<Record<string, unknown>>(draft),
+          trcid,
+          slug: trcid,
+          userorganisation: account.organisations[0],
+        });
+        expect(created.status).toBe(201);
+        const expected = specExample<Record<string, any>>(expectedName);
+        for (const field of ['routeInfo', 'trcItemCategories', 'trcitemRelation'])
+          expect(created.body[field], `${collection}.${field}`).toEqual(expected[field]);
+      }
     });
     it("when each entity type's example is created, then its schema.org object is derived as the spec's created example shows [ITEM-010]", async () => {
       const api = client(app.baseUrl, account.full);
@@ -165,7 +191,7 @@ describeEachEngine('item rendering', (ctx) => {
           trcid: `trc-${randomUUID()}`,
           userorganisation: account.organisations[0],
         });
-        const expected = specExample<Record<string, any>>(created[collection]).seoMetadata.schemaOrg;
+        const expected = JSON.parse(specExample<Record<string, any>>(created[collection]).seoMetadata.schemaOrgJsonLd);
         // What the examples state beyond the item (a place's name, a festival's dates from its events) is not derived.
         if (collection === 'events') delete expected.location.name;
         // …and the group's own location, which the example leaves out, is said.
@@ -177,7 +203,7 @@ describeEachEngine('item rendering', (ctx) => {
             address: { '@type': 'PostalAddress', addressLocality: 'Amsterdam', addressCountry: 'NL' },
           };
         }
-        expect(answer.body.seoMetadata.schemaOrg, collection).toEqual(expected);
+        expect(JSON.parse(answer.body.seoMetadata.schemaOrgJsonLd), collection).toEqual(expected);
       }
     });
   });

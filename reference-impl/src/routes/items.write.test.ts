@@ -7,8 +7,10 @@ import {
   superAdminToken,
   type TestAccount,
 } from '../../test/support/items/itemsHarness.ts';
+import { specExample } from '../../test/support/items/responseSchemas.ts';
 import { describeEachEngine } from '../../test/support/storage/testDb.ts';
 import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
+import { getItemById } from '../storage/items/getItemById.ts';
 import type { ItemChange } from '../webhooks/itemChange.ts';
 
 const STATUSES = ['readyforvalidation', 'approved', 'rejected', 'archived', 'deleted'] as const;
@@ -140,7 +142,11 @@ describeEachEngine('item writes', (ctx) => {
           creationdate: '2001-01-01T00:00:00.000Z',
           lastupdated: '2001-01-01T00:00:00.000Z',
           externalId: 'feed:forged',
-          seoMetadata: { title: 'SEO', schemaOrg: { '@type': 'Forged' } },
+          seoMetadata: {
+            seoDetails: [{ metaTitle: 'SEO' }],
+            schemaOrgJsonLd: '{"@type":"Forged"}',
+            schemaOrg: { '@type': 'Forged' },
+          },
         }),
       );
       expect(created.status).toBe(201);
@@ -149,14 +155,16 @@ describeEachEngine('item writes', (ctx) => {
       expect(created.body.lastupdated).not.toBe('2001-01-01T00:00:00.000Z');
       expect(created.body).not.toHaveProperty('externalId');
       expect(created.body.seoMetadata).toEqual({
-        title: 'SEO',
-        schemaOrg: {
-          '@context': 'https://schema.org',
-          '@type': 'Event',
-          name: expect.any(String),
-          startDate: '2027-08-14T20:15:00+02:00',
-          endDate: '2027-08-14T21:30:00+02:00',
-        },
+        seoDetails: [{ metaTitle: 'SEO' }],
+        schemaOrgJsonLd: expect.any(String),
+      });
+      expect(JSON.parse(created.body.seoMetadata.schemaOrgJsonLd)).toEqual({
+        '@context': 'https://schema.org',
+        '@type': 'Event',
+        name: expect.any(String),
+        startDate: '2027-08-14T20:15:00+02:00',
+        endDate: '2027-08-14T21:30:00+02:00',
+        eventStatus: 'https://schema.org/EventScheduled',
       });
       const replaced = await full().put(`/events/${created.body.id}`, {
         ...created.body,
@@ -228,13 +236,25 @@ describeEachEngine('item writes', (ctx) => {
       }
     });
 
-    it('when a route carries venueCapacity or an event routeInfo, then 400 naming the field [DEC-ITEM-015] [ITEM-014] [ITEM-025]', async () => {
-      const venueField = await full().post('/routes', { venueCapacity: { totalCapacity: 10 } });
+    it('when a venue carries venueCapacity, an event routeInfo or eventLinks, then 400 naming the field [DEC-ITEM-015] [ITEM-014] [DEC-ITEM-150]', async () => {
+      const venueField = await full().post('/venues', { venueCapacity: { totalCapacity: 10 } });
       expect(venueField.status).toBe(400);
       expect(venueField.body.message).toContain('venueCapacity');
       const routeField = await full().post('/events', eventBody({ routeInfo: { routeType: 'walking' } }));
       expect(routeField.status).toBe(400);
       expect(routeField.body.message).toContain('routeInfo');
+      const groupField = await full().post('/events', eventBody({ eventLinks: [{ eventId: 'trc-x' }] }));
+      expect(groupField.status).toBe(400);
+      expect(groupField.body.message).toContain('eventLinks');
+    });
+
+    it('when a route point holds its latitude as a string, then the 400 of the spec example RouteInvalidWaypoint [DEC-ITEM-016]', async () => {
+      const points = [0, 1, 2, 3].map((i) => ({ lat: 52.1 + i / 100, lng: 5.1 }));
+      const answer = await full().post('/routes', {
+        routeInfo: { routeCoordinates: [...points, { lat: '52,174', lng: 5.001 }] },
+      });
+      expect(answer.status).toBe(400);
+      expect(answer.body).toEqual(specExample('RouteInvalidWaypoint'));
     });
 
     it('when a location links with child, then 400; alias and comment pass [ITEM-024] [DEC-ITEM-013]', async () => {
@@ -270,15 +290,98 @@ describeEachEngine('item writes', (ctx) => {
       expect(put.body.entitytype).toBe('EVENTGROUP');
     });
 
-    it('when a venue has capacity and rooms, then they are stored and returned [ITEM-025] [DEC-ITEM-014]', async () => {
-      const rooms = [{ name: 'Ronde Zaal', surface: 400, capacities: { theater: 350, seatedDinner: 200 } }];
+    it('when a venue has capacity properties and rooms, then they are stored as ids and values and returned labelled [ITEM-025] [DEC-ITEM-150] [DEC-ITEM-151]', async () => {
       const created = await full().post('/venues', {
-        venueCapacity: { totalCapacity: 2400, meetingRooms: 28 },
-        trcitemRelation: { subItemGroups: rooms },
+        translations: { primaryLanguage: 'nl', availableLanguages: ['nl', 'en'] },
+        trcItemCategories: { categories: [{ catid: 'p-1501', value: '2400', datatype: 'freetext' }] },
+        trcitemRelation: {
+          subItemGroups: [
+            {
+              trcid: 'trc-zaal',
+              type: { catid: '2.8.1', categoryTranslations: [{ lang: 'nl', label: 'Fout' }] },
+              subItemTranslations: [{ lang: 'nl', title: 'Ronde Zaal' }],
+              categories: [
+                { catid: 'p-1505', value: '540', categoryTranslations: [{ lang: 'nl', label: 'Fout' }] },
+                { catid: 'p-1601', value: '350' },
+              ],
+            },
+            { subItemTranslations: [{ lang: 'en', title: 'Foyer' }] },
+          ],
+        },
       });
       expect(created.status).toBe(201);
-      expect(created.body.venueCapacity).toEqual({ totalCapacity: 2400, meetingRooms: 28 });
-      expect(created.body.trcitemRelation.subItemGroups).toEqual(rooms);
+      const labels = (nl: string, en: string) => [
+        { lang: 'nl', label: nl },
+        { lang: 'en', label: en },
+      ];
+      expect(created.body.trcItemCategories.categories).toEqual([
+        {
+          catid: 'p-1501',
+          datatype: 'integer',
+          value: '2400',
+          categoryTranslations: labels('Totale capaciteit', 'Total capacity'),
+        },
+      ]);
+      expect(created.body.trcitemRelation.subItemGroups).toEqual([
+        {
+          trcid: 'trc-zaal',
+          type: {
+            catid: '2.8.1',
+            isDefault: false,
+            categoryTranslations: labels('Congrescentrum', 'Conference centre'),
+          },
+          subItemTranslations: [{ lang: 'nl', title: 'Ronde Zaal' }],
+          categories: [
+            {
+              catid: 'p-1505',
+              datatype: 'decimal',
+              value: '540',
+              categoryTranslations: labels('Oppervlakte in m²', 'Floor area in m²'),
+            },
+            {
+              catid: 'p-1601',
+              datatype: 'integer',
+              value: '350',
+              categoryTranslations: labels('Theateropstelling', 'Theatre setup'),
+            },
+          ],
+        },
+        { subItemTranslations: [{ lang: 'en', title: 'Foyer' }] },
+      ]);
+      expect(JSON.parse(created.body.seoMetadata.schemaOrgJsonLd).maximumAttendeeCapacity).toBe(2400);
+      const stored = await getItemById(ctx.db, { entitytype: 'VENUE', id: created.body.id });
+      expect((stored!.doc.trcitemRelation as { subItemGroups: unknown[] }).subItemGroups[0]).toEqual({
+        trcid: 'trc-zaal',
+        type: { catid: '2.8.1', isDefault: false },
+        subItemTranslations: [{ lang: 'nl', title: 'Ronde Zaal' }],
+        categories: [
+          { catid: 'p-1505', value: '540' },
+          { catid: 'p-1601', value: '350' },
+        ],
+      });
+    });
+
+    it('when an event group links events as children, then eventLinks name them, and eventLinks sent are ignored [ITEM-026] [DEC-ITEM-152]', async () => {
+      const group = await full().post('/eventgroups', {
+        eventLinks: [{ eventId: 'trc-ignored' }],
+        trcitemRelation: {
+          links: [
+            { linkType: 'child', trcid: 'trc-concert-1' },
+            { linkType: 'related', trcid: 'trc-elsewhere' },
+            { linkType: 'child', trcid: 'trc-concert-2' },
+          ],
+        },
+      });
+      expect(group.status).toBe(201);
+      expect(group.body.eventLinks).toEqual([{ eventId: 'trc-concert-1' }, { eventId: 'trc-concert-2' }]);
+      const read = await full().get(`/eventgroups/${group.body.id}`);
+      expect(read.body.eventLinks).toEqual(group.body.eventLinks);
+      const emptied = await full().put(`/eventgroups/${group.body.id}`, {
+        ...read.body,
+        trcitemRelation: { links: [] },
+      });
+      expect(emptied.status).toBe(200);
+      expect(emptied.body).not.toHaveProperty('eventLinks');
     });
 
     it('when a calendar has a bad calendarType or time, then 400 [DEC-ITEM-011] [DEC-ITEM-023]', async () => {

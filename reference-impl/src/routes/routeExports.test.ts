@@ -18,9 +18,18 @@ const gpxParser = new XMLParser({
   isArray: (name) => ['wpt', 'trk', 'trkseg', 'trkpt'].includes(name),
 });
 
-interface Waypoint {
-  xcoordinate: string;
-  ycoordinate: string;
+interface LatLng {
+  lat: number;
+  lng: number;
+}
+interface Poi {
+  coordinate: LatLng;
+  label?: string;
+  category?: string;
+  distanceInKilometersFromStart?: number;
+  durationInMinutesFromStart?: number;
+  trcItemDetails: Array<{ lang: string; title: string }>;
+  locationItem?: { trcid: string };
 }
 interface RouteDraft {
   trcid?: string;
@@ -28,12 +37,17 @@ interface RouteDraft {
   wfstatus?: string;
   trcItemDetails: Array<{ lang: string; title: string; shortdescription?: string }>;
   routeInfo: {
-    waypoints: Waypoint[];
-    pointsOfInterest: Array<Waypoint & { name?: string; trcid?: string }>;
+    routeCoordinates: LatLng[];
+    calculatedCoordinates?: LatLng[];
+    waterPoints?: LatLng[];
+    pois: Poi[];
+    type?: string;
     routeType?: string;
-    distance?: number;
-    duration?: number;
+    url?: string;
+    distanceInKilometers?: number;
+    durationInMinutes?: number;
     difficulty?: string;
+    primarySurface?: string;
   };
 }
 
@@ -63,7 +77,7 @@ describeEachEngine('route downloads', (ctx) => {
     fetch(`${app.baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
 
   describe('GET /routes/{id}/geojson', () => {
-    it('when a route is downloaded, then a FeatureCollection: the LineString of its waypoints as [lon, lat] and its POIs as Points [ROUTE-001] [DEC-ITEM-017] [DEC-ITEM-012] [DEC-ITEM-026]', async () => {
+    it('when a route is downloaded, then a FeatureCollection: the LineString of its plotted points as [lng, lat] and its POIs as Points [ROUTE-001] [DEC-ITEM-017] [DEC-ITEM-026]', async () => {
       const body = vecht();
       const id = await createRoute(body);
       const response = await download(`/routes/${id}/geojson`);
@@ -73,33 +87,70 @@ describeEachEngine('route downloads', (ctx) => {
       expect(validateGeoJson(collection), JSON.stringify(validateGeoJson.errors)).toBe(true);
       const [route, ...pois] = collection.features;
       expect(route.geometry.type).toBe('LineString');
-      expect(route.geometry.coordinates).toEqual(
-        body.routeInfo.waypoints.map((w) => [Number(w.xcoordinate), Number(w.ycoordinate)]),
-      );
-      expect(route.geometry.coordinates[0]).toEqual([5.118, 52.099]); // x = longitude first
+      expect(route.geometry.coordinates).toEqual(body.routeInfo.routeCoordinates.map((w) => [w.lng, w.lat]));
+      expect(route.geometry.coordinates[0]).toEqual([5.118, 52.099]); // longitude first
       const { trcid } = body;
       expect(route.properties).toEqual({
         id,
         trcid,
         title: 'Fietsroute langs de Vecht',
+        type: 'route_maker',
         routeType: 'cycling',
-        distance: 42.5,
-        duration: 180,
+        url: 'https://routes.example.com/fietsroute-langs-de-vecht',
+        distanceInKilometers: 42.5,
+        durationInMinutes: 180,
         difficulty: 'easy',
+        primarySurface: 'paved',
       });
       expect(pois).toEqual(
-        body.routeInfo.pointsOfInterest.map((p) => ({
+        body.routeInfo.pois.map((p) => ({
           type: 'Feature',
-          geometry: { type: 'Point', coordinates: [Number(p.xcoordinate), Number(p.ycoordinate)] },
-          properties: { name: p.name, ...(p.trcid === undefined ? {} : { trcid: p.trcid }) },
+          geometry: { type: 'Point', coordinates: [p.coordinate.lng, p.coordinate.lat] },
+          properties: {
+            title: p.trcItemDetails.find((d) => d.lang === 'nl')!.title,
+            label: p.label,
+            category: p.category,
+            ...(p.locationItem === undefined ? {} : { trcid: p.locationItem.trcid }),
+            distanceInKilometersFromStart: p.distanceInKilometersFromStart,
+            durationInMinutesFromStart: p.durationInMinutesFromStart,
+          },
         })),
       );
     });
 
-    it('when a route has one waypoint, then its feature has null geometry [DEC-ITEM-026]', async () => {
+    it('when a route has a calculated path and water points, then the line follows the calculated path and the water crossings come last [DEC-ITEM-026]', async () => {
+      const calculated = [
+        { lat: 52.099, lng: 5.118, altitude: 1.5 },
+        { lat: 52.105, lng: 5.11 },
+        { lat: 52.1126, lng: 5.0965 },
+      ];
+      const water = [
+        { lat: 52.27, lng: 5.03 },
+        { lat: 52.2705, lng: 5.0312 },
+      ];
+      const draft = vecht();
       const id = await createRoute(
-        vecht({ routeInfo: { waypoints: [{ xcoordinate: '5.1', ycoordinate: '52.1' }], pointsOfInterest: [] } }),
+        vecht({ routeInfo: { ...draft.routeInfo, calculatedCoordinates: calculated, waterPoints: water } }),
       );
+      const collection = JSON.parse(await (await download(`/routes/${id}/geojson`)).text());
+      expect(validateGeoJson(collection), JSON.stringify(validateGeoJson.errors)).toBe(true);
+      expect(collection.features[0].geometry.coordinates).toEqual([
+        [5.118, 52.099, 1.5],
+        [5.11, 52.105],
+        [5.0965, 52.1126],
+      ]);
+      expect(collection.features.at(-1)).toEqual({
+        type: 'Feature',
+        geometry: { type: 'LineString', coordinates: water.map((w) => [w.lng, w.lat]) },
+        properties: { waterPoints: true },
+      });
+      const { gpx } = gpxParser.parse(await (await download(`/routes/${id}/gpx`)).text());
+      expect(gpx.trk.map((t: { type?: string }) => t.type)).toEqual(['cycling', 'waterPoints']);
+      expect(gpx.trk[0].trkseg[0].trkpt[0]).toEqual({ '@_lat': '52.099', '@_lon': '5.118', ele: '1.5' });
+    });
+
+    it('when a route has one plotted point, then its feature has null geometry [DEC-ITEM-026]', async () => {
+      const id = await createRoute(vecht({ routeInfo: { routeCoordinates: [{ lat: 52.1, lng: 5.1 }], pois: [] } }));
       const collection = (await (await download(`/routes/${id}/geojson`)).json()) as { features: unknown[] };
       expect(validateGeoJson(collection)).toBe(true);
       expect(collection.features).toEqual([
@@ -117,7 +168,7 @@ describeEachEngine('route downloads', (ctx) => {
   });
 
   describe('GET /routes/{id}/gpx', () => {
-    it('when a route is downloaded, then valid GPX 1.1 with metadata, one wpt per POI and one trkpt per waypoint [ROUTE-002] [DEC-ITEM-017]', async () => {
+    it('when a route is downloaded, then valid GPX 1.1 with metadata, one wpt per POI and one trkpt per plotted point [ROUTE-002] [DEC-ITEM-017]', async () => {
       const body = vecht();
       const id = await createRoute(body);
       const response = await download(`/routes/${id}/gpx`);
@@ -137,12 +188,17 @@ describeEachEngine('route downloads', (ctx) => {
         link: { '@_href': `${app.config.publicBaseUrl}/routes/${id}`, text: body.trcid },
       });
       expect(gpx.metadata.time).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
-      expect(gpx.wpt.map((w: Record<string, string>) => [w['@_lat'], w['@_lon'], w.name])).toEqual(
-        body.routeInfo.pointsOfInterest.map((p) => [p.ycoordinate, p.xcoordinate, p.name]),
+      expect(gpx.wpt.map((w: Record<string, string>) => [w['@_lat'], w['@_lon'], w.name, w.type])).toEqual(
+        body.routeInfo.pois.map((p) => [
+          String(p.coordinate.lat),
+          String(p.coordinate.lng),
+          p.trcItemDetails[0]!.title,
+          p.category,
+        ]),
       );
       expect(gpx.trk).toHaveLength(1);
       expect(gpx.trk[0].trkseg[0].trkpt.map((p: Record<string, string>) => [p['@_lat'], p['@_lon']])).toEqual(
-        body.routeInfo.waypoints.map((w) => [w.ycoordinate, w.xcoordinate]),
+        body.routeInfo.routeCoordinates.map((w) => [String(w.lat), String(w.lng)]),
       );
     });
 

@@ -25,7 +25,10 @@ function forgedItemFields(catid: string): Record<string, unknown> {
     deleted: false,
     offline: false,
     trcItemCategories: { types: [{ catid, isDefault: true, categoryTranslations: [{ lang: 'nl', label: FORGED }] }] },
-    seoMetadata: { schemaOrg: { '@context': 'https://schema.org', '@type': 'Thing', name: FORGED } },
+    seoMetadata: {
+      schemaOrgJsonLd: JSON.stringify({ '@context': 'https://schema.org', '@type': 'Thing', name: FORGED }),
+      schemaOrg: { '@context': 'https://schema.org', '@type': 'Thing', name: FORGED },
+    },
   };
 }
 

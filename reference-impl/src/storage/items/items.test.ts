@@ -320,7 +320,7 @@ describeEachEngine('item storage', (ctx) => {
     });
     const replacement = prepareItemWrite({
       collection: 'venues',
-      body: { wfstatus: 'approved', venueCapacity: { totalCapacity: 10 } },
+      body: { wfstatus: 'approved', trcItemCategories: { categories: [{ catid: 'p-1501', value: '10' }] } },
       token,
       existing: created,
       stripCategories: stripCategoriesForWrite,
@@ -331,7 +331,7 @@ describeEachEngine('item storage', (ctx) => {
       trcid: created.trcid,
       wfstatus: 'approved',
       title: null,
-      doc: { venueCapacity: { totalCapacity: 10 } },
+      doc: { trcItemCategories: { types: [], categories: [{ catid: 'p-1501', value: '10' }] } },
     });
   });
 });

@@ -84,12 +84,12 @@ export function itemBody(collection: Collection, fields: Record<string, unknown>
   if (collection === 'routes') {
     body.routeInfo = {
       routeType: 'walking',
-      distance: 2.5,
-      waypoints: [
-        { xcoordinate: '4.8897', ycoordinate: '52.3731' },
-        { xcoordinate: '4.8950', ycoordinate: '52.3700' },
+      distanceInKilometers: 2.5,
+      routeCoordinates: [
+        { lat: 52.3731, lng: 4.8897 },
+        { lat: 52.37, lng: 4.895 },
       ],
-      pointsOfInterest: [{ name: 'Dam', xcoordinate: '4.8924', ycoordinate: '52.3731' }],
+      pois: [{ coordinate: { lat: 52.3731, lng: 4.8924 }, trcItemDetails: [{ lang: 'nl', title: 'Dam' }] }],
     };
   }
   return { ...body, ...fields };
