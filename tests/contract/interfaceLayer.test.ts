@@ -141,6 +141,31 @@ describe('interfaceLayer()', () => {
     });
   });
 
+  it('when a patch removes the items of an array, then the layer says items: {} (any items), not nothing', () => {
+    const out = interfaceLayer({
+      openapi: '3.1.0',
+      components: {
+        schemas: {
+          Texts: {
+            type: 'object',
+            properties: {
+              texts: {
+                type: 'array',
+                items: { $ref: '#/components/schemas/Text' },
+                'x-interface': { decisions: ['DEC-ITEM-103'], patch: { items: null } },
+              },
+            },
+          },
+        },
+      },
+    }) as any;
+    expect(out.components.schemas.Texts.properties.texts).toEqual({
+      type: 'array',
+      items: {},
+      'x-relaxed': ['DEC-ITEM-103'],
+    });
+  });
+
   it('when a merge patch is applied, then it follows RFC 7396 (null removes, objects merge, the rest replaces)', () => {
     expect(mergePatch({ a: 'b', c: { d: 'e', f: 'g' } }, { a: 'z', c: { f: null } })).toEqual({
       a: 'z',
