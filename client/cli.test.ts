@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { EXIT, main, type CliIo } from './cli.ts';
 import type { RunSummary } from './cli/mirror.ts';
 import { createMemoryStore, type MemoryStore } from './sync/memoryStore.ts';
+import { importPeer } from './sync/optionalPeer.ts';
 import { openSqlStore } from './sync/sqlStore.ts';
 import { createFakeContentService, type FakeItem } from './sync/testing/fakeContentService.ts';
 import { serveFake, type FakeHttpServer } from './sync/testing/fakeHttpServer.ts';
@@ -148,6 +149,19 @@ describe('content-sync', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it('when the store driver is not installed, then it exits 2 with the npm line that installs it', async () => {
+    const c = capture();
+    c.io.openStore = async () => {
+      // The real failure of openSqlStore without the package: an import of a package not installed.
+      await importPeer('@content-service/no-such-driver', 'An embedded store (dataDir)');
+      throw new Error('unreachable');
+    };
+    expect(await run(['--collections', 'events'], c)).toBe(EXIT.usage);
+    expect(c.stderr()).toContain(
+      'content-sync: --out (an embedded PGlite store) needs the package @content-service/no-such-driver, which is not installed.\nInstall it: npm install @content-service/no-such-driver\n',
+    );
+  });
+
   it('when throttled, then the waits are shown and counted in the summary [ERR-006]', async () => {
     service.create('routes');
     server.throttleNext = 1;
@@ -162,92 +176,79 @@ describe('content-sync', () => {
     const c = capture({ tty: true });
     expect(await run(['--collections', 'events,locations'], c)).toBe(EXIT.ok);
     expect(c.stderr()).toContain('\x1b[2A'); // back up over the two collection lines
-    expect(c.stderr()).toMatch(/✓ events +\[#{24}\] 100%  \d+ fetched/);
+    expect(c.stderr()).toMatch(/✓ events +\d+ fetched · \d+ upserted · \d+ removed · \d+ pages? in /);
     expect(c.stdout()).toMatch(/^synced into PGlite /);
   });
 
-  it('when stderr is a terminal, then each collection shows a bar of the lastupdated range covered, ending at 100%, and the newest-item request is counted nowhere but the debug line', async () => {
+  /** The collection lines a terminal was shown, in order. */
+  const shownLines = (text: string) =>
+    text
+      .replace(/\x1b\[\d+A/g, '')
+      .split(/[\r\n]+/)
+      .map((l) => l.replace(/^\x1b\[2K/, ''))
+      .filter((l) => /^\S (events|locations) /.test(l));
+
+  it('when the service states no item count, then a terminal shows a spinner with items and pages, and no bar, however recent the items', async () => {
     for (let i = 0; i < 17; i++) service.create('events');
-    for (let i = 0; i < 9; i++) service.create('locations');
-    const store = createMemoryStore();
-    const bars = (text: string) =>
-      text
-        .replace(/\x1b\[\d+A/g, '')
-        .split(/[\r\n]+/)
-        .map((l) => l.replace(/^\x1b\[2K/, ''))
-        .flatMap((l) => {
-          const m = /^(\S) (events|locations) +\[([#-]{24})\] +(\d+)% {2}(\d+) fetched/.exec(l);
-          return m
-            ? [
-                {
-                  symbol: m[1]!,
-                  collection: m[2]!,
-                  filled: m[3]!.replace(/-/g, '').length,
-                  percent: Number(m[4]),
-                  fetched: Number(m[5]),
-                },
-              ]
-            : [];
-        });
-    const expectSensible = (seen: ReturnType<typeof bars>, collection: string) => {
-      const mine = seen.filter((b) => b.collection === collection);
-      expect(mine.length).toBeGreaterThan(0);
-      for (const [i, b] of mine.entries()) {
-        expect(b.percent).toBeGreaterThanOrEqual(i === 0 ? 0 : mine[i - 1]!.percent);
-        expect(b.percent).toBeLessThanOrEqual(100);
-        expect(b.filled).toBe(Math.floor((b.percent / 100) * 24));
-        if (b.percent === 100) expect(b.symbol === '✓' || b.fetched > 0).toBe(true);
-      }
-      expect(mine.at(-1)).toMatchObject({ symbol: '✓', percent: 100 });
-    };
-
-    // Backfill: from the first page's first item to the newest.
     const callsBefore = service.calls.length;
-    const first = capture({ tty: true, store });
-    expect(await run(['--collections', 'events,locations', '--size', '5', '--json', '--debug'], first)).toBe(EXIT.ok);
-    expectSensible(bars(first.stderr()), 'events');
-    expectSensible(bars(first.stderr()), 'locations');
-    const calls = service.calls.slice(callsBefore);
-    const s1 = summaryOf(first);
-    for (const collection of ['events', 'locations'] as const) {
-      const newest = service.all(collection).at(-1)!.lastupdated;
-      const mine = calls.filter((c) => c.collection === collection);
-      // One DESC size=1 request first, then the sync's pages, which alone are counted.
-      expect(mine[0]!.query).toEqual({
-        wfstatus: ['approved', 'archived', 'deleted'],
-        sortField: 'lastupdated',
-        sortOrder: 'DESC',
-        size: 1,
-      });
-      expect(mine.slice(1).every((c) => c.query.sortOrder === 'ASC')).toBe(true);
-      expect(byCollection(s1, collection)).toMatchObject({ fetched: service.all(collection).length, mark: newest });
-      // The sync's pages, and the request for the page after the last full one, asked for with the
-      // bound read from the raw body before the page was parsed: discarded when the page is short.
-      const pages = byCollection(s1, collection).pages;
-      expect(mine.length - 1 - pages).toBeGreaterThanOrEqual(0);
-      expect(mine.length - 1 - pages).toBeLessThanOrEqual(1);
-      expect(first.stderr()).toContain(
-        `${collection}: 1 extra request (sortOrder=DESC&size=1, not counted): newest lastupdated ${newest}`,
-      );
-    }
-
-    // Incremental, from the saved mark; without --debug no debug line.
-    for (let i = 0; i < 6; i++) service.create('events');
-    const second = capture({ tty: true, store });
-    expect(await run(['--collections', 'events', '--size', '5'], second)).toBe(EXIT.ok);
-    expectSensible(bars(second.stderr()), 'events');
-    expect(second.stderr()).not.toContain('extra request');
-    // The boundary item of the last run, then the six new ones; two pages of five.
-    expect(second.stdout()).toMatch(/^events +7 +7 +0 +0 +2 +0 /m);
+    const c = capture({ tty: true });
+    expect(await run(['--collections', 'events', '--size', '5', '--debug'], c)).toBe(EXIT.ok);
+    const lines = shownLines(c.stderr());
+    const running = lines.filter((l) => !l.startsWith('✓') && / \d+ pages?/.test(l));
+    expect(running.length).toBeGreaterThan(0);
+    for (const line of running)
+      expect(line).toMatch(/^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] events +\d+ fetched · \d+ upserted · \d+ removed · \d+ pages?/);
+    expect(c.stderr()).not.toMatch(/\[[#-]+\]/);
+    expect(c.stderr()).toContain(
+      'events: the first page states no item count (x-total-count): counting pages and items',
+    );
+    // No request but the sync's own pages, in ascending order.
+    expect(service.calls.slice(callsBefore).every((x) => x.query.sortOrder === 'ASC')).toBe(true);
   });
 
-  it('when stderr is not a terminal, then no newest-item request is made and no bar is drawn', async () => {
+  it('when the first page states the item count, then a terminal shows a bar of the items fetched of that count, ending at 100%', async () => {
+    for (let i = 0; i < 23; i++) service.create('locations');
+    const store = createMemoryStore();
+    server.statesTotal = true;
+    try {
+      const c = capture({ tty: true, store });
+      expect(await run(['--collections', 'locations', '--size', '5', '--json', '--debug'], c)).toBe(EXIT.ok);
+      const total = service.all('locations').length;
+      const bars = shownLines(c.stderr()).flatMap((l) => {
+        const m = /^\S locations +\[([#-]{24})\] +(\d+)% {2}(\d+) of (\d+) fetched · .* (\d+) pages?/.exec(l);
+        return m
+          ? [{ filled: m[1]!.replace(/-/g, '').length, percent: Number(m[2]), fetched: Number(m[3]), of: Number(m[4]) }]
+          : [];
+      });
+      expect(bars.length).toBeGreaterThan(0);
+      for (const [i, bar] of bars.entries()) {
+        expect(bar.of).toBe(total);
+        expect(bar.percent).toBe(Math.floor((bar.fetched / total) * 100));
+        expect(bar.filled).toBe(Math.floor((bar.fetched / total) * 24));
+        if (i > 0) expect(bar.fetched).toBeGreaterThanOrEqual(bars[i - 1]!.fetched);
+      }
+      expect(bars.at(-1)).toMatchObject({ percent: 100, fetched: total });
+      expect(c.stderr()).toContain(`locations: the first page states ${total} items (x-total-count)`);
+      expect(byCollection(summaryOf(c), 'locations')).toMatchObject({ fetched: total });
+    } finally {
+      server.statesTotal = false;
+    }
+  });
+
+  it('when stderr is not a terminal, then no bar is drawn, and a stated count shows as "of N"', async () => {
     service.create('venues');
-    const callsBefore = service.calls.length;
     const c = capture();
-    expect(await run(['--collections', 'venues', '--debug'], c)).toBe(EXIT.ok);
-    expect(service.calls.slice(callsBefore).every((x) => x.query.sortOrder === 'ASC')).toBe(true);
-    expect(c.stderr()).not.toMatch(/\[[#-]+\]|extra request/);
+    expect(await run(['--collections', 'venues'], c)).toBe(EXIT.ok);
+    expect(c.stderr()).not.toMatch(/\[[#-]+\]/);
+    server.statesTotal = true;
+    try {
+      const counted = capture();
+      expect(await run(['--collections', 'venues'], counted)).toBe(EXIT.ok);
+      expect(counted.stderr()).toMatch(/venues: \d+ of \d+ fetched/);
+      expect(counted.stderr()).not.toMatch(/\[[#-]+\]/);
+    } finally {
+      server.statesTotal = false;
+    }
   });
 
   it('when watching and Ctrl-C comes while waiting for the next run, then it stops at once with exit 0 [SYNC-007]', async () => {

@@ -7,6 +7,7 @@ import pkg from '../package.json' with { type: 'json' };
 import { HELP, parseCommand, UsageError, type SyncCommand } from './cli/args.ts';
 import { openMirror, type Mirror, type MirrorDeps, type RunSummary } from './cli/mirror.ts';
 import { createProgress, formatSummary, type ProgressStream } from './cli/progress.ts';
+import { MissingPeerDependencyError } from './sync/optionalPeer.ts';
 
 export const EXIT = { ok: 0, syncFailed: 1, usage: 2, interrupted: 130 } as const;
 
@@ -95,6 +96,14 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       if (!woke || stop.signal.aborted) return summary.ok ? EXIT.ok : EXIT.syncFailed;
     }
   } catch (error) {
+    // The store's driver is an optional peer dependency: not installed is a usage error.
+    if (error instanceof MissingPeerDependencyError) {
+      const option = command.databaseUrl === undefined ? '--out (an embedded PGlite store)' : '--database-url';
+      io.stderr.write(
+        `content-sync: ${option} needs the package ${error.packageName}, which is not installed.\nInstall it: ${error.installLine}\n`,
+      );
+      return EXIT.usage;
+    }
     io.stderr.write(`content-sync: ${error instanceof Error ? error.message : String(error)}\n`);
     return EXIT.syncFailed;
   } finally {

@@ -1,9 +1,6 @@
-// `npm run mock [-- prism options]`: serves the bundled spec with Prism 5.16 on
-// http://127.0.0.1:${PORT:-4010} (paths without the /api prefix).
-//
-//   npm run mock                 static mode: answers with the spec's examples
-//   npm run mock -- --errors     an example that breaks its own schema becomes a 500
-//   npm run mock -- -d           dynamic mode: bodies generated from the schemas
+// Starts Prism 5.16 on the bundled spec (paths without the /api prefix). The `content-mock`
+// command (cli.ts) runs it on an internal port behind its front door (front.ts); the tests and
+// the benchmarks start it directly.
 //
 // Prism is started with SCARF_ANALYTICS=false (its install analytics), never with `-m`
 // (multiprocess crashes at start in 5.15+) and never with NODE_ENV=production (which turns -m on).
@@ -102,28 +99,4 @@ export async function startPrism(options: PrismOptions): Promise<RunningPrism> {
     throw error;
   }
   return { url, child, output, firstAnswerMs: Math.round(performance.now() - started), stop };
-}
-
-/** The `content-mock` command (`npm run mock`): Prism on PORT (4010) until Ctrl+C. */
-export async function main(): Promise<void> {
-  const port = Number(process.env.PORT ?? 4010);
-  if (!Number.isInteger(port) || port <= 0 || port > 65535)
-    throw new Error(`PORT must be a TCP port number (received: ${process.env.PORT})`);
-  const prism = await startPrism({ port, args: process.argv.slice(2), echo: true });
-  console.log(
-    `\nMock ready at ${prism.url} after ${prism.firstAnswerMs} ms (paths without /api; see mock/README.md). Ctrl+C stops it.`,
-  );
-  const shutdown = (): void => {
-    void prism.stop().then(() => process.exit(0));
-  };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
-  prism.child.on('exit', (code) => process.exit(code ?? 0));
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  main().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exitCode = 1;
-  });
 }

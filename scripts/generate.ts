@@ -3,9 +3,10 @@
 // when generated/ differs from what the spec produces.
 //
 // Outputs (each starts with a banner naming this command):
-//   openapi.yaml               bundled spec (redocly bundle): one file, components with $ref
+//   openapi.yaml               bundled spec (redocly bundle): one file, components with $ref,
+//                              without the `x-interface` relaxations (see publishable())
 //   openapi.json               the same document as JSON, with a top-level `x-generated` note
-//   openapi.interface.json     the interface-only layer: openapi.json with every `x-interface`
+//   openapi.interface.json     the interface-only layer: the bundle with every `x-interface`
 //                              relaxation applied (scripts/lib/interfaceLayer.ts)
 //   openapi.dereferenced.json  every $ref inlined (except the back-reference of a recursive
 //                              schema), for tools with weak $ref support
@@ -64,9 +65,9 @@ Everything here is written by \`${REBUILD}\` from \`${SPEC_ROOT}\` and checked b
 
 | File | What | Made by |
 |---|---|---|
-| \`openapi.yaml\` | The bundled spec: one document, shared parts under \`components\` and referenced with \`$ref\`. Prism, the docs and the type generator read it. | \`redocly bundle\` |
+| \`openapi.yaml\` | The bundled spec: one document, shared parts under \`components\` and referenced with \`$ref\`. Prism, the docs and the type generator read it. The \`x-interface\` relaxations of \`spec/\` are left out (they are merge patches, which strict OpenAPI validators reject); \`openapi.interface.json\` applies them. | \`redocly bundle\`, without \`x-interface\` |
 | \`openapi.json\` | The same document as JSON, for code that loads it with \`import\` or \`JSON.parse\` (ajv validators). | \`redocly bundle\`, printed as JSON |
-| \`openapi.interface.json\` | The interface-only layer: \`openapi.json\` with every \`x-interface\` relaxation applied, so our decisions (\`x-decision\`) are relaxed to what the interface text allows. Relaxed nodes name the decisions in \`x-relaxed\`. The conformance suite validates responses against it and reports a mismatch with \`openapi.json\` as a DECISION deviation. | \`interfaceLayer()\` in scripts/lib/interfaceLayer.ts |
+| \`openapi.interface.json\` | The interface-only layer: the bundle with every \`x-interface\` relaxation applied, so our decisions (\`x-decision\`) are relaxed to what the interface text allows. Relaxed nodes name the decisions in \`x-relaxed\`. The conformance suite validates responses against it and reports a mismatch with \`openapi.json\` as a DECISION deviation. | \`interfaceLayer()\` in scripts/lib/interfaceLayer.ts |
 | \`openapi.dereferenced.json\` | Every \`$ref\` inlined, for tools with weak \`$ref\` support. Recursive schemas (sub-properties, ontology children) cannot be inlined: their back-references stay \`$ref\`s into \`components\`, which this file keeps. | \`redocly bundle\`, then \`dereference()\` in scripts/generate.ts |
 | \`constants.ts\` | The contract's values as code: collections and their entity types, entity types, workflow statuses (as lists and by name), the \`size\` bounds and default, the \`x-rate-limited\` operations, the webhook header names and timestamp tolerance. Import them instead of typing the values again. | \`readConstants()\` in scripts/lib/constants.ts |
 | \`types.ts\` | TypeScript types (\`paths\`, \`webhooks\`, \`components\`, \`operations\` and one root type per schema) for \`openapi-fetch\`. | \`openapi-typescript\` ${TYPEGEN_FLAGS.join(' ')} |
@@ -84,6 +85,33 @@ specification extension that every tool ignores); this README is the human-reada
 \`spec/requirements.yaml\` is not copied here: the conformance suite and the contract tests read it
 from \`spec/\` directly.
 `;
+
+/**
+ * The bundle as published: every `x-interface` removed. A relaxation is a JSON Merge Patch, whose
+ * `$ref: null` (remove the reference) strict OpenAPI validators try to resolve, and whose partial
+ * schemas (`type: [array, object]`) linters check as schemas; the relaxations are applied in
+ * openapi.interface.json, which marks each relaxed node with `x-relaxed`. Edits the YAML text's
+ * own tree, so the rest of the bundle prints exactly as redocly wrote it.
+ */
+export function publishable(bundledText: string): string {
+  const doc = YAML.parseDocument(bundledText);
+  YAML.visit(doc, {
+    Pair: (_key, pair) => (YAML.isScalar(pair.key) && pair.key.value === 'x-interface' ? YAML.visit.REMOVE : undefined),
+  });
+  return doc.toString({ lineWidth: 0 });
+}
+
+/** `redocly bundle` of spec/openapi.yaml, as text, with the `x-interface` relaxations still in it. */
+export async function bundleSource(): Promise<string> {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-bundle-'));
+  try {
+    const out = path.join(work, 'openapi.yaml');
+    await mustRun(bins.redocly, ['bundle', path.join(repoRoot, SPEC_ROOT), '--output', out]);
+    return fs.readFileSync(out, 'utf8');
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -142,17 +170,18 @@ export async function generate(outDir: string): Promise<string[]> {
   fs.mkdirSync(outDir, { recursive: true });
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-generate-'));
   try {
+    const source = await bundleSource();
+    const bundledText = publishable(source);
     const bundledYaml = path.join(work, 'openapi.yaml');
-    await mustRun(bins.redocly, ['bundle', SPEC_ROOT, '--output', bundledYaml]);
-
-    const bundledText = fs.readFileSync(bundledYaml, 'utf8');
+    fs.writeFileSync(bundledYaml, bundledText);
     const bundled = YAML.parse(bundledText) as Record<string, unknown>;
     fs.writeFileSync(
       path.join(outDir, 'openapi.yaml'),
       `# ${NOTE}\n${bundledText.endsWith('\n') ? bundledText : `${bundledText}\n`}`,
     );
     fs.writeFileSync(path.join(outDir, 'openapi.json'), json(withNote(bundled)));
-    fs.writeFileSync(path.join(outDir, 'openapi.interface.json'), json(withNote(interfaceLayer(bundled))));
+    const layer = interfaceLayer(YAML.parse(source) as Record<string, unknown>);
+    fs.writeFileSync(path.join(outDir, 'openapi.interface.json'), json(withNote(layer)));
     const dereferenced = dereference(bundled);
     fs.writeFileSync(path.join(outDir, 'openapi.dereferenced.json'), json(withNote(dereferenced)));
     fs.writeFileSync(path.join(outDir, 'constants.ts'), `// ${NOTE}\n${constantsModule(dereferenced)}`);

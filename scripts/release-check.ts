@@ -9,7 +9,12 @@
 //   3. type-checks (strict tsc --noEmit) and runs an integrator program that imports only
 //      @content-service/client and @content-service/spec (sync into a memory store, signature vectors);
 //   4. has the installed `content-mock` answer one request with an example of the spec;
-//   5. runs the README's GitHub Actions and GitLab CI snippets as shell against the same service.
+//   5. runs the README's GitHub Actions and GitLab CI snippets as shell against the same service;
+//   6. reads every installed package's README: its TypeScript blocks type-check (strict tsc
+//      --noEmit) against the installed packages, and every option its shell lines give a command
+//      is one that command's `--help` lists; every bin's `--help` names the bin.
+// The client installed alone (without its optional drivers) must refuse `content-sync --out` with
+// exit 2 and the npm line that installs @electric-sql/pglite.
 // Exit 0 when everything passed; the first failure stops it with exit 1.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -19,6 +24,7 @@ import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { parse } from 'yaml';
 import { loadSpec, resolveRef } from '../spec/index.ts';
+import { codeBlocks } from '../tests/guides/markdown.ts';
 import { freePort, wireFeed } from '../tests/conformance/support/feedPartner.ts';
 import {
   cleanEnv,
@@ -27,7 +33,7 @@ import {
   startReferenceService,
 } from '../tests/conformance/support/referenceService.ts';
 import { repoRoot } from './lib/run.ts';
-import { formatBytes, releasePack, type PackedPackage } from './release-pack.ts';
+import { formatBytes, PACKAGES, releasePack, type PackedPackage } from './release-pack.ts';
 
 const NODE_MAJORS = [22, 24] as const;
 // The repository's copy of the shared signature vectors (a clean clone has no ../shared; the
@@ -263,6 +269,7 @@ async function checkNode(major: number, work: string, packed: readonly PackedPac
     expect(summary.spec === loadSpec().sha256, '   the installed spec is the repository one');
 
     await checkMock(project, env);
+    await checkReadmes(project, env, packed);
 
     for (const snippet of await readmeSnippets()) {
       for (const command of snippet.commands) {
@@ -291,26 +298,25 @@ async function checkNode(major: number, work: string, packed: readonly PackedPac
   }
 }
 
-/** 4: the installed mock answers GET /events with one of the spec's examples for it. */
+/** 4: the installed mock, on the port its --port names, answers GET /api/events with one of the spec's examples. */
 async function checkMock(project: string, env: NodeJS.ProcessEnv): Promise<void> {
   const port = await freePort();
-  const child = spawn(path.join(project, 'node_modules/.bin/content-mock'), [], {
-    cwd: project,
-    env: { ...env, PORT: String(port) },
-    stdio: 'ignore',
-  });
+  const bin = path.join(project, 'node_modules/.bin/content-mock');
+  const version = await run(bin, ['--version'], { cwd: project, env });
+  expect(version.code === 0 && /^content-mock \S+ \(Prism /.test(version.out), `4. ${version.out.trim()}`, version.out);
+  const child = spawn(bin, ['--port', String(port)], { cwd: project, env, stdio: 'ignore' });
   try {
     const deadline = Date.now() + 90_000;
     let response: Response | undefined;
     while (!response && Date.now() < deadline) {
       if (child.exitCode !== null) throw new Error(`release check failed: content-mock exited with ${child.exitCode}`);
-      response = await fetch(`http://127.0.0.1:${port}/events`, {
+      response = await fetch(`http://127.0.0.1:${port}/api/events`, {
         headers: { Authorization: 'Bearer release-check' },
         signal: AbortSignal.timeout(2000),
       }).catch(() => undefined);
       if (!response) await new Promise((r) => setTimeout(r, 250));
     }
-    expect(response?.status === 200, `4. content-mock answers GET /events with ${response?.status}`);
+    expect(response?.status === 200, `   content-mock --port ${port} answers GET /api/events with ${response?.status}`);
     const body: unknown = await response!.json();
     const { document } = loadSpec();
     const media = resolveRef(document, document.paths['/events'].get.responses['200']).content['application/json'];
@@ -319,9 +325,87 @@ async function checkMock(project: string, env: NodeJS.ProcessEnv): Promise<void>
       examples.some((e) => isDeepStrictEqual(e, body)),
       `   with one of the spec's ${examples.length} examples`,
     );
+    const rejected = await fetch(`http://127.0.0.1:${port}/api/events?size=2001`, {
+      headers: { Authorization: 'Bearer release-check' },
+    });
+    const message = ((await rejected.json()) as { message?: string }).message;
+    expect(message === 'size must not exceed 2000 (requested: 2001)', `   size=2001 answers "${message}"`);
   } finally {
     child.kill('SIGTERM');
   }
+}
+
+/** The bins of the packages (name → package), from the release definitions. */
+const BINS: Record<string, string> = Object.fromEntries(
+  PACKAGES.flatMap((def) => Object.keys(def.launchers).map((bin) => [bin, def.folder])),
+);
+
+/** 6: the installed READMEs: TypeScript blocks type-check, shell lines use options the commands have. */
+async function checkReadmes(project: string, env: NodeJS.ProcessEnv, packed: readonly PackedPackage[]): Promise<void> {
+  const helps = new Map<string, string>();
+  for (const bin of Object.keys(BINS)) {
+    const help = await run(path.join(project, 'node_modules/.bin', bin), ['--help'], { cwd: project, env });
+    expect(
+      help.code === 0 && new RegExp(`Usage:\\s+${bin}\\b`).test(help.out),
+      `6. ${bin} --help names ${bin}`,
+      help.out,
+    );
+    helps.set(bin, help.out);
+  }
+  const binOfPackage = new Map(
+    packed.map((p) => [p.name, Object.entries(BINS).find(([, folder]) => folder === p.folder)?.[0]]),
+  );
+  const files: string[] = [];
+  for (const p of packed) {
+    const file = path.join(project, 'node_modules', p.name, 'README.md');
+    const text = await readFile(file, 'utf8');
+    const readme = { name: `${p.name}/README.md`, file, text, lines: text.split('\n') };
+    let options = 0;
+    for (const block of codeBlocks(readme)) {
+      if (block.lang === 'ts') {
+        const name = `readme-${p.folder}-L${block.line}.ts`;
+        await writeFile(path.join(project, name), `${block.code}\n\nexport {};\n`);
+        files.push(name);
+      }
+      if (block.lang !== 'sh') continue;
+      for (const line of block.code.split('\n')) {
+        const command = line.replace(/#.*$/, '');
+        const named = /(?:^|\s)npx\s+(?:--yes\s+)?(@content-service\/[a-z-]+|content-[a-z]+)\b(.*)$/.exec(command);
+        if (!named) continue;
+        const bin = named[1]!.startsWith('@') ? binOfPackage.get(named[1]!) : named[1]!;
+        if (bin === undefined) continue;
+        for (const [, option] of named[2]!.matchAll(/(?:^|\s)(--[a-z][a-z-]*)/g)) {
+          options++;
+          expect(helps.get(bin)!.includes(option!), `   ${p.name} README: ${bin} ${option} is in its --help`, line);
+        }
+      }
+    }
+    console.log(`  ok  ${p.name} README: ${options} command options checked`);
+  }
+  await writeFile(path.join(project, 'tsconfig.readmes.json'), JSON.stringify({ ...TSCONFIG, files }, null, 2));
+  const tsc = await run(
+    'node',
+    [path.join(project, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.readmes.json'],
+    {
+      cwd: project,
+      env,
+    },
+  );
+  expect(tsc.code === 0, `   the READMEs' ${files.length} TypeScript blocks type-check (strict tsc --noEmit)`, tsc.out);
+}
+
+/** The client installed alone: no optional driver, so `content-sync --out` says how to install one. */
+async function checkMissingDriver(dir: string): Promise<void> {
+  const ran = await run(
+    process.execPath,
+    [path.join(dir, 'node_modules/.bin/content-sync'), '--base-url', 'http://127.0.0.1:9/api', '--token', 'x'],
+    { cwd: dir },
+  );
+  expect(
+    ran.code === 2 && /Install it: npm install @electric-sql\/pglite@\S+/.test(ran.out),
+    'content-sync without @electric-sql/pglite exits 2 with the npm line that installs it',
+    ran.out,
+  );
 }
 
 const work = await mkdtemp(path.join(tmpdir(), 'content-service-release-'));
@@ -334,6 +418,7 @@ try {
     const alone = await installProject(path.join(work, `alone-${p.folder}`), {
       dependencies: await withSiblings(p.name, packed),
     });
+    if (p.name === '@content-service/client') await checkMissingDriver(path.join(work, `alone-${p.folder}`));
     rows.push(
       `${p.name.padEnd(30)} ${formatBytes(p.bytes).padStart(10)} ${String(p.files).padStart(5)} files ${String(alone.packages).padStart(5)} packages installed in ${seconds(alone.ms)}`,
     );

@@ -73,9 +73,9 @@ export const PACKAGES: readonly PackageDef[] = [
   },
   {
     folder: 'mock',
-    code: ['mock/start.ts'],
+    code: ['mock/start.ts', 'mock/front.ts', 'mock/cli.ts'],
     data: ['generated/openapi.yaml'],
-    launchers: { 'content-mock': `import { main } from '../mock/start.js';\nawait main();\n` },
+    launchers: { 'content-mock': runMain('mock/cli.js') },
     types: false,
   },
 ];

@@ -1,5 +1,7 @@
 // `npm run spec:diff -- [ref]`: names every breaking change between the spec at a git ref and
-// the spec in the working tree, and exits 1 when there is one.
+// the spec in the working tree. Exit 0: none; 1: at least one; 2: the comparison could not be
+// made or would be incomplete (a ref without the spec, a bundle that fails, a differ's rule that
+// crashed), with the reason on stderr.
 //
 //   npm run spec:diff                       base = the last commit on main that changed spec/
 //   npm run spec:diff -- v1.0.0             base = spec/ at that ref
@@ -8,27 +10,41 @@
 // Both sides are bundled with `redocly bundle` first. Two independent differs judge them:
 // `redocly diff` with redocly.diff.yaml (diff-recommended; rates each change major/minor/patch)
 // and api-smart-diff (classifies each change breaking/non-breaking). A change either calls
-// breaking is reported, under the differ's rule name, and fails the run.
+// breaking is reported once, at the place in the spec where it was made (a shared schema, not
+// each operation that uses it), under every rule that flagged it, and fails the run.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { apiCompare } from 'api-smart-diff';
 import YAML from 'yaml';
+import { escapePointer, resolveLocal } from '../spec/index.ts';
 import { bins, mustRun, repoRoot, runNodeScript } from './lib/run.ts';
 
 const SPEC_DIR = 'spec';
 const SPEC_ROOT = 'spec/openapi.yaml';
 
-export type BreakingChange = {
-  /** Which differ found it. */
-  tool: 'redocly diff' | 'api-smart-diff';
+export type Tool = 'redocly diff' | 'api-smart-diff';
+
+/** One differ's verdict on one change. */
+export type Finding = {
+  tool: Tool;
   /** The differ's name for the kind of change, e.g. `path-removed`, `remove`. */
   rule: string;
-  /** Where in the document (JSON pointer). */
+  /** Where in the document (a `$ref`-style JSON pointer, `#/…`). */
   pointer: string;
   message: string;
 };
+
+/** One breaking change as reported: where it was made and every verdict that calls it breaking. */
+export type BreakingChange = {
+  pointer: string;
+  message: string;
+  findings: Finding[];
+};
+
+/** The comparison could not be made, or a differ could not judge every change: exit 2. */
+export class SpecDiffError extends Error {}
 
 type RedoclyDiffReport = {
   changes?: Array<{
@@ -58,7 +74,7 @@ export function defaultBaseRef(): string {
 /** Writes spec/ as it is at `ref` into `dir` and returns the path of its root document. */
 function checkoutSpec(ref: string, dir: string): string {
   const files = git(['ls-tree', '-r', '--name-only', ref, '--', SPEC_DIR]).split('\n').filter(Boolean);
-  if (!files.includes(SPEC_ROOT)) throw new Error(`${ref} has no ${SPEC_ROOT}`);
+  if (!files.includes(SPEC_ROOT)) throw new SpecDiffError(`${ref} has no ${SPEC_ROOT}`);
   for (const file of files) {
     const target = path.join(dir, file);
     fs.mkdirSync(path.dirname(target), { recursive: true });
@@ -76,10 +92,10 @@ async function bundle(root: string, output: string): Promise<void> {
 }
 
 function pointerOf(segments: ReadonlyArray<string | number>): string {
-  return `#/${segments.map((s) => String(s).replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`;
+  return `#${segments.map((s) => `/${escapePointer(s)}`).join('')}`;
 }
 
-export async function redoclyBreaking(basePath: string, headPath: string): Promise<BreakingChange[]> {
+export async function redoclyBreaking(basePath: string, headPath: string): Promise<Finding[]> {
   const result = await runNodeScript(bins.redocly, [
     'diff',
     basePath,
@@ -93,9 +109,9 @@ export async function redoclyBreaking(basePath: string, headPath: string): Promi
   ]);
   const start = result.stdout.indexOf('{');
   if (result.code !== 0 || start < 0)
-    throw new Error(`redocly diff failed (exit ${result.code})\n${result.stdout}\n${result.stderr}`);
+    throw new SpecDiffError(`redocly diff failed (exit ${result.code})\n${result.stdout}\n${result.stderr}`);
   const report = JSON.parse(result.stdout.slice(start)) as RedoclyDiffReport;
-  const found: BreakingChange[] = [];
+  const found: Finding[] = [];
   for (const change of report.changes ?? []) {
     for (const verdict of change.verdicts ?? []) {
       if (verdict.impact !== 'major') continue;
@@ -110,36 +126,157 @@ export async function redoclyBreaking(basePath: string, headPath: string): Promi
   return found;
 }
 
-export function smartDiffBreaking(base: unknown, head: unknown): BreakingChange[] {
-  const { diffs } = apiCompare(base as object, head as object);
-  return (
-    diffs
-      // A change inside components is reported again at each place that uses it; keep those.
-      .filter((d) => d.type === 'breaking' && d.path[0] !== 'components')
-      .map((d) => ({
-        tool: 'api-smart-diff' as const,
-        rule: `${d.action}`,
-        pointer: pointerOf(d.path),
-        message: d.description ?? `${d.action} at ${pointerOf(d.path)}`,
-      }))
+/**
+ * Where a change that api-smart-diff reports at a path of the document (`$ref`s inlined) was made:
+ * the path walked through the document, restarted at each `$ref` it meets, so a change inside a
+ * shared schema is located in that schema. Past the last node the document has (api-smart-diff
+ * merges `allOf`), the rest of the path is kept as it is.
+ */
+export function originOf(document: unknown, segments: ReadonlyArray<string | number>): string {
+  let node: unknown = document;
+  let at = '';
+  for (const segment of segments) {
+    if (node !== undefined) {
+      const resolved = resolveLocal(document, node, at);
+      node = resolved.value;
+      at = resolved.pointer;
+    }
+    at += `/${escapePointer(segment)}`;
+    node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[String(segment)] : undefined;
+  }
+  return `#${at}`;
+}
+
+/**
+ * api-smart-diff 1.0.6 crashes in its required-item rule when a schema requires a name it does not
+ * list under its own `properties` (an `allOf` branch requiring a field its sibling defines, which
+ * the spec does throughout). Listing each such name with an empty schema means the same to JSON
+ * Schema and lets the rule judge the change; both sides get the same treatment.
+ */
+export function listRequiredProperties<T>(document: T): T {
+  const copy = structuredClone(document);
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (node === null || typeof node !== 'object') return;
+    const schema = node as { required?: unknown; properties?: unknown };
+    if (Array.isArray(schema.required) && schema.required.every((name) => typeof name === 'string')) {
+      const properties = (
+        schema.properties !== null && typeof schema.properties === 'object' ? schema.properties : {}
+      ) as Record<string, unknown>;
+      for (const name of schema.required as string[]) if (!(name in properties)) properties[name] = {};
+      schema.properties = properties;
+    }
+    Object.values(node).forEach(visit);
+  };
+  visit(copy);
+  return copy;
+}
+
+/**
+ * Every `$ref` to `components/responses` replaced by the response itself. api-smart-diff knows a
+ * response schema by its path (`paths/…/responses/<status>/content/…`) and judges a schema it
+ * reached through such a reference with its request rules, the reverse of right.
+ */
+export function inlineResponses<T>(document: T): T {
+  const copy = structuredClone(document) as { paths?: Record<string, Record<string, unknown>> };
+  for (const item of Object.values(copy.paths ?? {}))
+    for (const operation of Object.values(item ?? {})) {
+      const responses = (operation as { responses?: Record<string, unknown> } | null)?.responses;
+      if (!responses || typeof responses !== 'object') continue;
+      for (const [status, response] of Object.entries(responses))
+        responses[status] = structuredClone(resolveLocal(copy, response).value);
+    }
+  return copy as T;
+}
+
+const RULE_ERROR = /^Classification Rule error for node: (.*?)\. (.*)$/s;
+
+type SmartDiff = ReturnType<typeof apiCompare>['diffs'][number];
+
+/**
+ * api-smart-diff's classified changes of two documents as given. The library catches a rule that
+ * throws, prints `Classification Rule error …` and leaves the change unjudged; those messages are
+ * taken here and turned into a SpecDiffError naming each node, because a verdict with unjudged
+ * changes cannot say "no breaking changes".
+ */
+export function smartDiff(base: object, head: object): SmartDiff[] {
+  const crashes: string[] = [];
+  const print = console.error;
+  console.error = (...args: unknown[]) => {
+    const text = args.map(String).join(' ');
+    if (RULE_ERROR.test(text)) crashes.push(text);
+    else print(...args);
+  };
+  let diffs: SmartDiff[];
+  try {
+    ({ diffs } = apiCompare(base, head));
+  } finally {
+    console.error = print;
+  }
+  if (crashes.length > 0) {
+    const nodes = [...new Set(crashes)].map((text) => {
+      const [, node, reason] = RULE_ERROR.exec(text)!;
+      return `  - ${node!.replace(/\.$/, '')}: ${reason}`;
+    });
+    throw new SpecDiffError(
+      `api-smart-diff could not classify ${nodes.length} change(s): a classification rule crashed at\n${nodes.join('\n')}\nThe comparison is incomplete, so no verdict is given.`,
+    );
+  }
+  return diffs;
+}
+
+/** api-smart-diff's breaking verdicts on two bundled documents, one per change where it was made. */
+export function smartDiffBreaking(base: unknown, head: unknown): Finding[] {
+  const prepare = (document: unknown) => listRequiredProperties(inlineResponses(document)) as object;
+  const found = new Map<string, Finding>();
+  for (const d of smartDiff(prepare(base), prepare(head))) {
+    // A change inside components is reported again at each place that uses it; those places
+    // say whether it is a request or a response, which decides whether it breaks.
+    if (d.type !== 'breaking' || d.path[0] === 'components') continue;
+    const pointer = originOf(d.action === 'remove' ? base : head, d.path);
+    const key = `${d.action} ${pointer}`;
+    if (found.has(key)) continue;
+    found.set(key, {
+      tool: 'api-smart-diff',
+      rule: `${d.action}`,
+      pointer,
+      message: d.description || `${d.action} at ${pointerOf(d.path)}`,
+    });
+  }
+  return [...found.values()];
+}
+
+const within = (pointer: string, outer: string) => pointer === outer || pointer.startsWith(`${outer}/`);
+
+/** Groups verdicts into changes: one per place, a verdict inside another's place joining it. */
+export function mergeFindings(findings: readonly Finding[]): BreakingChange[] {
+  const changes: BreakingChange[] = [];
+  const ordered = [...findings].sort(
+    (a, b) => a.pointer.length - b.pointer.length || (a.tool === 'redocly diff' ? -1 : 1),
   );
+  for (const finding of ordered) {
+    const change = changes.find((c) => within(finding.pointer, c.pointer));
+    if (change) change.findings.push(finding);
+    else changes.push({ pointer: finding.pointer, message: finding.message, findings: [finding] });
+  }
+  return changes.sort((a, b) => (a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : 0));
 }
 
 /** Compares two bundled (single-file) descriptions with both differs. */
 export async function breakingChanges(basePath: string, headPath: string): Promise<BreakingChange[]> {
   const base: unknown = YAML.parse(fs.readFileSync(basePath, 'utf8'));
   const head: unknown = YAML.parse(fs.readFileSync(headPath, 'utf8'));
-  return [...(await redoclyBreaking(basePath, headPath)), ...smartDiffBreaking(base, head)];
+  const smart = smartDiffBreaking(base, head);
+  return mergeFindings([...(await redoclyBreaking(basePath, headPath)), ...smart]);
 }
 
 export function formatReport(changes: readonly BreakingChange[], baseLabel: string, headLabel: string): string {
   if (changes.length === 0) return `No breaking changes between ${baseLabel} and ${headLabel}.`;
   const lines = [`${changes.length} breaking change(s) between ${baseLabel} and ${headLabel}:`];
-  for (const tool of ['redocly diff', 'api-smart-diff'] as const) {
-    const mine = changes.filter((c) => c.tool === tool);
-    if (mine.length === 0) continue;
-    lines.push('', `${tool}:`);
-    for (const c of mine) lines.push(`  - [${c.rule}] ${c.message}  (${c.pointer})`);
+  for (const change of changes) {
+    lines.push(`  - ${change.message}`, `      at ${change.pointer}`);
+    for (const f of change.findings)
+      lines.push(`      ${f.tool} [${f.rule}]${f.message === change.message ? '' : ` ${f.message}`}`);
   }
   return lines.join('\n');
 }

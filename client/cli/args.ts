@@ -55,12 +55,13 @@ Options:
   --watch [MINUTES]      Run again every ${WATCH_MINUTES.min} to ${WATCH_MINUTES.max} minutes (default ${WATCH_MINUTES.default}); Ctrl-C stops
   --quiet                No progress and no summary table (errors still go to stderr)
   --json                 Print the summary as JSON on stdout
-  --debug                Also show the extra request behind the progress bar
+  --debug                Also say whether the first page stated an item count
   -h, --help             This text
   --version              The client version
 
 Exit codes: 0 synced, 1 a sync failed (its mark was not advanced; the next run redoes it),
-2 bad usage, 130 interrupted by Ctrl-C during a run.`;
+2 bad usage or the store's package not installed (the line says how to install it),
+130 interrupted by Ctrl-C during a run.`;
 
 // `--watch` takes an optional value, which parseArgs cannot express: normalise it first.
 function normaliseWatch(argv: readonly string[]): string[] {

@@ -6,14 +6,23 @@ import { mkdir } from 'node:fs/promises';
 import { createContentClient } from '../http/contentClient.ts';
 import type { WaitEvent } from '../http/retry.ts';
 import { createTransport } from '../http/transport.ts';
-import { stampInBody } from '../sync/keyset.ts';
 import { reconcile } from '../sync/reconcile.ts';
 import { openSqlStore } from '../sync/sqlStore.ts';
-import { SYNC_WFSTATUS, syncItems, type SyncProgress } from '../sync/syncItems.ts';
+import { syncItems, type SyncProgress } from '../sync/syncItems.ts';
 import type { SyncStore } from '../sync/store.ts';
-import type { Collection, ItemSource } from '../sync/types.ts';
+import type { Collection } from '../sync/types.ts';
 import type { SyncCommand } from './args.ts';
-import { coverage, type LastUpdatedRange } from './coverage.ts';
+
+/**
+ * The item count a list answer states, if the service sends one: `X-Total-Count`, as many APIs
+ * do. The interface defines none, so a service that follows only the interface leaves it out.
+ */
+export const TOTAL_COUNT_HEADER = 'x-total-count';
+
+export function totalCountOf(headers: Headers): number | undefined {
+  const value = headers.get(TOTAL_COUNT_HEADER);
+  return value !== null && /^[0-9]+$/.test(value.trim()) ? Number(value) : undefined;
+}
 
 export interface CollectionResult {
   collection: Collection;
@@ -48,20 +57,15 @@ export interface RunSummary {
 }
 
 export interface RunProgress extends SyncProgress {
-  /** Share 0…1 of the collection's lastupdated range covered (with `coverage: true`; absent if the newest item could not be read). */
-  coverage?: number;
+  /** The items this run will fetch, as the first page's answer stated it (totalCountOf); absent when it did not. */
+  total?: number;
 }
 
 export interface RunHooks {
-  /**
-   * Before each sync, ask for the newest item (one extra request, `sortOrder=DESC&size=1`, through
-   * the same client and retries; not counted in pages or fetched), so that progress carries `coverage`.
-   */
-  coverage?: boolean;
   /** `from`: the saved mark a sync starts from (undefined: full backfill). */
   onStart?(collection: Collection, phase: 'sync' | 'reconcile', from?: string): void;
   onProgress?(progress: RunProgress): void;
-  /** Details for `--debug`: the extra request of `coverage`. */
+  /** Details for `--debug`: whether the first page stated an item count. */
   onDebug?(collection: Collection, message: string): void;
   onWait?(collection: Collection, wait: WaitEvent): void;
   onDone?(result: CollectionResult): void;
@@ -93,8 +97,10 @@ export async function openMirror(command: SyncCommand, deps: MirrorDeps = {}): P
   const clock = deps.clock ?? Date.now;
   const { store, close: closeStore } = await (deps.openStore ?? openCommandStore)(command);
 
-  // Waits are attributed to the collection being synced; collections run one after another.
+  // Waits and answers are attributed to the collection being synced; collections run one after another.
   let current: CollectionResult | undefined;
+  // The first list answer of the current collection's sync, once it has arrived.
+  let firstAnswer: { total: number | undefined } | undefined;
   let hooks: RunHooks = {};
   const transport = createTransport({
     retry: {
@@ -106,32 +112,23 @@ export async function openMirror(command: SyncCommand, deps: MirrorDeps = {}): P
       },
     },
   });
-  const client = createContentClient({ baseUrl: command.baseUrl, token: command.token, transport });
-  const source: ItemSource = client;
-
-  // The walk ends at the newest item as of now; a failure here costs the bar, not the sync.
-  async function lastUpdatedRange(
-    collection: Collection,
-    from: string | undefined,
-    signal?: AbortSignal,
-  ): Promise<LastUpdatedRange | undefined> {
-    try {
-      const [newest] = await client.listItems(
-        collection,
-        { wfstatus: [...SYNC_WFSTATUS], sortField: 'lastupdated', sortOrder: 'DESC', size: 1 },
-        { signal },
-      );
-      hooks.onDebug?.(
-        collection,
-        `1 extra request (sortOrder=DESC&size=1, not counted): newest lastupdated ${newest?.lastupdated ?? 'none (empty)'}`,
-      );
-      return { start: from, end: newest?.lastupdated };
-    } catch (error) {
-      if (signal?.aborted) throw error;
-      hooks.onDebug?.(collection, `no progress bar: the newest-item request failed: ${errorText(error)}`);
-      return undefined;
-    }
-  }
+  const observed = {
+    ...transport,
+    fetch: (async (input, init) => {
+      const response = await transport.fetch(input, init);
+      if (current !== undefined && firstAnswer === undefined && response.ok) {
+        firstAnswer = { total: totalCountOf(response.headers) };
+        hooks.onDebug?.(
+          current.collection,
+          firstAnswer.total === undefined
+            ? `the first page states no item count (${TOTAL_COUNT_HEADER}): counting pages and items`
+            : `the first page states ${firstAnswer.total} items (${TOTAL_COUNT_HEADER})`,
+        );
+      }
+      return response;
+    }) as typeof transport.fetch,
+  };
+  const client = createContentClient({ baseUrl: command.baseUrl, token: command.token, transport: observed });
 
   async function runCollection(collection: Collection, signal?: AbortSignal): Promise<CollectionResult> {
     const started = clock();
@@ -155,21 +152,8 @@ export async function openMirror(command: SyncCommand, deps: MirrorDeps = {}): P
       const previousMark = await store.getMark(collection);
       result.previousMark = result.mark = previousMark ?? null;
       hooks.onStart?.(collection, 'sync', previousMark);
-      const range = hooks.coverage ? await lastUpdatedRange(collection, previousMark, signal) : undefined;
-      // A backfill starts at the first page's first item.
-      const observed: ItemSource = {
-        async listItems(c, query, options) {
-          const items = await source.listItems(c, query, options);
-          if (range !== undefined) range.start ??= items[0]?.lastupdated;
-          return items;
-        },
-        async listItemsBody(c, query, options) {
-          const body = await client.listItemsBody(c, query, options);
-          if (range !== undefined) range.start ??= stampInBody(body, 'first');
-          return body;
-        },
-      };
-      const summary = await syncItems(range === undefined ? source : observed, collection, store, {
+      firstAnswer = undefined;
+      const summary = await syncItems(client, collection, store, {
         size: command.size,
         signal,
         onProgress: (p) => {
@@ -181,11 +165,8 @@ export async function openMirror(command: SyncCommand, deps: MirrorDeps = {}): P
             skipped: p.skipped,
             pages: p.pages,
           });
-          hooks.onProgress?.({
-            ...p,
-            fetched: result.fetched,
-            ...(range !== undefined ? { coverage: coverage(range, p.mark) } : {}),
-          });
+          const total = firstAnswer?.total;
+          hooks.onProgress?.({ ...p, fetched: result.fetched, ...(total !== undefined ? { total } : {}) });
         },
       });
       result.mark = summary.mark ?? null;

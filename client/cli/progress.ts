@@ -1,11 +1,10 @@
-// Progress on stderr: on a terminal one line per collection, redrawn in place, with a bar of the
-// lastupdated range covered (coverage.ts; client/README.md says why not a share of items);
-// elsewhere (CI logs, pipes) plain lines with counters, at most one per second per collection
-// plus one when it ends.
+// Progress on stderr, by items and pages: on a terminal one line per collection, redrawn in place,
+// with a spinner and the counts, and a bar of the items fetched when the first page's answer
+// stated how many there are (mirror.ts, totalCountOf); elsewhere (CI logs, pipes) plain lines
+// with the counts, at most one per second per collection plus one when it ends.
 
 import type { WaitEvent } from '../http/retry.ts';
 import type { Collection } from '../sync/types.ts';
-import { renderBar } from './coverage.ts';
 import type { CollectionResult, RunHooks, RunProgress, RunSummary } from './mirror.ts';
 
 export interface ProgressStream {
@@ -27,8 +26,22 @@ export const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 const plural = (count: number, word: string) => `${n(count)} ${word}${count === 1 ? '' : 's'}`;
 
-function counters(fetched: number, upserted: number, removed: number, pages: number, waits: number): string {
-  return `${n(fetched)} fetched · ${n(upserted)} upserted · ${n(removed)} removed · ${plural(pages, 'page')}${waits > 0 ? ` · ${plural(waits, 'throttled wait')}` : ''}`;
+function counters(
+  fetched: number,
+  upserted: number,
+  removed: number,
+  pages: number,
+  waits: number,
+  total?: number,
+): string {
+  return `${n(fetched)}${total === undefined ? '' : ` of ${n(total)}`} fetched · ${n(upserted)} upserted · ${n(removed)} removed · ${plural(pages, 'page')}${waits > 0 ? ` · ${plural(waits, 'throttled wait')}` : ''}`;
+}
+
+/** `[##########--------------]  41%`: floored, so 100% only when every item has come. */
+export function renderBar(fraction: number, width = 24): string {
+  const f = Math.min(1, Math.max(0, fraction));
+  const filled = Math.floor(f * width);
+  return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${`${Math.floor(f * 100)}%`.padStart(4)}`;
 }
 
 export function createProgress(
@@ -50,16 +63,18 @@ export function createProgress(
   const body = (line: Line): string => {
     const p = line.progress;
     const r = line.result;
-    // Only on a terminal, and only once the range is known (the newest-item request may fail).
-    const bar = (fraction: number | undefined) => (tty && fraction !== undefined ? `${renderBar(fraction)}  ` : '');
+    // Only on a terminal, and only when the service stated the count (items written during the
+    // run may take it past the count: the bar then stays full).
+    const bar = (done: number, total: number | undefined) =>
+      tty && total !== undefined && total > 0 ? `${renderBar(done / total)}  ` : '';
     switch (line.state) {
       case 'waiting':
         return 'waiting';
       case 'sync':
       case 'reconcile':
-        return `${line.state === 'reconcile' ? 'reconciling · ' : bar(p?.coverage)}${counters(p?.fetched ?? 0, p?.upserted ?? 0, p?.removed ?? 0, p?.pages ?? 0, line.waits)}`;
+        return `${line.state === 'reconcile' ? 'reconciling · ' : bar(p?.fetched ?? 0, p?.total)}${counters(p?.fetched ?? 0, p?.upserted ?? 0, p?.removed ?? 0, p?.pages ?? 0, line.waits, p?.total)}`;
       case 'done':
-        return `${bar(p?.coverage === undefined ? undefined : 1)}${counters(r!.fetched, r!.upserted, r!.removed, r!.pages, r!.throttledWaits)}${r!.reconciled > 0 ? ` · ${n(r!.reconciled)} reconciled` : ''} in ${seconds(r!.durationMs)}`;
+        return `${bar(r!.fetched, p?.total)}${counters(r!.fetched, r!.upserted, r!.removed, r!.pages, r!.throttledWaits, p?.total)}${r!.reconciled > 0 ? ` · ${n(r!.reconciled)} reconciled` : ''} in ${seconds(r!.durationMs)}`;
       case 'failed':
         return `failed after ${seconds(r!.durationMs)}: ${r!.error}`;
     }
@@ -93,8 +108,6 @@ export function createProgress(
   const update = (collection: Collection, force: boolean) => (tty ? redraw(force) : plain(collection, force));
 
   return {
-    // Only the terminal shows a bar: elsewhere the extra request would buy nothing.
-    coverage: tty,
     onDebug(collection, message) {
       if (!tty) return void stream.write(`${collection}: ${message}\n`);
       above += `\r\x1b[2K${collection}: ${message}\n`;

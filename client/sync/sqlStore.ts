@@ -9,6 +9,7 @@
 
 import type { BatchResult, StoreOp, SyncStore } from './store.ts';
 import type { Collection, ContentItem, SyncItem } from './types.ts';
+import { importPeer } from './optionalPeer.ts';
 
 export interface SqlResult<R> {
   rows: R[];
@@ -236,7 +237,7 @@ export async function openSqlStore<T extends SyncItem = ContentItem>(
   options: OpenSqlStoreOptions = {},
 ): Promise<{ store: SqlStore<T>; close(): Promise<void> }> {
   if (options.databaseUrl) {
-    const { default: pg } = await import('pg');
+    const { default: pg } = await importPeer<typeof import('pg')>('pg', 'A PostgreSQL store (databaseUrl)');
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 4 });
     // Two page writes at once, each on a connection of the pool.
     const store = createSqlStore<T>({
@@ -247,7 +248,10 @@ export async function openSqlStore<T extends SyncItem = ContentItem>(
     await store.init();
     return { store, close: () => pool.end() };
   }
-  const { PGlite } = await import('@electric-sql/pglite');
+  const { PGlite } = await importPeer<typeof import('@electric-sql/pglite')>(
+    '@electric-sql/pglite',
+    'An embedded store (dataDir)',
+  );
   const pglite = await PGlite.create(options.dataDir);
   const store = createSqlStore<T>({ db: pglite as unknown as SqlDatabase, prefix: options.prefix });
   await store.init();

@@ -92,12 +92,15 @@ describe('npm start', () => {
     const started = start({}, ['--help']);
     expect(await started.exited).toBe(0);
     for (const { name } of VARIABLES) expect(started.output()).toMatch(new RegExp(`^  ${name} `, 'm'));
+    // Run from the repository, it names the repository's command (installed: content-service).
+    expect(started.output()).toMatch(/^Usage: npm start \[-- --help\]/m);
   });
 
   it('when a variable is invalid, then it says which and exits 2', async () => {
     const started = start({ PORT: 'eighty' });
     expect(await started.exited).toBe(2);
     expect(started.output()).toContain('PORT');
+    expect(started.output()).toContain('See: npm start -- --help');
   });
 
   it(

@@ -2,6 +2,7 @@
 // it); the human summary (URLs, demo tokens) goes to stdout once, everything else is structured
 // pino logs, which never hold a token or secret.
 
+import path from 'node:path';
 import { ConfigError, configSummary, describeConfig, loadConfig, type Config } from './config.ts';
 import { createLogger } from './logger.ts';
 import type { RevokedDemoCredentials } from './seed/revokeDemoCredentials.ts';
@@ -9,11 +10,17 @@ import type { SeedResult } from './seed/seedDemoData.ts';
 import { formatDemoUsers } from './sessions/seedDemoUsers.ts';
 import { startService, type RunningService } from './server.ts';
 
-const HELP = `Content Service reference implementation.
+// Installed from npm the command is `content-service` (bin/content-service.js); in the repository
+// `npm start` runs this file. Help and hints name the one that was run.
+const installed = /^content-service(\.js)?$/.test(path.basename(process.argv[1] ?? ''));
+const USAGE = installed
+  ? `Usage: content-service [--help]      (or: npx @content-service/reference)`
+  : `Usage: npm start [-- --help]         (or: node reference-impl/src/main.ts)`;
+const HELP_COMMAND = installed ? 'content-service --help' : 'npm start -- --help';
 
-Usage: npm start            (or: node reference-impl/src/main.ts)
-       npm start -- --help  this text
-       content-service [--help]  the same, installed from npm (@content-service/reference)
+const HELP = `Content Service reference implementation: a local sandbox of the interface.
+
+${USAGE}
 
 Runs on embedded PGlite in DATA_DIR unless DATABASE_URL names a PostgreSQL database. Seeds demo
 accounts, users, tokens (a super admin among them), items and assets into an empty embedded store
@@ -45,7 +52,7 @@ try {
   config = loadConfig();
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;
-  process.stderr.write(`${error.message}\n\nSee: npm start -- --help\n`);
+  process.stderr.write(`${error.message}\n\nSee: ${HELP_COMMAND}\n`);
   process.exit(2);
 }
 

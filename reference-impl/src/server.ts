@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +8,8 @@ import { SECOND, type Config } from './config.ts';
 import { errorHandler } from './http/errorHandler.ts';
 import { HttpError } from './http/HttpError.ts';
 import { limitConnections } from './http/limitConnections.ts';
+import { docsPage } from './http/docsPage.ts';
+import { loadOpenApiDocument } from './http/openapiDocument.ts';
 import { createLifecycle } from './lifecycle.ts';
 import type { Logger } from './logger.ts';
 import { ensureBootstrapAdminToken } from './seed/bootstrapAdminToken.ts';
@@ -70,9 +72,11 @@ export async function startService(
   // asked to come back: a 503 in the error shape, never a 404 for a route that is about to exist.
   let app: express.Express | undefined;
   const docsBuilt = existsSync(DOCS_FILE);
+  // Read once; from the moment the port is bound it names this instance's own URL (docsPage).
+  let docs = docsBuilt ? readFileSync(DOCS_FILE, 'utf8') : '';
   if (docsBuilt)
     handler.get(['/docs', '/docs/', '/docs/index.html'], (_req, res) => {
-      res.sendFile(DOCS_FILE);
+      res.type('html').send(docs);
     });
   handler.use((req, res, next) => {
     if (app !== undefined) app(req, res, next);
@@ -81,6 +85,7 @@ export async function startService(
         new HttpError(503, {
           message: 'The service is starting; retry after 1 s',
           headers: { 'Retry-After': '1' },
+          expected: true,
         }),
       );
   });
@@ -100,6 +105,7 @@ export async function startService(
       });
     });
     const bound = withBoundPort(config, (server.address() as AddressInfo).port);
+    if (docsBuilt) docs = docsPage(docs, loadOpenApiDocument().servers, bound.publicBaseUrl);
 
     const services = createServices(bound, { db, logger, now });
     lifecycle.onStop('rate limit stores', () => services.rateLimitStores.close());

@@ -76,8 +76,25 @@ function replaceAt(root: JsonObject, pointer: string, value: Json): void {
   else if (Array.isArray(parent)) parent[Number(last)] = value;
 }
 
+/**
+ * An array schema a patch left without `items` (`items: null`: any items) gets `items: {}`, which
+ * means the same to JSON Schema and keeps the layer valid to linters that want `items` on every
+ * array (Spectral's array-items).
+ */
+function withOpenItems(node: Json): Json {
+  if (Array.isArray(node)) return node.map(withOpenItems);
+  if (!isObject(node)) return node;
+  const out: JsonObject = {};
+  for (const [key, child] of Object.entries(node))
+    out[key] = key.startsWith('x-') || key === 'example' || key === 'examples' ? child : withOpenItems(child);
+  const type = out.type;
+  const isArray = type === 'array' || (Array.isArray(type) && type.includes('array'));
+  if (isArray && !('items' in out) && !('prefixItems' in out)) out.items = {};
+  return out;
+}
+
 function relaxed(node: Json, patch: JsonObject, decisions: readonly string[]): Json {
-  const out = mergePatch(node, patch) as JsonObject;
+  const out = withOpenItems(mergePatch(node, patch)) as JsonObject;
   const before = Array.isArray(out['x-relaxed']) ? out['x-relaxed'].map(String) : [];
   return { ...out, 'x-relaxed': [...new Set([...before, ...decisions])] };
 }

@@ -1,12 +1,17 @@
 // Opens the built API reference (docs/build/index.html) in headless Debian Chromium and checks
-// that every operation and all ten webhooks are listed, then saves a screenshot.
+// that every operation and all ten webhooks are listed, that each shows its requirements and
+// decisions and is found by them, and that the sandbox serves it with its own URL; then saves a
+// screenshot.
 // Never downloads a browser: it drives /usr/bin/chromium (apt-get install -y chromium).
 // Outside CI a missing chromium skips this file with a message; with CI=true it fails.
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDocs } from '../../scripts/build-docs.ts';
+import { buildDocs, readRequirements } from '../../scripts/build-docs.ts';
+import { loadConfig } from '../../reference-impl/src/config.ts';
+import { createLogger } from '../../reference-impl/src/logger.ts';
+import { startService } from '../../reference-impl/src/server.ts';
 import { loadSpec } from '../../spec/index.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -49,7 +54,7 @@ if (!hasChromium && !inCI) {
   );
 }
 
-type Operation = { where: string; operationId: string; summary: string };
+type Operation = { where: string; operationId: string; summary: string; ids: string[] };
 type MenuItem = { href: string; label: string };
 
 function operationsOf(document: Record<string, any>): Operation[] {
@@ -66,6 +71,7 @@ function operationsOf(document: Record<string, any>): Operation[] {
             where: `${section} ${method.toUpperCase()} ${key}`,
             operationId: String(op.operationId),
             summary: String(op.summary),
+            ids: [...(op['x-requirements'] ?? []), ...(op['x-decision'] ?? [])],
           });
       }
     }
@@ -159,6 +165,71 @@ describe.skipIf(!hasChromium && !inCI)('API reference page (docs/build/index.htm
     }
     expect(hooks).toHaveLength(WEBHOOKS.length);
   });
+
+  it('when the servers are shown, then their descriptions are plain text', async () => {
+    await page.goto(`file://${path.join(repoRoot, 'docs/build/index.html')}`, { waitUntil: 'load' });
+    const panel = page.locator('[data-testid="panel-servers"]');
+    await panel.waitFor({ timeout: 20_000 });
+    const servers = await panel.innerText();
+    expect(servers).toContain('https://content.example.com/api');
+    expect(servers).not.toContain('`');
+  });
+
+  it('when a webhook and an operation are opened, then each shows its requirement and decision ids with their level', async () => {
+    const levels = new Map(readRequirements().map((r) => [r.id, r.level]));
+    const hook = operations.find((op) => op.where === 'webhooks POST EventUpdated')!;
+    const decided = operations.find(
+      (op) => op.where.startsWith('paths') && op.ids.some((id) => id.startsWith('DEC-')),
+    )!;
+    for (const op of [hook, decided]) {
+      const entry = menu.find((m) => m.href.toLowerCase().endsWith(`/${op.operationId.toLowerCase()}`))!;
+      await page.goto(`file://${path.join(repoRoot, 'docs/build/index.html')}${entry.href}`);
+      const list = page.locator('ul', { has: page.locator('li', { hasText: `${op.ids[0]} · ` }) }).first();
+      await list.waitFor({ timeout: 10_000 });
+      const shown = (await list.locator('li').allInnerTexts()).map((t) => t.split(' · ').slice(0, 2));
+      expect(shown, op.where).toEqual([...new Set(op.ids)].map((id) => [id, levels.get(id)]));
+    }
+    expect(hook.ids).toContain('HOOK-013');
+  });
+
+  it('when HOOK-013 is searched, then every operation and webhook that carries it is found', async () => {
+    const carrying = operations.filter((op) => op.ids.includes('HOOK-013'));
+    expect(carrying.length).toBeGreaterThanOrEqual(WEBHOOKS.length);
+    await page.locator('[data-testid="search-trigger"]').click();
+    await page.locator('[data-testid="search-dialog"] input').fill('HOOK-013');
+    const found = () => page.locator('[data-component-name="Search/SearchItem"]').allInnerTexts();
+    await expect.poll(async () => (await found()).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(carrying.length);
+    const texts = await found();
+    const missing = carrying.filter(
+      (op) => !texts.some((t) => t.split('\n').some((line) => line.trim() === op.summary)),
+    );
+    expect(missing.map((op) => op.where)).toEqual([]);
+    await page.keyboard.press('Escape');
+  });
+
+  it('when the sandbox serves the reference on a port of its own, then the servers list names its URL', async () => {
+    const service = await startService(
+      loadConfig({ PORT: '0', DATA_DIR: ':memory:', LOG_LEVEL: 'silent', SEED_DEMO_DATA: 'false' }),
+      createLogger({ level: 'silent' }),
+    );
+    const served = await browser!.newPage();
+    try {
+      const origin = new URL(service.baseUrl).origin;
+      await served.route('**/*', (route) =>
+        route.request().url().startsWith(origin) || route.request().url().startsWith('data:')
+          ? route.continue()
+          : route.abort(),
+      );
+      await served.goto(`${origin}/docs/`, { waitUntil: 'load' });
+      const servers = served.locator('[data-testid="panel-servers"]');
+      await servers.waitFor({ timeout: 20_000 });
+      expect(await servers.innerText()).toContain(service.baseUrl);
+      if (!service.baseUrl.includes(':8080/')) expect(await servers.innerText()).not.toContain('127.0.0.1:8080');
+    } finally {
+      await served.close();
+      await service.stop();
+    }
+  }, 60_000);
 
   it('when an operation is opened, then its section renders and a screenshot is saved', async () => {
     const list = operations.find((op) => op.where === 'paths GET /events');

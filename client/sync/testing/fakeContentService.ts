@@ -72,6 +72,8 @@ export interface FakeContentService extends ItemSource<FakeItem> {
   /** trcid → version of the approved items: what a converged mirror must hold. */
   approved(collection: Collection): Map<string, number>;
   listItems(collection: Collection, query: FakeListQuery, options?: SourceCallOptions): Promise<FakeItem[]>;
+  /** How many items `query` matches on all its pages (not recorded in `calls`). */
+  count(collection: Collection, query: FakeListQuery): number;
   /** Present with `writeBody`. */
   listItemsBody?(collection: Collection, query: FakeListQuery, options?: SourceCallOptions): Promise<Uint8Array>;
   readonly calls: Array<{ collection: Collection; query: FakeListQuery }>;
@@ -99,6 +101,15 @@ export function createFakeContentService(options: FakeServiceOptions = {}): Fake
   };
   const publicCopy = ({ collection: _c, ...item }: FakeItem & { collection: Collection }): FakeItem =>
     structuredClone(item);
+
+  /** The items of every page of `query`, in no particular order. */
+  const matching = (collection: Collection, query: FakeListQuery) => {
+    const statuses: readonly string[] = query.wfstatus;
+    const from = query.lastupdated;
+    return [...items.values()]
+      .filter((i) => i.collection === collection && statuses.includes(i.wfstatus))
+      .filter((i) => from === undefined || compareInstants(i.lastupdated, from) >= 0);
+  };
 
   const service: FakeContentService = {
     calls,
@@ -134,6 +145,7 @@ export function createFakeContentService(options: FakeServiceOptions = {}): Fake
           .filter((i) => i.collection === collection && i.wfstatus === 'approved')
           .map((i) => [i.trcid, i.version]),
       ),
+    count: (collection, query) => matching(collection, query).length,
     async listItems(collection: Collection, query: FakeListQuery, _options?: SourceCallOptions) {
       calls.push({ collection, query: { ...query } });
       options.beforeList?.(calls.length, collection, query);
@@ -154,9 +166,7 @@ export function createFakeContentService(options: FakeServiceOptions = {}): Fake
           `lastupdated=${from} is not a value this service sent (the client re-formatted it)`,
         );
       }
-      return [...items.values()]
-        .filter((i) => i.collection === collection && statuses.includes(i.wfstatus))
-        .filter((i) => from === undefined || compareInstants(i.lastupdated, from) >= 0)
+      return matching(collection, query)
         .sort(
           (a, b) =>
             direction * (compareInstants(a.lastupdated, b.lastupdated) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),

@@ -14,13 +14,14 @@ export interface FakeHttpServer {
   throttleEvery: number;
   /** Answer this many next requests with 429 and `Retry-After: 1`. */
   throttleNext: number;
+  statesTotal: boolean;
   readonly requests: number;
   close(): Promise<void>;
 }
 
 export async function serveFake(service: FakeContentService, options: { token: string }): Promise<FakeHttpServer> {
   let requests = 0;
-  const state = { throttleEvery: 0, throttleNext: 0 };
+  const state = { throttleEvery: 0, throttleNext: 0, statesTotal: false };
   const server = http.createServer(async (req, res) => {
     requests++;
     const url = new URL(req.url ?? '/', 'http://x');
@@ -51,7 +52,8 @@ export async function serveFake(service: FakeContentService, options: { token: s
       ...(q.lastupdated !== undefined ? { lastupdated: q.lastupdated } : {}),
     };
     try {
-      send(200, await service.listItems(collection, query));
+      const total = state.statesTotal ? { 'x-total-count': String(service.count(collection, query)) } : undefined;
+      send(200, await service.listItems(collection, query), total);
     } catch (e) {
       if (e instanceof FakeServiceError)
         return send(e.status, { status: e.status, error: 'Bad Request', message: e.message });
@@ -72,6 +74,13 @@ export async function serveFake(service: FakeContentService, options: { token: s
     },
     set throttleNext(n: number) {
       state.throttleNext = n;
+    },
+    /** Whether list answers state their item count in X-Total-Count, as some services do. */
+    get statesTotal() {
+      return state.statesTotal;
+    },
+    set statesTotal(on: boolean) {
+      state.statesTotal = on;
     },
     get requests() {
       return requests;

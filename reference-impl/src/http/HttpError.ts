@@ -12,6 +12,8 @@ export interface HttpErrorOptions {
   headers?: Readonly<Record<string, string>>;
   cause?: unknown;
   details?: readonly HttpErrorDetail[];
+  /** A 5xx the service means to send (the 503 while it starts): logged at info, without a stack. */
+  expected?: boolean;
 }
 
 /** The error body of every status (DEC-ERR-001). */
@@ -30,6 +32,7 @@ export class HttpError extends Error {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly details: readonly HttpErrorDetail[] | undefined;
+  readonly expected: boolean;
 
   constructor(status: number, options: HttpErrorOptions = {}) {
     if (!Number.isInteger(status) || status < 400 || status > 599) {
@@ -40,6 +43,7 @@ export class HttpError extends Error {
     this.status = status;
     this.headers = options.headers ?? {};
     this.details = options.details;
+    this.expected = options.expected ?? false;
   }
 
   /** The reason phrase of `status`, the `error` field of the body. */

@@ -4,6 +4,7 @@ import { createLogger } from '../logger.ts';
 import { listenLocally } from '../../test/support/listenLocally.ts';
 import { rawClient } from '../../test/support/security/rawHttp.ts';
 import { errorHandler, notFound, rejectUnknownRoutes } from './errorHandler.ts';
+import { HttpError } from './HttpError.ts';
 import { loadOpenApiDocument } from './openapiDocument.ts';
 import { RATE_LIMIT_HEADERS } from '../ratelimit/middleware.ts';
 
@@ -141,5 +142,39 @@ describe('rejectUnknownRoutes', () => {
     const response = await fetch(`${baseUrl}/api/locations`);
     expect(response.status).toBe(404);
     expect(((await response.json()) as { message: string }).message).toBe('No route GET /api/locations');
+  });
+});
+
+describe('errorHandler logging of 5xx answers', () => {
+  const logged = async (error: Error) => {
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'info', destination: { write: (line: string) => void lines.push(line) } });
+    const app = express();
+    app.get('/api/health', (_req, _res, next) => next(error));
+    app.use(errorHandler({ logger }));
+    const { origin, close: stop } = await listenLocally(app);
+    try {
+      const response = await fetch(`${origin}/api/health`);
+      return { status: response.status, body: await response.json(), lines: lines.map((l) => JSON.parse(l)) };
+    } finally {
+      await stop();
+    }
+  };
+
+  it('when the service answers its start-up 503, then it logs one info line without a stack', async () => {
+    const { status, body, lines } = await logged(
+      new HttpError(503, { message: 'The service is starting; retry after 1 s', expected: true }),
+    );
+    expect(status).toBe(503);
+    expect(body).toMatchObject({ status: 503, message: 'The service is starting; retry after 1 s' });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: 30, status: 503, path: '/api/health' });
+    expect(JSON.stringify(lines[0])).not.toContain('stack');
+  });
+
+  it('when a 503 is not expected, then it is an error line with the stack', async () => {
+    const { lines } = await logged(new HttpError(503, { message: 'storage down' }));
+    expect(lines[0]).toMatchObject({ level: 50 });
+    expect(lines[0].err.stack).toContain('HttpError');
   });
 });

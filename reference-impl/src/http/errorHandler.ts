@@ -71,7 +71,9 @@ export function errorHandler(options: { logger: Logger }): ErrorRequestHandler {
           'request body refused',
         );
       for (const [name, value] of Object.entries(httpError.headers)) res.setHeader(name, value);
-      if (httpError.status >= 500)
+      if (httpError.status >= 500 && httpError.expected)
+        options.logger.info({ status: httpError.status, method: req.method, path: req.path }, httpError.message);
+      else if (httpError.status >= 500)
         options.logger.error(
           { err: httpError.cause ?? httpError, method: req.method, url: req.originalUrl },
           httpError.message,
