@@ -221,8 +221,14 @@ function withLocalTimestamps(entry: Loose, field: string): Loose {
   return typeof value === 'string' && DATE_ONLY.test(value) ? { ...entry, [field]: `${value}T00:00:00` } : entry;
 }
 
-function dayKey(entry: { date: string; when?: unknown[] }): string {
-  return `${entry.date.slice(0, 10)}|${JSON.stringify(entry.when ?? [])}`;
+/**
+ * A single date's day and everything else it holds, so that only an entry the patterns produce
+ * exactly is left out on write: `when: []` or a field of its own is the writer's and stays.
+ */
+function dayKey(entry: { date: string }): string {
+  const { date, ...rest } = entry as Loose;
+  const fields = Object.entries(rest).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `${String(date).slice(0, 10)}|${JSON.stringify(fields)}`;
 }
 
 function byDate(a: { date: string }, b: { date: string }): number {
