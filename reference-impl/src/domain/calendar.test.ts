@@ -138,7 +138,10 @@ describe('calendars on write', () => {
   it("when a single date is a pattern's day but holds an empty when or a field of its own, then it is kept as written", () => {
     const stored = normaliseCalendarForWrite({
       patternDates: [{ startdate: '2027-08-06', enddate: '2027-08-07' }],
-      singleDates: [{ date: '2027-08-06T00:00:00', when: [] }, { date: '2027-08-07T00:00:00', note: 'mine' }],
+      singleDates: [
+        { date: '2027-08-06T00:00:00', when: [] },
+        { date: '2027-08-07T00:00:00', note: 'mine' },
+      ],
     });
     expect(stored.singleDates).toEqual([
       { date: '2027-08-06T00:00:00', when: [] },
