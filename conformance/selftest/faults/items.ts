@@ -54,6 +54,22 @@ export const ITEM_FAULTS: readonly FaultCase[] = [
     make: () => [m.lastupdatedFrozen()],
   },
   {
+    name: 'lastupdatedFrozenAfterFirstUpdate',
+    family: 'ITEM',
+    fault: "an item's first update moves lastupdated, later updates do not",
+    detects: ['ITEM-006'],
+    checks: ['items.update-stamps'],
+    make: () => [m.lastupdatedFrozenAfterFirstUpdate()],
+  },
+  {
+    name: 'lastupdatedFrozenOnVenues',
+    family: 'ITEM',
+    fault: 'lastupdated stays at the creation time when a venue is updated (other entity types are right)',
+    detects: ['ITEM-006'],
+    checks: ['items.update-stamps'],
+    make: () => [m.lastupdatedFrozenOnVenues()],
+  },
+  {
     name: 'fieldDropped(trcItemDetails.*.shortdescription)',
     family: 'ITEM',
     fault: 'the shortdescription of trcItemDetails is not stored',

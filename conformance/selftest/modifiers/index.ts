@@ -90,6 +90,8 @@ export { keepWrittenTranslations } from './keepWrittenTranslations.ts';
 export { labelsOnlyOnDetail } from './labelsOnlyOnDetail.ts';
 export { labelsPrimaryLanguageOnly } from './labelsPrimaryLanguageOnly.ts';
 export { lastupdatedFrozen } from './lastupdatedFrozen.ts';
+export { lastupdatedFrozenAfterFirstUpdate } from './lastupdatedFrozenAfterFirstUpdate.ts';
+export { lastupdatedFrozenOnVenues } from './lastupdatedFrozenOnVenues.ts';
 export { lastupdatedToSeconds } from './lastupdatedToSeconds.ts';
 export { legacyBooleansOmitted } from './legacyBooleansOmitted.ts';
 export { legacyEventGroupType } from './legacyEventGroupType.ts';
