@@ -2,44 +2,10 @@
 // text is silent, an integrator who builds against our mock or sandbox must meet the shapes the
 // real service sends. Every difference is either gone or listed in operator-model/deviations.yaml
 // with the requirement (the interface text wins) or the decision (DECISIONS.md says why).
-import fs from 'node:fs';
-import path from 'node:path';
-import YAML from 'yaml';
 import { describe, expect, it } from 'vitest';
-import {
-  compareFields,
-  compareType,
-  shapeOf,
-  type Difference,
-  type ModelObjects,
-  type ModelType,
-} from './operator-model/compare.ts';
+import { compareFields, compareType, shapeOf, type Difference, type ModelType } from './operator-model/compare.ts';
+import { covers as coversPath, deviations, model } from './operator-model/load.ts';
 import { loadDecisionIds, loadRequirements, loadSpec } from './spec.ts';
-
-interface Root {
-  object: string;
-  schema: string;
-  fields?: string[];
-  except?: string[];
-}
-interface Deviation {
-  path: string;
-  requirement?: string;
-  decision?: string;
-  why: string;
-}
-
-const folder = path.join(import.meta.dirname, 'operator-model');
-const model = YAML.parse(fs.readFileSync(path.join(folder, 'model.yaml'), 'utf8')) as {
-  roots: Root[];
-  objects: ModelObjects;
-};
-const deviations =
-  (
-    YAML.parse(fs.readFileSync(path.join(folder, 'deviations.yaml'), 'utf8')) as {
-      deviations: Deviation[] | null;
-    }
-  ).deviations ?? [];
 
 function differences(): Difference[] {
   const document = loadSpec();
@@ -55,8 +21,8 @@ function differences(): Difference[] {
   });
 }
 
-const covers = (deviation: Deviation, difference: Difference) =>
-  difference.path === deviation.path || difference.path.startsWith(`${deviation.path}.`);
+const covers = (deviation: (typeof deviations)[number], difference: Difference) =>
+  coversPath(deviation, difference.path);
 
 describe('the spec against the operator model', () => {
   const found = differences();
