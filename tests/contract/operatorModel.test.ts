@@ -3,7 +3,14 @@
 // real service sends. Every difference is either gone or listed in operator-model/deviations.yaml
 // with the requirement (the interface text wins) or the decision (DECISIONS.md says why).
 import { describe, expect, it } from 'vitest';
-import { compareFields, compareType, shapeOf, type Difference, type ModelType } from './operator-model/compare.ts';
+import {
+  compareFields,
+  compareType,
+  shapeOf,
+  type Difference,
+  type ModelObjects,
+  type ModelType,
+} from './operator-model/compare.ts';
 import { covers as coversPath, deviations, model } from './operator-model/load.ts';
 import { loadDecisionIds, loadRequirements, loadSpec } from './spec.ts';
 
