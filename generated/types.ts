@@ -1839,24 +1839,62 @@ export interface components {
          */
         ActionType: "UPDATED" | "DELETED";
         /**
-         * @description Postal address of the item. `country` is an ISO 3166-1 alpha-2 code (decided here; the
-         *     interface names only `city` and `zipcode`).
+         * @description A postal address, in the operator's model's fields (DEC-ITEM-163): street, house number,
+         *     zip code, city, district, neighbourhood, province and country, the ids of the city and the street
+         *     in the operator's registers (`citytrcid`, `streettrcid`), a `title` (a name of the address, for
+         *     example of a building), `main` and `reservation` (the main address, the address for
+         *     reservations), and its points (`gisCoordinates`; the first is the position of the item, DEC-ITEM-163).
+         *     `country` is an ISO 3166-1 alpha-2 code (decided here; the interface names only `city` and
+         *     `zipcode`).
          */
         Address: {
             /** @example Amsterdam */
             city?: string;
             /**
+             * @description Id of the city in the operator's city register.
+             * @example city-0363
+             */
+            citytrcid?: string;
+            /**
              * @description ISO 3166-1 alpha-2 country code.
              * @example NL
              */
             country?: string;
+            /** @example Zuid */
+            district?: string;
+            /** @description Points of the address; the first is the item's position. */
+            gisCoordinates?: components["schemas"]["GisCoordinate"][];
             /**
              * @description House number with any addition, as a string (`1`, `12-A`, `3 bis`).
              * @example 1
              */
             housenr?: string;
+            /**
+             * @description `true` on the main address.
+             * @example true
+             */
+            main?: boolean;
+            /** @example Museumkwartier */
+            neighbourhood?: string;
+            /** @example Noord-Holland */
+            province?: string;
+            /**
+             * @description `true` on the address for reservations.
+             * @example false
+             */
+            reservation?: boolean;
             /** @example Museumstraat */
             street?: string;
+            /**
+             * @description Id of the street in the operator's street register.
+             * @example street-0363-museumstraat
+             */
+            streettrcid?: string;
+            /**
+             * @description A name of the address, for example of the building.
+             * @example Rijksmuseum
+             */
+            title?: string;
             /** @example 1071 XX */
             zipcode?: string;
         };
@@ -2303,51 +2341,125 @@ export interface components {
             catid: string;
         };
         /**
-         * @description Contact details: e-mail addresses, telephone numbers and URLs. Each list holds at most 1000
-         *     entries (decided here).
+         * @description Contact details, in the operator's model's fields (DEC-ITEM-160): one e-mail address (`mail`),
+         *     telephone number (`phone`), fax number (`fax`) and postal address (`address`), web addresses
+         *     (`urls`) and a `label` (whom the details reach, for example a box office). The lists `mails`,
+         *     `phones`, `faxes` and `addresses` are the model's deprecated forms: accepted and stored as
+         *     written, new writers send the single fields. Each list holds at most 1000 entries (decided
+         *     here).
+         *
+         *     `mail` was a list in this description before: a list there is a `400` naming the replacement
+         *     (one address in `mail`, the list in `mails`); stored items were moved by migration 018, the
+         *     first entry to `mail` and the whole list kept in `mails`.
          */
         ContactInfo: {
-            mail?: components["schemas"]["ContactMail"][];
+            /** @description The postal address for contact, when it is not the item's `location.address`. */
+            address?: components["schemas"]["Address"];
+            /**
+             * @deprecated
+             * @description Deprecated in the operator's model; use `address`.
+             */
+            addresses?: components["schemas"]["Address"][];
+            /** @description The fax number of the item. */
+            fax?: components["schemas"]["ContactPhone"];
+            /**
+             * @deprecated
+             * @description Deprecated in the operator's model; use `fax`.
+             */
+            faxes?: components["schemas"]["ContactPhone"][];
+            /**
+             * @description Whom the contact details reach.
+             * @example Kassa
+             */
+            label?: string;
+            /** @description The e-mail address of the item. */
+            mail?: unknown & components["schemas"]["ContactMail"];
+            /**
+             * @deprecated
+             * @description Deprecated in the operator's model; use `mail`.
+             */
+            mails?: components["schemas"]["ContactMail"][];
+            /** @description The telephone number of the item. */
+            phone?: components["schemas"]["ContactPhone"];
+            /**
+             * @deprecated
+             * @description Deprecated in the operator's model; use `phone`.
+             */
             phones?: components["schemas"]["ContactPhone"][];
             urls?: components["schemas"]["ContactUrl"][];
         };
-        /** @description An e-mail address of the item. */
+        /**
+         * @description An e-mail address of the item, as the operator's model has it (DEC-ITEM-160): what it is for
+         *     (`descriptioncode`, in words per language in `descriptionTranslations`) and whether it takes
+         *     reservations.
+         */
         ContactMail: {
             /**
              * @description What the address is for, as a short code, for example `info`, `reservations` or `press`.
              * @example info
              */
             descriptioncode?: string;
+            /** @description What the address is for, in words per language. */
+            descriptionTranslations?: components["schemas"]["LanguageLabel"][];
             /**
              * Format: email
              * @example info@rijksmuseum.nl
              */
             email: string;
+            /**
+             * @description `true` when the address takes reservations.
+             * @example false
+             */
+            reservations?: boolean;
         };
-        /** @description A telephone number of the item, preferably in international form (`+31 20 674 7000`). */
+        /**
+         * @description A telephone (or fax) number of the item, preferably in international form (`+31 20 674 7000`),
+         *     as the operator's model has it (DEC-ITEM-160): what it is for (`descriptioncode`, in words per
+         *     language in `descriptionTranslations`) and whether it takes reservations.
+         */
         ContactPhone: {
             /**
              * @description What the number is for, as a short code, for example `info`, `reservations` or `groups`.
              * @example info
              */
             descriptioncode?: string;
+            /** @description What the number is for, in words per language. */
+            descriptionTranslations?: components["schemas"]["LanguageLabel"][];
             /** @example +31 20 674 7000 */
             number: string;
+            /**
+             * @description `true` when the number takes reservations.
+             * @example false
+             */
+            reservations?: boolean;
         };
-        /** @description A web address of the item. */
+        /**
+         * @description A web address of the item or of a time slot, as the operator's model has it (DEC-ITEM-161): what
+         *     it leads to (`urlServiceType`), a short code qualifying it (`descriptioncode`, in words per
+         *     language in `descriptionTranslations`), the language of the page (`targetLanguage`) and whether
+         *     it takes reservations.
+         */
         ContactUrl: {
             /**
              * @description A short code qualifying the URL, for example `nl` for a Dutch-language page or `tickets`.
              * @example homepage
              */
             descriptioncode?: string;
+            /** @description What the page is, in words per language. */
+            descriptionTranslations?: components["schemas"]["LanguageLabel"][];
+            /**
+             * @description `true` when the page takes reservations.
+             * @example false
+             */
+            reservations?: boolean;
+            targetLanguage?: components["schemas"]["LanguageCode"];
             /**
              * Format: uri
              * @description Absolute URL.
              * @example https://www.rijksmuseum.nl/
              */
             url: string;
-            urlServiceType?: components["schemas"]["UrlServiceType"];
+            urlServiceType?: components["schemas"]["UrlServiceType"] & unknown;
         };
         /**
          * @description Data type of a property of the property ontology; it says how `value` and the related fields of
@@ -2699,9 +2811,11 @@ export interface components {
             }[];
         };
         /**
-         * @description An attached medium (image, PDF, video). `hlink` is where the file is served; for files held as
-         *     assets it is `{base_url}/assets/<assetId>/<filename>` and `assetId` names the asset. At most
-         *     one file per item should have `main: true` (the primary image).
+         * @description An attached medium (image, PDF, video, map), in the operator's model's fields (DEC-ITEM-162).
+         *     `hlink` is where the file is served; for files held as assets it is
+         *     `{base_url}/assets/<assetId>/<filename>` and `assetId` names the asset. At most one file per
+         *     item should have `main: true` (the primary image). `title` is an object, `{label,
+         *     titleTranslations}`: a string there (this description's form before) is a `400` naming it.
          */
         File: {
             /**
@@ -2710,6 +2824,11 @@ export interface components {
              * @example 0c9e8f7a-6b5d-4c3e-9a1b-2f4e6d8c0a1b
              */
             assetId?: string;
+            /**
+             * @description Who holds the rights, as it should be credited.
+             * @example Rijksmuseum / Iwan Baan
+             */
+            copyright?: string;
             /** @example nachtwacht-zaal.jpg */
             filename?: string;
             filetype?: components["schemas"]["FileType"];
@@ -2725,27 +2844,43 @@ export interface components {
              */
             main?: boolean;
             mediatype?: components["schemas"]["FileMediaType"];
+            targetLanguage?: components["schemas"]["LanguageCode"];
+            title?: unknown & components["schemas"]["FileTitle"];
             /**
-             * @description Caption or alternative text.
-             * @example De Nachtwacht in de Eregalerij
+             * @description Identifier of the file across systems.
+             * @example trc-file-rijksmuseum-gevel
              */
-            title?: string;
+            trcid?: string;
         };
         /**
-         * @description Role of an attached file. `floorplan` was added in May 2025. The list beyond `floorplan` is
-         *     decided here: `photo`, `video`, `audio`, `brochure`, `logo`, `floorplan`, `map`, `document`.
+         * @description Role of an attached file, the operator's model's values (DEC-ITEM-162); `floorplan` was added in
+         *     May 2025: `photo`, `video`, `audio`, `brochure`, `logo`, `floorplan`, `poster`, `roadmap` (a
+         *     map of a route or an area), `text`, `attachment` (a document), `qr` (a QR code) and `other`.
+         *     This description's former `map` is `roadmap` and `document` is `attachment` (migration 018).
          * @example photo
          * @enum {string}
          */
-        FileMediaType: "photo" | "video" | "audio" | "brochure" | "logo" | "floorplan" | "map" | "document";
+        FileMediaType: "poster" | "other" | "audio" | "brochure" | "floorplan" | "photo" | "logo" | "video" | "roadmap" | "text" | "attachment" | "qr";
         /**
-         * @description File type of an attached file, as its lower-case extension. `webp` was added in May 2025. The
-         *     list beyond `webp` is decided here: `jpg`, `jpeg`, `png`, `gif`, `webp`, `svg`, `tif`, `tiff`,
-         *     `pdf`, `mp4`, `mov`, `webm`, `mp3`.
+         * @description Caption or alternative text of a file, as the operator's model has it: `label` in the item's
+         *     language and `titleTranslations` in others (DEC-ITEM-162).
+         */
+        FileTitle: {
+            /** @example De Nachtwacht in de Eregalerij */
+            label?: string;
+            titleTranslations?: components["schemas"]["LanguageLabel"][];
+        };
+        /**
+         * @description File type of an attached file, the operator's model's values (DEC-ITEM-162); `webp` was added in
+         *     May 2025: `jpg`, `jpeg`, `png`, `gif`, `bmp`, `jfif`, `webp`, `tif`, `tiff`, `pdf`, `mp3`,
+         *     `gpx`, `kml`, `kmz` (route and map files), `youtube` and `vimeo` (videos on those services).
+         *     This description's former `svg`, `mp4`, `mov` and `webm` have no value in the model: migration
+         *     018 left `filetype` out of stored files of those types (their `filename` and `hlink` still end
+         *     in it) and gave them `mediatype` `photo` (svg) or `video` when they had none.
          * @example jpg
          * @enum {string}
          */
-        FileType: "jpg" | "jpeg" | "png" | "gif" | "webp" | "svg" | "tif" | "tiff" | "pdf" | "mp4" | "mov" | "webm" | "mp3";
+        FileType: "jpeg" | "jpg" | "gif" | "png" | "mp3" | "pdf" | "gpx" | "kml" | "youtube" | "kmz" | "vimeo" | "tif" | "bmp" | "jfif" | "tiff" | "webp";
         /**
          * @description A route as a GeoJSON FeatureCollection (RFC 7946, DEC-ITEM-017, DEC-ITEM-026): the first feature
          *     is the route as a LineString, followed by one Point feature per point of interest that has a
@@ -2862,6 +2997,18 @@ export interface components {
             /** @constant */
             type: "Feature";
         };
+        /**
+         * @description A point of an address, as the operator's model has it: `xcoordinate` is the WGS84 longitude and
+         *     `ycoordinate` the latitude, both decimal strings with a dot (DEC-ITEM-012), and an optional
+         *     `label` naming the point (for example an entrance). The first point of
+         *     `location.address.gisCoordinates` is the item's position (DEC-ITEM-163).
+         */
+        GisCoordinate: {
+            /** @example Hoofdingang */
+            label?: string;
+            xcoordinate?: components["schemas"]["Longitude"];
+            ycoordinate?: components["schemas"]["Latitude"];
+        };
         /** @description Health of the service (DEC-MISC-001), in the shape of Spring Boot Actuator. */
         Health: {
             /**
@@ -2929,13 +3076,34 @@ export interface components {
             trcid: string;
         };
         /**
-         * @description Geographic location of the item: a postal `address` and a point. `xcoordinate` is the WGS84
-         *     longitude and `ycoordinate` the latitude, both decimal strings with a dot (DEC-ITEM-012).
+         * @description Where the item is, in the operator's model's fields (DEC-ITEM-163): its postal `address`, whose
+         *     first `gisCoordinates` entry is the item's position (`xcoordinate` the WGS84 longitude,
+         *     `ycoordinate` the latitude, decimal strings with a dot, DEC-ITEM-012), a `label`, and the
+         *     location and the venue of this service it is at (`locationItem`, `venueItem`).
+         *
+         *     A writer may also send the interface's `xcoordinate` and `ycoordinate` on `location` itself: the
+         *     server moves them to `address.gisCoordinates[0]`, so responses carry them there only. When
+         *     `gisCoordinates` is sent too, its first point must be the same (a `400` otherwise).
          */
         ItemLocation: {
             address?: components["schemas"]["Address"];
-            xcoordinate?: components["schemas"]["Longitude"];
-            ycoordinate?: components["schemas"]["Latitude"];
+            /**
+             * @description A name of the place, for example a hall or a square.
+             * @example Museumplein
+             */
+            label?: string;
+            locationItem?: components["schemas"]["LocationItem"];
+            venueItem?: components["schemas"]["LocationItem"];
+            /**
+             * @deprecated
+             * @description Write only; moved to `address.gisCoordinates[0].xcoordinate` (DEC-ITEM-163).
+             */
+            xcoordinate?: $Write<components["schemas"]["Longitude"]>;
+            /**
+             * @deprecated
+             * @description Write only; moved to `address.gisCoordinates[0].ycoordinate` (DEC-ITEM-163).
+             */
+            ycoordinate?: $Write<components["schemas"]["Latitude"]>;
         };
         /**
          * @description A type of the item: `catid` is a `cnetID` (dotted form) of the type ontology. An item may have
@@ -2972,6 +3140,15 @@ export interface components {
          * @example nl
          */
         LanguageCode: string;
+        /**
+         * @description A label in one language: the operator's model's `{lang, label}` pair of the descriptions of
+         *     contact entries and of file titles.
+         */
+        LanguageLabel: {
+            /** @example Reserveringen */
+            label?: string;
+            lang?: components["schemas"]["LanguageCode"];
+        };
         /**
          * @description A text in one language: the operator's model's `{lang, text}` pair of status translations,
          *     extra information of a time slot and price texts.
@@ -3067,6 +3244,27 @@ export interface components {
         LocationFields: {
             trcitemRelation?: components["schemas"]["LocationTrcItemRelation"];
         } & components["schemas"]["TrcItemCommon"];
+        /**
+         * @description An item of this service that a location refers to, as the operator's model names one: its
+         *     `id`, its `trcid` and a name of it (`text`). Stored as written (DEC-ITEM-163).
+         */
+        LocationItem: {
+            /**
+             * @description `id` of the item.
+             * @example 2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e
+             */
+            id?: string;
+            /**
+             * @description A name of the item.
+             * @example Slot Zuylen
+             */
+            text?: string;
+            /**
+             * @description `trcid` of the item.
+             * @example trc-slot-zuylen
+             */
+            trcid?: string;
+        };
         /** @description A link of a location (DEC-ITEM-013). Locations accept only the link types `alias` and `comment`; any other type is a `400`. */
         LocationItemLink: {
             /**
@@ -3223,23 +3421,7 @@ export interface components {
             label?: string;
             location?: components["schemas"]["ItemLocation"];
             /** @description The location of this service the point is, as `location.locationItem` names one. */
-            locationItem?: {
-                /**
-                 * @description `id` of the location.
-                 * @example 2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e
-                 */
-                id?: string;
-                /**
-                 * @description A name of the location.
-                 * @example Slot Zuylen
-                 */
-                text?: string;
-                /**
-                 * @description `trcid` of the location.
-                 * @example trc-slot-zuylen
-                 */
-                trcid?: string;
-            };
+            locationItem?: components["schemas"]["LocationItem"];
             /** @description Title and descriptions of the point per language. */
             trcItemDetails?: components["schemas"]["TrcItemDetail"][];
         };
@@ -3873,7 +4055,7 @@ export interface components {
              * @example uitagenda-amsterdam:evt-88213
              */
             externalId?: $Read<string>;
-            /** @description Attached media (images, PDFs, videos). */
+            /** @description Attached media (images, PDFs, videos), in the operator's model's fields (DEC-ITEM-162). */
             files?: components["schemas"]["File"][];
             /**
              * Format: uuid
@@ -3894,6 +4076,12 @@ export interface components {
              */
             lastupdated?: $Read<components["schemas"]["Timestamp"]>;
             location?: components["schemas"]["ItemLocation"];
+            /**
+             * @description The operator's model's reference to the location the item takes place at, as the `trcid` of
+             *     that location; stored as written (DEC-ITEM-164). `location.locationItem` names it in full.
+             * @example trc-rijksmuseum
+             */
+            locationRef?: string;
             /**
              * @deprecated
              * @description Deprecated: always the negation of `published`. Recomputed from `wfstatus` on every save; a
@@ -3971,14 +4159,17 @@ export interface components {
             subItemGroups?: components["schemas"]["SubItemGroup"][];
         };
         /**
-         * @description What a contact URL leads to. `homepage` was added in May 2025. The value list beyond `homepage`
-         *     is decided here (the interface does not show it): `general` (any page), `homepage` (the item's
-         *     own website), `booking` (reservations), `tickets` (ticket sales), `socialmedia`, `video`,
-         *     `webshop`, `review` (a review site) and `virtualtour`.
+         * @description What a web address leads to, the operator's model's values (DEC-ITEM-161); `homepage` was added
+         *     in May 2025: `general` (any page), `homepage` (the item's own website), `booking` (reservations
+         *     and ticket sales), `review` (a review site), `video`, `webshop`, `socialmedia`, `lastminute`
+         *     (last-minute offers), `virtualtour`, `dmo` (the destination's marketing organisation),
+         *     `sustainability` (a sustainability label or report), `venuefinder` (a venue-finding service) and
+         *     `travelbase` (a booking platform). This description's former `tickets` is `booking`: a
+         *     `tickets` written is a `400` naming it, stored ones were moved by migration 018.
          * @example homepage
          * @enum {string}
          */
-        UrlServiceType: "general" | "homepage" | "booking" | "tickets" | "socialmedia" | "video" | "webshop" | "review" | "virtualtour";
+        UrlServiceType: "general" | "homepage" | "booking" | "review" | "video" | "webshop" | "socialmedia" | "lastminute" | "virtualtour" | "dmo" | "sustainability" | "venuefinder" | "travelbase";
         /**
          * @description A known userorganisation (the owner recorded in an item's `userorganisation`), the account it
          *     belongs to and the ontologies in use for its items (DEC-DICT-002). Pass `accountId` to the ontology
@@ -4628,6 +4819,7 @@ export type ExceptionDate = components['schemas']['ExceptionDate'];
 export type FeedRun = components['schemas']['FeedRun'];
 export type File = components['schemas']['File'];
 export type FileMediaType = components['schemas']['FileMediaType'];
+export type FileTitle = components['schemas']['FileTitle'];
 export type FileType = components['schemas']['FileType'];
 export type GeoJsonFeatureCollection = components['schemas']['GeoJsonFeatureCollection'];
 export type GeoJsonLineString = components['schemas']['GeoJsonLineString'];
@@ -4636,6 +4828,7 @@ export type GeoJsonPoint = components['schemas']['GeoJsonPoint'];
 export type GeoJsonPosition = components['schemas']['GeoJsonPosition'];
 export type GeoJsonRouteFeature = components['schemas']['GeoJsonRouteFeature'];
 export type GeoJsonWaterFeature = components['schemas']['GeoJsonWaterFeature'];
+export type GisCoordinate = components['schemas']['GisCoordinate'];
 export type Health = components['schemas']['Health'];
 export type ItemCategory = components['schemas']['ItemCategory'];
 export type ItemLink = components['schemas']['ItemLink'];
@@ -4643,6 +4836,7 @@ export type ItemLocation = components['schemas']['ItemLocation'];
 export type ItemType = components['schemas']['ItemType'];
 export type LabelTranslation = components['schemas']['LabelTranslation'];
 export type LanguageCode = components['schemas']['LanguageCode'];
+export type LanguageLabel = components['schemas']['LanguageLabel'];
 export type LanguageText = components['schemas']['LanguageText'];
 export type Latitude = components['schemas']['Latitude'];
 export type LatLng = components['schemas']['LatLng'];
@@ -4650,6 +4844,7 @@ export type LinkType = components['schemas']['LinkType'];
 export type Location = components['schemas']['Location'];
 export type LocationDraft = components['schemas']['LocationDraft'];
 export type LocationFields = components['schemas']['LocationFields'];
+export type LocationItem = components['schemas']['LocationItem'];
 export type LocationItemLink = components['schemas']['LocationItemLink'];
 export type LocationTrcItemRelation = components['schemas']['LocationTrcItemRelation'];
 export type LogoutResponse = components['schemas']['LogoutResponse'];

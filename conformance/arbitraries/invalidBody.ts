@@ -167,7 +167,7 @@ export function invalidBody(constraints: InvalidBodyConstraints): fc.Arbitrary<I
         ['a type without catid', { trcItemCategories: { types: [{ isDefault: true }] } }],
         ['a single date without date', { calendar: { singleDates: [{ when: [{ timestart: '10:00' }] }] } }],
         ['a link without trcid', { trcitemRelation: { links: [{ linkType: 'alias' }] } }],
-        ['a contact mail without email', { contactinfo: { mail: [{ descriptioncode: 'info' }] } }],
+        ['a contact mail without email', { contactinfo: { mail: { descriptioncode: 'info' } } }],
       )
       .map(([reason, body]) => obj(body, reason, 'DEC-ITEM-021')),
     badFormat: fc

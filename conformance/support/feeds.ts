@@ -129,13 +129,13 @@ export function feedEvent(id: string, v: EventVersion = {}, extra: Record<string
       },
     ],
     location: { address: { city: v.city ?? 'Amsterdam' } },
+    // No file title: its shape is not shown (a string before, the model's {label} now, DEC-ITEM-162).
     files: [
       {
         hlink: `https://partner.conformance.example/${encodeURIComponent(id)}/${file}.jpg`,
         filename: `${file}.jpg`,
         filetype: 'jpg',
         mediatype: 'photo',
-        title: `Foto ${file}`,
       },
     ],
     ...extra,

@@ -384,9 +384,18 @@ export function variedBody(
   if (location !== undefined) {
     body.location = {
       ...location,
-      address: { ...(location.address as Loose | undefined), city: city[0], housenr: String(1 + (n % 300)) },
-      xcoordinate: (city[1] + (random() - 0.5) * 0.1).toFixed(6),
-      ycoordinate: (city[2] + (random() - 0.5) * 0.06).toFixed(6),
+      // The position is the address's first point (DEC-ITEM-163).
+      address: {
+        ...(location.address as Loose | undefined),
+        city: city[0],
+        housenr: String(1 + (n % 300)),
+        gisCoordinates: [
+          {
+            xcoordinate: (city[1] + (random() - 0.5) * 0.1).toFixed(6),
+            ycoordinate: (city[2] + (random() - 0.5) * 0.06).toFixed(6),
+          },
+        ],
+      },
     };
   }
   const calendar = example.calendar as Loose | undefined;

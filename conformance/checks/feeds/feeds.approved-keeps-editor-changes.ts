@@ -71,7 +71,6 @@ export default defineCheck({
         filename: `${editor.file}.jpg`,
         filetype: 'jpg',
         mediatype: 'photo',
-        title: 'Foto van de redactie',
       },
     ];
     const put = await putItem(ctx, { path, token: writerToken(ctx) }, body);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { normaliseCalendarForWrite } from './calendar.ts';
+import { normaliseLocationForWrite, normalisePoiLocationsForWrite } from './location.ts';
 import { assertEntityRules, resolveWriteEntitytype, type Collection, type EntityType } from './entityRules.ts';
 import { RuleViolation, ruleViolation } from './ruleViolation.ts';
 import { normaliseWfstatus, type StoredWfStatus } from './workflow.ts';
@@ -86,6 +87,8 @@ export function prepareItemWrite(params: PrepareItemWriteParams): PreparedItem {
   }
   if (doc.trcItemCategories !== undefined) doc.trcItemCategories = params.stripCategories(doc.trcItemCategories);
   if (doc.calendar !== undefined) doc.calendar = normaliseCalendarForWrite(doc.calendar);
+  if (doc.location !== undefined) doc.location = normaliseLocationForWrite(doc.location);
+  if (doc.routeInfo !== undefined) doc.routeInfo = normalisePoiLocationsForWrite(doc.routeInfo);
   if (isObject(doc.seoMetadata) && ('schemaOrgJsonLd' in doc.seoMetadata || 'schemaOrg' in doc.seoMetadata)) {
     // Derived on every read (DEC-ITEM-030); `schemaOrg` is the object responses carried before.
     const { schemaOrgJsonLd: _generated, schemaOrg: _former, ...seoMetadata } = doc.seoMetadata;

@@ -107,3 +107,35 @@ describe("schemaOrgOf from the operator's model's parts [DEC-ITEM-030]", () => {
     });
   });
 });
+
+describe('schemaOrgOf places [DEC-ITEM-030] [DEC-ITEM-163]', () => {
+  const location = {
+    address: {
+      city: 'Amsterdam',
+      gisCoordinates: [
+        { xcoordinate: '4.885278', ycoordinate: '52.359997', label: 'Hoofdingang' },
+        { xcoordinate: '4.8', ycoordinate: '52.3' },
+      ],
+    },
+  };
+
+  it("when a location's address has points, then geo is the first point, x the longitude and y the latitude", () => {
+    expect(schemaOrgOf('LOCATIE', { location })).toMatchObject({
+      address: { '@type': 'PostalAddress', addressLocality: 'Amsterdam' },
+      geo: { '@type': 'GeoCoordinates', latitude: 52.359997, longitude: 4.885278 },
+    });
+  });
+
+  it('when an event has only points and no postal fields, then its place is given by the first point', () => {
+    const only = { address: { gisCoordinates: location.address.gisCoordinates } };
+    expect(schemaOrgOf('EVENEMENT', { location: only }).location).toEqual({
+      '@type': 'Place',
+      geo: { '@type': 'GeoCoordinates', latitude: 52.359997, longitude: 4.885278 },
+    });
+  });
+
+  it('when the first point is not two decimal strings, then there is no geo', () => {
+    const odd = { address: { gisCoordinates: [{ xcoordinate: 'east', ycoordinate: '52' }] } };
+    expect(schemaOrgOf('LOCATIE', { location: odd }).geo).toBeUndefined();
+  });
+});

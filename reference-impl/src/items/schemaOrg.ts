@@ -1,5 +1,6 @@
 import { ENTITY_TYPE } from '../../../generated/constants.ts';
 import { sortTitle } from '../domain/itemWrite.ts';
+import { positionOf } from '../domain/location.ts';
 import { formatDay, wallTimeToInstant } from '../domain/timestamps.ts';
 import type { EntityType } from '../domain/entityRules.ts';
 
@@ -191,18 +192,13 @@ function postalAddress(location: unknown): Loose | undefined {
   return Object.keys(address).length > 1 ? address : undefined;
 }
 
-/** DEC-ITEM-012: x is the longitude, y the latitude, as decimal strings. */
+/** DEC-ITEM-012, DEC-ITEM-163: the first point of the address; x is the longitude, y the latitude. */
 function coordinates(location: unknown): Loose | undefined {
-  if (!isObject(location)) return undefined;
-  const latitude = Number(location.ycoordinate),
-    longitude = Number(location.xcoordinate);
-  if (
-    typeof location.ycoordinate !== 'string' ||
-    typeof location.xcoordinate !== 'string' ||
-    !Number.isFinite(latitude) ||
-    !Number.isFinite(longitude)
-  )
-    return undefined;
+  const position = positionOf(location);
+  if (position === undefined) return undefined;
+  const latitude = Number(position.ycoordinate),
+    longitude = Number(position.xcoordinate);
+  if (!Number.isFinite(latitude) || !Number.isFinite(longitude)) return undefined;
   return { '@type': 'GeoCoordinates', latitude, longitude };
 }
 
