@@ -73,19 +73,33 @@ describe('items the sandbox answers, against the operator model', () => {
 });
 
 describe('item examples of the spec (what the mock serves), against the operator model', () => {
-  it('when every item example is read, then each has the model shape for every field the model defines', () => {
+  it('when every item example of a response is read, then each has the model shape for every field the model defines', () => {
     const spec = JSON.parse(
       fs.readFileSync(path.join(import.meta.dirname, '../../generated/openapi.json'), 'utf8'),
     ) as {
+      paths: Record<
+        string,
+        Record<
+          string,
+          { responses?: Record<string, { content?: Record<string, { examples?: Record<string, { $ref?: string }> }> }> }
+        >
+      >;
       components: { examples: Record<string, { value?: unknown }> };
     };
-    const examples = Object.entries(spec.components.examples);
+    // Examples of answers only: request examples show what a client sends, old spellings among them.
+    const names = new Set(
+      Object.values(spec.paths)
+        .flatMap((item) => Object.values(item))
+        .flatMap((operation) => Object.values(operation.responses ?? {}))
+        .flatMap((response) => Object.values(response.content ?? {}))
+        .flatMap((media) => Object.values(media.examples ?? {}))
+        .map((example) => example.$ref?.replace('#/components/examples/', ''))
+        .filter((name): name is string => name !== undefined),
+    );
     const problems: string[] = [];
     let items = 0;
-    for (const [name, example] of examples) {
-      // Examples of refused requests (400 answers) show wrong shapes on purpose.
-      const values = [example.value].flat().filter(isItem);
-      for (const item of values) {
+    for (const name of names) {
+      for (const item of [spec.components.examples[name]?.value].flat().filter(isItem)) {
         items++;
         problems.push(...problemsOf(item).map((p) => `${name}: ${p}`));
       }
