@@ -3391,7 +3391,7 @@ export interface components {
          *     `icon` (a Font Awesome name) for the map, its `category`, texts per language and files as an
          *     item has them, opening hours in a `calendar`, and `locationItem` when it is a location of this
          *     service. Its calendar is stored and returned as written (not expanded). The downloads show the
-         *     points that have a `coordinate` (DEC-ITEM-026).
+         *     points that have a `coordinate`, or else a `location` with a position (DEC-ITEM-026, DEC-ITEM-163).
          */
         Poi: {
             calendar?: components["schemas"]["Calendar"];

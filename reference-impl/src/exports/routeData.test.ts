@@ -58,7 +58,7 @@ describe('routeData', () => {
     expect(route.waterPoints).toEqual([{ lat: 52.3, lng: 5.3 }]);
   });
 
-  it('when points of interest are read, then those with a coordinate come with their texts in the primary language and their location trcid', () => {
+  it('when points of interest are read, then those with a coordinate, or else a location with a position [DEC-ITEM-163], come with their texts in the primary language and their location trcid', () => {
     const route = routeData(
       stored({
         translations: { primaryLanguage: 'en' },
@@ -79,6 +79,14 @@ describe('routeData', () => {
             },
             { label: 'nowhere' },
             { coordinate: { lat: 52, lng: 5 }, trcItemDetails: [{ lang: 'nl', title: 'Eerste' }], label: '' },
+            {
+              label: 'Molen',
+              location: { address: { gisCoordinates: [{ xcoordinate: '5.0', ycoordinate: '52.2' }] } },
+            },
+            {
+              label: 'oost',
+              location: { address: { gisCoordinates: [{ xcoordinate: 'east', ycoordinate: '52.2' }] } },
+            },
           ],
         },
       }),
@@ -96,6 +104,7 @@ describe('routeData', () => {
         durationInMinutesFromStart: 30,
       },
       { point: { lat: 52, lng: 5 }, title: 'Eerste' },
+      { point: { lat: 52.2, lng: 5 }, label: 'Molen' },
     ]);
   });
 

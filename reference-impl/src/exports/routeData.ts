@@ -1,10 +1,12 @@
+import { positionOf } from '../domain/location.ts';
 import type { StoredItem } from '../storage/items/itemRow.ts';
 
 // What the route downloads read from a stored route (DEC-ITEM-016, DEC-ITEM-026): its routeInfo
 // in the operator's model's fields and the texts of its primary language. The path is the
 // calculated one when it has two points or more, else the plotted one. A point that is not a
-// WGS84 pair of numbers is left out of both formats rather than drawn at a wrong place, and so is
-// a point of interest without a `coordinate`.
+// WGS84 pair of numbers is left out of both formats rather than drawn at a wrong place. A point of
+// interest is at its `coordinate`, else at its location's position (the first point of
+// `location.address.gisCoordinates`, DEC-ITEM-163), and left out without either.
 
 export interface RoutePoint {
   lat: number;
@@ -78,7 +80,7 @@ export function routeData(item: StoredItem): RouteData {
 }
 
 function poiOf(poi: Record<string, unknown>, language: unknown): RoutePoi | undefined {
-  const point = pointOf(poi.coordinate);
+  const point = pointOf(poi.coordinate) ?? pointOfPosition(poi.location);
   if (point === undefined) return undefined;
   const out: RoutePoi = { point };
   const detail = detailIn(poi.trcItemDetails, language);
@@ -111,6 +113,15 @@ function pointOf(value: unknown): RoutePoint | undefined {
   const { lat, lng, altitude } = value;
   if (!isFiniteNumber(lat) || !isFiniteNumber(lng) || Math.abs(lat) > 90 || Math.abs(lng) > 180) return undefined;
   return isFiniteNumber(altitude) ? { lat, lng, altitude } : { lat, lng };
+}
+
+/** A location's position: decimal strings, x the longitude and y the latitude (DEC-ITEM-012). */
+function pointOfPosition(location: unknown): RoutePoint | undefined {
+  const position = positionOf(location);
+  if (position === undefined) return undefined;
+  const decimal = /^-?[0-9]+(\.[0-9]+)?$/;
+  if (!decimal.test(position.xcoordinate) || !decimal.test(position.ycoordinate)) return undefined;
+  return pointOf({ lat: Number(position.ycoordinate), lng: Number(position.xcoordinate) });
 }
 
 function list(value: unknown): Array<Record<string, unknown>> {
