@@ -69,6 +69,8 @@ export interface ConformanceConfig {
   profile: Profile;
   only: string[];
   skip: string[];
+  /** Under full and certification, an INCOMPLETE verdict exits 0 instead of 3. */
+  allowIncomplete: boolean;
   expectedFailuresFile: string | undefined;
   expectedFailures: ExpectedFailure[];
   reportDir: string;
@@ -288,6 +290,7 @@ export async function resolveConfig(argv: readonly string[], env: NodeJS.Process
     profile,
     only: list(v.only),
     skip: list(v.skip),
+    allowIncomplete: v['allow-incomplete'] === true,
     expectedFailuresFile,
     expectedFailures,
     reportDir: path('report-dir', resolve(cwd, 'reports/conformance')),

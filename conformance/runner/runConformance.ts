@@ -1,7 +1,7 @@
 // One conformance run, in the CLI process: load requirements, checks and spec; plan; probe the
 // target; run the planned checks in a vitest instance of their own; turn the outcomes into a
 // result; let the reporters write it. Returns the exit code (0 pass, 1 a check failed, 2 the
-// suite could not run).
+// suite could not run, 3 INCOMPLETE under full or certification).
 
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
@@ -22,7 +22,8 @@ import { loadPartnerTls, PartnerTlsError } from '../partner/partnerTls.ts';
 import { selfSignedTls } from '../receiver/selfSignedTls.ts';
 import type { CheckOutcome, CleanupOutcome } from '../model/outcome.ts';
 import type { RunInfo } from '../engine/results/result.ts';
-import { buildResult, resolveCheckResult } from '../engine/results/result.ts';
+import { buildResult, EXIT_CODE, resolveCheckResult } from '../engine/results/result.ts';
+import { describeMissing, missingCredentials } from '../engine/plan/credentials.ts';
 import { loadSpec, SpecError, type LoadedSpec } from '../../spec/index.ts';
 import { loadRequirements, RequirementsError } from '../spec/requirements.ts';
 import type { RequirementCatalogue } from '../spec/requirements.ts';
@@ -41,7 +42,7 @@ export interface RunIo {
   stderr: Writable;
 }
 
-export const EXIT = { pass: 0, fail: 1, cannotRun: 2 } as const;
+export const EXIT = EXIT_CODE;
 
 const FILE_REPORTERS: Record<ReportFile['kind'], FileReporter> = {
   junit: junitReporter,
@@ -98,6 +99,9 @@ export async function runConformance(config: ConformanceConfig, io: RunIo): Prom
   try {
     const version = await suiteVersion();
     const { catalogue, plan } = await prepare(config);
+    // Fail closed before anything runs: a writing profile without its tokens is no gate.
+    const missing = missingCredentials(plan, config);
+    const cannotRunForTokens = missing.length > 0 ? describeMissing(missing, config.profile) : undefined;
 
     if (config.dryRun) {
       io.stdout.write(
@@ -126,8 +130,9 @@ export async function runConformance(config: ConformanceConfig, io: RunIo): Prom
           throw error;
         }
       }
-      return EXIT.pass;
+      return cannotRunForTokens ? fail(cannotRunForTokens) : EXIT.pass;
     }
+    if (cannotRunForTokens) return fail(cannotRunForTokens);
 
     const spec = await loadValidSpec(config.specFile);
     const probe = await probeTarget(config.baseUrl!, config.tokens.consumer, config.timeoutMs);
@@ -263,10 +268,10 @@ export async function runConformance(config: ConformanceConfig, io: RunIo): Prom
     }
     await emitSkipsUntil(plan.length);
 
-    const missing = runnable.filter((e) => !outcomes.has(e.check.id));
-    if (missing.length > 0) {
+    const noResult = runnable.filter((e) => !outcomes.has(e.check.id));
+    if (noResult.length > 0) {
       return fail(
-        `${missing.length} planned check(s) reported no result (${missing
+        `${noResult.length} planned check(s) reported no result (${noResult
           .map((e) => e.check.id)
           .slice(0, 5)
           .join(', ')}): ${bridgeErrors.join('; ') || 'the test worker stopped'}`,
@@ -281,6 +286,7 @@ export async function runConformance(config: ConformanceConfig, io: RunIo): Prom
       catalogue,
       expectedFailures: config.expectedFailures,
       cleanup: cleanup.results,
+      allowIncomplete: config.allowIncomplete,
     });
     const files: ReportFile[] = [];
     for (const kind of ['junit', 'json', 'html'] as const) {

@@ -54,6 +54,7 @@ export async function runInProcess(args: readonly string[], env: NodeJS.ProcessE
       catalogue,
       expectedFailures: config.expectedFailures,
       cleanup: cleanup.results,
+      allowIncomplete: config.allowIncomplete,
     });
   } finally {
     await runtime.close();

@@ -28,6 +28,7 @@ function config(baseUrl: string, extra: Partial<ConformanceConfig> = {}): Confor
     accountId: undefined,
     callbackUrl: undefined,
     receiver: { host: '127.0.0.1', port: 0, tls: false },
+    allowIncomplete: false,
     profile: 'full',
     only: [],
     skip: [],
