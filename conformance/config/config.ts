@@ -98,6 +98,8 @@ export interface ConformanceConfig {
   feedInfoId?: string;
   /** The partner endpoint the suite serves for the feed (--feed-partner-port …); absent: no feed import checks. */
   feedPartner?: FeedPartnerConfig;
+  /** GitHub Actions: the step summary file to append a Markdown verdict to, and the run's page. */
+  stepSummary?: { file: string; runUrl?: string };
   specFile: string;
   requirementsFile: string;
   dryRun: boolean;
@@ -270,6 +272,7 @@ export async function resolveConfig(argv: readonly string[], env: NodeJS.Process
       `${label('feed-info-id')} must be 1 to 200 characters without spaces (received: ${feedInfoId})`,
     );
 
+  const stepSummary = githubStepSummary(env);
   const color = v['no-color'] !== true && !env.NO_COLOR && env.FORCE_COLOR !== '0';
   const config: ConformanceConfig = {
     baseUrl,
@@ -312,6 +315,7 @@ export async function resolveConfig(argv: readonly string[], env: NodeJS.Process
     ...(feedName === undefined ? {} : { feedName }),
     ...(feedInfoId === undefined ? {} : { feedInfoId }),
     ...(feedPartner === undefined ? {} : { feedPartner }),
+    ...(stepSummary === undefined ? {} : { stepSummary }),
     specFile: path('spec', resolve(PACKAGE_ROOT, 'generated/openapi.json')),
     requirementsFile: path('requirements', resolve(PACKAGE_ROOT, 'spec/requirements.yaml')),
     dryRun,
@@ -319,6 +323,14 @@ export async function resolveConfig(argv: readonly string[], env: NodeJS.Process
     runId: newRunId(),
   };
   return { kind: 'run', config };
+}
+
+/** GitHub Actions sets GITHUB_STEP_SUMMARY in every step; the run's page lists its artifacts. */
+function githubStepSummary(env: NodeJS.ProcessEnv): ConformanceConfig['stepSummary'] {
+  const file = env.GITHUB_STEP_SUMMARY;
+  if (!file) return undefined;
+  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: run } = env;
+  return { file, ...(server && repo && run ? { runUrl: `${server}/${repo}/actions/runs/${run}` } : {}) };
 }
 
 const LOOPBACK = ['127.0.0.1', '::1', 'localhost'];

@@ -17,6 +17,7 @@ import { createConsoleReporter, planLines } from '../reporters/console.ts';
 import { htmlReporter } from '../reporters/html.ts';
 import { jsonReporter } from '../reporters/json.ts';
 import { junitReporter } from '../reporters/junit.ts';
+import { createStepSummaryReporter } from '../reporters/stepSummary.ts';
 import { assertPortFree } from '../partner/feedPartner.ts';
 import { loadPartnerTls, PartnerTlsError } from '../partner/partnerTls.ts';
 import { selfSignedTls } from '../receiver/selfSignedTls.ts';
@@ -188,6 +189,7 @@ export async function runConformance(config: ConformanceConfig, io: RunIo): Prom
     const reporters: Reporter[] = config.reporters.includes('console')
       ? [createConsoleReporter({ out: io.stdout, color: config.color })]
       : [];
+    if (config.stepSummary) reporters.push(createStepSummaryReporter(config.stepSummary));
     const emit = async (event: RunEvent) => {
       for (const r of reporters) await r.onEvent(event);
     };

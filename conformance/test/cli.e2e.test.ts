@@ -130,11 +130,21 @@ describe('content-conformance exit codes of an incomplete run', () => {
   });
 
   it('when the consumer profile leaves them unverified, then it exits 0 and says it is the read-only subset', async () => {
-    const run = await runCli(args(), { env: TOKEN_ENV });
+    const summary = join(await mkdtemp(join(tmpdir(), 'ctf-gh-')), 'step-summary.md');
+    const run = await runCli(args(), {
+      env: { ...TOKEN_ENV, GITHUB_STEP_SUMMARY: summary, GITHUB_SERVER_URL: 'https://github.com' },
+    });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(
       'Verdict: INCOMPLETE (MUST requirements not verified) (exit 0) — profile consumer: the read-only subset only, not a certification',
     );
+    // In GitHub Actions the same verdict lands on the job's summary page.
+    const markdown = await readFile(summary, 'utf8');
+    expect(markdown).toMatch(
+      /^## ⚠️ Content Service conformance: INCOMPLETE \(MUST requirements not verified\) \(exit 0\)\n/,
+    );
+    expect(markdown).toContain('> profile consumer: the read-only subset only');
+    expect(markdown).toContain(`Report: \`${join(run.reportDir, 'report.html')}\``);
   });
 });
 
