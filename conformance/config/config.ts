@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import type { ExpectedFailure } from '../engine/plan/expectedFailures.ts';
 import { ExpectedFailuresError, loadExpectedFailures } from '../engine/plan/expectedFailures.ts';
 import type { ResolvedVariants, TargetVariants } from '../model/variants.ts';
-import { newRunId } from '../engine/runtime/runId.ts';
+import { newRunId } from '../model/runId.ts';
 import type { ConfigFile, OptionValues } from './configFile.ts';
 import { ConfigFileError, DEFAULT_CONFIG_FILE, loadConfigFile } from './configFile.ts';
 import type { OptionName, OptionSpec } from './options.ts';

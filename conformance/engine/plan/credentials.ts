@@ -1,9 +1,8 @@
 // The profiles that write (full, certification) fail closed: a run whose selected checks need a
 // token nobody gave must not skip them and go green. This names what is missing, before the run.
 
-import type { ConformanceConfig } from '../../config/config.ts';
 import type { Need } from '../../model/check.ts';
-import type { PlanEntry } from './select.ts';
+import type { PlanEntry, PlanOptions } from './select.ts';
 import { selectionReason } from './select.ts';
 
 export interface MissingCredential {
@@ -13,7 +12,7 @@ export interface MissingCredential {
   checks: string[];
 }
 
-type Config = Pick<ConformanceConfig, 'profile' | 'tokens' | 'accountId' | 'only' | 'skip'>;
+type Config = Pick<PlanOptions, 'profile' | 'tokens' | 'accountId' | 'only' | 'skip'>;
 
 interface Credential {
   flags: string;
