@@ -5,12 +5,9 @@
 // The rewrite is applied to a copy of the spec handed to ajv; pointers stay valid.
 
 import { getAt } from '../../spec/index.ts';
+import { isObject } from '../../spec/json.ts';
 
 type Node = Record<string, unknown>;
-
-function isObject(value: unknown): value is Node {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function deref(root: unknown, node: unknown, depth = 0): unknown {
   if (depth > 16 || !isObject(node) || typeof node.$ref !== 'string' || !node.$ref.startsWith('#')) return node;

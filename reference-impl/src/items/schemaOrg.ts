@@ -2,6 +2,7 @@ import { ENTITY_TYPE } from '../../../generated/constants.ts';
 import { sortTitle } from '../domain/itemWrite.ts';
 import { formatDay, wallTimeToInstant } from '../domain/timestamps.ts';
 import type { EntityType } from '../domain/entityRules.ts';
+import { isObject } from '../../../spec/json.ts';
 
 // `seoMetadata.schemaOrgJsonLd` (ITEM-010, DEC-ITEM-030): the schema.org JSON-LD object the
 // server derives from the item on every read, as the operator's model maps the item's parts to it.
@@ -247,8 +248,4 @@ function compact(value: Loose): Loose {
     if (v !== undefined && v !== null && v !== '') out[key] = v;
   }
   return out;
-}
-
-function isObject(value: unknown): value is Loose {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
