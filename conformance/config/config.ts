@@ -79,6 +79,8 @@ export interface ConformanceConfig {
   numRuns: number;
   timeoutMs: number;
   checkTimeoutMs: number;
+  /** Most read-only checks at once; writing checks always run alone. */
+  concurrency: number;
   retryAfterCapMs: number;
   /** Webhook check timing; absent: DEFAULT_WEBHOOK_TIMING. */
   webhook?: WebhookTiming;
@@ -302,6 +304,7 @@ export async function resolveConfig(argv: readonly string[], env: NodeJS.Process
     numRuns: int('num-runs', 25, 1, 100_000),
     timeoutMs: int('timeout', 15_000, 100, 600_000),
     checkTimeoutMs: int('check-timeout', 120_000, 1_000, 3_600_000),
+    concurrency: int('concurrency', 4, 1, 64),
     retryAfterCapMs: int('retry-after-cap', 10_000, 500, 600_000),
     webhook: {
       waitMs: int('webhook-wait', DEFAULT_WEBHOOK_TIMING.waitMs, 100, 3_600_000),

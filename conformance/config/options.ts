@@ -216,6 +216,12 @@ export const OPTIONS = {
     value: 'MS',
     help: 'Per-request timeout in milliseconds (default 15000).',
   },
+  concurrency: {
+    type: 'string',
+    env: 'CONFORMANCE_CONCURRENCY',
+    value: 'N',
+    help: 'Read-only checks run side by side, at most N at once (default 4; 1: one after another). A check that writes always runs alone.',
+  },
   'check-timeout': {
     type: 'string',
     env: 'CONFORMANCE_CHECK_TIMEOUT',

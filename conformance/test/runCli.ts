@@ -1,5 +1,5 @@
-// Runs the conformance CLI as a child process (its own vitest instance must not nest inside
-// the test runner's) and reads back its JSON result.
+// Runs the conformance CLI as a child process, as a user does (exit code, stdout, stderr), and
+// reads back its JSON result.
 
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';

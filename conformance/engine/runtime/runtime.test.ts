@@ -40,6 +40,7 @@ function config(baseUrl: string, extra: Partial<ConformanceConfig> = {}): Confor
     numRuns: 10,
     timeoutMs: 2_000,
     checkTimeoutMs: 2_000,
+    concurrency: 1,
     retryAfterCapMs: 1_000,
     specFile: fileURLToPath(new URL('../../test/fixtures/mini-openapi.json', import.meta.url)),
     requirementsFile: fileURLToPath(new URL('../../../spec/requirements.yaml', import.meta.url)),
