@@ -1,6 +1,7 @@
-// Folder cycles of the reference service's production code (e.g. http/ ↔ auth/). Tests, harnesses
-// and fixtures are left out, so a test importing a harness ties no folders together.
-// Run by `npm run lint` (lint:imports); any cycle fails.
+// Folder cycles of the production code of the reference service (e.g. http/ ↔ auth/) and of the
+// conformance suite (e.g. model/ ↔ engine/runtime/). Tests, harnesses and fixtures are left out,
+// so a test importing a harness ties no folders together. Run by `npm run lint` (lint:imports) on
+// reference-impl/ and conformance/; any cycle fails.
 const base = require('./.dependency-cruiser.cjs');
 const testFiles = base.forbidden.find((rule) => rule.name === 'no-test-support-in-production').to.path;
 
@@ -13,6 +14,14 @@ module.exports = {
       scope: 'folder',
       from: {},
       to: { circular: true },
+    },
+    {
+      name: 'conformance-model-imports-nothing',
+      comment:
+        'conformance/model/ (Check, Failure, Exchange, outcomes) is the bottom layer: it imports nothing else of the suite (the engine fills the check context slot by augmentation).',
+      severity: 'error',
+      from: { path: '^conformance/model/' },
+      to: { path: '^conformance/(?!model/)' },
     },
   ],
   options: { ...base.options, exclude: { path: `(${base.options.exclude.path}|${testFiles})` } },

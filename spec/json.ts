@@ -164,3 +164,8 @@ function restoreNames(root: unknown, stem: string, decoded: ReadonlyMap<string, 
 function setMember(object: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
 }
+
+/** A JSON object: not null, not an array. The one such type guard of the repository. */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import type { ExpectedFailure } from '../engine/plan/expectedFailures.ts';
 import { ExpectedFailuresError, loadExpectedFailures } from '../engine/plan/expectedFailures.ts';
 import type { ResolvedVariants, TargetVariants } from '../model/variants.ts';
-import { newRunId } from '../engine/runtime/runId.ts';
+import { newRunId } from '../model/runId.ts';
 import type { ConfigFile, OptionValues } from './configFile.ts';
 import { ConfigFileError, DEFAULT_CONFIG_FILE, loadConfigFile } from './configFile.ts';
 import type { OptionName, OptionSpec } from './options.ts';
@@ -69,6 +69,8 @@ export interface ConformanceConfig {
   profile: Profile;
   only: string[];
   skip: string[];
+  /** Under full and certification, an INCOMPLETE verdict exits 0 instead of 3. */
+  allowIncomplete: boolean;
   expectedFailuresFile: string | undefined;
   expectedFailures: ExpectedFailure[];
   reportDir: string;
@@ -77,6 +79,8 @@ export interface ConformanceConfig {
   numRuns: number;
   timeoutMs: number;
   checkTimeoutMs: number;
+  /** Most read-only checks at once; writing checks always run alone. */
+  concurrency: number;
   retryAfterCapMs: number;
   /** Webhook check timing; absent: DEFAULT_WEBHOOK_TIMING. */
   webhook?: WebhookTiming;
@@ -96,6 +100,8 @@ export interface ConformanceConfig {
   feedInfoId?: string;
   /** The partner endpoint the suite serves for the feed (--feed-partner-port …); absent: no feed import checks. */
   feedPartner?: FeedPartnerConfig;
+  /** GitHub Actions: the step summary file to append a Markdown verdict to, and the run's page. */
+  stepSummary?: { file: string; runUrl?: string };
   specFile: string;
   requirementsFile: string;
   dryRun: boolean;
@@ -268,6 +274,7 @@ export async function resolveConfig(argv: readonly string[], env: NodeJS.Process
       `${label('feed-info-id')} must be 1 to 200 characters without spaces (received: ${feedInfoId})`,
     );
 
+  const stepSummary = githubStepSummary(env);
   const color = v['no-color'] !== true && !env.NO_COLOR && env.FORCE_COLOR !== '0';
   const config: ConformanceConfig = {
     baseUrl,
@@ -288,6 +295,7 @@ export async function resolveConfig(argv: readonly string[], env: NodeJS.Process
     profile,
     only: list(v.only),
     skip: list(v.skip),
+    allowIncomplete: v['allow-incomplete'] === true,
     expectedFailuresFile,
     expectedFailures,
     reportDir: path('report-dir', resolve(cwd, 'reports/conformance')),
@@ -296,6 +304,7 @@ export async function resolveConfig(argv: readonly string[], env: NodeJS.Process
     numRuns: int('num-runs', 25, 1, 100_000),
     timeoutMs: int('timeout', 15_000, 100, 600_000),
     checkTimeoutMs: int('check-timeout', 120_000, 1_000, 3_600_000),
+    concurrency: int('concurrency', 4, 1, 64),
     retryAfterCapMs: int('retry-after-cap', 10_000, 500, 600_000),
     webhook: {
       waitMs: int('webhook-wait', DEFAULT_WEBHOOK_TIMING.waitMs, 100, 3_600_000),
@@ -309,6 +318,7 @@ export async function resolveConfig(argv: readonly string[], env: NodeJS.Process
     ...(feedName === undefined ? {} : { feedName }),
     ...(feedInfoId === undefined ? {} : { feedInfoId }),
     ...(feedPartner === undefined ? {} : { feedPartner }),
+    ...(stepSummary === undefined ? {} : { stepSummary }),
     specFile: path('spec', resolve(PACKAGE_ROOT, 'generated/openapi.json')),
     requirementsFile: path('requirements', resolve(PACKAGE_ROOT, 'spec/requirements.yaml')),
     dryRun,
@@ -316,6 +326,14 @@ export async function resolveConfig(argv: readonly string[], env: NodeJS.Process
     runId: newRunId(),
   };
   return { kind: 'run', config };
+}
+
+/** GitHub Actions sets GITHUB_STEP_SUMMARY in every step; the run's page lists its artifacts. */
+function githubStepSummary(env: NodeJS.ProcessEnv): ConformanceConfig['stepSummary'] {
+  const file = env.GITHUB_STEP_SUMMARY;
+  if (!file) return undefined;
+  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: run } = env;
+  return { file, ...(server && repo && run ? { runUrl: `${server}/${repo}/actions/runs/${run}` } : {}) };
 }
 
 const LOOPBACK = ['127.0.0.1', '::1', 'localhost'];

@@ -175,6 +175,11 @@ export const OPTIONS = {
     multiple: true,
     help: 'Skip checks whose id, requirement ids or tags match (e.g. rate-limit).',
   },
+  'allow-incomplete': {
+    type: 'boolean',
+    env: 'CONFORMANCE_ALLOW_INCOMPLETE',
+    help: 'Under full and certification, exit 0 instead of 3 when the verdict is INCOMPLETE (MUST requirements left unverified).',
+  },
   'expected-failures': {
     type: 'string',
     env: 'CONFORMANCE_EXPECTED_FAILURES',
@@ -210,6 +215,12 @@ export const OPTIONS = {
     env: 'CONFORMANCE_TIMEOUT',
     value: 'MS',
     help: 'Per-request timeout in milliseconds (default 15000).',
+  },
+  concurrency: {
+    type: 'string',
+    env: 'CONFORMANCE_CONCURRENCY',
+    value: 'N',
+    help: 'Read-only checks run side by side, at most N at once (default 4; 1: one after another). A check that writes always runs alone.',
   },
   'check-timeout': {
     type: 'string',
@@ -267,7 +278,9 @@ export function helpText(version: string): string {
   lines.push(
     '',
     'Exit codes: 0 every required check passed; 1 a check failed; 2 the suite could not run',
-    '(bad configuration, unreachable target, spec or requirements error).',
+    '(bad configuration, tokens the full or certification profile needs, unreachable target, spec',
+    'or requirements error); 3 INCOMPLETE under full or certification: MUST requirements left',
+    'unverified (--allow-incomplete exits 0). The consumer profile is the read-only subset: 0 or 1.',
     '',
     'Example:',
     '  CONFORMANCE_TOKEN=… npx content-conformance --base-url https://content.example.com/api',

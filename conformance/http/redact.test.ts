@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toCurl } from '../model/exchange.ts';
 import { createRedactor } from './redact.ts';
-import { parseRetryAfter, waitAfter429 } from './retryAfter.ts';
+import { waitAfter429 } from './retryAfter.ts';
 
 describe('createRedactor', () => {
   it('when a known secret appears anywhere, then its label replaces it', () => {
@@ -53,11 +53,13 @@ describe('toCurl', () => {
 });
 
 describe('retryAfter', () => {
-  it('when Retry-After is seconds or an HTTP date, then it becomes milliseconds', () => {
-    expect(parseRetryAfter('3', 0)).toBe(3000);
-    expect(parseRetryAfter('Thu, 01 Jan 1970 00:00:05 GMT', 1000)).toBe(4000);
-    expect(parseRetryAfter('soon', 0)).toBeUndefined();
-    expect(parseRetryAfter('1.5', 0)).toBeUndefined();
+  it('when Retry-After is seconds or an HTTP date, then the wait is that long (the client library parses it)', () => {
+    const policy = { capMs: 60_000, random: () => 0 };
+    expect(waitAfter429('3', 0, 0, policy)).toBe(3000);
+    expect(waitAfter429('Thu, 01 Jan 1970 00:00:05 GMT', 0, 1000, policy)).toBe(4000);
+    // Unreadable: the default backoff, never a hot loop.
+    expect(waitAfter429('soon', 0, 0, policy)).toBe(1000);
+    expect(waitAfter429('1.5', 0, 0, policy)).toBe(1000);
   });
 
   it('when the server keeps throttling, then later waits back off beyond Retry-After', () => {

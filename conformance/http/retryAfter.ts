@@ -1,18 +1,11 @@
 // How long to wait after a 429: the server's Retry-After (seconds or an HTTP date), capped;
 // without one, exponential backoff with full jitter. Never less than a floor, so that nothing
-// hot-loops on a target that answers `Retry-After: 0`.
+// hot-loops on a target that answers `Retry-After: 0`. The header is read by the client library's
+// parser, so the suite and the client understand a target's Retry-After alike.
+
+import { parseRetryAfter } from '../../client/index.ts';
 
 export const MIN_WAIT_MS = 500;
-
-/** Milliseconds to wait as the header says, or undefined when it is absent or unreadable. */
-export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
-  if (value === undefined) return undefined;
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const date = Date.parse(trimmed);
-  if (!Number.isNaN(date) && /[a-z]/i.test(trimmed)) return Math.max(0, date - nowMs);
-  return undefined;
-}
 
 export interface WaitPolicy {
   capMs: number;
@@ -32,6 +25,6 @@ export function waitAfter429(
   const random = policy.random ?? Math.random;
   // Later attempts back off further even when the server keeps saying the same Retry-After.
   const backoff = Math.round(random() * base * 2 ** attempt);
-  const wait = told !== undefined ? told + (attempt > 0 ? backoff : 0) : base + backoff;
+  const wait = told !== null ? told + (attempt > 0 ? backoff : 0) : base + backoff;
   return Math.min(policy.capMs, Math.max(MIN_WAIT_MS, wait));
 }

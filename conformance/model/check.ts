@@ -10,9 +10,18 @@
 // The level is derived from the requirements' levels when the catalogue is loaded (MUST beats
 // SHOULD beats DECISION), unless the check gives one.
 
-import type { CheckContext } from '../engine/runtime/context.ts';
 import type { Level } from './levels.ts';
 import { isLevel } from './levels.ts';
+
+/**
+ * The slot for the `ctx` type a check receives. The engine fills it (engine/runtime/context.ts
+ * augments this interface with `context: CheckContext`), so the model names the check's shape
+ * without importing the engine: the layers import one way.
+ */
+export interface CheckContextSlot {}
+
+/** The context the engine hands a check's run (unknown until the engine's module fills the slot). */
+export type CheckRunContext = CheckContextSlot extends { context: infer C } ? C : unknown;
 
 /**
  * What a check needs from the run before it can start:
@@ -41,7 +50,7 @@ export interface CheckDefinition {
   order?: 'last';
   /** Checks whose failure explains this one's: used to put the root failure first. */
   dependsOn?: readonly string[];
-  run: (ctx: CheckContext) => Promise<void>;
+  run: (ctx: CheckRunContext) => Promise<void>;
 }
 
 export interface Check {
@@ -56,7 +65,7 @@ export interface Check {
   readonly writes: string | undefined;
   readonly order: 'normal' | 'last';
   readonly dependsOn: readonly string[];
-  readonly run: (ctx: CheckContext) => Promise<void>;
+  readonly run: (ctx: CheckRunContext) => Promise<void>;
 }
 
 const ID_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\.[a-z0-9]+(?:-[a-z0-9]+)*)+$/;

@@ -1,9 +1,15 @@
-// What one check run produced, as it travels from the vitest worker to the reporters
-// (plain JSON: it crosses a process boundary in the test's meta).
+// What one check run produced, as it travels from the engine to the reporters (plain JSON: the
+// result file is made of it).
 
 import type { Exchange } from './exchange.ts';
 import type { FailureKind } from './failure.ts';
-import type { CleanupResult } from '../engine/runtime/cleanup.ts';
+
+/** One cleanup step at the end of the run and whether it worked. */
+export interface CleanupResult {
+  description: string;
+  ok: boolean;
+  error?: string;
+}
 
 export interface FailureRecord {
   kind: FailureKind;

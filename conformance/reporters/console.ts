@@ -8,6 +8,7 @@ import type { CheckResult, RunInfo, RunResult } from '../engine/results/result.t
 import type { Reporter, RunEvent } from '../engine/events.ts';
 import type { Paint } from './ansi.ts';
 import { paint } from './ansi.ts';
+import { VERDICT_LABEL, verdictScope } from './verdictText.ts';
 
 export interface ConsoleReporterOptions {
   out: Writable;
@@ -145,12 +146,12 @@ export function summaryLines(result: RunResult, files: readonly { kind: string; 
   lines.push(
     `Seed: ${result.seed} (replay with --seed ${result.seed}); run id ${result.runId}; ${duration(result.durationMs)}`,
   );
-  const verdictText = {
-    pass: p.green('PASS'),
-    fail: p.red('FAIL'),
-    incomplete: p.yellow('INCOMPLETE (MUST requirements not verified)'),
-  }[result.verdict];
-  lines.push(p.bold(`Verdict: ${verdictText} (exit ${result.exitCode})`));
+  const colour = { pass: p.green, fail: p.red, incomplete: p.yellow }[result.verdict];
+  const scope = verdictScope(result);
+  lines.push(
+    p.bold(`Verdict: ${colour(VERDICT_LABEL[result.verdict])} (exit ${result.exitCode})`) +
+      (scope ? ` ${p.dim(`— ${scope}`)}` : ''),
+  );
   return lines;
 }
 

@@ -14,6 +14,7 @@ import type { CheckResult, RequirementResult, RequirementVerdict, RunResult } fr
 import { familyOf } from '../spec/requirements.ts';
 import type { FileReporter } from '../engine/events.ts';
 import { escapeXml as h } from './xml.ts';
+import { VERDICT_LABEL as RUN_VERDICT_LABEL, verdictScope } from './verdictText.ts';
 
 export const RESULT_SCRIPT_ID = 'conformance-result';
 
@@ -202,9 +203,8 @@ export function renderHtml(result: RunResult): string {
   const decisions = result.requirements.filter((r) => r.level === 'DECISION');
   const s = result.summary.requirements;
   const root = result.rootFailure ? checks.get(result.rootFailure) : undefined;
-  const verdictText = { pass: 'PASS', fail: 'FAIL', incomplete: 'INCOMPLETE — MUST requirements not verified' }[
-    result.verdict
-  ];
+  const scope = verdictScope(result);
+  const verdictText = `${RUN_VERDICT_LABEL[result.verdict]}${scope ? ` — ${scope}` : ''}`;
   const card = (n: number, label: string, cls: string) => `<div class="card"><b>${n}</b>${chip(cls, label)}</div>`;
   const cleanupFailed = result.cleanup.filter((c) => !c.ok);
   const embedded = JSON.stringify(sealed).replace(/</g, '\\u003c');

@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
@@ -11,6 +11,7 @@ import { summaryLines } from './console.ts';
 import { extractEmbeddedResult, renderHtml } from './html.ts';
 import { renderJson } from './json.ts';
 import { renderJunit } from './junit.ts';
+import { createStepSummaryReporter, renderStepSummary } from './stepSummary.ts';
 
 const exchange = {
   seq: 1,
@@ -341,5 +342,41 @@ describe('deviations from our decisions', () => {
       value: `DEC-ERR-001: ${deviation.message}`,
     });
     expect(health.failure).toBeUndefined();
+  });
+});
+
+describe('GitHub step summary', () => {
+  const files = [{ kind: 'html' as const, path: 'reports/conformance/report.html' }];
+
+  it('when rendered, then it gives the verdict, the counts and each failure with its requirement ids, root failure first', () => {
+    const md = renderStepSummary(result, files, 'https://github.com/acme/api/actions/runs/42');
+    expect(md.split('\n')[0]).toBe('## ❌ Content Service conformance: FAIL (exit 1)');
+    expect(md).toContain('Target `http://t/api` · profile `full` · content-conformance 9.9.9 · seed 3');
+    expect(md).toContain('| Checks | 1 | 2 | 1 skipped, 0 expected failures, 0 unexpected passes |');
+    const rows = md.split('\n').filter((l) => l.startsWith('| `'));
+    expect(rows).toEqual([
+      '| `lists.bare-array` | MUST | LIST-001 | GET /api/events?size=5 did not answer a bare JSON array |',
+      '| `sync.reconcile` | SHOULD | SYNC-006 | should <warn> |',
+    ]);
+    expect(md).toContain(
+      'Report: `reports/conformance/report.html` (upload the report directory as an artifact: [this run](https://github.com/acme/api/actions/runs/42) lists it)',
+    );
+  });
+
+  it('when the profile is consumer, then the summary says it is the read-only subset', () => {
+    const md = renderStepSummary({ ...result, profile: 'consumer', verdict: 'pass', exitCode: 0 }, [], undefined);
+    expect(md).toContain('## ✅ Content Service conformance: PASS (exit 0)');
+    expect(md).toContain('> profile consumer: the read-only subset only, not a certification');
+  });
+
+  it('when GITHUB_STEP_SUMMARY names a file, then the reporter appends to it at the end of the run', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'ctf-summary-')), 'summary.md');
+    await writeFile(file, '# earlier step\n');
+    const reporter = createStepSummaryReporter({ file });
+    await reporter.onEvent({ type: 'check-start', check: result.checks[0]! });
+    await reporter.onEvent({ type: 'run-end', result, files });
+    const written = await readFile(file, 'utf8');
+    expect(written.startsWith('# earlier step\n## ❌ Content Service conformance: FAIL')).toBe(true);
+    expect(written).toContain('| `lists.bare-array` | MUST | LIST-001 |');
   });
 });

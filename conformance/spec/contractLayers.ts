@@ -8,10 +8,9 @@ import type { SpecProblem } from '../model/exchange.ts';
 import { getAt, joinPointer, resolveLocal, type OpenApiDocument } from '../../spec/index.ts';
 import { createResponseValidator } from './responseValidator.ts';
 import type { DecisionDeviation, ResponseToValidate, ResponseValidator } from './responseValidator.ts';
+import { isObject } from '../../spec/json.ts';
 
 type Obj = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The interface layer that belongs to a full spec file: `openapi.interface.json` beside `openapi.json`. */
 export function interfaceFileFor(specFile: string): string | undefined {

@@ -4,18 +4,13 @@
 // an equivalent `if`/`then` per branch, so ajv reports only the branch the value selects.
 // The rewrite is applied to a copy of the spec handed to ajv; pointers stay valid.
 
-import { getAt } from '../../spec/index.ts';
+import { resolveRef } from '../../spec/index.ts';
+import { isObject } from '../../spec/json.ts';
 
 type Node = Record<string, unknown>;
 
-function isObject(value: unknown): value is Node {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function deref(root: unknown, node: unknown, depth = 0): unknown {
-  if (depth > 16 || !isObject(node) || typeof node.$ref !== 'string' || !node.$ref.startsWith('#')) return node;
-  return deref(root, getAt(root, node.$ref), depth + 1);
-}
+/** The node a `$ref` chain leads to, followed by the spec package's resolver. */
+const deref = (root: unknown, node: unknown): unknown => resolveRef(root, node);
 
 /** The values a branch allows for `property`, found through $ref and allOf. */
 function pinnedValues(root: unknown, branch: unknown, property: string, depth = 0): unknown[] | undefined {

@@ -15,7 +15,7 @@ import {
   type ErrorObject,
   type OpenApiDocument,
 } from '../../spec/index.ts';
-import { parseJson } from '../../spec/json.ts';
+import { isObject, parseJson } from '../../spec/json.ts';
 import type { SpecProblem } from '../model/exchange.ts';
 import { rewriteDiscriminators } from './discriminators.ts';
 import { createPathMatcher } from './pathTemplates.ts';
@@ -63,10 +63,6 @@ export interface ResponseValidatorOptions {
 }
 
 type Obj = Record<string, unknown>;
-
-function isObject(value: unknown): value is Obj {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function headerValue(headers: ResponseToValidate['headers'], name: string): string | undefined {
   const lower = name.toLowerCase();

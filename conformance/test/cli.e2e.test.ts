@@ -110,6 +110,44 @@ describe('content-conformance against a correct target', () => {
   });
 });
 
+describe('content-conformance exit codes of an incomplete run', () => {
+  let target: Awaited<ReturnType<typeof startFakeTarget>>;
+  beforeAll(async () => {
+    target = await startFakeTarget();
+  });
+  afterAll(async () => target.close());
+  const args = () => ['--base-url', target.baseUrl, '--spec', MINI_SPEC, '--seed', '7', '--only', FRAMEWORK_CHECKS];
+
+  it('when a full run leaves MUST requirements unverified, then it exits 3, or 0 with --allow-incomplete', async () => {
+    const full = await runCli([...args(), '--profile', 'full'], { env: TOKEN_ENV });
+    expect(full.stderr).toBe('');
+    expect(full.code).toBe(3);
+    expect(full.stdout).toMatch(/Verdict: INCOMPLETE \(MUST requirements not verified\) \(exit 3\) — exit 3: /);
+    expect((await full.result()).exitCode).toBe(3);
+    const allowed = await runCli([...args(), '--profile', 'full', '--allow-incomplete'], { env: TOKEN_ENV });
+    expect(allowed.code).toBe(0);
+    expect(allowed.stdout).toContain('— allowed by --allow-incomplete');
+  });
+
+  it('when the consumer profile leaves them unverified, then it exits 0 and says it is the read-only subset', async () => {
+    const summary = join(await mkdtemp(join(tmpdir(), 'ctf-gh-')), 'step-summary.md');
+    const run = await runCli(args(), {
+      env: { ...TOKEN_ENV, GITHUB_STEP_SUMMARY: summary, GITHUB_SERVER_URL: 'https://github.com' },
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(
+      'Verdict: INCOMPLETE (MUST requirements not verified) (exit 0) — profile consumer: the read-only subset only, not a certification',
+    );
+    // In GitHub Actions the same verdict lands on the job's summary page.
+    const markdown = await readFile(summary, 'utf8');
+    expect(markdown).toMatch(
+      /^## ⚠️ Content Service conformance: INCOMPLETE \(MUST requirements not verified\) \(exit 0\)\n/,
+    );
+    expect(markdown).toContain('> profile consumer: the read-only subset only');
+    expect(markdown).toContain(`Report: \`${join(run.reportDir, 'report.html')}\``);
+  });
+});
+
 describe('content-conformance against a broken target', () => {
   it('when a target is broken, then the CLI fails with exit 1 and puts the root failure first with Received/Expected and a curl line', async () => {
     const { run } = await runAgainst(['listWrappedInObject', 'sizeCapWrongMessage']);
@@ -212,6 +250,27 @@ describe('content-conformance could-not-run cases (exit 2)', () => {
       });
       expect(run.code).toBe(2);
       expect(run.stderr).toContain('the consumer token was refused');
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('when the full profile runs without the tokens its checks need, then it exits 2 naming them before contacting the target', async () => {
+    const target = await startFakeTarget();
+    try {
+      const run = await runCli(['--base-url', target.baseUrl, '--spec', MINI_SPEC, '--profile', 'full']);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain('the full profile needs credentials that were not given:');
+      for (const flag of ['--token (CONFORMANCE_TOKEN)', '--full-token', '--admin-token', '--account-id'])
+        expect(run.stderr).toContain(`  ${flag}`);
+      expect(run.stdout).toBe('');
+      expect(target.requests).toEqual([]);
+      const cert = await runCli(['--base-url', target.baseUrl, '--spec', MINI_SPEC, '--profile', 'certification'], {
+        env: TOKEN_ENV,
+      });
+      expect(cert.code).toBe(2);
+      expect(cert.stderr).not.toContain('--token (CONFORMANCE_TOKEN)');
+      expect(cert.stderr).toContain('--session-user and --session-password');
     } finally {
       await target.close();
     }

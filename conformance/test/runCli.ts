@@ -1,5 +1,5 @@
-// Runs the conformance CLI as a child process (its own vitest instance must not nest inside
-// the test runner's) and reads back its JSON result.
+// Runs the conformance CLI as a child process, as a user does (exit code, stdout, stderr), and
+// reads back its JSON result.
 
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
@@ -19,11 +19,12 @@ export interface CliRun {
   result(): Promise<RunResult & { integrity: { value: string } }>;
 }
 
-/** The environment of the child, without the test runner's own VITEST_* variables. */
+/** The environment of the child, without the test runner's own VITEST_*, CONFORMANCE_* and GITHUB_* variables. */
 function childEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env))
-    if (!k.startsWith('VITEST') && !k.startsWith('CONFORMANCE_') && k !== 'NODE_ENV') env[k] = v;
+    if (!k.startsWith('VITEST') && !k.startsWith('CONFORMANCE_') && !k.startsWith('GITHUB_') && k !== 'NODE_ENV')
+      env[k] = v;
   return { ...env, NO_COLOR: '1', ...extra };
 }
 

@@ -7,6 +7,7 @@
 // stand for is listed in its operation's `responses` under `x-relaxed-statuses`.
 
 import { getAt } from '../../spec/index.ts';
+import { isObject } from '../../spec/json.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -24,9 +25,6 @@ export interface InterfaceRelaxation {
   /** On a schema: keywords removed from it and from every schema it reaches, `$ref`s followed. */
   dropKeywords?: string[];
 }
-
-const isObject = (value: unknown): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const escape = (token: string) => token.replaceAll('~', '~0').replaceAll('/', '~1');
 

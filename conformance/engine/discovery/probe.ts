@@ -5,6 +5,7 @@
 import type { ConformanceConfig } from '../../config/config.ts';
 import type { HttpClient, TokenChoice } from '../../http/httpClient.ts';
 import type { TargetVariants, VariantName } from '../../model/variants.ts';
+import { isObject } from '../../../spec/json.ts';
 
 export interface ProbeContext {
   http: HttpClient;
@@ -25,10 +26,6 @@ export interface ProbeFinding {
 
 export function finding(): ProbeFinding {
   return { found: {}, notes: {} };
-}
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export const is2xx = (status: number) => status >= 200 && status < 300;

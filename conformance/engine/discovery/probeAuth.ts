@@ -4,7 +4,8 @@
 // only with --session-user/--session-password).
 
 import type { ProbeContext, ProbeFinding } from './probe.ts';
-import { finding, is2xx, isObject } from './probe.ts';
+import { finding, is2xx } from './probe.ts';
+import { isObject } from '../../../spec/json.ts';
 import type { TargetVariants } from '../../model/variants.ts';
 
 const INVALID_TOKEN = 'conformance-discovery-invalid-token';

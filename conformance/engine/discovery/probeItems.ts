@@ -6,7 +6,8 @@
 import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import type { HttpResponse } from '../../http/httpClient.ts';
 import type { ProbeContext, ProbeFinding } from './probe.ts';
-import { finding, is2xx, isObject } from './probe.ts';
+import { finding, is2xx } from './probe.ts';
+import { isObject } from '../../../spec/json.ts';
 import type { CreatedItemLocator, OpenStatus, StatusMove, UpdatePath } from '../../model/variants.ts';
 import { OPEN_STATUSES } from '../../model/variants.ts';
 

@@ -2,7 +2,8 @@
 // entries, or a map keyed by organisation) and the number of the first page of GET /assets.
 
 import type { ProbeContext, ProbeFinding } from './probe.ts';
-import { finding, isObject } from './probe.ts';
+import { finding } from './probe.ts';
+import { isObject } from '../../../spec/json.ts';
 
 export async function probeUserOrganisations(ctx: ProbeContext): Promise<ProbeFinding & { body?: unknown }> {
   const out = finding();

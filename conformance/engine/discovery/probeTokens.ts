@@ -4,7 +4,8 @@
 
 import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import type { ProbeContext, ProbeFinding } from './probe.ts';
-import { finding, is2xx, isObject } from './probe.ts';
+import { finding, is2xx } from './probe.ts';
+import { isObject } from '../../../spec/json.ts';
 import { DEFAULT_VARIANTS } from '../../model/variants.ts';
 import type { TokenFilter } from '../../model/variants.ts';
 

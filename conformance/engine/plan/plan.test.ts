@@ -10,6 +10,7 @@ import { createCatalogue } from '../../spec/requirements.ts';
 import { parseExpectedFailures } from './expectedFailures.ts';
 import { globToRegExp } from './glob.ts';
 import { CheckLoadError, loadChecks } from './loadChecks.ts';
+import { describeMissing, missingCredentials } from './credentials.ts';
 import { planChecks, unmatchedPatterns } from './select.ts';
 
 const catalogue = createCatalogue([
@@ -104,6 +105,34 @@ describe('planChecks', () => {
         ['HOOK', 'nothing-*'],
       ),
     ).toEqual(['nothing-*']);
+  });
+});
+
+describe('missingCredentials', () => {
+  const missing = async (args: string[], env: NodeJS.ProcessEnv = {}) => {
+    const c = await config(args, env);
+    return missingCredentials(planChecks(checks, catalogue, c), c);
+  };
+
+  it('when full runs without tokens, then each missing token is named with the checks that need it', async () => {
+    const found = await missing(['--profile', 'full']);
+    expect(found.map((m) => [m.flags, m.checks])).toEqual([
+      ['--token (CONFORMANCE_TOKEN)', ['rate.burst']],
+      ['--full-token (CONFORMANCE_FULL_TOKEN)', ['sync.reconcile']],
+      ['--admin-token (CONFORMANCE_ADMIN_TOKEN)', ['hooks.signature']],
+      ['--account-id (CONFORMANCE_ACCOUNT_ID)', ['hooks.signature']],
+    ]);
+    expect(describeMissing(found, 'full')).toMatch(
+      /^the full profile needs credentials that were not given:\n {2}--token \(CONFORMANCE_TOKEN\): needed by 1 check\(s\) \(rate\.burst\)/,
+    );
+  });
+
+  it('when the checks that need a token are not selected, or the profile is consumer, then nothing is missing', async () => {
+    expect(await missing(['--profile', 'certification', '--only', 'health.*,errors.*'])).toEqual([]);
+    expect(
+      await missing(['--profile', 'full', '--skip', 'rate.burst,hooks.*'], { CONFORMANCE_FULL_TOKEN: 'f' }),
+    ).toEqual([]);
+    expect(await missing([])).toEqual([]);
   });
 });
 

@@ -79,7 +79,7 @@ function failed(checkId: string, requirements: string[], extra: Partial<CheckOut
 const INFO: BuildInput['info'] = {
   suite: { name: 'content-conformance', version: '0.1.0' },
   target: 'http://t/api',
-  profile: 'full',
+  profile: 'consumer',
   seed: 1,
   runId: 'ctf-abcdef',
   spec: { file: 'openapi.json', sha256: 'x' },
@@ -162,11 +162,20 @@ describe('buildResult', () => {
     expect([verdictOf(r, 'SYNC-001'), verdictOf(r, 'HOOK-014')]).toEqual(['client-library', 'client-library']);
   });
 
-  it('when MUST requirements have no check, then the run is incomplete: exit 0, but exit 1 under certification', () => {
+  it('when MUST requirements have no check, then the run is incomplete: exit 0 under consumer, exit 3 under full and certification', () => {
     const plan = [entry('a.h', ['HEALTH-001'])];
-    expect(build(plan, [passed('a.h')])).toMatchObject({ verdict: 'incomplete', exitCode: 0 });
+    const consumer = { info: { ...INFO, profile: 'consumer' } };
+    expect(build(plan, [passed('a.h')], consumer)).toMatchObject({ verdict: 'incomplete', exitCode: 0 });
+    const full = { info: { ...INFO, profile: 'full' } };
+    expect(build(plan, [passed('a.h')], full)).toMatchObject({ verdict: 'incomplete', exitCode: 3 });
     const cert = build(plan, [passed('a.h')], CERTIFICATION);
-    expect(cert).toMatchObject({ verdict: 'incomplete', exitCode: 1 });
+    expect(cert).toMatchObject({ verdict: 'incomplete', exitCode: 3 });
+  });
+
+  it('when the run is incomplete and --allow-incomplete is given, then certification exits 0 with the verdict kept', () => {
+    const plan = [entry('a.h', ['HEALTH-001'])];
+    const r = build(plan, [passed('a.h')], { ...CERTIFICATION, allowIncomplete: true });
+    expect(r).toMatchObject({ verdict: 'incomplete', exitCode: 0 });
   });
 
   it('when a MUST check is skipped under certification, then it fails as not verified', () => {

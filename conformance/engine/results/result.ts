@@ -5,13 +5,15 @@
 // failure is reported apart and never fails; so is a response that conforms to the interface
 // layer but not to our decisions (a deviation, recorded on the DEC ids it differs in). "Could
 // not verify" is not a pass: under the certification profile a skipped MUST check fails, and
-// uncovered MUST requirements leave the run incomplete (exit 1). Requirements a black-box run cannot observe (`verify: needs-feed |
+// uncovered MUST requirements leave the run incomplete (exit 3 under full and certification, 0 under
+// consumer, the read-only subset). Requirements a black-box run cannot observe (`verify: needs-feed |
 // unobservable` in the catalogue) are reported as "not verifiable black-box" with the note saying
 // where they are verified instead; they never fail a run nor leave it incomplete.
 
 import type { VariantLine } from '../../model/variants.ts';
 import type { ExpectedFailure } from '../plan/expectedFailures.ts';
 import { findExpectedFailure } from '../plan/expectedFailures.ts';
+import { GATING_PROFILES } from '../plan/credentials.ts';
 import type { CheckInfo, PlanEntry } from '../plan/select.ts';
 import type { Level, Subject } from '../../model/levels.ts';
 import { strongestLevel } from '../../model/levels.ts';
@@ -84,7 +86,8 @@ export interface RunResult extends RunInfo {
   finishedAt: string;
   durationMs: number;
   verdict: OverallVerdict;
-  exitCode: 0 | 1;
+  /** 0 pass, 1 fail, 3 INCOMPLETE under full or certification (unless --allow-incomplete). */
+  exitCode: 0 | 1 | 3;
   rootFailure?: string;
   summary: {
     checks: Record<CheckStatus, number>;
@@ -105,7 +108,12 @@ export interface BuildInput {
   cleanup: CleanupResult[];
   /** Why planned checks have no outcome (e.g. the worker crashed). */
   missingReason?: string;
+  /** --allow-incomplete: an INCOMPLETE verdict exits 0 under full and certification too. */
+  allowIncomplete?: boolean;
 }
+
+/** Exit codes of a run (2, could not run, never has a result). */
+export const EXIT_CODE = { pass: 0, fail: 1, cannotRun: 2, incomplete: 3 } as const;
 
 function failureLevel(check: CheckInfo, failure: FailureRecord, catalogue: RequirementCatalogue): Level {
   const levels = failure.requirements.map((r) => catalogue.get(r)?.level ?? check.level);
@@ -300,7 +308,11 @@ export function buildResult(input: BuildInput): RunResult {
     (r) => r.level === 'MUST' && r.subject === 'service' && r.verdict === 'not-verified',
   );
   const verdict: OverallVerdict = mustFailed ? 'fail' : mustUnverified ? 'incomplete' : 'pass';
-  const exitCode = mustFailed || (verdict === 'incomplete' && input.info.profile === 'certification') ? 1 : 0;
+  const exitCode = mustFailed
+    ? EXIT_CODE.fail
+    : verdict === 'incomplete' && GATING_PROFILES.includes(input.info.profile) && !input.allowIncomplete
+      ? EXIT_CODE.incomplete
+      : EXIT_CODE.pass;
   const started = new Date(input.info.startedAt);
   return {
     schema: RESULT_SCHEMA,

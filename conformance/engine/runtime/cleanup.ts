@@ -2,16 +2,14 @@
 // first: items are soft-deleted (DEC-ITEM-003), tokens deleted. A failing cleanup step is
 // reported as a warning; it never changes a check's verdict.
 
+import type { CleanupResult } from '../../model/outcome.ts';
+
 export interface CleanupStep {
   description: string;
   action: () => Promise<void>;
 }
 
-export interface CleanupResult {
-  description: string;
-  ok: boolean;
-  error?: string;
-}
+export type { CleanupResult } from '../../model/outcome.ts';
 
 export interface CleanupRegistry {
   add(description: string, action: () => Promise<void>): void;

@@ -15,7 +15,14 @@ import type { RequirementCatalogue } from '../../spec/requirements.ts';
 import type { ResponseValidator } from '../../spec/responseValidator.ts';
 import type { CleanupRegistry } from './cleanup.ts';
 import type { SecretSighting, SecretWatch } from './secretWatch.ts';
-import { deriveSeed } from './runId.ts';
+import { deriveSeed } from '../../model/runId.ts';
+
+// Fills the model's slot: a check's `run(ctx)` gets this CheckContext (see model/check.ts).
+declare module '../../model/check.ts' {
+  interface CheckContextSlot {
+    context: CheckContext;
+  }
+}
 
 /** The configuration a check may read: no tokens (those are in ctx.tokens, and redacted). */
 export type ContextConfig = Readonly<Omit<ConformanceConfig, 'tokens' | 'expectedFailures'>>;

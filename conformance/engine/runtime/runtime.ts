@@ -1,4 +1,4 @@
-// Runs checks inside the vitest worker: builds each check's ctx, times it out, turns whatever
+// Runs checks for the engine (engine/execute/): builds each check's ctx, times it out, turns whatever
 // it throws into a CheckOutcome, and runs the cleanup at the end. Knows nothing of reports.
 
 import type { ConformanceConfig } from '../../config/config.ts';

@@ -5,14 +5,12 @@
 import type { FaultModifier } from '../faultProxy.ts';
 import { jsonBody, readJson } from '../faultProxy.ts';
 import { isJson, jsonAnswer, urlOf } from '../traffic.ts';
+import { isObject } from '../../../spec/json.ts';
 
 const TOKENS_RE = /\/accounts\/[^/]+\/tokens(?:\/[^/]+(?:\/rotate-secret)?)?$/;
 
 /** Vendor member name → ours. */
 const OURS: Record<string, string> = { organisations: 'userorganisations', statuses: 'wfstatus' };
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function renameFilter(token: unknown, names: Record<string, string>): unknown {
   if (!isObject(token) || !isObject(token.apiTokenFilter)) return token;

@@ -1,4 +1,5 @@
 import { DATATYPES, TREE_ENTITY_TYPES, type Datatype } from '../domain/ontology.ts';
+import { isObject } from '../../../spec/json.ts';
 
 // Rules of an ontology document that a JSON schema cannot say: ids unique in the whole document,
 // options exactly where the datatype has them, dotted cnetIDs that extend their parent's. The PUT
@@ -11,8 +12,6 @@ export interface OntologyProblem {
 }
 
 type Loose = Record<string, unknown>;
-const isObject = (value: unknown): value is Loose =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 const WITH_OPTIONS: ReadonlySet<Datatype> = new Set(['choice', 'multichoice']);
 const CNET_ID = /^[0-9]+(\.[0-9]+)*$/;

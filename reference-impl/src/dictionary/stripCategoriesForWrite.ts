@@ -2,6 +2,7 @@ import type { PropertyIndex } from './indexes.ts';
 import { valueAsString } from './normaliseValue.ts';
 import { stripHtml } from './stripHtml.ts';
 import type { StoredCategories, StoredCategory, StoredType } from '../domain/ontology.ts';
+import { isObject } from '../../../spec/json.ts';
 
 // @implements ONTO-005
 // Write side of trcItemCategories: what is persisted (ONTO-004). Only ids, the value and the
@@ -13,8 +14,6 @@ import type { StoredCategories, StoredCategory, StoredType } from '../domain/ont
 
 type Loose = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Loose =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const nonEmptyString = (value: unknown): value is string => typeof value === 'string' && value !== '';
 
 function stripType(entry: Loose): StoredType | undefined {

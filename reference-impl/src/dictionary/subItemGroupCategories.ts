@@ -2,6 +2,7 @@ import { fillItemCategories } from './fillItemCategories.ts';
 import type { OntologyIndexes, PropertyIndex } from './indexes.ts';
 import { stripCategoriesForWrite } from './stripCategoriesForWrite.ts';
 import type { StoredCategories } from '../domain/ontology.ts';
+import { isObject } from '../../../spec/json.ts';
 
 // @implements ITEM-015, ITEM-025
 // The parts of an item in `trcitemRelation.subItemGroups` (a venue's rooms, DEC-ITEM-151) carry a
@@ -10,9 +11,6 @@ import type { StoredCategories } from '../domain/ontology.ts';
 // kept as written.
 
 type Loose = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Loose =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The document as stored: its trcItemCategories and every sub-item group's type and categories. */
 export function withStoredCategories(doc: Readonly<Loose>, properties?: PropertyIndex): Loose {

@@ -2,6 +2,7 @@ import { parseDayNumber } from './calendarDays.ts';
 import { copyJson, patternDays, patternProblems, type ComputedDay } from './calendarPatterns.ts';
 import { isDutchPublicHoliday } from './dutchHolidays.ts';
 import { RuleViolation, type RuleViolationDetail } from './ruleViolation.ts';
+import { isObject } from '../../../spec/json.ts';
 
 // The calendar in the operator's model's shape: calendarType normalisation (DEC-ITEM-011), the
 // days computed from patterns and exception dates (DEC-ITEM-010, DEC-ITEM-102), and the
@@ -233,8 +234,4 @@ function dayKey(entry: { date: string }): string {
 
 function byDate(a: { date: string }, b: { date: string }): number {
   return a.date < b.date ? -1 : a.date > b.date ? 1 : 0;
-}
-
-function isObject(value: unknown): value is Loose {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -9,6 +9,7 @@ import {
   type DayParts,
 } from './calendarDays.ts';
 import type { RuleViolationDetail } from './ruleViolation.ts';
+import { isObject } from '../../../spec/json.ts';
 
 // The days of one calendar pattern in the operator's model's form (DEC-ITEM-010, DEC-ITEM-024):
 // `{startdate, enddate, recurrencyType, occurrence, recurrence, opens[{month, weeknumber,
@@ -265,8 +266,4 @@ export function copyJson<T>(value: T): T {
     else copy[key] = member;
   }
   return copy as T;
-}
-
-function isObject(value: unknown): value is Loose {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

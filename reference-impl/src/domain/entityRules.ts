@@ -8,6 +8,7 @@ import {
   type EntityType,
 } from '../../../generated/constants.ts';
 import { RuleViolation, ruleViolation, type RuleViolationDetail } from './ruleViolation.ts';
+import { isObject } from '../../../spec/json.ts';
 
 // Which entity type lives where, and which fields and links each type may carry.
 
@@ -133,8 +134,4 @@ export function eventLinksOf(
     isObject(link) && link.linkType === 'child' && typeof link.trcid === 'string' ? [{ eventId: link.trcid }] : [],
   );
   return events.length > 0 ? events : undefined;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -4,6 +4,7 @@ import { normaliseLocationForWrite, normalisePoiLocationsForWrite } from './loca
 import { assertEntityRules, resolveWriteEntitytype, type Collection, type EntityType } from './entityRules.ts';
 import { RuleViolation, ruleViolation } from './ruleViolation.ts';
 import { normaliseWfstatus, type StoredWfStatus } from './workflow.ts';
+import { isObject } from '../../../spec/json.ts';
 
 // Turns a POST or PUT body (already checked against the spec: unknown root fields are refused
 // there) into what storage keeps: the server columns and the document.
@@ -215,8 +216,4 @@ function describe(value: unknown): string {
       : typeof value === 'object'
         ? 'an object'
         : JSON.stringify(value);
-}
-
-function isObject(value: unknown): value is Loose {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

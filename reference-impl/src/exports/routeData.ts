@@ -1,5 +1,6 @@
 import { positionOf } from '../domain/location.ts';
 import type { StoredItem } from '../storage/items/itemRow.ts';
+import { isObject } from '../../../spec/json.ts';
 
 // What the route downloads read from a stored route (DEC-ITEM-016, DEC-ITEM-026): its routeInfo
 // in the operator's model's fields and the texts of its primary language. The path is the
@@ -134,8 +135,4 @@ function nonEmpty(value: unknown): value is string {
 
 function isFiniteNumber(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

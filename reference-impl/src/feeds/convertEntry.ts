@@ -5,6 +5,7 @@ import { mapFeedCategories, type UnmappedCategory } from '../dictionary/mapCateg
 import type { FeedDefinition } from './feedConfig.ts';
 import { MAX_PARTNER_ID_LENGTH, type PartnerEntry } from './partnerEntries.ts';
 import type { EntryValidator } from './validateEntry.ts';
+import { isObject } from '../../../spec/json.ts';
 
 // The convert phase: one partner entry → the write body of one item, or a reason it cannot be one.
 
@@ -99,8 +100,4 @@ function collectionFor(entitytype: unknown, feed: FeedDefinition): Collection | 
   if (entitytype === undefined) return collectionOf(feed.entitytype);
   if (entitytype === 'EVENEMENTGROEP') return 'eventgroups'; // the name before May 2025 (DEC-ITEM-008)
   return isEntityType(entitytype) ? collectionOf(entitytype) : undefined;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

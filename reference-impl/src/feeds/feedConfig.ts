@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { ENTITY_TYPE } from '../../../generated/constants.ts';
 import { isEntityType, type EntityType } from '../domain/entityRules.ts';
+import { isObject } from '../../../spec/json.ts';
 
 // The configured inbound feeds (feeds.yaml, or the file FEEDS_FILE names), checked once at start:
 // a broken file stops the service with every problem named, instead of failing runs later.
@@ -158,8 +159,4 @@ function httpsUrl(value: unknown, at: string, problems: string[]): string | unde
     return undefined;
   }
   return url.href;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -15,6 +15,7 @@ import type { StoredItem, StoredRendering } from '../storage/items/itemRow.ts';
 import type { ListedItem } from '../storage/items/listItems.ts';
 import { renderingKeyOf } from '../storage/items/renderingKey.ts';
 import { schemaOrgOf } from './schemaOrg.ts';
+import { isObject } from '../../../spec/json.ts';
 
 // @implements ONTO-008, ITEM-010
 // The response document of an item, for detail reads, lists and write answers alike
@@ -203,8 +204,4 @@ export async function* renderPage(
   }
   yield Buffer.from(`${text}]`);
   onRenderedLive(live);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

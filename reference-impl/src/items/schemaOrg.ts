@@ -3,6 +3,7 @@ import { sortTitle } from '../domain/itemWrite.ts';
 import { positionOf } from '../domain/location.ts';
 import { formatDay, wallTimeToInstant } from '../domain/timestamps.ts';
 import type { EntityType } from '../domain/entityRules.ts';
+import { isObject } from '../../../spec/json.ts';
 
 // `seoMetadata.schemaOrgJsonLd` (ITEM-010, DEC-ITEM-030): the schema.org JSON-LD object the
 // server derives from the item on every read, as the operator's model maps the item's parts to it.
@@ -243,8 +244,4 @@ function compact(value: Loose): Loose {
     if (v !== undefined && v !== null && v !== '') out[key] = v;
   }
   return out;
-}
-
-function isObject(value: unknown): value is Loose {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
