@@ -123,6 +123,9 @@ describe('content-conformance against a broken target', () => {
   });
 });
 
+/** A waiver expiry within the 90 days allowed from today. */
+const SOON = new Date(Date.now() + 30 * 24 * 3600 * 1000).toISOString().slice(0, 10);
+
 describe('content-conformance options', () => {
   let target: Awaited<ReturnType<typeof startFakeTarget>>;
   beforeAll(async () => {
@@ -132,7 +135,10 @@ describe('content-conformance options', () => {
 
   it('when a check is listed as an expected failure, then the run passes and says why', async () => {
     const file = join(await import('node:os').then((os) => os.tmpdir()), `ctf-expected-${process.pid}.yaml`);
-    await writeFile(file, '- requirement: ERR-001\n  reason: the fake words the size message differently\n');
+    await writeFile(
+      file,
+      `- requirement: ERR-001\n  reason: the fake words the size message differently\n  owner: qa\n  expires: ${SOON}\n`,
+    );
     const run = await runCli(
       ['--base-url', target.baseUrl, '--spec', MINI_SPEC, '--expected-failures', file, '--only', FRAMEWORK_CHECKS],
       { env: TOKEN_ENV },
@@ -148,7 +154,10 @@ describe('content-conformance options', () => {
 
   it('when an expected failure passes, then the run fails as an unexpected pass', async () => {
     const file = join(await import('node:os').then((os) => os.tmpdir()), `ctf-expected2-${process.pid}.json`);
-    await writeFile(file, JSON.stringify([{ check: 'health.responds', reason: 'stale entry' }]));
+    await writeFile(
+      file,
+      JSON.stringify([{ check: 'health.responds', reason: 'stale entry', owner: 'qa', expires: SOON }]),
+    );
     const run = await runCli(
       ['--base-url', target.baseUrl, '--spec', MINI_SPEC, '--expected-failures', file, '--only', 'health.*'],
       { env: TOKEN_ENV },
