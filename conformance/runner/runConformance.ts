@@ -181,7 +181,7 @@ export async function runConformance(config: ConformanceConfig, io: RunIo): Prom
       targetVariants: describeVariants(variants),
     };
     const reporters: Reporter[] = config.reporters.includes('console')
-      ? [createConsoleReporter({ out: io.stdout, color: config.color })]
+      ? [createConsoleReporter({ out: io.stdout, color: config.color, verbose: config.verbose })]
       : [];
     const emit = async (event: RunEvent) => {
       for (const r of reporters) await r.onEvent(event);
