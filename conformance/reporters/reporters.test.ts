@@ -343,3 +343,78 @@ describe('deviations from our decisions', () => {
     expect(health.failure).toBeUndefined();
   });
 });
+
+describe('a failure after a refused setup step, and waivers', () => {
+  const refused = {
+    ...exchange,
+    request: { ...exchange.request, method: 'POST', url: 'http://t/api/accounts/a/tokens' },
+    response: {
+      status: 400,
+      headers: { 'content-type': 'application/json' },
+      body: '{"status":400,"error":"Bad Request","message":"callBackUrl host must be a public address"}',
+      bodyBytes: 90,
+      truncated: false,
+    },
+  };
+  const hook = result.checks[3]!;
+  const waived: RunResult = {
+    ...result,
+    checks: [
+      {
+        ...hook,
+        status: 'failed',
+        failureLevel: 'MUST',
+        durationMs: 9,
+        skipReason: undefined,
+        failure: {
+          kind: 'assertion',
+          message: 'POST /api/accounts/a/tokens answered 400: could not create a token',
+          requirements: ['HOOK-011'],
+          exchanges: [refused],
+        },
+      },
+    ],
+    rootFailure: 'hooks.sign',
+    waivers: [
+      {
+        check: 'lists.*',
+        reason: 'known',
+        owner: 'qa',
+        expires: '2026-11-01',
+        state: 'expired',
+        checks: ['lists.bare-array'],
+        message: 'waiver for check lists.* expired on 2026-11-01 (owner qa): it waives nothing now',
+      },
+      {
+        requirement: 'SYNC-*',
+        reason: 'slow',
+        owner: 'ops',
+        expires: '2026-12-01',
+        state: 'applied',
+        checks: ['sync.reconcile'],
+        message: 'waives the failure of sync.reconcile',
+      },
+    ],
+  };
+
+  it("when a step the check needed was refused, then console and HTML show the target's own message", () => {
+    const text = summaryLines(waived, [], paint(false)).join('\n');
+    expect(text).toContain(
+      'Target said: callBackUrl host must be a public address (POST http://t/api/accounts/a/tokens → 400)',
+    );
+    expect(renderHtml(waived)).toContain('<b>Target said</b> <code>callBackUrl host must be a public address</code>');
+  });
+
+  it('when the run had waivers, then console, HTML and JUnit list them apart, the expired one as failing', () => {
+    const text = summaryLines(waived, [], paint(false)).join('\n');
+    expect(text).toContain('Waivers: 2 (1 applied, 0 stale, 1 expired, 0 unused)');
+    expect(text).toContain('  ! expired: waiver for check lists.* expired on 2026-11-01 (owner qa)');
+    expect(text).toContain(
+      '  · applied: requirement SYNC-* (owner ops, expires 2026-12-01): waives the failure of sync.reconcile',
+    );
+    expect(renderHtml(waived)).toContain('<h2>Waivers (--expected-failures)</h2>');
+    const xml = new XMLParser({ ignoreAttributes: false }).parse(renderJunit(waived));
+    const suites = [xml.testsuites.testsuite].flat() as { '@_name': string; '@_failures': string }[];
+    expect(suites.find((s) => s['@_name'] === 'waivers')).toMatchObject({ '@_failures': '1' });
+  });
+});
