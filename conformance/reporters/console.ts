@@ -141,8 +141,11 @@ function notVerifiedLevels(result: RunResult): string {
   return parts.length === 0 ? '' : ` (${parts.join(', ')})`;
 }
 
+/** Ids listed per level before the line is cut (--verbose lists all; so does the HTML report). */
+const MAX_IDS = 20;
+
 /** Which requirement ids were not verified, per level: MUST ones leave the run incomplete. */
-function notVerifiedLines(result: RunResult, p: Paint): string[] {
+function notVerifiedLines(result: RunResult, p: Paint, verbose: boolean): string[] {
   const effect: Record<string, string> = {
     MUST: 'leave the run incomplete',
     SHOULD: 'warnings at most',
@@ -152,7 +155,11 @@ function notVerifiedLines(result: RunResult, p: Paint): string[] {
     const ids = notVerified(result, level).map((r) => r.id);
     if (ids.length === 0) return [];
     const label = `  Not verified ${level} (${effect[level]}):`;
-    return [`${level === 'MUST' ? p.yellow(label) : p.dim(label)} ${ids.join(', ')}`];
+    const shown =
+      verbose || ids.length <= MAX_IDS
+        ? ids.join(', ')
+        : `${ids.slice(0, MAX_IDS).join(', ')} and ${ids.length - MAX_IDS} more (--verbose lists them)`;
+    return [`${level === 'MUST' ? p.yellow(label) : p.dim(label)} ${shown}`];
   });
 }
 
@@ -242,7 +249,7 @@ export function summaryLines(
     '',
     `Checks:       ${s.checks.passed} passed, ${s.checks.failed} failed, ${s.checks.skipped} skipped, ${s.checks['expected-failure']} expected failures, ${s.checks['unexpected-pass']} unexpected passes`,
     `Requirements: ${s.requirements.pass} pass, ${s.requirements.fail} fail, ${s.requirements.warn} warn, ${s.requirements['not-verified']} not verified${notVerifiedLevels(result)}, ${s.requirements['not-verifiable'] ?? 0} not verifiable black-box, ${s.requirements['expected-failure']} expected failure, decisions ${s.requirements['decision-pass']} pass / ${s.requirements['decision-fail']} fail, ${s.requirements['client-library']} covered by the client library tests`,
-    ...notVerifiedLines(result, p),
+    ...notVerifiedLines(result, p, verbose),
   );
   for (const f of files) lines.push(`Report (${f.kind}): ${f.path}`);
   lines.push(

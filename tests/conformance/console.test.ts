@@ -101,9 +101,9 @@ describe('a webhook check whose callback the target refuses', () => {
         'full',
         '--account-id',
         service!.accountId,
-        '--receiver-port',
-        String(await freePort()),
-        '--receiver-tls',
+        // An https callback on a loopback address: past the scheme check, refused for its host.
+        '--callback-url',
+        `https://127.0.0.1:${await freePort()}/hook`,
         '--only',
         'webhooks.delivery-signed',
         '--seed',
