@@ -305,13 +305,16 @@ export function createConsoleReporter(options: ConsoleReporterOptions): Reporter
   let group = '';
   let total = 0;
   let started = 0;
-  let current: { check: CheckInfo; index: number; since: number } | undefined;
+  // Checks started and not yet ended (several when the engine runs checks concurrently).
+  const running = new Map<string, { check: CheckInfo; index: number; since: number }>();
+  const newest = () => [...running.values()].at(-1);
   let ticker: ReturnType<typeof setInterval> | undefined;
   const counter = (index: number) => p.dim(`[${String(index).padStart(String(total).length)}/${total}]`);
   const clearLive = () => {
     if (live) options.out.write('\r\u001b[2K');
   };
   const drawLive = () => {
+    const current = newest();
     if (!live || !current) return;
     const seconds = Math.floor((Date.now() - current.since) / 1000);
     clearLive();
@@ -343,7 +346,7 @@ export function createConsoleReporter(options: ConsoleReporterOptions): Reporter
         }
         case 'check-start': {
           started++;
-          current = { check: event.check, index: started, since: Date.now() };
+          running.set(event.check.id, { check: event.check, index: started, since: Date.now() });
           if (live) {
             drawLive();
             ticker ??= setInterval(drawLive, 1000);
@@ -353,8 +356,10 @@ export function createConsoleReporter(options: ConsoleReporterOptions): Reporter
         }
         case 'check-end': {
           const r = event.result;
-          // A planned skip: summarised at the end, one line per reason.
-          if (current?.check.id !== r.id) break;
+          const current = running.get(r.id);
+          // A planned skip (never started): summarised at the end, one line per reason.
+          if (!current) break;
+          running.delete(r.id);
           clearLive();
           if (r.group !== group) {
             group = r.group;
@@ -362,7 +367,7 @@ export function createConsoleReporter(options: ConsoleReporterOptions): Reporter
           }
           const time = p.dim(` (${duration(r.durationMs)})`);
           write([`${counter(current.index)} ${symbol(r, p)} ${r.id}${time} ${statusWord(r, p)}`.trimEnd()]);
-          current = undefined;
+          drawLive();
           break;
         }
         case 'run-end':

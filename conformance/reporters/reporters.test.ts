@@ -1,13 +1,14 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { integrityOf, verifyResultObject } from './integrity.ts';
-import type { RunResult } from '../engine/results/result.ts';
+import type { CheckResult, RunResult } from '../engine/results/result.ts';
 import { verifyReportFile } from './verifyReport.ts';
 import { paint } from './ansi.ts';
-import { summaryLines } from './console.ts';
+import { createConsoleReporter, summaryLines } from './console.ts';
 import { extractEmbeddedResult, renderHtml } from './html.ts';
 import { renderJson } from './json.ts';
 import { renderJunit } from './junit.ts';
@@ -416,5 +417,37 @@ describe('a failure after a refused setup step, and waivers', () => {
     const xml = new XMLParser({ ignoreAttributes: false }).parse(renderJunit(waived));
     const suites = [xml.testsuites.testsuite].flat() as { '@_name': string; '@_failures': string }[];
     expect(suites.find((s) => s['@_name'] === 'waivers')).toMatchObject({ '@_failures': '1' });
+  });
+});
+
+describe('console progress', () => {
+  it('when checks overlap (started before the previous ended), then each ends on its own counted line', async () => {
+    let text = '';
+    const out = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        text += chunk.toString();
+        done();
+      },
+    });
+    const reporter = createConsoleReporter({ out, color: false, live: false });
+    const [health, list, , hook] = result.checks as [CheckResult, CheckResult, CheckResult, CheckResult];
+    await reporter.onEvent({
+      type: 'run-start',
+      info: result,
+      plan: [
+        { check: health, run: true },
+        { check: list, run: true },
+        { check: hook, run: false, skipReason: 'needs an admin token' },
+      ],
+    });
+    await reporter.onEvent({ type: 'check-start', check: health });
+    await reporter.onEvent({ type: 'check-start', check: list });
+    await reporter.onEvent({ type: 'check-end', result: list });
+    await reporter.onEvent({ type: 'check-end', result: hook });
+    await reporter.onEvent({ type: 'check-end', result: health });
+    expect(text).toContain('2 of 3 checks to run; 1 skipped (summary at the end)');
+    expect(text).toMatch(/\[2\/2\] ✗ lists\.bare-array \(7 ms\) FAIL/);
+    expect(text).toMatch(/\[1\/2\] ✓ health\.responds \(5 ms\)/);
+    expect(text).not.toContain('hooks.sign');
   });
 });
