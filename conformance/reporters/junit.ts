@@ -7,12 +7,15 @@
 import type { CheckResult, RunResult } from '../engine/results/result.ts';
 import type { FileReporter } from '../engine/events.ts';
 import type { WaiverResult } from '../engine/results/waivers.ts';
+import { firstRefusal } from '../model/targetMessage.ts';
 import { escapeXml } from './xml.ts';
 
 function failureText(c: CheckResult): string {
   const f = c.failure;
   if (!f) return '';
   const lines = [f.message];
+  const refusal = firstRefusal(f.exchanges);
+  if (refusal && !f.message.includes(refusal.message)) lines.push(`Target said: ${refusal.message}`);
   if (f.pointer) lines.push(`At: ${f.pointer}`);
   if (f.received !== undefined) lines.push(`Received: ${f.received}`);
   if (f.expected !== undefined) lines.push(`Expected: ${f.expected}`);

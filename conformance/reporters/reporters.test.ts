@@ -404,6 +404,7 @@ describe('a failure after a refused setup step, and waivers', () => {
       'Target said: callBackUrl host must be a public address (POST http://t/api/accounts/a/tokens → 400)',
     );
     expect(renderHtml(waived)).toContain('<b>Target said</b> <code>callBackUrl host must be a public address</code>');
+    expect(renderJunit(waived)).toContain('Target said: callBackUrl host must be a public address');
   });
 
   it('when the run had waivers, then console, HTML and JUnit list them apart, the expired one as failing', () => {
