@@ -14,6 +14,7 @@ import type { ConfigFile, OptionValues } from './configFile.ts';
 import { ConfigFileError, DEFAULT_CONFIG_FILE, loadConfigFile } from './configFile.ts';
 import type { OptionName, OptionSpec } from './options.ts';
 import { OPTIONS } from './options.ts';
+import { didYouMean } from './suggest.ts';
 
 export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -106,6 +107,8 @@ export interface ConformanceConfig {
   requirementsFile: string;
   dryRun: boolean;
   color: boolean;
+  /** List every skipped check under its reason (--verbose); otherwise one line per reason. */
+  verbose?: boolean;
   runId: string;
 }
 
@@ -117,6 +120,28 @@ export type Command =
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
+  /** Every problem found (a run reports them all at once, not only the first). */
+  readonly problems: readonly string[];
+  constructor(problems: string | readonly string[]) {
+    const list = typeof problems === 'string' ? [problems] : problems;
+    super(
+      list.length === 1 ? list[0] : `${list.length} configuration errors:\n${list.map((m) => `  - ${m}`).join('\n')}`,
+    );
+    this.problems = list;
+  }
+}
+
+/** Runs one validation step; a ConfigError is collected in `problems` and `fallback` returned. */
+function collecting(problems: string[]) {
+  return <T>(step: () => T, fallback: T): T => {
+    try {
+      return step();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      problems.push(...error.problems);
+      return fallback;
+    }
+  };
 }
 
 type Values = OptionValues;
@@ -161,9 +186,40 @@ async function readConfigFile(given: string | undefined, env: NodeJS.ProcessEnv,
   try {
     return await loadConfigFile(file, env);
   } catch (error) {
-    if (error instanceof ConfigFileError) throw new ConfigError(error.message);
+    if (error instanceof ConfigFileError) throw new ConfigError(error.problems);
     throw error;
   }
+}
+
+/** `unknown option --bse-url (did you mean --base-url?)` for each flag that is not an option. */
+export function unknownFlags(argv: readonly string[]): string[] {
+  const names = Object.keys(OPTIONS);
+  const shorts = Object.values(OPTIONS as Record<string, OptionSpec>).flatMap((o) => (o.short ? [o.short] : []));
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') break;
+    if (arg.startsWith('--')) {
+      const [name = '', value] = arg.slice(2).split('=', 2);
+      const spec = (OPTIONS as Record<string, OptionSpec>)[name];
+      if (!spec) out.push(`unknown option --${name}${didYouMean(name, names, (n) => `--${n}`)}`);
+      else if (spec.type === 'string' && value === undefined) i++; // its value may itself start with --
+    } else if (/^-[^-]/.test(arg) && !shorts.includes(arg.slice(1, 2))) {
+      out.push(`unknown option ${arg}${didYouMean(arg.slice(1), names, (n) => `--${n}`)}`);
+    }
+  }
+  return out;
+}
+
+/** The argument parser's complaint in the suite's words: the flag, and what it needs. */
+function parseArgsProblem(error: Error): string {
+  const flag = /Option '(-[^ ']+)/.exec(error.message)?.[1];
+  if (flag === undefined) return `${error.message} (see --help)`;
+  if (/does not take an argument/.test(error.message)) return `${flag} takes no value (see --help)`;
+  if (/ambiguous/.test(error.message))
+    return `${flag} needs a value; to give one that starts with -, write ${flag}=VALUE`;
+  if (/argument missing/.test(error.message)) return `${flag} needs a value (see --help)`;
+  return `${error.message} (see --help)`;
 }
 
 function list(value: string | boolean | string[] | undefined): string[] {
@@ -175,6 +231,9 @@ function list(value: string | boolean | string[] | undefined): string[] {
 }
 
 export async function resolveConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Command> {
+  // A mistyped flag stops here, all of them named at once: its value would read as a command.
+  const unknown = unknownFlags(argv);
+  if (unknown.length > 0) throw new ConfigError(unknown);
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({
@@ -184,7 +243,7 @@ export async function resolveConfig(argv: readonly string[], env: NodeJS.Process
       strict: true,
     });
   } catch (error) {
-    throw new ConfigError(`${(error as Error).message} (see --help)`);
+    throw new ConfigError(parseArgsProblem(error as Error));
   }
   const cli = parsed.values as Values;
   if (cli.help) return { kind: 'help' };
@@ -201,48 +260,50 @@ export async function resolveConfig(argv: readonly string[], env: NodeJS.Process
   const configFile: ConfigFile | undefined = await readConfigFile(given, env, cwd);
   const v: Values = { ...configFile?.values, ...environment, ...cli };
   const fromFile = (name: OptionName) => configFile !== undefined && !(name in environment) && !(name in cli);
+  // Every problem below is collected, and all are reported together at the end.
+  const problems: string[] = [];
+  const attempt = collecting(problems);
   for (const [name, variable] of Object.entries(configFile?.unresolved ?? {}) as [OptionName, string][])
     if (fromFile(name))
-      throw new ConfigError(
-        `${configFile!.file}: ${name} names the environment variable ${variable}, which is not set`,
-      );
+      problems.push(`${configFile!.file}: ${name} names the environment variable ${variable}, which is not set`);
   /** How an error names an option: its flag, or its key in the config file when the value came from there. */
   const label = (name: OptionName) =>
     fromFile(name) && name in configFile!.values ? `${name} (in ${configFile!.file})` : `--${name}`;
   const str = (name: OptionName) => (typeof v[name] === 'string' ? (v[name] as string) : undefined);
   const int = (name: OptionName, fallback: number, min: number, max: number) =>
-    integer(label(name), str(name), fallback, min, max);
+    attempt(() => integer(label(name), str(name), fallback, min, max), fallback);
+  const url = (name: OptionName) => attempt(() => httpUrl(label(name), str(name)), undefined);
   const path = (name: OptionName, fallback: string) => {
     const given = str(name);
     return given === undefined ? fallback : isAbsolute(given) ? given : resolve(cwd, given);
   };
 
   const dryRun = v['dry-run'] === true;
-  const baseUrl = httpUrl(label('base-url'), str('base-url'));
-  if (!baseUrl && !dryRun)
-    throw new ConfigError(`--base-url (or CONFORMANCE_BASE_URL, or base-url in ${DEFAULT_CONFIG_FILE}) is required`);
+  const baseUrl = url('base-url');
+  if (str('base-url') === undefined && !dryRun)
+    problems.push(`--base-url (or CONFORMANCE_BASE_URL, or base-url in ${DEFAULT_CONFIG_FILE}) is required`);
 
   const profile = (str('profile') ?? 'consumer') as Profile;
   if (!PROFILES.includes(profile))
-    throw new ConfigError(`${label('profile')} must be one of ${PROFILES.join(', ')} (received: ${profile})`);
+    problems.push(
+      `${label('profile')} must be one of ${PROFILES.join(', ')} (received: ${profile})${didYouMean(profile, PROFILES)}`,
+    );
 
   const accountId = str('account-id');
-  if (accountId !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(accountId)) {
-    throw new ConfigError(
-      `${label('account-id')} must be 1 to 64 characters of A-Z a-z 0-9 _ - (received: ${accountId})`,
-    );
-  }
+  if (accountId !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(accountId))
+    problems.push(`${label('account-id')} must be 1 to 64 characters of A-Z a-z 0-9 _ - (received: ${accountId})`);
 
-  if ((str('session-user') === undefined) !== (str('session-password') === undefined)) {
-    throw new ConfigError(
+  if ((str('session-user') === undefined) !== (str('session-password') === undefined))
+    problems.push(
       '--session-user and --session-password go together (or CONFORMANCE_SESSION_USER and CONFORMANCE_SESSION_PASSWORD)',
     );
-  }
 
   const reporters = list(v.reporters);
   for (const r of reporters)
     if (!REPORTERS.includes(r as ReporterName))
-      throw new ConfigError(`${label('reporters')} accepts ${REPORTERS.join(', ')} (received: ${r})`);
+      problems.push(
+        `${label('reporters')} accepts ${REPORTERS.join(', ')} (received: ${r})${didYouMean(r, REPORTERS)}`,
+      );
 
   const expectedFailuresFile = str('expected-failures') === undefined ? undefined : path('expected-failures', '');
   let expectedFailures: ExpectedFailure[] = [];
@@ -250,29 +311,24 @@ export async function resolveConfig(argv: readonly string[], env: NodeJS.Process
     try {
       expectedFailures = await loadExpectedFailures(expectedFailuresFile);
     } catch (error) {
-      if (error instanceof ExpectedFailuresError) throw new ConfigError(error.message);
-      throw error;
+      if (!(error instanceof ExpectedFailuresError)) throw error;
+      problems.push(...error.problems);
     }
   }
 
   const receiverHost = str('receiver-host') ?? '127.0.0.1';
-  if (!['127.0.0.1', '::1', 'localhost'].includes(receiverHost) && str('callback-url') === undefined) {
-    throw new ConfigError(
+  if (!['127.0.0.1', '::1', 'localhost'].includes(receiverHost) && str('callback-url') === undefined)
+    problems.push(
       `--receiver-host ${receiverHost} needs --callback-url: the URL at which the target reaches this host`,
     );
-  }
 
-  const feedPartner = feedPartnerConfig(str, path, int);
+  const feedPartner = attempt(() => feedPartnerConfig(str, path, int), undefined);
   const feedName = str('feed-name');
   if (feedName !== undefined && !/^[^\s:]{1,200}$/u.test(feedName))
-    throw new ConfigError(
-      `${label('feed-name')} must be 1 to 200 characters without spaces or colons (received: ${feedName})`,
-    );
+    problems.push(`${label('feed-name')} must be 1 to 200 characters without spaces or colons (received: ${feedName})`);
   const feedInfoId = str('feed-info-id');
   if (feedInfoId !== undefined && !/^\S{1,200}$/u.test(feedInfoId))
-    throw new ConfigError(
-      `${label('feed-info-id')} must be 1 to 200 characters without spaces (received: ${feedInfoId})`,
-    );
+    problems.push(`${label('feed-info-id')} must be 1 to 200 characters without spaces (received: ${feedInfoId})`);
 
   const stepSummary = githubStepSummary(env);
   const color = v['no-color'] !== true && !env.NO_COLOR && env.FORCE_COLOR !== '0';
@@ -286,7 +342,7 @@ export async function resolveConfig(argv: readonly string[], env: NodeJS.Process
       sessionPassword: str('session-password'),
     },
     accountId,
-    callbackUrl: httpUrl(label('callback-url'), str('callback-url')),
+    callbackUrl: url('callback-url'),
     receiver: {
       host: receiverHost,
       port: int('receiver-port', 0, 0, 65535),
@@ -323,8 +379,10 @@ export async function resolveConfig(argv: readonly string[], env: NodeJS.Process
     requirementsFile: path('requirements', resolve(PACKAGE_ROOT, 'spec/requirements.yaml')),
     dryRun,
     color,
+    verbose: v.verbose === true,
     runId: newRunId(),
   };
+  if (problems.length > 0) throw new ConfigError(problems);
   return { kind: 'run', config };
 }
 

@@ -8,6 +8,8 @@ import { resolveConfig } from './config.ts';
 import { DEFAULT_VARIANTS } from '../model/variants.ts';
 import { parseConfigFile } from './configFile.ts';
 
+/** A waiver expiry within the 90 days allowed from today. */
+const SOON = new Date(Date.now() + 30 * 24 * 3600 * 1000).toISOString().slice(0, 10);
 const EXAMPLE = fileURLToPath(new URL('../content-conformance.example.yaml', import.meta.url));
 
 /** A fresh working directory holding `files`. */
@@ -99,11 +101,13 @@ describe('config file', () => {
   it('when the file names other files, then relative paths are taken from its folder', async () => {
     const dir = await folder({
       'ci/suite.yaml': 'base-url: http://t.test/api\nreport-dir: out\nexpected-failures: known.yaml\n',
-      'ci/known.yaml': '- check: limits.size-cap\n  reason: the proxy rewrites it\n',
+      'ci/known.yaml': `- check: limits.size-cap\n  reason: the proxy rewrites it\n  owner: qa\n  expires: ${SOON}\n`,
     });
     const c = await run(['--config', join(dir, 'ci/suite.yaml')], {}, '/');
     expect(c.reportDir).toBe(join(dir, 'ci/out'));
-    expect(c.expectedFailures).toEqual([{ check: 'limits.size-cap', reason: 'the proxy rewrites it' }]);
+    expect(c.expectedFailures).toEqual([
+      { check: 'limits.size-cap', reason: 'the proxy rewrites it', owner: 'qa', expires: SOON },
+    ]);
   });
 
   it('when the file is invalid, then the error names the offending key and value', async () => {
@@ -112,7 +116,7 @@ describe('config file', () => {
       return resolveConfig(['--base-url', 'http://t.test/api'], {}, dir);
     };
     await expect(fails('base-url: http://x\ntokn: abc\n')).rejects.toThrow(
-      /unknown key tokn \(known here: base-url, token,/,
+      /content-conformance\.yaml: unknown key tokn \(did you mean token\?\)$/,
     );
     await expect(fails('variants:\n  updatePath: patch\n')).rejects.toThrow(
       'variants.updatePath must be one of detail, collection (received: "patch")',

@@ -10,6 +10,7 @@ import type { TargetVariants } from '../model/variants.ts';
 import { configFileSchema } from './configFileSchema.ts';
 import type { OptionName, OptionSpec } from './options.ts';
 import { OPTIONS } from './options.ts';
+import { didYouMean } from './suggest.ts';
 
 /** The name looked for in the working directory when --config is not given. */
 export const DEFAULT_CONFIG_FILE = 'content-conformance.yaml';
@@ -26,6 +27,13 @@ export interface ConfigFile {
 
 export class ConfigFileError extends Error {
   override readonly name = 'ConfigFileError';
+  /** Each problem found, all at once (the message joins them). */
+  readonly problems: readonly string[];
+  constructor(problems: string | readonly string[]) {
+    const list = typeof problems === 'string' ? [problems] : problems;
+    super(list.join('; '));
+    this.problems = list;
+  }
 }
 
 const validate = createAjv({ verbose: true, allowUnionTypes: true }).compile(configFileSchema());
@@ -49,7 +57,7 @@ export function parseConfigFile(text: string, file: string, env: NodeJS.ProcessE
   } catch (error) {
     throw new ConfigFileError(`${file} is not valid YAML: ${(error as Error).message}`);
   }
-  if (!validate(doc)) throw new ConfigFileError(`${file}: ${validate.errors!.map(describeError).join('; ')}`);
+  if (!validate(doc)) throw new ConfigFileError(validate.errors!.map((e) => `${file}: ${describeError(e)}`));
   const { variants, ...options } = doc as Record<string, unknown> & { variants?: Partial<TargetVariants> };
 
   const values: OptionValues = {};
@@ -82,7 +90,11 @@ function describeError(error: ErrorObject): string {
     case 'additionalProperties': {
       const key = [path, (error.params as { additionalProperty: string }).additionalProperty].filter(Boolean).join('.');
       const known = Object.keys((error.parentSchema as { properties: object }).properties);
-      return `unknown key ${key} (known here: ${known.join(', ')})`;
+      const given = (error.params as { additionalProperty: string }).additionalProperty;
+      const guess = didYouMean(given, known);
+      // A short list helps; all 39 option keys do not (--help lists them).
+      if (known.length <= 8) return `unknown key ${key}${guess} (known here: ${known.join(', ')})`;
+      return `unknown key ${key}${guess || ' (the keys are the option names of --help, and variants)'}`;
     }
     case 'required':
       return `${path || '(root)'} needs ${(error.params as { missingProperty: string }).missingProperty}`;

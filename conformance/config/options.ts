@@ -184,7 +184,7 @@ export const OPTIONS = {
     type: 'string',
     env: 'CONFORMANCE_EXPECTED_FAILURES',
     value: 'FILE',
-    help: 'YAML/JSON list of {check | requirement, reason} known to fail on this target.',
+    help: 'Waivers: YAML/JSON list of {check | requirement, reason, owner, expires (at most 90 days ahead)} known to fail on this target; a stale or expired waiver fails the run.',
   },
   'report-dir': {
     type: 'string',
@@ -250,6 +250,11 @@ export const OPTIONS = {
     type: 'boolean',
     env: 'CONFORMANCE_DRY_RUN',
     help: 'List what would run, what each check writes and what is skipped, then exit.',
+  },
+  verbose: {
+    type: 'boolean',
+    env: 'CONFORMANCE_VERBOSE',
+    help: 'List every skipped check under its reason (default: one line per reason with the count).',
   },
   'no-color': {
     type: 'boolean',

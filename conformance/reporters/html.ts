@@ -6,6 +6,7 @@
 
 import { parseJson } from '../../spec/json.ts';
 import { toCurl } from '../model/exchange.ts';
+import { firstRefusal } from '../model/targetMessage.ts';
 import type { Exchange } from '../model/exchange.ts';
 import { GROUP_ORDER } from '../engine/plan/order.ts';
 import { withIntegrity } from './integrity.ts';
@@ -83,6 +84,25 @@ function exchangeBlock(e: Exchange): string {
   ].join('');
 }
 
+/** The target's own words in a refused exchange, unless the failure message already quotes them. */
+function targetSaid(message: string, exchanges: readonly Exchange[]): string | undefined {
+  const refusal = firstRefusal(exchanges);
+  return refusal && !message.includes(refusal.message) ? refusal.message : undefined;
+}
+
+/** The waivers of the run, apart from the checks; stale and expired ones fail it. */
+function waiversTable(result: RunResult): string {
+  const waivers = result.waivers ?? [];
+  if (waivers.length === 0) return '';
+  const rows = waivers
+    .map((w) => {
+      const fails = w.state === 'stale' || w.state === 'expired';
+      return `<tr><td><code>${h(w.check ?? w.requirement ?? '')}</code></td><td>${h(w.reason)}</td><td>${h(w.owner)}</td><td>${h(w.expires)}</td><td>${chip(fails ? 's-failed' : w.state === 'applied' ? 's-expected-failure' : 's-skipped', w.state)}</td><td>${h(w.message)}</td></tr>`;
+    })
+    .join('\n');
+  return `<h2>Waivers (--expected-failures)</h2>\n<p class="muted">Known failures the vendor waived, each with an owner and an expiry. A stale waiver (its check now passes) or an expired one fails the run.</p>\n<table><thead><tr><th>Check or requirement</th><th>Reason</th><th>Owner</th><th>Expires</th><th>State</th><th>Detail</th></tr></thead><tbody>\n${rows}\n</tbody></table>`;
+}
+
 function failureBlock(c: CheckResult): string {
   const f = c.failure;
   if (!f) return '';
@@ -95,6 +115,7 @@ function failureBlock(c: CheckResult): string {
     expected
       ? `<div class="kv"><b>Expected</b> listed as a known failure: ${h(c.expectedFailureReason ?? '')}</div>`
       : '',
+    kv('Target said', targetSaid(f.message, f.exchanges)),
     kv('At', f.pointer),
     kv('Received', f.received),
     kv('Expected', f.expected),
@@ -238,6 +259,7 @@ ${root ? `<h2>Root failure</h2>${failureBlock(root)}` : ''}
 ${groupedRequirements(interfaceReqs, checks)}
 <h2>Decisions (reported apart, never fail)</h2>
 ${groupedRequirements(decisions, checks)}
+${waiversTable(result)}
 <h2>Checks</h2>
 ${checksTable(result.checks)}
 ${cleanupFailed.length > 0 ? `<h2>Cleanup</h2><p>${cleanupFailed.length} cleanup step(s) failed; test data tagged <code>${h(result.runId)}</code> may remain.</p><pre>${h(cleanupFailed.map((c) => `${c.description}: ${c.error ?? ''}`).join('\n'))}</pre>` : ''}

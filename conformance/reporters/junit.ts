@@ -2,15 +2,20 @@
 // MUST failures are <failure>s; SHOULD/DECISION failures and expected failures are <skipped>
 // with the reason (they do not fail the run), so dashboards stay in line with the exit code.
 // Deviations from our decisions (responses the interface allows) are `decision-deviation` properties.
+// Waivers form a suite of their own: a stale or expired one is a <failure>, as it fails the run.
 
 import type { CheckResult, RunResult } from '../engine/results/result.ts';
 import type { FileReporter } from '../engine/events.ts';
+import type { WaiverResult } from '../engine/results/waivers.ts';
+import { firstRefusal } from '../model/targetMessage.ts';
 import { escapeXml } from './xml.ts';
 
 function failureText(c: CheckResult): string {
   const f = c.failure;
   if (!f) return '';
   const lines = [f.message];
+  const refusal = firstRefusal(f.exchanges);
+  if (refusal && !f.message.includes(refusal.message)) lines.push(`Target said: ${refusal.message}`);
   if (f.pointer) lines.push(`At: ${f.pointer}`);
   if (f.received !== undefined) lines.push(`Received: ${f.received}`);
   if (f.expected !== undefined) lines.push(`Expected: ${f.expected}`);
@@ -41,6 +46,25 @@ function testcase(c: CheckResult): string {
   return `    <testcase ${attrs}>${props}${body}</testcase>`;
 }
 
+function waiverSuite(result: RunResult): string[] {
+  const waivers = result.waivers ?? [];
+  if (waivers.length === 0) return [];
+  const fails = (w: WaiverResult) => w.state === 'stale' || w.state === 'expired';
+  const cases = waivers.map((w) => {
+    const name = w.check !== undefined ? `check ${w.check}` : `requirement ${w.requirement}`;
+    const props = `<properties><property name="owner" value="${escapeXml(w.owner)}"/><property name="expires" value="${w.expires}"/><property name="state" value="${w.state}"/><property name="reason" value="${escapeXml(w.reason)}"/></properties>`;
+    const body = fails(w)
+      ? `<failure message="${escapeXml(w.message)}" type="waiver-${w.state}"/>`
+      : `<system-out>${escapeXml(w.message)}</system-out>`;
+    return `    <testcase classname="waivers" name="${escapeXml(`waiver: ${name}`)}" time="0.000">${props}${body}</testcase>`;
+  });
+  return [
+    `  <testsuite name="waivers" tests="${waivers.length}" failures="${waivers.filter(fails).length}" errors="0" skipped="0" time="0.000" timestamp="${result.startedAt}">`,
+    ...cases,
+    '  </testsuite>',
+  ];
+}
+
 export function renderJunit(result: RunResult): string {
   const groups = new Map<string, CheckResult[]>();
   for (const c of result.checks) groups.set(c.group, [...(groups.get(c.group) ?? []), c]);
@@ -61,10 +85,13 @@ export function renderJunit(result: RunResult): string {
       '  </testsuite>',
     ].join('\n');
   });
+  const waivers = result.waivers ?? [];
+  const waiverFailures = waivers.filter((w) => w.state === 'stale' || w.state === 'expired').length;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="content-conformance ${escapeXml(result.target)}" tests="${result.checks.length}" failures="${result.checks.filter(isFailure).length}" skipped="${result.checks.filter(isSkipped).length}" time="${(result.durationMs / 1000).toFixed(3)}">`,
+    `<testsuites name="content-conformance ${escapeXml(result.target)}" tests="${result.checks.length + waivers.length}" failures="${result.checks.filter(isFailure).length + waiverFailures}" skipped="${result.checks.filter(isSkipped).length}" time="${(result.durationMs / 1000).toFixed(3)}">`,
     ...suites,
+    ...waiverSuite(result),
     '</testsuites>',
     '',
   ].join('\n');

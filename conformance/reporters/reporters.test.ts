@@ -1,13 +1,14 @@
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { integrityOf, verifyResultObject } from './integrity.ts';
-import type { RunResult } from '../engine/results/result.ts';
+import type { CheckResult, RunResult } from '../engine/results/result.ts';
 import { verifyReportFile } from './verifyReport.ts';
 import { paint } from './ansi.ts';
-import { summaryLines } from './console.ts';
+import { createConsoleReporter, summaryLines } from './console.ts';
 import { extractEmbeddedResult, renderHtml } from './html.ts';
 import { renderJson } from './json.ts';
 import { renderJunit } from './junit.ts';
@@ -378,5 +379,113 @@ describe('GitHub step summary', () => {
     const written = await readFile(file, 'utf8');
     expect(written.startsWith('# earlier step\n## ❌ Content Service conformance: FAIL')).toBe(true);
     expect(written).toContain('| `lists.bare-array` | MUST | LIST-001 |');
+  });
+});
+
+describe('a failure after a refused setup step, and waivers', () => {
+  const refused = {
+    ...exchange,
+    request: { ...exchange.request, method: 'POST', url: 'http://t/api/accounts/a/tokens' },
+    response: {
+      status: 400,
+      headers: { 'content-type': 'application/json' },
+      body: '{"status":400,"error":"Bad Request","message":"callBackUrl host must be a public address"}',
+      bodyBytes: 90,
+      truncated: false,
+    },
+  };
+  const hook = result.checks[3]!;
+  const waived: RunResult = {
+    ...result,
+    checks: [
+      {
+        ...hook,
+        status: 'failed',
+        failureLevel: 'MUST',
+        durationMs: 9,
+        skipReason: undefined,
+        failure: {
+          kind: 'assertion',
+          message: 'POST /api/accounts/a/tokens answered 400: could not create a token',
+          requirements: ['HOOK-011'],
+          exchanges: [refused],
+        },
+      },
+    ],
+    rootFailure: 'hooks.sign',
+    waivers: [
+      {
+        check: 'lists.*',
+        reason: 'known',
+        owner: 'qa',
+        expires: '2026-11-01',
+        state: 'expired',
+        checks: ['lists.bare-array'],
+        message: 'waiver for check lists.* expired on 2026-11-01 (owner qa): it waives nothing now',
+      },
+      {
+        requirement: 'SYNC-*',
+        reason: 'slow',
+        owner: 'ops',
+        expires: '2026-12-01',
+        state: 'applied',
+        checks: ['sync.reconcile'],
+        message: 'waives the failure of sync.reconcile',
+      },
+    ],
+  };
+
+  it("when a step the check needed was refused, then console and HTML show the target's own message", () => {
+    const text = summaryLines(waived, [], paint(false)).join('\n');
+    expect(text).toContain(
+      'Target said: callBackUrl host must be a public address (POST http://t/api/accounts/a/tokens → 400)',
+    );
+    expect(renderHtml(waived)).toContain('<b>Target said</b> <code>callBackUrl host must be a public address</code>');
+    expect(renderJunit(waived)).toContain('Target said: callBackUrl host must be a public address');
+  });
+
+  it('when the run had waivers, then console, HTML and JUnit list them apart, the expired one as failing', () => {
+    const text = summaryLines(waived, [], paint(false)).join('\n');
+    expect(text).toContain('Waivers: 2 (1 applied, 0 stale, 1 expired, 0 unused)');
+    expect(text).toContain('  ! expired: waiver for check lists.* expired on 2026-11-01 (owner qa)');
+    expect(text).toContain(
+      '  · applied: requirement SYNC-* (owner ops, expires 2026-12-01): waives the failure of sync.reconcile',
+    );
+    expect(renderHtml(waived)).toContain('<h2>Waivers (--expected-failures)</h2>');
+    const xml = new XMLParser({ ignoreAttributes: false }).parse(renderJunit(waived));
+    const suites = [xml.testsuites.testsuite].flat() as { '@_name': string; '@_failures': string }[];
+    expect(suites.find((s) => s['@_name'] === 'waivers')).toMatchObject({ '@_failures': '1' });
+  });
+});
+
+describe('console progress', () => {
+  it('when checks overlap (started before the previous ended), then each ends on its own counted line', async () => {
+    let text = '';
+    const out = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        text += chunk.toString();
+        done();
+      },
+    });
+    const reporter = createConsoleReporter({ out, color: false, live: false });
+    const [health, list, , hook] = result.checks as [CheckResult, CheckResult, CheckResult, CheckResult];
+    await reporter.onEvent({
+      type: 'run-start',
+      info: result,
+      plan: [
+        { check: health, run: true },
+        { check: list, run: true },
+        { check: hook, run: false, skipReason: 'needs an admin token' },
+      ],
+    });
+    await reporter.onEvent({ type: 'check-start', check: health });
+    await reporter.onEvent({ type: 'check-start', check: list });
+    await reporter.onEvent({ type: 'check-end', result: list });
+    await reporter.onEvent({ type: 'check-end', result: hook });
+    await reporter.onEvent({ type: 'check-end', result: health });
+    expect(text).toContain('2 of 3 checks to run; 1 skipped (summary at the end)');
+    expect(text).toMatch(/\[2\/2\] ✗ lists\.bare-array \(7 ms\) FAIL/);
+    expect(text).toMatch(/\[1\/2\] ✓ health\.responds \(5 ms\)/);
+    expect(text).not.toContain('hooks.sign');
   });
 });

@@ -94,7 +94,7 @@ export async function runConformance(config: ConformanceConfig, io: RunIo): Prom
     const version = await suiteVersion();
     if (config.dryRun) return await dryRun(config, io, version);
     const reporters: Reporter[] = config.reporters.includes('console')
-      ? [createConsoleReporter({ out: io.stdout, color: config.color })]
+      ? [createConsoleReporter({ out: io.stdout, color: config.color, verbose: config.verbose })]
       : [];
     if (config.stepSummary) reporters.push(createStepSummaryReporter(config.stepSummary));
     const result = await runSuite(config, {

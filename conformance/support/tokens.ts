@@ -5,6 +5,7 @@
 
 import type { HttpResponse } from '../http/httpClient.ts';
 import { CheckFailure, CheckUnobservable } from '../model/failure.ts';
+import { targetMessage } from '../model/targetMessage.ts';
 import { forgetProblems } from './assert.ts';
 import type { CheckContext } from '../engine/runtime/context.ts';
 import { variantsOf } from '../model/variants.ts';
@@ -164,13 +165,15 @@ export async function mintToken(
   watchAnswer(ctx, res, `of ${request.name}`);
   dropOwnCallbackProblems(res);
   if (res.status < 200 || res.status >= 300) {
+    // The target's own reason first; the https hint only when it gives none or names the scheme.
+    const said = targetMessage(res.exchange);
     const insecure = typeof request.callBackUrl === 'string' && request.callBackUrl.startsWith('http://');
     const hint =
-      insecure && res.status === 400
+      insecure && res.status === 400 && (said === undefined || /https|scheme|protocol|secure|tls/i.test(said))
         ? `; the target may accept only https: callback URLs (DEC-HOOK-002): run with --receiver-tls (and make the target trust the certificate) or --callback-url https://… (a tunnel)`
         : '';
     throw new CheckFailure({
-      message: `${label(res)} answered ${res.status}: could not create a token${hint}`,
+      message: `${label(res)} answered ${res.status}: could not create a token${said === undefined ? '' : `: "${said}"`}${hint}`,
       received: res.status,
       expected: '201 with the token',
       pointer: 'status',

@@ -81,7 +81,7 @@ describe('content-conformance against a correct target', () => {
 
   it('when the run ends, then progress was shown per requirement group and all reports exist', () => {
     expect(outcome.run.stdout).toMatch(
-      /\nHEALTH\n {2}✓ health\.responds[\s\S]*\nAUTH\n[\s\S]*\nLIST\n[\s\S]*\nLIMIT\n/,
+      /\nHEALTH\n\[ ?1\/\d+\] ✓ health\.responds[\s\S]*\nAUTH\n[\s\S]*\nLIST\n[\s\S]*\nLIMIT\n/,
     );
     expect(outcome.run.stdout).toContain(`Report (junit): ${join(outcome.run.reportDir, 'junit.xml')}`);
     expect(outcome.run.stdout).toContain(`Report (html): ${join(outcome.run.reportDir, 'report.html')}`);
@@ -161,6 +161,9 @@ describe('content-conformance against a broken target', () => {
   });
 });
 
+/** A waiver expiry within the 90 days allowed from today. */
+const SOON = new Date(Date.now() + 30 * 24 * 3600 * 1000).toISOString().slice(0, 10);
+
 describe('content-conformance options', () => {
   let target: Awaited<ReturnType<typeof startFakeTarget>>;
   beforeAll(async () => {
@@ -170,7 +173,10 @@ describe('content-conformance options', () => {
 
   it('when a check is listed as an expected failure, then the run passes and says why', async () => {
     const file = join(await import('node:os').then((os) => os.tmpdir()), `ctf-expected-${process.pid}.yaml`);
-    await writeFile(file, '- requirement: ERR-001\n  reason: the fake words the size message differently\n');
+    await writeFile(
+      file,
+      `- requirement: ERR-001\n  reason: the fake words the size message differently\n  owner: qa\n  expires: ${SOON}\n`,
+    );
     const run = await runCli(
       ['--base-url', target.baseUrl, '--spec', MINI_SPEC, '--expected-failures', file, '--only', FRAMEWORK_CHECKS],
       { env: TOKEN_ENV },
@@ -186,13 +192,18 @@ describe('content-conformance options', () => {
 
   it('when an expected failure passes, then the run fails as an unexpected pass', async () => {
     const file = join(await import('node:os').then((os) => os.tmpdir()), `ctf-expected2-${process.pid}.json`);
-    await writeFile(file, JSON.stringify([{ check: 'health.responds', reason: 'stale entry' }]));
+    await writeFile(
+      file,
+      JSON.stringify([{ check: 'health.responds', reason: 'stale entry', owner: 'qa', expires: SOON }]),
+    );
     const run = await runCli(
       ['--base-url', target.baseUrl, '--spec', MINI_SPEC, '--expected-failures', file, '--only', 'health.*'],
       { env: TOKEN_ENV },
     );
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain('Unexpected passes (remove them from the expected-failures file): 1');
+    expect(run.stdout).toContain(
+      'stale waiver for check health.responds (owner qa): health.responds now passes; remove it from the expected-failures file',
+    );
   });
 
   it('when the options come from a config file with the token from an environment variable, then the run uses them', async () => {
@@ -288,7 +299,7 @@ describe('content-conformance could-not-run cases (exit 2)', () => {
     await writeFile(file, 'base-url: http://x/api\nvariants:\n  tokenIdFeld: tokenId\n');
     const bad = await runCli(['--config', file]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain(`${file}: unknown key variants.tokenIdFeld (known here: createdItem,`);
+    expect(bad.stderr).toContain(`${file}: unknown key variants.tokenIdFeld (did you mean tokenIdField?)`);
   });
 
   it('when the spec cannot be read, then it exits 2 with a spec error', async () => {

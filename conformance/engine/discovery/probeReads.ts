@@ -35,7 +35,10 @@ export async function probeListFirstPage(ctx: ProbeContext): Promise<ProbeFindin
   const plain = await first();
   const zero = await first(0);
   const one = await first(1);
-  const seen = `without page → ${String(plain.id)}, page 0 → ${zero.status} ${String(zero.id)}, page 1 → ${one.status} ${String(one.id)}`;
+  // What each request answered, in words: an item id, or that the page held none.
+  const shown = (r: { status: number; id: unknown }) =>
+    r.status !== 200 ? `${r.status}` : r.id === undefined ? '200, no item' : `200, item ${String(r.id)}`;
+  const seen = `without page → ${shown(plain)}, page 0 → ${shown(zero)}, page 1 → ${shown(one)}`;
   if (plain.status === 200 && plain.id !== undefined) {
     if (zero.status >= 400 && zero.status < 500 && one.id === plain.id) out.found.listFirstPage = 1;
     else if (zero.status === 200 && one.status === 200 && one.id === plain.id) {

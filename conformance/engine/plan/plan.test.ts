@@ -254,15 +254,60 @@ describe('resolveConfig', () => {
 });
 
 describe('expected failures and globs', () => {
+  const TODAY = new Date('2026-12-02T10:00:00Z');
+  const parse = (text: string) => parseExpectedFailures(text, 'f', TODAY);
+  const valid = '  reason: x\n  owner: qa\n  expires: 2027-01-15';
+
   it('when an entry has neither or both of check and requirement, or no reason, then it is rejected', () => {
-    expect(() => parseExpectedFailures('- reason: x', 'f')).toThrow(
+    expect(() => parse('- reason: x\n  owner: qa\n  expires: 2027-01-15')).toThrow(
       'f entry 0: give exactly one of "check" or "requirement"',
     );
-    expect(() => parseExpectedFailures('- check: a.b\n  requirement: X-001\n  reason: x', 'f')).toThrow('exactly one');
-    expect(() => parseExpectedFailures('- check: a.b', 'f')).toThrow('a non-empty "reason" is required');
-    expect(parseExpectedFailures('expectedFailures:\n  - requirement: RATE-*\n    reason: no limiter', 'f')).toEqual([
-      { requirement: 'RATE-*', reason: 'no limiter' },
+    expect(() => parse(`- check: a.b\n  requirement: X-001\n${valid}`)).toThrow('exactly one');
+    expect(() => parse('- check: a.b\n  owner: qa\n  expires: 2027-01-15')).toThrow('a non-empty "reason" is required');
+    expect(parse(`expectedFailures:\n  - requirement: RATE-*\n  ${valid.replaceAll('\n', '\n  ')}`)).toEqual([
+      { requirement: 'RATE-*', reason: 'x', owner: 'qa', expires: '2027-01-15' },
     ]);
+  });
+
+  it('when an entry lacks an owner or an expiry, or expires more than 90 days ahead, then every problem is named at once', () => {
+    const text = [
+      '- check: a.b',
+      '  reason: x',
+      '- check: c.d',
+      '  reason: x',
+      '  owner: qa',
+      '  expires: 2027-03-03',
+      '- check: e.f',
+      '  reason: x',
+      '  owner: qa',
+      '  expires: 2027-02-30',
+      '- check: g.h',
+      '  reason: x',
+      '  owner: qa',
+      '  expires: 2027-03-02',
+      '  expiry: 2027-01-01',
+    ].join('\n');
+    let error: unknown;
+    try {
+      parse(text);
+    } catch (e) {
+      error = e;
+    }
+    expect((error as { problems: string[] }).problems).toEqual([
+      'f entry 0: an "owner" is required (who reviews this waiver)',
+      'f entry 0: an "expires" date is required (YYYY-MM-DD, at most 90 days ahead)',
+      'f entry 1: expires 2027-03-03 is more than 90 days ahead; the latest allowed today is 2027-03-02',
+      'f entry 2: "expires" must be a date YYYY-MM-DD (received: "2027-02-30")',
+      'f entry 3: unknown key "expiry" (known: check, requirement, reason, owner, expires)',
+    ]);
+  });
+
+  it('when a waiver file has a problem, then the run cannot start and the message names it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ctf-waivers-'));
+    await writeFile(join(dir, 'known.yaml'), '- check: a.b\n  reason: x\n  owner: qa\n  expires: 2099-01-01\n');
+    await expect(
+      resolveConfig(['--base-url', 'http://x', '--expected-failures', 'known.yaml'], {}, dir),
+    ).rejects.toThrow(/known\.yaml entry 0: expires 2099-01-01 is more than 90 days ahead/);
   });
 
   it('when a glob is matched, then * and ? work and case is ignored', () => {

@@ -84,13 +84,16 @@ export function unmetNeed(check: CheckInfo, config: Omit<PlanOptions, 'only' | '
   return undefined;
 }
 
+/** How a check left out by --only is reported: the console shows only what runs. */
+export const NOT_SELECTED = 'not selected by --only';
+
 export function selectionReason(
   check: CheckInfo,
   only: readonly string[],
   skip: readonly string[],
 ): string | undefined {
   const values = [check.id, ...check.requirements, ...check.tags, check.group];
-  if (only.length > 0 && !matchesAny(only, values)) return `not selected by --only ${only.join(',')}`;
+  if (only.length > 0 && !matchesAny(only, values)) return `${NOT_SELECTED} ${only.join(',')}`;
   const skipped = matchesAny(skip, values);
   return skipped ? `excluded by --skip ${skipped}` : undefined;
 }

@@ -258,16 +258,57 @@ describe('buildResult', () => {
     expect(failing).toMatchObject({ verdict: 'fail', exitCode: 1 });
   });
 
-  it('when a failure is listed as expected, then it does not fail the run; when it passes, it does', () => {
+  it('when a failure is waived, then it does not fail the run and the waiver is listed as applied', () => {
     const plan = [entry('a.one', ['LIST-001'])];
-    const expectedFailures = [{ requirement: 'LIST-*', reason: 'known' }];
+    const expectedFailures = [{ requirement: 'LIST-*', reason: 'known', owner: 'qa', expires: '2026-12-31' }];
     const xfail = build(plan, [failed('a.one', ['LIST-001'])], { expectedFailures });
     expect(xfail.checks[0]).toMatchObject({ status: 'expected-failure', expectedFailureReason: 'known' });
     expect(verdictOf(xfail, 'LIST-001')).toBe('expected-failure');
     expect(xfail.exitCode).toBe(0);
+    expect(xfail.waivers).toEqual([
+      { ...expectedFailures[0], state: 'applied', checks: ['a.one'], message: 'waives the failure of a.one' },
+    ]);
+  });
+
+  it('when a waived check now passes, then the stale waiver fails the run with its own message', () => {
+    const plan = [entry('a.one', ['LIST-001'])];
+    const expectedFailures = [{ check: 'a.one', reason: 'known', owner: 'qa', expires: '2026-12-31' }];
     const xpass = build(plan, [passed('a.one')], { expectedFailures });
     expect(xpass.checks[0]!.status).toBe('unexpected-pass');
-    expect(xpass.exitCode).toBe(1);
+    expect(xpass).toMatchObject({ verdict: 'fail', exitCode: 1 });
+    expect(xpass.waivers).toMatchObject([
+      {
+        state: 'stale',
+        message: 'stale waiver for check a.one (owner qa): a.one now passes; remove it from the expected-failures file',
+      },
+    ]);
+  });
+
+  it('when a waiver expired before the run started, then it waives nothing and fails the run, even if the check passes', () => {
+    const plan = [entry('a.one', ['LIST-001']), entry('a.two', ['HEALTH-001'])];
+    const expectedFailures = [
+      { check: 'a.one', reason: 'known', owner: 'qa', expires: '2026-11-21' },
+      { requirement: 'HEALTH-001', reason: 'known', owner: 'ops', expires: '2026-11-21' },
+    ];
+    const r = build(plan, [failed('a.one', ['LIST-001']), passed('a.two')], { expectedFailures });
+    expect(r.checks.map((c) => c.status)).toEqual(['failed', 'passed']);
+    expect(r).toMatchObject({ verdict: 'fail', exitCode: 1 });
+    expect(r.waivers!.map((w) => [w.state, w.message])).toEqual([
+      [
+        'expired',
+        'waiver for check a.one expired on 2026-11-21 (owner qa): it waives nothing now; fix the target, or renew the waiver with a new date',
+      ],
+      [
+        'expired',
+        'waiver for requirement HEALTH-001 expired on 2026-11-21 (owner ops): it waives nothing now; fix the target, or renew the waiver with a new date',
+      ],
+    ]);
+    // The last day itself still holds (the run started on 2026-11-22).
+    const lastDay = [{ check: 'a.one', reason: 'known', owner: 'qa', expires: '2026-11-22' }];
+    expect(build(plan, [failed('a.one', ['LIST-001']), passed('a.two')], { expectedFailures: lastDay })).toMatchObject({
+      exitCode: 0,
+      waivers: [{ state: 'applied' }],
+    });
   });
 
   it('when a dependency failed too, then the root failure is the dependency', () => {

@@ -14,6 +14,8 @@ import type { VariantLine } from '../../model/variants.ts';
 import type { ExpectedFailure } from '../plan/expectedFailures.ts';
 import { findExpectedFailure } from '../plan/expectedFailures.ts';
 import { GATING_PROFILES } from '../plan/credentials.ts';
+import type { WaiverResult } from './waivers.ts';
+import { reviewWaivers, waiverFailsRun } from './waivers.ts';
 import type { CheckInfo, PlanEntry } from '../plan/select.ts';
 import type { Level, Subject } from '../../model/levels.ts';
 import { strongestLevel } from '../../model/levels.ts';
@@ -96,6 +98,8 @@ export interface RunResult extends RunInfo {
   checks: CheckResult[];
   requirements: RequirementResult[];
   cleanup: CleanupResult[];
+  /** What became of each waiver (--expected-failures); stale and expired ones fail the run. */
+  waivers?: WaiverResult[];
 }
 
 export interface BuildInput {
@@ -193,7 +197,12 @@ export function resolveCheckResult(
   }
   if (result.status === 'failed' && result.failure) {
     result.failureLevel = failureLevel(check, result.failure, input.catalogue);
-    const expected = findExpectedFailure(input.expectedFailures, check.id, result.failure.requirements);
+    const expected = findExpectedFailure(
+      input.expectedFailures,
+      check.id,
+      result.failure.requirements,
+      new Date(input.info.startedAt),
+    );
     if (expected) {
       result.status = 'expected-failure';
       result.expectedFailureReason = expected.reason;
@@ -201,7 +210,7 @@ export function resolveCheckResult(
   } else if (result.status === 'passed') {
     const unverified = new Set(result.unverified.flatMap((u) => u.requirements));
     const verified = check.requirements.filter((r) => !unverified.has(r));
-    const expected = findExpectedFailure(input.expectedFailures, check.id, verified);
+    const expected = findExpectedFailure(input.expectedFailures, check.id, verified, new Date(input.info.startedAt));
     if (expected) {
       result.status = 'unexpected-pass';
       result.expectedFailureReason = expected.reason;
@@ -301,9 +310,11 @@ function count<K extends string>(keys: readonly K[], values: readonly K[]): Reco
 export function buildResult(input: BuildInput): RunResult {
   const checks = input.plan.map((entry) => resolveCheckResult(entry, input.outcomes.get(entry.check.id), input));
   const requirements = requirementResults(checks, input.catalogue);
+  const waivers = reviewWaivers(input.expectedFailures, checks, new Date(input.info.startedAt));
   const mustFailed =
     checks.some((c) => c.status === 'failed' && c.failureLevel === 'MUST') ||
-    checks.some((c) => c.status === 'unexpected-pass');
+    checks.some((c) => c.status === 'unexpected-pass') ||
+    waivers.some(waiverFailsRun);
   const mustUnverified = requirements.some(
     (r) => r.level === 'MUST' && r.subject === 'service' && r.verdict === 'not-verified',
   );
@@ -345,5 +356,6 @@ export function buildResult(input: BuildInput): RunResult {
     checks,
     requirements,
     cleanup: input.cleanup,
+    waivers,
   };
 }
