@@ -5,8 +5,13 @@
 import { WEBHOOK_HEADERS, WEBHOOK_MAX_ITEMS, WEBHOOK_TIMESTAMP_TOLERANCE_SECONDS } from '../../generated/constants.ts';
 import { CheckFailure } from '../model/failure.ts';
 import type { Answer } from './send.ts';
-import type { Delivery, SignOptions } from './delivery.ts';
-import { EVENT_TYPES, callbackBody, callbackItem, signedDelivery } from './delivery.ts';
+import type { Delivery, SignOptions } from '../../client/webhooks/sampleDelivery.ts';
+import {
+  WEBHOOK_EVENT_TYPES as EVENT_TYPES,
+  sampleCallbackBody as callbackBody,
+  sampleCallbackItem as callbackItem,
+  signedDelivery,
+} from '../../client/webhooks/sampleDelivery.ts';
 
 export interface ReceiverContext {
   readonly secret: string;

@@ -9,8 +9,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { webhookReceiver } from '../../client/webhooks/middleware.ts';
 import { verifyResultObject } from '../reporters/integrity.ts';
 import { main } from '../cli.ts';
-import type { Fault, RunningReceiver } from './faultyReceivers.ts';
-import { startFaultyReceiver } from './faultyReceivers.ts';
+import type { Fault, RunningReceiver } from './selftest/faultyReceivers.ts';
+import { startFaultyReceiver } from './selftest/faultyReceivers.ts';
 import { certifyReceiver } from './run.ts';
 import type { RunResult } from '../engine/results/result.ts';
 

@@ -3,7 +3,7 @@
 
 import type { Exchange } from '../model/exchange.ts';
 import { excerpt } from '../model/exchange.ts';
-import type { Delivery } from './delivery.ts';
+import type { Delivery } from '../../client/webhooks/sampleDelivery.ts';
 
 export interface Answer {
   status?: number;

@@ -1,5 +1,6 @@
-// What the receiver certification sends: CallbackBodies like the service's, signed as the
-// interface says (HOOK-011, HOOK-013), and the ways a forger gets them wrong.
+// Deliveries like the service's, for testing a receiver: CallbackBodies with fresh ids, signed as
+// the interface says (HOOK-011, HOOK-013). Used by `content-webhooks trigger`, the receiver
+// certification (content-conformance receiver) and an integrator's own tests.
 
 import { randomUUID } from 'node:crypto';
 import {
@@ -10,9 +11,9 @@ import {
   WEBHOOK_HEADERS,
 } from '../../generated/constants.ts';
 import type { EntityType } from '../../generated/constants.ts';
-import { signWebhook } from '../../client/webhooks/verify.ts';
+import { signWebhook } from './verify.ts';
 
-export interface CallbackItem {
+export interface SampleItem {
   id: string;
   trcid: string;
   resourceUri: string;
@@ -21,11 +22,14 @@ export interface CallbackItem {
 }
 
 /** The ten event types (HOOK-005), each with the entity type it is about. */
-export const EVENT_TYPES: readonly { name: string; entitytype: EntityType; actionType: CallbackItem['actionType'] }[] =
-  ENTITY_TYPES.flatMap((entitytype) => [
-    { name: `${WEBHOOK_EVENT_NAMES[entitytype]}Updated`, entitytype, actionType: 'UPDATED' as const },
-    { name: `${WEBHOOK_EVENT_NAMES[entitytype]}Deleted`, entitytype, actionType: 'DELETED' as const },
-  ]);
+export const WEBHOOK_EVENT_TYPES: readonly {
+  name: string;
+  entitytype: EntityType;
+  actionType: SampleItem['actionType'];
+}[] = ENTITY_TYPES.flatMap((entitytype) => [
+  { name: `${WEBHOOK_EVENT_NAMES[entitytype]}Updated`, entitytype, actionType: 'UPDATED' as const },
+  { name: `${WEBHOOK_EVENT_NAMES[entitytype]}Deleted`, entitytype, actionType: 'DELETED' as const },
+]);
 
 const COLLECTION = Object.fromEntries(Object.entries(COLLECTIONS).map(([path, type]) => [type, path])) as Record<
   EntityType,
@@ -33,10 +37,12 @@ const COLLECTION = Object.fromEntries(Object.entries(COLLECTIONS).map(([path, ty
 >;
 
 /** One items[] entry of an event type, with fresh ids. */
-export function callbackItem(eventType: string, baseUrl = 'https://content.example.com/api'): CallbackItem {
-  const type = EVENT_TYPES.find((t) => t.name === eventType);
+export function sampleCallbackItem(eventType: string, baseUrl = 'https://content.example.com/api'): SampleItem {
+  const type = WEBHOOK_EVENT_TYPES.find((t) => t.name === eventType);
   if (!type)
-    throw new RangeError(`unknown event type ${eventType}; known: ${EVENT_TYPES.map((t) => t.name).join(', ')}`);
+    throw new RangeError(
+      `unknown event type ${eventType}; known: ${WEBHOOK_EVENT_TYPES.map((t) => t.name).join(', ')}`,
+    );
   const id = randomUUID();
   return {
     id: `${id}_${type.name}`,
@@ -48,7 +54,7 @@ export function callbackItem(eventType: string, baseUrl = 'https://content.examp
 }
 
 /** The raw body the service would send: compact JSON of a CallbackBody. */
-export function callbackBody(items: readonly CallbackItem[]): string {
+export function sampleCallbackBody(items: readonly SampleItem[]): string {
   return JSON.stringify({ items });
 }
 

@@ -4,7 +4,7 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { verifyWebhook } from '../../client/webhooks/verify.ts';
+import { verifyWebhook } from '../../../client/webhooks/verify.ts';
 
 export type Fault =
   /** Accepts everything: no signature check at all. */
