@@ -10,6 +10,8 @@ export interface TriggerOutcome {
 
 /** The interface's acknowledgement limit (HOOK-017): a receiver answers within 5 s. */
 const ACK_LIMIT_MS = 5_000;
+/** How much of the receiver's answer body is printed. */
+const ANSWER_EXCERPT_CHARS = 240;
 
 export async function trigger(command: TriggerCommand): Promise<TriggerOutcome> {
   const items = Array.from({ length: command.items }, () =>
@@ -27,7 +29,7 @@ export async function trigger(command: TriggerCommand): Promise<TriggerOutcome> 
       signal: AbortSignal.timeout(ACK_LIMIT_MS),
     });
     const ms = Math.round(performance.now() - started);
-    const text = (await res.text().catch(() => '')).slice(0, 300);
+    const text = (await res.text().catch(() => '')).slice(0, ANSWER_EXCERPT_CHARS);
     const ok = res.status >= 200 && res.status < 300;
     return {
       ok,
