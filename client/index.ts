@@ -86,6 +86,13 @@ export type { HeaderSource, VerifyFailureReason, VerifyOptions, VerifyResult } f
 export { createMemoryDeduper, DEFAULT_DEDUPE_TTL_MS } from './webhooks/dedupe.ts';
 export type { DeliveryDeduper, MemoryDeduper, MemoryDeduperOptions } from './webhooks/dedupe.ts';
 export { webhookReceiver } from './webhooks/middleware.ts';
+export {
+  sampleCallbackBody,
+  sampleCallbackItem,
+  signedDelivery,
+  WEBHOOK_EVENT_TYPES,
+} from './webhooks/sampleDelivery.ts';
+export type { Delivery, SampleItem, SignOptions } from './webhooks/sampleDelivery.ts';
 export type {
   CallbackItem,
   DeliveryMeta,

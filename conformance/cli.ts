@@ -10,6 +10,7 @@ import { suiteVersion } from './version.ts';
 const EXIT = { pass: 0, fail: 1, cannotRun: 2 } as const;
 
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  if (argv[0] === 'receiver') return (await import('./receiverCert/cli.ts')).receiverMain(argv.slice(1), env, process);
   const version = await suiteVersion();
   let command;
   try {

@@ -8,7 +8,9 @@
 //      feed wired as the repository's CI gate does (tests/conformance/): exit 0, reports written;
 //   3. type-checks (strict tsc --noEmit) and runs an integrator program that imports only
 //      @content-service/client and @content-service/spec (sync into a memory store, signature vectors);
-//   4. has the installed `content-mock` answer one request with an example of the spec;
+//   4. has the installed `content-mock` answer one request with an example of the spec, and the
+//      installed `content-webhooks trigger` reach `content-webhooks listen`, which the installed
+//      `content-conformance receiver` certifies;
 //   5. runs the README's GitHub Actions and GitLab CI snippets as shell against the same service;
 //   6. reads every installed package's README: its TypeScript blocks type-check (strict tsc
 //      --noEmit) against the installed packages, and every option its shell lines give a command
@@ -269,6 +271,7 @@ async function checkNode(major: number, work: string, packed: readonly PackedPac
     expect(summary.spec === loadSpec().sha256, '   the installed spec is the repository one');
 
     await checkMock(project, env);
+    await checkWebhooksDevLoop(project, env);
     await checkReadmes(project, env, packed);
 
     for (const snippet of await readmeSnippets()) {
@@ -330,6 +333,53 @@ async function checkMock(project: string, env: NodeJS.ProcessEnv): Promise<void>
     });
     const message = ((await rejected.json()) as { message?: string }).message;
     expect(message === 'size must not exceed 2000 (requested: 2001)', `   size=2001 answers "${message}"`);
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
+/**
+ * 4b: the installed `content-webhooks listen` verifies what the installed `trigger` signs, and the
+ * installed `content-conformance receiver` certifies that listener (it verifies, dedupes, answers 401).
+ */
+async function checkWebhooksDevLoop(project: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const port = await freePort();
+  const secret = `release-check-${Date.now()}`;
+  const bin = path.join(project, 'node_modules/.bin/content-webhooks');
+  const child = spawn(bin, ['listen', '--port', String(port), '--secret', secret], {
+    cwd: project,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+  try {
+    const deadline = Date.now() + 60_000;
+    while (!out.includes('Listening for webhook deliveries') && Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`release check failed: content-webhooks listen exited: ${out}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const url = `http://127.0.0.1:${port}/`;
+    const trigger = await run(bin, ['trigger', 'EventUpdated', '--forward-to', url, '--secret', secret], {
+      cwd: project,
+      env,
+    });
+    expect(
+      trigger.code === 0 && trigger.out.includes('HTTP 200') && out.includes('signature ok'),
+      '4b. content-webhooks trigger EventUpdated reaches content-webhooks listen, which verifies it',
+      `${trigger.out}\n${out}`,
+    );
+    const certify = await run(
+      path.join(project, 'node_modules/.bin/content-conformance'),
+      ['receiver', '--url', url, '--secret', secret, '--reporters', 'console', '--no-color'],
+      { cwd: project, env },
+    );
+    expect(
+      certify.code === 0,
+      `   content-conformance receiver certifies that listener in ${seconds(certify.ms)}`,
+      certify.out,
+    );
   } finally {
     child.kill('SIGTERM');
   }

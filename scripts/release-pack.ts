@@ -53,7 +53,7 @@ export const PACKAGES: readonly PackageDef[] = [
     folder: 'client',
     code: ['client'],
     data: [],
-    launchers: { 'content-sync': runMain('client/cli.js') },
+    launchers: { 'content-sync': runMain('client/cli.js'), 'content-webhooks': runMain('client/webhooksCli.js') },
     types: true,
   },
   {
@@ -88,6 +88,7 @@ const PROVIDED: Record<string, string> = {
   'generated/constants.js': '@content-service/spec/constants',
   'client/index.js': '@content-service/client',
   'client/webhooks/verify.js': '@content-service/client',
+  'client/webhooks/sampleDelivery.js': '@content-service/client',
 };
 
 /** Never shipped: tests, their helpers and fixtures, the client's benchmark. */

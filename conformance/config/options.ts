@@ -273,6 +273,7 @@ export function helpText(version: string): string {
     'Usage:',
     '  content-conformance --base-url URL [options]',
     '  content-conformance verify-report FILE      check the SHA-256 of a JSON or HTML report',
+    '  content-conformance receiver --url URL --secret S   certify a webhook receiver (receiver --help)',
     '',
     'Options (environment variable in brackets):',
   ];

@@ -184,6 +184,17 @@ describe('loadConfig', () => {
     expect(problemsOf({ WEBHOOK_LEASE: 'soon' })[0]!.variable).toBe('WEBHOOK_LEASE');
   });
 
+  it('when the webhook dev mode is asked for with NODE_ENV=production, then start is refused; elsewhere it is on', () => {
+    expect(problemsOf({ ALLOW_INSECURE_CALLBACKS: 'true', NODE_ENV: 'production' })).toEqual([
+      expect.objectContaining({
+        variable: 'ALLOW_INSECURE_CALLBACKS',
+        message: expect.stringContaining('NODE_ENV=production'),
+      }),
+    ]);
+    expect(loadConfig({ ALLOW_INSECURE_CALLBACKS: 'true', NODE_ENV: 'development' }).allowInsecureCallbacks).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production', SEED_DEMO_DATA: 'false' }).allowInsecureCallbacks).toBe(false);
+  });
+
   it('when PUBLIC_BASE_URL is set, then it is used without its trailing slash', () => {
     expect(loadConfig({ PUBLIC_BASE_URL: 'https://content.example.com/api/' }).publicBaseUrl).toBe(
       'https://content.example.com/api',

@@ -203,8 +203,14 @@ export const VARIABLES = [
     key: 'allowInsecureCallbacks',
     kind: kinds.boolean,
     default: false,
-    description: 'Allow `http:` and private-address webhook callback URLs (DEC-HOOK-002).',
-    production: '`false` (development and tests only).',
+    description:
+      'Webhook dev mode: allow `http:` and loopback webhook callback URLs (DEC-HOOK-002), so deliveries reach a receiver on `localhost` (`content-webhooks listen`, docs/guides/receiving-webhooks.md). Refused with `NODE_ENV=production`.',
+    production: '`false` (development and tests only; start fails if it is on with `NODE_ENV=production`).',
+    // A production service must never be talked into posting to its own loopback interface.
+    check: (value, valueOf) =>
+      value && valueOf(NODE_ENV) === 'production'
+        ? 'expected false with NODE_ENV=production: the webhook dev mode lets tokens point deliveries at loopback addresses'
+        : undefined,
     warning: (value) =>
       value ? 'ALLOW_INSECURE_CALLBACKS is on: webhooks may target http: and private addresses' : undefined,
   }),

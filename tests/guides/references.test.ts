@@ -12,6 +12,7 @@ const EXPECTED_GUIDES = [
   'changelog.md',
   'incremental-sync.md',
   'rate-limits.md',
+  'receiving-webhooks.md',
   'size-cap-2026-11-01.md',
   'typed-client.md',
   'verifying-webhooks.md',

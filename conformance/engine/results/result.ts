@@ -114,6 +114,8 @@ export interface BuildInput {
   missingReason?: string;
   /** --allow-incomplete: an INCOMPLETE verdict exits 0 under full and certification too. */
   allowIncomplete?: boolean;
+  /** Default: the service; the receiver certification judges `receiver` requirements. */
+  judged?: Subject;
 }
 
 /** Exit codes of a run (2, could not run, never has a result). */
@@ -239,6 +241,8 @@ function contribution(check: CheckResult, requirement: string): { kind: Contribu
 export function requirementResults(
   checks: readonly CheckResult[],
   catalogue: RequirementCatalogue,
+  /** Whose obligations this run judges: the service (the main suite) or a webhook receiver. */
+  judged: Subject = 'service',
 ): RequirementResult[] {
   return catalogue.all.map((req) => {
     const covering = checks.filter((c) => c.requirements.includes(req.id));
@@ -250,7 +254,7 @@ export function requirementResults(
       statement: req.statement,
       checks: covering.map((c) => c.id),
     };
-    if (req.subject !== 'service')
+    if (req.subject !== judged)
       return {
         ...base,
         verdict: 'client-library',
@@ -309,14 +313,15 @@ function count<K extends string>(keys: readonly K[], values: readonly K[]): Reco
 
 export function buildResult(input: BuildInput): RunResult {
   const checks = input.plan.map((entry) => resolveCheckResult(entry, input.outcomes.get(entry.check.id), input));
-  const requirements = requirementResults(checks, input.catalogue);
+  const judged = input.judged ?? 'service';
+  const requirements = requirementResults(checks, input.catalogue, judged);
   const waivers = reviewWaivers(input.expectedFailures, checks, new Date(input.info.startedAt));
   const mustFailed =
     checks.some((c) => c.status === 'failed' && c.failureLevel === 'MUST') ||
     checks.some((c) => c.status === 'unexpected-pass') ||
     waivers.some(waiverFailsRun);
   const mustUnverified = requirements.some(
-    (r) => r.level === 'MUST' && r.subject === 'service' && r.verdict === 'not-verified',
+    (r) => r.level === 'MUST' && r.subject === judged && r.verdict === 'not-verified',
   );
   const verdict: OverallVerdict = mustFailed ? 'fail' : mustUnverified ? 'incomplete' : 'pass';
   const exitCode = mustFailed
