@@ -230,7 +230,7 @@ describe('content-conformance options', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Tokens: consumer ✓ · full ✗ · admin ✗');
     expect(run.stdout).toMatch(/run {2}lists\.bare-array \[MUST\] LIST-001/);
-    expect(run.stdout).toMatch(/\n4 of \d+ checks would run\./);
+    expect(run.stdout).toMatch(/\n4 of \d+ checks would run/);
     expect(target.requests.length).toBe(before);
   });
 });
