@@ -1,18 +1,21 @@
 // @implements DEC-LIST-021, DEC-LIST-022, DEC-LIST-023, DEC-LIST-024, DEC-LIST-025, DEC-LIST-026, DEC-LIST-027, DEC-LIST-028, DEC-LIST-029
 // The operator's list filters as SQL on the stored document. Each expression below is written
 // exactly as its index in migration 020 (DEC-LIST-032): PostgreSQL uses an expression index only
-// for the same expression, so listFilters.test.ts holds the two together.
+// for the same expression, so listFilters.test.ts holds the two together. Search, keywords and
+// markers read columns generated from the document instead: their index hits are rechecked, and
+// computing them again for each row was the slow part.
 
-/** Indexed expressions, one per filter, the same text as in 020_list_filter_indexes.sql. */
+/** Indexed expressions or stored columns, one per filter, the same text as in 020_list_filter_indexes.sql. */
 export const FILTER_EXPRESSIONS = {
-  text: `to_tsvector('simple', jsonb_path_query_array(doc, '$.trcItemDetails[*].title') || jsonb_path_query_array(doc, '$.trcItemDetails[*].shortdescription') || jsonb_path_query_array(doc, '$.trcItemDetails[*].longdescription'))`,
+  /** A stored column, generated from the titles and descriptions (migration 020). */
+  text: `search_vector`,
   langs: `jsonb_path_query_array(doc, '$.trcItemDetails[*].lang')`,
   types: `jsonb_path_query_array(doc, '$.trcItemCategories.types[*].catid')`,
   categories: `jsonb_path_query_array(doc, '$.trcItemCategories.categories[*].catid')`,
   city: `lower(btrim(doc #>> '{location,address,city}'))`,
   owner: `lower(doc ->> 'owner')`,
-  keywords: `COALESCE(regexp_split_to_array(lower(btrim(doc ->> 'keywords')), '\\s*[,;]\\s*'), '{}')`,
-  markers: `COALESCE(regexp_split_to_array(lower(btrim(doc ->> 'markers')), '\\s*[,;]\\s*'), '{}')`,
+  keywords: `keyword_tags`,
+  markers: `marker_tags`,
   firstDay: `item_first_day(doc)`,
   lastDay: `item_last_day(doc)`,
 } as const;
