@@ -4530,6 +4530,27 @@ export interface components {
          */
         AssetsSortOrder: string;
         /**
+         * @description Comma-separated category ids: returns items with at least one of them in
+         *     `trcItemCategories.categories[].catid` (DEC-LIST-022).
+         * @example [
+         *       "c-1"
+         *     ]
+         */
+        Categories: string[];
+        /**
+         * @description Returns items whose `location.address.city` is this name, in any letter case, spaces at either
+         *     end ignored (DEC-LIST-026).
+         * @example Amsterdam
+         */
+        City: string;
+        /**
+         * @description `true`: without `wfstatus`, `deleted` items the token may see are listed too (DEC-LIST-030).
+         *     `false`, the default, changes nothing. With `wfstatus` the statuses it names are listed, whatever
+         *     this says.
+         * @example true
+         */
+        Deleted: boolean;
+        /**
          * @description Zero-based page number; skips `page × size` deliveries of the newest-first list.
          * @example 0
          */
@@ -4540,11 +4561,33 @@ export interface components {
          */
         DeliveriesSize: number;
         /**
+         * @description Returns events with a day on or before this date (`yyyy-mm-dd`, inclusive; DEC-LIST-027): a
+         *     `calendar.singleDates[].date`, or a `calendar.patternDates[]` period from `startdate` to
+         *     `enddate`. With both bounds, an event with a day in the range. Events without dates are left out.
+         *     A later start than end answers an empty list.
+         * @example 2026-12-31
+         */
+        EventDateRangeEnd: string;
+        /**
+         * @description Returns events with a day on or after this date (`yyyy-mm-dd`, inclusive; DEC-LIST-027): a
+         *     `calendar.singleDates[].date`, or a `calendar.patternDates[]` period from `startdate` to
+         *     `enddate`. With both bounds, an event with a day in the range. Events without dates are left out.
+         *     A later start than end answers an empty list.
+         * @example 2026-01-01
+         */
+        EventDateRangeStart: string;
+        /**
          * @description When `true`, `calendar.singleDates` holds only the dates stored on the event, not the dates the
          *     server computes from `calendar.patternDates` (DEC-ITEM-010).
          * @example true
          */
         ExcludePatternDates: boolean;
+        /**
+         * @description Returns the item whose `externalId` is this value (DEC-LIST-024). The operator's tools name the
+         *     field `externalid`; the filter keeps their name, the item keeps the interface's `externalId`.
+         * @example feed-1
+         */
+        ExternalIdFilter: string;
         /**
          * @description Process only this entry: the partner's id of the entry, or the item's full `externalId`
          *     `<feed name>:<partner id>` (DEC-FEED-003). When given, `size` is ignored and the run answers `200`
@@ -4593,6 +4636,18 @@ export interface components {
          * @example "a3f5c2e1-w800-h600-cover"
          */
         IfNoneMatch: string;
+        /** @description The operator's export columns; accepted and ignored (DEC-LIST-031). */
+        IgnoredExportPropertyIds: string;
+        /** @description The operator's export columns as one of its commands spells them; accepted and ignored (DEC-LIST-031). */
+        IgnoredExportProperyIds: string;
+        /** @description The operator's export switch (`format=excel`); accepted and ignored (DEC-LIST-031): the answer is always the JSON array. */
+        IgnoredFormat: string;
+        /** @description A `lat,lon` point sent by the operator's command-line client; accepted and ignored (DEC-LIST-031). */
+        IgnoredGeo: string;
+        /** @description A distance from `geo` (`5km`) sent by the operator's command-line client; accepted and ignored (DEC-LIST-031). */
+        IgnoredGeoDistance: string;
+        /** @description Sent by the operator's command-line client; accepted and ignored (DEC-LIST-031): the list is not narrowed by it. */
+        IgnoredLocationId: string;
         /**
          * @description `true` also returns nodes marked `deprecated` (and their children). By default they are left out (DEC-DICT-004).
          * @example true
@@ -4603,6 +4658,22 @@ export interface components {
          * @example 3f1b6d2e-8c4a-4e7b-9f10-2a5c7d9e1b34
          */
         ItemId: string;
+        /**
+         * @description Comma-separated values that the item's comma-separated root `keywords` string must all hold, in any
+         *     letter case; a value starting with `!` must not be held (DEC-LIST-029). `!old,new`: items marked
+         *     `new` and not `old`.
+         * @example [
+         *       "jazz",
+         *       "kunst"
+         *     ]
+         */
+        Keywords: string[];
+        /**
+         * @description Returns items with a `trcItemDetails` entry in this language (DEC-LIST-025), for example `nl`,
+         *     `en`, `de`. The answer still holds all of an item's languages.
+         * @example en
+         */
+        Lang: string;
         /**
          * @description Returns items changed at or after this moment (**inclusive**, `>=`). ISO-8601 timestamp, for
          *     example `2026-11-20T08:30:00.000Z`. A value without a UTC offset is read in Europe/Amsterdam, a
@@ -4615,6 +4686,16 @@ export interface components {
          */
         LastUpdated: string;
         /**
+         * @description Comma-separated values that the item's comma-separated root `markers` string must all hold, in any
+         *     letter case; a value starting with `!` must not be held (DEC-LIST-029). `!old,new`: items marked
+         *     `new` and not `old`.
+         * @example [
+         *       "!old",
+         *       "new"
+         *     ]
+         */
+        Markers: string[];
+        /**
          * @description How `w` and `h` apply (DEC-ASSET-003): `fit` (default) scales the image to fit inside the box,
          *     keeping its aspect ratio; `cover` fills the box and crops the centre; `stretch` scales to exactly
          *     `w` × `h`. With only one of `w` and `h` the image is scaled to it, keeping the aspect ratio, whatever
@@ -4622,6 +4703,11 @@ export interface components {
          * @example cover
          */
         Mode: "fit" | "cover" | "stretch";
+        /**
+         * @description Returns items whose root `owner` is this value, in any letter case (DEC-LIST-028).
+         * @example editor@amsterdam.example
+         */
+        Owner: string;
         /**
          * @description Zero-based page number. The answer skips `page × size` items of the same filtered and sorted
          *     result (DEC-LIST-002). For incremental sync prefer the keyset style: sort by `lastupdated` and pass
@@ -4635,6 +4721,13 @@ export interface components {
          */
         Published: boolean;
         /**
+         * @description Text search in the items' titles, short and long descriptions, in every language (DEC-LIST-021).
+         *     Every word of the value must start a word of those texts, in any letter case: `muse amst` finds
+         *     "Museum in Amsterdam". Punctuation separates words. A value without any word is a `400`.
+         * @example museum
+         */
+        Search: string;
+        /**
          * @description Page size: the largest number of items in the answer. At most **2000**.
          *
          *     From 1 November 2026 00:00 Europe/Amsterdam a larger value is rejected with `400` and the body
@@ -4646,6 +4739,12 @@ export interface components {
          * @example 2000
          */
         Size: number;
+        /**
+         * @description The operator's name for `sortField` (DEC-LIST-020). `modified` sorts by `lastupdated`, `created`
+         *     by `creationdate`; every `sortField` value is accepted too. When both are sent, `sortField` wins.
+         * @example modified
+         */
+        SortAlias: "modified" | "created" | "lastupdated" | "creationdate" | "title" | "trcid" | "id" | "slug" | "wfstatus" | "entitytype" | "userorganisation" | "externalId";
         /**
          * @description Root-level field to sort by. Default `lastupdated`. `title` sorts by the title in the item's primary
          *     language. Every sort ends with `id` ascending as a tiebreaker, so paging over equal values neither
@@ -4659,6 +4758,12 @@ export interface components {
          */
         SortOrder: "ASC" | "DESC" | "asc" | "desc";
         /**
+         * @description The operator's name for `sortOrder` (DEC-LIST-020), in either letter case. When both are sent,
+         *     `sortOrder` wins.
+         * @example asc
+         */
+        SortOrderAlias: "ASC" | "DESC" | "asc" | "desc";
+        /**
          * @description Id of the account token (UUID).
          * @example 6b2d4f8a-1c3e-4a5b-8d7f-9e0a1b2c3d4e
          */
@@ -4668,6 +4773,20 @@ export interface components {
          * @example trc-7f3c1e52-0b8e-4a51-9d0c-6a1f2b3c4d5e
          */
         Trcid: string;
+        /**
+         * @description Comma-separated category ids: returns items with at least one of them in
+         *     `trcItemCategories.types[].catid` (DEC-LIST-022).
+         * @example [
+         *       "2.3.1"
+         *     ]
+         */
+        Types: string[];
+        /**
+         * @description Returns items of this organisation only (DEC-LIST-023). It narrows the token's scope and never
+         *     widens it: an organisation the token may not see answers an empty list.
+         * @example amsterdam-marketing
+         */
+        UserOrganisationFilter: string;
         /**
          * @description Target width in pixels, 1…4000. Images only; other files ignore it. Never enlarged beyond the source (DEC-ASSET-003).
          * @example 800
@@ -4928,9 +5047,15 @@ export type ParameterAssetsPage = components['parameters']['AssetsPage'];
 export type ParameterAssetsSize = components['parameters']['AssetsSize'];
 export type ParameterAssetsSortField = components['parameters']['AssetsSortField'];
 export type ParameterAssetsSortOrder = components['parameters']['AssetsSortOrder'];
+export type ParameterCategories = components['parameters']['Categories'];
+export type ParameterCity = components['parameters']['City'];
+export type ParameterDeleted = components['parameters']['Deleted'];
 export type ParameterDeliveriesPage = components['parameters']['DeliveriesPage'];
 export type ParameterDeliveriesSize = components['parameters']['DeliveriesSize'];
+export type ParameterEventDateRangeEnd = components['parameters']['EventDateRangeEnd'];
+export type ParameterEventDateRangeStart = components['parameters']['EventDateRangeStart'];
 export type ParameterExcludePatternDates = components['parameters']['ExcludePatternDates'];
+export type ParameterExternalIdFilter = components['parameters']['ExternalIdFilter'];
 export type ParameterFeedExternalId = components['parameters']['FeedExternalId'];
 export type ParameterFeedId = components['parameters']['FeedId'];
 export type ParameterFeedInfoId = components['parameters']['FeedInfoId'];
@@ -4939,17 +5064,32 @@ export type ParameterFeedSize = components['parameters']['FeedSize'];
 export type ParameterH = components['parameters']['H'];
 export type ParameterIfMatch = components['parameters']['IfMatch'];
 export type ParameterIfNoneMatch = components['parameters']['IfNoneMatch'];
+export type ParameterIgnoredExportPropertyIds = components['parameters']['IgnoredExportPropertyIds'];
+export type ParameterIgnoredExportProperyIds = components['parameters']['IgnoredExportProperyIds'];
+export type ParameterIgnoredFormat = components['parameters']['IgnoredFormat'];
+export type ParameterIgnoredGeo = components['parameters']['IgnoredGeo'];
+export type ParameterIgnoredGeoDistance = components['parameters']['IgnoredGeoDistance'];
+export type ParameterIgnoredLocationId = components['parameters']['IgnoredLocationId'];
 export type ParameterIncludeDeprecated = components['parameters']['IncludeDeprecated'];
 export type ParameterItemId = components['parameters']['ItemId'];
+export type ParameterKeywords = components['parameters']['Keywords'];
+export type ParameterLang = components['parameters']['Lang'];
 export type ParameterLastUpdated = components['parameters']['LastUpdated'];
+export type ParameterMarkers = components['parameters']['Markers'];
 export type ParameterMode = components['parameters']['Mode'];
+export type ParameterOwner = components['parameters']['Owner'];
 export type ParameterPage = components['parameters']['Page'];
 export type ParameterPublished = components['parameters']['Published'];
+export type ParameterSearch = components['parameters']['Search'];
 export type ParameterSize = components['parameters']['Size'];
+export type ParameterSortAlias = components['parameters']['SortAlias'];
 export type ParameterSortField = components['parameters']['SortField'];
 export type ParameterSortOrder = components['parameters']['SortOrder'];
+export type ParameterSortOrderAlias = components['parameters']['SortOrderAlias'];
 export type ParameterTokenId = components['parameters']['TokenId'];
 export type ParameterTrcid = components['parameters']['Trcid'];
+export type ParameterTypes = components['parameters']['Types'];
+export type ParameterUserOrganisationFilter = components['parameters']['UserOrganisationFilter'];
 export type ParameterW = components['parameters']['W'];
 export type ParameterWfStatus = components['parameters']['WfStatus'];
 export type ParameterXServiceDelivery = components['parameters']['XServiceDelivery'];
@@ -5955,6 +6095,55 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description Comma-separated category ids: returns items with at least one of them in
+                 *     `trcItemCategories.categories[].catid` (DEC-LIST-022).
+                 * @example [
+                 *       "c-1"
+                 *     ]
+                 */
+                categories?: components["parameters"]["Categories"];
+                /**
+                 * @description Returns items whose `location.address.city` is this name, in any letter case, spaces at either
+                 *     end ignored (DEC-LIST-026).
+                 * @example Amsterdam
+                 */
+                city?: components["parameters"]["City"];
+                /**
+                 * @description `true`: without `wfstatus`, `deleted` items the token may see are listed too (DEC-LIST-030).
+                 *     `false`, the default, changes nothing. With `wfstatus` the statuses it names are listed, whatever
+                 *     this says.
+                 * @example true
+                 */
+                deleted?: components["parameters"]["Deleted"];
+                /** @description The operator's export columns; accepted and ignored (DEC-LIST-031). */
+                export_propertyids?: components["parameters"]["IgnoredExportPropertyIds"];
+                /** @description The operator's export columns as one of its commands spells them; accepted and ignored (DEC-LIST-031). */
+                export_properyids?: components["parameters"]["IgnoredExportProperyIds"];
+                /**
+                 * @description Returns the item whose `externalId` is this value (DEC-LIST-024). The operator's tools name the
+                 *     field `externalid`; the filter keeps their name, the item keeps the interface's `externalId`.
+                 * @example feed-1
+                 */
+                externalid?: components["parameters"]["ExternalIdFilter"];
+                /** @description The operator's export switch (`format=excel`); accepted and ignored (DEC-LIST-031): the answer is always the JSON array. */
+                format?: components["parameters"]["IgnoredFormat"];
+                /**
+                 * @description Comma-separated values that the item's comma-separated root `keywords` string must all hold, in any
+                 *     letter case; a value starting with `!` must not be held (DEC-LIST-029). `!old,new`: items marked
+                 *     `new` and not `old`.
+                 * @example [
+                 *       "jazz",
+                 *       "kunst"
+                 *     ]
+                 */
+                keywords?: components["parameters"]["Keywords"];
+                /**
+                 * @description Returns items with a `trcItemDetails` entry in this language (DEC-LIST-025), for example `nl`,
+                 *     `en`, `de`. The answer still holds all of an item's languages.
+                 * @example en
+                 */
+                lang?: components["parameters"]["Lang"];
+                /**
                  * @description Returns items changed at or after this moment (**inclusive**, `>=`). ISO-8601 timestamp, for
                  *     example `2026-11-20T08:30:00.000Z`. A value without a UTC offset is read in Europe/Amsterdam, a
                  *     date alone as its start of day there (DEC-LIST-005). Unparseable values are a `400`.
@@ -5965,6 +6154,21 @@ export interface operations {
                  * @example 2026-11-20T08:30:00.000Z
                  */
                 lastupdated?: components["parameters"]["LastUpdated"];
+                /**
+                 * @description Comma-separated values that the item's comma-separated root `markers` string must all hold, in any
+                 *     letter case; a value starting with `!` must not be held (DEC-LIST-029). `!old,new`: items marked
+                 *     `new` and not `old`.
+                 * @example [
+                 *       "!old",
+                 *       "new"
+                 *     ]
+                 */
+                markers?: components["parameters"]["Markers"];
+                /**
+                 * @description Returns items whose root `owner` is this value, in any letter case (DEC-LIST-028).
+                 * @example editor@amsterdam.example
+                 */
+                owner?: components["parameters"]["Owner"];
                 /**
                  * @description Zero-based page number. The answer skips `page × size` items of the same filtered and sorted
                  *     result (DEC-LIST-002). For incremental sync prefer the keyset style: sort by `lastupdated` and pass
@@ -5978,6 +6182,13 @@ export interface operations {
                  */
                 published?: components["parameters"]["Published"];
                 /**
+                 * @description Text search in the items' titles, short and long descriptions, in every language (DEC-LIST-021).
+                 *     Every word of the value must start a word of those texts, in any letter case: `muse amst` finds
+                 *     "Museum in Amsterdam". Punctuation separates words. A value without any word is a `400`.
+                 * @example museum
+                 */
+                search?: components["parameters"]["Search"];
+                /**
                  * @description Page size: the largest number of items in the answer. At most **2000**.
                  *
                  *     From 1 November 2026 00:00 Europe/Amsterdam a larger value is rejected with `400` and the body
@@ -5990,12 +6201,24 @@ export interface operations {
                  */
                 size?: components["parameters"]["Size"];
                 /**
+                 * @description The operator's name for `sortField` (DEC-LIST-020). `modified` sorts by `lastupdated`, `created`
+                 *     by `creationdate`; every `sortField` value is accepted too. When both are sent, `sortField` wins.
+                 * @example modified
+                 */
+                sort?: components["parameters"]["SortAlias"];
+                /**
                  * @description Root-level field to sort by. Default `lastupdated`. `title` sorts by the title in the item's primary
                  *     language. Every sort ends with `id` ascending as a tiebreaker, so paging over equal values neither
                  *     repeats nor drops items (DEC-LIST-003).
                  * @example lastupdated
                  */
                 sortField?: components["parameters"]["SortField"];
+                /**
+                 * @description The operator's name for `sortOrder` (DEC-LIST-020), in either letter case. When both are sent,
+                 *     `sortOrder` wins.
+                 * @example asc
+                 */
+                sortorder?: components["parameters"]["SortOrderAlias"];
                 /**
                  * @description Sort direction. Default `DESC`. Lower case is accepted too (DEC-LIST-004).
                  * @example ASC
@@ -6006,6 +6229,20 @@ export interface operations {
                  * @example trc-7f3c1e52-0b8e-4a51-9d0c-6a1f2b3c4d5e
                  */
                 trcid?: components["parameters"]["Trcid"];
+                /**
+                 * @description Comma-separated category ids: returns items with at least one of them in
+                 *     `trcItemCategories.types[].catid` (DEC-LIST-022).
+                 * @example [
+                 *       "2.3.1"
+                 *     ]
+                 */
+                types?: components["parameters"]["Types"];
+                /**
+                 * @description Returns items of this organisation only (DEC-LIST-023). It narrows the token's scope and never
+                 *     widens it: an organisation the token may not see answers an empty list.
+                 * @example amsterdam-marketing
+                 */
+                userorganisation?: components["parameters"]["UserOrganisationFilter"];
                 /**
                  * @description Comma-separated list of workflow statuses to return, for example `approved,archived,deleted`.
                  *     Only statuses the token may see are returned: values outside the token's scope are dropped.
@@ -6255,11 +6492,80 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description Comma-separated category ids: returns items with at least one of them in
+                 *     `trcItemCategories.categories[].catid` (DEC-LIST-022).
+                 * @example [
+                 *       "c-1"
+                 *     ]
+                 */
+                categories?: components["parameters"]["Categories"];
+                /**
+                 * @description Returns items whose `location.address.city` is this name, in any letter case, spaces at either
+                 *     end ignored (DEC-LIST-026).
+                 * @example Amsterdam
+                 */
+                city?: components["parameters"]["City"];
+                /**
+                 * @description `true`: without `wfstatus`, `deleted` items the token may see are listed too (DEC-LIST-030).
+                 *     `false`, the default, changes nothing. With `wfstatus` the statuses it names are listed, whatever
+                 *     this says.
+                 * @example true
+                 */
+                deleted?: components["parameters"]["Deleted"];
+                /**
+                 * @description Returns events with a day on or before this date (`yyyy-mm-dd`, inclusive; DEC-LIST-027): a
+                 *     `calendar.singleDates[].date`, or a `calendar.patternDates[]` period from `startdate` to
+                 *     `enddate`. With both bounds, an event with a day in the range. Events without dates are left out.
+                 *     A later start than end answers an empty list.
+                 * @example 2026-12-31
+                 */
+                eventDateRangeEnd?: components["parameters"]["EventDateRangeEnd"];
+                /**
+                 * @description Returns events with a day on or after this date (`yyyy-mm-dd`, inclusive; DEC-LIST-027): a
+                 *     `calendar.singleDates[].date`, or a `calendar.patternDates[]` period from `startdate` to
+                 *     `enddate`. With both bounds, an event with a day in the range. Events without dates are left out.
+                 *     A later start than end answers an empty list.
+                 * @example 2026-01-01
+                 */
+                eventDateRangeStart?: components["parameters"]["EventDateRangeStart"];
+                /**
                  * @description When `true`, `calendar.singleDates` holds only the dates stored on the event, not the dates the
                  *     server computes from `calendar.patternDates` (DEC-ITEM-010).
                  * @example true
                  */
                 excludePatternDates?: components["parameters"]["ExcludePatternDates"];
+                /** @description The operator's export columns; accepted and ignored (DEC-LIST-031). */
+                export_propertyids?: components["parameters"]["IgnoredExportPropertyIds"];
+                /** @description The operator's export columns as one of its commands spells them; accepted and ignored (DEC-LIST-031). */
+                export_properyids?: components["parameters"]["IgnoredExportProperyIds"];
+                /**
+                 * @description Returns the item whose `externalId` is this value (DEC-LIST-024). The operator's tools name the
+                 *     field `externalid`; the filter keeps their name, the item keeps the interface's `externalId`.
+                 * @example feed-1
+                 */
+                externalid?: components["parameters"]["ExternalIdFilter"];
+                /** @description The operator's export switch (`format=excel`); accepted and ignored (DEC-LIST-031): the answer is always the JSON array. */
+                format?: components["parameters"]["IgnoredFormat"];
+                /** @description A `lat,lon` point sent by the operator's command-line client; accepted and ignored (DEC-LIST-031). */
+                geo?: components["parameters"]["IgnoredGeo"];
+                /** @description A distance from `geo` (`5km`) sent by the operator's command-line client; accepted and ignored (DEC-LIST-031). */
+                geodistance?: components["parameters"]["IgnoredGeoDistance"];
+                /**
+                 * @description Comma-separated values that the item's comma-separated root `keywords` string must all hold, in any
+                 *     letter case; a value starting with `!` must not be held (DEC-LIST-029). `!old,new`: items marked
+                 *     `new` and not `old`.
+                 * @example [
+                 *       "jazz",
+                 *       "kunst"
+                 *     ]
+                 */
+                keywords?: components["parameters"]["Keywords"];
+                /**
+                 * @description Returns items with a `trcItemDetails` entry in this language (DEC-LIST-025), for example `nl`,
+                 *     `en`, `de`. The answer still holds all of an item's languages.
+                 * @example en
+                 */
+                lang?: components["parameters"]["Lang"];
                 /**
                  * @description Returns items changed at or after this moment (**inclusive**, `>=`). ISO-8601 timestamp, for
                  *     example `2026-11-20T08:30:00.000Z`. A value without a UTC offset is read in Europe/Amsterdam, a
@@ -6271,6 +6577,23 @@ export interface operations {
                  * @example 2026-11-20T08:30:00.000Z
                  */
                 lastupdated?: components["parameters"]["LastUpdated"];
+                /** @description Sent by the operator's command-line client; accepted and ignored (DEC-LIST-031): the list is not narrowed by it. */
+                locationId?: components["parameters"]["IgnoredLocationId"];
+                /**
+                 * @description Comma-separated values that the item's comma-separated root `markers` string must all hold, in any
+                 *     letter case; a value starting with `!` must not be held (DEC-LIST-029). `!old,new`: items marked
+                 *     `new` and not `old`.
+                 * @example [
+                 *       "!old",
+                 *       "new"
+                 *     ]
+                 */
+                markers?: components["parameters"]["Markers"];
+                /**
+                 * @description Returns items whose root `owner` is this value, in any letter case (DEC-LIST-028).
+                 * @example editor@amsterdam.example
+                 */
+                owner?: components["parameters"]["Owner"];
                 /**
                  * @description Zero-based page number. The answer skips `page × size` items of the same filtered and sorted
                  *     result (DEC-LIST-002). For incremental sync prefer the keyset style: sort by `lastupdated` and pass
@@ -6284,6 +6607,13 @@ export interface operations {
                  */
                 published?: components["parameters"]["Published"];
                 /**
+                 * @description Text search in the items' titles, short and long descriptions, in every language (DEC-LIST-021).
+                 *     Every word of the value must start a word of those texts, in any letter case: `muse amst` finds
+                 *     "Museum in Amsterdam". Punctuation separates words. A value without any word is a `400`.
+                 * @example museum
+                 */
+                search?: components["parameters"]["Search"];
+                /**
                  * @description Page size: the largest number of items in the answer. At most **2000**.
                  *
                  *     From 1 November 2026 00:00 Europe/Amsterdam a larger value is rejected with `400` and the body
@@ -6296,12 +6626,24 @@ export interface operations {
                  */
                 size?: components["parameters"]["Size"];
                 /**
+                 * @description The operator's name for `sortField` (DEC-LIST-020). `modified` sorts by `lastupdated`, `created`
+                 *     by `creationdate`; every `sortField` value is accepted too. When both are sent, `sortField` wins.
+                 * @example modified
+                 */
+                sort?: components["parameters"]["SortAlias"];
+                /**
                  * @description Root-level field to sort by. Default `lastupdated`. `title` sorts by the title in the item's primary
                  *     language. Every sort ends with `id` ascending as a tiebreaker, so paging over equal values neither
                  *     repeats nor drops items (DEC-LIST-003).
                  * @example lastupdated
                  */
                 sortField?: components["parameters"]["SortField"];
+                /**
+                 * @description The operator's name for `sortOrder` (DEC-LIST-020), in either letter case. When both are sent,
+                 *     `sortOrder` wins.
+                 * @example asc
+                 */
+                sortorder?: components["parameters"]["SortOrderAlias"];
                 /**
                  * @description Sort direction. Default `DESC`. Lower case is accepted too (DEC-LIST-004).
                  * @example ASC
@@ -6312,6 +6654,20 @@ export interface operations {
                  * @example trc-7f3c1e52-0b8e-4a51-9d0c-6a1f2b3c4d5e
                  */
                 trcid?: components["parameters"]["Trcid"];
+                /**
+                 * @description Comma-separated category ids: returns items with at least one of them in
+                 *     `trcItemCategories.types[].catid` (DEC-LIST-022).
+                 * @example [
+                 *       "2.3.1"
+                 *     ]
+                 */
+                types?: components["parameters"]["Types"];
+                /**
+                 * @description Returns items of this organisation only (DEC-LIST-023). It narrows the token's scope and never
+                 *     widens it: an organisation the token may not see answers an empty list.
+                 * @example amsterdam-marketing
+                 */
+                userorganisation?: components["parameters"]["UserOrganisationFilter"];
                 /**
                  * @description Comma-separated list of workflow statuses to return, for example `approved,archived,deleted`.
                  *     Only statuses the token may see are returned: values outside the token's scope are dropped.
@@ -6694,6 +7050,55 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description Comma-separated category ids: returns items with at least one of them in
+                 *     `trcItemCategories.categories[].catid` (DEC-LIST-022).
+                 * @example [
+                 *       "c-1"
+                 *     ]
+                 */
+                categories?: components["parameters"]["Categories"];
+                /**
+                 * @description Returns items whose `location.address.city` is this name, in any letter case, spaces at either
+                 *     end ignored (DEC-LIST-026).
+                 * @example Amsterdam
+                 */
+                city?: components["parameters"]["City"];
+                /**
+                 * @description `true`: without `wfstatus`, `deleted` items the token may see are listed too (DEC-LIST-030).
+                 *     `false`, the default, changes nothing. With `wfstatus` the statuses it names are listed, whatever
+                 *     this says.
+                 * @example true
+                 */
+                deleted?: components["parameters"]["Deleted"];
+                /** @description The operator's export columns; accepted and ignored (DEC-LIST-031). */
+                export_propertyids?: components["parameters"]["IgnoredExportPropertyIds"];
+                /** @description The operator's export columns as one of its commands spells them; accepted and ignored (DEC-LIST-031). */
+                export_properyids?: components["parameters"]["IgnoredExportProperyIds"];
+                /**
+                 * @description Returns the item whose `externalId` is this value (DEC-LIST-024). The operator's tools name the
+                 *     field `externalid`; the filter keeps their name, the item keeps the interface's `externalId`.
+                 * @example feed-1
+                 */
+                externalid?: components["parameters"]["ExternalIdFilter"];
+                /** @description The operator's export switch (`format=excel`); accepted and ignored (DEC-LIST-031): the answer is always the JSON array. */
+                format?: components["parameters"]["IgnoredFormat"];
+                /**
+                 * @description Comma-separated values that the item's comma-separated root `keywords` string must all hold, in any
+                 *     letter case; a value starting with `!` must not be held (DEC-LIST-029). `!old,new`: items marked
+                 *     `new` and not `old`.
+                 * @example [
+                 *       "jazz",
+                 *       "kunst"
+                 *     ]
+                 */
+                keywords?: components["parameters"]["Keywords"];
+                /**
+                 * @description Returns items with a `trcItemDetails` entry in this language (DEC-LIST-025), for example `nl`,
+                 *     `en`, `de`. The answer still holds all of an item's languages.
+                 * @example en
+                 */
+                lang?: components["parameters"]["Lang"];
+                /**
                  * @description Returns items changed at or after this moment (**inclusive**, `>=`). ISO-8601 timestamp, for
                  *     example `2026-11-20T08:30:00.000Z`. A value without a UTC offset is read in Europe/Amsterdam, a
                  *     date alone as its start of day there (DEC-LIST-005). Unparseable values are a `400`.
@@ -6704,6 +7109,21 @@ export interface operations {
                  * @example 2026-11-20T08:30:00.000Z
                  */
                 lastupdated?: components["parameters"]["LastUpdated"];
+                /**
+                 * @description Comma-separated values that the item's comma-separated root `markers` string must all hold, in any
+                 *     letter case; a value starting with `!` must not be held (DEC-LIST-029). `!old,new`: items marked
+                 *     `new` and not `old`.
+                 * @example [
+                 *       "!old",
+                 *       "new"
+                 *     ]
+                 */
+                markers?: components["parameters"]["Markers"];
+                /**
+                 * @description Returns items whose root `owner` is this value, in any letter case (DEC-LIST-028).
+                 * @example editor@amsterdam.example
+                 */
+                owner?: components["parameters"]["Owner"];
                 /**
                  * @description Zero-based page number. The answer skips `page × size` items of the same filtered and sorted
                  *     result (DEC-LIST-002). For incremental sync prefer the keyset style: sort by `lastupdated` and pass
@@ -6717,6 +7137,13 @@ export interface operations {
                  */
                 published?: components["parameters"]["Published"];
                 /**
+                 * @description Text search in the items' titles, short and long descriptions, in every language (DEC-LIST-021).
+                 *     Every word of the value must start a word of those texts, in any letter case: `muse amst` finds
+                 *     "Museum in Amsterdam". Punctuation separates words. A value without any word is a `400`.
+                 * @example museum
+                 */
+                search?: components["parameters"]["Search"];
+                /**
                  * @description Page size: the largest number of items in the answer. At most **2000**.
                  *
                  *     From 1 November 2026 00:00 Europe/Amsterdam a larger value is rejected with `400` and the body
@@ -6729,12 +7156,24 @@ export interface operations {
                  */
                 size?: components["parameters"]["Size"];
                 /**
+                 * @description The operator's name for `sortField` (DEC-LIST-020). `modified` sorts by `lastupdated`, `created`
+                 *     by `creationdate`; every `sortField` value is accepted too. When both are sent, `sortField` wins.
+                 * @example modified
+                 */
+                sort?: components["parameters"]["SortAlias"];
+                /**
                  * @description Root-level field to sort by. Default `lastupdated`. `title` sorts by the title in the item's primary
                  *     language. Every sort ends with `id` ascending as a tiebreaker, so paging over equal values neither
                  *     repeats nor drops items (DEC-LIST-003).
                  * @example lastupdated
                  */
                 sortField?: components["parameters"]["SortField"];
+                /**
+                 * @description The operator's name for `sortOrder` (DEC-LIST-020), in either letter case. When both are sent,
+                 *     `sortOrder` wins.
+                 * @example asc
+                 */
+                sortorder?: components["parameters"]["SortOrderAlias"];
                 /**
                  * @description Sort direction. Default `DESC`. Lower case is accepted too (DEC-LIST-004).
                  * @example ASC
@@ -6745,6 +7184,20 @@ export interface operations {
                  * @example trc-7f3c1e52-0b8e-4a51-9d0c-6a1f2b3c4d5e
                  */
                 trcid?: components["parameters"]["Trcid"];
+                /**
+                 * @description Comma-separated category ids: returns items with at least one of them in
+                 *     `trcItemCategories.types[].catid` (DEC-LIST-022).
+                 * @example [
+                 *       "2.3.1"
+                 *     ]
+                 */
+                types?: components["parameters"]["Types"];
+                /**
+                 * @description Returns items of this organisation only (DEC-LIST-023). It narrows the token's scope and never
+                 *     widens it: an organisation the token may not see answers an empty list.
+                 * @example amsterdam-marketing
+                 */
+                userorganisation?: components["parameters"]["UserOrganisationFilter"];
                 /**
                  * @description Comma-separated list of workflow statuses to return, for example `approved,archived,deleted`.
                  *     Only statuses the token may see are returned: values outside the token's scope are dropped.
@@ -6994,6 +7447,55 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description Comma-separated category ids: returns items with at least one of them in
+                 *     `trcItemCategories.categories[].catid` (DEC-LIST-022).
+                 * @example [
+                 *       "c-1"
+                 *     ]
+                 */
+                categories?: components["parameters"]["Categories"];
+                /**
+                 * @description Returns items whose `location.address.city` is this name, in any letter case, spaces at either
+                 *     end ignored (DEC-LIST-026).
+                 * @example Amsterdam
+                 */
+                city?: components["parameters"]["City"];
+                /**
+                 * @description `true`: without `wfstatus`, `deleted` items the token may see are listed too (DEC-LIST-030).
+                 *     `false`, the default, changes nothing. With `wfstatus` the statuses it names are listed, whatever
+                 *     this says.
+                 * @example true
+                 */
+                deleted?: components["parameters"]["Deleted"];
+                /** @description The operator's export columns; accepted and ignored (DEC-LIST-031). */
+                export_propertyids?: components["parameters"]["IgnoredExportPropertyIds"];
+                /** @description The operator's export columns as one of its commands spells them; accepted and ignored (DEC-LIST-031). */
+                export_properyids?: components["parameters"]["IgnoredExportProperyIds"];
+                /**
+                 * @description Returns the item whose `externalId` is this value (DEC-LIST-024). The operator's tools name the
+                 *     field `externalid`; the filter keeps their name, the item keeps the interface's `externalId`.
+                 * @example feed-1
+                 */
+                externalid?: components["parameters"]["ExternalIdFilter"];
+                /** @description The operator's export switch (`format=excel`); accepted and ignored (DEC-LIST-031): the answer is always the JSON array. */
+                format?: components["parameters"]["IgnoredFormat"];
+                /**
+                 * @description Comma-separated values that the item's comma-separated root `keywords` string must all hold, in any
+                 *     letter case; a value starting with `!` must not be held (DEC-LIST-029). `!old,new`: items marked
+                 *     `new` and not `old`.
+                 * @example [
+                 *       "jazz",
+                 *       "kunst"
+                 *     ]
+                 */
+                keywords?: components["parameters"]["Keywords"];
+                /**
+                 * @description Returns items with a `trcItemDetails` entry in this language (DEC-LIST-025), for example `nl`,
+                 *     `en`, `de`. The answer still holds all of an item's languages.
+                 * @example en
+                 */
+                lang?: components["parameters"]["Lang"];
+                /**
                  * @description Returns items changed at or after this moment (**inclusive**, `>=`). ISO-8601 timestamp, for
                  *     example `2026-11-20T08:30:00.000Z`. A value without a UTC offset is read in Europe/Amsterdam, a
                  *     date alone as its start of day there (DEC-LIST-005). Unparseable values are a `400`.
@@ -7004,6 +7506,21 @@ export interface operations {
                  * @example 2026-11-20T08:30:00.000Z
                  */
                 lastupdated?: components["parameters"]["LastUpdated"];
+                /**
+                 * @description Comma-separated values that the item's comma-separated root `markers` string must all hold, in any
+                 *     letter case; a value starting with `!` must not be held (DEC-LIST-029). `!old,new`: items marked
+                 *     `new` and not `old`.
+                 * @example [
+                 *       "!old",
+                 *       "new"
+                 *     ]
+                 */
+                markers?: components["parameters"]["Markers"];
+                /**
+                 * @description Returns items whose root `owner` is this value, in any letter case (DEC-LIST-028).
+                 * @example editor@amsterdam.example
+                 */
+                owner?: components["parameters"]["Owner"];
                 /**
                  * @description Zero-based page number. The answer skips `page × size` items of the same filtered and sorted
                  *     result (DEC-LIST-002). For incremental sync prefer the keyset style: sort by `lastupdated` and pass
@@ -7017,6 +7534,13 @@ export interface operations {
                  */
                 published?: components["parameters"]["Published"];
                 /**
+                 * @description Text search in the items' titles, short and long descriptions, in every language (DEC-LIST-021).
+                 *     Every word of the value must start a word of those texts, in any letter case: `muse amst` finds
+                 *     "Museum in Amsterdam". Punctuation separates words. A value without any word is a `400`.
+                 * @example museum
+                 */
+                search?: components["parameters"]["Search"];
+                /**
                  * @description Page size: the largest number of items in the answer. At most **2000**.
                  *
                  *     From 1 November 2026 00:00 Europe/Amsterdam a larger value is rejected with `400` and the body
@@ -7029,12 +7553,24 @@ export interface operations {
                  */
                 size?: components["parameters"]["Size"];
                 /**
+                 * @description The operator's name for `sortField` (DEC-LIST-020). `modified` sorts by `lastupdated`, `created`
+                 *     by `creationdate`; every `sortField` value is accepted too. When both are sent, `sortField` wins.
+                 * @example modified
+                 */
+                sort?: components["parameters"]["SortAlias"];
+                /**
                  * @description Root-level field to sort by. Default `lastupdated`. `title` sorts by the title in the item's primary
                  *     language. Every sort ends with `id` ascending as a tiebreaker, so paging over equal values neither
                  *     repeats nor drops items (DEC-LIST-003).
                  * @example lastupdated
                  */
                 sortField?: components["parameters"]["SortField"];
+                /**
+                 * @description The operator's name for `sortOrder` (DEC-LIST-020), in either letter case. When both are sent,
+                 *     `sortOrder` wins.
+                 * @example asc
+                 */
+                sortorder?: components["parameters"]["SortOrderAlias"];
                 /**
                  * @description Sort direction. Default `DESC`. Lower case is accepted too (DEC-LIST-004).
                  * @example ASC
@@ -7045,6 +7581,20 @@ export interface operations {
                  * @example trc-7f3c1e52-0b8e-4a51-9d0c-6a1f2b3c4d5e
                  */
                 trcid?: components["parameters"]["Trcid"];
+                /**
+                 * @description Comma-separated category ids: returns items with at least one of them in
+                 *     `trcItemCategories.types[].catid` (DEC-LIST-022).
+                 * @example [
+                 *       "2.3.1"
+                 *     ]
+                 */
+                types?: components["parameters"]["Types"];
+                /**
+                 * @description Returns items of this organisation only (DEC-LIST-023). It narrows the token's scope and never
+                 *     widens it: an organisation the token may not see answers an empty list.
+                 * @example amsterdam-marketing
+                 */
+                userorganisation?: components["parameters"]["UserOrganisationFilter"];
                 /**
                  * @description Comma-separated list of workflow statuses to return, for example `approved,archived,deleted`.
                  *     Only statuses the token may see are returned: values outside the token's scope are dropped.
@@ -7356,6 +7906,55 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description Comma-separated category ids: returns items with at least one of them in
+                 *     `trcItemCategories.categories[].catid` (DEC-LIST-022).
+                 * @example [
+                 *       "c-1"
+                 *     ]
+                 */
+                categories?: components["parameters"]["Categories"];
+                /**
+                 * @description Returns items whose `location.address.city` is this name, in any letter case, spaces at either
+                 *     end ignored (DEC-LIST-026).
+                 * @example Amsterdam
+                 */
+                city?: components["parameters"]["City"];
+                /**
+                 * @description `true`: without `wfstatus`, `deleted` items the token may see are listed too (DEC-LIST-030).
+                 *     `false`, the default, changes nothing. With `wfstatus` the statuses it names are listed, whatever
+                 *     this says.
+                 * @example true
+                 */
+                deleted?: components["parameters"]["Deleted"];
+                /** @description The operator's export columns; accepted and ignored (DEC-LIST-031). */
+                export_propertyids?: components["parameters"]["IgnoredExportPropertyIds"];
+                /** @description The operator's export columns as one of its commands spells them; accepted and ignored (DEC-LIST-031). */
+                export_properyids?: components["parameters"]["IgnoredExportProperyIds"];
+                /**
+                 * @description Returns the item whose `externalId` is this value (DEC-LIST-024). The operator's tools name the
+                 *     field `externalid`; the filter keeps their name, the item keeps the interface's `externalId`.
+                 * @example feed-1
+                 */
+                externalid?: components["parameters"]["ExternalIdFilter"];
+                /** @description The operator's export switch (`format=excel`); accepted and ignored (DEC-LIST-031): the answer is always the JSON array. */
+                format?: components["parameters"]["IgnoredFormat"];
+                /**
+                 * @description Comma-separated values that the item's comma-separated root `keywords` string must all hold, in any
+                 *     letter case; a value starting with `!` must not be held (DEC-LIST-029). `!old,new`: items marked
+                 *     `new` and not `old`.
+                 * @example [
+                 *       "jazz",
+                 *       "kunst"
+                 *     ]
+                 */
+                keywords?: components["parameters"]["Keywords"];
+                /**
+                 * @description Returns items with a `trcItemDetails` entry in this language (DEC-LIST-025), for example `nl`,
+                 *     `en`, `de`. The answer still holds all of an item's languages.
+                 * @example en
+                 */
+                lang?: components["parameters"]["Lang"];
+                /**
                  * @description Returns items changed at or after this moment (**inclusive**, `>=`). ISO-8601 timestamp, for
                  *     example `2026-11-20T08:30:00.000Z`. A value without a UTC offset is read in Europe/Amsterdam, a
                  *     date alone as its start of day there (DEC-LIST-005). Unparseable values are a `400`.
@@ -7366,6 +7965,21 @@ export interface operations {
                  * @example 2026-11-20T08:30:00.000Z
                  */
                 lastupdated?: components["parameters"]["LastUpdated"];
+                /**
+                 * @description Comma-separated values that the item's comma-separated root `markers` string must all hold, in any
+                 *     letter case; a value starting with `!` must not be held (DEC-LIST-029). `!old,new`: items marked
+                 *     `new` and not `old`.
+                 * @example [
+                 *       "!old",
+                 *       "new"
+                 *     ]
+                 */
+                markers?: components["parameters"]["Markers"];
+                /**
+                 * @description Returns items whose root `owner` is this value, in any letter case (DEC-LIST-028).
+                 * @example editor@amsterdam.example
+                 */
+                owner?: components["parameters"]["Owner"];
                 /**
                  * @description Zero-based page number. The answer skips `page × size` items of the same filtered and sorted
                  *     result (DEC-LIST-002). For incremental sync prefer the keyset style: sort by `lastupdated` and pass
@@ -7379,6 +7993,13 @@ export interface operations {
                  */
                 published?: components["parameters"]["Published"];
                 /**
+                 * @description Text search in the items' titles, short and long descriptions, in every language (DEC-LIST-021).
+                 *     Every word of the value must start a word of those texts, in any letter case: `muse amst` finds
+                 *     "Museum in Amsterdam". Punctuation separates words. A value without any word is a `400`.
+                 * @example museum
+                 */
+                search?: components["parameters"]["Search"];
+                /**
                  * @description Page size: the largest number of items in the answer. At most **2000**.
                  *
                  *     From 1 November 2026 00:00 Europe/Amsterdam a larger value is rejected with `400` and the body
@@ -7391,12 +8012,24 @@ export interface operations {
                  */
                 size?: components["parameters"]["Size"];
                 /**
+                 * @description The operator's name for `sortField` (DEC-LIST-020). `modified` sorts by `lastupdated`, `created`
+                 *     by `creationdate`; every `sortField` value is accepted too. When both are sent, `sortField` wins.
+                 * @example modified
+                 */
+                sort?: components["parameters"]["SortAlias"];
+                /**
                  * @description Root-level field to sort by. Default `lastupdated`. `title` sorts by the title in the item's primary
                  *     language. Every sort ends with `id` ascending as a tiebreaker, so paging over equal values neither
                  *     repeats nor drops items (DEC-LIST-003).
                  * @example lastupdated
                  */
                 sortField?: components["parameters"]["SortField"];
+                /**
+                 * @description The operator's name for `sortOrder` (DEC-LIST-020), in either letter case. When both are sent,
+                 *     `sortOrder` wins.
+                 * @example asc
+                 */
+                sortorder?: components["parameters"]["SortOrderAlias"];
                 /**
                  * @description Sort direction. Default `DESC`. Lower case is accepted too (DEC-LIST-004).
                  * @example ASC
@@ -7407,6 +8040,20 @@ export interface operations {
                  * @example trc-7f3c1e52-0b8e-4a51-9d0c-6a1f2b3c4d5e
                  */
                 trcid?: components["parameters"]["Trcid"];
+                /**
+                 * @description Comma-separated category ids: returns items with at least one of them in
+                 *     `trcItemCategories.types[].catid` (DEC-LIST-022).
+                 * @example [
+                 *       "2.3.1"
+                 *     ]
+                 */
+                types?: components["parameters"]["Types"];
+                /**
+                 * @description Returns items of this organisation only (DEC-LIST-023). It narrows the token's scope and never
+                 *     widens it: an organisation the token may not see answers an empty list.
+                 * @example amsterdam-marketing
+                 */
+                userorganisation?: components["parameters"]["UserOrganisationFilter"];
                 /**
                  * @description Comma-separated list of workflow statuses to return, for example `approved,archived,deleted`.
                  *     Only statuses the token may see are returned: values outside the token's scope are dropped.

@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { benchDatabaseUrl } from './bench/benchDb.ts';
 import type { Engine } from './bench/protocol.ts';
 import { formatReport } from './bench/report.ts';
-import { FULL_DEFAULTS, QUICK_DEFAULTS, REPO_ROOT, runBench, type BenchOptions } from './bench/run.ts';
+import { FULL_DEFAULTS, QUICK_DEFAULTS, REPO_ROOT, runBench, runFilterBench, type BenchOptions } from './bench/run.ts';
 
 const HELP = `Usage: npm run bench -- [options]
 
@@ -28,6 +28,7 @@ const HELP = `Usage: npm run bench -- [options]
   --pglite memory|disk            PGlite in memory or in a temporary directory (default: disk, as npm start)
   --no-mock                       skip the Prism comparison
   --no-extras                     skip the webhooks, images and client benches
+  --filters-only                  only seed and time each list filter's GET /events?size=20 (--iterations each)
   --quiet-load L                  before each engine, wait (≤ 10 min) until the 1-minute load average is below L
   --cpu-prof                      write a CPU profile of the service process per phase to reports/bench/profiles/
                                   (open in Chrome DevTools; profiling slows the figures down)
@@ -65,6 +66,7 @@ export function parseBenchArgs(
       pglite: { type: 'string', default: 'disk' },
       'no-mock': { type: 'boolean', default: false },
       'no-extras': { type: 'boolean', default: false },
+      'filters-only': { type: 'boolean', default: false },
       'cpu-prof': { type: 'boolean', default: false },
       'quiet-load': { type: 'string' },
       out: { type: 'string' },
@@ -104,6 +106,7 @@ export function parseBenchArgs(
     quietLoad: positiveNumber('quiet-load', values['quiet-load']),
     outDir,
     cpuProfileDir: values['cpu-prof'] ? path.join(outDir, 'profiles') : undefined,
+    filtersOnly: values['filters-only'],
     log,
   };
 }
@@ -112,6 +115,10 @@ async function main(): Promise<void> {
   const options = parseBenchArgs(process.argv.slice(2));
   if (options === 'help') {
     console.log(HELP);
+    return;
+  }
+  if (options.filtersOnly === true) {
+    await runFilterBench(options);
     return;
   }
   const report = await runBench(options);

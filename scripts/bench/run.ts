@@ -3,6 +3,7 @@
 // rounds alternating with the Prism mock started beside it; then the other components' benches
 // (webhooks, images, the client's backfill).
 
+import { measureFilters, type FilterFigure } from './filters.ts';
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -56,6 +57,8 @@ export interface BenchOptions {
   quietLoad: number | undefined;
   /** Write a CPU profile of the service process per phase into this directory (profiling slows the figures). */
   cpuProfileDir: string | undefined;
+  /** Only seed and measure the list filters (scripts/bench/filters.ts). */
+  filtersOnly?: boolean;
   log: (line: string) => void;
 }
 
@@ -125,6 +128,8 @@ export type PageFigures = LatencySummary & { bytes: number };
 
 export interface EngineReport {
   engine: Engine;
+  /** GET /events?size=20 with each list filter (DEC-LIST-020…031), read from the store. */
+  filters?: FilterFigure[];
   location: string;
   openMs: number;
   migrateMs: number;
@@ -420,6 +425,14 @@ async function runEngine(
       `[${engine}] seeded ${init.seed.items} items in ${(init.seed.ms / 1000).toFixed(1)} s (${Math.round(init.seed.itemsPerSecond)} items/s); serving ${init.baseUrl}`,
     );
 
+    // 1b. Each list filter's 20-item page, read from the store (scripts/bench/filters.ts).
+    const filters = await measureFilters(
+      init.baseUrl,
+      init.token,
+      { iterations: Math.max(1, Math.round(options.latencyIterations / 2)), warmup: options.latencyWarmup },
+      log,
+    );
+
     // 2. The 2000-item page, sequentially, in rounds: HTTP (read by the lean reader), the same work
     // directly, then HTTP read by undici (warm-ups not measured). Alternating, so that a drift of
     // the machine (other work, the store still settling after the seed) falls on each alike.
@@ -627,6 +640,7 @@ async function runEngine(
 
     const result: EngineReport = {
       engine,
+      filters,
       location: init.location,
       openMs: init.openMs,
       migrateMs: init.migrateMs,
@@ -838,6 +852,33 @@ async function runExtra<A, T>(
 }
 
 const prefixed = (log: (line: string) => void, prefix: string) => (line: string) => log(`${prefix}${line}`);
+
+/** `--filters-only`: per engine, seed and measure the list filters alone. */
+export async function runFilterBench(options: BenchOptions): Promise<Partial<Record<Engine, FilterFigure[]>>> {
+  const figures: Partial<Record<Engine, FilterFigure[]>> = {};
+  for (const engine of options.engines) {
+    await waitForQuiet(options.quietLoad, options.log);
+    const service = new ServiceProcess();
+    try {
+      const init = await service.call<InitResult>('init', {
+        engine,
+        items: options.items,
+        databaseUrl: options.databaseUrl,
+        pgliteStorage: options.pgliteStorage,
+      });
+      options.log(`[${engine}] seeded ${init.seed.items} items in ${(init.seed.ms / 1000).toFixed(1)} s`);
+      figures[engine] = await measureFilters(
+        init.baseUrl,
+        init.token,
+        { iterations: options.latencyIterations, warmup: options.latencyWarmup },
+        (line) => options.log(`[${engine}] ${line}`),
+      );
+    } finally {
+      await service.stop();
+    }
+  }
+  return figures;
+}
 
 export async function runBench(options: BenchOptions): Promise<BenchReport> {
   const { log } = options;

@@ -1,9 +1,9 @@
 import { PAGE_SIZE } from '../../../generated/constants.ts';
-import type { operations } from '../../../generated/types.ts';
 import type { EntityType } from '../domain/entityRules.ts';
 import { parseLastupdated } from '../domain/timestamps.ts';
 import type { ListItemsParams } from '../storage/items/listItems.ts';
 import type { ItemScopeHolder } from './access.ts';
+import { filtersOf, sortFieldOf, sortOrderOf, type ItemListQuery } from './listFilterQuery.ts';
 
 // @implements LIST-001, SCOPE-001
 // A list request (already checked against the spec, LIST-001) as a storage query. The scope comes
@@ -11,8 +11,7 @@ import type { ItemScopeHolder } from './access.ts';
 
 export const DEFAULT_PAGE_SIZE = PAGE_SIZE.default; // DEC-LIST-001
 
-/** An item list's query as validated against the spec; the event list's, a superset of the others'. */
-export type ItemListQuery = NonNullable<operations['listEvents']['parameters']['query']>;
+export type { ItemListQuery } from './listFilterQuery.ts';
 
 export interface ListQuery {
   params: ListItemsParams;
@@ -26,9 +25,9 @@ export function listQueryOf(query: Readonly<ItemListQuery>, entitytype: EntityTy
   const params: ListItemsParams = {
     entitytype,
     scope: { userorganisations: scope.organisations, wfstatus: scope.wfstatus },
-    sortField: query.sortField ?? 'lastupdated',
+    sortField: sortFieldOf(query) ?? 'lastupdated',
     // DEC-LIST-004: either letter case.
-    sortOrder: query.sortOrder?.toUpperCase() === 'ASC' ? 'ASC' : 'DESC',
+    sortOrder: sortOrderOf(query)?.toUpperCase() === 'ASC' ? 'ASC' : 'DESC',
     limit: size,
     // DEC-LIST-002: zero-based, on the same filtered and sorted result; a page far past the end is empty.
     offset: Math.min(page * size, Number.MAX_SAFE_INTEGER),
@@ -38,5 +37,9 @@ export function listQueryOf(query: Readonly<ItemListQuery>, entitytype: EntityTy
   if (query.wfstatus !== undefined) params.wfstatus = query.wfstatus;
   if (query.published !== undefined) params.published = query.published;
   if (query.trcid !== undefined) params.trcid = query.trcid;
+  if (query.deleted === true) params.includeDeleted = true;
+  // DEC-LIST-031: locationId, geo, geodistance, format and the export columns are accepted, not read.
+  const filters = filtersOf(query);
+  if (filters !== undefined) params.filters = filters;
   return { params, excludePatternDates: query.excludePatternDates === true };
 }

@@ -1,6 +1,7 @@
 import type { EntityType } from '../../domain/entityRules.ts';
 import type { WfStatus } from '../../domain/workflow.ts';
 import type { Queryable, RowStreamer } from '../db.ts';
+import { filterClauses, type ItemFilters } from './listFilters.ts';
 import { ITEM_COLUMNS, ITEM_SERVER_COLUMNS, isUuid, type StoredItem } from './itemRow.ts';
 import { currentRenderingKeySql } from './renderingKey.ts';
 
@@ -39,6 +40,10 @@ export interface ListItemsParams {
   /** Inclusive lower bound, `lastupdated >= value` (FILTER-001). */
   lastupdatedFrom?: Date;
   trcid?: string;
+  /** true: without `wfstatus`, `deleted` items are listed too (DEC-LIST-030). */
+  includeDeleted?: boolean;
+  /** The operator's filters (DEC-LIST-021…029), each narrowing the result. */
+  filters?: ItemFilters;
   // @implements SORT-002
   /** Default `lastupdated` (SORT-002). */
   sortField?: ItemSortField;
@@ -129,11 +134,13 @@ function listQuery(params: ListItemsParams): { text: string; values: unknown[]; 
   if (params.scope.userorganisations !== 'all')
     where.push(`userorganisation = ANY(${param([...params.scope.userorganisations])}::text[])`);
   if (params.scope.wfstatus !== 'all') where.push(`wfstatus = ANY(${param([...params.scope.wfstatus])}::text[])`);
-  if (params.wfstatus === undefined) where.push(`wfstatus <> 'deleted'`);
-  else where.push(`wfstatus = ANY(${param([...params.wfstatus])}::text[])`);
+  if (params.wfstatus === undefined) {
+    if (params.includeDeleted !== true) where.push(`wfstatus <> 'deleted'`);
+  } else where.push(`wfstatus = ANY(${param([...params.wfstatus])}::text[])`);
   if (params.published !== undefined) where.push(params.published ? `wfstatus = 'approved'` : `wfstatus <> 'approved'`);
   if (params.lastupdatedFrom !== undefined) where.push(`lastupdated >= ${param(params.lastupdatedFrom)}`);
   if (params.trcid !== undefined) where.push(`trcid = ${param(params.trcid)}`);
+  if (params.filters !== undefined) where.push(...filterClauses(params.filters, param));
 
   const column = ITEM_SORT_COLUMNS[sortField];
   const order = column === 'id' ? `id ${sortOrder}` : `${column} ${sortOrder}, id ASC`;
