@@ -6,7 +6,7 @@ import type {
   FilledCategoryTranslation,
   FilledCategoryValue,
   FilledType,
-  FilledLabel,
+  LabelTranslation,
   StoredCategories,
   StoredCategory,
   StoredType,
@@ -18,14 +18,13 @@ import type {
 // Nothing here is stored, so a rename shows at once and an id the ontology lost (or never had)
 // comes back exactly as stored, without labels and without datatype (ONTO-007).
 
-// Each label names the ontology entry it belongs to (DEC-ITEM-175).
-const labelsFor = (catid: string, labels: Labels, languages: readonly string[]): FilledLabel[] =>
-  languages.map((lang) => ({ catid, lang, label: labelIn(labels, lang) }));
+const labelsFor = (labels: Labels, languages: readonly string[]): LabelTranslation[] =>
+  languages.map((lang) => ({ lang, label: labelIn(labels, lang) }));
 
 function fillType(stored: StoredType, ontologies: OntologyIndexes, languages: readonly string[]): FilledType {
   const known = ontologies.types.byCnetId.get(stored.catid);
   const filled: FilledType = { catid: stored.catid, isDefault: stored.isDefault === true };
-  if (known) filled.categoryTranslations = labelsFor(stored.catid, known.labels, languages);
+  if (known) filled.categoryTranslations = labelsFor(known.labels, languages);
   return filled;
 }
 
@@ -57,16 +56,14 @@ function fillCategory(
   if (!known) return asStored(stored);
   const { datatype } = known.property;
   const out: FilledCategory = { catid: stored.catid, datatype };
-  const parentLabels = labelsFor(known.parent.id, known.parent.labels, languages);
 
   switch (datatype) {
     case 'choice': {
       const option = optionOf(ontologies, stored.catid, stored.valueid);
       out.value = option ? option.labels.dutch : normaliseValue(datatype, stored.value);
       if (stored.valueid !== undefined) out.valueid = stored.valueid;
-      out.categoryTranslations = labelsFor(stored.catid, known.labels, languages);
-      out.parentCategoryTranslations = parentLabels;
-      if (option) out.valueCategoryTranslations = labelsFor(option.option.id, option.labels, languages);
+      out.categoryTranslations = labelsFor(known.labels, languages);
+      if (option) out.valueCategoryTranslations = labelsFor(option.labels, languages);
       return out;
     }
     case 'multichoice': {
@@ -75,23 +72,14 @@ function fillCategory(
         const option = optionOf(ontologies, stored.catid, value.catid);
         if (!option) return { catid: value.catid };
         options.push(option);
-        const labels = labelsFor(value.catid, option.labels, languages);
-        // The model's `categorytranslations` next to our earlier `categoryTranslations` (DEC-ITEM-176).
-        return {
-          catid: value.catid,
-          value: option.labels.dutch,
-          categoryTranslations: labels,
-          categorytranslations: labels,
-        };
+        return { catid: value.catid, categoryTranslations: labelsFor(option.labels, languages) };
       });
       out.value =
         options.length > 0 ? options.map((o) => o.labels.dutch).join(';') : normaliseValue(datatype, stored.value);
       out.categoryvalues = categoryvalues;
-      out.categoryTranslations = labelsFor(stored.catid, known.labels, languages);
-      out.parentCategoryTranslations = parentLabels;
+      out.categoryTranslations = labelsFor(known.labels, languages);
       if (options.length > 0) {
         out.valueCategoryTranslations = languages.map((lang) => ({
-          catid: options.map((o) => o.option.id).join(';'),
           lang,
           label: options.map((o) => labelIn(o.labels, lang)).join(';'),
         }));
@@ -102,13 +90,11 @@ function fillCategory(
     case 'url': {
       out.value = normaliseValue(datatype, stored.value);
       out.categoryTranslations = perLanguageValues(stored, known.labels, languages);
-      out.parentCategoryTranslations = parentLabels;
       return out;
     }
     default:
       out.value = normaliseValue(datatype, stored.value);
-      out.categoryTranslations = labelsFor(stored.catid, known.labels, languages);
-      out.parentCategoryTranslations = parentLabels;
+      out.categoryTranslations = labelsFor(known.labels, languages);
       return out;
   }
 }
@@ -129,7 +115,7 @@ function perLanguageValues(
   const langs = [...languages];
   for (const lang of values.keys()) if (!languages.includes(lang)) langs.push(lang);
   return langs.map((lang) => {
-    const entry: FilledCategoryTranslation = { catid: stored.catid, lang, label: labelIn(labels, lang) };
+    const entry: FilledCategoryTranslation = { lang, label: labelIn(labels, lang) };
     const value = values.get(lang);
     if (value !== undefined) entry.value = value;
     return entry;

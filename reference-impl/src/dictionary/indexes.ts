@@ -82,8 +82,6 @@ export interface IndexedProperty {
   readonly property: Property;
   readonly labels: Labels;
   readonly category: PropertyCategory;
-  /** Id and labels of its parent: the enclosing property, else its category (DEC-ITEM-175). */
-  readonly parent: { readonly id: string; readonly labels: Labels };
   /** Deprecated itself or inside a deprecated category or parent property. */
   readonly deprecated: boolean;
 }
@@ -113,13 +111,18 @@ export function indexPropertyOntology(doc: PropertyOntology): PropertyIndex {
   const visit = (
     list: readonly Property[] | undefined,
     category: PropertyCategory,
-    parent: IndexedProperty['parent'],
     inheritedDeprecated: boolean,
   ): void => {
     for (const property of list ?? []) {
       const deprecated = inheritedDeprecated || property.deprecated === true;
-      const labels = makeLabels(property.name, property.propertytranslations);
-      if (!properties.has(property.id)) properties.set(property.id, { property, labels, category, parent, deprecated });
+      if (!properties.has(property.id)) {
+        properties.set(property.id, {
+          property,
+          labels: makeLabels(property.name, property.propertytranslations),
+          category,
+          deprecated,
+        });
+      }
       for (const option of property.options ?? []) {
         if (options.has(option.id)) continue;
         options.set(option.id, {
@@ -129,13 +132,11 @@ export function indexPropertyOntology(doc: PropertyOntology): PropertyIndex {
           deprecated: deprecated || option.deprecated === true,
         });
       }
-      visit(property.properties, category, { id: property.id, labels }, deprecated);
+      visit(property.properties, category, deprecated);
     }
   };
-  for (const category of doc.propertyCategories ?? []) {
-    const parent = { id: category.id, labels: makeLabels(category.name, category.propertytranslations) };
-    visit(category.properties, category, parent, category.deprecated === true);
-  }
+  for (const category of doc.propertyCategories ?? [])
+    visit(category.properties, category, category.deprecated === true);
   const index: PropertyIndex = { doc, properties, options };
   propertyIndexes.set(doc, index);
   return index;

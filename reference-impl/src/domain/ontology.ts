@@ -127,7 +127,8 @@ export interface StoredCategories {
 
 /** A label filled in on read, with the id of the ontology entry it labels (DEC-ITEM-175). */
 export interface FilledLabel {
-  catid: string;
+  /** Not filled yet (DEC-ITEM-175 names it; filling it is left to do). */
+  catid?: string;
   lang: string;
   label: string;
 }
