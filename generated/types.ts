@@ -2269,6 +2269,11 @@ export interface components {
             categorizationId: string;
             /** @description Labels per language (DEC-DICT-007). Items' `types[].categoryTranslations` are filled in from these. */
             categorizationTranslations?: components["schemas"]["LabelTranslation"][];
+            /**
+             * @description Labels per language under the name the operator's tools read (DEC-DICT-030): the same
+             *     entries as `categorizationTranslations`.
+             */
+            categoryTranslations?: components["schemas"]["LabelTranslation"][];
             /** @description Child nodes, recursively. */
             child?: components["schemas"]["CategorizationNode"][];
             /**
@@ -2299,11 +2304,25 @@ export interface components {
             categorizations: (components["schemas"]["CategorizationNode"] & unknown)[];
             lastModified: components["schemas"]["Timestamp"];
         };
-        /** @description A label in one language, filled in by the server from the ontology on every read. */
+        /**
+         * @description A label in one language, filled in by the server from the ontology on every read. `catid` names
+         *     the ontology entry the label belongs to (a type's `cnetID`, a property id or an option id);
+         *     `unit` and `explanation` are the model's names for data the ontology does not hold, so they are
+         *     never filled (DEC-ITEM-175).
+         */
         CategoryLabel: {
+            /**
+             * @description The id of the ontology entry this label belongs to (DEC-ITEM-175).
+             * @example 1.1.1
+             */
+            catid?: string;
+            /** @description Explanation of the entry. Never filled by this service (DEC-ITEM-175). */
+            explanation?: string;
             /** @example Klassieke muziek */
             label: string;
             lang: components["schemas"]["LanguageCode"];
+            /** @description Unit of the value. Never filled by this service (DEC-ITEM-175). */
+            unit?: string;
         };
         /**
          * @description One language of a category. `label` is the property's label, filled in by the server on every
@@ -2316,11 +2335,20 @@ export interface components {
          */
         CategoryTranslation: {
             /**
+             * @description The property id this label belongs to. Read-only (DEC-ITEM-175).
+             * @example p-1001
+             */
+            catid?: $Read<string>;
+            /** @description Explanation of the property. Never filled by this service (DEC-ITEM-175). */
+            explanation?: $Read<string>;
+            /**
              * @description Label of the property in this language. Read-only.
              * @example Bijzonderheden
              */
             label?: $Read<string>;
             lang: components["schemas"]["LanguageCode"];
+            /** @description Unit of the value. Never filled by this service (DEC-ITEM-175). */
+            unit?: $Read<string>;
             /**
              * @description The value in this language (`freetext` and `url` data types only).
              * @example Concert bij kaarslicht; de kerk is niet verwarmd.
@@ -2333,12 +2361,19 @@ export interface components {
          *     (DEC-DICT-008) and ignored on write.
          */
         CategoryValue: {
+            /** @description The same labels under the operator's model's name (DEC-ITEM-176). Read-only. */
+            categorytranslations?: $Read<components["schemas"]["CategoryLabel"][]>;
             categoryTranslations?: $Read<components["schemas"]["CategoryLabel"][]>;
             /**
              * @description Option id inside the property.
              * @example o-2002
              */
             catid: string;
+            /**
+             * @description The option's Dutch label, filled in by the server on read (DEC-ITEM-176). Read-only.
+             * @example Klassiek
+             */
+            value?: $Read<string>;
         };
         /**
          * @description Contact details, in the operator's model's fields (DEC-ITEM-160): one e-mail address (`mail`),
@@ -3044,6 +3079,17 @@ export interface components {
             catid?: string;
             /** @description Copied from the property by the server. Read-only. */
             datatype?: $Read<components["schemas"]["DataType"]>;
+            /**
+             * @description The property's default value. Never filled: the property ontology holds no defaults; ignored
+             *     on write (DEC-ITEM-175).
+             */
+            defaultValue?: $Read<string>;
+            /**
+             * @description Labels per language of the property's parent in the property ontology (the enclosing
+             *     property, else its property category), filled in by the server on read (DEC-ITEM-175).
+             *     Read-only.
+             */
+            parentCategoryTranslations?: $Read<components["schemas"]["CategoryLabel"][]>;
             /**
              * @description The value, interpreted by `datatype`. For `choice` and `multichoice` the server fills it with
              *     the Dutch label(s) of the chosen option(s).
@@ -4020,7 +4066,17 @@ export interface components {
          *     the per-language values of `freetext` and `url` categories.
          */
         TrcItemCategories: {
+            /**
+             * @description `true`: the item is cancelled. Stored as written (DEC-ITEM-174).
+             * @example false
+             */
+            canceled?: boolean;
             categories?: components["schemas"]["ItemCategory"][];
+            /**
+             * @description `true`: the item is sold out. Stored as written (DEC-ITEM-174).
+             * @example false
+             */
+            soldout?: boolean;
             types?: components["schemas"]["ItemType"][];
         };
         /**
@@ -4028,7 +4084,8 @@ export interface components {
          *     field is optional, and the response variants (`Event`, `Location`, …) add what a response always
          *     carries.
          *
-         *     Server-set fields (`id`, `creationdate`, `lastupdated`, `externalId`, the legacy booleans, all
+         *     Server-set fields (`id`, `creationdate`, `lastupdated`, `createdby`, `lastupdatedby`,
+         *     `lastimportedon`, `externalId`, the legacy booleans, all
          *     labels and translations, `seoMetadata.schemaOrgJsonLd`, `datatype`) are read-only: a request body may
          *     carry them (so a GET-modify-PUT round trip works) and the server ignores them (DEC-ITEM-005).
          *
@@ -4037,8 +4094,27 @@ export interface components {
          *     field says otherwise) to protect the service. A longer value is a `400`.
          */
         TrcItemCommon: {
+            /**
+             * @description Start of the period in which the item is offered (the model's `availablefrom`). Stored as
+             *     written (DEC-ITEM-170).
+             */
+            availablefrom?: components["schemas"]["Timestamp"];
+            /** @description End of the period in which the item is offered. Stored as written (DEC-ITEM-170). */
+            availableto?: components["schemas"]["Timestamp"];
             calendar?: components["schemas"]["Calendar"];
+            /**
+             * @description An external registration number of the item. Stored as written (DEC-ITEM-170).
+             * @example 1234567
+             */
+            cidn?: string;
             contactinfo?: components["schemas"]["ContactInfo"];
+            /**
+             * @description Who created the item: the name of the writing token's user, else of the token; a feed import
+             *     writes `feed:<feed name>`. Set by the server, kept on every later write; ignored on write
+             *     (DEC-ITEM-171, DEC-ITEM-005).
+             * @example redactie@amsterdam-marketing.nl
+             */
+            createdby?: $Read<string>;
             /** @description When the item was created. Set by the server; always present in responses. Read-only. */
             creationdate?: $Read<components["schemas"]["Timestamp"]>;
             /**
@@ -4070,11 +4146,32 @@ export interface components {
              */
             isprivate?: boolean;
             /**
+             * @description Keywords of the item, comma-separated, as one string (the model's `String`). Stored as
+             *     written; lists filter on them (DEC-ITEM-170).
+             * @example klassiek,kerkconcert
+             */
+            keywords?: string;
+            /**
+             * @description When a feed import last wrote the item; absent on items no feed wrote. Set by the server
+             *     (DEC-ITEM-172).
+             */
+            lastimportedon?: $Read<components["schemas"]["Timestamp"]>;
+            /**
              * @description When the item last changed. Set by the server on every write: UTC, millisecond precision,
              *     unique and strictly increasing across the store in commit order (DEC-ITEM-009). The basis of
              *     incremental sync and of sorting. Read-only.
              */
             lastupdated?: $Read<components["schemas"]["Timestamp"]>;
+            /**
+             * @description Who wrote the item last, named as for `createdby`. Set by the server on every write (DEC-ITEM-171).
+             * @example redactie@amsterdam-marketing.nl
+             */
+            lastupdatedby?: $Read<string>;
+            /**
+             * @description The legal owner of the content. Stored as written (DEC-ITEM-170).
+             * @example Amsterdam Marketing
+             */
+            legalowner?: string;
             location?: components["schemas"]["ItemLocation"];
             /**
              * @description The operator's model's reference to the location the item takes place at, as the `trcid` of
@@ -4083,12 +4180,29 @@ export interface components {
              */
             locationRef?: string;
             /**
+             * @description Internal markers of the item, comma-separated, as one string. Stored as written; lists filter
+             *     on them (DEC-ITEM-170).
+             * @example grachtenfestival-2026
+             */
+            markers?: string;
+            /**
              * @deprecated
              * @description Deprecated: always the negation of `published`. Recomputed from `wfstatus` on every save; a
              *     written value is ignored. Use `wfstatus`.
              * @example false
              */
             offline?: $Read<boolean>;
+            /**
+             * @description The person responsible for the item (a user name or e-mail address). Stored as written; lists
+             *     filter on it (DEC-ITEM-170).
+             * @example redactie@amsterdam-marketing.nl
+             */
+            owner?: string;
+            /**
+             * @deprecated
+             * @description Deprecated in the operator's model; stored as written (DEC-ITEM-173).
+             */
+            productiontrcid?: string;
             /**
              * @deprecated
              * @description Deprecated: `true` exactly when `wfstatus` is `approved`. Recomputed from `wfstatus` on every
@@ -4121,6 +4235,16 @@ export interface components {
              * @example amsterdam-marketing
              */
             userorganisation?: string;
+            /**
+             * @deprecated
+             * @description Deprecated in the operator's model; stored as written (DEC-ITEM-173). Use `validator`.
+             */
+            validatedby?: string;
+            /**
+             * @description Who is to validate the item (an organisation or user). Stored as written (DEC-ITEM-170).
+             * @example amsterdam-marketing
+             */
+            validator?: string;
             wfstatus?: components["schemas"]["WfStatus"];
         };
         /**

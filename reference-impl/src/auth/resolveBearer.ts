@@ -47,6 +47,7 @@ export function principalOfToken(credential: TokenCredential): Principal {
     kind: 'apiToken',
     subjectId: credential.id,
     accountId: credential.account_id,
+    name: credential.name,
     roles,
     organisations: superAdmin ? 'all' : (credential.filter_userorganisations ?? credential.account_organisations),
     accountOrganisations: credential.account_organisations,

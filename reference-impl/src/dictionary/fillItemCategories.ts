@@ -128,8 +128,12 @@ export function fillItemCategories(
   ontologies: OntologyIndexes,
   languages: readonly string[],
 ): FilledCategories {
-  return {
+  const filled: FilledCategories = {
     types: (stored?.types ?? []).map((t) => fillType(t, ontologies, languages)),
     categories: (stored?.categories ?? []).map((c) => fillCategory(c, ontologies, languages)),
   };
+  // Stored as written (DEC-ITEM-174).
+  if (typeof stored?.soldout === 'boolean') filled.soldout = stored.soldout;
+  if (typeof stored?.canceled === 'boolean') filled.canceled = stored.canceled;
+  return filled;
 }

@@ -59,8 +59,12 @@ function stripCategory(entry: Loose, properties: PropertyIndex | undefined): Sto
 export function stripCategoriesForWrite(trcItemCategories: unknown, properties?: PropertyIndex): StoredCategories {
   const input = isObject(trcItemCategories) ? trcItemCategories : {};
   const list = (value: unknown): Loose[] => (Array.isArray(value) ? value.filter(isObject) : []);
-  return {
+  const stored: StoredCategories = {
     types: list(input.types).flatMap((t) => stripType(t) ?? []),
     categories: list(input.categories).flatMap((c) => stripCategory(c, properties) ?? []),
   };
+  // Stored as written (DEC-ITEM-174).
+  if (typeof input.soldout === 'boolean') stored.soldout = input.soldout;
+  if (typeof input.canceled === 'boolean') stored.canceled = input.canceled;
+  return stored;
 }

@@ -16,6 +16,8 @@ export interface WritingToken {
   organisations: readonly string[] | 'all';
   /** The organisations of the token's account, in order: the first writable one is the default. */
   accountOrganisations: readonly string[];
+  /** The writer's name for createdby/lastupdatedby (DEC-ITEM-171); absent: they are not set. */
+  name?: string;
 }
 
 export interface PrepareItemWriteParams {
@@ -23,7 +25,9 @@ export interface PrepareItemWriteParams {
   body: unknown;
   token: WritingToken;
   /** The stored item a PUT replaces; absent on create. */
-  existing?: { trcid: string; userorganisation: string; externalId: string | null };
+  existing?: { trcid: string; userorganisation: string; externalId: string | null; doc?: Readonly<Loose> };
+  /** Feed imports: the time of the import, stored as `lastimportedon` (DEC-ITEM-172). */
+  importedAt?: string;
   /**
    * The part of the sent `trcItemCategories` that is stored (the dictionary's
    * stripCategoriesForWrite): the ontology's rules live outside domain/.
@@ -60,6 +64,10 @@ const IGNORED_FIELDS = [
   'offline',
   'isprivate',
   'eventLinks',
+  // Set below from the writer and the stored item (DEC-ITEM-171, DEC-ITEM-172).
+  'createdby',
+  'lastupdatedby',
+  'lastimportedon',
 ];
 
 // @implements ITEM-006
@@ -96,8 +104,24 @@ export function prepareItemWrite(params: PrepareItemWriteParams): PreparedItem {
     doc.seoMetadata = seoMetadata;
   }
   assertOneDetailPerLanguage(doc.trcItemDetails);
+  Object.assign(doc, serverSetFields(params));
 
   return { entitytype, trcid, wfstatus, userorganisation, externalId, slug, title: sortTitle(doc), doc };
+}
+
+/**
+ * DEC-ITEM-171, DEC-ITEM-172: createdby is the first writer and stays; lastupdatedby is this
+ * writer; lastimportedon is this import's time, else the stored one.
+ */
+function serverSetFields({ token, existing, importedAt }: PrepareItemWriteParams): Loose {
+  const stored = existing?.doc ?? {};
+  const fields: Loose = {};
+  const createdby = existing === undefined ? token.name : (stored.createdby ?? undefined);
+  if (typeof createdby === 'string') fields.createdby = createdby;
+  if (token.name !== undefined) fields.lastupdatedby = token.name;
+  const lastimportedon = importedAt ?? stored.lastimportedon;
+  if (typeof lastimportedon === 'string') fields.lastimportedon = lastimportedon;
+  return fields;
 }
 
 /**

@@ -41,6 +41,8 @@ export interface TypeNode {
   categorization: string;
   entityType?: TreeEntityType;
   categorizationTranslations?: LabelTranslation[];
+  /** In answers only: the same labels under the operator's name (DEC-DICT-030). */
+  categoryTranslations?: LabelTranslation[];
   deprecated?: boolean;
   child?: TypeNode[];
 }
@@ -116,25 +118,38 @@ export interface StoredCategory {
 export interface StoredCategories {
   types: StoredType[];
   categories: StoredCategory[];
+  /** Stored as written (DEC-ITEM-174). */
+  soldout?: boolean;
+  canceled?: boolean;
 }
 
 // ---------------------------------------------------------------- item categories, as read
 
+/** A label filled in on read, with the id of the ontology entry it labels (DEC-ITEM-175). */
+export interface FilledLabel {
+  /** Not filled yet (DEC-ITEM-175 names it; filling it is left to do). */
+  catid?: string;
+  lang: string;
+  label: string;
+}
+
 export interface FilledType {
   catid: string;
   isDefault: boolean;
-  categoryTranslations?: LabelTranslation[];
+  categoryTranslations?: FilledLabel[];
 }
 
-export interface FilledCategoryTranslation {
-  lang: string;
-  label: string;
+export interface FilledCategoryTranslation extends FilledLabel {
   value?: string;
 }
 
 export interface FilledCategoryValue {
   catid: string;
-  categoryTranslations?: LabelTranslation[];
+  /** The option's Dutch label (DEC-ITEM-176). */
+  value?: string;
+  categoryTranslations?: FilledLabel[];
+  /** The same labels under the model's name (DEC-ITEM-176). */
+  categorytranslations?: FilledLabel[];
 }
 
 export interface FilledCategory {
@@ -144,10 +159,13 @@ export interface FilledCategory {
   valueid?: string;
   categoryvalues?: FilledCategoryValue[];
   categoryTranslations?: FilledCategoryTranslation[];
-  valueCategoryTranslations?: LabelTranslation[];
+  parentCategoryTranslations?: FilledLabel[];
+  valueCategoryTranslations?: FilledLabel[];
 }
 
 export interface FilledCategories {
   types: FilledType[];
   categories: FilledCategory[];
+  soldout?: boolean;
+  canceled?: boolean;
 }

@@ -134,6 +134,8 @@ class NoWrite extends Error {
  */
 function feedWriter(feed: FeedDefinition): ItemWriter {
   return {
+    // createdby/lastupdatedby of the feed's writes (DEC-ITEM-171).
+    name: `feed:${feed.name}`,
     organisations: [feed.userorganisation],
     accountOrganisations: [feed.userorganisation],
     wfstatus: 'all',
@@ -156,6 +158,7 @@ async function importEntry(
       writer,
       externalId,
       match: { externalId },
+      importedAt: new Date().toISOString(),
       // Decided under the item write lock, on the item as it is now (an editor may just have approved it).
       body: (current: StoredItem | null) => {
         if (current === null) return body;
@@ -220,8 +223,14 @@ function storesSame(prepared: PreparedItem, current: StoredItem): boolean {
     prepared.externalId === current.externalId &&
     prepared.title === current.title &&
     prepared.slug === current.slug &&
-    sameJson(prepared.doc, current.doc)
+    sameJson(withoutWriter(prepared.doc), withoutWriter(current.doc))
   );
+}
+
+/** Who wrote last is no change of content: an editor's save of the same item is not the feed's. */
+function withoutWriter(doc: Record<string, unknown>): Record<string, unknown> {
+  const { lastupdatedby: _writer, ...rest } = doc;
+  return rest;
 }
 
 function addError(report: FeedRunReport, error: { externalId?: string; message: string }): void {

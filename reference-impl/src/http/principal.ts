@@ -14,6 +14,8 @@ export interface Principal {
   /** The session id, for logout (sessions only). */
   readonly sessionId?: string;
   readonly accountId: string;
+  /** Who writes, as items' createdby/lastupdatedby name it (DEC-ITEM-171): the token's name or the user's username. */
+  readonly name?: string;
   readonly roles: readonly Role[];
   // @implements AUTH-004
   /** Organisations whose items the caller sees; 'all' for super admins (AUTH-004). */

@@ -71,6 +71,8 @@ export interface WriteItemParams {
    * for the item as it is under the write lock (412 otherwise, DEC-ITEM-031).
    */
   ifMatch?: string;
+  /** Feed imports: the time of the import, the item's `lastimportedon` (DEC-ITEM-172). */
+  importedAt?: string;
 }
 
 export interface WriteItemResult {
@@ -141,6 +143,7 @@ async function writeInTransaction(
     existing: current ?? undefined,
     stripCategories: stripCategoriesForWrite,
     newUuid: deps.newUuid,
+    importedAt: params.importedAt,
   });
   await assertKnownOrganisation(tx, prepared.userorganisation);
   if (prepared.userorganisation !== owner || ontologies === undefined)

@@ -1,3 +1,4 @@
+import { withCategoryTranslations } from '../dictionary/withCategoryTranslations.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBaseOntologies, loadDataOverrides } from '../dictionary/loadData.ts';
 import type { TypeNode } from '../domain/ontology.ts';
@@ -74,7 +75,8 @@ describeEachEngine('dictionary', (ctx) => {
         '/dictionary/categorizationOntology?includeDeprecated=true',
       );
       expect(cnetIds(answer.body.categorizations)).toEqual(expect.arrayContaining(['1.10', '2.3.5', '3.5']));
-      expect(answer.body).toEqual(loadBaseOntologies().types);
+      // Labels also under categoryTranslations (DEC-DICT-030).
+      expect(answer.body).toEqual(withCategoryTranslations(loadBaseOntologies().types));
     });
 
     it('when accountId names an account with its own type ontology, then that; an unknown account is 404; a malformed one 400 [DICT-001] [ONTO-015] [DEC-DICT-005]', async () => {
@@ -86,7 +88,9 @@ describeEachEngine('dictionary', (ctx) => {
         `/dictionary/categorizationOntology?accountId=${owner.accountId}&includeDeprecated=true`,
       );
       expect(own.status).toBe(200);
-      expect(own.body.categorizations).toEqual(utrecht.categorizations);
+      expect(own.body.categorizations).toEqual(
+        withCategoryTranslations({ lastModified: '', ...utrecht }).categorizations,
+      );
       expect(own.body.lastModified).not.toBe(loadBaseOntologies().types.lastModified);
       // The owner's own token without accountId gets the same.
       expect(

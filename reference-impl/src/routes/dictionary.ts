@@ -1,3 +1,4 @@
+import { withCategoryTranslations } from '../dictionary/withCategoryTranslations.ts';
 import { Router, type Request, type Response } from 'express';
 import type { components, Readable } from '../../../generated/types.ts';
 import { replacePropertiesOntology, userOrganisations } from '../dictionary/accountDictionary.ts';
@@ -66,8 +67,9 @@ export function dictionaryRoutes(ctx: DictionaryRouteDeps): Router {
       const { types } = await ontologiesFor(res, 'getCategorizationOntology');
       // ONTO-012: deprecated nodes (and their children) are left out unless asked for (DEC-DICT-004, DEC-DICT-010).
       const { includeDeprecated } = validated(res, 'getCategorizationOntology').query;
-      const answer: Readable<components['schemas']['CategorizationOntology']> =
-        includeDeprecated === true ? types : filterDeprecated(types);
+      const answer: Readable<components['schemas']['CategorizationOntology']> = withCategoryTranslations(
+        includeDeprecated === true ? types : filterDeprecated(types),
+      );
       res.json(answer);
     },
   );

@@ -6,6 +6,7 @@ const row = {
   user_id: 'u1',
   account_id: 'amsterdam',
   roles: ['ROLE_ADMIN', 'ROLE_UNKNOWN'],
+  username: 'redactie',
   account_organisations: ['amsterdam-marketing', 'amsterdam-museums'],
 };
 
@@ -16,6 +17,7 @@ describe('principalOfSession [DEC-AUTH-015]', () => {
       subjectId: 'u1',
       sessionId: 's1',
       accountId: 'amsterdam',
+      name: 'redactie',
       roles: ['ROLE_ADMIN'],
       organisations: ['amsterdam-marketing', 'amsterdam-museums'],
       accountOrganisations: ['amsterdam-marketing', 'amsterdam-museums'],

@@ -40,6 +40,7 @@ export function principalOfSession(row: SessionPrincipalRow): Principal {
     subjectId: row.user_id,
     sessionId: row.session_id,
     accountId: row.account_id,
+    name: row.username,
     roles,
     organisations: roles.includes('ROLE_SUPER_ADMIN') ? 'all' : row.account_organisations,
     accountOrganisations: row.account_organisations,

@@ -74,6 +74,7 @@ export function assertWithinScope(caller: Principal, token: TokenScope, rule: st
   if (isSuperAdmin(caller)) return;
   const sees = principalOfToken({
     id: '',
+    name: '',
     account_id: token.accountId,
     roles: [...token.roles],
     filter_userorganisations: token.filterUserorganisations === null ? null : [...token.filterUserorganisations],

@@ -3,6 +3,7 @@ import type { Queryable } from '../db.ts';
 export interface SessionPrincipalRow {
   session_id: string;
   user_id: string;
+  username: string;
   account_id: string;
   roles: string[];
   /** Every organisation of the user's account. */
@@ -18,7 +19,7 @@ export async function findSessionPrincipal(
   params: { sessionId: string; userId: string },
 ): Promise<SessionPrincipalRow | null> {
   const { rows } = await db.query<SessionPrincipalRow>(
-    `SELECT s.id AS session_id, u.id AS user_id, u.account_id, u.roles,
+    `SELECT s.id AS session_id, u.id AS user_id, u.username, u.account_id, u.roles,
             COALESCE((SELECT array_agg(o.userorganisation ORDER BY o.userorganisation)
                         FROM organisations o WHERE o.account_id = u.account_id), '{}') AS account_organisations
        FROM sessions s
