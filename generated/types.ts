@@ -2305,14 +2305,13 @@ export interface components {
             lastModified: components["schemas"]["Timestamp"];
         };
         /**
-         * @description A label in one language, filled in by the server from the ontology on every read. `catid` names
-         *     the ontology entry the label belongs to (a type's `cnetID`, a property id or an option id);
-         *     `unit` and `explanation` are the model's names for data the ontology does not hold, so they are
-         *     never filled (DEC-ITEM-175).
+         * @description A label in one language, filled in by the server from the ontology on every read. `catid`,
+         *     `unit` and `explanation` are the operator's model's further members, declared for services
+         *     that fill them; this service does not (DEC-ITEM-175).
          */
         CategoryLabel: {
             /**
-             * @description The id of the ontology entry this label belongs to (DEC-ITEM-175).
+             * @description The id of the ontology entry this label belongs to; not filled by this service (DEC-ITEM-175).
              * @example 1.1.1
              */
             catid?: string;
@@ -2335,7 +2334,7 @@ export interface components {
          */
         CategoryTranslation: {
             /**
-             * @description The property id this label belongs to. Read-only (DEC-ITEM-175).
+             * @description The property id this label belongs to; not filled by this service. Read-only (DEC-ITEM-175).
              * @example p-1001
              */
             catid?: $Read<string>;
@@ -2361,7 +2360,7 @@ export interface components {
          *     (DEC-DICT-008) and ignored on write.
          */
         CategoryValue: {
-            /** @description The same labels under the operator's model's name (DEC-ITEM-176). Read-only. */
+            /** @description The option's labels under the operator's model's name; not filled by this service (DEC-ITEM-176). Read-only. */
             categorytranslations?: $Read<components["schemas"]["CategoryLabel"][]>;
             categoryTranslations?: $Read<components["schemas"]["CategoryLabel"][]>;
             /**
@@ -2370,7 +2369,7 @@ export interface components {
              */
             catid: string;
             /**
-             * @description The option's Dutch label, filled in by the server on read (DEC-ITEM-176). Read-only.
+             * @description The option's Dutch label in the operator's model; not filled by this service (DEC-ITEM-176). Read-only.
              * @example Klassiek
              */
             value?: $Read<string>;
@@ -3085,9 +3084,8 @@ export interface components {
              */
             defaultValue?: $Read<string>;
             /**
-             * @description Labels per language of the property's parent in the property ontology (the enclosing
-             *     property, else its property category), filled in by the server on read (DEC-ITEM-175).
-             *     Read-only.
+             * @description The operator's model's labels of the property's parent in the property ontology. Declared
+             *     for services that fill it; this service does not (DEC-ITEM-175). Read-only.
              */
             parentCategoryTranslations?: $Read<components["schemas"]["CategoryLabel"][]>;
             /**
