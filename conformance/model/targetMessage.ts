@@ -4,7 +4,7 @@
 
 import type { Exchange } from './exchange.ts';
 
-const MAX_CHARS = 300;
+const MAX_CHARS = 280;
 const FIELDS = ['message', 'detail', 'error_description', 'title', 'error'] as const;
 
 function cut(text: string): string {

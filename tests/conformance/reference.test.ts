@@ -129,7 +129,10 @@ describe('content-conformance certifies the reference service', () => {
 
   it('when a requirement is needs-feed or unobservable, then it is reported as not verifiable black-box with its note, unless a check saw it', async () => {
     const catalogue = await loadRequirements(join(ROOT, 'spec/requirements.yaml'));
-    const marked = catalogue.all.filter((r) => r.verify === 'needs-feed' || r.verify === 'unobservable');
+    // Receiver requirements are judged by `content-conformance receiver`, not by this run.
+    const marked = catalogue.all.filter(
+      (r) => r.subject === 'service' && (r.verify === 'needs-feed' || r.verify === 'unobservable'),
+    );
     expect(marked.length).toBeGreaterThan(0);
     for (const req of marked) {
       const row = result.requirements.find((r) => r.id === req.id)!;
