@@ -123,7 +123,7 @@ describe('webhookReceiver', () => {
     ['no delivery id', { headers: { 'x-service-delivery': '' } }, 'missing_header'],
     ['a malformed signature', { headers: { 'x-service-signature': 'sha256=abc' } }, 'malformed_signature'],
   ] as const)(
-    'when the delivery has %s, then it answers 401 with the reason and never calls onItems [HOOK-014]',
+    'when the delivery has %s, then it answers 401 with the reason and never calls onItems [HOOK-014] [HOOK-023]',
     async (_name, opts, reason) => {
       const { url, calls, receiver, lines } = await start({});
       const res = await deliver(url, sampleBody(), opts);

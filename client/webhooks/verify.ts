@@ -1,5 +1,5 @@
-// @implements HOOK-014, HOOK-015, HOOK-016
-// Webhook signature verification (Events rules 5–7; HOOK-014, HOOK-015, HOOK-016).
+// @implements HOOK-014, HOOK-015, HOOK-016, HOOK-023
+// Webhook signature verification (Events rules 5–7; HOOK-014, HOOK-015, HOOK-016, HOOK-023).
 //
 // X-Service-Signature = "sha256=" + lowercase hex HMAC-SHA256 over "<timestamp>.<raw body bytes>",
 // keyed with the UTF-8 bytes of the signing secret exactly as the service returned it

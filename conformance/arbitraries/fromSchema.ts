@@ -6,13 +6,14 @@
 // Covered: object, array, string, integer, number, boolean, null and type lists, enum, const,
 // oneOf/anyOf (one branch), allOf (merged into one schema: properties, required, enum
 // intersections, the stricter bounds), $ref, the formats date-time, date, uuid, uri and email,
-// pattern (fc.stringMatching), min/max length, items and values, uniqueItems, required.
+// pattern (fc.stringMatching), min/max length, items and values, uniqueItems, required. A named
+// schema (`$ref`) with a `not` is honoured by keeping only the values its validator accepts.
 // Only declared properties are generated, so closed schemas (unevaluatedProperties or
 // additionalProperties false) stay valid. In `write` mode readOnly and deprecated properties
 // are left out; in `read` mode writeOnly ones.
 
 import fc from 'fast-check';
-import { getAt } from '../../spec/index.ts';
+import { createValidatorFactory, getAt, type OpenApiDocument, type ValidatorFactory } from '../../spec/index.ts';
 
 export type JsonSchema = Record<string, unknown>;
 export interface SchemaDocument {
@@ -44,6 +45,8 @@ type Resolved = Required<
 > & {
   omit: ReadonlySet<string>;
   overrides: Readonly<Record<string, fc.Arbitrary<unknown>>>;
+  /** Validators of the document's schemas, compiled only if a schema with `not` is met. */
+  validatorOf: ValidatorFactory;
 };
 
 /** Characters of generated free text: ASCII, markup-ish and accented letters, an emoji; never NUL or control characters. */
@@ -117,8 +120,10 @@ function merge(doc: SchemaDocument, a: JsonSchema, b: JsonSchema): JsonSchema {
   return out;
 }
 
-function resolveConstraints(c: SchemaConstraints): Resolved {
+function resolveConstraints(doc: SchemaDocument, c: SchemaConstraints): Resolved {
+  let factory: ValidatorFactory | undefined;
   return {
+    validatorOf: (pointer) => (factory ??= createValidatorFactory(doc as OpenApiDocument))(pointer),
     mode: c.mode ?? 'write',
     maxDepth: c.maxDepth ?? 5,
     maxItems: c.maxItems ?? 3,
@@ -135,7 +140,7 @@ export function arbitraryFromSchema(
   schema: JsonSchema,
   constraints: SchemaConstraints = {},
 ): fc.Arbitrary<unknown> {
-  return build(doc, schema, resolveConstraints(constraints), '', 0);
+  return build(doc, schema, resolveConstraints(doc, constraints), '', 0);
 }
 
 function build(doc: SchemaDocument, raw: JsonSchema, c: Resolved, path: string, depth: number): fc.Arbitrary<unknown> {
@@ -143,6 +148,20 @@ function build(doc: SchemaDocument, raw: JsonSchema, c: Resolved, path: string, 
   if (byPath) return byPath;
   if (typeof raw.$ref === 'string' && c.overrides[raw.$ref]) return c.overrides[raw.$ref]!;
   const schema = flatten(doc, raw);
+  const values = buildFlat(doc, schema, c, path, depth);
+  if (typeof raw.$ref !== 'string' || !('not' in schema)) return values;
+  // `not` says what a value must not be; generating that is out of reach, refusing it is not.
+  const accepts = c.validatorOf(raw.$ref);
+  return values.filter((value) => accepts(value));
+}
+
+function buildFlat(
+  doc: SchemaDocument,
+  schema: JsonSchema,
+  c: Resolved,
+  path: string,
+  depth: number,
+): fc.Arbitrary<unknown> {
   const variants = (schema.oneOf ?? schema.anyOf) as JsonSchema[] | undefined;
   if (variants) {
     const { oneOf: _o, anyOf: _a, discriminator: _d, ...rest } = schema;

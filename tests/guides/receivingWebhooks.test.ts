@@ -41,10 +41,12 @@ function background(
   line: string,
   extraEnv: Record<string, string> = {},
 ): { child: ChildProcess; output: () => string } {
+  // Its own process group: npx runs the bin as a grandchild, which must stop with it.
   const child = spawn('sh', ['-c', `exec env ${line}`], {
     cwd: scratch,
     env: { ...env, ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
   children.push(child);
   let output = '';
@@ -89,8 +91,27 @@ beforeAll(async () => {
   await waitFor(receiver.output, 'receiver ready', 30_000);
 }, 30_000);
 
-afterAll(() => {
-  for (const child of children) child.kill('SIGTERM');
+/** Stops a background command and everything it started; resolves once its group has gone. */
+async function stop(child: ChildProcess): Promise<void> {
+  const exited = child.exitCode !== null || child.signalCode !== null;
+  try {
+    process.kill(-child.pid!, 'SIGTERM');
+  } catch {
+    return; // the group has gone already
+  }
+  if (!exited) await new Promise((r) => child.once('exit', r));
+  for (let tries = 0; tries < 100; tries++) {
+    try {
+      process.kill(-child.pid!, 0);
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+afterAll(async () => {
+  await Promise.all(children.map(stop));
   fs.rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -113,8 +134,7 @@ describe('docs/guides/receiving-webhooks.md', () => {
     expect(listener.output()).toMatch(/signature ok · new/);
     expect(listener.output()).toMatch(/VenueDeleted\s+trc-/);
     expect(listener.output()).toContain(`forwarded to http://127.0.0.1:${ports['3000']}/hooks/content: HTTP 200`);
-    listener.child.kill('SIGTERM'); // frees the port for the sandbox's listen below
-    await new Promise((r) => listener.child.once('exit', r));
+    await stop(listener.child); // frees the port for the sandbox's listen below
   }, 150_000);
 
   it('when the certification command runs against the guide receiver, then it passes and writes its reports', async () => {
