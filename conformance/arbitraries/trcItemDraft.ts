@@ -126,7 +126,19 @@ export function trcItemDraft(
     { $ref: DRAFT_SCHEMA[entitytype] },
     { mode: 'write', numbers: 'cents', ...schemaConstraints, omit, overrides },
   );
-  return draft.map((value) => ({ ...(value as Record<string, unknown>), entitytype }));
+  const typed = draft.map((value) => ({ ...(value as Record<string, unknown>), entitytype }));
+  if (entitytype !== 'ROUTE') return typed;
+  // A route is a path with waypoints (ITEM-027): every generated route has some.
+  const waypoints = arbitraryFromSchema(
+    doc,
+    { type: 'array', minItems: 2, maxItems: 3, items: { $ref: '#/components/schemas/LatLng' } },
+    { mode: 'write', numbers: 'cents' },
+  );
+  return fc.tuple(typed, waypoints).map(([route, routeCoordinates]) => {
+    const info = (route.routeInfo ?? {}) as Record<string, unknown>;
+    const plotted = Array.isArray(info.routeCoordinates) && info.routeCoordinates.length > 0;
+    return plotted ? route : { ...route, routeInfo: { ...info, routeCoordinates } };
+  });
 }
 
 /** Types and categories of the ontology's ids, as trcItemCategories holds them. */

@@ -141,7 +141,8 @@ export const ITEM_FAULTS: readonly FaultCase[] = [
     family: 'ITEM',
     fault: 'a location stores a child link',
     detects: ['ITEM-024'],
-    alsoBreaks: ['DEC-ITEM-002'],
+    // The stored child link makes the answer break the location's link types (DEC-ITEM-013).
+    alsoBreaks: ['DEC-ITEM-002', 'DEC-ITEM-013'],
     checks: ['items.entity-type-fields'],
     make: () => [m.keepsForbiddenField('/locations', 'trcitemRelation')],
   },

@@ -1,6 +1,8 @@
 // Fault: PUT /assets/{id} answers 200 with the asset as it was: the metadata is not updated
-// (breaks ASSET-007). The proxy answers with the asset read from the target's list.
+// (breaks ASSET-007). The proxy answers with the asset read from the target's list, and with an
+// entity tag of that answer, as a service that ignores the update would (DEC-ASSET-011 still holds).
 
+import { createHash } from 'node:crypto';
 import type { FaultModifier } from '../faultProxy.ts';
 import { readJson } from '../faultProxy.ts';
 import { jsonAnswer, urlOf } from '../traffic.ts';
@@ -20,7 +22,9 @@ export function assetUpdateIgnored(): FaultModifier {
       const asset = (readJson(list.body) as { results?: { id?: string }[] } | undefined)?.results?.find(
         (a) => a.id === decodeURIComponent(m[2]!),
       );
-      return asset ? { ...req, answer: jsonAnswer(200, asset) } : req;
+      if (!asset) return req;
+      const etag = `"${createHash('sha256').update(JSON.stringify(asset)).digest('base64url')}"`;
+      return { ...req, answer: jsonAnswer(200, asset, { etag }) };
     },
   };
 }
