@@ -51,7 +51,8 @@ for (const engine of ENGINES) {
         const [, username, password] = DEMO_ADMIN_USER.exec(output) ?? [];
         expect(superAdmin, output).toBeDefined();
         expect(username, output).toBeDefined();
-        expect(seeded.logLines().some((line) => String(line.msg).startsWith('demo mode:'))).toBe(true);
+        // The logger writes asynchronously: its line may arrive after the printed summary.
+        await expect.poll(() => seeded.logLines().some((line) => String(line.msg).startsWith('demo mode:'))).toBe(true);
         const everything = (baseUrl: string, token: string) =>
           fetch(`${baseUrl}/events?wfstatus=deleted`, { headers: { authorization: `Bearer ${token}` } });
         const signIn = (baseUrl: string) =>
