@@ -36,21 +36,40 @@ const COLLECTION = Object.fromEntries(Object.entries(COLLECTIONS).map(([path, ty
   string
 >;
 
-/** One items[] entry of an event type, with fresh ids. */
-export function sampleCallbackItem(eventType: string, baseUrl = 'https://content.example.com/api'): SampleItem {
+/** The event type of that name, with its entity type and action; RangeError for an unknown name. */
+export function webhookEventType(eventType: string): (typeof WEBHOOK_EVENT_TYPES)[number] {
   const type = WEBHOOK_EVENT_TYPES.find((t) => t.name === eventType);
   if (!type)
     throw new RangeError(
       `unknown event type ${eventType}; known: ${WEBHOOK_EVENT_TYPES.map((t) => t.name).join(', ')}`,
     );
-  const id = randomUUID();
+  return type;
+}
+
+/** The collection (`events`, `locations`, …) an event type is about. */
+export function collectionOf(eventType: string): string {
+  return COLLECTION[webhookEventType(eventType).entitytype];
+}
+
+/** The items[] entry the service sends about one item (`id` is its internal id). */
+export function callbackItemFor(
+  eventType: string,
+  item: { id: string; trcid: string },
+  baseUrl = 'https://content.example.com/api',
+): SampleItem {
+  const type = webhookEventType(eventType);
   return {
-    id: `${id}_${type.name}`,
-    trcid: `trc-${randomUUID()}`,
-    resourceUri: `${baseUrl}/${COLLECTION[type.entitytype]}/${id}`,
+    id: `${item.id}_${type.name}`,
+    trcid: item.trcid,
+    resourceUri: `${baseUrl}/${COLLECTION[type.entitytype]}/${encodeURIComponent(item.id)}`,
     resourceType: RESOURCE_TYPES[type.entitytype],
     actionType: type.actionType,
   };
+}
+
+/** One items[] entry of an event type, with fresh ids. */
+export function sampleCallbackItem(eventType: string, baseUrl?: string): SampleItem {
+  return callbackItemFor(eventType, { id: randomUUID(), trcid: `trc-${randomUUID()}` }, baseUrl);
 }
 
 /** The raw body the service would send: compact JSON of a CallbackBody. */

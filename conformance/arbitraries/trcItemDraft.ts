@@ -126,7 +126,7 @@ export function trcItemDraft(
     { $ref: DRAFT_SCHEMA[entitytype] },
     { mode: 'write', numbers: 'cents', ...schemaConstraints, omit, overrides },
   );
-  const typed = draft.map((value) => ({ ...(value as Record<string, unknown>), entitytype }));
+  const typed = draft.map((value): Record<string, unknown> => ({ ...(value as Record<string, unknown>), entitytype }));
   if (entitytype !== 'ROUTE') return typed;
   // A route is a path with waypoints (ITEM-027): every generated route has some.
   const waypoints = arbitraryFromSchema(

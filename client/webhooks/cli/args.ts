@@ -5,6 +5,7 @@ import { WEBHOOK_MAX_ITEMS } from '../../../generated/constants.ts';
 import { WEBHOOK_EVENT_TYPES } from '../sampleDelivery.ts';
 
 export const SECRET_ENV = 'CONTENT_WEBHOOK_SECRET';
+export const TOKEN_ENV = 'CONTENT_TOKEN';
 export const DEFAULT_PORT = 4242;
 
 export interface TriggerCommand {
@@ -16,6 +17,8 @@ export interface TriggerCommand {
   items: number;
   /** Base of the resourceUri values (default: a placeholder host). */
   resourceBase: string | undefined;
+  /** Real items instead of made-up ones: the sandbox's API base URL and a token that reads it. */
+  sandbox: { baseUrl: string; token: string } | undefined;
 }
 
 export interface ListenCommand {
@@ -36,6 +39,7 @@ const EVENT_NAMES = WEBHOOK_EVENT_TYPES.map((t) => t.name);
 
 export const HELP = `Usage:
   content-webhooks trigger <EventType> --forward-to URL --secret SECRET [--items N]
+                           [--sandbox URL --token TOKEN]
   content-webhooks listen [--port N] [--secret SECRET] [--forward-to URL]
 
 A dev loop for webhook receivers.
@@ -43,6 +47,8 @@ A dev loop for webhook receivers.
 trigger   Signs a CallbackBody of one event type exactly as the service does
           (X-Service-Timestamp, X-Service-Signature, X-Service-Delivery) and POSTs it now.
           Event types: ${EVENT_NAMES.join(', ')}.
+          With --sandbox it is about real items: the token's newest items of that type
+          (for a *Deleted event, its deleted ones), with their ids, trcids and resourceUris.
 listen    Runs a local receiver that verifies each delivery and prints it (event, trcid,
           resourceUri, signature verdict, delivery id, duplicate or not); with --forward-to
           it passes the delivery on byte for byte and answers with the target's status.
@@ -52,12 +58,15 @@ Options:
   --secret SECRET        the token's signingSecret (or ${SECRET_ENV})
   --items N              trigger: items in the delivery, 1 to ${WEBHOOK_MAX_ITEMS} (default 1)
   --resource-base URL    trigger: base of the resourceUri values (e.g. http://localhost:3000/api)
+  --sandbox URL          trigger: a service's API base URL (e.g. http://127.0.0.1:8080/api)
+  --token TOKEN          trigger: a token of it that reads the items (or ${TOKEN_ENV});
+                         --secret is then that token's signingSecret
   --port N               listen: port (default ${DEFAULT_PORT})
   --host HOST            listen: interface (default 127.0.0.1)
   -h, --help             this text
 
 Exit codes: 0 ok (trigger: the receiver answered 2xx), 1 trigger: not acknowledged with a 2xx,
-2 usage error.`;
+or the sandbox gave no item, 2 usage error.`;
 
 function httpUrl(value: string, flag: string): string {
   let url: URL;
@@ -89,6 +98,8 @@ export function parseWebhooksCommand(argv: readonly string[], env: NodeJS.Proces
         secret: { type: 'string' },
         items: { type: 'string' },
         'resource-base': { type: 'string' },
+        sandbox: { type: 'string' },
+        token: { type: 'string' },
         port: { type: 'string' },
         host: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -108,6 +119,12 @@ export function parseWebhooksCommand(argv: readonly string[], env: NodeJS.Proces
       throw new UsageError(`unknown event type ${eventType}; expected one of ${EVENT_NAMES.join(', ')}`);
     if (!values['forward-to']) throw new UsageError('trigger needs --forward-to URL');
     if (!secret) throw new UsageError(`trigger needs --secret (or ${SECRET_ENV})`);
+    const token = values.token ?? (env[TOKEN_ENV] || undefined);
+    if (values.sandbox !== undefined && values['resource-base'] !== undefined)
+      throw new UsageError('--sandbox gives the resourceUri values; leave out --resource-base');
+    if (values.sandbox !== undefined && token === undefined)
+      throw new UsageError(`--sandbox needs --token (or ${TOKEN_ENV}), a token that reads its items`);
+    if (values.sandbox === undefined && values.token !== undefined) throw new UsageError('--token needs --sandbox URL');
     return {
       kind: 'trigger',
       eventType,
@@ -115,6 +132,10 @@ export function parseWebhooksCommand(argv: readonly string[], env: NodeJS.Proces
       secret,
       items: values.items === undefined ? 1 : integer(values.items, '--items', 1, WEBHOOK_MAX_ITEMS),
       resourceBase: values['resource-base'] && httpUrl(values['resource-base'], '--resource-base').replace(/\/$/, ''),
+      sandbox:
+        values.sandbox === undefined
+          ? undefined
+          : { baseUrl: httpUrl(values.sandbox, '--sandbox').replace(/\/$/, ''), token: token! },
     };
   }
   if (command === 'listen') {

@@ -95,10 +95,56 @@ describe('content-webhooks trigger and listen', () => {
     [['trigger', 'EventUpdated', '--forward-to', 'http://x'], 'trigger needs --secret'],
     [['trigger', 'EventUpdated', '--forward-to', 'http://x', '--secret', 's', '--items', '101'], '--items must be'],
     [['serve'], 'unknown command serve'],
+    [
+      ['trigger', 'EventUpdated', '--forward-to', 'http://x', '--secret', 's', '--sandbox', 'http://y/api'],
+      '--sandbox needs --token',
+    ],
+    [
+      ['trigger', 'EventUpdated', '--forward-to', 'http://x', '--secret', 's', '--token', 't'],
+      '--token needs --sandbox',
+    ],
+    [
+      [
+        'trigger',
+        'EventUpdated',
+        '--forward-to',
+        'http://x',
+        '--secret',
+        's',
+        '--sandbox',
+        'http://y',
+        '--token',
+        't',
+        '--resource-base',
+        'http://z',
+      ],
+      'leave out --resource-base',
+    ],
   ])('when the command line is %j, then it exits 2 saying %s', async (argv, message) => {
     const t = io();
     expect(await main(argv, t.io)).toBe(2);
     expect(t.err()).toContain(message);
+  });
+
+  it('when trigger --sandbox finds no deleted item for a *Deleted event, then it asks for it with the interface query, says so and exits 1', async () => {
+    const queries: Record<string, unknown>[] = [];
+    const auth: (string | undefined)[] = [];
+    const app = express();
+    app.get('/api/venues', (req, res) => {
+      queries.push({ ...req.query });
+      auth.push(req.get('authorization'));
+      res.json([]);
+    });
+    const server = createServer(app).listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    stops.push(() => new Promise<void>((r) => server.close(() => r())));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
+    const t = io();
+    const argv = ['trigger', 'VenueDeleted', '--forward-to', 'http://127.0.0.1:9/', '--secret', secret];
+    expect(await main([...argv, '--sandbox', base, '--token', 'tok-1', '--items', '3'], t.io)).toBe(1);
+    expect(queries).toEqual([{ size: '3', sortField: 'lastupdated', sortOrder: 'DESC', wfstatus: 'deleted' }]);
+    expect(auth).toEqual(['Bearer tok-1']);
+    expect(t.out()).toContain(`${base}/venues: the token sees no deleted item to announce`);
   });
 
   it('when asked for --help, then it names both commands and exits 0', async () => {
