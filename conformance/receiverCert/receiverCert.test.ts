@@ -105,9 +105,12 @@ describe('content-conformance receiver (command line)', () => {
       }
       expect(code).toBe(0);
       expect(out.text()).toContain('receiver.rejects-uppercase-hex');
+      // Nothing in a receiver run is random: no seed to replay with (it has no --seed).
+      expect(out.text()).not.toMatch(/seed/i);
       const json = JSON.parse(await readFile(join(dir, 'result.json'), 'utf8'));
       expect(verifyResultObject(json).ok).toBe(true);
       expect(json.profile).toBe('receiver');
+      expect(json.seed).toBeUndefined();
       expect(await readFile(join(dir, 'junit.xml'), 'utf8')).toContain('receiver.accepts-largest-batch');
       expect(await readFile(join(dir, 'report.html'), 'utf8')).toContain('HOOK-023');
     } finally {

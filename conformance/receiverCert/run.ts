@@ -144,7 +144,6 @@ export async function certifyReceiver(
     suite: { name: 'content-conformance receiver', version: await suiteVersion() },
     target: options.url,
     profile: 'receiver',
-    seed: 0,
     runId: newRunId(),
     spec: { file: basename(spec.file), sha256: spec.sha256 },
     startedAt: new Date().toISOString(),

@@ -254,7 +254,7 @@ export function summaryLines(
   );
   for (const f of files) lines.push(`Report (${f.kind}): ${f.path}`);
   lines.push(
-    `Seed: ${result.seed} (replay with --seed ${result.seed}); run id ${result.runId}; ${duration(result.durationMs)}`,
+    `${result.seed === undefined ? '' : `Seed: ${result.seed} (replay with --seed ${result.seed}); `}run id ${result.runId}; ${duration(result.durationMs)}`,
   );
   const colour = { pass: p.green, fail: p.red, incomplete: p.yellow }[result.verdict];
   const scope = verdictScope(result);
@@ -338,7 +338,7 @@ export function createConsoleReporter(options: ConsoleReporterOptions): Reporter
           const selected = plan.length - plan.filter((e) => !e.run && isNotSelected(e)).length;
           write([
             p.bold(`Content Service conformance ${info.suite.version}`),
-            `Target ${info.target} · profile ${info.profile} · seed ${info.seed} · run id ${info.runId}`,
+            `Target ${info.target} · profile ${info.profile}${info.seed === undefined ? '' : ` · seed ${info.seed}`} · run id ${info.runId}`,
             `Spec sha256 ${info.spec.sha256}`,
             ...variantLines(info, p),
             `${total} of ${selected} checks to run${selected < plan.length ? ` (selected by --only of ${plan.length})` : ''}${skipped > 0 ? `; ${skipped} skipped (summary at the end)` : ''}`,

@@ -246,7 +246,7 @@ export function renderHtml(result: RunResult): string {
 <tr><th>Suite</th><td>${h(result.suite.name)} ${h(result.suite.version)}</td></tr>
 <tr><th>Spec SHA-256</th><td><code>${h(result.spec.sha256)}</code> <span class="muted">(${h(result.spec.file)})</span></td></tr>
 <tr><th>Profile</th><td>${h(result.profile)}</td></tr>
-<tr><th>Seed / run id</th><td><code>${result.seed}</code> / <code>${h(result.runId)}</code></td></tr>
+<tr><th>${result.seed === undefined ? 'Run id' : 'Seed / run id'}</th><td>${result.seed === undefined ? '' : `<code>${result.seed}</code> / `}<code>${h(result.runId)}</code></td></tr>
 <tr><th>Result SHA-256</th><td><code>${h(sealed.integrity.value)}</code></td></tr>
 </table>
 ${variantsTable(result)}

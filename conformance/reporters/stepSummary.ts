@@ -42,7 +42,7 @@ export function renderStepSummary(result: RunResult, files: readonly ReportFile[
     `## ${ICON[result.verdict]} Content Service conformance: ${VERDICT_LABEL[result.verdict]} (exit ${result.exitCode})`,
     '',
     ...(scope ? [`> ${scope}`, ''] : []),
-    `Target \`${result.target}\` · profile \`${result.profile}\` · ${result.suite.name} ${result.suite.version} · seed ${result.seed} (replay with \`--seed ${result.seed}\`) · run id \`${result.runId}\``,
+    `Target \`${result.target}\` · profile \`${result.profile}\` · ${result.suite.name} ${result.suite.version}${result.seed === undefined ? '' : ` · seed ${result.seed} (replay with \`--seed ${result.seed}\`)`} · run id \`${result.runId}\``,
     '',
     '| | pass | fail | other |',
     '|---|---|---|---|',

@@ -75,7 +75,8 @@ export interface RunInfo {
   suite: { name: string; version: string };
   target: string;
   profile: string;
-  seed: number;
+  /** The seed of the run's generated data; absent when nothing in it is random (a receiver run). */
+  seed?: number;
   runId: string;
   spec: { file: string; sha256: string };
   startedAt: string;
