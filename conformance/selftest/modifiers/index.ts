@@ -185,3 +185,4 @@ export { wrongActionType } from './wrongActionType.ts';
 export { wrongWebhookUserAgent } from './wrongWebhookUserAgent.ts';
 export { yesnoValueLowercase } from './yesnoValueLowercase.ts';
 export { yesValueLowercase } from './yesValueLowercase.ts';
+export { preModelShapes } from './preModelShapes.ts';
