@@ -33,6 +33,14 @@ export interface Variation {
 
 export const VARIATIONS: Variation[] = [
   {
+    name: 'operatorSpellings',
+    notShown:
+      'Fields of calendar, contactinfo, files, performers, promotions, seoMetadata, routeInfo and location beyond those named above: not shown.',
+    deviations: [],
+    modifiers: () => [m.operatorSpellings()],
+    checks: ['lists.bare-array', 'lists.size-2000', 'items.detail-not-limited', 'paging.keyset-inclusive'],
+  },
+  {
     name: 'preModelShapes',
     notShown:
       'Fields of calendar, contactinfo, files, performers, promotions, seoMetadata, routeInfo and location beyond those named above: not shown.',

@@ -186,3 +186,4 @@ export { wrongWebhookUserAgent } from './wrongWebhookUserAgent.ts';
 export { yesnoValueLowercase } from './yesnoValueLowercase.ts';
 export { yesValueLowercase } from './yesValueLowercase.ts';
 export { preModelShapes } from './preModelShapes.ts';
+export { operatorSpellings } from './operatorSpellings.ts';
