@@ -8,8 +8,8 @@ import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
-import { generate } from 'selfsigned';
 import type { FeedPartnerConfig } from '../config/config.ts';
+import { selfSignedTls } from '../receiver/selfSignedTls.ts';
 
 export const PARTNER_CERT_FILE = 'feed-partner-cert.pem';
 export const PARTNER_KEY_FILE = 'feed-partner-key.pem';
@@ -59,26 +59,11 @@ export async function loadPartnerTls(
   if (kept && mismatch(kept[0], kept[1], hosts, now + REUSE_MARGIN_MS) === undefined)
     return { cert: kept[0], key: kept[1], certFile, source: 'reused' };
 
-  const pems = await generate([{ name: 'commonName', value: hosts[0]! }], {
-    keyType: 'ec',
-    curve: 'P-256',
-    algorithm: 'sha256',
-    notAfterDate: new Date(now + VALIDITY_MS),
-    extensions: [
-      // Its own CA: a feed trusts it as an extra certificate authority (e.g. caFile, NODE_EXTRA_CA_CERTS).
-      { name: 'basicConstraints', cA: true },
-      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, keyCertSign: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      {
-        name: 'subjectAltName',
-        altNames: hosts.map((h) => (isIP(h) ? { type: 7 as const, ip: h } : { type: 2 as const, value: h })),
-      },
-    ],
-  });
+  const pems = await selfSignedTls(hosts, VALIDITY_MS, now);
   await mkdir(reportDir, { recursive: true });
   await writeFile(certFile, pems.cert);
-  await writeFile(keyFile, pems.private, { mode: 0o600 });
-  return { key: pems.private, cert: pems.cert, certFile, source: 'generated' };
+  await writeFile(keyFile, pems.key, { mode: 0o600 });
+  return { key: pems.key, cert: pems.cert, certFile, source: 'generated' };
 }
 
 async function readPem(file: string, label: string): Promise<string> {

@@ -1,28 +1,90 @@
-// A throwaway certificate for an HTTPS receiver (callBackUrl must be https, DEC-HOOK-002). The
-// target must trust it: the runner writes it to the report directory (receiver-cert.pem), e.g.
-// for NODE_EXTRA_CA_CERTS of a Node-based service.
+// A self-signed certificate for the suite's own HTTPS servers: the webhook receiver (callBackUrl
+// must be https, DEC-HOOK-002; the runner writes it to the report directory, receiver-cert.pem,
+// e.g. for NODE_EXTRA_CA_CERTS of a Node-based service) and the feed partner (partnerTls.ts). It
+// is its own CA, so a target trusts it as an extra authority. An ECDSA P-256 key from WebCrypto,
+// the certificate written with pkijs (a dozen packages fewer than a certificate generator on top).
 
-import { generate } from 'selfsigned';
+import { randomBytes, webcrypto } from 'node:crypto';
+import { isIP } from 'node:net';
+import * as asn1js from 'asn1js';
+import ipaddr from 'ipaddr.js';
+import * as pkijs from 'pkijs';
 
-export async function selfSignedTls(host: string): Promise<{ key: string; cert: string }> {
-  const isIp = /^[\d.]+$|:/.test(host);
-  const pems = await generate([{ name: 'commonName', value: host }], {
-    keyType: 'ec',
-    curve: 'P-256',
-    algorithm: 'sha256',
-    notAfterDate: new Date(Date.now() + 2 * 24 * 3600 * 1000),
-    extensions: [
-      { name: 'basicConstraints', cA: true },
-      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, keyCertSign: true },
-      {
-        name: 'subjectAltName',
-        altNames: [
-          isIp ? { type: 7, ip: host } : { type: 2, value: host },
-          { type: 2, value: 'localhost' },
-          { type: 7, ip: '127.0.0.1' },
-        ],
-      },
-    ],
+const OID = {
+  commonName: '2.5.4.3',
+  basicConstraints: '2.5.29.19',
+  keyUsage: '2.5.29.15',
+  subjectAltName: '2.5.29.17',
+  extKeyUsage: '2.5.29.37',
+  serverAuth: '1.3.6.1.5.5.7.3.1',
+} as const;
+/** keyUsage bits, first octet: digitalSignature (0x80), keyEncipherment (0x20), keyCertSign (0x04). */
+const KEY_USAGE = 0x80 | 0x20 | 0x04;
+
+const generalName = (name: string): pkijs.GeneralName =>
+  isIP(name) !== 0
+    ? new pkijs.GeneralName({
+        type: 7,
+        value: new asn1js.OctetString({ valueHex: Uint8Array.from(ipaddr.parse(name).toByteArray()) }),
+      })
+    : new pkijs.GeneralName({ type: 2, value: name });
+
+const pem = (label: string, der: ArrayBuffer): string =>
+  `-----BEGIN ${label}-----\n${Buffer.from(der)
+    .toString('base64')
+    .replace(/(.{64})/g, '$1\n')
+    .replace(/\n$/, '')}\n-----END ${label}-----\n`;
+
+/** A key and certificate for `hosts` (the first is the common name), valid from now for `validMs`. */
+export async function selfSignedTls(
+  hosts: readonly string[],
+  validMs: number,
+  now = Date.now(),
+): Promise<{ key: string; cert: string }> {
+  const host = hosts[0];
+  if (host === undefined) throw new RangeError('selfSignedTls needs at least one host');
+  const crypto = new pkijs.CryptoEngine({
+    name: 'node',
+    crypto: webcrypto as unknown as ConstructorParameters<typeof pkijs.CryptoEngine>[0]['crypto'],
   });
-  return { key: pems.private, cert: pems.cert };
+  const keys = (await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, [
+    'sign',
+    'verify',
+  ])) as webcrypto.CryptoKeyPair;
+  const cert = new pkijs.Certificate();
+  cert.version = 2;
+  const serial = randomBytes(16);
+  serial[0]! &= 0x7f; // a positive INTEGER
+  cert.serialNumber = new asn1js.Integer({ valueHex: serial });
+  const name = () =>
+    new pkijs.AttributeTypeAndValue({ type: OID.commonName, value: new asn1js.Utf8String({ value: host }) });
+  cert.issuer.typesAndValues.push(name());
+  cert.subject.typesAndValues.push(name());
+  cert.notBefore.value = new Date(now - 60_000);
+  cert.notAfter.value = new Date(now + validMs);
+  const altNames = [...new Set(hosts)].map(generalName);
+  cert.extensions = [
+    new pkijs.Extension({
+      extnID: OID.basicConstraints,
+      critical: true,
+      extnValue: new pkijs.BasicConstraints({ cA: true }).toSchema().toBER(false),
+    }),
+    new pkijs.Extension({
+      extnID: OID.keyUsage,
+      critical: true,
+      extnValue: new asn1js.BitString({ valueHex: Uint8Array.of(KEY_USAGE), unusedBits: 2 }).toBER(false),
+    }),
+    new pkijs.Extension({
+      extnID: OID.extKeyUsage,
+      extnValue: new pkijs.ExtKeyUsage({ keyPurposes: [OID.serverAuth] }).toSchema().toBER(false),
+    }),
+    new pkijs.Extension({
+      extnID: OID.subjectAltName,
+      extnValue: new pkijs.AltName({ altNames }).toSchema().toBER(false),
+    }),
+  ];
+  await cert.subjectPublicKeyInfo.importKey(keys.publicKey, crypto);
+  await cert.sign(keys.privateKey, 'SHA-256', crypto);
+  const key = await webcrypto.subtle.exportKey('pkcs8', keys.privateKey);
+  return { key: pem('PRIVATE KEY', key), cert: pem('CERTIFICATE', cert.toSchema(true).toBER(false)) };
 }

@@ -29,6 +29,9 @@ import { createRuntime } from '../runtime/runtime.ts';
 import type { Check } from '../../model/check.ts';
 import { executePlan } from './executePlan.ts';
 
+/** The webhook receiver's certificate outlives any run; a new one is made for each run. */
+const RECEIVER_CERT_VALID_MS = 2 * 24 * 3600_000;
+
 /** The suite could not run (exit 2); the message says why. */
 export class CannotRun extends Error {
   override readonly name = 'CannotRun';
@@ -108,7 +111,7 @@ export async function runSuite(config: ConformanceConfig, options: RunSuiteOptio
   const needsReceiver = runnable.some((e) => e.check.needs.includes('webhook'));
   let receiverTls: { key: string; cert: string } | undefined;
   if (needsReceiver && config.receiver.tls) {
-    receiverTls = await selfSignedTls(config.receiver.host);
+    receiverTls = await selfSignedTls([config.receiver.host, 'localhost', '127.0.0.1'], RECEIVER_CERT_VALID_MS);
     await mkdir(config.reportDir, { recursive: true });
     await writeFile(join(config.reportDir, 'receiver-cert.pem'), receiverTls.cert);
   }
