@@ -6,7 +6,7 @@
 //   fc.sample(trcItemDraft(doc, { entitytype: 'EVENEMENT', ontology: { typeCatids: ['1.1.1'] } }), 1)
 
 import fc from 'fast-check';
-import type { EntityType } from '../../generated/constants.ts';
+import { ENTITY_TYPE, type EntityType } from '../../generated/constants.ts';
 import { arbitraryFromSchema } from './fromSchema.ts';
 import type { SchemaConstraints, SchemaDocument } from './fromSchema.ts';
 
@@ -127,7 +127,7 @@ export function trcItemDraft(
     { mode: 'write', numbers: 'cents', ...schemaConstraints, omit, overrides },
   );
   const typed = draft.map((value): Record<string, unknown> => ({ ...(value as Record<string, unknown>), entitytype }));
-  if (entitytype !== 'ROUTE') return typed;
+  if (entitytype !== ENTITY_TYPE.ROUTE) return typed;
   // A route is a path with waypoints (ITEM-027): every generated route has some.
   const waypoints = arbitraryFromSchema(
     doc,

@@ -175,13 +175,15 @@ describe('docs/guides/receiving-webhooks.md', () => {
     expect(listener.output()).toMatch(/signature ok · new/);
     const announced = await run(command('sandbox-trigger'), shell);
     expect(announced.code, announced.output).toBe(0);
-    expect(announced.output).toMatch(/EventUpdated delivery [0-9a-f-]{36} \(2 items\) → .*: HTTP 200/);
-    const uris = [...announced.output.matchAll(/UPDATED EVENT \S+ (http:\/\/127\.0\.0\.1:\d+\/api\/events\/\S+)/g)];
-    expect(uris).toHaveLength(2);
+    expect(announced.output).toMatch(/LocationUpdated delivery [0-9a-f-]{36} \(1 item\) → .*: HTTP 200/);
+    const uris = [
+      ...announced.output.matchAll(/UPDATED LOCATION \S+ (http:\/\/127\.0\.0\.1:\d+\/api\/locations\/\S+)/g),
+    ];
+    expect(uris).toHaveLength(1);
     for (const [, uri] of uris) {
       const read = await fetch(uri!, { headers: { authorization: `Bearer ${token.token}` } });
       expect(read.status, uri).toBe(200); // real items, which the token reads
     }
-    await waitFor(listener.output, /EventUpdated\s+\S+\s+http:\/\/127\.0\.0\.1:\d+\/api\/events\//, 30_000);
+    await waitFor(listener.output, /LocationUpdated\s+\S+\s+http:\/\/127\.0\.0\.1:\d+\/api\/locations\//, 30_000);
   }, 400_000);
 });

@@ -1,5 +1,6 @@
 // `content-webhooks trigger`: one signed delivery, sent now, and what the receiver answered.
 
+import { WORKFLOW_STATUS } from '../../../generated/constants.ts';
 import { createContentClient } from '../../http/contentClient.ts';
 import type { Collection } from '../../sync/types.ts';
 import {
@@ -36,7 +37,7 @@ async function sandboxItems(command: TriggerCommand, sandbox: NonNullable<Trigge
       size: command.items,
       sortField: 'lastupdated',
       sortOrder: 'DESC',
-      ...(deleted ? { wfstatus: ['deleted' as const] } : {}),
+      ...(deleted ? { wfstatus: [WORKFLOW_STATUS.deleted] } : {}),
     });
     const announced = items.flatMap((i) =>
       typeof i.id === 'string' && typeof i.trcid === 'string'
