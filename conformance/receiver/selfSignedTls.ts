@@ -2,9 +2,9 @@
 // must be https, DEC-HOOK-002; the runner writes it to the report directory, receiver-cert.pem,
 // e.g. for NODE_EXTRA_CA_CERTS of a Node-based service) and the feed partner (partnerTls.ts). It
 // is its own CA, so a target trusts it as an extra authority. An ECDSA P-256 key from WebCrypto,
-// the certificate written with pkijs (a dozen packages fewer than a certificate generator on top).
+// the certificate written with pkijs, without a certificate generator's dependency tree on top.
 
-import { randomBytes, webcrypto } from 'node:crypto';
+import { KeyObject, randomBytes, webcrypto, X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
 import * as asn1js from 'asn1js';
 import ipaddr from 'ipaddr.js';
@@ -29,12 +29,6 @@ const generalName = (name: string): pkijs.GeneralName =>
       })
     : new pkijs.GeneralName({ type: 2, value: name });
 
-const pem = (label: string, der: ArrayBuffer): string =>
-  `-----BEGIN ${label}-----\n${Buffer.from(der)
-    .toString('base64')
-    .replace(/(.{64})/g, '$1\n')
-    .replace(/\n$/, '')}\n-----END ${label}-----\n`;
-
 /** A key and certificate for `hosts` (the first is the common name), valid from now for `validMs`. */
 export async function selfSignedTls(
   hosts: readonly string[],
@@ -43,10 +37,7 @@ export async function selfSignedTls(
 ): Promise<{ key: string; cert: string }> {
   const host = hosts[0];
   if (host === undefined) throw new RangeError('selfSignedTls needs at least one host');
-  const crypto = new pkijs.CryptoEngine({
-    name: 'node',
-    crypto: webcrypto as unknown as ConstructorParameters<typeof pkijs.CryptoEngine>[0]['crypto'],
-  });
+  const crypto = new pkijs.CryptoEngine({ name: 'node', crypto: globalThis.crypto });
   const keys = (await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, [
     'sign',
     'verify',
@@ -85,6 +76,8 @@ export async function selfSignedTls(
   ];
   await cert.subjectPublicKeyInfo.importKey(keys.publicKey, crypto);
   await cert.sign(keys.privateKey, 'SHA-256', crypto);
-  const key = await webcrypto.subtle.exportKey('pkcs8', keys.privateKey);
-  return { key: pem('PRIVATE KEY', key), cert: pem('CERTIFICATE', cert.toSchema(true).toBER(false)) };
+  return {
+    key: KeyObject.from(keys.privateKey).export({ type: 'pkcs8', format: 'pem' }) as string,
+    cert: new X509Certificate(Buffer.from(cert.toSchema(true).toBER(false))).toString(),
+  };
 }

@@ -3,18 +3,18 @@
 // (beside the interface's `externalId`), and the label entries of its types carry the model's
 // `value` member, which a type has no use for (tests/contract/operator-model/deviations.yaml).
 
+import { isObject } from '../../../spec/json.ts';
 import type { FaultModifier } from '../faultProxy.ts';
 import { mapItems, type Item } from '../traffic.ts';
 
 type Json = Record<string, unknown>;
-const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function typeWithValues(type: unknown): unknown {
-  if (!isRecord(type) || !Array.isArray(type.categoryTranslations)) return type;
+  if (!isObject(type) || !Array.isArray(type.categoryTranslations)) return type;
   return {
     ...type,
     categoryTranslations: type.categoryTranslations.map((t: unknown) =>
-      isRecord(t) && typeof t.label === 'string' ? { ...t, value: t.label } : t,
+      isObject(t) && typeof t.label === 'string' ? { ...t, value: t.label } : t,
     ),
   };
 }
@@ -22,7 +22,7 @@ function typeWithValues(type: unknown): unknown {
 function operatorSpelled(item: Item): Item {
   const out: Json = { ...item, externalid: typeof item.externalId === 'string' ? item.externalId : '' };
   const categories = item.trcItemCategories;
-  if (isRecord(categories) && Array.isArray(categories.types))
+  if (isObject(categories) && Array.isArray(categories.types))
     out.trcItemCategories = { ...categories, types: categories.types.map(typeWithValues) };
   return out as Item;
 }

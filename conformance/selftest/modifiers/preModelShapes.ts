@@ -4,30 +4,30 @@
 // `location.xcoordinate`/`ycoordinate` (the interface's own words) instead of
 // `location.address.gisCoordinates`. Each differs from one of our decisions, none from the interface.
 
+import { isObject } from '../../../spec/json.ts';
 import type { FaultModifier } from '../faultProxy.ts';
 import { mapItems, type Item } from '../traffic.ts';
 
 type Json = Record<string, unknown>;
-const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function oldContactinfo(contact: Json): Json {
-  if (!isRecord(contact.mail)) return contact;
+  if (!isObject(contact.mail)) return contact;
   const { mails: _mails, ...rest } = contact;
   return { ...rest, mail: typeof contact.mail.email === 'string' ? [{ email: contact.mail.email }] : [] };
 }
 
 function oldFile(file: unknown): unknown {
-  if (!isRecord(file) || !isRecord(file.title)) return file;
+  if (!isObject(file) || !isObject(file.title)) return file;
   const { title, ...rest } = file;
   return typeof title.label === 'string' ? { ...rest, title: title.label } : rest;
 }
 
 function oldLocation(location: Json): Json {
-  const address = isRecord(location.address) ? location.address : undefined;
+  const address = isObject(location.address) ? location.address : undefined;
   const points = Array.isArray(address?.gisCoordinates) ? address.gisCoordinates : undefined;
   if (!address || !points) return location;
   const { gisCoordinates: _points, ...addressRest } = address;
-  const first = isRecord(points[0]) ? points[0] : {};
+  const first = isObject(points[0]) ? points[0] : {};
   return {
     ...location,
     address: addressRest,
@@ -38,11 +38,11 @@ function oldLocation(location: Json): Json {
 
 function oldShapes(item: Item): Item {
   const out: Json = { ...item };
-  if (isRecord(out.contactinfo)) out.contactinfo = oldContactinfo(out.contactinfo);
+  if (isObject(out.contactinfo)) out.contactinfo = oldContactinfo(out.contactinfo);
   if (Array.isArray(out.files)) out.files = out.files.map(oldFile);
-  if (isRecord(out.calendar) && out.calendar.calendarType === 'ALWAYSOPEN')
+  if (isObject(out.calendar) && out.calendar.calendarType === 'ALWAYSOPEN')
     out.calendar = { ...out.calendar, calendarType: 'ALWAYS' };
-  if (isRecord(out.location)) out.location = oldLocation(out.location);
+  if (isObject(out.location)) out.location = oldLocation(out.location);
   return JSON.stringify(out) === JSON.stringify(item) ? item : (out as Item);
 }
 
