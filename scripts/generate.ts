@@ -20,7 +20,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
-import { getAt } from '../spec/index.ts';
+import { refTarget } from '../spec/index.ts';
 import { constantsModule } from './lib/constants.ts';
 import { interfaceLayer } from './lib/interfaceLayer.ts';
 import { bins, mustRun, repoRoot } from './lib/run.ts';
@@ -115,12 +115,6 @@ export async function bundleSource(): Promise<string> {
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-function lookup(document: Json, ref: string): Json {
-  const node = getAt(document, ref) as Json | undefined;
-  if (node === undefined) throw new Error(`unresolvable $ref ${ref}`);
-  return node;
-}
-
 /**
  * Inlines every local `$ref` of the bundled document. `redocly bundle --dereferenced` cannot
  * print JSON when a schema is recursive (a property's sub-properties, an ontology node's
@@ -137,7 +131,7 @@ export function dereference(document: Record<string, unknown>): Record<string, u
     if (typeof ref === 'string' && ref.startsWith('#/')) {
       const { $ref: _ignored, ...siblings } = node;
       if (stack.includes(ref)) return { ...node };
-      const target = visit(lookup(root, ref), [...stack, ref]);
+      const target = visit(refTarget(root, node) as Json, [...stack, ref]);
       if (Object.keys(siblings).length === 0) return target;
       const extra = visit(siblings, stack) as { [key: string]: Json };
       return target && typeof target === 'object' && !Array.isArray(target) ? { ...target, ...extra } : target;

@@ -95,6 +95,20 @@ const PROVIDED: Record<string, string> = {
 export const NOT_SHIPPED =
   /(\.test\.|\/test\/|\/testing\/|\/fixtures\/|\/selftest\/|\/scaleout\/|^client\/integration\/|^client\/bench\.)/;
 
+/** The TypeScript modules the packages ship (repository paths, sorted). */
+export function shippedModules(): string[] {
+  const modules: string[] = [];
+  for (const pkg of PACKAGES)
+    for (const code of pkg.code) {
+      const at = path.join(repoRoot, code);
+      const files = fs.statSync(at).isDirectory()
+        ? fs.readdirSync(at, { recursive: true, encoding: 'utf8' }).map((f) => path.posix.join(code, f))
+        : [code];
+      modules.push(...files.filter((f) => f.endsWith('.ts') && !f.includes('node_modules') && !NOT_SHIPPED.test(f)));
+    }
+  return [...new Set(modules)].sort();
+}
+
 const SPECIFIER = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])([^'"]+)\2/g;
 
 function tracked(prefix: string): string[] {

@@ -8,7 +8,9 @@ export {
   getAt,
   joinPointer,
   refPointer,
+  refTarget,
   resolveLocal,
+  type ResolvedRef,
   resolveRef,
   unescapePointer,
 } from './access/pointer.ts';

@@ -13,7 +13,7 @@
 // are left out; in `read` mode writeOnly ones.
 
 import fc from 'fast-check';
-import { createValidatorFactory, getAt, type OpenApiDocument, type ValidatorFactory } from '../../spec/index.ts';
+import { createValidatorFactory, resolveLocal, type OpenApiDocument, type ValidatorFactory } from '../../spec/index.ts';
 
 export type JsonSchema = Record<string, unknown>;
 export interface SchemaDocument {
@@ -56,24 +56,11 @@ const TEXT_CHAR = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('é', 'ü', 'ß', 'ø', 'ç', '€', 'Ĳ', '😀', '中') },
 );
 
-/** The schema a `$ref` of the document names (one hop: `flatten` follows chains, seeing cycles). */
-function refTarget(doc: SchemaDocument, ref: string): JsonSchema {
-  const node = getAt(doc, ref);
-  if (!node || typeof node !== 'object') throw new Error(`$ref ${ref} does not resolve`);
-  return node as JsonSchema;
-}
-
 /** Follows `$ref`s and merges `allOf` into one schema, so that its properties and bounds are all in one place. */
 export function flatten(doc: SchemaDocument, schema: JsonSchema): JsonSchema {
-  let current = schema;
-  const seen = new Set<string>();
-  while (typeof current.$ref === 'string') {
-    if (seen.has(current.$ref)) throw new Error(`$ref cycle at ${current.$ref}`);
-    seen.add(current.$ref);
-    const { $ref, ...rest } = current;
-    const target = refTarget(doc, $ref as string);
-    current = Object.keys(rest).length > 0 ? { allOf: [target, rest] } : target;
-  }
+  const { value, siblings } = resolveLocal<JsonSchema>(doc, schema);
+  if (!value || typeof value !== 'object') throw new Error(`${String(schema.$ref)} does not name a schema`);
+  const current = siblings.length > 0 ? { allOf: [value, ...siblings] } : value;
   if (!Array.isArray(current.allOf)) return current;
   const { allOf, ...own } = current;
   return (allOf as JsonSchema[]).map((s) => flatten(doc, s)).reduce((a, b) => merge(doc, a, b), flatten(doc, own));

@@ -5,7 +5,7 @@
 
 import { existsSync } from 'node:fs';
 import type { SpecProblem } from '../model/exchange.ts';
-import { getAt, joinPointer, resolveLocal, type OpenApiDocument } from '../../spec/index.ts';
+import { joinPointer, refTarget, resolveLocal, type OpenApiDocument } from '../../spec/index.ts';
 import { createResponseValidator } from './responseValidator.ts';
 import type { DecisionDeviation, ResponseToValidate, ResponseValidator } from './responseValidator.ts';
 import { isObject } from '../../spec/json.ts';
@@ -25,10 +25,7 @@ const relaxedAt = (node: unknown): string[] =>
 function relaxedWithin(document: OpenApiDocument, node: unknown, seen = new Set<unknown>()): string[] {
   if (typeof node !== 'object' || node === null || seen.has(node)) return [];
   seen.add(node);
-  const found = relaxedAt(node);
-  const ref = (node as Obj).$ref;
-  if (typeof ref === 'string' && ref.startsWith('#'))
-    found.push(...relaxedWithin(document, getAt(document, ref), seen));
+  const found = [...relaxedAt(node), ...relaxedWithin(document, refTarget(document, node), seen)];
   for (const child of Object.values(node)) found.push(...relaxedWithin(document, child, seen));
   return found;
 }
@@ -62,8 +59,8 @@ function relaxedAlong(
   const own = relaxedAt(node);
   const here = own.length > 0 ? own : inherited;
   const ways: { ids: string[]; depth: number }[] = [];
-  if (typeof node.$ref === 'string' && node.$ref.startsWith('#'))
-    ways.push(relaxedAlong(document, getAt(document, node.$ref), tokens, here, within));
+  const target = refTarget(document, node);
+  if (target !== undefined) ways.push(relaxedAlong(document, target, tokens, here, within));
   for (const key of ['allOf', 'oneOf', 'anyOf'])
     for (const branch of Array.isArray(node[key]) ? node[key] : [])
       ways.push(relaxedAlong(document, branch, tokens, here, within));

@@ -4,6 +4,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { HttpResponse } from '../http/httpClient.ts';
 import { CheckFailure } from '../model/failure.ts';
+import { isObject } from '../../spec/json.ts';
 
 export interface AssertOptions {
   /** The requirements a failure is about (default: all of the check's). */
@@ -55,9 +56,8 @@ export function assertBodyIsArray(res: HttpResponse, options: AssertOptions = {}
  * tolerated (unknown extra fields in answers must be tolerated by clients).
  */
 export function assertBodyHas(res: HttpResponse, expected: Record<string, unknown>, options: AssertOptions = {}): void {
-  const body = res.body as Record<string, unknown> | undefined;
-  const isObject = typeof body === 'object' && body !== null && !Array.isArray(body);
-  if (isObject && Object.entries(expected).every(([k, v]) => isDeepStrictEqual(body[k], v))) return;
+  const body = res.body;
+  if (isObject(body) && Object.entries(expected).every(([k, v]) => isDeepStrictEqual(body[k], v))) return;
   throw new CheckFailure({
     message: options.message ?? `${label(res)} answered a different body`,
     received: res.body === undefined ? res.text.slice(0, 500) : res.body,

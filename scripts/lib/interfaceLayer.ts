@@ -6,7 +6,7 @@
 // Each relaxed node keeps the DEC ids it relaxes in `x-relaxed`; a status a response was made to
 // stand for is listed in its operation's `responses` under `x-relaxed-statuses`.
 
-import { getAt } from '../../spec/index.ts';
+import { getAt, refTarget } from '../../spec/index.ts';
 import { isObject } from '../../spec/json.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -150,7 +150,7 @@ function dropKeywords(root: JsonObject, pointer: string, keywords: readonly stri
     if (!isObject(node) || seen.has(node)) return;
     seen.add(node);
     if (isMap) return Object.values(node).forEach((child) => visit(child));
-    if (typeof node.$ref === 'string' && node.$ref.startsWith('#')) visit(nodeAt(root, node.$ref));
+    visit(refTarget(root, node) as Json | undefined);
     const dropped = keywords.filter((k) => k in node);
     for (const k of dropped) delete node[k];
     if (dropped.length > 0) {

@@ -8,6 +8,7 @@ import {
   loadSpec,
   operationParameters,
   parseSpec,
+  refTarget,
   resolveLocal,
   responseSchemaPointer,
   SPEC_FILES,
@@ -69,8 +70,29 @@ describe('JSON pointers and $refs', () => {
     expect(resolveLocal(doc, { $ref: '#/components/responses/NotFound' }, '/x')).toEqual({
       value: doc.components.responses.Problem,
       pointer: '/components/responses/Problem',
+      siblings: [],
     });
-    expect(resolveLocal(doc, { a: 1 }, '/here')).toEqual({ value: { a: 1 }, pointer: '/here' });
+    expect(resolveLocal(doc, { a: 1 }, '/here')).toEqual({ value: { a: 1 }, pointer: '/here', siblings: [] });
+  });
+
+  it('when a $ref has siblings at several hops, then each hop keeps its own, outermost first', () => {
+    const chained = {
+      ...doc,
+      components: {
+        ...doc.components,
+        schemas: { ...doc.components.schemas, Named: { $ref: '#/components/schemas/Thing', description: 'inner' } },
+      },
+    };
+    const resolved = resolveLocal(chained, { $ref: '#/components/schemas/Named', maxLength: 3 });
+    expect(resolved.value).toBe(doc.components.schemas.Thing);
+    expect(resolved.siblings).toEqual([{ maxLength: 3 }, { description: 'inner' }]);
+  });
+
+  it('when a walk hops one $ref, then it gets the target, nothing without a $ref, and an error for a dangling one', () => {
+    expect(refTarget(doc, { $ref: '#/components/responses/NotFound' })).toBe(doc.components.responses.NotFound);
+    expect(refTarget(doc, { type: 'string' })).toBeUndefined();
+    expect(refTarget(doc, 'text')).toBeUndefined();
+    expect(() => refTarget(doc, { $ref: '#/components/schemas/Nothing' })).toThrow(/unresolvable/);
   });
 
   it('when a $ref is remote, unresolvable or a cycle, then it throws', () => {

@@ -37,13 +37,42 @@ export function getAt(root: unknown, pointer: string): unknown {
 
 const MAX_HOPS = 32;
 
-/** Follows a chain of local `$ref`s from `node` (found at `pointer`): the target and its pointer. */
-export function resolveLocal<T = any>(root: unknown, node: unknown, pointer = ''): { value: T; pointer: string } {
+const localRefOf = (node: unknown): string | undefined => {
+  const ref = (node as { $ref?: unknown } | null | undefined)?.$ref;
+  return typeof ref === 'string' && ref.startsWith('#') ? ref : undefined;
+};
+
+/**
+ * The node a local `$ref` of `node` names (one hop), or undefined when `node` has none. The one
+ * place a `$ref` becomes a node: tree walks that follow references themselves hop with this.
+ */
+export function refTarget(root: unknown, node: unknown): unknown {
+  const ref = localRefOf(node);
+  if (ref === undefined) return undefined;
+  const target = getAt(root, ref);
+  if (target === undefined) throw new Error(`unresolvable $ref ${ref}`);
+  return target;
+}
+
+/** What a `$ref` chain leads to, and the keywords written beside each `$ref` on the way. */
+export interface ResolvedRef<T> {
+  value: T;
+  /** JSON pointer of `value`. */
+  pointer: string;
+  /** The siblings of each `$ref` followed (OpenAPI 3.1 applies them too), outermost first. */
+  siblings: Record<string, unknown>[];
+}
+
+/** Follows a chain of local `$ref`s from `node` (found at `pointer`), keeping each hop's siblings. */
+export function resolveLocal<T = any>(root: unknown, node: unknown, pointer = ''): ResolvedRef<T> {
   let current = node;
   let at = pointer;
+  const siblings: Record<string, unknown>[] = [];
   for (let hops = 0; hops < MAX_HOPS; hops++) {
     const ref = (current as { $ref?: unknown } | null | undefined)?.$ref;
-    if (typeof ref !== 'string') return { value: current as T, pointer: at };
+    if (typeof ref !== 'string') return { value: current as T, pointer: at, siblings };
+    const { $ref: _followed, ...beside } = current as Record<string, unknown>;
+    if (Object.keys(beside).length > 0) siblings.push(beside);
     at = refPointer(ref);
     current = getAt(root, at);
     if (current === undefined) throw new Error(`unresolvable $ref ${ref} (from ${pointer || 'the root'})`);

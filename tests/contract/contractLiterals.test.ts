@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import {
   WORKFLOW_STATUSES,
 } from '../../generated/constants.ts';
 import { repoRoot } from '../../scripts/lib/run.ts';
-import { NOT_SHIPPED, PACKAGES } from '../../scripts/release-pack.ts';
+import { shippedModules } from '../../scripts/release-pack.ts';
 
 // Production code takes the contract's values from generated/constants.ts, so a spec change
 // reaches it through `npm run generate` and tsc instead of a search through the sources. A literal
@@ -104,18 +104,7 @@ function contractLiteralsIn(file: string, text: string, coincidences = COINCIDEN
 }
 
 /** The TypeScript modules the packages ship, but spec/ and generated/. */
-function productionModules(): string[] {
-  const modules: string[] = [];
-  for (const pkg of PACKAGES.filter((p) => p.folder !== 'spec'))
-    for (const code of pkg.code.filter((c) => !c.startsWith('generated/'))) {
-      const at = path.join(repoRoot, code);
-      const files = statSync(at).isDirectory()
-        ? readdirSync(at, { recursive: true, encoding: 'utf8' }).map((f) => path.posix.join(code, f))
-        : [code];
-      modules.push(...files.filter((f) => f.endsWith('.ts') && !f.includes('node_modules') && !NOT_SHIPPED.test(f)));
-    }
-  return modules.sort();
-}
+const productionModules = (): string[] => shippedModules().filter((m) => !/^(spec|generated)\//.test(m));
 
 describe('contract values in production code', () => {
   const modules = productionModules();

@@ -1,3 +1,4 @@
+import { isObject } from '../../../spec/json.ts';
 import { ruleViolation } from './ruleViolation.ts';
 
 // DEC-ITEM-163: an item's position is the first point of `location.address.gisCoordinates`, as
@@ -55,8 +56,4 @@ export function positionOf(location: unknown): { xcoordinate: string; ycoordinat
   if (!isObject(first) || typeof first.xcoordinate !== 'string' || typeof first.ycoordinate !== 'string')
     return undefined;
   return { xcoordinate: first.xcoordinate, ycoordinate: first.ycoordinate };
-}
-
-function isObject(value: unknown): value is Loose {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
