@@ -64,11 +64,10 @@ const IGNORED_FIELDS = [
   'offline',
   'isprivate',
   'eventLinks',
-  // Set below from the writer and the stored item (DEC-ITEM-171, DEC-ITEM-172).
-  'createdby',
-  'lastupdatedby',
-  'lastimportedon',
 ];
+// Set below from the writer and the stored item, whatever the body says, and kept in the document:
+// reads show them (DEC-ITEM-171, DEC-ITEM-172).
+const SERVER_SET_FIELDS = ['createdby', 'lastupdatedby', 'lastimportedon'];
 
 // @implements ITEM-006
 /** Fields a document never holds: kept in columns, set by the server, or dropped. */
@@ -90,8 +89,8 @@ export function prepareItemWrite(params: PrepareItemWriteParams): PreparedItem {
 
   const doc: Loose = {};
   for (const [field, value] of Object.entries(body)) {
-    if (value === null || value === undefined || COLUMN_FIELDS.includes(field) || IGNORED_FIELDS.includes(field))
-      continue;
+    if (value === null || value === undefined) continue;
+    if (COLUMN_FIELDS.includes(field) || IGNORED_FIELDS.includes(field) || SERVER_SET_FIELDS.includes(field)) continue;
     doc[field] = value;
   }
   if (doc.trcItemCategories !== undefined) doc.trcItemCategories = params.stripCategories(doc.trcItemCategories);

@@ -57,7 +57,7 @@ export type RenderedItem = ServerFields & RenderedBody;
  * Bump whenever what this module renders changes: stored renderings (migration 007) carry the
  * version they were made with, and older ones are rendered live until renewed.
  */
-export const RENDERER_VERSION = 3;
+export const RENDERER_VERSION = 4;
 
 export interface RenderOptions {
   /** The events list's flag: only the stored single dates, not those computed from patterns. */

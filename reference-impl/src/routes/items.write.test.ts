@@ -8,6 +8,7 @@ import {
   type TestAccount,
 } from '../../test/support/items/itemsHarness.ts';
 import { specExample } from '../../test/support/items/responseSchemas.ts';
+import { ALL_STATUSES, createTestToken } from '../../test/support/fixtures.ts';
 import { describeEachEngine } from '../../test/support/storage/testDb.ts';
 import { startTestApp, type TestApp } from '../../test/support/testApp.ts';
 import { getItemById } from '../storage/items/getItemById.ts';
@@ -174,6 +175,58 @@ describeEachEngine('item writes', (ctx) => {
       expect(replaced.status).toBe(200);
       expect(replaced.body.creationdate).toBe(created.body.creationdate);
       expect(replaced.body).not.toHaveProperty('externalId');
+    });
+
+    it('when two tokens write an item, then createdby names the first and lastupdatedby the last; sent values are ignored [DEC-ITEM-171] [DEC-ITEM-172]', async () => {
+      const first = await createTestToken(ctx.db, { accountId: account.accountId, wfstatus: ALL_STATUSES });
+      const second = await createTestToken(ctx.db, { accountId: account.accountId, wfstatus: ALL_STATUSES });
+      const nameOf = (t: { id: string }) => `test ${t.id.slice(0, 8)}`;
+      const forged = { createdby: 'mallory', lastupdatedby: 'mallory', lastimportedon: '2001-01-01T00:00:00.000Z' };
+      const created = await client(app.baseUrl, first.token).post('/events', eventBody(forged));
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({ createdby: nameOf(first), lastupdatedby: nameOf(first) });
+      expect(created.body).not.toHaveProperty('lastimportedon');
+      const replaced = await client(app.baseUrl, second.token).put(`/events/${created.body.id}`, {
+        ...created.body,
+        ...forged,
+      });
+      expect(replaced.status).toBe(200);
+      expect(replaced.body).toMatchObject({ createdby: nameOf(first), lastupdatedby: nameOf(second) });
+      expect((await full().get(`/events/${created.body.id}`)).body).toMatchObject({
+        createdby: nameOf(first),
+        lastupdatedby: nameOf(second),
+      });
+    });
+
+    it("when the model's root strings and the sold-out flags are written, then they read back as written; a wrong type is 400 [DEC-ITEM-170] [DEC-ITEM-174]", async () => {
+      const written = {
+        owner: 'redactie@example.org',
+        legalowner: 'Example BV',
+        validator: 'example-org',
+        cidn: '1234567',
+        keywords: 'jazz, Klassiek',
+        markers: 'old',
+        availablefrom: '2027-01-01T00:00:00.000Z',
+        availableto: '2027-12-31T23:59:59.000Z',
+      };
+      const body = eventBody(written);
+      const created = await full().post('/events', {
+        ...body,
+        trcItemCategories: { ...(body.trcItemCategories as object), soldout: true, canceled: false },
+      });
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject(written);
+      expect(created.body.trcItemCategories).toMatchObject({ soldout: true, canceled: false });
+      const read = await full().get(`/events/${created.body.id}`);
+      expect(read.body).toMatchObject(written);
+      expect(read.body.trcItemCategories).toMatchObject({ soldout: true, canceled: false });
+      const wrong = await full().post('/events', {
+        ...body,
+        trcItemCategories: { ...(body.trcItemCategories as object), soldout: 'yes' },
+      });
+      expect(wrong.status).toBe(400);
+      expect(JSON.stringify(wrong.body)).toContain('soldout');
+      expect((await full().post('/events', eventBody({ keywords: ['jazz'] }))).status).toBe(400);
     });
 
     it('when an unknown field is sent, then 400 naming it [DEC-ITEM-005]', async () => {
