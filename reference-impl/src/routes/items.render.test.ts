@@ -145,6 +145,9 @@ describeEachEngine('item rendering', (ctx) => {
         userorganisation: created.body.userorganisation,
         creationdate: created.body.creationdate,
         lastupdated: created.body.lastupdated,
+        // The writer's name: here a test token's (DEC-ITEM-171).
+        createdby: created.body.createdby,
+        lastupdatedby: created.body.lastupdatedby,
       };
       // The example's place has a name (Westerkerk) that nothing in the item states; all else is derived.
       const schemaOrg = JSON.parse(expected.seoMetadata.schemaOrgJsonLd);
