@@ -298,6 +298,40 @@ function categoryValue(
   return entry;
 }
 
+/** Keywords of the seeded items: `jazz` is one of them, so the bench's keyword filter matches. */
+const KEYWORDS = [
+  'jazz',
+  'klassiek',
+  'pop',
+  'rock',
+  'theater',
+  'cabaret',
+  'dans',
+  'film',
+  'museum',
+  'kunst',
+  'geschiedenis',
+  'fietsen',
+  'wandelen',
+  'natuur',
+  'strand',
+  'markt',
+  'festival',
+  'kinderen',
+  'familie',
+  'eten',
+  'bier',
+  'wijn',
+  'architectuur',
+  'fotografie',
+  'literatuur',
+  'sport',
+  'varen',
+  'kerk',
+  'molens',
+  'winter',
+] as const;
+
 /** Fields varied per item; every other field of an example is the same in each copy. */
 const VARIED_FIELDS = [
   'trcid',
@@ -309,6 +343,9 @@ const VARIED_FIELDS = [
   'trcItemCategories',
   'location',
   'calendar',
+  'owner',
+  'keywords',
+  'markers',
 ];
 const VARIED_EVENT_FIELDS = [...VARIED_FIELDS, 'trcitemRelation'];
 const variedFieldsOf = (collection: Collection) => (collection === 'events' ? VARIED_EVENT_FIELDS : VARIED_FIELDS);
@@ -404,6 +441,12 @@ export function variedBody(
       calendar.calendarType === 'ALWAYSOPEN' ? calendar : shiftCalendar(random, calendar, Math.floor(random() * 300));
   if (collection === 'events')
     body.trcitemRelation = { links: [{ linkType: 'parent', trcid: `bench-eventgroups-${n % 997}` }] };
+  // The root strings the list filters owner, keywords and markers read (DEC-LIST-028, -029): one
+  // of 50 editors per organisation, one to three keywords, a marker on about one item in ten.
+  body.owner = `redactie${n % 50}@${owner}.example`;
+  const keywordCount = 1 + Math.floor(random() * 3);
+  body.keywords = [...new Set(Array.from({ length: keywordCount }, () => pick(random, KEYWORDS)))].join(',');
+  if (random() < 0.1) body.markers = random() < 0.5 ? 'old' : 'old,review';
   return body;
 }
 
