@@ -127,7 +127,7 @@ export interface StoredCategories {
 
 /** A label filled in on read, with the id of the ontology entry it labels (DEC-ITEM-175). */
 export interface FilledLabel {
-  /** Not filled yet (DEC-ITEM-175 names it; filling it is left to do). */
+  /** Declared for services that fill it; this one does not (DEC-ITEM-175). */
   catid?: string;
   lang: string;
   label: string;
