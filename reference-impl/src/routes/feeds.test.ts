@@ -33,6 +33,7 @@ const FEED_IDS = [
   'orphan',
   'misowned',
   'deep',
+  'writers',
 ] as const;
 type FeedId = (typeof FEED_IDS)[number];
 
@@ -173,6 +174,34 @@ describeEachEngine('inbound feeds', (ctx) => {
       });
       expect(read.body).not.toHaveProperty('id', 'ev-1');
       expect(partner.requests).toContain('/new.json');
+    });
+
+    it('when a feed creates an item and an editor then writes it, then createdby stays feed:<name>, lastupdatedby follows the writer and lastimportedon the import [DEC-ITEM-171] [DEC-ITEM-172]', async () => {
+      serve('writers', [entry('ev-1')]);
+      const startedAt = new Date().toISOString();
+      await run('writers');
+      const stored = (await item('writers', 'ev-1'))!;
+      const editor = client(app.baseUrl, account.full);
+      const imported = (await editor.get(`/events/${stored.id}`)).body;
+      expect(imported).toMatchObject({ createdby: 'feed:partner-writers', lastupdatedby: 'feed:partner-writers' });
+      expect(imported.lastimportedon >= startedAt).toBe(true);
+
+      const written = await editor.put(`/events/${stored.id}`, {
+        ...imported,
+        trcItemDetails: [{ lang: 'nl', title: 'Titel van de redactie' }],
+      });
+      expect(written.status).toBe(200);
+      expect(written.body).toMatchObject({
+        createdby: 'feed:partner-writers',
+        lastimportedon: imported.lastimportedon,
+      });
+      expect(written.body.lastupdatedby).not.toBe('feed:partner-writers');
+
+      serve('writers', [entry('ev-1', { trcItemDetails: [{ lang: 'nl', title: 'Titel van de partner' }] })]);
+      expect((await run('writers')).body.imported).toEqual({ created: 0, updated: 1, unchanged: 0 });
+      const reimported = (await editor.get(`/events/${stored.id}`)).body;
+      expect(reimported).toMatchObject({ createdby: 'feed:partner-writers', lastupdatedby: 'feed:partner-writers' });
+      expect(reimported.lastimportedon > imported.lastimportedon).toBe(true);
     });
 
     it('when an item is imported, then its webhook change is recorded like any other write [HOOK-002]', async () => {
