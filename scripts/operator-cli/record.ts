@@ -1,6 +1,6 @@
 // A recording proxy for the operator's CLI: forwards every request to the target unchanged and
 // writes one JSON line per exchange ({method, url, status}) to a file, so that the exact
-// requests the CLI sends can be replayed by tests/interop/operatorCli.test.ts without Go.
+// requests the CLI sends can be replayed by tests/contract/operatorCli.test.ts without Go.
 // Usage: node scripts/operator-cli/record.ts <listen port> <target origin> <output .jsonl>
 //   e.g. node scripts/operator-cli/record.ts 18080 http://127.0.0.1:8080 /tmp/tff-requests.jsonl
 
