@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseBenchArgs } from '../bench.ts';
 import { countFresh } from './protocol.ts';
-import { formatReport } from './report.ts';
+import { formatReport, ms } from './report.ts';
 import { medianExtra, medianRun, runBench, type BenchReport, type ExtraResult } from './run.ts';
 import { median, percentile, summarise } from './stats.ts';
 
@@ -135,7 +135,7 @@ describe('npm run bench -- --quick', () => {
       const machine = (name: string) => e.phases[name]!.machineCpuMsPerUnit;
       expect(text).toMatch(
         new RegExp(
-          `the machine's CPU per page \\(the service, PostgreSQL and the reader together, on \\d+ cores\\) +${machine('page2000-http').toFixed(1)} ms +${machine('page2000-direct').toFixed(1)} ms +${(machine('page2000-http') / machine('page2000-direct')).toFixed(2)}× +cores busy \\d+% \\| \\d+%`,
+          `the machine's CPU per page \\(the service, PostgreSQL and the reader together, on \\d+ cores\\) +${ms(machine('page2000-http'))} +${ms(machine('page2000-direct'))} +${(machine('page2000-http') / machine('page2000-direct')).toFixed(2)}× +cores busy \\d+% \\| \\d+%`,
         ),
       );
       expect(text).toContain('keyset backfill');

@@ -15,7 +15,8 @@ import {
 const ENGINE_NAMES = { pglite: 'PGlite (embedded)', postgres: 'PostgreSQL' } as const;
 
 const int = (n: number): string => Math.round(n).toLocaleString('en');
-const ms = (n: number): string => (n >= 100 ? `${int(n)} ms` : `${n.toFixed(1)} ms`);
+/** Milliseconds as the report prints them: one decimal below 100 ms, whole above. */
+export const ms = (n: number): string => (n >= 100 ? `${int(n)} ms` : `${n.toFixed(1)} ms`);
 const times = (n: number): string => `${n.toFixed(2)}×`;
 const bytes = (n: number): string =>
   n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : n >= 1e3 ? `${(n / 1e3).toFixed(1)} kB` : `${n} B`;
