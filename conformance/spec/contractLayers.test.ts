@@ -175,3 +175,38 @@ describe('createLayeredValidator', () => {
     expect(problems).toEqual(['(root) must be array']);
   });
 });
+
+describe('decidedAt', () => {
+  const decided = (pointer: string, schema = '#/components/schemas/EventDraft') =>
+    validator.decidedAt!(schema, pointer);
+
+  it('when a field is one the interface does not name, then it belongs to the decision that shapes its object', () => {
+    expect(decided('/files/0/title')).toEqual(['DEC-ITEM-162']);
+    expect(decided('/files/0/title/label')).toEqual(['DEC-ITEM-162']);
+    expect(decided('/contactinfo/mail')).toEqual(expect.arrayContaining(['DEC-ITEM-160']));
+    expect(decided('/location/address/gisCoordinates/0/label')).toEqual(['DEC-ITEM-163']);
+  });
+
+  it('when a field is kept in the interface layer only to check its shape (x-decided), then it is still ours', () => {
+    expect(decided('/location/address/gisCoordinates')).toEqual(['DEC-ITEM-163']);
+    expect(decided('/location/address/gisCoordinates/0/xcoordinate')).toEqual(['DEC-ITEM-163']);
+  });
+
+  it('when a value is one of our enum whose values the interface leaves open, then it belongs to that decision', () => {
+    expect(decided('/calendar/calendarType')).toEqual(expect.arrayContaining(['DEC-ITEM-011']));
+    expect(decided('/files/0/mediatype')).toEqual(['DEC-ITEM-162']);
+  });
+
+  it("when a route's waypoints are lost, then that is the interface's (ITEM-027); their points' shape is ours", () => {
+    expect(decided('/routeInfo/routeCoordinates', '#/components/schemas/RouteDraft')).toEqual([]);
+    expect(decided('/routeInfo/routeCoordinates/0/lat', '#/components/schemas/RouteDraft')).toEqual(['DEC-ITEM-016']);
+    expect(decided('/routeInfo/pois', '#/components/schemas/RouteDraft')).toEqual(['DEC-ITEM-016']);
+  });
+
+  it('when the interface names the field, then no decision covers it: a relaxed length limit is not a free value', () => {
+    expect(decided('/files/0/hlink')).toEqual([]);
+    expect(decided('/trcItemDetails/0/title')).toEqual([]);
+    expect(decided('/location/address/city')).toEqual([]);
+    expect(decided('/wfstatus', '#/components/schemas/Event')).toEqual([]);
+  });
+});

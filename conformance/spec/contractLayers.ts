@@ -84,6 +84,69 @@ function relaxedAlong(
   return { ids: [...new Set(deepest.flatMap((w) => w.ids))], depth };
 }
 
+/** The schemas `node` stands for: itself, what its `$ref`s lead to, and its allOf/oneOf/anyOf branches. */
+function alternatives(document: OpenApiDocument, node: unknown, into: Obj[] = []): Obj[] {
+  if (!isObject(node) || into.includes(node)) return into;
+  into.push(node);
+  alternatives(document, refTarget(document, node), into);
+  for (const key of ['allOf', 'oneOf', 'anyOf'])
+    for (const branch of Array.isArray(node[key]) ? node[key] : []) alternatives(document, branch, into);
+  return into;
+}
+
+const decidedBy = (node: Obj): string[] => (Array.isArray(node['x-decided']) ? node['x-decided'].map(String) : []);
+
+/**
+ * The schemas at `tokens` below `root`, the `x-relaxed` ids last met on the way, the `x-decided`
+ * ids met on it, and whether the way was declared to its end (false: a property no schema on the
+ * way names).
+ */
+function schemasAt(
+  document: OpenApiDocument,
+  root: unknown,
+  tokens: readonly string[],
+): { nodes: Obj[]; relaxed: string[]; decided: string[]; declared: boolean } {
+  let nodes = alternatives(document, root);
+  let relaxed = nodes.flatMap(relaxedAt);
+  const decided = nodes.flatMap(decidedBy);
+  for (const token of tokens) {
+    const next = nodes.flatMap((n) =>
+      isObject(n.properties) && token in n.properties
+        ? [n.properties[token]]
+        : /^\d+$/.test(token) && n.items !== undefined
+          ? [n.items]
+          : [],
+    );
+    if (next.length === 0) return { nodes, relaxed, decided, declared: false };
+    nodes = next.flatMap((n) => alternatives(document, n));
+    const own = nodes.flatMap(relaxedAt);
+    if (own.length > 0) relaxed = own;
+    decided.push(...nodes.flatMap(decidedBy));
+  }
+  return { nodes, relaxed, decided, declared: true };
+}
+
+/**
+ * The decisions that a value at `pointer` of an instance of the schema at `schemaRef` belongs to,
+ * or none when the interface itself speaks there: a field the interface layer does not declare
+ * (under a relaxed schema) or marks `x-decided` (kept only to check its shape), or a value our spec
+ * limits to an enum the interface layer relaxed.
+ */
+export function decidedAt(
+  interfaceLayer: OpenApiDocument,
+  full: OpenApiDocument,
+  schemaRef: string,
+  pointer: string,
+): string[] {
+  const tokens = tokensOf(pointer);
+  const layer = schemasAt(interfaceLayer, { $ref: schemaRef }, tokens);
+  if (layer.decided.length > 0) return [...new Set(layer.decided)];
+  if (!layer.declared) return [...new Set(layer.relaxed)];
+  const hasEnum = (nodes: Obj[]) => nodes.some((n) => Array.isArray(n.enum) || 'const' in n);
+  const ours = schemasAt(full, { $ref: schemaRef }, tokens);
+  return ours.declared && hasEnum(ours.nodes) && !hasEnum(layer.nodes) ? [...new Set(layer.relaxed)] : [];
+}
+
 /**
  * A validator whose verdict is the interface layer's, and which reports a deviation from the
  * full spec. Without a full document it is the interface layer's validator alone.
@@ -126,6 +189,7 @@ export function createLayeredValidator(interfaceLayer: OpenApiDocument, full: Op
     findOperation: verdict.findOperation,
     validate: verdict.validate,
     validateSchema: verdict.validateSchema,
+    decidedAt: (schemaRef, pointer) => decidedAt(interfaceLayer, full, schemaRef, pointer),
     deviation(res): DecisionDeviation | undefined {
       const problems = ours.validate(res);
       if (problems.length === 0) return undefined;

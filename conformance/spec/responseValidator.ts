@@ -53,6 +53,11 @@ export interface ResponseValidator {
   validate(response: ResponseToValidate): SpecProblem[];
   /** Layered validators (contractLayers.ts): the deviation of a response that `validate` accepted. */
   deviation?(response: ResponseToValidate): DecisionDeviation | undefined;
+  /**
+   * Layered validators: the decisions a value at `pointer` of an instance of the schema at
+   * `schemaRef` belongs to (none: the interface itself speaks there).
+   */
+  decidedAt?(schemaRef: string, pointer: string): string[];
   /** Validates a value against the schema at `pointer` (e.g. `/components/schemas/CallbackBody`). */
   validateSchema(pointer: string, value: unknown): SpecProblem[];
 }

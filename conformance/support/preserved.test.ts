@@ -76,6 +76,21 @@ describe('firstMismatch', () => {
     expect(firstMismatch({ from: -0 }, { from: 0 })).toBeUndefined();
     expect(firstMismatch({ from: 1 }, { from: '1' })).toBeDefined();
   });
+
+  it('when places are skipped, then what they hold is not compared, also inside array elements matched to each other', () => {
+    const skip = (pointer: string) => /^\/files\/\d+\/title$/.test(pointer);
+    const sent = {
+      files: [{ hlink: 'https://a.example/1.jpg', title: { label: 'Een' } }, { hlink: 'https://a.example/2.jpg' }],
+    };
+    const received = {
+      files: [{ hlink: 'https://a.example/2.jpg' }, { hlink: 'https://a.example/1.jpg', title: 'Een' }],
+    };
+    expect(firstMismatch(sent, received)).toBeDefined();
+    expect(firstMismatch(sent, received, '', skip)).toBeUndefined();
+    expect(
+      firstMismatch(sent, { files: [{ hlink: 'https://a.example/1.jpg', title: 'Een' }] }, '', skip),
+    ).toMatchObject({ pointer: '/files/1' });
+  });
 });
 
 describe('canonicalLocal', () => {

@@ -40,18 +40,27 @@ function equalAt(pointer: string, sent: unknown, received: unknown): boolean {
   return sent === received;
 }
 
-/** The first place where `received` does not preserve `sent`, or undefined. Arrays: each sent element matches a different received one. */
-export function firstMismatch(sent: unknown, received: unknown, pointer = ''): Mismatch | undefined {
+/**
+ * The first place where `received` does not preserve `sent`, or undefined. Arrays: each sent
+ * element matches a different received one. `skip`: places not compared (with what they hold).
+ */
+export function firstMismatch(
+  sent: unknown,
+  received: unknown,
+  pointer = '',
+  skip: (pointer: string) => boolean = () => false,
+): Mismatch | undefined {
+  if (skip(pointer)) return undefined;
   if (Array.isArray(sent)) {
     if (!Array.isArray(received)) return { pointer, sent, received };
     const used = new Set<number>();
     for (const [i, element] of sent.entries()) {
       const match = received.findIndex(
-        (r, j) => !used.has(j) && firstMismatch(element, r, `${pointer}/${i}`) === undefined,
+        (r, j) => !used.has(j) && firstMismatch(element, r, `${pointer}/${i}`, skip) === undefined,
       );
       if (match === -1) {
         // Report the closest: the same index when there is one.
-        const inner = i < received.length ? firstMismatch(element, received[i], `${pointer}/${i}`) : undefined;
+        const inner = i < received.length ? firstMismatch(element, received[i], `${pointer}/${i}`, skip) : undefined;
         return inner ?? { pointer: `${pointer}/${i}`, sent: element, received: received[i] };
       }
       used.add(match);
@@ -66,6 +75,7 @@ export function firstMismatch(sent: unknown, received: unknown, pointer = ''): M
         value,
         (received as Record<string, unknown>)[key],
         `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+        skip,
       );
       if (inner) return inner;
     }

@@ -19,7 +19,7 @@ import type { ProxiedReference } from './support/proxiedReference.ts';
 let target: ProxiedReference | undefined;
 let checkIds: Set<string>;
 /** The variations of the combined full run (all discovered: none declares a variant). */
-const COMBINED = VARIATIONS.filter((v) => !v.pending && !v.partial && !v.declares);
+const COMBINED = VARIATIONS.filter((v) => !v.pending && !v.declares);
 
 /**
  * A certification run through the proxy with these modifiers; `only`: limit it to these checks;

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { ENTITY_TYPE } from '../../../generated/constants.ts';
 import { defineCheck } from '../../model/check.ts';
 import { CheckFailure } from '../../model/failure.ts';
-import { trcItemDraft } from '../../arbitraries/trcItemDraft.ts';
+import { DRAFT_SCHEMA, trcItemDraft } from '../../arbitraries/trcItemDraft.ts';
 import type { DraftOntology, EntityType } from '../../arbitraries/trcItemDraft.ts';
 import { assertProperty } from '../../support/property.ts';
 import { assertStatus } from '../../support/assert.ts';
@@ -14,6 +14,7 @@ import { ownerOntologies, propertyNodes, typeNodes } from '../../support/ontolog
 import type { Item } from '../../support/itemTypes.ts';
 import { firstMismatch } from '../../support/preserved.ts';
 import type { Exchange } from '../../model/exchange.ts';
+import type { CheckContext } from '../../engine/runtime/context.ts';
 
 const MAX_RUNS = 10;
 const TREE: Record<EntityType, string> = {
@@ -122,6 +123,7 @@ export default defineCheck({
         });
         const entitytype = collection.entitytype as EntityType;
         expectPreserved(
+          ctx,
           first,
           created.item,
           `POST ${collection.path} then a detail read`,
@@ -140,7 +142,15 @@ export default defineCheck({
         const { res, item } = await readItem(ctx, created.path, created.token);
         assertStatus(res, 200, { requirements: ['WRITE-002'] });
         res.assertConforms(['WRITE-002']);
-        expectPreserved(second, item!, `PUT ${created.path} then a detail read`, res.exchange, 'WRITE-002', entitytype);
+        expectPreserved(
+          ctx,
+          second,
+          item!,
+          `PUT ${created.path} then a detail read`,
+          res.exchange,
+          'WRITE-002',
+          entitytype,
+        );
         // A full replacement (DEC-ITEM-001): fields of the first draft that the second leaves out are gone.
         const stale = Object.keys(first).find(
           (k) => !(k in second) && item![k] !== undefined && k !== 'entitytype' && !serverComputedOnly(k, item![k]),
@@ -174,7 +184,13 @@ function serverComputedOnly(field: string, value: unknown): boolean {
   );
 }
 
+/**
+ * Every field sent is read back. A field the interface does not name, or a value of ours it leaves
+ * open, read back otherwise or not at all differs from our decisions only: a deviation, and the
+ * rest is compared.
+ */
 function expectPreserved(
+  ctx: CheckContext,
   sent: Record<string, unknown>,
   received: Item,
   what: string,
@@ -182,7 +198,23 @@ function expectPreserved(
   fallback: string,
   entitytype: EntityType,
 ): void {
-  const mismatch = firstMismatch(sent, received);
+  const decidedAt = (pointer: string) => ctx.spec.validator.decidedAt?.(DRAFT_SCHEMA[entitytype], pointer) ?? [];
+  const first = firstMismatch(sent, received);
+  if (!first) return;
+  const decisions = decidedAt(first.pointer);
+  if (decisions.length > 0)
+    ctx.deviation(
+      decisions,
+      {
+        kind: 'body',
+        message: `${what}: ${first.pointer}, a place the interface leaves open, reads back otherwise`,
+        pointer: first.pointer,
+        received: first.received,
+        expected: first.sent,
+      },
+      exchange,
+    );
+  const mismatch = decisions.length > 0 ? firstMismatch(sent, received, '', (p) => decidedAt(p).length > 0) : first;
   if (!mismatch) return;
   const field = mismatch.pointer.split('/')[1] ?? '';
   const own = ENTITY_FIELDS[entitytype];

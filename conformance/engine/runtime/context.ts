@@ -2,7 +2,7 @@
 // tagging test data, cleanup, the webhook receiver, seeds and the spec. One per check run.
 
 import type { ConformanceConfig, Tokens } from '../../config/config.ts';
-import type { Exchange } from '../../model/exchange.ts';
+import type { Exchange, SpecProblem } from '../../model/exchange.ts';
 import type { HttpClient, TokenChoice } from '../../http/httpClient.ts';
 import type { Redactor } from '../../http/redact.ts';
 import type { Level } from '../../model/levels.ts';
@@ -77,6 +77,12 @@ export interface CheckContext {
    * another requirement: without it, the check's other requirements count as not verified.
    */
   verified(requirements: readonly string[]): void;
+  /**
+   * Record that the target differs from our decisions only, not from the interface (e.g. a field
+   * the interface does not name, read back in another shape): reported under decisions, never a
+   * MUST failure. Responses are judged so by the validator already; this is for what a check compares.
+   */
+  deviation(decisions: readonly string[], problem: SpecProblem, exchange: Exchange): void;
   /** A line for the report (e.g. which branch of a date-dependent rule applied). */
   note(text: string): void;
   /** Hide a secret the check learned (e.g. a signingSecret) from every report. */
@@ -113,6 +119,8 @@ export interface ContextParts {
   nextTag: () => number;
   /** Run-wide; absent in contexts built without one (watchSecret then only redacts). */
   secretWatch?: SecretWatch;
+  /** Where a check's own deviations go (the runtime's record of the check's deviations). */
+  onDeviation: (decisions: readonly string[], problem: SpecProblem, exchange: Exchange) => void;
 }
 
 export function createCheckContext(parts: ContextParts): CheckContext {
@@ -159,6 +167,7 @@ export function createCheckContext(parts: ContextParts): CheckContext {
     verified(requirements) {
       for (const r of requirements) if (!parts.verified.includes(r)) parts.verified.push(r);
     },
+    deviation: (decisions, problem, exchange) => parts.onDeviation(decisions, problem, exchange),
     note(text) {
       parts.notes.push(parts.redactor.text(text));
     },

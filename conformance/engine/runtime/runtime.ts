@@ -180,12 +180,9 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     const notes: string[] = [];
     const verified: string[] = [];
     const deviations: DeviationRecord[] = [];
-    const http = makeHttp(
-      (e) => exchanges.push(e),
-      true,
-      info.id,
-      (deviation, exchange) => recordDeviation(deviations, deviation, exchange, redactor),
-    );
+    const onDeviation = (deviation: DecisionDeviation, exchange: Exchange) =>
+      recordDeviation(deviations, deviation, exchange, redactor);
+    const http = makeHttp((e) => exchanges.push(e), true, info.id, onDeviation);
     const ctx = createCheckContext({
       config: publicConfig,
       tokens: config.tokens,
@@ -212,6 +209,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       notes,
       nextTag: () => ++tagCounter,
       secretWatch,
+      onDeviation: (decisions, problem, exchange) =>
+        onDeviation({ decisions: [...decisions], problems: [problem] }, exchange),
     });
     const started = Date.now();
     let timer: NodeJS.Timeout | undefined;

@@ -2,7 +2,9 @@
 // model (issue 27) where the interface says "not shown": `contactinfo.mail` a list of addresses,
 // a file's `title` a plain string, `calendarType` `ALWAYS` for always open, and the coordinates in
 // `location.xcoordinate`/`ycoordinate` (the interface's own words) instead of
-// `location.address.gisCoordinates`. Each differs from one of our decisions, none from the interface.
+// `location.address.gisCoordinates`. It takes the model's shapes on write as well and answers in
+// its own, so what the suite writes there reads back otherwise (properties.round-trip).
+// Each differs from one of our decisions, none from the interface.
 
 import { isObject } from '../../../spec/json.ts';
 import type { FaultModifier } from '../faultProxy.ts';
