@@ -55,6 +55,14 @@ export const VARIATIONS: Variation[] = [
     ],
   },
   {
+    name: 'preModelShapesStrict',
+    notShown:
+      'Fields of calendar, contactinfo, files, performers, promotions, seoMetadata, routeInfo and location beyond those named above: not shown.',
+    // The same vendor refusing our shapes on write (a 400 naming the field, as we refuse its).
+    deviations: ['DEC-ITEM-160', 'DEC-ITEM-161', 'DEC-ITEM-162'],
+    modifiers: () => [m.preModelShapesStrict()],
+  },
+  {
     name: 'unknownExtraField',
     notShown:
       'Fields of calendar, contactinfo, files, performers, promotions, seoMetadata, routeInfo and location beyond those named above: not shown.',

@@ -16,7 +16,9 @@ import type { Catalogue, CatalogueEntry } from './sharedItems.ts';
 import type { Item, WfStatus } from './itemTypes.ts';
 
 /** A tiny item list: POST, detail GET, list GET with lastupdated (>=), wfstatus, trcid, sort by lastupdated, size, page. */
-async function fakeService(options: { stamps?: 'unique' | 'tied'; exclusive?: boolean; idInBody?: boolean } = {}) {
+async function fakeService(
+  options: { stamps?: 'unique' | 'tied'; exclusive?: boolean; idInBody?: boolean; refuses?: string } = {},
+) {
   const items: Item[] = [];
   let clock = Date.parse('2026-11-20T08:30:00.000Z');
   const server = await startServer((req, res, body) => {
@@ -29,6 +31,8 @@ async function fakeService(options: { stamps?: 'unique' | 'tied'; exclusive?: bo
     const detail = /^\/api\/events\/([^/]+)$/.exec(url.pathname);
     if (req.method === 'POST' && url.pathname === '/api/events') {
       const draft = JSON.parse(body.toString()) as Item;
+      if (options.refuses && options.refuses in draft)
+        return sendJson(res, 400, { status: 400, error: 'Bad Request', message: `unknown field ${options.refuses}` });
       if (options.stamps !== 'tied') clock += 1;
       const item: Item = {
         ...draft,
@@ -114,6 +118,30 @@ describe('createItem', () => {
     });
     expect(cleanups).toEqual([created.path]);
     expect(created.item.id).toBe(created.id);
+  });
+
+  it('when the target refuses the draft and onRefused offers another, then that one is created; without it, the refusal fails', async () => {
+    const fake = await fakeService({ refuses: 'markers' });
+    server = fake.server;
+    const { ctx } = context(`${server.url}/api`);
+    const refusals: number[] = [];
+    const created = await createItem(
+      ctx,
+      '/events',
+      { markers: 'x', keywords: 'y' },
+      {
+        onRefused: (refusal) => {
+          refusals.push(refusal.status);
+          return { keywords: 'y' };
+        },
+      },
+    );
+    expect(refusals).toEqual([400]);
+    expect(created.body).toMatchObject({ keywords: 'y', trcid: created.trcid });
+    expect(created.body).not.toHaveProperty('markers');
+    expect(fake.items).toHaveLength(1);
+    const refused = await createItem(ctx, '/events', { markers: 'x' }).catch((error: unknown) => error);
+    expect(isCheckFailure(refused)).toBe(true);
   });
 
   it('when the create answer has no body, then the id is taken from Location', async () => {

@@ -42,6 +42,11 @@ export interface CreateOptions {
   ownOrganisation?: boolean;
   /** The requirements a failed create is about (default: the check's). */
   requirements?: readonly string[];
+  /**
+   * When the target refuses the draft (4xx, a conforming answer): the draft to send instead, or
+   * undefined to fail (e.g. the draft without the places our decisions shape).
+   */
+  onRefused?: (refusal: HttpResponse) => Record<string, unknown> | undefined;
 }
 
 /**
@@ -58,19 +63,34 @@ export async function createItem(
   const token = options.token ?? writerToken(ctx);
   const { entitytype } = collectionOf(collection);
   const tag = ctx.tag(options.label ?? entitytype);
-  const body: Record<string, unknown> = { trcid: tag, slug: tag, ...draft };
-  if (body.trcItemDetails === undefined)
-    body.trcItemDetails = [{ lang: 'nl', title: `${tag} ${options.title ?? 'conformance test item'}` }];
-  if (body.userorganisation === undefined && options.ownOrganisation !== false) {
-    const org = await findOwnOrganisation(ctx);
-    if (org !== undefined) body.userorganisation = org;
-  }
-  const move = openStatusMove(ctx, body.wfstatus);
+  const tagged = async (sent: Record<string, unknown>) => {
+    const out: Record<string, unknown> = { trcid: tag, slug: tag, ...sent };
+    if (out.trcItemDetails === undefined)
+      out.trcItemDetails = [{ lang: 'nl', title: `${tag} ${options.title ?? 'conformance test item'}` }];
+    if (out.userorganisation === undefined && options.ownOrganisation !== false) {
+      const org = await findOwnOrganisation(ctx);
+      if (org !== undefined) out.userorganisation = org;
+    }
+    return out;
+  };
   // A status the target reaches only by PUT is written in two steps: created approved (a move the
   // interface names), then moved by PUT.
-  const posted = move === 'put' ? { ...body, wfstatus: WORKFLOW_STATUS.approved } : body;
-  const created = await ctx.http.post(collection, { json: posted, token, validate: 'defer' });
+  const post = (sent: Record<string, unknown>) =>
+    ctx.http.post(collection, {
+      json: openStatusMove(ctx, sent.wfstatus) === 'put' ? { ...sent, wfstatus: WORKFLOW_STATUS.approved } : sent,
+      token,
+      validate: 'defer',
+    });
   const requirements = options.requirements;
+  let body = await tagged(draft);
+  let created = await post(body);
+  const instead = created.status >= 400 && created.status < 500 ? options.onRefused?.(created) : undefined;
+  if (instead) {
+    created.assertConforms(requirements);
+    body = await tagged(instead);
+    created = await post(body);
+  }
+  const move = openStatusMove(ctx, body.wfstatus);
   assertStatus(created, [200, 201], {
     requirements,
     message: `POST ${collection} answered ${created.status}; expected the item to be created`,

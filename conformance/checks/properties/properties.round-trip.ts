@@ -14,6 +14,9 @@ import { ownerOntologies, propertyNodes, typeNodes } from '../../support/ontolog
 import type { Item } from '../../support/itemTypes.ts';
 import { firstMismatch } from '../../support/preserved.ts';
 import type { Exchange } from '../../model/exchange.ts';
+import type { HttpResponse } from '../../http/httpClient.ts';
+import { isObject } from '../../../spec/json.ts';
+import { joinPointer } from '../../../spec/index.ts';
 import type { CheckContext } from '../../engine/runtime/context.ts';
 
 const MAX_RUNS = 10;
@@ -117,14 +120,39 @@ export default defineCheck({
     await assertProperty(
       ctx,
       fc.asyncProperty(pair, async ([collection, first, second]) => {
+        const entitytype = collection.entitytype as EntityType;
+        const decided: Decided = (pointer) => ctx.spec.validator.decidedAt?.(DRAFT_SCHEMA[entitytype], pointer) ?? [];
+        // A target that shapes the places our decisions shape otherwise may refuse ours: then the
+        // draft is written without them, and that is a deviation.
+        const plainer = (draft: Record<string, unknown>, refusal: HttpResponse) => {
+          const plain = withoutDecided(draft, decided);
+          if (plain)
+            ctx.deviation(
+              plain.decisions,
+              {
+                kind: 'body',
+                message: `${refusal.exchange.request.method} refused a draft with places the interface leaves open in our shape; written again without them`,
+                received: refusal.status,
+                expected: '2xx',
+              },
+              refusal.exchange,
+            );
+          return plain?.draft;
+        };
+        let sentFirst = first;
         const created = await createItem(ctx, collection.path, first, {
           label: 'property',
           requirements: ['WRITE-001'],
+          onRefused: (refusal) => {
+            const plain = plainer(first, refusal);
+            if (plain) sentFirst = plain;
+            return plain;
+          },
         });
-        const entitytype = collection.entitytype as EntityType;
         expectPreserved(
           ctx,
-          first,
+          decided,
+          sentFirst,
           created.item,
           `POST ${collection.path} then a detail read`,
           created.created.exchange,
@@ -136,7 +164,14 @@ export default defineCheck({
           slug: created.body.slug,
           userorganisation: created.body.userorganisation,
         };
-        const put = await putItem(ctx, created, { ...second, ...identity });
+        let sentSecond = second;
+        let put = await putItem(ctx, created, { ...second, ...identity });
+        const plainSecond = put.status >= 400 && put.status < 500 ? plainer(second, put) : undefined;
+        if (plainSecond) {
+          put.assertConforms(['WRITE-002']);
+          sentSecond = plainSecond;
+          put = await putItem(ctx, created, { ...plainSecond, ...identity });
+        }
         assertStatus(put, 200, { requirements: ['WRITE-002', 'DEC-ITEM-001'] });
         put.assertConforms(['WRITE-002']);
         const { res, item } = await readItem(ctx, created.path, created.token);
@@ -144,7 +179,8 @@ export default defineCheck({
         res.assertConforms(['WRITE-002']);
         expectPreserved(
           ctx,
-          second,
+          decided,
+          sentSecond,
           item!,
           `PUT ${created.path} then a detail read`,
           res.exchange,
@@ -152,8 +188,8 @@ export default defineCheck({
           entitytype,
         );
         // A full replacement (DEC-ITEM-001): fields of the first draft that the second leaves out are gone.
-        const stale = Object.keys(first).find(
-          (k) => !(k in second) && item![k] !== undefined && k !== 'entitytype' && !serverComputedOnly(k, item![k]),
+        const stale = Object.keys(sentFirst).find(
+          (k) => !(k in sentSecond) && item![k] !== undefined && k !== 'entitytype' && !serverComputedOnly(k, item![k]),
         );
         if (stale)
           throw new CheckFailure({
@@ -169,6 +205,34 @@ export default defineCheck({
     );
   },
 });
+
+/** The decisions a place of a draft belongs to (none: the interface speaks there). */
+type Decided = (pointer: string) => string[];
+
+/** `draft` without the places our decisions shape, and those decisions; undefined when it has none. */
+function withoutDecided(
+  draft: Record<string, unknown>,
+  decided: Decided,
+): { draft: Record<string, unknown>; decisions: string[] } | undefined {
+  const decisions = new Set<string>();
+  const keep = (pointer: string) => {
+    const ids = decided(pointer);
+    for (const id of ids) decisions.add(id);
+    return ids.length === 0;
+  };
+  const strip = (value: unknown, pointer: string): unknown => {
+    if (Array.isArray(value))
+      return value.flatMap((v, i) => (keep(`${pointer}/${i}`) ? [strip(v, `${pointer}/${i}`)] : []));
+    if (!isObject(value)) return value;
+    return Object.fromEntries(
+      Object.entries(value).flatMap(([k, v]) =>
+        keep(joinPointer(pointer, k)) ? [[k, strip(v, joinPointer(pointer, k))]] : [],
+      ),
+    );
+  };
+  const plain = strip(draft, '') as Record<string, unknown>;
+  return decisions.size > 0 ? { draft: plain, decisions: [...decisions].sort() } : undefined;
+}
 
 /** What the server fills in by itself when the client sent nothing: schema.org data, a normalised calendarType, the calendar's flags. */
 function serverComputedOnly(field: string, value: unknown): boolean {
@@ -191,6 +255,7 @@ function serverComputedOnly(field: string, value: unknown): boolean {
  */
 function expectPreserved(
   ctx: CheckContext,
+  decidedAt: Decided,
   sent: Record<string, unknown>,
   received: Item,
   what: string,
@@ -198,7 +263,6 @@ function expectPreserved(
   fallback: string,
   entitytype: EntityType,
 ): void {
-  const decidedAt = (pointer: string) => ctx.spec.validator.decidedAt?.(DRAFT_SCHEMA[entitytype], pointer) ?? [];
   const first = firstMismatch(sent, received);
   if (!first) return;
   const decisions = decidedAt(first.pointer);

@@ -185,5 +185,5 @@ export { wrongActionType } from './wrongActionType.ts';
 export { wrongWebhookUserAgent } from './wrongWebhookUserAgent.ts';
 export { yesnoValueLowercase } from './yesnoValueLowercase.ts';
 export { yesValueLowercase } from './yesValueLowercase.ts';
-export { preModelShapes } from './preModelShapes.ts';
+export { preModelShapes, preModelShapesStrict } from './preModelShapes.ts';
 export { operatorSpellings } from './operatorSpellings.ts';
