@@ -185,5 +185,6 @@ export { wrongActionType } from './wrongActionType.ts';
 export { wrongWebhookUserAgent } from './wrongWebhookUserAgent.ts';
 export { yesnoValueLowercase } from './yesnoValueLowercase.ts';
 export { yesValueLowercase } from './yesValueLowercase.ts';
-export { preModelShapes, preModelShapesStrict } from './preModelShapes.ts';
+export { preModelShapes } from './preModelShapes.ts';
+export { preModelShapesStrict } from './preModelShapesStrict.ts';
 export { operatorSpellings } from './operatorSpellings.ts';

@@ -3,13 +3,13 @@
 // a file's `title` a plain string, `calendarType` `ALWAYS` for always open, and the coordinates in
 // `location.xcoordinate`/`ycoordinate` (the interface's own words) instead of
 // `location.address.gisCoordinates`. It takes the model's shapes on write as well and answers in
-// its own, so what the suite writes there reads back otherwise (properties.round-trip).
+// its own, so what the suite writes there reads back otherwise (properties.round-trip); the one
+// that refuses them on write is preModelShapesStrict.
 // Each differs from one of our decisions, none from the interface.
 
 import { isObject } from '../../../spec/json.ts';
 import type { FaultModifier } from '../faultProxy.ts';
-import { jsonBody, readJson } from '../faultProxy.ts';
-import { COLLECTIONS, mapItems, urlOf, type Item } from '../traffic.ts';
+import { mapItems, type Item } from '../traffic.ts';
 
 type Json = Record<string, unknown>;
 
@@ -39,7 +39,8 @@ function oldLocation(location: Json): Json {
   };
 }
 
-function oldShapes(item: Item): Item {
+/** An item in this vendor's shapes (the same item when it has none of ours). */
+export function oldShapes(item: Item): Item {
   const out: Json = { ...item };
   if (isObject(out.contactinfo)) out.contactinfo = oldContactinfo(out.contactinfo);
   if (Array.isArray(out.files)) out.files = out.files.map(oldFile);
@@ -52,41 +53,6 @@ function oldShapes(item: Item): Item {
 export function preModelShapes(): FaultModifier {
   return {
     name: 'preModelShapes',
-    response: (res) => mapItems(res, oldShapes),
-  };
-}
-
-/** The model's shapes in a written item, each turned into this vendor's own form (which the reference refuses). */
-function ownFormsOnWrite(item: Json): Json | undefined {
-  const out: Json = { ...item };
-  const contact = isObject(out.contactinfo) ? out.contactinfo : undefined;
-  if (contact && isObject(contact.mail)) out.contactinfo = { ...contact, mail: [contact.mail] };
-  if (Array.isArray(out.files) && out.files.some((f) => isObject(f) && isObject(f.title)))
-    out.files = out.files.map((f) => (isObject(f) && isObject(f.title) ? { ...f, title: 'title' } : f));
-  if (isObject(out.calendar) && String(out.calendar.calendarType).toUpperCase() === 'ALWAYSOPEN')
-    out.calendar = { ...out.calendar, calendarType: 'ALWAYS' };
-  const location = isObject(out.location) ? out.location : undefined;
-  if (location && isObject(location.address) && 'gisCoordinates' in location.address)
-    out.location = { ...location, address: { ...location.address, gisCoordinates: 'not a list here' } };
-  return JSON.stringify(out) === JSON.stringify(item) ? undefined : out;
-}
-
-const WRITE_RE = new RegExp(`/(${COLLECTIONS.join('|')})(/[^/]+)?$`);
-
-/**
- * The same vendor, strict on write as our reference is with shapes it does not know: a write that
- * carries the model's shapes where it keeps its own is a 400 naming the field. The proxy turns
- * those into the forms the reference refuses, so the 400 is the reference's own.
- */
-export function preModelShapesStrict(): FaultModifier {
-  return {
-    name: 'preModelShapesStrict',
-    request: (req) => {
-      if ((req.method !== 'POST' && req.method !== 'PUT') || !WRITE_RE.test(urlOf(req).pathname)) return req;
-      const body = readJson(req.body);
-      const own = isObject(body) ? ownFormsOnWrite(body) : undefined;
-      return own ? { ...req, body: jsonBody(own) } : req;
-    },
     response: (res) => mapItems(res, oldShapes),
   };
 }
