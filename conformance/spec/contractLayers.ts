@@ -42,48 +42,6 @@ const tokensOf = (pointer: string | undefined): string[] =>
     .slice(1)
     .map((t) => t.replaceAll('~1', '/').replaceAll('~0', '~'));
 
-/**
- * The decisions relaxed on the way from `node` to the instance at `tokens`: those of the deepest
- * relaxed schema on the way (so a title too long names only the length limit, not every decision
- * relaxed elsewhere in the item). `depth`: how many tokens the way followed.
- */
-function relaxedAlong(
-  document: OpenApiDocument,
-  node: unknown,
-  tokens: readonly string[],
-  inherited: string[] = [],
-  seen: ReadonlySet<unknown> = new Set(),
-): { ids: string[]; depth: number } {
-  if (!isObject(node) || seen.has(node)) return { ids: inherited, depth: 0 };
-  const within = new Set(seen).add(node);
-  const own = relaxedAt(node);
-  const here = own.length > 0 ? own : inherited;
-  const ways: { ids: string[]; depth: number }[] = [];
-  const target = refTarget(document, node);
-  if (target !== undefined) ways.push(relaxedAlong(document, target, tokens, here, within));
-  for (const key of ['allOf', 'oneOf', 'anyOf'])
-    for (const branch of Array.isArray(node[key]) ? node[key] : [])
-      ways.push(relaxedAlong(document, branch, tokens, here, within));
-  const [head, ...rest] = tokens;
-  if (head !== undefined) {
-    const next =
-      isObject(node.properties) && head in node.properties
-        ? node.properties[head]
-        : /^\d+$/.test(head)
-          ? node.items
-          : undefined;
-    if (next !== undefined) {
-      const way = relaxedAlong(document, next, rest, here, within);
-      ways.push({ ids: way.ids, depth: way.depth + 1 });
-    }
-  }
-  const depth = Math.max(0, ...ways.map((w) => w.depth));
-  const deepest = ways.filter((w) => w.depth === depth);
-  if (deepest.length === 0 || (depth === 0 && head !== undefined && ways.every((w) => w.ids === here)))
-    return { ids: here, depth: 0 };
-  return { ids: [...new Set(deepest.flatMap((w) => w.ids))], depth };
-}
-
 /** The schemas `node` stands for: itself, what its `$ref`s lead to, and its allOf/oneOf/anyOf branches. */
 function alternatives(document: OpenApiDocument, node: unknown, into: Obj[] = []): Obj[] {
   if (!isObject(node) || into.includes(node)) return into;
@@ -97,9 +55,10 @@ function alternatives(document: OpenApiDocument, node: unknown, into: Obj[] = []
 const decidedBy = (node: Obj): string[] => (Array.isArray(node['x-decided']) ? node['x-decided'].map(String) : []);
 
 /**
- * The schemas at `tokens` below `root`, the `x-relaxed` ids last met on the way, the `x-decided`
- * ids met on it, and whether the way was declared to its end (false: a property no schema on the
- * way names).
+ * The schemas at `tokens` below `root`, the `x-relaxed` ids last met on the way (those of the
+ * deepest relaxed schema, so a title too long names only the length limit, not every decision
+ * relaxed elsewhere in the item), the `x-decided` ids met on it, and whether the way was declared
+ * to its end (false: a property no schema on the way names).
  */
 function schemasAt(
   document: OpenApiDocument,
@@ -176,7 +135,7 @@ export function createLayeredValidator(interfaceLayer: OpenApiDocument, full: Op
         for (const id of [...relaxedAt(response), ...relaxedWithin(interfaceLayer, header)]) found.add(id);
       } else {
         const schema = isObject(response?.content) ? jsonSchemaOf(response.content) : undefined;
-        const along = schema === undefined ? [] : relaxedAlong(interfaceLayer, schema, tokensOf(problem.pointer)).ids;
+        const along = schema === undefined ? [] : schemasAt(interfaceLayer, schema, tokensOf(problem.pointer)).relaxed;
         const ids = along.length > 0 ? along : relaxedWithin(interfaceLayer, response?.content);
         for (const id of [...relaxedAt(response), ...ids]) found.add(id);
       }

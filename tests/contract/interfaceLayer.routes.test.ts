@@ -139,4 +139,17 @@ describe('the interface layer for routes, venues and event groups', () => {
     expect(schemas.LocationTrcItemRelation?.['x-relaxed']).toEqual(['DEC-ITEM-013']);
     expect(schemas.GeoJsonFeatureCollection?.['x-relaxed']).toEqual(['DEC-ITEM-017', 'DEC-ITEM-026']);
   });
+
+  it('when the layer is generated, then routeInfo declares only the waypoints, in any shape: every other field of ours stays open', () => {
+    const schemas = loadSpec(SPEC_FILES.interface).document.components.schemas as Record<
+      string,
+      { properties?: Record<string, unknown> }
+    >;
+    const full = loadSpec(SPEC_FILES.json).document.components.schemas as Record<
+      string,
+      { properties?: Record<string, unknown> }
+    >;
+    expect(Object.keys(full.RouteInfo?.properties ?? {})).toContain('routeCoordinates');
+    expect(schemas.RouteInfo?.properties).toEqual({ routeCoordinates: {} });
+  });
 });

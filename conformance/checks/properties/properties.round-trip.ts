@@ -124,7 +124,7 @@ export default defineCheck({
         const decided: Decided = (pointer) => ctx.spec.validator.decidedAt?.(DRAFT_SCHEMA[entitytype], pointer) ?? [];
         // A target that shapes the places our decisions shape otherwise may refuse ours: then the
         // draft is written without them, and that is a deviation.
-        const plainer = (draft: Record<string, unknown>, refusal: HttpResponse) => {
+        const withoutOurShapes = (draft: Record<string, unknown>, refusal: HttpResponse) => {
           const plain = withoutDecided(draft, decided);
           if (plain)
             ctx.deviation(
@@ -144,7 +144,7 @@ export default defineCheck({
           label: 'property',
           requirements: ['WRITE-001'],
           onRefused: (refusal) => {
-            const plain = plainer(first, refusal);
+            const plain = withoutOurShapes(first, refusal);
             if (plain) sentFirst = plain;
             return plain;
           },
@@ -166,7 +166,7 @@ export default defineCheck({
         };
         let sentSecond = second;
         let put = await putItem(ctx, created, { ...second, ...identity });
-        const plainSecond = put.status >= 400 && put.status < 500 ? plainer(second, put) : undefined;
+        const plainSecond = put.status >= 400 && put.status < 500 ? withoutOurShapes(second, put) : undefined;
         if (plainSecond) {
           put.assertConforms(['WRITE-002']);
           sentSecond = plainSecond;

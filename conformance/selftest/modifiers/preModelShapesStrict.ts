@@ -16,7 +16,9 @@ function ownFormsOnWrite(item: Json): Json | undefined {
   const contact = isObject(out.contactinfo) ? out.contactinfo : undefined;
   if (contact && isObject(contact.mail)) out.contactinfo = { ...contact, mail: [contact.mail] };
   if (Array.isArray(out.files) && out.files.some((f) => isObject(f) && isObject(f.title)))
-    out.files = out.files.map((f) => (isObject(f) && isObject(f.title) ? { ...f, title: 'title' } : f));
+    out.files = out.files.map((f) =>
+      isObject(f) && isObject(f.title) ? { ...f, title: String(f.title.label ?? '') } : f,
+    );
   if (isObject(out.calendar) && String(out.calendar.calendarType).toUpperCase() === 'ALWAYSOPEN')
     out.calendar = { ...out.calendar, calendarType: 'ALWAYS' };
   const location = isObject(out.location) ? out.location : undefined;
