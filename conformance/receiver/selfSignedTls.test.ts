@@ -3,7 +3,7 @@ import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { request } from 'node:https';
 import { describe, expect, it } from 'vitest';
-import { selfSignedTls } from './selfSignedTls.ts';
+import { certificateSerial, selfSignedTls } from './selfSignedTls.ts';
 
 /** One HTTPS GET to a server with this certificate, trusting only it. */
 async function getWith(tls: { key: string; cert: string }, host: string, servername?: string): Promise<number> {
@@ -51,5 +51,16 @@ describe('selfSignedTls', () => {
     ).toBe('IP Address:0:0:0:0:0:0:0:1, DNS:localhost, IP Address:127.0.0.1');
     const named = await selfSignedTls(['localhost'], TWO_DAYS);
     expect(await getWith(named, '127.0.0.1', 'localhost')).toBe(200);
+  });
+
+  it('when the random serial starts with 0x00 or 0x80, then it is still a positive INTEGER in minimal DER (no sign octet, no leading zero)', () => {
+    for (const first of [0x00, 0x05, 0x80, 0xff]) {
+      const random = new Uint8Array(16).fill(0x11);
+      random[0] = first;
+      const der = Buffer.from(certificateSerial(random).toBER(false));
+      expect(der.subarray(0, 2).toString('hex'), `first octet ${first}`).toBe('0210');
+      expect(der[2], `first octet ${first}`).toBeGreaterThan(0);
+      expect(der[2], `first octet ${first}`).toBeLessThan(0x80);
+    }
   });
 });

@@ -29,6 +29,16 @@ const generalName = (name: string): pkijs.GeneralName =>
       })
     : new pkijs.GeneralName({ type: 2, value: name });
 
+/**
+ * A random positive serial number in minimal DER: its first octet 0x40–0x7f, so it needs no sign
+ * octet and has no leading zero (OpenSSL refuses a certificate with either).
+ */
+export function certificateSerial(random: Uint8Array = randomBytes(16)): asn1js.Integer {
+  const octets = Uint8Array.from(random);
+  octets[0] = (octets[0]! & 0x3f) | 0x40;
+  return new asn1js.Integer({ valueHex: octets });
+}
+
 /** A key and certificate for `hosts` (the first is the common name), valid from now for `validMs`. */
 export async function selfSignedTls(
   hosts: readonly string[],
@@ -44,9 +54,7 @@ export async function selfSignedTls(
   ])) as webcrypto.CryptoKeyPair;
   const cert = new pkijs.Certificate();
   cert.version = 2;
-  const serial = randomBytes(16);
-  serial[0]! &= 0x7f; // a positive INTEGER
-  cert.serialNumber = new asn1js.Integer({ valueHex: serial });
+  cert.serialNumber = certificateSerial();
   const name = () =>
     new pkijs.AttributeTypeAndValue({ type: OID.commonName, value: new asn1js.Utf8String({ value: host }) });
   cert.issuer.typesAndValues.push(name());
